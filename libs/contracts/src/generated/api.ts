@@ -1,0 +1,1 @@
+export type paths = Record<string, never>; export type components = Record<string, never>;

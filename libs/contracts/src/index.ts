@@ -1,0 +1,6 @@
+export * from './messages';
+export * from './ui-constants';
+export * from './money';
+export * from './time';
+export * from './schemas/auth.schema';
+export type { paths, components } from './generated/api';
