@@ -1,0 +1,10 @@
+// End-to-end tests: the whole Nest app over HTTP against a real PostgreSQL database and Redis.
+const base = require('./jest.config');
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test', '<rootDir>/src'],
+  testRegex: '\\.e2e-spec\\.ts$',
+  testTimeout: 30000,
+  maxWorkers: 1,
+};

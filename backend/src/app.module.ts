@@ -1,0 +1,57 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { Options } from '@mikro-orm/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { ZodSerializerInterceptor, ZodValidationPipe } from 'nestjs-zod';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ConfigModule } from './config/config.module';
+import { AppConfig } from './config/config.schema';
+import { ErrorFilter } from './common/error.filter';
+import { HealthController } from './health/health.controller';
+import { CatalogModule } from './modules/catalog/catalog.module';
+import { IdentityModule } from './modules/identity/identity.module';
+import { LoyaltyModule } from './modules/loyalty/loyalty.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
+import { OrdersModule } from './modules/orders/orders.module';
+import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { SchedulingModule } from './modules/scheduling/scheduling.module';
+import { SyncModule } from './modules/sync/sync.module';
+import { QueueModule } from './queue/queue.module';
+
+/** The whole backend: one module per bounded context, wired to the database, the queue and the logger. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, ormOptions: Options): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.LOG_LEVEL,
+            autoLogging: { ignore: (req) => req.url === '/api/health' },
+            redact: ['req.headers.token', 'req.headers.authorization', 'req.headers.cookie'],
+          },
+          forRoutes: [{ path: '{*all}', method: RequestMethod.ALL }],
+        }),
+        MikroOrmModule.forRoot({ ...ormOptions, forRoutesPath: '{*all}' }),
+        QueueModule,
+        IdentityModule,
+        OrganizationsModule,
+        CatalogModule,
+        SchedulingModule,
+        OrdersModule,
+        LoyaltyModule,
+        SyncModule,
+        NotificationsModule,
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_PIPE, useClass: ZodValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: ZodSerializerInterceptor },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+    };
+  }
+}

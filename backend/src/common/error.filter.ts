@@ -1,0 +1,76 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { MESSAGES } from '@studio/contracts';
+import type { Response } from 'express';
+import { ZodValidationException } from 'nestjs-zod';
+import { ZodError } from 'zod';
+import { ErrorBody } from './api-error';
+
+/** Zod issues to { field: message }, first message per field; unknown keys are named one by one. */
+export function zodIssuesToFields(error: ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields[[...issue.path, key].join('.')] ??= `Unknown field: ${key}`;
+      continue;
+    }
+    const key = issue.path.length ? issue.path.join('.') : '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+const STATUS_MESSAGES: Partial<Record<number, string>> = {
+  400: 'Bad request',
+  401: MESSAGES.auth.unauthorized,
+  403: MESSAGES.auth.forbidden,
+  404: MESSAGES.common.notFound,
+  413: 'The request body is too large',
+  415: 'Unsupported media type',
+  429: MESSAGES.auth.tooManyAttempts,
+};
+
+/**
+ * Maps every thrown thing to `{ statusCode, message, errors? }`. Client mistakes (bad JSON, unknown
+ * fields, failed validation) are 4xx; only our own faults are 500, and those are logged.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const body = this.toBody(exception);
+    if (body.statusCode >= 500) this.logger.error(exception);
+    if (!response.headersSent) response.status(body.statusCode).json(body);
+  }
+
+  toBody(exception: unknown): ErrorBody {
+    if (exception instanceof ZodValidationException) {
+      const zodError = exception.getZodError();
+      const errors = zodError instanceof ZodError ? zodIssuesToFields(zodError) : undefined;
+      return { statusCode: 400, message: MESSAGES.common.validationFailed, ...(errors ? { errors } : {}) };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const res = exception.getResponse();
+      if (typeof res === 'object' && res !== null && 'message' in res && typeof res.message === 'string') {
+        const errors = 'errors' in res && res.errors && typeof res.errors === 'object' ? res.errors : undefined;
+        return { statusCode: status, message: res.message, ...(errors ? { errors: errors as Record<string, string> } : {}) };
+      }
+      return { statusCode: status, message: STATUS_MESSAGES[status] ?? exception.message };
+    }
+    if (exception instanceof NotFoundError) return { statusCode: 404, message: MESSAGES.common.notFound };
+    if (exception instanceof UniqueConstraintViolationException) {
+      return { statusCode: 409, message: 'This record already exists' };
+    }
+    // body-parser errors (malformed JSON, too large, bad charset) carry their own 4xx status.
+    const status = (exception as { status?: unknown })?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const type = (exception as { type?: string }).type;
+      const message = type === 'entity.parse.failed' ? MESSAGES.common.malformedJson : (STATUS_MESSAGES[status] ?? 'Bad request');
+      return { statusCode: status, message };
+    }
+    return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, message: MESSAGES.common.internal };
+  }
+}

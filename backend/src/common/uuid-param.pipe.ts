@@ -1,0 +1,13 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { notFound } from './api-error';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id that is not a UUID names no row we have: 404, like another organization's id. */
+@Injectable()
+export class UuidParamPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!UUID.test(value)) throw notFound();
+    return value.toLowerCase();
+  }
+}

@@ -1,0 +1,26 @@
+import { loadConfig } from './config.schema';
+
+describe('loadConfig', () => {
+  it('applies the embedded defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.SEED_DEMO).toBe(true);
+    expect(config.DEMO_EMAIL).toBe('owner@demo.studio');
+    expect(config.SESSION_TTL_DAYS).toBe(30);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT: expected a port number/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: expected a postgres/);
+    expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO: expected true or false/);
+    expect(() => loadConfig({ DEFAULT_TIMEZONE: 'Mars/Base' })).toThrow(/DEFAULT_TIMEZONE/);
+    expect(() => loadConfig({ MFE_MANIFEST_JSON: '[1]' })).toThrow(/MFE_MANIFEST_JSON/);
+  });
+
+  it('reads booleans and numbers from text', () => {
+    const config = loadConfig({ SEED_DEMO: 'false', PORT: '8080', SESSION_TTL_DAYS: '7' });
+    expect(config).toMatchObject({ SEED_DEMO: false, PORT: 8080, SESSION_TTL_DAYS: 7 });
+  });
+});

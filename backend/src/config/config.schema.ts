@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { isValidTimeZone } from '@studio/contracts';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
+
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `expected a ${protocols.join(' or ')} URL`);
+
+/** Every setting the processes read, validated once at start. Names are the environment variables. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65535).default(3000),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  PGLITE_DATA_DIR: z.string().min(1).default('data/pglite'),
+  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  /** auto: BullMQ when Redis answers, otherwise in-process; redis: Redis is required. */
+  QUEUE_MODE: z.enum(['auto', 'redis', 'in-process']).default('auto'),
+  SESSION_TTL_DAYS: z.coerce.number({ error: 'expected a number of days' }).positive().default(30),
+  LOGIN_MAX_ATTEMPTS_PER_EMAIL: z.coerce.number().int().positive().default(10),
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().positive().default(50),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  SEED_DEMO: bool(true),
+  DEMO_EMAIL: z.email({ error: 'expected an email address' }).default('owner@demo.studio'),
+  DEMO_PASSWORD: z.string().min(8, 'expected at least 8 characters').default('demo-studio'),
+  DEFAULT_TIMEZONE: z
+    .string()
+    .refine(isValidTimeZone, 'expected an IANA time zone such as America/New_York')
+    .default('America/New_York'),
+  /** Serve the shell and the remotes' static bundles from this process. */
+  SERVE_WEB: bool(true),
+  WEB_ROOT: z.string().optional(),
+  /** JSON object remote name -> remoteEntry URL; overrides the default same-origin manifest. */
+  MFE_MANIFEST_JSON: z
+    .string()
+    .optional()
+    .refine((v) => {
+      if (v === undefined) return true;
+      try {
+        const parsed: unknown = JSON.parse(v);
+        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+      } catch {
+        return false;
+      }
+    }, 'expected a JSON object of remote name to URL'),
+  /** Run the queue workers inside the API process (the one-command default). */
+  RUN_WORKER: bool(true),
+  PUBLIC_SITE_URL: url(['http:', 'https:']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CORS_ORIGINS: z.string().optional(),
+});
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; a wrong value stops the process with the variable's name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

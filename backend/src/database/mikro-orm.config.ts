@@ -1,0 +1,54 @@
+import { Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { mkdirSync } from 'node:fs';
+import { AppConfig } from '../config/config.schema';
+import { entities } from './entities';
+import { migrationsList } from './migrations';
+
+/** A running embedded database, closed by whoever opened it. */
+export interface EmbeddedDatabase {
+  close(): Promise<void>;
+}
+
+/**
+ * Real PostgreSQL when DATABASE_URL is set; otherwise PGlite in this process with its data in a
+ * folder, so `npm start` needs nothing installed and keeps its data between runs.
+ */
+export async function buildOrmOptions(
+  config: AppConfig,
+): Promise<{ options: Options; embedded?: EmbeddedDatabase }> {
+  const common: Options = {
+    entities,
+    forceUtcTimezone: true,
+    extensions: [Migrator],
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    allowGlobalContext: false,
+    debug: false,
+  };
+  if (config.DATABASE_URL) {
+    return {
+      options: {
+        ...common,
+        driver: PostgreSqlDriver,
+        clientUrl: config.DATABASE_URL,
+        pool: { min: 0, max: 10 },
+      },
+    };
+  }
+  // Loaded only in embedded mode: PGlite's WebAssembly build is large and real deployments never need it.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGliteDriver } = await import('mikro-orm-pglite');
+  mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
+  const pglite = new PGlite(config.PGLITE_DATA_DIR);
+  await pglite.waitReady;
+  return {
+    options: {
+      ...common,
+      driver: PGliteDriver,
+      dbName: 'postgres',
+      driverOptions: { connection: { pglite: () => pglite } },
+    } as Options,
+    embedded: { close: () => pglite.close() },
+  };
+}

@@ -1,0 +1,87 @@
+import { Body, Controller, Get, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ZodResponse } from 'nestjs-zod';
+import { ErrorBodyDto } from '../../common/error-body.dto';
+import { Ctx, RequestContext } from '../../common/request-context';
+import { Auth } from '../identity/auth.guard';
+import { mapUser, UsersService } from '../identity/users.service';
+import {
+  OrganizationListDto,
+  OrgSettingsDto,
+  SessionDto,
+  SuperAdminUserDto,
+  SwitchOrganizationDto,
+} from './organizations.dto';
+import { mapOrganization, mapOrgSettings, OrganizationsService } from './organizations.service';
+import { notFound } from '../../common/api-error';
+
+@ApiTags('auth')
+@Controller('auth')
+export class SessionController {
+  constructor(
+    private readonly organizations: OrganizationsService,
+    private readonly users: UsersService,
+  ) {}
+
+  @Get('session')
+  @Auth()
+  @ApiOperation({ summary: 'The signed-in user and the organization it administers' })
+  @ZodResponse({ type: SessionDto })
+  async session(@Ctx() ctx: RequestContext) {
+    const user = await this.users.findById(ctx.userId);
+    if (!user) throw notFound();
+    return { user: mapUser(user), organization: mapOrganization(await this.organizations.current(ctx)) };
+  }
+}
+
+@ApiTags('organization')
+@Controller('admin/org')
+export class OrgController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Get()
+  @Auth()
+  @ApiOperation({ summary: "The caller's organization" })
+  @ZodResponse({ type: OrgSettingsDto })
+  async get(@Ctx() ctx: RequestContext) {
+    return mapOrgSettings(await this.organizations.current(ctx));
+  }
+}
+
+@ApiTags('super-admin')
+@Controller('super-admin')
+@Auth('super_admin')
+export class SuperAdminController {
+  constructor(
+    private readonly organizations: OrganizationsService,
+    private readonly users: UsersService,
+  ) {}
+
+  @Get('user')
+  @ApiOperation({ summary: 'The super admin account and the organization it administers' })
+  @ZodResponse({ type: SuperAdminUserDto })
+  async user(@Ctx() ctx: RequestContext) {
+    const user = await this.users.findById(ctx.userId);
+    if (!user) throw notFound();
+    return mapUser(user);
+  }
+
+  @Get('organization')
+  @ApiOperation({ summary: 'Every organization, sorted by name' })
+  @ZodResponse({ type: OrganizationListDto })
+  async organizationList() {
+    const organizations = await this.organizations.listAll();
+    return {
+      organizations: organizations.map((o) => ({ organization_id: o.id, name: o.name, timezone: o.timezone })),
+    };
+  }
+
+  @Put('user')
+  @ApiOperation({ summary: 'Switch the organization the super admin administers' })
+  @ZodResponse({ type: SuperAdminUserDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async switchOrganization(@Ctx() ctx: RequestContext, @Body() body: SwitchOrganizationDto) {
+    return mapUser(await this.organizations.switchOrganization(ctx, body.org_id));
+  }
+}

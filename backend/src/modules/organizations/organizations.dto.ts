@@ -1,0 +1,26 @@
+import { switchOrganizationSchema } from '@studio/contracts';
+import { createZodDto } from 'nestjs-zod';
+import { z } from 'zod';
+import { userSchema } from '../identity/identity.dto';
+
+export const orgSettingsSchema = z
+  .object({ name: z.string(), timezone: z.string(), listed_course: z.boolean() })
+;
+export class OrgSettingsDto extends createZodDto(orgSettingsSchema) {}
+
+export const organizationSchema = orgSettingsSchema
+  .extend({ organization_id: z.uuid(), public_url: z.string().nullable() })
+;
+
+export const sessionSchema = z.object({ user: userSchema, organization: organizationSchema });
+export class SessionDto extends createZodDto(sessionSchema) {}
+
+export const organizationListSchema = z
+  .object({
+    organizations: z.array(z.object({ organization_id: z.uuid(), name: z.string(), timezone: z.string() })),
+  })
+;
+export class OrganizationListDto extends createZodDto(organizationListSchema) {}
+
+export class SwitchOrganizationDto extends createZodDto(switchOrganizationSchema) {}
+export class SuperAdminUserDto extends createZodDto(userSchema) {}

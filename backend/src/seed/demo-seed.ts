@@ -1,0 +1,63 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Logger } from '@nestjs/common';
+import { AppConfig } from '../config/config.schema';
+import { User } from '../modules/identity/user.entity';
+import { UsersService } from '../modules/identity/users.service';
+import { Organization } from '../modules/organizations/organization.entity';
+import { OrganizationsService } from '../modules/organizations/organizations.service';
+
+export const DEMO_ORGANIZATION = 'Demo Studio';
+export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
+
+/**
+ * On an empty database: a demo studio with its owner, a second organization, and a super admin
+ * that can switch between them. Never touches a database that already has organizations.
+ */
+export async function seedDemo(
+  em: EntityManager,
+  organizations: OrganizationsService,
+  users: UsersService,
+  config: AppConfig,
+): Promise<boolean> {
+  if ((await em.count(Organization, {})) > 0 || (await em.count(User, {})) > 0) return false;
+  const demo = await organizations.create({
+    name: DEMO_ORGANIZATION,
+    timezone: config.DEFAULT_TIMEZONE,
+    publicUrl: config.PUBLIC_SITE_URL,
+  });
+  await users.create({
+    email: config.DEMO_EMAIL,
+    password: config.DEMO_PASSWORD,
+    role: 'owner',
+    organizationId: demo.id,
+    firstName: 'Dana',
+    lastName: 'Owner',
+  });
+  await users.create({
+    email: 'staff@demo.studio',
+    password: config.DEMO_PASSWORD,
+    role: 'staff',
+    organizationId: demo.id,
+    firstName: 'Sam',
+    lastName: 'Staff',
+  });
+  const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
+  await users.create({
+    email: 'owner@another.studio',
+    password: config.DEMO_PASSWORD,
+    role: 'owner',
+    organizationId: other.id,
+    firstName: 'Alex',
+    lastName: 'Other',
+  });
+  await users.create({
+    email: DEMO_SUPER_ADMIN_EMAIL,
+    password: config.DEMO_PASSWORD,
+    role: 'super_admin',
+    organizationId: demo.id,
+    firstName: 'Super',
+    lastName: 'Admin',
+  });
+  new Logger('DemoSeed').log(`Seeded ${DEMO_ORGANIZATION} with owner ${config.DEMO_EMAIL}`);
+  return true;
+}

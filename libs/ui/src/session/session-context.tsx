@@ -1,0 +1,30 @@
+import { createContext, useContext } from 'react';
+import type { Session } from '../api/api-types';
+
+export interface SessionState {
+  session: Session | null;
+  /** Re-reads the session (after sign-in or an organization switch). */
+  refresh: () => Promise<void>;
+  signOut: () => Promise<void>;
+}
+
+export const SessionContext = createContext<SessionState>({
+  session: null,
+  refresh: async () => undefined,
+  signOut: async () => undefined,
+});
+
+export function useSession(): SessionState {
+  return useContext(SessionContext);
+}
+
+/** The organization's zone, or the spec's default when the session is not there yet. */
+export function useOrganizationTimezone(): string {
+  return useSession().session?.organization.timezone || 'America/New_York';
+}
+
+/** The public host of the storefront: the organization's public_url, else this origin. */
+export function usePublicHost(): string {
+  const url = useSession().session?.organization.public_url;
+  return (url || window.location.origin).replace(/\/+$/, '');
+}

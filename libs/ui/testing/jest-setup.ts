@@ -1,0 +1,26 @@
+// antd reads matchMedia (responsive grid) and getComputedStyle(elt, pseudo) (scroll bar size); jsdom has neither.
+import '@testing-library/jest-dom';
+
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }),
+});
+
+const { getComputedStyle } = window;
+window.getComputedStyle = (elt: Element) => getComputedStyle(elt);
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+(window as unknown as { ResizeObserver: unknown }).ResizeObserver ??= ResizeObserverStub;
