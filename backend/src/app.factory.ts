@@ -37,6 +37,30 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return cleanupOpenApiDoc(document);
 }
 
+/** The modules without HTTP, migrated: for the worker process and the command-line tools. */
+export async function createAppContext(config: AppConfig) {
+  const { options: ormOptions, embedded } = await buildOrmOptions(config);
+  const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, ormOptions), {
+    bufferLogs: true,
+  });
+  try {
+    context.useLogger(context.get(PinoLogger));
+    context.enableShutdownHooks();
+    await context.get(MikroORM).getMigrator().up();
+  } catch (error) {
+    await context.close();
+    await embedded?.close();
+    throw error;
+  }
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await embedded?.close();
+    },
+  };
+}
+
 /** Builds the API (migrated, optionally seeded and serving the web bundles), ready to listen. */
 export async function createApp(config: AppConfig, options: { bufferLogs?: boolean } = {}): Promise<CreatedApp> {
   const { options: ormOptions, embedded } = await buildOrmOptions(config);
@@ -54,7 +78,8 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     app.setGlobalPrefix('api');
     app.enableShutdownHooks();
 
-    await app.get(MikroORM).getMigrator().up();
+    const applied = await app.get(MikroORM).getMigrator().up();
+    if (applied.length) new Logger('Database').log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
     const seeded = config.SEED_DEMO
       ? await RequestContext.create(app.get(EntityManager), () =>
           seedDemo(app!.get(EntityManager), app!.get(OrganizationsService), app!.get(UsersService), config),

@@ -23,6 +23,8 @@ export const configSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   PGLITE_DATA_DIR: z.string().min(1).default('data/pglite'),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  /** Namespace of this deployment's keys in Redis (queues, rate-limit counters). */
+  REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i, 'expected letters, digits, - or _').default('studio'),
   /** auto: BullMQ when Redis answers, otherwise in-process; redis: Redis is required. */
   QUEUE_MODE: z.enum(['auto', 'redis', 'in-process']).default('auto'),
   SESSION_TTL_DAYS: z.coerce.number({ error: 'expected a number of days' }).positive().default(30),

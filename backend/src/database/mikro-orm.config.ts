@@ -22,7 +22,7 @@ export async function buildOrmOptions(
     entities,
     forceUtcTimezone: true,
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     allowGlobalContext: false,
     debug: false,
   };
@@ -39,7 +39,7 @@ export async function buildOrmOptions(
   // Loaded only in embedded mode: PGlite's WebAssembly build is large and real deployments never need it.
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDriver } = await import('mikro-orm-pglite');
-  mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
+  if (!config.PGLITE_DATA_DIR.startsWith('memory://')) mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
   const pglite = new PGlite(config.PGLITE_DATA_DIR);
   await pglite.waitReady;
   return {

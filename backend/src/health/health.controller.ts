@@ -27,7 +27,7 @@ export class HealthController {
 
   @Get()
   @ApiOperation({ summary: 'Database and queue status; 503 when either is down' })
-  @ZodResponse({ type: HealthDto })
+  @ZodResponse({ status: 200, type: HealthDto })
   async check(@Res({ passthrough: true }) response: Response) {
     const database = await this.em
       .getConnection()

@@ -41,7 +41,7 @@ async function connectRedis(config: AppConfig): Promise<Redis | null> {
       provide: JOB_QUEUE,
       inject: [APP_CONFIG, REDIS_CONNECTION],
       useFactory: (config: AppConfig, redis: Redis | null): JobQueue => {
-        if (redis) return new BullMqJobQueue(config.REDIS_URL, redis, config.RUN_WORKER);
+        if (redis) return new BullMqJobQueue(config.REDIS_URL, redis, config.RUN_WORKER, config.REDIS_PREFIX);
         new Logger('QueueModule').warn(
           `Redis does not answer at ${config.REDIS_URL}: jobs run in this process and are lost on restart`,
         );

@@ -3,4 +3,4 @@ export * from './ui-constants';
 export * from './money';
 export * from './time';
 export * from './schemas/auth.schema';
-export type { paths, components } from './generated/api';
+export type { paths, components, operations } from './generated/api';

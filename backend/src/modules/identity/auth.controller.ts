@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNoContentResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
@@ -29,6 +29,7 @@ export class AuthController {
   @HttpCode(204)
   @Auth()
   @ApiOperation({ summary: 'Revoke the current session token' })
+  @ApiNoContentResponse({ description: 'Signed out' })
   async logout(@Ctx() ctx: RequestContext): Promise<void> {
     await this.auth.logout(ctx);
   }

@@ -4,6 +4,7 @@ import { AuthSession } from './auth-session.entity';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { TeamController } from './team.controller';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { User } from './user.entity';
 import { UsersService } from './users.service';
@@ -12,7 +13,7 @@ import { UsersService } from './users.service';
 @Global()
 @Module({
   imports: [MikroOrmModule.forFeature([User, AuthSession])],
-  controllers: [AuthController],
+  controllers: [AuthController, TeamController],
   providers: [AuthService, AuthGuard, LoginRateLimiter, UsersService],
   exports: [AuthService, AuthGuard, UsersService],
 })

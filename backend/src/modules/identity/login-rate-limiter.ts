@@ -15,10 +15,13 @@ export class LoginRateLimiter {
   private readonly byAddress: RateLimiterAbstract;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(REDIS_CONNECTION) redis: Redis | null) {
-    const make = (keyPrefix: string, points: number) =>
+    const make = (name: string, points: number) => {
+      const keyPrefix = `${config.REDIS_PREFIX}:${name}`;
+      return (
       redis
         ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: config.LOGIN_WINDOW_SECONDS })
-        : new RateLimiterMemory({ keyPrefix, points, duration: config.LOGIN_WINDOW_SECONDS });
+        : new RateLimiterMemory({ keyPrefix, points, duration: config.LOGIN_WINDOW_SECONDS }));
+    };
     this.byEmail = make('login_fail_email', config.LOGIN_MAX_ATTEMPTS_PER_EMAIL);
     this.byAddress = make('login_fail_ip', config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS);
   }

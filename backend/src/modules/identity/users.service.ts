@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
 import { hashPassword } from './password';
 import { User, UserRole } from './user.entity';
@@ -20,6 +21,15 @@ export class UsersService {
 
   findById(userId: string): Promise<User | null> {
     return this.em.findOne(User, { id: userId });
+  }
+
+  /** Only rows of the caller's organization: another organization's id finds nothing. */
+  findInOrganization(ctx: RequestContext, userId: string): Promise<User | null> {
+    return this.em.findOne(User, { id: userId, organization: ctx.organizationId });
+  }
+
+  listForOrganization(ctx: RequestContext): Promise<User[]> {
+    return this.em.find(User, { organization: ctx.organizationId }, { orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' } });
   }
 
   findByEmail(email: string): Promise<User | null> {

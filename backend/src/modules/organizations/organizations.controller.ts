@@ -26,7 +26,7 @@ export class SessionController {
   @Get('session')
   @Auth()
   @ApiOperation({ summary: 'The signed-in user and the organization it administers' })
-  @ZodResponse({ type: SessionDto })
+  @ZodResponse({ status: 200, type: SessionDto })
   async session(@Ctx() ctx: RequestContext) {
     const user = await this.users.findById(ctx.userId);
     if (!user) throw notFound();
@@ -42,7 +42,7 @@ export class OrgController {
   @Get()
   @Auth()
   @ApiOperation({ summary: "The caller's organization" })
-  @ZodResponse({ type: OrgSettingsDto })
+  @ZodResponse({ status: 200, type: OrgSettingsDto })
   async get(@Ctx() ctx: RequestContext) {
     return mapOrgSettings(await this.organizations.current(ctx));
   }
@@ -59,7 +59,7 @@ export class SuperAdminController {
 
   @Get('user')
   @ApiOperation({ summary: 'The super admin account and the organization it administers' })
-  @ZodResponse({ type: SuperAdminUserDto })
+  @ZodResponse({ status: 200, type: SuperAdminUserDto })
   async user(@Ctx() ctx: RequestContext) {
     const user = await this.users.findById(ctx.userId);
     if (!user) throw notFound();
@@ -68,7 +68,7 @@ export class SuperAdminController {
 
   @Get('organization')
   @ApiOperation({ summary: 'Every organization, sorted by name' })
-  @ZodResponse({ type: OrganizationListDto })
+  @ZodResponse({ status: 200, type: OrganizationListDto })
   async organizationList() {
     const organizations = await this.organizations.listAll();
     return {
@@ -78,7 +78,7 @@ export class SuperAdminController {
 
   @Put('user')
   @ApiOperation({ summary: 'Switch the organization the super admin administers' })
-  @ZodResponse({ type: SuperAdminUserDto })
+  @ZodResponse({ status: 200, type: SuperAdminUserDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async switchOrganization(@Ctx() ctx: RequestContext, @Body() body: SwitchOrganizationDto) {

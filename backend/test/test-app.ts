@@ -1,0 +1,91 @@
+import { RequestContext } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import request from 'supertest';
+import { createApp, CreatedApp } from '../src/app.factory';
+import { AppConfig, loadConfig } from '../src/config/config.schema';
+import { User, UserRole } from '../src/modules/identity/user.entity';
+import { UsersService } from '../src/modules/identity/users.service';
+import { Organization } from '../src/modules/organizations/organization.entity';
+import { OrganizationsService } from '../src/modules/organizations/organizations.service';
+
+/** Server of the test databases; each test file gets a database of its own, dropped at the end. */
+const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_PASSWORD = 'correct horse battery';
+
+async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: PG_ROOT });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestApp {
+  created: CreatedApp;
+  config: AppConfig;
+  http: ReturnType<typeof request>;
+  /** Creates an organization with one user of the role and answers a signed-in token. */
+  organizationWithUser(role?: UserRole, name?: string): Promise<{ organization: Organization; user: User; token: string }>;
+  login(email: string, password?: string): Promise<string>;
+  /** Runs a function with a request-scoped entity manager. */
+  withEm<T>(fn: (em: EntityManager) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const suffix = randomBytes(6).toString('hex');
+  const dbName = `studio_test_${suffix}`;
+  await admin((c) => c.query(`create database "${dbName}"`));
+  const dbUrl = new URL(PG_ROOT);
+  dbUrl.pathname = `/${dbName}`;
+  const config = loadConfig({
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `test_${suffix}`,
+    SEED_DEMO: 'false',
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    ...env,
+  });
+  const created = await createApp(config);
+  const http = request(created.app.getHttpServer());
+  const em = created.app.get(EntityManager);
+  const withEm = <T>(fn: (em: EntityManager) => Promise<T>) => RequestContext.create(em, () => fn(em));
+
+  const login = async (email: string, password = TEST_PASSWORD) => {
+    const res = await http.post('/api/auth/login').send({ email, password }).expect(200);
+    return res.body.token as string;
+  };
+
+  return {
+    created,
+    config,
+    http,
+    withEm,
+    login,
+    organizationWithUser: async (role: UserRole = 'owner', name = `Studio ${randomBytes(3).toString('hex')}`) => {
+      const { organization, user } = await withEm(async () => {
+        const organization = await created.app.get(OrganizationsService).create({ name });
+        const user = await created.app.get(UsersService).create({
+          email: `${role}.${randomBytes(4).toString('hex')}@example.test`,
+          password: TEST_PASSWORD,
+          role,
+          organizationId: organization.id,
+          firstName: 'Test',
+          lastName: role,
+        });
+        return { organization, user };
+      });
+      return { organization, user, token: await login(user.email) };
+    },
+    close: async () => {
+      await created.close();
+      await admin((c) => c.query(`drop database if exists "${dbName}" with (force)`));
+    },
+  };
+}
