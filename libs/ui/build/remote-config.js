@@ -26,6 +26,7 @@ function remoteConfig({ dir, name, mode }) {
         shared: sharedModules('remote'),
         dts: false,
         manifest: false,
+        experiments: { optimization: { disableSnapshot: true, target: 'web' } },
       }),
     ],
   };

@@ -25,32 +25,48 @@ function sharedModules(role) {
   };
 }
 
-/** Writes the chunk graph so scripts/bundle-budget.mjs can tell what a page loads. */
+/**
+ * Writes the chunk-group graph so scripts/bundle-budget.mjs can tell what a page loads: each group
+ * with its files and its child groups, marked by what created them (an import(), a shared-module
+ * consume, or a shared-module provide, which is only loaded when someone consumes it).
+ */
 class ChunkGraphPlugin {
   apply(compiler) {
     compiler.hooks.done.tap('ChunkGraphPlugin', (stats) => {
-      const json = stats.toJson({
-        all: false,
-        assets: true,
-        chunks: true,
-        chunkRelations: true,
-        chunkModules: false,
-        entrypoints: true,
-        ids: true,
-      });
-      const graph = {
-        entrypoints: Object.fromEntries(
-          Object.entries(json.entrypoints ?? {}).map(([name, entry]) => [name, entry.chunks]),
+      if (stats.hasErrors()) return;
+      const groups = [...stats.compilation.chunkGroups];
+      const index = new Map(groups.map((group, i) => [group, i]));
+      const graph = groups.map((group) => ({
+        id: index.get(group),
+        name: group.name ?? null,
+        entry: typeof group.isInitial === 'function' && group.isInitial(),
+        files: [...new Set(group.chunks.flatMap((chunk) => [...chunk.files]))].filter((f) =>
+          f.endsWith('.js'),
         ),
-        chunks: (json.chunks ?? []).map((chunk) => ({
-          id: chunk.id,
-          names: chunk.names,
-          files: chunk.files,
-          children: chunk.children,
-          initial: chunk.initial,
+        children: [...group.getChildren()].map((child) => ({
+          id: index.get(child),
+          via: [...new Set(child.origins.map((origin) => origin.module?.type ?? 'unknown'))],
         })),
-      };
-      fs.writeFileSync(path.join(compiler.options.output.path, 'chunk-graph.json'), JSON.stringify(graph, null, 1));
+      }));
+      fs.mkdirSync(compiler.options.output.path, { recursive: true });
+      if (process.env.CHUNK_MODULES) {
+        // Debug aid: which modules ended up in which chunk file.
+        const byFile = {};
+        for (const chunk of stats.compilation.chunks) {
+          const modules = stats.compilation.chunkGraph.getChunkModules(chunk);
+          byFile[[...chunk.files].join(',')] = modules
+            .map((m) => `${m.size()} ${m.readableIdentifier(stats.compilation.requestShortener)}`)
+            .sort((a, b) => parseInt(b) - parseInt(a));
+        }
+        fs.writeFileSync(
+          path.join(compiler.options.output.path, 'chunk-modules.json'),
+          JSON.stringify(byFile, null, 1),
+        );
+      }
+      fs.writeFileSync(
+        path.join(compiler.options.output.path, 'chunk-graph.json'),
+        JSON.stringify(graph, null, 1),
+      );
     });
   }
 }
@@ -88,7 +104,14 @@ function commonConfig({ dir, mode }) {
       ],
     },
     optimization: {
-      minimizer: [new MinimizerPlugin({ minify: { implementation: MinimizerPlugin.swcMinify, options: { compress: true, mangle: true } } })],
+      minimizer: [
+        new MinimizerPlugin({
+          minify: {
+            implementation: MinimizerPlugin.swcMinify,
+            options: { compress: { passes: 2 }, mangle: true },
+          },
+        }),
+      ],
     },
     performance: { hints: false },
     plugins: [new ChunkGraphPlugin()],

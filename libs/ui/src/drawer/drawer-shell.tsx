@@ -21,7 +21,11 @@ export function DrawerShell({ title, extra, footer, children }: DrawerShellProps
       </Flex>
       <div style={{ flex: 1, paddingTop: 16 }}>{children}</div>
       {footer ? (
-        <Flex justify="flex-end" gap={8} style={{ position: 'sticky', bottom: 0, paddingTop: 16, background: 'inherit' }}>
+        <Flex
+          justify="flex-end"
+          gap={8}
+          style={{ position: 'sticky', bottom: 0, paddingTop: 16, background: 'inherit' }}
+        >
           {footer}
         </Flex>
       ) : null}

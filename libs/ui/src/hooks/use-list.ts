@@ -5,7 +5,10 @@ import { apiFetch } from '../api/api-client';
  * Loads a list for a picker. A failure is only logged and the list falls back to empty
  * (spec 001 §8), so a drawer still works when an endpoint is missing.
  */
-export function useList<R, T>(path: string | null, pick: (answer: R) => T[] | undefined): { items: T[]; loading: boolean } {
+export function useList<R, T>(
+  path: string | null,
+  pick: (answer: R) => T[] | undefined,
+): { items: T[]; loading: boolean } {
   const [state, setState] = useState<{ items: T[]; loading: boolean }>({ items: [], loading: path !== null });
   useEffect(() => {
     if (path === null) {

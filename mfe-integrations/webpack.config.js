@@ -1,0 +1,3 @@
+const { remoteConfig } = require('../libs/ui/build/remote-config');
+
+module.exports = (_env, argv) => remoteConfig({ dir: __dirname, name: 'mfe_integrations', mode: argv.mode });

@@ -1,0 +1,29 @@
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { App } from '@studio/ui';
+import { AdminLayout } from './admin-layout';
+import { CoursesPage } from './pages/courses.page';
+import { OrdersPage } from './pages/orders.page';
+import { StudentsPage } from './pages/students.page';
+import { ProductsPage } from './pages/products.page';
+import { DiscountsPage } from './pages/discounts.page';
+import { IntegrationsPage } from './pages/integrations.page';
+
+/** Everything behind sign-in, loaded as one lazy chunk. antd's App (toasts) lives here, off the sign-in page. */
+export function AdminArea() {
+  return (
+    <App>
+      <Routes>
+        <Route element={<AdminLayout />}>
+          <Route path="courses" element={<CoursesPage />} />
+          <Route path="orders" element={<OrdersPage />} />
+          <Route path="students" element={<StudentsPage />} />
+          <Route path="students/:studentId" element={<StudentsPage />} />
+          <Route path="products" element={<ProductsPage />} />
+          <Route path="discounts" element={<DiscountsPage />} />
+          <Route path="settings/integrations" element={<IntegrationsPage />} />
+          <Route path="*" element={<Navigate to="/admin/courses" replace />} />
+        </Route>
+      </Routes>
+    </App>
+  );
+}

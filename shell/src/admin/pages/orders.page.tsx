@@ -1,0 +1,5 @@
+import { PageFrame } from './page-frame';
+
+export function OrdersPage() {
+  return <PageFrame title="Orders" />;
+}

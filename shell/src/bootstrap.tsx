@@ -1,0 +1,4 @@
+import { createRoot } from 'react-dom/client';
+import { AppRoot } from './app/app-root';
+
+createRoot(document.getElementById('root') as HTMLElement).render(<AppRoot />);

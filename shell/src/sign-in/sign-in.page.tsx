@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button, Form, Input } from 'antd';
+import { loginSchema, type LoginInput } from '@studio/contracts/src/schemas/auth.schema';
+import { MESSAGES } from '@studio/contracts/src/messages';
+import { FormField } from '@studio/ui/src/form/form-field';
+import { zodResolver } from '@studio/ui/src/form/zod-resolver';
+import { login } from '@studio/ui/src/api/session-api';
+import { writeSessionToken } from '@studio/ui/src/api/session-token';
+import { isApiError } from '@studio/ui/src/api/api-error';
+import { useSession } from '@studio/ui/src/session/session-context';
+
+function signInFailure(error: unknown): string {
+  if (isApiError(error)) {
+    if (error.status === 429) return error.body?.message || MESSAGES.auth.tooManyAttempts;
+    if (error.body?.message) return error.body.message;
+  }
+  return MESSAGES.common.internal;
+}
+
+const PAGE = {
+  display: 'flex',
+  justifyContent: 'center',
+  alignItems: 'center',
+  minHeight: '100vh',
+  background: '#f5f6fa',
+} as const;
+const CARD = {
+  width: 380,
+  padding: 24,
+  background: '#fff',
+  borderRadius: 8,
+  boxShadow: '0 1px 4px rgba(0,0,0,0.08)',
+} as const;
+
+const ALERT = {
+  marginBottom: 16,
+  padding: '8px 12px',
+  border: '1px solid #ffccc7',
+  background: '#fff2f0',
+  borderRadius: 6,
+} as const;
+
+export function SignInPage() {
+  const { refresh } = useSession();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  });
+
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+    setFailure(null);
+    try {
+      const { token } = await login(email, password);
+      writeSessionToken(token);
+      await refresh();
+    } catch (error) {
+      setFailure(signInFailure(error));
+    }
+  });
+
+  return (
+    // Plain markup around the form: Card and Typography would pull Tabs, Tooltip and more into the first load.
+    <main style={PAGE}>
+      <div style={CARD}>
+        <h1 style={{ fontSize: 24, fontWeight: 600, margin: '0 0 16px' }}>Sign in</h1>
+        <form onSubmit={onSubmit} aria-label="Sign in" noValidate>
+          <Form layout="vertical" component={false}>
+            {failure ? (
+              <div role="alert" style={ALERT}>
+                {failure}
+              </div>
+            ) : null}
+            <FormField control={form.control} name="email" label="Email">
+              {(field) => <Input {...field} id="email" type="email" autoComplete="username" />}
+            </FormField>
+            <FormField control={form.control} name="password" label="Password">
+              {(field) => <Input.Password {...field} id="password" autoComplete="current-password" />}
+            </FormField>
+            <Button type="primary" htmlType="submit" block loading={form.formState.isSubmitting}>
+              Sign in
+            </Button>
+          </Form>
+        </form>
+      </div>
+    </main>
+  );
+}

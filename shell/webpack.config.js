@@ -1,0 +1,43 @@
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { commonConfig, sharedModules } = require('../libs/ui/build/webpack-common');
+
+/** The host: no remotes at build time; their URLs come from /mfe-manifest.json at run time. */
+module.exports = (_env, argv) => {
+  const common = commonConfig({ dir: __dirname, mode: argv.mode });
+  return {
+    ...common,
+    entry: { main: './src/index.ts' },
+    output: {
+      path: path.join(__dirname, 'dist'),
+      publicPath: '/',
+      // The federation runtime cannot template [contenthash] in filename (STACK.md); chunks keep it.
+      filename: '[name].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      uniqueName: 'shell',
+      clean: true,
+    },
+    plugins: [
+      ...common.plugins,
+      new HtmlWebpackPlugin({ template: './public/index.html', scriptLoading: 'defer' }),
+      new ModuleFederationPlugin({
+        name: 'shell',
+        remotes: {},
+        // Only the remote that opens a drawer is fetched, never all of them at start.
+        shareStrategy: 'loaded-first',
+        shared: sharedModules('host'),
+        dts: false,
+        manifest: false,
+        // Remotes come from a plain JSON of entry URLs, never from mf-manifest snapshots.
+        experiments: { optimization: { disableSnapshot: true, target: 'web' } },
+      }),
+    ],
+    devServer: {
+      historyApiFallback: true,
+      port: 3000,
+      allowedHosts: 'all',
+      proxy: [{ context: ['/api', '/mfe', '/mfe-manifest.json'], target: 'http://127.0.0.1:3333' }],
+    },
+  };
+};
