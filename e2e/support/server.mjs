@@ -1,0 +1,58 @@
+// Starts the built app (backend/dist/main.js) as `npm start` would, on a free port, and stops it.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns the server with the given environment and waits until /api/health answers. */
+export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'backend/dist/main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not answer within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    startedInMs: Date.now() - started,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
