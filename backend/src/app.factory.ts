@@ -10,10 +10,11 @@ import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config.schema';
 import { buildOrmOptions, EmbeddedDatabase } from './database/mikro-orm.config';
+import { withMigrationLock } from './database/migration-lock';
 import { UsersService } from './modules/identity/users.service';
 import { OrganizationsService } from './modules/organizations/organizations.service';
 import { seedDemo } from './seed/demo-seed';
-import { mountStaticWeb } from './web/static-web';
+import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
 import { mountBodyParsers } from './web/body-parsers';
 
 export interface CreatedApp {
@@ -46,7 +47,8 @@ export async function createAppContext(config: AppConfig) {
   try {
     context.useLogger(context.get(PinoLogger));
     context.enableShutdownHooks();
-    await context.get(MikroORM).getMigrator().up();
+    const migrator = context.get(MikroORM).getMigrator();
+    await withMigrationLock(config, () => migrator.up());
   } catch (error) {
     await context.close();
     await embedded?.close();
@@ -78,7 +80,8 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     app.setGlobalPrefix('api');
     app.enableShutdownHooks();
 
-    const applied = await app.get(MikroORM).getMigrator().up();
+    const migrator = app.get(MikroORM).getMigrator();
+    const applied = await withMigrationLock(config, () => migrator.up());
     if (applied.length) new Logger('Database').log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
     const seeded = config.SEED_DEMO
       ? await RequestContext.create(app.get(EntityManager), () =>
@@ -87,6 +90,7 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
       : false;
 
     SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'api/docs-json' });
+    mountRemoteManifest(app.getHttpAdapter().getInstance(), config);
     if (config.SERVE_WEB) {
       const missing = mountStaticWeb(app.getHttpAdapter().getInstance(), config);
       if (missing.length) new Logger('Web').warn(`Not built yet, run npm run build: ${missing.join(', ')}`);

@@ -13,6 +13,14 @@ export function remoteManifest(config: AppConfig): Record<string, string> {
 
 const noCache = (res: Response) => res.setHeader('Cache-Control', 'no-cache');
 
+/** The manifest is answered by every API process, so a web tier only has to proxy it. */
+export function mountRemoteManifest(app: Express, config: AppConfig): void {
+  app.get('/mfe-manifest.json', (_req, res) => {
+    noCache(res);
+    res.json(remoteManifest(config));
+  });
+}
+
 /**
  * Serves the shell at / (index.html for every /admin route) and each remote's bundle at /mfe/<name>/,
  * so one process answers everything in the one-command setup. In a multi-machine deployment a CDN
@@ -21,10 +29,6 @@ const noCache = (res: Response) => res.setHeader('Cache-Control', 'no-cache');
 export function mountStaticWeb(app: Express, config: AppConfig): string[] {
   const root = config.WEB_ROOT ?? join(__dirname, '..', '..', '..');
   const missing: string[] = [];
-  app.get('/mfe-manifest.json', (_req, res) => {
-    noCache(res);
-    res.json(remoteManifest(config));
-  });
   for (const remote of REMOTES) {
     const dir = join(root, `mfe-${remote}`, 'dist');
     if (!existsSync(dir)) missing.push(dir);

@@ -1,0 +1,26 @@
+# One image for every role: api, worker, and the static bundles copied into the web image.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund && npx nx run-many -t build --output-style=static && npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS app
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/libs/contracts/package.json ./libs/contracts/package.json
+COPY --from=build /app/libs/contracts/dist ./libs/contracts/dist
+COPY --from=build /app/backend/package.json ./backend/package.json
+COPY --from=build /app/backend/dist ./backend/dist
+USER node
+EXPOSE 3000
+CMD ["node", "backend/dist/main.js"]
+
+FROM nginx:1.27-alpine AS web
+COPY deploy/nginx.conf /etc/nginx/conf.d/default.conf
+COPY --from=build /app/shell/dist /usr/share/nginx/html
+COPY --from=build /app/mfe-courses/dist /usr/share/nginx/html/mfe/courses
+COPY --from=build /app/mfe-orders/dist /usr/share/nginx/html/mfe/orders
+COPY --from=build /app/mfe-students/dist /usr/share/nginx/html/mfe/students
+COPY --from=build /app/mfe-integrations/dist /usr/share/nginx/html/mfe/integrations
