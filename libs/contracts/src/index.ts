@@ -4,3 +4,4 @@ export * from './money';
 export * from './time';
 export * from './schemas/auth.schema';
 export type { paths, components, operations } from './generated/api';
+export * from './schemas/discount.schema';

@@ -1,45 +1,20 @@
-/**
- * Answers of the API, written by hand from the backend contract until libs/contracts' generated
- * OpenAPI types hold real paths; then these become aliases of `components['schemas']`.
+import type { components } from '@studio/contracts/src/generated/api';
+
+type Schemas = components['schemas'];
+
+/*
+ * Identity and organization answers come from the OpenAPI document (libs/contracts generated
+ * types). The catalog, student and promo-code shapes below are written by hand from the specs
+ * until the server has those endpoints; then they become aliases of Schemas too.
  */
-export type UserRole = 'owner' | 'staff' | 'super_admin';
-
-export interface SessionUser {
-  user_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: UserRole;
-  organization_id: string;
-}
-
-export interface SessionOrganization {
-  organization_id: string;
-  name: string;
-  timezone: string;
-  listed_course: boolean;
-  public_url?: string | null;
-}
-
-export interface Session {
-  user: SessionUser;
-  organization: SessionOrganization;
-}
-
-export interface LoginResponse {
-  token: string;
-  user: SessionUser;
-}
-
-export interface OrganizationSummary {
-  organization_id: string;
-  name: string;
-  timezone: string;
-}
-
-export interface OrganizationListResponse {
-  organizations: OrganizationSummary[];
-}
+export type Session = Schemas['SessionDto_Output'];
+export type SessionUser = Schemas['SuperAdminUserDto_Output'];
+export type SessionOrganization = Session['organization'];
+export type UserRole = SessionUser['role'];
+export type LoginResponse = Schemas['LoginResponseDto_Output'];
+export type OrganizationListResponse = Schemas['OrganizationListDto_Output'];
+export type OrganizationSummary = OrganizationListResponse['organizations'][number];
+export type ApiErrorResponse = Schemas['ErrorBodyDto'];
 
 export interface ActivityListItem {
   activity_id: string;

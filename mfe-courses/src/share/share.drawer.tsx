@@ -1,0 +1,187 @@
+import { useEffect, useState } from 'react';
+import {
+  App,
+  DrawerShell,
+  Flex,
+  Form,
+  Select,
+  Switch,
+  Tabs,
+  Typography,
+  usePublicHost,
+  type ActivityListItem,
+  type ActivitySession,
+  type DrawerProps,
+  type ProductListItem,
+} from '@studio/ui';
+import { CopyLinkBox } from './copy-link-box';
+import { fetchActivities, fetchProducts, fetchUpcomingSessions } from './share.api';
+import { sessionLabel, shareLink, type ShareTarget } from './share-link';
+
+export const OVERLAY_DOCS_URL = 'https://docs.studio.example/checkout-overlay';
+export const NO_DATES_AVAILABLE = 'No dates available';
+
+export interface ShareDrawerData {
+  /** 'product' shares a product; anything else shares a course (opened from a course or an event). */
+  mode?: 'course' | 'product';
+  activity_id?: string;
+  event_id?: string;
+  product_id?: string;
+}
+
+/** Share drawer (spec 001 §2): a checkout link or overlay link for a course, a course date or a product. */
+export function ShareDrawer({ data }: DrawerProps<ShareDrawerData>) {
+  const product = data.mode === 'product';
+  return product ? <ProductShare initialId={data.product_id} /> : <CourseShare data={data} />;
+}
+
+function CourseShare({ data }: { data: ShareDrawerData }) {
+  const { message } = App.useApp();
+  const [courses, setCourses] = useState<ActivityListItem[]>([]);
+  const [activityId, setActivityId] = useState<string | undefined>(data.activity_id);
+  const [sessions, setSessions] = useState<ActivitySession[]>([]);
+  const [eventId, setEventId] = useState<string | undefined>(data.event_id);
+  const [byDate, setByDate] = useState(Boolean(data.event_id));
+
+  useEffect(() => {
+    void fetchActivities().then((list) => {
+      setCourses(list);
+      setActivityId((current) => current ?? list[0]?.activity_id);
+    });
+  }, []);
+
+  // Changing the course clears the session list and choice, reloads them and selects the first.
+  useEffect(() => {
+    setSessions([]);
+    if (!activityId) return;
+    let live = true;
+    void fetchUpcomingSessions(activityId).then((list) => {
+      if (!live) return;
+      setSessions(list);
+      setEventId((current) =>
+        current && list.some((s) => s.event_id === current) ? current : list[0]?.event_id,
+      );
+    });
+    return () => {
+      live = false;
+    };
+  }, [activityId]);
+
+  const changeCourse = (id: string) => {
+    setEventId(undefined);
+    setActivityId(id);
+  };
+
+  const toggleDate = (on: boolean) => {
+    if (on && sessions.length === 0) {
+      // The toggle is refused with a toast when the course has no dates (spec 001 §4).
+      message.warning(NO_DATES_AVAILABLE);
+      setByDate(false);
+      return;
+    }
+    setByDate(on);
+  };
+
+  const target: ShareTarget | null =
+    byDate && eventId
+      ? { kind: 'event', id: eventId }
+      : activityId
+        ? { kind: 'activity', id: activityId }
+        : null;
+
+  return (
+    <DrawerShell title="Share course">
+      <Form layout="vertical" component={false}>
+        <Form.Item label="Course" htmlFor="share-course">
+          <Select
+            id="share-course"
+            aria-label="Course"
+            value={activityId}
+            onChange={changeCourse}
+            placeholder="Select a course"
+            options={courses.map((c) => ({ value: c.activity_id, label: c.name }))}
+          />
+        </Form.Item>
+        <Form.Item extra="Customers will be sent directly to checkout and bypass date selection.">
+          <Flex gap={8} align="center">
+            <Switch checked={byDate} onChange={toggleDate} aria-label="Link to a specific course date?" />
+            <span>Link to a specific course date?</span>
+          </Flex>
+        </Form.Item>
+        {byDate ? (
+          <Form.Item label="Session" htmlFor="share-session">
+            <Select
+              id="share-session"
+              aria-label="Session"
+              value={eventId}
+              onChange={setEventId}
+              placeholder="Select a session"
+              notFoundContent="No sessions available"
+              options={sessions.map((s) => ({ value: s.event_id, label: sessionLabel(s) }))}
+            />
+          </Form.Item>
+        ) : null}
+      </Form>
+      <LinkTabs target={target} />
+    </DrawerShell>
+  );
+}
+
+function ProductShare({ initialId }: { initialId?: string }) {
+  const [products, setProducts] = useState<ProductListItem[]>([]);
+  const [productId, setProductId] = useState<string | undefined>(initialId);
+  useEffect(() => {
+    void fetchProducts().then((list) => {
+      setProducts(list);
+      setProductId((current) => current ?? list[0]?.product_id);
+    });
+  }, []);
+  return (
+    <DrawerShell title="Share product">
+      <Form layout="vertical" component={false}>
+        <Form.Item label="Product" htmlFor="share-product">
+          <Select
+            id="share-product"
+            aria-label="Product"
+            value={productId}
+            onChange={setProductId}
+            placeholder="Select a product"
+            options={products.map((p) => ({ value: p.product_id, label: p.name }))}
+          />
+        </Form.Item>
+      </Form>
+      <LinkTabs target={productId ? { kind: 'product', id: productId } : null} />
+    </DrawerShell>
+  );
+}
+
+function LinkTabs({ target }: { target: ShareTarget | null }) {
+  const host = usePublicHost();
+  const link = (overlay: boolean) => (target ? shareLink(host, target, overlay) : '');
+  return (
+    <Tabs
+      items={[
+        {
+          key: 'link',
+          label: 'Checkout link',
+          children: <CopyLinkBox link={link(false)} label="Checkout link" />,
+        },
+        {
+          key: 'overlay',
+          label: 'Checkout overlay',
+          children: (
+            <Flex vertical gap={12}>
+              <CopyLinkBox link={link(true)} label="Checkout overlay link" />
+              <Typography.Text type="secondary">
+                The checkout overlay needs the header code installed on your site.{' '}
+                <a href={OVERLAY_DOCS_URL} target="_blank" rel="noreferrer">
+                  Read the docs
+                </a>
+              </Typography.Text>
+            </Flex>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,11 @@
+import { lazy } from 'react';
+import type { DrawerRegistry } from '@studio/ui';
+
+/** Drawers of this remote by type name; the first one is what the bundle budget measures. */
+export const drawers: DrawerRegistry = {
+  discount: lazy(() =>
+    import(/* webpackChunkName: "drawer-discount" */ './discount/discount.drawer').then((m) => ({
+      default: m.DiscountDrawer,
+    })),
+  ),
+};

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { App, Button, EditOutlined, Flex, Input, Typography } from '@studio/ui';
+import { updateStudentName } from './student.api';
+import { STUDENT_MESSAGES } from './student-messages';
+
+interface Props {
+  studentId: string;
+  firstName: string;
+  lastName: string;
+  onSaved: (first: string, last: string) => void;
+}
+
+/** The name in view mode with a pencil, or in edit mode with Save and Cancel. */
+export function StudentName({ studentId, firstName, lastName, onSaved }: Props) {
+  const { message } = App.useApp();
+  const [editing, setEditing] = useState(false);
+  const [first, setFirst] = useState(firstName);
+  const [last, setLast] = useState(lastName);
+  const [saving, setSaving] = useState(false);
+
+  if (!editing) {
+    return (
+      <Flex align="center" gap={8}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {`${firstName} ${lastName}`.trim()}
+        </Typography.Title>
+        <Button
+          type="text"
+          aria-label="Edit name"
+          icon={<EditOutlined />}
+          onClick={() => {
+            setFirst(firstName);
+            setLast(lastName);
+            setEditing(true);
+          }}
+        />
+      </Flex>
+    );
+  }
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      await updateStudentName(studentId, first.trim(), last.trim());
+      message.success(STUDENT_MESSAGES.nameUpdated);
+      onSaved(first.trim(), last.trim());
+      setEditing(false);
+    } catch (error) {
+      console.error(STUDENT_MESSAGES.nameFailed, error);
+      message.error(STUDENT_MESSAGES.nameFailed);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Flex gap={8} wrap>
+      <Input
+        aria-label="First name"
+        value={first}
+        onChange={(e) => setFirst(e.target.value)}
+        style={{ width: 160 }}
+      />
+      <Input
+        aria-label="Last name"
+        value={last}
+        onChange={(e) => setLast(e.target.value)}
+        style={{ width: 160 }}
+      />
+      <Button type="primary" loading={saving} onClick={() => void save()}>
+        Save
+      </Button>
+      <Button onClick={() => setEditing(false)}>Cancel</Button>
+    </Flex>
+  );
+}
