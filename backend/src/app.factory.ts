@@ -46,7 +46,6 @@ export async function createAppContext(config: AppConfig) {
   });
   try {
     context.useLogger(context.get(PinoLogger));
-    context.enableShutdownHooks();
     const migrator = context.get(MikroORM).getMigrator();
     await withMigrationLock(config, () => migrator.up());
   } catch (error) {
@@ -78,7 +77,6 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     app.disable('x-powered-by');
     if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(','), allowedHeaders: ['content-type', TOKEN_HEADER] });
     app.setGlobalPrefix('api');
-    app.enableShutdownHooks();
 
     const migrator = app.get(MikroORM).getMigrator();
     const applied = await withMigrationLock(config, () => migrator.up());
