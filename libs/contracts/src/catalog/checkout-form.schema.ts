@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { FORM_FIELD_TYPES, OPTION_FIELD_TYPES, SINGLE_USE_FIELD_TYPES } from './catalog-constants';
+import { COURSE_MESSAGES as M } from './course-messages';
+
+export const formFieldOptionSchema = z
+  .object({
+    id: z.string().trim().min(1).max(64),
+    value: z.string({ error: M.optionValue }).trim().min(1, M.optionValue).max(200),
+  })
+  .strict();
+
+export const checkoutFormFieldSchema = z
+  .object({
+    id: z.string().trim().min(1).max(64),
+    type: z.enum(FORM_FIELD_TYPES),
+    label: z.string({ error: M.fieldLabel }).trim().min(1, M.fieldLabel).max(200),
+    placeholder: z.string().max(200).optional().default(''),
+    description: z.string().max(2000).optional().default(''),
+    required: z.boolean().optional().default(false),
+    options: z.array(formFieldOptionSchema).max(100).optional().default([]),
+  })
+  .strict();
+export type CheckoutFormField = z.infer<typeof checkoutFormFieldSchema>;
+
+/** The builder's list rules: name, email and phone once each; select and radio need an option. */
+export const checkoutFormFieldsSchema = z
+  .array(checkoutFormFieldSchema)
+  .max(50)
+  .superRefine((fields, ctx) => {
+    const seen = new Set<string>();
+    fields.forEach((field, index) => {
+      if (SINGLE_USE_FIELD_TYPES.includes(field.type)) {
+        if (seen.has(field.type)) ctx.addIssue({ code: 'custom', path: [index, 'type'], message: M.fieldOnce(field.type) });
+        seen.add(field.type);
+      }
+      if (OPTION_FIELD_TYPES.includes(field.type) && field.options.length === 0) {
+        ctx.addIssue({ code: 'custom', path: [index, 'options'], message: M.fieldOptions });
+      }
+    });
+  });
+
+/** A safe href for `[text](url)` in a field description: http, https and mailto only. */
+export function safeLinkHref(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return ['http:', 'https:', 'mailto:'].includes(parsed.protocol) ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export type DescriptionPart = { text: string; href?: string };
+
+/** Splits a description into text and links; a link with an unsafe URL stays plain text. */
+export function parseDescriptionLinks(description: string): DescriptionPart[] {
+  const parts: DescriptionPart[] = [];
+  const pattern = /\[([^\]]+)\]\(([^)\s]+)\)/g;
+  let last = 0;
+  for (const match of description.matchAll(pattern)) {
+    const index = match.index ?? 0;
+    if (index > last) parts.push({ text: description.slice(last, index) });
+    const href = safeLinkHref(match[2]);
+    parts.push(href ? { text: match[1], href } : { text: match[0] });
+    last = index + match[0].length;
+  }
+  if (last < description.length) parts.push({ text: description.slice(last) });
+  return parts;
+}
