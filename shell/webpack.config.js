@@ -6,8 +6,24 @@ const { commonConfig, sharedModules } = require('../libs/ui/build/webpack-common
 /** The host: no remotes at build time; their URLs come from /mfe-manifest.json at run time. */
 module.exports = (_env, argv) => {
   const common = commonConfig({ dir: __dirname, mode: argv.mode });
+  const production = argv.mode !== 'development';
   return {
     ...common,
+    resolve: {
+      ...common.resolve,
+      alias: {
+        ...common.resolve.alias,
+        // react-router's package exports only its development build; production drops the dev checks.
+        ...(production
+          ? {
+              'react-router$': path.join(
+                path.dirname(require.resolve('react-router/package.json')),
+                'dist/production/index.mjs',
+              ),
+            }
+          : {}),
+      },
+    },
     entry: { main: './src/index.ts' },
     output: {
       path: path.join(__dirname, 'dist'),

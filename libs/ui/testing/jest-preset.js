@@ -20,10 +20,15 @@ module.exports = function browserJestConfig(rootDir) {
         },
       ],
     },
+    // A few of antd's dependencies ship only ES modules: let swc compile them too.
+    transformIgnorePatterns: ['/node_modules/(?!(@ant-design/colors|@ant-design/fast-color)/)'],
     moduleNameMapper: {
+      // Jest runs CommonJS: deep antd ES imports map to their lib twins.
+      '^antd/es/(.*)$': 'antd/lib/$1',
       '^@studio/contracts$': path.join(__dirname, '../../contracts/src/index.ts'),
       '^@studio/contracts/src/(.*)$': path.join(__dirname, '../../contracts/src/$1'),
       '^@studio/ui$': path.join(__dirname, '../src/index.ts'),
+      '^@studio/ui/testing$': path.join(__dirname, 'index.tsx'),
       '^@studio/ui/src/(.*)$': path.join(__dirname, '../src/$1'),
     },
   };

@@ -1,5 +1,9 @@
 // antd reads matchMedia (responsive grid) and getComputedStyle(elt, pseudo) (scroll bar size); jsdom has neither.
 import '@testing-library/jest-dom';
+import { TextDecoder, TextEncoder } from 'node:util';
+
+// react-router reads TextEncoder at import; jsdom does not define it.
+Object.assign(globalThis, { TextEncoder, TextDecoder });
 
 Object.defineProperty(window, 'matchMedia', {
   writable: true,

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Form, Input } from 'antd';
+import { Form } from 'antd';
+// The bare Input: antd's Input index also brings Search (with Button), Password, TextArea and OTP.
+import Input from 'antd/es/input/Input';
 import { loginSchema, type LoginInput } from '@studio/contracts/src/schemas/auth.schema';
 import { MESSAGES } from '@studio/contracts/src/messages';
 import { FormField } from '@studio/ui/src/form/form-field';
@@ -41,6 +43,17 @@ const ALERT = {
   borderRadius: 6,
 } as const;
 
+const BUTTON = {
+  width: '100%',
+  height: 36,
+  border: 0,
+  borderRadius: 6,
+  background: '#3b5bdb',
+  color: '#fff',
+  fontSize: 14,
+  cursor: 'pointer',
+} as const;
+
 export function SignInPage() {
   const { refresh } = useSession();
   const [failure, setFailure] = useState<string | null>(null);
@@ -76,11 +89,12 @@ export function SignInPage() {
               {(field) => <Input {...field} id="email" type="email" autoComplete="username" />}
             </FormField>
             <FormField control={form.control} name="password" label="Password">
-              {(field) => <Input.Password {...field} id="password" autoComplete="current-password" />}
+              {(field) => <Input {...field} id="password" type="password" autoComplete="current-password" />}
             </FormField>
-            <Button type="primary" htmlType="submit" block loading={form.formState.isSubmitting}>
-              Sign in
-            </Button>
+            {/* A plain button: antd's Button brings its wave effect and color tokens into the first load. */}
+            <button type="submit" style={BUTTON} disabled={form.formState.isSubmitting}>
+              {form.formState.isSubmitting ? 'Signing in…' : 'Sign in'}
+            </button>
           </Form>
         </form>
       </div>
