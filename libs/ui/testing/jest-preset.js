@@ -6,6 +6,8 @@ module.exports = function browserJestConfig(rootDir) {
   return {
     rootDir,
     testEnvironment: 'jsdom',
+    // antd in jsdom is slow on two cores; a drawer test clicks through a whole form.
+    testTimeout: 30000,
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
     setupFilesAfterEnv: [path.join(__dirname, 'jest-setup.ts')],

@@ -28,3 +28,16 @@ class ResizeObserverStub {
   disconnect() {}
 }
 (window as unknown as { ResizeObserver: unknown }).ResizeObserver ??= ResizeObserverStub;
+
+// Some rc-components schedule work through MessageChannel; a timer-based stand-in is enough here.
+class MessageChannelStub {
+  port1: { onmessage: ((event: { data: unknown }) => void) | null; close: () => void } = {
+    onmessage: null,
+    close: () => undefined,
+  };
+  port2 = {
+    postMessage: (data: unknown) => setTimeout(() => this.port1.onmessage?.({ data })),
+    close: () => undefined,
+  };
+}
+(globalThis as unknown as { MessageChannel: unknown }).MessageChannel ??= MessageChannelStub;

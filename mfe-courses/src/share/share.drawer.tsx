@@ -42,6 +42,7 @@ function CourseShare({ data }: { data: ShareDrawerData }) {
   const [sessions, setSessions] = useState<ActivitySession[]>([]);
   const [eventId, setEventId] = useState<string | undefined>(data.event_id);
   const [byDate, setByDate] = useState(Boolean(data.event_id));
+  const [sessionsLoading, setSessionsLoading] = useState(false);
 
   useEffect(() => {
     void fetchActivities().then((list) => {
@@ -55,9 +56,12 @@ function CourseShare({ data }: { data: ShareDrawerData }) {
     setSessions([]);
     if (!activityId) return;
     let live = true;
+    setSessionsLoading(true);
     void fetchUpcomingSessions(activityId).then((list) => {
       if (!live) return;
+      setSessionsLoading(false);
       setSessions(list);
+      if (list.length === 0) setByDate(false);
       setEventId((current) =>
         current && list.some((s) => s.event_id === current) ? current : list[0]?.event_id,
       );
@@ -104,7 +108,13 @@ function CourseShare({ data }: { data: ShareDrawerData }) {
         </Form.Item>
         <Form.Item extra="Customers will be sent directly to checkout and bypass date selection.">
           <Flex gap={8} align="center">
-            <Switch checked={byDate} onChange={toggleDate} aria-label="Link to a specific course date?" />
+            <Switch
+              checked={byDate}
+              onChange={toggleDate}
+              loading={sessionsLoading}
+              disabled={sessionsLoading}
+              aria-label="Link to a specific course date?"
+            />
             <span>Link to a specific course date?</span>
           </Flex>
         </Form.Item>
