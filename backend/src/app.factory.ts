@@ -4,6 +4,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { TOKEN_HEADER } from '@studio/contracts';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
@@ -35,7 +36,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addApiKey({ type: 'apiKey', in: 'header', name: TOKEN_HEADER }, 'token')
       .build(),
   );
-  return cleanupOpenApiDoc(document);
+  const cleaned = cleanupOpenApiDoc(document);
+  // Every operation that takes input can answer the one validation error shape.
+  for (const operations of Object.values(cleaned.paths)) {
+    for (const operation of Object.values(operations) as OperationObject[]) {
+      if (!operation?.responses || (!operation.requestBody && !operation.parameters?.length)) continue;
+      operation.responses['400'] ??= {
+        description: 'Validation failed: message and a message per field',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
+      };
+    }
+  }
+  return cleaned;
 }
 
 /** The modules without HTTP, migrated: for the worker process and the command-line tools. */

@@ -56,6 +56,10 @@ export const configSchema = z.object({
     }, 'expected a JSON object of remote name to URL'),
   /** Run the queue workers inside the API process (the one-command default). */
   RUN_WORKER: bool(true),
+  /** Folder of uploaded images when stored on local disk. */
+  MEDIA_DIR: z.string().min(1).default('data/media'),
+  /** Incoming chat webhook for alerts (new course, ...); alerts are skipped when unset. */
+  SLACK_WEBHOOK_URL: url(['http:', 'https:']).optional(),
   PUBLIC_SITE_URL: url(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().optional(),

@@ -1,6 +1,28 @@
+import { Activity } from '../modules/catalog/entities/activity.entity';
+import { ActivityImage } from '../modules/catalog/entities/activity-image.entity';
+import { CheckoutForm } from '../modules/catalog/entities/checkout-form.entity';
+import { Instructor } from '../modules/catalog/entities/instructor.entity';
+import { Location } from '../modules/catalog/entities/location.entity';
+import { Media } from '../modules/catalog/entities/media.entity';
+import { WaiverTemplate } from '../modules/catalog/entities/waiver-template.entity';
 import { AuthSession } from '../modules/identity/auth-session.entity';
 import { User } from '../modules/identity/user.entity';
 import { Organization } from '../modules/organizations/organization.entity';
+import { EventDay } from '../modules/scheduling/entities/event-day.entity';
+import { Event } from '../modules/scheduling/entities/event.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
-export const entities = [Organization, User, AuthSession];
+export const entities = [
+  Organization,
+  User,
+  AuthSession,
+  Location,
+  Instructor,
+  WaiverTemplate,
+  Media,
+  CheckoutForm,
+  Activity,
+  ActivityImage,
+  Event,
+  EventDay,
+];

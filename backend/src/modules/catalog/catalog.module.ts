@@ -1,5 +1,33 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
+import { CoursesController } from './courses.controller';
+import { CoursesService } from './courses.service';
+import { Activity } from './entities/activity.entity';
+import { ActivityImage } from './entities/activity-image.entity';
+import { CheckoutForm } from './entities/checkout-form.entity';
+import { Instructor } from './entities/instructor.entity';
+import { Location } from './entities/location.entity';
+import { Media } from './entities/media.entity';
+import { WaiverTemplate } from './entities/waiver-template.entity';
+import { MediaController } from './media.controller';
+import { MediaService } from './media.service';
+import { InstructorsController, LocationsController, PoliciesController, WaiversController } from './reference-data.controller';
+import { ReferenceDataService } from './reference-data.service';
+import { LocalDiskStorage } from './storage/local-disk.storage';
+import { MEDIA_STORAGE } from './storage/media-storage';
 
-/** Courses, products, discounts, locations, instructors, waivers and media. Its boundary is set now; later issues fill it in. */
-@Module({})
+/** Courses, locations, instructors, waivers and media. Products and discounts join later. */
+@Module({
+  imports: [MikroOrmModule.forFeature([Activity, ActivityImage, CheckoutForm, Instructor, Location, Media, WaiverTemplate])],
+  controllers: [CoursesController, LocationsController, InstructorsController, WaiversController, PoliciesController, MediaController],
+  providers: [
+    CoursesService,
+    ReferenceDataService,
+    MediaService,
+    { provide: MEDIA_STORAGE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LocalDiskStorage(config.MEDIA_DIR) },
+  ],
+  exports: [CoursesService, ReferenceDataService, MediaService],
+})
 export class CatalogModule {}

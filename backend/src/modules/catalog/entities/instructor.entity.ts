@@ -1,0 +1,24 @@
+import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Organization } from '../../organizations/organization.entity';
+
+@Entity({ tableName: 'instructor' })
+export class Instructor {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => Organization, { deleteRule: 'cascade' })
+  organization!: Organization;
+
+  @Property({ type: 'text' })
+  firstName!: string;
+
+  @Property({ type: 'text' })
+  lastName: string = '';
+
+  @Property({ type: 'text', nullable: true })
+  photoUrl?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

@@ -1,0 +1,75 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { MAX_IMAGE_BYTES } from '@studio/contracts';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { Organization } from '../organizations/organization.entity';
+import { Media } from './entities/media.entity';
+import { detectImageType } from './storage/image-type';
+import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
+
+export const UPLOAD_MESSAGES = {
+  missing: 'Choose an image to upload.',
+  type: 'Only PNG, JPEG or GIF images can be uploaded.',
+  size: 'Images can be at most 4.5 MB.',
+  imageNotFound: 'Image not found',
+} as const;
+
+/** Uploaded images: stored through the storage port, owned by one organization. */
+@Injectable()
+export class MediaService {
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
+  ) {}
+
+  async upload(ctx: RequestContext, file: { buffer: Buffer; size: number; originalname: string } | undefined): Promise<Media> {
+    if (!file || file.size === 0) throw new ApiError(HttpStatus.BAD_REQUEST, UPLOAD_MESSAGES.missing, { file: UPLOAD_MESSAGES.missing });
+    if (file.size > MAX_IMAGE_BYTES) throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.size, { file: UPLOAD_MESSAGES.size });
+    // Judge the file by its bytes: a renamed text file is not an image, whatever it is called.
+    const kind = detectImageType(file.buffer);
+    if (!kind) throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, UPLOAD_MESSAGES.type, { file: UPLOAD_MESSAGES.type });
+    const id = randomUUID();
+    const key = `${ctx.organizationId}/${id}.${kind.ext}`;
+    await this.storage.put(key, file.buffer, kind.type);
+    const media = this.em.create(Media, {
+      id,
+      organization: this.em.getReference(Organization, ctx.organizationId),
+      storageKey: key,
+      url: `/api/media/${key}`,
+      contentType: kind.type,
+      byteSize: file.size,
+      originalName: file.originalname.slice(0, 255),
+      createdAt: new Date(),
+    });
+    try {
+      await this.em.persistAndFlush(media);
+    } catch (error) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw error;
+    }
+    return media;
+  }
+
+  /** The caller's images for these URLs, in the same order; any other URL is 404. */
+  async requireByUrls(ctx: RequestContext, urls: string[]): Promise<Media[]> {
+    const unique = [...new Set(urls)];
+    const found = await this.em.find(Media, { url: { $in: unique }, organization: ctx.organizationId });
+    const byUrl = new Map(found.map((m) => [m.url, m]));
+    return urls.map((url) => {
+      const media = byUrl.get(url);
+      if (!media) throw notFound(UPLOAD_MESSAGES.imageNotFound);
+      return media;
+    });
+  }
+
+  /** Public read of a stored image (the course pages show them without signing in). */
+  async open(key: string): Promise<{ media: Media; stream: Readable } | null> {
+    const media = await this.em.findOne(Media, { storageKey: key });
+    if (!media) return null;
+    const stream = await this.storage.get(key);
+    return stream ? { media, stream } : null;
+  }
+}

@@ -1,0 +1,124 @@
+import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CANCELLATION_POLICIES, RESCHEDULING_POLICIES } from '@studio/contracts';
+import { ZodResponse } from 'nestjs-zod';
+import { ErrorBodyDto } from '../../common/error-body.dto';
+import { Ctx, RequestContext } from '../../common/request-context';
+import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { Auth } from '../identity/auth.guard';
+import {
+  InstructorDto,
+  InstructorListDto,
+  InstructorOutDto,
+  LocationDto,
+  LocationListDto,
+  LocationOutDto,
+  PolicyListDto,
+  WaiverDto,
+  WaiverListDto,
+  WaiverListQueryDto,
+  WaiverOutDto,
+} from './catalog.dto';
+import { mapInstructor, mapLocation, mapWaiverSummary, ReferenceDataService } from './reference-data.service';
+
+@ApiTags('locations')
+@Controller('admin/location')
+@Auth()
+export class LocationsController {
+  constructor(private readonly reference: ReferenceDataService) {}
+
+  @Get()
+  @ApiOperation({ summary: "The organization's locations" })
+  @ZodResponse({ status: 200, type: LocationListDto })
+  async list(@Ctx() ctx: RequestContext) {
+    return { locations: (await this.reference.listLocations(ctx)).map(mapLocation) };
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Add a location' })
+  @ZodResponse({ status: 201, type: LocationOutDto })
+  async create(@Ctx() ctx: RequestContext, @Body() body: LocationDto) {
+    return mapLocation(await this.reference.createLocation(ctx, body));
+  }
+
+  @Put(':location_id')
+  @ApiOperation({ summary: 'Edit a location' })
+  @ZodResponse({ status: 200, type: LocationOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async update(@Ctx() ctx: RequestContext, @Param('location_id', UuidParamPipe) id: string, @Body() body: LocationDto) {
+    return mapLocation(await this.reference.updateLocation(ctx, id, body));
+  }
+}
+
+@ApiTags('instructors')
+@Controller('admin/instructor')
+@Auth()
+export class InstructorsController {
+  constructor(private readonly reference: ReferenceDataService) {}
+
+  @Get()
+  @ApiOperation({ summary: "The organization's instructors" })
+  @ZodResponse({ status: 200, type: InstructorListDto })
+  async list(@Ctx() ctx: RequestContext) {
+    return { instructors: (await this.reference.listInstructors(ctx)).map(mapInstructor) };
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Add an instructor (photo_url: an image uploaded with POST /api/admin/upload)' })
+  @ZodResponse({ status: 201, type: InstructorOutDto })
+  async create(@Ctx() ctx: RequestContext, @Body() body: InstructorDto) {
+    return mapInstructor(await this.reference.createInstructor(ctx, body));
+  }
+
+  @Put(':instructor_id')
+  @ApiOperation({ summary: 'Edit an instructor' })
+  @ZodResponse({ status: 200, type: InstructorOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async update(@Ctx() ctx: RequestContext, @Param('instructor_id', UuidParamPipe) id: string, @Body() body: InstructorDto) {
+    return mapInstructor(await this.reference.updateInstructor(ctx, id, body));
+  }
+}
+
+@ApiTags('waivers')
+@Controller('admin/waiver')
+@Auth()
+export class WaiversController {
+  constructor(private readonly reference: ReferenceDataService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Waiver templates, by name (the course form asks for limit=1000&page=1)' })
+  @ZodResponse({ status: 200, type: WaiverListDto })
+  async list(@Ctx() ctx: RequestContext, @Query() query: WaiverListQueryDto) {
+    const { waivers, total } = await this.reference.listWaivers(ctx, query.page, query.limit);
+    return { waivers: waivers.map(mapWaiverSummary), totalCount: total, page: query.page, limit: query.limit };
+  }
+
+  @Get(':template_id')
+  @ApiOperation({ summary: 'One waiver template' })
+  @ZodResponse({ status: 200, type: WaiverOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async get(@Ctx() ctx: RequestContext, @Param('template_id', UuidParamPipe) id: string) {
+    const waiver = await this.reference.requireWaiver(ctx, id);
+    return { ...mapWaiverSummary(waiver), body: waiver.body, document_url: waiver.documentUrl ?? null, created_at: waiver.createdAt.toISOString() };
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Add a waiver template (its text, or the URL of an uploaded document)' })
+  @ZodResponse({ status: 201, type: WaiverOutDto })
+  async create(@Ctx() ctx: RequestContext, @Body() body: WaiverDto) {
+    const waiver = await this.reference.createWaiver(ctx, body);
+    return { ...mapWaiverSummary(waiver), body: waiver.body, document_url: waiver.documentUrl ?? null, created_at: waiver.createdAt.toISOString() };
+  }
+}
+
+@ApiTags('policies')
+@Controller('admin/policies')
+@Auth()
+export class PoliciesController {
+  @Get()
+  @ApiOperation({ summary: 'The fixed cancellation and rescheduling policies with their ids' })
+  @ZodResponse({ status: 200, type: PolicyListDto })
+  list() {
+    return { cancellation: [...CANCELLATION_POLICIES], rescheduling: [...RESCHEDULING_POLICIES] };
+  }
+}

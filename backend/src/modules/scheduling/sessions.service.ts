@@ -1,0 +1,57 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '../../common/request-context';
+import { CoursesService } from '../catalog/courses.service';
+import { Event } from './entities/event.entity';
+
+/** The sessions of a course for the course detail page and the share drawer. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly courses: CoursesService,
+  ) {}
+
+  async listForCourse(ctx: RequestContext, activityId: string, includePast: boolean, limit: number) {
+    await this.courses.requireCourse(ctx, activityId);
+    const events = await this.em.find(
+      Event,
+      {
+        organization: ctx.organizationId,
+        activity: activityId,
+        status: 'active',
+        ...(includePast ? {} : { endsAt: { $gt: new Date() } }),
+      },
+      { populate: ['location', 'days'], orderBy: { startsAt: 'asc', id: 'asc' }, limit },
+    );
+    const enrolled = await this.enrolledCounts(events.map((e) => e.id));
+    return events.map((event) => mapSession(event, enrolled.get(event.id) ?? 0));
+  }
+
+  /** Seats taken per event. Enrollments arrive with the scheduling issue; until then none are taken. */
+  protected async enrolledCounts(_eventIds: string[]): Promise<Map<string, number>> {
+    return new Map();
+  }
+}
+
+export function sessionBadge(endsAt: Date, enrolled: number, capacity: number, now = new Date()): 'Finished' | 'At capacity' | 'Open' {
+  if (endsAt.getTime() <= now.getTime()) return 'Finished';
+  if (enrolled >= capacity) return 'At capacity';
+  return 'Open';
+}
+
+export function mapSession(event: Event, enrolled: number) {
+  return {
+    event_id: event.id,
+    name: event.name,
+    start: event.startsAt.toISOString(),
+    end: event.endsAt.toISOString(),
+    internal_short_description: event.internalShortDescription ?? null,
+    capacity: event.capacity,
+    enrolled,
+    price: event.priceCents,
+    badge: sessionBadge(event.endsAt, enrolled, event.capacity),
+    Location: { address: event.location.address, timezone: { timeZoneId: event.location.timezone } },
+    schedule: event.days.getItems().map((d) => ({ start_date: d.startDate, start_time: d.startTime, duration: d.durationMins })),
+  };
+}
