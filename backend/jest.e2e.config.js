@@ -7,4 +7,6 @@ module.exports = {
   testRegex: '\\.e2e-spec\\.ts$',
   testTimeout: 30000,
   maxWorkers: 1,
+  // Safety net: a leaked Redis or database handle must not hang CI; each suite closes its own app.
+  forceExit: true,
 };

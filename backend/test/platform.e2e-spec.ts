@@ -50,7 +50,7 @@ describe('health and API documentation', () => {
       Object.keys(ops).map((m) => `${m} ${path}`),
     );
     expect(documented.sort()).toEqual(expected.sort());
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: unknown; parameters?: unknown[]; security?: unknown }>>)) {
       for (const [method, op] of Object.entries(ops)) {
         const ok = op.responses['200'] ?? op.responses['201'] ?? op.responses['202'] ?? op.responses['204'];
         expect(ok).toBeDefined();

@@ -10,7 +10,7 @@ describe('tenancy and roles', () => {
 
   it('acts inside the caller’s organization', async () => {
     const a = await t.organizationWithUser('owner', 'Alpha Ceramics');
-    const b = await t.organizationWithUser('owner', 'Beta Glass');
+    await t.organizationWithUser('owner', 'Beta Glass');
     const org = await t.http.get('/api/admin/org').set('token', a.token).expect(200);
     expect(org.body).toEqual({ name: 'Alpha Ceramics', timezone: 'America/New_York', listed_course: false });
 

@@ -48,7 +48,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     REDIS_PREFIX: `test_${suffix}`,
     SEED_DEMO: 'false',
     SERVE_WEB: 'false',
-    LOG_LEVEL: 'silent',
+    RUN_WORKER: 'false',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     NODE_ENV: 'test',
     ...env,
   });

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { MESSAGES } from '@studio/contracts';
 import type { Response } from 'express';
-import { ZodValidationException } from 'nestjs-zod';
+import { ZodSerializationException, ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
 import { ErrorBody } from './api-error';
 
@@ -41,7 +41,10 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const body = this.toBody(exception);
-    if (body.statusCode >= 500) this.logger.error(exception);
+    if (exception instanceof ZodSerializationException) {
+      // Our answer did not match its documented schema: a bug on our side, logged with the details.
+      this.logger.error(`Response failed its schema: ${JSON.stringify((exception.getZodError() as ZodError).issues)}`);
+    } else if (body.statusCode >= 500) this.logger.error(exception);
     if (!response.headersSent) response.status(body.statusCode).json(body);
   }
 

@@ -11,3 +11,4 @@ export * from './catalog/course-messages';
 export * from './catalog/checkout-form.schema';
 export * from './catalog/course.schema';
 export * from './catalog/reference-data.schema';
+export * from './catalog/course.cases';

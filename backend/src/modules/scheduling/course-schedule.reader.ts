@@ -19,9 +19,9 @@ export class SqlCourseScheduleReader implements CourseScheduleReader {
                 count(*) filter (where starts_at > now()) as future_count,
                 min(starts_at) filter (where starts_at > now()) as next_start
            from event
-          where organization_id = ? and activity_id = any(?::uuid[]) and status = 'active'
+          where organization_id = ? and activity_id in (${activityIds.map(() => '?').join(', ')}) and status = 'active'
           group by activity_id`,
-        [organizationId, activityIds],
+        [organizationId, ...activityIds],
       );
     for (const row of rows) {
       result.set(row.activity_id, {

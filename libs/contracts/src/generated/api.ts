@@ -159,6 +159,249 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's courses, newest first, with their Listed badge */
+        get: operations["CoursesController_list"];
+        put?: never;
+        /** Create a course (spec 000 §3 payload; price in cents) */
+        post: operations["CoursesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/activities/{activity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One course with the fields of both specs */
+        get: operations["CoursesController_get"];
+        /** Edit a course (spec 001 §7 body), or send only images to save an upload or delete at once */
+        put: operations["CoursesController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's locations */
+        get: operations["LocationsController_list"];
+        put?: never;
+        /** Add a location */
+        post: operations["LocationsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/location/{location_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Edit a location */
+        put: operations["LocationsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/instructor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's instructors */
+        get: operations["InstructorsController_list"];
+        put?: never;
+        /** Add an instructor (photo_url: an image uploaded with POST /api/admin/upload) */
+        post: operations["InstructorsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/instructor/{instructor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Edit an instructor */
+        put: operations["InstructorsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Waiver templates, by name (the course form asks for limit=1000&page=1) */
+        get: operations["WaiversController_list"];
+        put?: never;
+        /** Add a waiver template (its text, or the URL of an uploaded document) */
+        post: operations["WaiversController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waiver/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One waiver template */
+        get: operations["WaiversController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fixed cancellation and rescheduling policies with their ids */
+        get: operations["PoliciesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload an image (PNG, JPEG or GIF judged by its bytes, at most 4.5 MB) */
+        post: operations["MediaController_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/media/{org}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An uploaded image (public: course pages show it) */
+        get: operations["MediaController_serve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/activities/{activity_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A course's sessions, earliest first; past ones only with include_past=true */
+        get: operations["SessionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/slack-alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Post an alert to the chat service */
+        post: operations["ChatAlertsController_general"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/slack-alert-new-course": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Announce a new course in the chat service */
+        post: operations["ChatAlertsController_newCourse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -277,6 +520,384 @@ export interface components {
         SwitchOrganizationDto: {
             /** Format: uuid */
             org_id: string;
+        };
+        CourseListDto_Output: {
+            activities: {
+                /** Format: uuid */
+                activity_id: string;
+                name: string;
+                /** @enum {string} */
+                activity_type: "scheduled" | "appointment";
+                listed: boolean;
+                image: string | null;
+                /** @enum {string} */
+                price_type: "standard" | "free";
+                unit_price: number;
+                capacity: number;
+                location_address: string;
+                next_session_at: string | null;
+                session_count: number;
+                created_at: string;
+            }[];
+        };
+        CourseCreateDto: {
+            name: string;
+            /** @enum {string} */
+            material: "Metal" | "Leather" | "Beverage" | "Ceramics" | "Glass" | "Wood" | "Textiles";
+            /**
+             * @default standard
+             * @enum {string}
+             */
+            priceType: "standard" | "free";
+            price?: number;
+            description: string;
+            capacity: number;
+            images: string[];
+            /** @default  */
+            tools: string;
+            /** Format: uuid */
+            location_id: string;
+            /** Format: uuid */
+            instructor_id: string;
+            /** @enum {string} */
+            level: "Beginner" | "Intermediate" | "Advanced";
+            /** @default 3 */
+            cancel_policy_id: number;
+            /** @default 4 */
+            reschedule_policy_id: number;
+            /**
+             * @default scheduled
+             * @enum {string}
+             */
+            activity_type: "scheduled" | "appointment";
+            /** @default false */
+            single_party: boolean;
+            /** @default [] */
+            checkoutFormFields: {
+                id: string;
+                /** @enum {string} */
+                type: "text" | "textarea" | "email" | "phone" | "checkbox" | "radio" | "select" | "name";
+                label: string;
+                /** @default  */
+                placeholder: string;
+                /** @default  */
+                description: string;
+                /** @default false */
+                required: boolean;
+                /** @default [] */
+                options: {
+                    id: string;
+                    value: string;
+                }[];
+            }[];
+            /**
+             * @default order
+             * @enum {string}
+             */
+            formCollectionType: "order" | "ticket";
+            /** Format: uuid */
+            required_form_id?: string | null;
+            /** Format: uuid */
+            selected_waiver?: string | null;
+            /** @default  */
+            auto_email: string;
+            buffer_before_mins?: number;
+            buffer_after_mins?: number;
+            min_notice_mins?: number;
+            /** @default 30 */
+            start_time_increments_mins: 15 | 30 | 60;
+            duration_mins?: number;
+            default_days?: number;
+            default_days_apart?: number;
+            /** @default 60 */
+            default_daily_mins: number;
+            /**
+             * @default 12:00
+             * @enum {string}
+             */
+            default_start_time: "00:00" | "00:15" | "00:30" | "00:45" | "01:00" | "01:15" | "01:30" | "01:45" | "02:00" | "02:15" | "02:30" | "02:45" | "03:00" | "03:15" | "03:30" | "03:45" | "04:00" | "04:15" | "04:30" | "04:45" | "05:00" | "05:15" | "05:30" | "05:45" | "06:00" | "06:15" | "06:30" | "06:45" | "07:00" | "07:15" | "07:30" | "07:45" | "08:00" | "08:15" | "08:30" | "08:45" | "09:00" | "09:15" | "09:30" | "09:45" | "10:00" | "10:15" | "10:30" | "10:45" | "11:00" | "11:15" | "11:30" | "11:45" | "12:00" | "12:15" | "12:30" | "12:45" | "13:00" | "13:15" | "13:30" | "13:45" | "14:00" | "14:15" | "14:30" | "14:45" | "15:00" | "15:15" | "15:30" | "15:45" | "16:00" | "16:15" | "16:30" | "16:45" | "17:00" | "17:15" | "17:30" | "17:45" | "18:00" | "18:15" | "18:30" | "18:45" | "19:00" | "19:15" | "19:30" | "19:45" | "20:00" | "20:15" | "20:30" | "20:45" | "21:00" | "21:15" | "21:30" | "21:45" | "22:00" | "22:15" | "22:30" | "22:45" | "23:00" | "23:15" | "23:30" | "23:45";
+        };
+        CreatedCourseDto_Output: {
+            /** Format: uuid */
+            activity_id: string;
+        };
+        CourseOutDto_Output: {
+            /** Format: uuid */
+            activity_id: string;
+            name: string;
+            description: string;
+            capacity: number;
+            /** @enum {string} */
+            price_type: "standard" | "free";
+            prices: {
+                /** @description cents */
+                unit_price: number;
+            }[];
+            images: string[];
+            /** Format: uuid */
+            location_id: string;
+            /** Format: uuid */
+            instructor_id: string;
+            Location: {
+                address: string;
+                timezone: {
+                    timeZoneId: string;
+                };
+            };
+            Instructor: {
+                first_name: string;
+                photo_url: string | null;
+            };
+            level: string;
+            category_id: number;
+            material: string;
+            tools: string;
+            auto_email: string;
+            cancel_policy_id: number;
+            reschedule_policy_id: number;
+            /** @enum {string} */
+            activity_type: "scheduled" | "appointment";
+            single_party: boolean;
+            /** @enum {string} */
+            status: "listed" | "unlisted";
+            /** @enum {string} */
+            form_collection_type: "order" | "ticket";
+            /** Format: uuid */
+            required_form_id: string | null;
+            RequiredForm: {
+                fields: {
+                    id: string;
+                    field_key: string;
+                    type: string;
+                    label: string;
+                    placeholder: string;
+                    description: string;
+                    required: boolean;
+                    options: {
+                        id: string;
+                        option_key: string;
+                        value: string;
+                    }[];
+                }[];
+            } | null;
+            RequiredTemplates: {
+                /** Format: uuid */
+                template_id: string;
+                name: string;
+            }[];
+            buffer_before_mins: number;
+            buffer_after_mins: number;
+            min_notice_mins: number;
+            start_time_increments_mins: number;
+            duration_mins: number;
+            default_days: number;
+            default_days_apart: number;
+            default_daily_mins: number;
+            default_start_time: string;
+            sync_with_eventbrite: boolean;
+            eventbrite_event_id: string[];
+            Event: {
+                /** Format: uuid */
+                event_id: string;
+                starts_at: string;
+                ends_at: string;
+            }[];
+            syncMappings: {
+                SyncProvider: {
+                    name: string;
+                    config_schema: {
+                        sync_all_courses: boolean;
+                    };
+                };
+            }[];
+            Organization: {
+                SyncProvider: {
+                    name: string;
+                }[];
+            };
+            /** @description List badge: scheduled with a future event, or an appointment with status listed */
+            listed: boolean;
+            /** @description Edit panel badge: any event at all */
+            has_events: boolean;
+            created_at: string;
+            updated_at: string;
+        };
+        CourseUpdateDto: {
+            name: string;
+            price: number;
+            description: string;
+            /** Format: uuid */
+            required_waiver_id?: string | null;
+            capacity: number;
+            /** @enum {string} */
+            level: "Beginner" | "Intermediate" | "Advanced";
+            category_id: number;
+            autoEmail?: string;
+            images: string[];
+            /** Format: uuid */
+            instructor_id: string;
+            /** Format: uuid */
+            location_id: string;
+            /** @default false */
+            sync_with_eventbrite: boolean;
+            eventbrite_event_id?: string | null;
+            checkoutFormFields?: {
+                id: string;
+                /** @enum {string} */
+                type: "text" | "textarea" | "email" | "phone" | "checkbox" | "radio" | "select" | "name";
+                label: string;
+                /** @default  */
+                placeholder: string;
+                /** @default  */
+                description: string;
+                /** @default false */
+                required: boolean;
+                /** @default [] */
+                options: {
+                    id: string;
+                    value: string;
+                }[];
+            }[];
+            /** @enum {string} */
+            formCollectionType?: "order" | "ticket";
+            /** Format: uuid */
+            required_form_id?: string | null;
+            default_days?: number;
+            default_days_apart?: number;
+            default_daily_mins?: number;
+            /** @enum {string} */
+            default_start_time?: "00:00" | "00:15" | "00:30" | "00:45" | "01:00" | "01:15" | "01:30" | "01:45" | "02:00" | "02:15" | "02:30" | "02:45" | "03:00" | "03:15" | "03:30" | "03:45" | "04:00" | "04:15" | "04:30" | "04:45" | "05:00" | "05:15" | "05:30" | "05:45" | "06:00" | "06:15" | "06:30" | "06:45" | "07:00" | "07:15" | "07:30" | "07:45" | "08:00" | "08:15" | "08:30" | "08:45" | "09:00" | "09:15" | "09:30" | "09:45" | "10:00" | "10:15" | "10:30" | "10:45" | "11:00" | "11:15" | "11:30" | "11:45" | "12:00" | "12:15" | "12:30" | "12:45" | "13:00" | "13:15" | "13:30" | "13:45" | "14:00" | "14:15" | "14:30" | "14:45" | "15:00" | "15:15" | "15:30" | "15:45" | "16:00" | "16:15" | "16:30" | "16:45" | "17:00" | "17:15" | "17:30" | "17:45" | "18:00" | "18:15" | "18:30" | "18:45" | "19:00" | "19:15" | "19:30" | "19:45" | "20:00" | "20:15" | "20:30" | "20:45" | "21:00" | "21:15" | "21:30" | "21:45" | "22:00" | "22:15" | "22:30" | "22:45" | "23:00" | "23:15" | "23:30" | "23:45";
+            buffer_before_mins?: number;
+            buffer_after_mins?: number;
+            min_notice_mins?: number;
+            start_time_increments_mins?: 15 | 30 | 60;
+            duration_mins?: number;
+        };
+        CourseImagesUpdateDto: {
+            images: string[];
+        };
+        LocationListDto_Output: {
+            locations: {
+                /** Format: uuid */
+                location_id: string;
+                name: string;
+                address: string;
+                timezone: string;
+            }[];
+        };
+        LocationDto: {
+            /** @default  */
+            name: string;
+            address: string;
+            timezone: string;
+        };
+        LocationOutDto_Output: {
+            /** Format: uuid */
+            location_id: string;
+            name: string;
+            address: string;
+            timezone: string;
+        };
+        InstructorListDto_Output: {
+            instructors: {
+                /** Format: uuid */
+                instructor_id: string;
+                first_name: string;
+                last_name: string;
+                photo_url: string | null;
+            }[];
+        };
+        InstructorDto: {
+            first_name: string;
+            /** @default  */
+            last_name: string;
+            photo_url?: string | null;
+        };
+        InstructorOutDto_Output: {
+            /** Format: uuid */
+            instructor_id: string;
+            first_name: string;
+            last_name: string;
+            photo_url: string[];
+        };
+        WaiverListDto_Output: {
+            waivers: {
+                /** Format: uuid */
+                template_id: string;
+                name: string;
+            }[];
+            totalCount: number;
+            page: number;
+            limit: number;
+        };
+        WaiverOutDto_Output: {
+            /** Format: uuid */
+            template_id: string;
+            name: string;
+            body: string;
+            document_url: string[];
+            created_at: string;
+        };
+        WaiverDto: {
+            name: string;
+            /** @default  */
+            body: string;
+            document_url?: string | null;
+        };
+        PolicyListDto_Output: {
+            cancellation: {
+                id: number;
+                /** @enum {string} */
+                kind: "cancellation" | "rescheduling";
+                name: string;
+                rule: string;
+            }[];
+            rescheduling: {
+                id: number;
+                /** @enum {string} */
+                kind: "cancellation" | "rescheduling";
+                name: string;
+                rule: string;
+            }[];
+        };
+        UploadOutDto_Output: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+        };
+        SessionListDto_Output: {
+            sessions: {
+                /** Format: uuid */
+                event_id: string;
+                name: string;
+                start: string;
+                end: string;
+                internal_short_description: string | null;
+                capacity: number;
+                enrolled: number;
+                /** @description cents */
+                price: number;
+                /** @enum {string} */
+                badge: "Finished" | "At capacity" | "Open";
+                Location: {
+                    address: string;
+                    timezone: {
+                        timeZoneId: string;
+                    };
+                };
+                schedule: {
+                    start_date: string;
+                    start_time: string;
+                    duration: number;
+                }[];
+            }[];
+        };
+        ChatAlertDto: {
+            message: string;
+        };
+        ChatAlertQueuedDto_Output: {
+            /** @description false when no webhook is configured */
+            queued: boolean;
         };
     };
     responses: never;
@@ -426,6 +1047,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamMemberDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -625,6 +1255,812 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    CoursesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseListDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    CoursesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourseCreateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedCourseDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A location, instructor, waiver, form or image of another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    CoursesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    CoursesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourseUpdateDto"] | components["schemas"]["CourseImagesUpdateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    LocationsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationListDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    LocationsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    LocationsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    InstructorsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstructorListDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    InstructorsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstructorDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstructorOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    InstructorsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instructor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstructorDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstructorOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaiversController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaiverListDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaiversController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaiverDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaiverOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaiversController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaiverOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PoliciesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyListDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MediaController_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadOutDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MediaController_serve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["ErrorBodyDto"];
+                    "image/jpeg": components["schemas"]["ErrorBodyDto"];
+                    "image/gif": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionsController_list: {
+        parameters: {
+            query?: {
+                include_past?: "true" | "false";
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionListDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ChatAlertsController_general: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatAlertDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatAlertQueuedDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ChatAlertsController_newCourse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatAlertDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatAlertQueuedDto_Output"];
+                };
+            };
+            /** @description Validation failed: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
