@@ -12,8 +12,6 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/config.schema';
 import { buildOrmOptions, EmbeddedDatabase } from './database/mikro-orm.config';
 import { withMigrationLock } from './database/migration-lock';
-import { UsersService } from './modules/identity/users.service';
-import { OrganizationsService } from './modules/organizations/organizations.service';
 import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
 import { mountBodyParsers } from './web/body-parsers';
@@ -94,9 +92,7 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     const applied = await withMigrationLock(config, () => migrator.up());
     if (applied.length) new Logger('Database').log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
     const seeded = config.SEED_DEMO
-      ? await RequestContext.create(app.get(EntityManager), () =>
-          seedDemo(app!.get(EntityManager), app!.get(OrganizationsService), app!.get(UsersService), config),
-        )
+      ? await RequestContext.create(app.get(EntityManager), () => seedDemo(app!, config))
       : false;
 
     SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'api/docs-json' });

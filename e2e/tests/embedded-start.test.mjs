@@ -11,7 +11,7 @@ import { ROOT, startServer } from '../support/server.mjs';
 const dataDir = mkdtempSync(join(tmpdir(), 'studio-pglite-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const embeddedEnv = { DATABASE_URL: '', PGLITE_DATA_DIR: dataDir, REDIS_PREFIX: `embedded_${process.pid}` };
+const embeddedEnv = { DATABASE_URL: '', PGLITE_DATA_DIR: dataDir, MEDIA_DIR: join(dataDir, 'media'), REDIS_PREFIX: `embedded_${process.pid}` };
 
 async function signIn(url, email, password) {
   return fetch(`${url}/api/auth/login`, {
@@ -34,6 +34,14 @@ test('starts on PGlite, seeds the demo, prints the sign-in and keeps the data on
     token = (await login.json()).token;
     const org = await (await fetch(`${first.url}/api/admin/org`, { headers: { token } })).json();
     assert.equal(org.name, 'Demo Studio');
+    // The demo looks like a real studio: courses of both types, each with a picture that loads.
+    const { activities } = await (await fetch(`${first.url}/api/admin/activities`, { headers: { token } })).json();
+    assert.ok(activities.length >= 5);
+    assert.deepEqual([...new Set(activities.map((a) => a.activity_type))].sort(), ['appointment', 'scheduled']);
+    assert.ok(activities.some((a) => a.listed && a.activity_type === 'scheduled' && a.session_count > 0));
+    const image = await fetch(`${first.url}${activities[0].image}`);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
   } finally {
     await first.stop();
   }

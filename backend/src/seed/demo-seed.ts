@@ -1,10 +1,11 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Logger } from '@nestjs/common';
+import { INestApplicationContext, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/config.schema';
 import { User } from '../modules/identity/user.entity';
 import { UsersService } from '../modules/identity/users.service';
 import { Organization } from '../modules/organizations/organization.entity';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
+import { seedDemoCatalog } from './demo-catalog';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
@@ -13,19 +14,17 @@ export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
  * On an empty database: a demo studio with its owner, a second organization, and a super admin
  * that can switch between them. Never touches a database that already has organizations.
  */
-export async function seedDemo(
-  em: EntityManager,
-  organizations: OrganizationsService,
-  users: UsersService,
-  config: AppConfig,
-): Promise<boolean> {
+export async function seedDemo(app: INestApplicationContext, config: AppConfig): Promise<boolean> {
+  const em = app.get(EntityManager);
+  const organizations = app.get(OrganizationsService);
+  const users = app.get(UsersService);
   if ((await em.count(Organization, {})) > 0 || (await em.count(User, {})) > 0) return false;
   const demo = await organizations.create({
     name: DEMO_ORGANIZATION,
     timezone: config.DEFAULT_TIMEZONE,
     publicUrl: config.PUBLIC_SITE_URL,
   });
-  await users.create({
+  const owner = await users.create({
     email: config.DEMO_EMAIL,
     password: config.DEMO_PASSWORD,
     role: 'owner',
@@ -41,6 +40,11 @@ export async function seedDemo(
     firstName: 'Sam',
     lastName: 'Staff',
   });
+  await seedDemoCatalog(
+    app,
+    { organizationId: demo.id, userId: owner.id, role: 'owner', sessionId: 'seed' },
+    demo.timezone,
+  );
   const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
   await users.create({
     email: 'owner@another.studio',
