@@ -12,3 +12,5 @@ export * from './catalog/checkout-form.schema';
 export * from './catalog/course.schema';
 export * from './catalog/reference-data.schema';
 export * from './catalog/course.cases';
+export * from './scheduling/scheduling-messages';
+export * from './scheduling/scheduling.schema';
