@@ -11,7 +11,12 @@ import { ROOT, startServer } from '../support/server.mjs';
 const dataDir = mkdtempSync(join(tmpdir(), 'studio-pglite-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const embeddedEnv = { DATABASE_URL: '', PGLITE_DATA_DIR: dataDir, MEDIA_DIR: join(dataDir, 'media'), REDIS_PREFIX: `embedded_${process.pid}` };
+const embeddedEnv = {
+  DATABASE_URL: '',
+  PGLITE_DATA_DIR: dataDir,
+  MEDIA_DIR: join(dataDir, 'media'),
+  REDIS_PREFIX: `embedded_${process.pid}`,
+};
 
 async function signIn(url, email, password) {
   return fetch(`${url}/api/auth/login`, {
@@ -35,9 +40,14 @@ test('starts on PGlite, seeds the demo, prints the sign-in and keeps the data on
     const org = await (await fetch(`${first.url}/api/admin/org`, { headers: { token } })).json();
     assert.equal(org.name, 'Demo Studio');
     // The demo looks like a real studio: courses of both types, each with a picture that loads.
-    const { activities } = await (await fetch(`${first.url}/api/admin/activities`, { headers: { token } })).json();
+    const { activities } = await (
+      await fetch(`${first.url}/api/admin/activities`, { headers: { token } })
+    ).json();
     assert.ok(activities.length >= 5);
-    assert.deepEqual([...new Set(activities.map((a) => a.activity_type))].sort(), ['appointment', 'scheduled']);
+    assert.deepEqual([...new Set(activities.map((a) => a.activity_type))].sort(), [
+      'appointment',
+      'scheduled',
+    ]);
     assert.ok(activities.some((a) => a.listed && a.activity_type === 'scheduled' && a.session_count > 0));
     const image = await fetch(`${first.url}${activities[0].image}`);
     assert.equal(image.status, 200);
@@ -73,14 +83,30 @@ test('a wrong setting stops the start with a message naming the variable', () =>
 test('admin:create makes an organization and its owner that can sign in', async () => {
   const create = spawnSync(
     process.execPath,
-    [join(ROOT, 'backend/dist/cli/admin-create.js'), '--org', 'Clay Studio', '--email', 'owner@clay.studio', '--password', 'kiln-and-wheel'],
+    [
+      join(ROOT, 'backend/dist/cli/admin-create.js'),
+      '--org',
+      'Clay Studio',
+      '--email',
+      'owner@clay.studio',
+      '--password',
+      'kiln-and-wheel',
+    ],
     { env: { ...process.env, ...embeddedEnv }, encoding: 'utf8', timeout: 60000 },
   );
   assert.equal(create.status, 0, create.stderr);
   assert.match(create.stdout, /Created organization "Clay Studio"/);
   const again = spawnSync(
     process.execPath,
-    [join(ROOT, 'backend/dist/cli/admin-create.js'), '--org', 'Clay Studio', '--email', 'owner@clay.studio', '--password', 'kiln-and-wheel'],
+    [
+      join(ROOT, 'backend/dist/cli/admin-create.js'),
+      '--org',
+      'Clay Studio',
+      '--email',
+      'owner@clay.studio',
+      '--password',
+      'kiln-and-wheel',
+    ],
     { env: { ...process.env, ...embeddedEnv }, encoding: 'utf8', timeout: 60000 },
   );
   assert.equal(again.status, 1);
@@ -90,7 +116,9 @@ test('admin:create makes an organization and its owner that can sign in', async 
   try {
     const login = await signIn(server.url, 'owner@clay.studio', 'kiln-and-wheel');
     assert.equal(login.status, 200);
-    const org = await (await fetch(`${server.url}/api/admin/org`, { headers: { token: (await login.json()).token } })).json();
+    const org = await (
+      await fetch(`${server.url}/api/admin/org`, { headers: { token: (await login.json()).token } })
+    ).json();
     assert.equal(org.name, 'Clay Studio');
   } finally {
     await server.stop();

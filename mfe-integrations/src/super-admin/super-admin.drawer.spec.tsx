@@ -51,7 +51,7 @@ describe('SuperAdminDrawer', () => {
     const put = calls.find((c) => c.method === 'PUT');
     expect(put?.url).toBe('/api/super-admin/user');
     expect(put?.body).toEqual({ org_id: ANOTHER });
-    expect(page.reload).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(page.reload).toHaveBeenCalledTimes(1), { timeout: 3000 });
   });
 
   it("toasts 'Failed to switch organization' and stays when the switch fails", async () => {

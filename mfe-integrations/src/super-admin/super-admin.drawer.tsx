@@ -19,6 +19,8 @@ import {
 } from '@studio/ui';
 import { fetchOrganizations, page, switchOrganization } from './super-admin.api';
 
+const RELOAD_AFTER_MS = 600;
+
 type LoadState =
   { status: 'loading' } | { status: 'failed' } | { status: 'ready'; organizations: OrganizationSummary[] };
 
@@ -46,7 +48,8 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
     try {
       await switchOrganization(org_id);
       message.success(MESSAGES.superAdmin.switched);
-      page.reload();
+      // Reload once the toast has been seen: every open view belongs to the old organization.
+      setTimeout(() => page.reload(), RELOAD_AFTER_MS);
     } catch (error) {
       console.error('Organization switch failed', error);
       message.error(MESSAGES.superAdmin.switchFailed);

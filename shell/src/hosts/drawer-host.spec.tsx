@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useNavigate } from 'react-router-dom';
 import { Providers } from '@studio/ui/testing';
@@ -61,7 +62,12 @@ function clearCookies() {
 beforeEach(() => {
   clearCookies();
   loadRegistry.mockReset();
-  loadRegistry.mockResolvedValue({ share: FakeDrawer, discount: FakeDrawer, student: FakeDrawer });
+  // Remotes register their drawers as React.lazy components.
+  loadRegistry.mockResolvedValue({
+    share: FakeDrawer,
+    discount: lazy(async () => ({ default: FakeDrawer })),
+    student: FakeDrawer,
+  });
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 afterEach(() => jest.restoreAllMocks());

@@ -30,7 +30,9 @@ function RemoteDrawer({ type, data, close }: { type: DrawerType; data: DrawerDat
       lazy(async (): Promise<{ default: ComponentType<DrawerProps> }> => {
         const registry = await loadDrawerRegistry(DRAWER_REMOTE[type]);
         const Found = registry[type];
-        return { default: Found ?? NotAvailableYet };
+        if (!Found) return { default: NotAvailableYet };
+        // Registry entries are themselves React.lazy, and a lazy may not resolve to a lazy: wrap it.
+        return { default: (props: DrawerProps) => <Found {...props} /> };
       }),
     // attempt: a retry builds a fresh lazy component that loads again.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,0 +1,199 @@
+// The built shell and its four remotes in chromium against the real API: sign-in, one drawer from
+// each remote, and a remote whose entry cannot be reached.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { startServer } from '../support/server.mjs';
+import { createDatabase } from '../support/database.mjs';
+import { launchBrowser, signIn } from '../support/browser.mjs';
+
+const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
+const SUPER = { email: 'super@demo.studio', password: 'demo-studio' };
+
+let database;
+let server;
+let browser;
+
+before(async () => {
+  database = createDatabase();
+  server = await startServer({
+    DATABASE_URL: database.url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SEED_DEMO: 'true',
+    DEMO_EMAIL: OWNER.email,
+    DEMO_PASSWORD: OWNER.password,
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  database?.drop();
+});
+
+/** A fresh page that records uncaught errors, so a broken shell fails the test. */
+async function newPage() {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+const drawer = (page) => page.getByRole('dialog');
+
+describe('sign-in', () => {
+  test('a wrong password shows the server message and stays on the sign-in page', async () => {
+    const { page } = await newPage();
+    await page.goto(`${server.url}/admin/sign-in`);
+    await page.evaluate(() => globalThis.localStorage.clear());
+    await page.goto(`${server.url}/admin/courses`);
+    await page.waitForURL(/\/admin\/sign-in$/);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Invalid email or password').waitFor();
+    assert.match(page.url(), /\/admin\/sign-in$/);
+    await page.close();
+  });
+
+  test('empty fields show the schema messages without calling the server', async () => {
+    const { page } = await newPage();
+    let logins = 0;
+    page.on('request', (request) => request.url().endsWith('/api/auth/login') && logins++);
+    await page.goto(`${server.url}/admin/sign-in`);
+    await page.evaluate(() => globalThis.localStorage.clear());
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('An email is required').waitFor();
+    await page.getByText('A password is required').waitFor();
+    assert.equal(logins, 0);
+    await page.close();
+  });
+
+  test('the demo owner signs in, sees the menu, and the session survives a reload', async () => {
+    const { page, errors } = await newPage();
+    await signIn(page, server.url, OWNER.email, OWNER.password);
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    for (const item of ['Courses', 'Orders', 'Students', 'Products', 'Discounts', 'Integrations']) {
+      await menu.getByText(item, { exact: true }).waitFor();
+    }
+    assert.equal(await menu.getByText('Super Admin Settings').count(), 0);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Courses' }).waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('drawers from each remote', () => {
+  test('courses: the share drawer opens with its link tabs and closes on navigation', async () => {
+    const { page, errors } = await newPage();
+    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await page.getByRole('button', { name: 'Share course' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Share course' }).waitFor();
+    await panel.getByRole('tab', { name: 'Checkout overlay' }).click();
+    await panel.getByText('Link to a specific course date?').waitFor();
+    // Navigation closes the drawer (the click reaches the menu under the drawer's mask directly).
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByText('Orders', { exact: true })
+      .dispatchEvent('click');
+    await page.waitForURL(/\/admin\/orders$/);
+    await panel.waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('orders: the discount drawer validates with the contracts messages', async () => {
+    const { page, errors } = await newPage();
+    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await page.getByRole('navigation', { name: 'Main' }).getByText('Discounts', { exact: true }).click();
+    await page.getByRole('button', { name: 'New discount' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'New Discount' }).waitFor();
+    await panel.getByRole('textbox', { name: 'Code' }).fill('ab');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel.getByText('A label is required').waitFor();
+    await panel.getByText('Code must be at least 3 characters').waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('students: the student drawer opens from /admin/students/{id} and shows a load failure inside', async () => {
+    const { page, errors } = await newPage();
+    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await page.goto(`${server.url}/admin/students/${randomUUID()}`);
+    const panel = drawer(page);
+    await panel.getByText('Could not load this student').waitFor();
+    await panel.getByRole('button', { name: 'Retry' }).waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('integrations: the super admin switches organization and the page reloads', async () => {
+    const { page, errors } = await newPage();
+    await signIn(page, server.url, SUPER.email, SUPER.password);
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    await menu.getByText('Super Admin Settings').click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Super Admin Settings' }).waitFor();
+    await panel.getByRole('combobox').click();
+    const options = page.locator('.ant-select-item-option-content');
+    await options.first().waitFor();
+    const names = await options.allTextContents();
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
+    await options.filter({ hasText: 'Another Studio' }).click();
+    const reloaded = page.waitForEvent('load');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Organization switched').waitFor();
+    await reloaded;
+    await page.getByRole('heading', { name: 'Another Studio', level: 4 }).waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('an owner does not see the super admin switch on the integrations page', async () => {
+    const { page } = await newPage();
+    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await page.getByRole('navigation', { name: 'Main' }).getByText('Integrations', { exact: true }).click();
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor();
+    await page.getByText('Sync providers are set up here.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Switch organization' }).count(), 0);
+    await page.close();
+  });
+});
+
+describe('a remote that cannot be reached', () => {
+  test('shows an error in its own drawer while the other remotes keep working', async () => {
+    const { page, errors } = await newPage();
+    await page.route('**/mfe-manifest.json', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          courses: 'http://127.0.0.1:9/remoteEntry.js',
+          orders: '/mfe/orders/remoteEntry.js',
+          students: '/mfe/students/remoteEntry.js',
+          integrations: '/mfe/integrations/remoteEntry.js',
+        }),
+      }),
+    );
+    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await page.getByRole('button', { name: 'Share course' }).click();
+    const panel = drawer(page);
+    await panel.getByText('This panel could not be loaded').waitFor();
+    await panel.getByRole('button', { name: 'Retry' }).waitFor();
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+
+    await page.getByRole('navigation', { name: 'Main' }).getByText('Discounts', { exact: true }).click();
+    await page.getByRole('button', { name: 'New discount' }).click();
+    await drawer(page).getByRole('heading', { name: 'New Discount' }).waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
