@@ -17,6 +17,7 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
+import { StudentsModule } from './modules/students/students.module';
 import { QueueModule } from './queue/queue.module';
 
 /** The whole backend: one module per bounded context, wired to the database, the queue and the logger. */
@@ -41,6 +42,7 @@ export class AppModule {
         OrganizationsModule,
         CatalogModule,
         SchedulingModule,
+        StudentsModule,
         OrdersModule,
         LoyaltyModule,
         SyncModule,

@@ -10,6 +10,10 @@ import { User } from '../modules/identity/user.entity';
 import { Organization } from '../modules/organizations/organization.entity';
 import { EventDay } from '../modules/scheduling/entities/event-day.entity';
 import { Event } from '../modules/scheduling/entities/event.entity';
+import { Enrollment } from '../modules/scheduling/entities/enrollment.entity';
+import { Tag } from '../modules/scheduling/entities/tag.entity';
+import { Order } from '../modules/orders/entities/order.entity';
+import { Student } from '../modules/students/student.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
 export const entities = [
@@ -25,4 +29,8 @@ export const entities = [
   ActivityImage,
   Event,
   EventDay,
+  Student,
+  Order,
+  Enrollment,
+  Tag,
 ];

@@ -40,7 +40,9 @@ export async function buildOrmOptions(
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDriver } = await import('mikro-orm-pglite');
   if (!config.PGLITE_DATA_DIR.startsWith('memory://')) mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
-  const pglite = new PGlite(config.PGLITE_DATA_DIR);
+  // pg_trgm backs the student search index, as on a real server.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const pglite = new PGlite(config.PGLITE_DATA_DIR, { extensions: { pg_trgm } });
   await pglite.waitReady;
   return {
     options: {

@@ -2,11 +2,19 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Global, Module } from '@nestjs/common';
 import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
+import { SqlCourseScheduleReader } from './course-schedule.reader';
+import { EnrollmentExportService } from './enrollment-export.service';
+import { EnrollmentsController } from './enrollments.controller';
+import { EnrollmentsService } from './enrollments.service';
+import { Enrollment } from './entities/enrollment.entity';
 import { EventDay } from './entities/event-day.entity';
 import { Event } from './entities/event.entity';
-import { SqlCourseScheduleReader } from './course-schedule.reader';
+import { Tag } from './entities/tag.entity';
+import { EventsController } from './events.controller';
+import { EventsService } from './events.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
+import { TagsService } from './tags.service';
 
 /**
  * Events (sessions), enrollments, tags, guests and export. Global only to hand the catalog its
@@ -14,9 +22,16 @@ import { SessionsService } from './sessions.service';
  */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([Event, EventDay]), CatalogModule],
-  controllers: [SessionsController],
-  providers: [SessionsService, { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader }],
-  exports: [SessionsService, COURSE_SCHEDULE_READER],
+  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag]), CatalogModule],
+  controllers: [EventsController, SessionsController, EnrollmentsController],
+  providers: [
+    EventsService,
+    SessionsService,
+    EnrollmentsService,
+    TagsService,
+    EnrollmentExportService,
+    { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
+  ],
+  exports: [SessionsService, EventsService, EnrollmentsService, COURSE_SCHEDULE_READER],
 })
 export class SchedulingModule {}

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../../common/request-context';
 import { CoursesService } from '../catalog/courses.service';
 import { Event } from './entities/event.entity';
+import { seatsTaken } from './seats';
 
 /** The sessions of a course for the course detail page and the share drawer. */
 @Injectable()
@@ -24,13 +25,8 @@ export class SessionsService {
       },
       { populate: ['location', 'days'], orderBy: { startsAt: 'asc', id: 'asc' }, limit },
     );
-    const enrolled = await this.enrolledCounts(events.map((e) => e.id));
-    return events.map((event) => mapSession(event, enrolled.get(event.id) ?? 0));
-  }
-
-  /** Seats taken per event. Enrollments arrive with the scheduling issue; until then none are taken. */
-  protected async enrolledCounts(_eventIds: string[]): Promise<Map<string, number>> {
-    return new Map();
+    const taken = await seatsTaken(this.em, events.map((e) => e.id));
+    return events.map((event) => mapSession(event, taken.get(event.id)?.seats ?? 0));
   }
 }
 

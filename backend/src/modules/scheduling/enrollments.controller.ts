@@ -1,0 +1,101 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { EXPORT_FILE_NAME, exportEnrollmentsSchema, guestCountSchema } from '@studio/contracts';
+import type { Response } from 'express';
+import { createZodDto, ZodResponse } from 'nestjs-zod';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { ErrorBodyDto } from '../../common/error-body.dto';
+import { Ctx, RequestContext } from '../../common/request-context';
+import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { Auth } from '../identity/auth.guard';
+import { EnrollmentExportService } from './enrollment-export.service';
+import { parseEnrollmentQuery } from './enrollment-query';
+import { EnrollmentsService, mapEnrollmentRow } from './enrollments.service';
+
+class GuestCountDto extends createZodDto(guestCountSchema) {}
+class ExportDto extends createZodDto(exportEnrollmentsSchema) {}
+const enrollmentOut = z.object({
+  enrollment_id: z.uuid(),
+  student_id: z.uuid(),
+  created_at: z.string(),
+  guestCount: z.number().int(),
+  waiverStatus: z.string(),
+  Student: z.object({
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    User: z.object({ user_id: z.string() }).nullable(),
+  }),
+  GuestEnrollments: z.array(z.unknown()),
+  Order: z.object({ order_id: z.uuid(), order_number: z.number().int().nullable(), totalPrice: z.number().int() }).nullable(),
+});
+class EnrollmentPageDto extends createZodDto(
+  z.object({
+    enrollments: z.array(enrollmentOut),
+    totalCount: z.number().int(),
+    currentPage: z.number().int(),
+    itemsPerPage: z.number().int(),
+  }),
+) {}
+class GuestCountOutDto extends createZodDto(z.object({ enrollment_id: z.uuid(), guestCount: z.number().int() })) {}
+
+@ApiTags('enrollments')
+@Controller('admin')
+@Auth()
+export class EnrollmentsController {
+  constructor(
+    private readonly enrollments: EnrollmentsService,
+    private readonly exporter: EnrollmentExportService,
+  ) {}
+
+  @Get('enrollment/event/:event_id')
+  @ApiOperation({ summary: "A page of a session's enrollments: search (name, email), sort, filter[column]" })
+  @ApiQuery({ name: 'page', required: false, type: Number })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: 'default 20, at most 100' })
+  @ApiQuery({ name: 'search', required: false, type: String })
+  @ApiQuery({ name: 'sortField', required: false, enum: ['created_at', 'first_name', 'last_name', 'email', 'guestCount', 'waiverStatus'] })
+  @ApiQuery({ name: 'sortOrder', required: false, enum: ['asc', 'desc'] })
+  @ApiQuery({ name: 'filter', required: false, style: 'deepObject', explode: true, type: 'object', description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount]' })
+  @ZodResponse({ status: 200, type: EnrollmentPageDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async list(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) eventId: string, @Query() raw: Record<string, unknown>) {
+    const query = parseEnrollmentQuery(raw);
+    const { rows, total } = await this.enrollments.list(ctx, eventId, query);
+    return { enrollments: rows.map(mapEnrollmentRow), totalCount: total, currentPage: query.page, itemsPerPage: query.limit };
+  }
+
+  @Delete('enrollment/:enrollment_id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove a student from a session: frees the seat, keeps the order' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async remove(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string): Promise<void> {
+    await this.enrollments.remove(ctx, id);
+  }
+
+  @Put('enrollment/:enrollment_id/guests')
+  @ApiOperation({ summary: 'Set the guests that come with a student (they take seats)' })
+  @ZodResponse({ status: 200, type: GuestCountOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'Not enough seats left' })
+  async guests(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string, @Body() body: GuestCountDto) {
+    const enrollment = await this.enrollments.setGuests(ctx, id, body.guestCount);
+    return { enrollment_id: enrollment.id, guestCount: enrollment.guestCount };
+  }
+
+  @Post('export/enrollment')
+  @HttpCode(200)
+  @ApiOperation({ summary: `The session's enrollments (all, or the chosen ones) as ${EXPORT_FILE_NAME}, streamed` })
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'CSV file', content: { 'text/csv': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async export(@Ctx() ctx: RequestContext, @Body() body: ExportDto, @Res() res: Response): Promise<void> {
+    const csv = await this.exporter.stream(ctx, body.event_id, body.enrollment_ids);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`);
+    res.setHeader('Cache-Control', 'no-store');
+    await pipeline(csv, res).catch(() => res.destroy());
+  }
+}

@@ -1,0 +1,178 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { SCHEDULING_MESSAGES as M } from '@studio/contracts';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { Organization } from '../organizations/organization.entity';
+import { Student } from '../students/student.entity';
+import { likeEscape } from '../students/students.service';
+import { SORT_SQL } from './enrollment-columns';
+import { EnrollmentQuery } from './enrollment-query';
+import { Enrollment } from './entities/enrollment.entity';
+import { Event } from './entities/event.entity';
+import { seatsTaken } from './seats';
+
+export interface EnrollmentRow {
+  enrollment_id: string;
+  student_id: string;
+  created_at: Date;
+  guest_count: number;
+  waiver_status: string;
+  order_id: string | null;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  user_id: string | null;
+  order_number: number | null;
+  total_cents: number | null;
+}
+
+/** Builds the WHERE clause of the enrollments grid and export for one event. */
+export function enrollmentWhere(organizationId: string, eventId: string, query: Pick<EnrollmentQuery, 'search' | 'filter'>) {
+  const clauses = [`e.organization_id = ?`, `e.event_id = ?`, `e.status = 'active'`];
+  const params: unknown[] = [organizationId, eventId];
+  const search = query.search?.toLowerCase();
+  if (search) {
+    clauses.push(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`);
+    params.push(`%${likeEscape(search)}%`);
+  }
+  const f = query.filter;
+  for (const [column, sql] of [
+    ['first_name', 's.first_name'],
+    ['last_name', 's.last_name'],
+    ['email', 's.email'],
+    ['phone', 's.phone'],
+  ] as const) {
+    const value = f[column]?.trim().toLowerCase();
+    if (value) {
+      clauses.push(`lower(${sql}) like ?`);
+      params.push(`%${likeEscape(value)}%`);
+    }
+  }
+  if (f.waiverStatus) {
+    clauses.push(`e.waiver_status = ?`);
+    params.push(f.waiverStatus);
+  }
+  if (f.guestCount !== undefined) {
+    clauses.push(`e.guest_count = ?`);
+    params.push(f.guestCount);
+  }
+  return { sql: clauses.join(' and '), params };
+}
+
+export const ENROLLMENT_SELECT = `
+  select e.id as enrollment_id, e.student_id, e.created_at, e.guest_count, e.waiver_status, e.order_id,
+         s.first_name, s.last_name, s.email, s.phone, s.user_id,
+         o.order_number, o.total_cents
+    from enrollment e
+    join student s on s.id = e.student_id
+    left join customer_order o on o.id = e.order_id`;
+
+/** Seats in sessions: enroll (never oversold), list, remove, guests. */
+@Injectable()
+export class EnrollmentsService {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Locks the session row, then checks the seats and inserts, in the caller's transaction:
+   * concurrent enrollments on one session run one after the other, so the last seat is sold once.
+   */
+  async enroll(ctx: RequestContext, em: EntityManager, student: Student, eventId: string): Promise<Enrollment> {
+    const [locked] = await em
+      .getConnection()
+      .execute<{ id: string; capacity: number; ends_at: Date }[]>(
+        `select id, capacity, ends_at from event where id = ? and organization_id = ? and status = 'active' for update`,
+        [eventId, ctx.organizationId],
+      );
+    if (!locked) throw notFound('Event not found');
+    if (new Date(locked.ends_at).getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
+    const existing = await em.count(Enrollment, { event: eventId, student: student.id, status: 'active' });
+    if (existing > 0) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
+    const taken = (await seatsTaken(em, [eventId])).get(eventId)?.seats ?? 0;
+    if (taken + 1 > locked.capacity) throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+    const enrollment = em.create(Enrollment, {
+      organization: em.getReference(Organization, ctx.organizationId),
+      event: em.getReference(Event, eventId),
+      student,
+    });
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
+      throw error;
+    }
+    await em.populate(enrollment, ['event']);
+    return enrollment;
+  }
+
+  async requireEventId(ctx: RequestContext, eventId: string): Promise<void> {
+    if (!(await this.em.count(Event, { id: eventId, organization: ctx.organizationId }))) throw notFound('Event not found');
+  }
+
+  /** One page of a session's enrollments: search, filters and sort in SQL, on indexes. */
+  async list(ctx: RequestContext, eventId: string, query: EnrollmentQuery) {
+    await this.requireEventId(ctx, eventId);
+    const where = enrollmentWhere(ctx.organizationId, eventId, query);
+    const order = `${SORT_SQL[query.sortField]} ${query.sortOrder}, e.id ${query.sortOrder}`;
+    const connection = this.em.getConnection();
+    const [rows, [count]] = await Promise.all([
+      connection.execute<EnrollmentRow[]>(`${ENROLLMENT_SELECT} where ${where.sql} order by ${order} limit ? offset ?`, [
+        ...where.params,
+        query.limit,
+        (query.page - 1) * query.limit,
+      ]),
+      connection.execute<{ total: string }[]>(
+        `select count(*) as total from enrollment e join student s on s.id = e.student_id where ${where.sql}`,
+        where.params,
+      ),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  async remove(ctx: RequestContext, enrollmentId: string): Promise<void> {
+    const enrollment = await this.em.findOne(Enrollment, { id: enrollmentId, organization: ctx.organizationId, status: 'active' });
+    if (!enrollment) throw notFound('Enrollment not found');
+    enrollment.status = 'removed';
+    enrollment.removedAt = new Date();
+    await this.em.flush();
+  }
+
+  /** Guests take seats too: refused when the session has not enough left. */
+  async setGuests(ctx: RequestContext, enrollmentId: string, guestCount: number): Promise<Enrollment> {
+    return this.em.transactional(async (em) => {
+      const enrollment = await em.findOne(Enrollment, { id: enrollmentId, organization: ctx.organizationId, status: 'active' }, { populate: ['event'] });
+      if (!enrollment) throw notFound('Enrollment not found');
+      await em.getConnection().execute('select id from event where id = ? for update', [enrollment.event.id]);
+      const taken = (await seatsTaken(em, [enrollment.event.id])).get(enrollment.event.id)?.seats ?? 0;
+      const free = enrollment.event.capacity - (taken - enrollment.guestCount - 1);
+      if (guestCount + 1 > free) {
+        const message = M.notEnoughSeats(Math.max(0, free - 1));
+        throw new ApiError(HttpStatus.CONFLICT, message, { guestCount: message });
+      }
+      enrollment.guestCount = guestCount;
+      await em.flush();
+      return enrollment;
+    });
+  }
+}
+
+export function mapEnrollmentRow(row: EnrollmentRow) {
+  return {
+    enrollment_id: row.enrollment_id,
+    student_id: row.student_id,
+    created_at: new Date(row.created_at).toISOString(),
+    guestCount: row.guest_count,
+    waiverStatus: row.waiver_status,
+    Student: {
+      first_name: row.first_name,
+      last_name: row.last_name,
+      email: row.email,
+      phone: row.phone,
+      User: row.user_id ? { user_id: row.user_id } : null,
+    },
+    GuestEnrollments: [],
+    Order: row.order_id ? { order_id: row.order_id, order_number: row.order_number, totalPrice: row.total_cents ?? 0 } : null,
+  };
+}

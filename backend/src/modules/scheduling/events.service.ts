@@ -1,0 +1,141 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { EventSchedulePayload, SCHEDULING_MESSAGES as M, wallClockToUtc } from '@studio/contracts';
+import { z } from 'zod';
+import { eventUpdateSchema } from '@studio/contracts';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { CoursesService } from '../catalog/courses.service';
+import { ReferenceDataService } from '../catalog/reference-data.service';
+import { Organization } from '../organizations/organization.entity';
+import { EventDay } from './entities/event-day.entity';
+import { Event } from './entities/event.entity';
+import { seatsTaken } from './seats';
+
+/** Sessions of scheduled courses: create from the Schedule Course drawer, read, edit, delete. */
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly courses: CoursesService,
+    private readonly reference: ReferenceDataService,
+  ) {}
+
+  async requireEvent(ctx: RequestContext, id: string): Promise<Event> {
+    const event = await this.em.findOne(
+      Event,
+      { id, organization: ctx.organizationId },
+      { populate: ['days', 'location', 'instructor', 'activity.images.media'] },
+    );
+    if (!event) throw notFound('Event not found');
+    return event;
+  }
+
+  async create(ctx: RequestContext, input: EventSchedulePayload): Promise<Event> {
+    return this.em.transactional(async (em) => {
+      const course = await this.courses.requireCourse(ctx, input.activity_id);
+      const [location, instructor] = await Promise.all([
+        this.reference.requireLocation(ctx, input.location_id),
+        this.reference.requireInstructor(ctx, input.instructor_id),
+      ]);
+      // Each day is wall-clock time in the location's zone; its instants follow daylight saving.
+      const days = input.dates.map((row, position) => {
+        const startsAt = wallClockToUtc(row.date, row.time, location.timezone);
+        if (!startsAt) throw new ApiError(HttpStatus.BAD_REQUEST, M.invalidDate, { [`dates.${position}`]: M.invalidDate });
+        return { ...row, position, startsAt, endsAt: new Date(startsAt.getTime() + row.duration * 60000) };
+      });
+      const event = em.create(Event, {
+        organization: em.getReference(Organization, ctx.organizationId),
+        activity: course,
+        name: input.course_name || course.name,
+        internalShortDescription: input.internal_short_description || null,
+        capacity: input.capacity ?? course.capacity,
+        priceCents: input.price ?? course.priceCents,
+        syncWithEventbrite: input.sync_with_eventbrite,
+        location,
+        instructor,
+        startsAt: new Date(Math.min(...days.map((d) => d.startsAt.getTime()))),
+        endsAt: new Date(Math.max(...days.map((d) => d.endsAt.getTime()))),
+      });
+      for (const day of days) {
+        em.create(EventDay, {
+          event,
+          position: day.position,
+          startDate: day.date,
+          startTime: day.time,
+          durationMins: day.duration,
+          startsAt: day.startsAt,
+          endsAt: day.endsAt,
+        });
+      }
+      await em.flush();
+      return event;
+    });
+  }
+
+  /** Price and capacity apply to future orders only: existing orders keep what they paid. */
+  async update(ctx: RequestContext, id: string, input: z.output<typeof eventUpdateSchema>): Promise<Event> {
+    return this.em.transactional(async (em) => {
+      const event = await this.requireEvent(ctx, id);
+      await em.getConnection().execute('select id from event where id = ? for update', [event.id]);
+      const taken = (await seatsTaken(em, [event.id])).get(event.id)?.seats ?? 0;
+      if (input.capacity < taken) {
+        const message = M.capacityBelowSeats(taken);
+        throw new ApiError(HttpStatus.CONFLICT, message, { capacity: message });
+      }
+      event.capacity = input.capacity;
+      event.priceCents = input.price;
+      if (input.internal_short_description !== undefined) event.internalShortDescription = input.internal_short_description || null;
+      await em.flush();
+      return event;
+    });
+  }
+
+  /** Refused while students are enrolled; answers the course to go back to. */
+  async delete(ctx: RequestContext, id: string): Promise<string> {
+    return this.em.transactional(async (em) => {
+      const event = await this.requireEvent(ctx, id);
+      await em.getConnection().execute('select id from event where id = ? for update', [event.id]);
+      if (((await seatsTaken(em, [event.id])).get(event.id)?.students ?? 0) > 0) {
+        throw new ApiError(HttpStatus.CONFLICT, M.deleteBlocked);
+      }
+      const activityId = event.activity.id;
+      // Removed enrollments keep their history in orders; their rows go with the session.
+      await em.getConnection().execute(`delete from enrollment where event_id = ? and status = 'removed'`, [event.id]);
+      em.remove(event);
+      await em.flush();
+      return activityId;
+    });
+  }
+
+  async get(ctx: RequestContext, id: string) {
+    const event = await this.requireEvent(ctx, id);
+    const taken = (await seatsTaken(this.em, [event.id])).get(event.id) ?? { seats: 0, students: 0 };
+    return mapEvent(event, taken);
+  }
+}
+
+export function mapEvent(event: Event, taken: { seats: number; students: number }) {
+  return {
+    event_id: event.id,
+    activity_id: event.activity.id,
+    name: event.name,
+    internal_short_description: event.internalShortDescription ?? null,
+    capacity: event.capacity,
+    price: event.priceCents,
+    status: event.status,
+    schedule: event.days.getItems().map((d) => ({ start_date: d.startDate, start_time: d.startTime, duration: d.durationMins })),
+    starts_at: event.startsAt.toISOString(),
+    ends_at: event.endsAt.toISOString(),
+    location_id: event.location.id,
+    instructor_id: event.instructor.id,
+    Location: { address: event.location.address, timezone: { timeZoneId: event.location.timezone } },
+    Instructor: { first_name: event.instructor.firstName },
+    is_featured: event.isFeatured,
+    is_special_event: event.isSpecialEvent,
+    sync_with_eventbrite: event.syncWithEventbrite,
+    enrolled_count: taken.students,
+    seats_taken: taken.seats,
+    Activity: { name: event.activity.name, images: event.activity.images.getItems().map((i) => i.media.url) },
+  };
+}

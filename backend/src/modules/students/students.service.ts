@@ -1,0 +1,78 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { Organization } from '../organizations/organization.entity';
+import { Student } from './student.entity';
+
+export interface StudentQuery {
+  search?: string;
+  page: number;
+  limit: number;
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text. */
+export const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The studio's customers: search, read, create and rename, inside the caller's organization. */
+@Injectable()
+export class StudentsService {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(ctx: RequestContext, query: StudentQuery): Promise<{ students: Student[]; total: number }> {
+    const qb = this.em.createQueryBuilder(Student, 's').where({ organization: ctx.organizationId });
+    const term = query.search?.trim().toLowerCase();
+    if (term) {
+      // Uses the trigram index on the same expression.
+      qb.andWhere(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`, [`%${likeEscape(term)}%`]);
+    }
+    const [students, total] = await qb
+      .orderBy({ lastName: 'asc', firstName: 'asc', id: 'asc' })
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .getResultAndCount();
+    return { students, total };
+  }
+
+  async requireStudent(ctx: RequestContext, id: string): Promise<Student> {
+    const student = await this.em.findOne(Student, { id, organization: ctx.organizationId });
+    if (!student) throw notFound('Student not found');
+    return student;
+  }
+
+  async create(ctx: RequestContext, input: { first_name: string; last_name: string; email: string; phone?: string | null }) {
+    const email = input.email.toLowerCase();
+    if (await this.em.count(Student, { organization: ctx.organizationId, email })) {
+      throw new ApiError(HttpStatus.CONFLICT, 'A student with this email already exists.', { email: 'A student with this email already exists.' });
+    }
+    const student = this.em.create(Student, {
+      organization: this.em.getReference(Organization, ctx.organizationId),
+      firstName: input.first_name,
+      lastName: input.last_name,
+      email,
+      phone: input.phone ?? null,
+    });
+    await this.em.persistAndFlush(student);
+    return student;
+  }
+
+  async rename(ctx: RequestContext, id: string, input: { first_name: string; last_name: string }) {
+    const student = await this.requireStudent(ctx, id);
+    student.firstName = input.first_name;
+    student.lastName = input.last_name;
+    await this.em.flush();
+    return student;
+  }
+}
+
+export function mapStudent(s: Student) {
+  return {
+    student_id: s.id,
+    first_name: s.firstName,
+    last_name: s.lastName,
+    email: s.email,
+    phone: s.phone ?? null,
+    user_id: s.userId ?? null,
+    created_at: s.createdAt.toISOString(),
+  };
+}
