@@ -1,6 +1,7 @@
 // antd reads matchMedia (responsive grid) and getComputedStyle(elt, pseudo) (scroll bar size); jsdom has neither.
 import '@testing-library/jest-dom';
 import { TextDecoder, TextEncoder } from 'node:util';
+import { configure } from '@testing-library/react';
 
 // react-router reads TextEncoder at import; jsdom does not define it.
 Object.assign(globalThis, { TextEncoder, TextDecoder });
@@ -41,3 +42,6 @@ class MessageChannelStub {
   };
 }
 (globalThis as unknown as { MessageChannel: unknown }).MessageChannel ??= MessageChannelStub;
+
+// findBy/waitFor default to 1 s; antd drawers on a busy two-core machine (nx runs two suites at once) need longer.
+configure({ asyncUtilTimeout: 5000 });
