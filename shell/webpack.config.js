@@ -51,9 +51,12 @@ module.exports = (_env, argv) => {
     ],
     devServer: {
       historyApiFallback: true,
-      port: 3000,
+      port: 4200,
       allowedHosts: 'all',
-      proxy: [{ context: ['/api', '/mfe', '/mfe-manifest.json'], target: 'http://127.0.0.1:3333' }],
+      // The API (and the remotes' built bundles it serves) run on their own port: `npm start`.
+      proxy: [
+        { context: ['/api', '/mfe', '/mfe-manifest.json'], target: process.env.API_URL ?? 'http://127.0.0.1:3000' },
+      ],
     },
   };
 };
