@@ -55,7 +55,10 @@ module.exports = (_env, argv) => {
       allowedHosts: 'all',
       // The API (and the remotes' built bundles it serves) run on their own port: `npm start`.
       proxy: [
-        { context: ['/api', '/mfe', '/mfe-manifest.json'], target: process.env.API_URL ?? 'http://127.0.0.1:3000' },
+        {
+          context: ['/api', '/mfe', '/mfe-manifest.json'],
+          target: process.env.API_URL ?? 'http://127.0.0.1:3000',
+        },
       ],
     },
   };
