@@ -42,6 +42,34 @@ async function newPage() {
 
 const drawer = (page) => page.getByRole('dialog');
 
+async function courseWithUpcomingSession() {
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  });
+  const { token } = await login.json();
+  const get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
+  const { activities } = await get('/api/admin/activities');
+  for (const course of activities) {
+    const { sessions } = await get(
+      `/api/admin/activities/${course.activity_id}/sessions?include_past=false&limit=10000`,
+    );
+    if (sessions?.length) return { ...course, firstEventId: sessions[0].event_id };
+  }
+  throw new Error('the demo seed has no course with an upcoming session');
+}
+
+async function waitForValue(locator, pattern, timeoutMs = 10000) {
+  const started = Date.now();
+  for (;;) {
+    const value = await locator.inputValue();
+    if (pattern.test(value)) return value;
+    if (Date.now() - started > timeoutMs) assert.match(value, pattern);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('sign-in', () => {
   test('a wrong password shows the server message and stays on the sign-in page', async () => {
     const { page } = await newPage();
@@ -87,14 +115,28 @@ describe('sign-in', () => {
 });
 
 describe('drawers from each remote', () => {
-  test('courses: the share drawer opens with its link tabs and closes on navigation', async () => {
+  test('courses: the share drawer links a seeded course, then its first date, and closes on navigation', async () => {
     const { page, errors } = await newPage();
     await signIn(page, server.url, OWNER.email, OWNER.password);
     await page.getByRole('button', { name: 'Share course' }).click();
     const panel = drawer(page);
     await panel.getByRole('heading', { name: 'Share course' }).waitFor();
+    // A seeded course with future sessions, found through the API, chosen in the course picker.
+    const course = await courseWithUpcomingSession();
+    const link = panel.getByRole('textbox', { name: 'Checkout link' });
+    await waitForValue(link, /\/activity\/[0-9a-f-]{36}$/);
+    await panel.getByRole('combobox', { name: 'Course' }).click();
+    await page.locator('.ant-select-item-option').filter({ hasText: course.name }).first().click();
+    await waitForValue(link, new RegExp(`/activity/${course.activity_id}$`));
+    const toggle = panel.getByRole('switch', { name: 'Link to a specific course date?' });
+    await toggle.and(page.locator(':not([disabled])')).waitFor();
+    await toggle.click();
+    await waitForValue(link, new RegExp(`/checkout\\?event_id=${course.firstEventId}$`));
     await panel.getByRole('tab', { name: 'Checkout overlay' }).click();
-    await panel.getByText('Link to a specific course date?').waitFor();
+    await waitForValue(
+      panel.getByRole('textbox', { name: 'Checkout overlay link' }),
+      /\/checkout\?event_id=[0-9a-f-]{36}&openModal=true$/,
+    );
     // Navigation closes the drawer (the click reaches the menu under the drawer's mask directly).
     await page
       .getByRole('navigation', { name: 'Main' })

@@ -88,3 +88,8 @@ export interface StudentDetail {
   Submission?: WaiverSubmission[];
   new_orders?: StudentOrderRow[];
 }
+
+// Where the server already has the endpoint, its generated answer must fit the shape the drawers read.
+type Fits<Generated, HandWritten> = Generated extends HandWritten ? true : never;
+export type _CourseListFits = Fits<Schemas['CourseListDto_Output'], { activities: ActivityListItem[] }>;
+export type _SessionListFits = Fits<Schemas['SessionListDto_Output'], ActivitySessionsResponse>;
