@@ -17,7 +17,7 @@ export class OrdersService {
 
   /** Next order number of the organization; the counter row serialises concurrent orders. */
   private async nextOrderNumber(em: EntityManager, organizationId: string): Promise<number> {
-    const [row] = await em.getConnection().execute<{ last_number: number }[]>(
+    const [row] = await em.execute<{ last_number: number }[]>(
       `insert into order_counter (organization_id, last_number) values (?, 1001)
        on conflict (organization_id) do update set last_number = order_counter.last_number + 1
        returning last_number`,

@@ -11,9 +11,7 @@ export class SqlCourseScheduleReader implements CourseScheduleReader {
   async summaries(organizationId: string, activityIds: string[], withEvents: boolean): Promise<Map<string, CourseScheduleSummary>> {
     const result = new Map<string, CourseScheduleSummary>();
     if (activityIds.length === 0) return result;
-    const rows: { activity_id: string; event_count: string; future_count: string; next_start: Date | null }[] = await this.em
-      .getConnection()
-      .execute(
+    const rows: { activity_id: string; event_count: string; future_count: string; next_start: Date | null }[] = await this.em.execute(
         `select activity_id,
                 count(*) as event_count,
                 count(*) filter (where starts_at > now()) as future_count,

@@ -80,9 +80,7 @@ export class EnrollmentsService {
    * concurrent enrollments on one session run one after the other, so the last seat is sold once.
    */
   async enroll(ctx: RequestContext, em: EntityManager, student: Student, eventId: string): Promise<Enrollment> {
-    const [locked] = await em
-      .getConnection()
-      .execute<{ id: string; capacity: number; ends_at: Date }[]>(
+    const [locked] = await em.execute<{ id: string; capacity: number; ends_at: Date }[]>(
         `select id, capacity, ends_at from event where id = ? and organization_id = ? and status = 'active' for update`,
         [eventId, ctx.organizationId],
       );
@@ -144,7 +142,7 @@ export class EnrollmentsService {
     return this.em.transactional(async (em) => {
       const enrollment = await em.findOne(Enrollment, { id: enrollmentId, organization: ctx.organizationId, status: 'active' }, { populate: ['event'] });
       if (!enrollment) throw notFound('Enrollment not found');
-      await em.getConnection().execute('select id from event where id = ? for update', [enrollment.event.id]);
+      await em.execute('select id from event where id = ? for update', [enrollment.event.id]);
       const taken = (await seatsTaken(em, [enrollment.event.id])).get(enrollment.event.id)?.seats ?? 0;
       const free = enrollment.event.capacity - (taken - enrollment.guestCount - 1);
       if (guestCount + 1 > free) {

@@ -77,7 +77,7 @@ export class EventsService {
   async update(ctx: RequestContext, id: string, input: z.output<typeof eventUpdateSchema>): Promise<Event> {
     return this.em.transactional(async (em) => {
       const event = await this.requireEvent(ctx, id);
-      await em.getConnection().execute('select id from event where id = ? for update', [event.id]);
+      await em.execute('select id from event where id = ? for update', [event.id]);
       const taken = (await seatsTaken(em, [event.id])).get(event.id)?.seats ?? 0;
       if (input.capacity < taken) {
         const message = M.capacityBelowSeats(taken);
@@ -95,13 +95,13 @@ export class EventsService {
   async delete(ctx: RequestContext, id: string): Promise<string> {
     return this.em.transactional(async (em) => {
       const event = await this.requireEvent(ctx, id);
-      await em.getConnection().execute('select id from event where id = ? for update', [event.id]);
+      await em.execute('select id from event where id = ? for update', [event.id]);
       if (((await seatsTaken(em, [event.id])).get(event.id)?.students ?? 0) > 0) {
         throw new ApiError(HttpStatus.CONFLICT, M.deleteBlocked);
       }
       const activityId = event.activity.id;
       // Removed enrollments keep their history in orders; their rows go with the session.
-      await em.getConnection().execute(`delete from enrollment where event_id = ? and status = 'removed'`, [event.id]);
+      await em.execute(`delete from enrollment where event_id = ? and status = 'removed'`, [event.id]);
       em.remove(event);
       await em.flush();
       return activityId;

@@ -4,7 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 export async function seatsTaken(em: EntityManager, eventIds: string[]): Promise<Map<string, { seats: number; students: number }>> {
   const result = new Map<string, { seats: number; students: number }>();
   if (eventIds.length === 0) return result;
-  const rows = await em.getConnection().execute<{ event_id: string; seats: string; students: string }[]>(
+  const rows = await em.execute<{ event_id: string; seats: string; students: string }[]>(
     `select event_id, sum(1 + guest_count) as seats, count(*) as students
        from enrollment
       where status = 'active' and event_id in (${eventIds.map(() => '?').join(', ')})

@@ -70,9 +70,7 @@ export class TagsService {
       ...(event.isSpecialEvent ? [systemTag(SYSTEM_TAGS.special)] : []),
       ...(students >= HOT_TAG_MIN_ENROLLMENTS ? [systemTag(SYSTEM_TAGS.hot)] : []),
     ];
-    const rows = await this.em
-      .getConnection()
-      .execute<{ tag_id: string }[]>('select tag_id from event_tag where event_id = ?', [event.id]);
+    const rows = await this.em.execute<{ tag_id: string }[]>('select tag_id from event_tag where event_id = ?', [event.id]);
     const custom = rows.length
       ? await this.em.find(Tag, { id: { $in: rows.map((r) => r.tag_id) }, organization: ctx.organizationId }, { orderBy: { name: 'asc' } })
       : [];
@@ -87,9 +85,8 @@ export class TagsService {
     const found = custom.length ? await this.em.count(Tag, { id: { $in: custom }, organization: ctx.organizationId }) : 0;
     if (found !== custom.length) throw notFound('Tag not found');
     await this.em.transactional(async (em) => {
-      const connection = em.getConnection();
-      await connection.execute('delete from event_tag where event_id = ?', [event.id]);
-      for (const tagId of custom) await connection.execute('insert into event_tag (event_id, tag_id) values (?, ?)', [event.id, tagId]);
+      await em.execute('delete from event_tag where event_id = ?', [event.id]);
+      for (const tagId of custom) await em.execute('insert into event_tag (event_id, tag_id) values (?, ?)', [event.id, tagId]);
     });
     return this.forEvent(ctx, eventId);
   }
