@@ -8,4 +8,14 @@ export const drawers: DrawerRegistry = {
       default: m.ShareDrawer,
     })),
   ),
+  schedule_course: lazy(() =>
+    import(/* webpackChunkName: "drawer-schedule_course" */ './schedule/schedule-course.drawer').then((m) => ({
+      default: m.ScheduleCourseDrawer,
+    })),
+  ),
+  course_builder: lazy(() =>
+    import(/* webpackChunkName: "drawer-course_builder" */ './course-builder/course-builder.drawer').then((m) => ({
+      default: m.CourseBuilderDrawer,
+    })),
+  ),
 };

@@ -14,3 +14,4 @@ export * from './catalog/reference-data.schema';
 export * from './catalog/course.cases';
 export * from './scheduling/scheduling-messages';
 export * from './scheduling/scheduling.schema';
+export * from './ui/scheduling-ui';

@@ -15,3 +15,5 @@ export * from './overlay/overlay-state';
 export * from './overlay/overlay-context';
 export * from './session/session-context';
 export * from './hooks/use-list';
+export * from './api/api-download';
+export * from './remote/remote-entry';

@@ -9,6 +9,7 @@ import {
   LoadingSkeleton,
   readFullscreen,
   RemoteErrorBoundary,
+  RemoteRegistryContext,
   Tooltip,
   useDrawer,
   writeFullscreen,
@@ -99,7 +100,10 @@ export function DrawerHost() {
       destroyOnHidden
       rootClassName={`studio-drawer-${type}`}
     >
-      <RemoteDrawer key={type} type={type} data={data} close={closeAndNotify} />
+      {/* Drawers may show dialogs another remote registers (mfe-students' add_student). */}
+      <RemoteRegistryContext.Provider value={loadDrawerRegistry}>
+        <RemoteDrawer key={type} type={type} data={data} close={closeAndNotify} />
+      </RemoteRegistryContext.Provider>
     </Drawer>
   );
 }

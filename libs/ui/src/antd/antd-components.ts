@@ -31,18 +31,22 @@ export {
   Space,
   Spin,
   Switch,
+  Table,
   Tabs,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
-export type { MenuProps, SelectProps, TabsProps, CollapseProps } from 'antd';
+export type { MenuProps, SelectProps, TabsProps, CollapseProps, TableProps } from 'antd';
 export {
   CopyOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
   EditOutlined,
   FullscreenExitOutlined,
   FullscreenOutlined,
   MoreOutlined,
+  PlusOutlined,
 } from '@ant-design/icons';
 export { default as dayjs } from 'dayjs';
 export type { Dayjs } from 'dayjs';
