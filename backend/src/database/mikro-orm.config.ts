@@ -42,7 +42,12 @@ export async function buildOrmOptions(
   if (!config.PGLITE_DATA_DIR.startsWith('memory://')) mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
   // pg_trgm backs the student search index, as on a real server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const pglite = new PGlite(config.PGLITE_DATA_DIR, { extensions: { pg_trgm } });
+  // Dates stay "yyyy-MM-dd" text, as node-postgres gives them: a wall-clock date is not an instant.
+  const DATE_OID = 1082;
+  const pglite = new PGlite(config.PGLITE_DATA_DIR, {
+    extensions: { pg_trgm },
+    parsers: { [DATE_OID]: (value: string) => value },
+  });
   await pglite.waitReady;
   return {
     options: {

@@ -10,6 +10,7 @@ import { ReferenceDataService } from '../modules/catalog/reference-data.service'
 import { EventDay } from '../modules/scheduling/entities/event-day.entity';
 import { Event } from '../modules/scheduling/entities/event.entity';
 import { gradientPng } from './demo-images';
+import { seedDemoEnrollments } from './demo-enrollments';
 
 type Rgb = [number, number, number];
 
@@ -183,6 +184,7 @@ export async function seedDemoCatalog(app: INestApplicationContext, ctx: Request
     const course = await courses.create(ctx, payload);
     for (const offset of demo.sessions ?? []) await addSession(em, course, offset, demo.startTime ?? '18:00', timezone);
   }
+  await seedDemoEnrollments(em, ctx);
 }
 
 /** A session of the course, `offset` days from today, with the course's default number of days. */

@@ -18,8 +18,8 @@ export class EventDay {
   @Property({ type: 'smallint' })
   position!: number;
 
-  /** "yyyy-MM-dd" */
-  @Property({ type: 'date' })
+  /** "yyyy-MM-dd", kept as text on every driver (a wall-clock date, not an instant). */
+  @Property({ columnType: 'date', type: 'string' })
   startDate!: string;
 
   /** "HH:mm" */
