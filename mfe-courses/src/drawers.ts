@@ -18,4 +18,9 @@ export const drawers: DrawerRegistry = {
       default: m.CourseBuilderDrawer,
     })),
   ),
+  edit_course: lazy(() =>
+    import(/* webpackChunkName: "drawer-edit_course" */ './edit-course/edit-course.drawer').then((m) => ({
+      default: m.EditCourseDrawer,
+    })),
+  ),
 };

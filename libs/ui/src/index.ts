@@ -15,5 +15,7 @@ export * from './overlay/overlay-state';
 export * from './overlay/overlay-context';
 export * from './session/session-context';
 export * from './hooks/use-list';
+export * from './api/catalog-types';
+export * from './api/upload-image';
 export * from './api/api-download';
 export * from './remote/remote-entry';

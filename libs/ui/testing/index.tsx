@@ -72,7 +72,13 @@ export function mockFetch(
     const call: RecordedCall = {
       method,
       url,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      // Multipart uploads are recorded as their FormData; JSON bodies are parsed.
+      body:
+        init?.body instanceof FormData
+          ? init.body
+          : init?.body
+            ? JSON.parse(String(init.body))
+            : undefined,
       headers: { ...(init?.headers as Record<string, string>) },
     };
     calls.push(call);

@@ -9,8 +9,9 @@ import {
   type FieldValues,
 } from 'react-hook-form';
 
-interface FormFieldProps<T extends FieldValues, N extends FieldPath<T>> {
-  control: Control<T>;
+interface FormFieldProps<T extends FieldValues, N extends FieldPath<T>, O extends FieldValues = T> {
+  /** O: what the resolver outputs (a form typed in dollars may submit cents). */
+  control: Control<T, unknown, O>;
   name: N;
   label?: ReactNode;
   extra?: ReactNode;
@@ -22,14 +23,14 @@ interface FormFieldProps<T extends FieldValues, N extends FieldPath<T>> {
  * The react-hook-form + antd glue, written once: the RHF field drives the antd input and its
  * error message becomes the Form.Item's help text.
  */
-export function FormField<T extends FieldValues, N extends FieldPath<T>>({
+export function FormField<T extends FieldValues, N extends FieldPath<T>, O extends FieldValues = T>({
   control,
   name,
   label,
   extra,
   required,
   children,
-}: FormFieldProps<T, N>) {
+}: FormFieldProps<T, N, O>) {
   return (
     <Controller
       control={control}

@@ -1,0 +1,113 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import { IMAGE_MIME_TYPES, MAX_COURSE_IMAGES } from '@studio/contracts';
+import { Button, Flex, Typography, uploadImage } from '@studio/ui';
+import { isAcceptableImage } from './image-file-check';
+
+interface MediaFieldProps {
+  value: string[];
+  /** The new list after an upload, a move or a removal. */
+  onChange: (images: string[]) => void;
+}
+
+/**
+ * Course images: upload (PNG/JPEG/GIF, at most 4.5 MB, up to 10), reorder and remove. A failed
+ * upload shows no message (spec 000 §8) and adds nothing, so no broken image reaches the list.
+ */
+export function MediaField({ value, onChange }: MediaFieldProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(0);
+  // Several files upload at once; each success appends to the latest list, not a stale copy.
+  const latest = useRef(value);
+  latest.current = value;
+  const full = value.length + uploading >= MAX_COURSE_IMAGES;
+
+  const upload = async (file: File) => {
+    if (!isAcceptableImage(file)) return;
+    setUploading((n) => n + 1);
+    try {
+      const { url } = await uploadImage(file);
+      if (latest.current.length < MAX_COURSE_IMAGES) {
+        latest.current = [...latest.current, url];
+        onChange(latest.current);
+      }
+    } catch (error) {
+      console.error('Image upload failed', error);
+    } finally {
+      setUploading((n) => n - 1);
+    }
+  };
+
+  const pick = (event: ChangeEvent<HTMLInputElement>) => {
+    const room = MAX_COURSE_IMAGES - value.length - uploading;
+    const files = Array.from(event.target.files ?? []).slice(0, Math.max(room, 0));
+    event.target.value = '';
+    files.forEach((file) => void upload(file));
+  };
+
+  const move = (from: number, to: number) => {
+    const next = [...value];
+    const [moved] = next.splice(from, 1);
+    next.splice(to, 0, moved);
+    onChange(next);
+  };
+
+  return (
+    <Flex vertical gap={8}>
+      <Flex wrap gap={8} role="list" aria-label="Course images">
+        {value.map((url, index) => (
+          <Flex key={url} vertical gap={4} role="listitem" style={{ width: 120 }}>
+            <img
+              src={url}
+              alt={`Course image ${index + 1}`}
+              style={{ width: 120, height: 90, objectFit: 'cover', borderRadius: 6 }}
+            />
+            <Flex gap={2} justify="space-between">
+              <Button
+                size="small"
+                aria-label={`Move image ${index + 1} left`}
+                disabled={index === 0}
+                onClick={() => move(index, index - 1)}
+              >
+                ←
+              </Button>
+              <Button
+                size="small"
+                aria-label={`Move image ${index + 1} right`}
+                disabled={index === value.length - 1}
+                onClick={() => move(index, index + 1)}
+              >
+                →
+              </Button>
+              <Button
+                size="small"
+                danger
+                aria-label={`Remove image ${index + 1}`}
+                onClick={() => onChange(value.filter((_, i) => i !== index))}
+              >
+                ✕
+              </Button>
+            </Flex>
+          </Flex>
+        ))}
+      </Flex>
+      <input
+        ref={input}
+        type="file"
+        accept={IMAGE_MIME_TYPES.join(',')}
+        multiple
+        hidden
+        aria-label="Upload images"
+        data-testid="course-image-input"
+        onChange={pick}
+      />
+      <Flex gap={8} align="center">
+        <Button onClick={() => input.current?.click()} disabled={full} loading={uploading > 0}>
+          Upload image
+        </Button>
+        <Typography.Text type="secondary">
+          PNG, JPEG or GIF, up to 4.5 MB each, at most {MAX_COURSE_IMAGES} images.
+        </Typography.Text>
+      </Flex>
+    </Flex>
+  );
+}

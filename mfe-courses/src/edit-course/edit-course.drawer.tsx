@@ -1,0 +1,266 @@
+import { useEffect, useState } from 'react';
+import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
+import {
+  CATEGORIES,
+  COURSE_MESSAGES,
+  LEVELS,
+  courseUpdateFormSchema,
+  keepWholeDays,
+  type CourseUpdatePayload,
+} from '@studio/contracts';
+import {
+  App,
+  Button,
+  DrawerSection,
+  DrawerShell,
+  Form,
+  FormField,
+  Input,
+  LoadingSkeleton,
+  Radio,
+  Result,
+  Select,
+  Tag,
+  useSkeletonDelay,
+  zodResolver,
+  type CourseDetail,
+  type DrawerProps,
+} from '@studio/ui';
+import { fetchCourse, updateCourse } from '../course/course.api';
+import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
+import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
+import { MediaField } from '../course/media-field';
+import { NumberInput } from '../course/number-input';
+import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
+import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
+import { showServerFieldErrors } from '../course/server-errors';
+import { courseToEditValues, EDIT_COURSE_FIELDS, type EditCourseValues } from './edit-course-values';
+import { SyncSettings } from './sync-settings';
+import { useImageAutosave } from './use-image-autosave';
+
+export interface EditCourseDrawerData {
+  activity_id: string;
+}
+
+const contractResolver = zodResolver(courseUpdateFormSchema) as unknown as Resolver<
+  EditCourseValues,
+  unknown,
+  CourseUpdatePayload
+>;
+/** Days and days-apart are sent only when whole numbers (spec 001 §5): others are left out, not refused. */
+const resolver: Resolver<EditCourseValues, unknown, CourseUpdatePayload> = (values, context, options) =>
+  contractResolver(keepWholeDays(values), context, options);
+
+/** Loads the course, then shows the form (spec 001 §2: Edit Course panel). */
+export function EditCourseDrawer({ data, close }: DrawerProps<EditCourseDrawerData>) {
+  const waiting = useSkeletonDelay();
+  const [course, setCourse] = useState<CourseDetail | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    fetchCourse(data.activity_id)
+      .then((loaded) => live && setCourse(loaded))
+      .catch((error: unknown) => {
+        console.error('Could not load the course', error);
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [data.activity_id]);
+
+  if (failed) return <Result status="error" title="Could not load this course" />;
+  if (!course || waiting) return <LoadingSkeleton />;
+  return <EditCourseForm course={course} close={close} />;
+}
+
+function EditCourseForm({ course, close }: { course: CourseDetail; close: () => void }) {
+  const { message } = App.useApp();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<EditCourseValues, unknown, CourseUpdatePayload>({
+    resolver,
+    defaultValues: courseToEditValues(course),
+  });
+  const { control, setValue, setError, formState } = form;
+  const [sync, eventId] = useWatch({ control, name: ['sync_with_eventbrite', 'eventbrite_event_id'] });
+  const saveImages = useImageAutosave(course.activity_id, form);
+
+  const onSubmit = form.handleSubmit(async (body) => {
+    setFormError(null);
+    try {
+      await updateCourse(course.activity_id, body);
+      message.success(COURSE_MESSAGES.updated);
+      close();
+    } catch (error) {
+      console.error('Updating the course failed', error);
+      message.error(COURSE_MESSAGES.updateFailed);
+      showServerFieldErrors(error, setError, EDIT_COURSE_FIELDS);
+      setFormError(COURSE_MESSAGES.formError);
+    }
+  });
+
+  // Spec 001 §2: the panel badge counts any event.
+  const badge = course.has_events ? <Tag color="green">Listed</Tag> : <Tag>Unlisted</Tag>;
+
+  return (
+    <form onSubmit={onSubmit} aria-label="Edit Course" noValidate>
+      <DrawerShell
+        title="Edit Course"
+        extra={badge}
+        footer={
+          <>
+            <Button onClick={close}>Cancel</Button>
+            <Button type="primary" htmlType="submit" loading={formState.isSubmitting}>
+              Save
+            </Button>
+          </>
+        }
+      >
+        <Form layout="vertical" component={false}>
+          {formError ? (
+            <div role="alert" style={{ color: '#cf1322', marginBottom: 12 }}>
+              {formError}
+            </div>
+          ) : null}
+          <DrawerSection title="General">
+            <FormField control={control} name="name" label="Name" required>
+              {(field) => <Input {...field} id="name" />}
+            </FormField>
+            <FormField control={control} name="description" label="Description" required>
+              {(field) => <Input.TextArea {...field} id="description" rows={4} />}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Media">
+            <FormField control={control} name="images" label="Images" required>
+              {(field) => <MediaField value={field.value} onChange={(images) => void saveImages(images)} />}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Details">
+            <FormField control={control} name="price" label="Price" required>
+              {(field) => <Input {...field} id="price" prefix="$" inputMode="decimal" />}
+            </FormField>
+            <FormField control={control} name="capacity" label="Capacity" required>
+              {(field, state) => (
+                <NumberInput
+                  id="capacity"
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  status={state.error ? 'error' : undefined}
+                />
+              )}
+            </FormField>
+            <FormField control={control} name="level" label="Difficulty" required>
+              {(field, state) => (
+                <Select
+                  id="level"
+                  aria-label="Difficulty"
+                  status={state.error ? 'error' : undefined}
+                  value={field.value}
+                  onChange={field.onChange}
+                  placeholder="Select a difficulty"
+                  options={LEVELS.map((l) => ({ value: l, label: l }))}
+                />
+              )}
+            </FormField>
+            <FormField control={control} name="category_id" label="Material" required>
+              {(field, state) => (
+                <Select<number>
+                  id="category_id"
+                  aria-label="Material"
+                  status={state.error ? 'error' : undefined}
+                  value={field.value}
+                  onChange={field.onChange}
+                  placeholder="Select a material"
+                  options={CATEGORIES.map((c) => ({ value: c.category_id, label: c.name }))}
+                />
+              )}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Location">
+            <FormField control={control} name="location_id" label="Location" required>
+              {(field, state) => (
+                <LocationSelect
+                  id="location_id"
+                  value={field.value}
+                  onChange={field.onChange}
+                  status={state.error ? 'error' : undefined}
+                />
+              )}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Instructor">
+            <FormField control={control} name="instructor_id" label="Instructor" required>
+              {(field, state) => (
+                <InstructorSelect
+                  id="instructor_id"
+                  value={field.value}
+                  onChange={field.onChange}
+                  status={state.error ? 'error' : undefined}
+                />
+              )}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Email confirmation">
+            <FormField control={control} name="autoEmail" label="Confirmation email text">
+              {(field) => <Input.TextArea {...field} id="autoEmail" rows={3} />}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Checkout Form">
+            <FormField control={control} name="checkoutFormFields">
+              {(field, state) => (
+                <CheckoutFormBuilder
+                  value={field.value}
+                  onChange={field.onChange}
+                  errors={state.error as FieldListErrors}
+                />
+              )}
+            </FormField>
+            <FormField control={control} name="formCollectionType" label="Collect the form">
+              {(field) => (
+                <Radio.Group
+                  id="formCollectionType"
+                  value={field.value}
+                  onChange={(e) => field.onChange(e.target.value)}
+                  options={[
+                    { value: 'order', label: 'Once per order' },
+                    { value: 'ticket', label: 'Once per ticket' },
+                  ]}
+                />
+              )}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Intake waiver">
+            <FormField control={control} name="required_waiver_id" label="Waiver">
+              {(field) => <WaiverPicker id="required_waiver_id" value={field.value} onChange={field.onChange} />}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Sync settings">
+            <SyncSettings
+              sync={sync}
+              onSyncChange={(on) => setValue('sync_with_eventbrite', on)}
+              eventId={eventId}
+              onEventChange={(id) => setValue('eventbrite_event_id', id, { shouldValidate: formState.isSubmitted })}
+              eventError={formState.errors.eventbrite_event_id?.message}
+            />
+          </DrawerSection>
+
+          <DrawerSection title="Scheduling settings">
+            <CourseDefaultsFields control={control as unknown as Control<CourseDefaultsValues>} />
+            {course.activity_type === 'appointment' ? (
+              <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
+            ) : null}
+          </DrawerSection>
+        </Form>
+      </DrawerShell>
+    </form>
+  );
+}
