@@ -1,7 +1,13 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { App } from '@studio/ui';
 import { AdminLayout } from './admin-layout';
-import { CoursesPage } from './pages/courses.page';
+import {
+  CourseDetailPage,
+  CoursesPage,
+  InstructorsPage,
+  LocationsPage,
+  WaiverNewPage,
+} from './pages/catalog-pages';
 import { OrdersPage } from './pages/orders.page';
 import { StudentsPage } from './pages/students.page';
 import { ProductsPage } from './pages/products.page';
@@ -15,6 +21,10 @@ export function AdminArea() {
       <Routes>
         <Route element={<AdminLayout />}>
           <Route path="courses" element={<CoursesPage />} />
+          <Route path="courses/:activityId" element={<CourseDetailPage />} />
+          <Route path="settings/locations" element={<LocationsPage />} />
+          <Route path="settings/instructors" element={<InstructorsPage />} />
+          <Route path="waivers/new" element={<WaiverNewPage />} />
           <Route path="orders" element={<OrdersPage />} />
           <Route path="students" element={<StudentsPage />} />
           <Route path="students/:studentId" element={<StudentsPage />} />

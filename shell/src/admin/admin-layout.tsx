@@ -12,6 +12,8 @@ const MENU: NonNullable<MenuProps['items']> = [
   { key: '/admin/products', label: 'Products' },
   { key: '/admin/discounts', label: 'Discounts' },
   { key: '/admin/settings/integrations', label: 'Integrations' },
+  { key: '/admin/settings/locations', label: 'Locations' },
+  { key: '/admin/settings/instructors', label: 'Instructors' },
 ];
 
 const SUPER_ADMIN_KEY = 'super_admin';

@@ -1,0 +1,12 @@
+import { Tag, type SessionBadge as Badge } from '@studio/ui';
+
+const COLORS: Record<Badge, string | undefined> = {
+  Finished: undefined,
+  'At capacity': 'orange',
+  Open: 'green',
+};
+
+/** Spec 001 §2: Finished, At capacity or Open, as the server judged it. */
+export function SessionBadge({ badge }: { badge: Badge }) {
+  return <Tag color={COLORS[badge]}>{badge}</Tag>;
+}

@@ -1,0 +1,51 @@
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router-dom';
+import { REFERENCE_MESSAGES, waiverSchema, type WaiverInput } from '@studio/contracts';
+import { App, Button, Flex, Form, FormField, Input, zodResolver } from '@studio/ui';
+import { PageFrame } from '../page-frame';
+import { createWaiver } from './reference.api';
+
+/** /admin/waivers/new: a waiver template (name and text); after saving, back where the admin came from. */
+export function WaiverNewPage() {
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const form = useForm<WaiverInput>({
+    resolver: zodResolver(waiverSchema),
+    defaultValues: { name: '', body: '', document_url: null },
+  });
+  const { control, formState } = form;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await createWaiver(values);
+      message.success(REFERENCE_MESSAGES.waiverCreated);
+      // Opened from a course drawer's "Add a waiver" link: go back; opened directly: to the courses.
+      if (window.history.length > 1) navigate(-1);
+      else navigate('/admin/courses');
+    } catch (error) {
+      console.error('Saving the waiver failed', error);
+      message.error(REFERENCE_MESSAGES.saveFailed);
+    }
+  });
+
+  return (
+    <PageFrame title="New waiver">
+      <form onSubmit={onSubmit} aria-label="New waiver" noValidate>
+        <Form layout="vertical" component={false}>
+          <FormField control={control} name="name" label="Name" required>
+            {(field) => <Input {...field} id="name" />}
+          </FormField>
+          <FormField control={control} name="body" label="Waiver text" required>
+            {(field) => <Input.TextArea {...field} id="body" rows={10} />}
+          </FormField>
+          <Flex gap={8}>
+            <Button onClick={() => navigate(-1)}>Cancel</Button>
+            <Button type="primary" htmlType="submit" loading={formState.isSubmitting}>
+              Save waiver
+            </Button>
+          </Flex>
+        </Form>
+      </form>
+    </PageFrame>
+  );
+}
