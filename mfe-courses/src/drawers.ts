@@ -23,4 +23,9 @@ export const drawers: DrawerRegistry = {
       default: m.EditCourseDrawer,
     })),
   ),
+  event: lazy(() =>
+    import(/* webpackChunkName: "drawer-event" */ './event/event.drawer').then((m) => ({
+      default: m.EventDrawer,
+    })),
+  ),
 };

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { COURSE_MESSAGES, SCHEDULING_MESSAGES, courseDetailPath } from '@studio/contracts';
+import { Alert, App, Modal, Typography, isApiError } from '@studio/ui';
+import { deleteEvent, type EventDetail } from './event.api';
+import { navigateTo } from './navigate';
+
+interface DeleteEventDialogProps {
+  event: EventDetail;
+  onClose: () => void;
+}
+
+/**
+ * Delete event dialog: refused while students are enrolled (spec 001 §4, §8); after a delete the
+ * admin lands on the course's page.
+ */
+export function DeleteEventDialog({ event, onClose }: DeleteEventDialogProps) {
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const [blocked, setBlocked] = useState(event.enrolled_count > 0);
+
+  const remove = async () => {
+    setBusy(true);
+    try {
+      const answer = await deleteEvent(event.event_id);
+      message.success(COURSE_MESSAGES.deleted);
+      onClose();
+      navigateTo(answer.redirect_to || courseDetailPath(answer.activity_id ?? event.activity_id));
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) setBlocked(true);
+      else message.error(COURSE_MESSAGES.deleteFailed);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title="Cancel course"
+      okText="Delete"
+      okButtonProps={{ danger: true, disabled: blocked }}
+      confirmLoading={busy}
+      onOk={() => void remove()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      {blocked ? (
+        <Alert type="warning" showIcon title={SCHEDULING_MESSAGES.deleteBlocked} />
+      ) : (
+        <Typography.Paragraph>
+          Delete this session of {event.Activity?.name ?? event.name}? This cannot be undone.
+        </Typography.Paragraph>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,247 @@
+import { useEffect, useState } from 'react';
+import { WAIVER_STATUS_LABELS, formatCents, formatInZone } from '@studio/contracts';
+import {
+  Button,
+  DownloadOutlined,
+  Flex,
+  Input,
+  Space,
+  Table,
+  type TableProps,
+} from '@studio/ui';
+import { exportEnrollments, fetchEnrollments, type EnrollmentRow } from './event.api';
+import {
+  INITIAL_ENROLLMENT_QUERY,
+  type EnrollmentFilterColumn,
+  type EnrollmentQuery,
+  type EnrollmentSortField,
+} from './enrollment-query';
+
+interface EnrollmentsGridProps {
+  eventId: string;
+  timezone: string;
+  /** Bumped by the drawer after an add, a remove or a guest change so the page reloads. */
+  reloadKey: number;
+  onEditGuests: (row: EnrollmentRow) => void;
+  onRemove: (row: EnrollmentRow) => void;
+}
+
+const TEXT_FILTERS: EnrollmentFilterColumn[] = ['first_name', 'last_name', 'email', 'phone', 'guestCount'];
+
+/** A text box in a column's filter menu; the server does the filtering. */
+function textFilter(label: string): NonNullable<TableProps<EnrollmentRow>['columns']>[number]['filterDropdown'] {
+  function TextFilterDropdown({
+    selectedKeys,
+    setSelectedKeys,
+    confirm,
+    clearFilters,
+  }: Parameters<Extract<NonNullable<TableProps<EnrollmentRow>['columns']>[number]['filterDropdown'], (...a: never[]) => unknown>>[0]) {
+    return (
+      <Space style={{ padding: 8 }}>
+        <Input
+          aria-label={`Filter ${label}`}
+          value={String(selectedKeys[0] ?? '')}
+          onChange={(e) => setSelectedKeys(e.target.value ? [e.target.value] : [])}
+          onPressEnter={() => confirm()}
+        />
+        <Button type="primary" size="small" onClick={() => confirm()}>
+          Filter
+        </Button>
+        <Button
+          size="small"
+          onClick={() => {
+            clearFilters?.();
+            confirm();
+          }}
+        >
+          Reset
+        </Button>
+      </Space>
+    );
+  }
+  return (props) => <TextFilterDropdown {...props} />;
+}
+
+/** Enrollments of a session: server-side paging (20), search, sort and column filters, export. */
+export function EnrollmentsGrid({ eventId, timezone, reloadKey, onEditGuests, onRemove }: EnrollmentsGridProps) {
+  const [query, setQuery] = useState<EnrollmentQuery>(INITIAL_ENROLLMENT_QUERY);
+  const [searchText, setSearchText] = useState('');
+  const [page, setPage] = useState<{ rows: EnrollmentRow[]; total: number } | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [exporting, setExporting] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    fetchEnrollments(eventId, query)
+      .then((answer) => live && setPage({ rows: answer.enrollments, total: answer.totalCount }))
+      .catch((error: unknown) => {
+        // Fetch failures of lists are only logged and the list falls back to empty (spec 001 §8).
+        console.error('Could not load enrollments', error);
+        if (live) setPage({ rows: [], total: 0 });
+      })
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [eventId, query, reloadKey]);
+
+  const runExport = async () => {
+    setExporting(true);
+    try {
+      await exportEnrollments(eventId, selected);
+    } catch (error) {
+      // Export failures are only logged (spec 001 §8).
+      console.error('Export failed', error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const sortOrderOf = (field: EnrollmentSortField) =>
+    query.sortField === field ? (query.sortOrder === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
+  const filterOf = (column: EnrollmentFilterColumn) => (query.filter[column] ? [query.filter[column]] : null);
+
+  const columns: TableProps<EnrollmentRow>['columns'] = [
+    {
+      key: 'first_name',
+      title: 'First name',
+      render: (_, row) => row.Student?.first_name,
+      sorter: true,
+      sortOrder: sortOrderOf('first_name'),
+      filterDropdown: textFilter('First name'),
+      filteredValue: filterOf('first_name'),
+    },
+    {
+      key: 'last_name',
+      title: 'Last name',
+      render: (_, row) => row.Student?.last_name,
+      sorter: true,
+      sortOrder: sortOrderOf('last_name'),
+      filterDropdown: textFilter('Last name'),
+      filteredValue: filterOf('last_name'),
+    },
+    {
+      key: 'email',
+      title: 'Email',
+      render: (_, row) => row.Student?.email,
+      sorter: true,
+      sortOrder: sortOrderOf('email'),
+      filterDropdown: textFilter('Email'),
+      filteredValue: filterOf('email'),
+    },
+    {
+      key: 'phone',
+      title: 'Phone',
+      render: (_, row) => row.Student?.phone ?? '',
+      filterDropdown: textFilter('Phone'),
+      filteredValue: filterOf('phone'),
+    },
+    {
+      key: 'guestCount',
+      title: 'Guests',
+      render: (_, row) => (
+        <Button type="link" size="small" aria-label={`Edit guests of ${row.Student?.first_name} ${row.Student?.last_name}`} onClick={() => onEditGuests(row)}>
+          {row.guestCount}
+        </Button>
+      ),
+      sorter: true,
+      sortOrder: sortOrderOf('guestCount'),
+      filterDropdown: textFilter('Guests'),
+      filteredValue: filterOf('guestCount'),
+    },
+    {
+      key: 'waiverStatus',
+      title: 'Waiver',
+      render: (_, row) => WAIVER_STATUS_LABELS[row.waiverStatus] ?? row.waiverStatus,
+      sorter: true,
+      sortOrder: sortOrderOf('waiverStatus'),
+      filters: Object.entries(WAIVER_STATUS_LABELS).map(([value, text]) => ({ value, text })),
+      filterMultiple: false,
+      filteredValue: filterOf('waiverStatus'),
+    },
+    {
+      key: 'order',
+      title: 'Order',
+      render: (_, row) =>
+        row.Order ? `#${row.Order.order_number ?? ''} · ${formatCents(row.Order.totalPrice)}` : '',
+    },
+    {
+      key: 'created_at',
+      title: 'Enrolled',
+      render: (_, row) => formatInZone(row.created_at, 'MMM d, h:mm a', timezone),
+      sorter: true,
+      sortOrder: sortOrderOf('created_at'),
+    },
+    {
+      key: 'actions',
+      title: '',
+      render: (_, row) => (
+        <Button
+          type="link"
+          danger
+          size="small"
+          onClick={() => onRemove(row)}
+          aria-label={`Remove ${row.Student?.first_name} ${row.Student?.last_name}`}
+        >
+          Remove
+        </Button>
+      ),
+    },
+  ];
+
+  const onChange: TableProps<EnrollmentRow>['onChange'] = (pagination, filters, sorter) => {
+    const sort = Array.isArray(sorter) ? sorter[0] : sorter;
+    const field = (sort?.order ? sort.columnKey : undefined) as EnrollmentSortField | undefined;
+    const filter: EnrollmentQuery['filter'] = {};
+    for (const column of [...TEXT_FILTERS, 'waiverStatus'] as EnrollmentFilterColumn[]) {
+      const value = filters[column]?.[0];
+      if (value !== undefined && value !== null && String(value) !== '') filter[column] = String(value);
+    }
+    const filterChanged = JSON.stringify(filter) !== JSON.stringify(query.filter);
+    setQuery({
+      ...query,
+      page: filterChanged ? 1 : (pagination.current ?? 1),
+      sortField: field ?? INITIAL_ENROLLMENT_QUERY.sortField,
+      sortOrder: field && sort.order === 'descend' ? 'desc' : 'asc',
+      filter,
+    });
+  };
+
+  return (
+    <Flex vertical gap={12}>
+      <Flex gap={8} justify="space-between" wrap>
+        <Input.Search
+          aria-label="Search enrollments"
+          placeholder="Search name or email"
+          allowClear
+          style={{ maxWidth: 320 }}
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          onSearch={(value) => setQuery({ ...query, page: 1, search: value })}
+        />
+        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void runExport()}>
+          {selected.length ? `Export selected (${selected.length})` : 'Export all'}
+        </Button>
+      </Flex>
+      <Table<EnrollmentRow>
+        rowKey="enrollment_id"
+        size="small"
+        loading={loading}
+        columns={columns}
+        dataSource={page?.rows ?? []}
+        onChange={onChange}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+        pagination={{
+          current: query.page,
+          pageSize: query.limit,
+          total: page?.total ?? 0,
+          showSizeChanger: false,
+          showTotal: (total) => `${total} enrolled`,
+        }}
+        scroll={{ x: true }}
+      />
+    </Flex>
+  );
+}

@@ -1,0 +1,43 @@
+import { formatCents, formatInZone } from '@studio/contracts';
+import { Descriptions } from '@studio/ui';
+import type { EventDetail } from './event.api';
+
+/** Event Details section: when, where, who, price and seats, in the location's time zone. */
+export function EventDetails({ event, timezone }: { event: EventDetail; timezone: string }) {
+  const days = event.schedule ?? [];
+  return (
+    <Descriptions
+      column={1}
+      size="small"
+      items={[
+        {
+          key: 'dates',
+          label: days.length > 1 ? 'Days' : 'Date',
+          children: (
+            <div>
+              {days.map((day, i) => (
+                <div key={`${day.start_date}-${i}`}>
+                  {formatInZone(`${day.start_date}T12:00:00Z`, 'EEE, MMM d, yyyy', 'UTC')} at {day.start_time} ·{' '}
+                  {day.duration} min
+                </div>
+              ))}
+            </div>
+          ),
+        },
+        {
+          key: 'starts',
+          label: 'Starts',
+          children: `${formatInZone(event.starts_at, 'MMM d, yyyy h:mm a', timezone)} (${timezone})`,
+        },
+        { key: 'location', label: 'Location', children: event.Location?.address ?? '' },
+        { key: 'instructor', label: 'Instructor', children: event.Instructor?.first_name ?? '' },
+        { key: 'price', label: 'Price', children: formatCents(event.price) },
+        { key: 'seats', label: 'Seats taken', children: `${event.seats_taken} / ${event.capacity}` },
+        { key: 'enrolled', label: 'Enrolled', children: String(event.enrolled_count) },
+        ...(event.internal_short_description
+          ? [{ key: 'internal', label: 'Internal description', children: event.internal_short_description }]
+          : []),
+      ]}
+    />
+  );
+}

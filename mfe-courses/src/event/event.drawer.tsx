@@ -1,0 +1,122 @@
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { DEFAULT_TIMEZONE, SCHEDULING_MESSAGES, STUDENT_DIALOGS } from '@studio/contracts';
+import {
+  Button,
+  DrawerSection,
+  DrawerShell,
+  EditOutlined,
+  Flex,
+  LoadingSkeleton,
+  Result,
+  useDrawer,
+  useRemoteEntry,
+  type DrawerProps,
+} from '@studio/ui';
+import { DeleteEventDialog } from './delete-event-dialog';
+import { EditEventDialog } from './edit-event-dialog';
+import { EnrollmentsGrid } from './enrollments-grid';
+import { EventDetails } from './event-details';
+import { EventTags } from './event-tags';
+import { fetchEvent, type EnrollmentRow, type EventDetail } from './event.api';
+import { GuestCountDialog } from './guest-count-dialog';
+
+export interface EventDrawerData {
+  eventId?: string;
+  event_id?: string;
+}
+
+type Dialog =
+  | { kind: 'edit' }
+  | { kind: 'delete' }
+  | { kind: 'add' }
+  | { kind: 'guests'; row: EnrollmentRow }
+  | { kind: 'remove'; row: EnrollmentRow };
+
+/** Event (scheduled course) detail (spec 001 §2): Event Details, Enrollments, tags and the actions. */
+export function EventDrawer({ data }: DrawerProps<EventDrawerData>) {
+  const eventId = data.eventId ?? data.event_id ?? '';
+  const drawers = useDrawer();
+  const [event, setEvent] = useState<EventDetail | 'failed' | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [reloadKey, setReloadKey] = useState(0);
+  const AddStudent = useRemoteEntry('students', STUDENT_DIALOGS.addStudent);
+  const RemoveStudent = useRemoteEntry('students', STUDENT_DIALOGS.removeStudent);
+
+  const load = useCallback(() => {
+    fetchEvent(eventId)
+      .then(setEvent)
+      .catch((error: unknown) => {
+        console.error(SCHEDULING_MESSAGES.eventLoadFailed, error);
+        setEvent((current) => (current && current !== 'failed' ? current : 'failed'));
+      });
+  }, [eventId]);
+  useEffect(load, [load]);
+
+  /** After an enrollment change: the grid page and the seat count both reload. */
+  const refresh = () => {
+    setDialog(null);
+    setReloadKey((n) => n + 1);
+    load();
+  };
+
+  if (event === 'failed') return <Result status="error" title={SCHEDULING_MESSAGES.eventLoadFailed} />;
+  if (!event) return <LoadingSkeleton />;
+  const timezone = event.Location?.timezone?.timeZoneId || DEFAULT_TIMEZONE;
+  const studentName = (row: EnrollmentRow) => `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
+
+  return (
+    <DrawerShell
+      title={event.Activity?.name ?? event.name}
+      extra={
+        <Flex gap={8} wrap>
+          <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
+            Add student
+          </Button>
+          <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>Edit course</Button>
+          <Button danger onClick={() => setDialog({ kind: 'delete' })}>
+            Cancel course
+          </Button>
+        </Flex>
+      }
+    >
+      <EventTags eventId={event.event_id} />
+      <DrawerSection title="Event Details">
+        <Flex justify="flex-end">
+          <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'edit' })}>
+            Edit event
+          </Button>
+        </Flex>
+        <EventDetails event={event} timezone={timezone} />
+      </DrawerSection>
+      <DrawerSection title="Enrollments">
+        <EnrollmentsGrid
+          eventId={event.event_id}
+          timezone={timezone}
+          reloadKey={reloadKey}
+          onEditGuests={(row) => setDialog({ kind: 'guests', row })}
+          onRemove={(row) => setDialog({ kind: 'remove', row })}
+        />
+      </DrawerSection>
+
+      {dialog?.kind === 'edit' ? (
+        <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={refresh} />
+      ) : null}
+      {dialog?.kind === 'delete' ? <DeleteEventDialog event={event} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'guests' ? (
+        <GuestCountDialog enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={refresh} />
+      ) : null}
+      {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'add' && AddStudent ? (
+          <AddStudent data={{ event_id: event.event_id, onDone: refresh }} close={() => setDialog(null)} />
+        ) : null}
+        {dialog?.kind === 'remove' && RemoveStudent ? (
+          <RemoveStudent
+            data={{ enrollment_id: dialog.row.enrollment_id, student_name: studentName(dialog.row), onDone: refresh }}
+            close={() => setDialog(null)}
+          />
+        ) : null}
+      </Suspense>
+    </DrawerShell>
+  );
+}
