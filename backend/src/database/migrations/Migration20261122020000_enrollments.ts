@@ -14,7 +14,9 @@ export class Migration20261122020000_enrollments extends Migration {
       "user_id" text null,
       "created_at" timestamptz not null default now());`);
     this.addSql(`create unique index "student_organization_email_unique" on "student" ("organization_id", "email");`);
-    this.addSql(`create index "student_organization_name_index" on "student" ("organization_id", "last_name", "first_name");`);
+    // Sorting a session's grid by name walks these in order (the id makes each key unique).
+    this.addSql(`create index "student_organization_name_index" on "student" ("organization_id", "last_name", "first_name", "id");`);
+    this.addSql(`create index "student_organization_first_name_index" on "student" ("organization_id", "first_name", "last_name", "id");`);
     // Substring search over name and email ("%ana%") stays fast with a trigram index.
     this.addSql(`create index "student_search_trgm" on "student" using gin ((lower("first_name" || ' ' || "last_name" || ' ' || "email")) gin_trgm_ops);`);
 

@@ -1,12 +1,16 @@
 export { ENROLLMENT_FILTER_COLUMNS, ENROLLMENT_PAGE_SIZE, ENROLLMENT_SORT_FIELDS } from '@studio/contracts';
 export const WAIVER_STATUS_VALUES = ['signed', 'pending', 'expired', 'not_required'] as const;
 
-/** The SQL behind each sort field (a fixed map: user input never reaches the SQL text). */
-export const SORT_SQL: Record<string, string> = {
-  created_at: 'e.created_at',
-  first_name: 's.first_name',
-  last_name: 's.last_name',
-  email: 's.email',
-  guestCount: 'e.guest_count',
-  waiverStatus: 'e.waiver_status',
+/**
+ * The SQL ORDER BY of each sort field (a fixed map: user input never reaches the SQL text). Each ends
+ * with a unique tie-breaker that matches an index, so a page is read off the index, not a sort of
+ * the whole session.
+ */
+export const SORT_SQL: Record<string, (dir: 'asc' | 'desc') => string> = {
+  created_at: (d) => `e.created_at ${d}, e.id ${d}`,
+  first_name: (d) => `s.first_name ${d}, s.last_name ${d}, s.id ${d}`,
+  last_name: (d) => `s.last_name ${d}, s.first_name ${d}, s.id ${d}`,
+  email: (d) => `s.email ${d}`,
+  guestCount: (d) => `e.guest_count ${d}, e.created_at ${d}, e.id ${d}`,
+  waiverStatus: (d) => `e.waiver_status ${d}, e.created_at ${d}, e.id ${d}`,
 };

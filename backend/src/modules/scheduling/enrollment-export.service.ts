@@ -1,13 +1,13 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { formatInZone, neutraliseCsvCell } from '@studio/contracts';
+import { neutraliseCsvCell } from '@studio/contracts';
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { RequestContext } from '../../common/request-context';
 import { EnrollmentRow, enrollmentWhere, ENROLLMENT_SELECT, EnrollmentsService } from './enrollments.service';
 import { EventsService } from './events.service';
 
-const BATCH = 2000;
+const BATCH = 5000;
 const HEADER = ['First name', 'Last name', 'Email', 'Phone', 'Guests', 'Waiver status', 'Enrolled at', 'Order number', 'Order total'];
 
 /**
@@ -37,9 +37,13 @@ export class EnrollmentExportService {
       for (;;) {
         const keyset: string = after ? ' and (e.created_at, e.id) > (?::timestamptz, ?)' : '';
         const params: unknown[] = [...where.params, ...idList, ...(after ? [after.created_at, after.id] : []), BATCH];
-        const batch: (EnrollmentRow & { created_cursor: string })[] = await connection.execute(
-          `${ENROLLMENT_SELECT.replace('select ', 'select e.created_at::text as created_cursor, ')} where ${where.sql}${only}${keyset} order by e.created_at, e.id limit ?`,
-          params,
+        const batch: (EnrollmentRow & { created_cursor: string; enrolled_local: string })[] = await connection.execute(
+          // Dates are formatted by PostgreSQL in the location's zone: no per-row time-zone work in JS.
+          `${ENROLLMENT_SELECT.replace(
+            'select ',
+            `select e.created_at::text as created_cursor, to_char(e.created_at at time zone ?, 'YYYY-MM-DD HH24:MI') as enrolled_local, `,
+          )} where ${where.sql}${only}${keyset} order by e.created_at, e.id limit ?`,
+          [zone, ...params],
         );
         for (const r of batch) {
           yield [
@@ -49,7 +53,7 @@ export class EnrollmentExportService {
             r.phone ?? '',
             String(r.guest_count),
             r.waiver_status,
-            formatInZone(r.created_at, 'yyyy-MM-dd HH:mm', zone),
+            r.enrolled_local,
             r.order_number === null ? '' : String(r.order_number),
             r.total_cents === null ? '' : (r.total_cents / 100).toFixed(2),
           ].map(neutraliseCsvCell);

@@ -33,10 +33,12 @@ export interface EnrollmentRow {
 export function enrollmentWhere(organizationId: string, eventId: string, query: Pick<EnrollmentQuery, 'search' | 'filter'>) {
   const clauses = [`e.organization_id = ?`, `e.event_id = ?`, `e.status = 'active'`];
   const params: unknown[] = [organizationId, eventId];
+  let readsStudent = false;
   const search = query.search?.toLowerCase();
   if (search) {
     clauses.push(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`);
     params.push(`%${likeEscape(search)}%`);
+    readsStudent = true;
   }
   const f = query.filter;
   for (const [column, sql] of [
@@ -49,6 +51,7 @@ export function enrollmentWhere(organizationId: string, eventId: string, query: 
     if (value) {
       clauses.push(`lower(${sql}) like ?`);
       params.push(`%${likeEscape(value)}%`);
+      readsStudent = true;
     }
   }
   if (f.waiverStatus) {
@@ -59,7 +62,7 @@ export function enrollmentWhere(organizationId: string, eventId: string, query: 
     clauses.push(`e.guest_count = ?`);
     params.push(f.guestCount);
   }
-  return { sql: clauses.join(' and '), params };
+  return { sql: clauses.join(' and '), params, readsStudent };
 }
 
 export const ENROLLMENT_SELECT = `
@@ -113,7 +116,7 @@ export class EnrollmentsService {
   async list(ctx: RequestContext, eventId: string, query: EnrollmentQuery) {
     await this.requireEventId(ctx, eventId);
     const where = enrollmentWhere(ctx.organizationId, eventId, query);
-    const order = `${SORT_SQL[query.sortField]} ${query.sortOrder}, e.id ${query.sortOrder}`;
+    const order = SORT_SQL[query.sortField](query.sortOrder);
     const connection = this.em.getConnection();
     const [rows, [count]] = await Promise.all([
       connection.execute<EnrollmentRow[]>(`${ENROLLMENT_SELECT} where ${where.sql} order by ${order} limit ? offset ?`, [
@@ -121,8 +124,9 @@ export class EnrollmentsService {
         query.limit,
         (query.page - 1) * query.limit,
       ]),
+      // The count joins students only when the search or a filter reads them.
       connection.execute<{ total: string }[]>(
-        `select count(*) as total from enrollment e join student s on s.id = e.student_id where ${where.sql}`,
+        `select count(*) as total from enrollment e${where.readsStudent ? ' join student s on s.id = e.student_id' : ''} where ${where.sql}`,
         where.params,
       ),
     ]);
