@@ -200,7 +200,8 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    await admin(`drop database if exists "${dbName}" with (force)`);
+    if (process.env.BENCH_KEEP) console.log(`Kept database ${dbName}`);
+    else await admin(`drop database if exists "${dbName}" with (force)`);
   }
 }
 

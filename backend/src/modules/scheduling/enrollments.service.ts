@@ -49,6 +49,11 @@ export function enrollmentWhere(organizationId: string, eventId: string, query: 
   ] as const) {
     const value = f[column]?.trim().toLowerCase();
     if (value) {
+      // Name and email filters also match the indexed search expression, so the trigram index narrows them.
+      if (column !== 'phone') {
+        clauses.push(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`);
+        params.push(`%${likeEscape(value)}%`);
+      }
       clauses.push(`lower(${sql}) like ?`);
       params.push(`%${likeEscape(value)}%`);
       readsStudent = true;
@@ -119,8 +124,10 @@ export class EnrollmentsService {
     const order = SORT_SQL[query.sortField](query.sortOrder);
     const connection = this.em.getConnection();
     const [rows, [count]] = await Promise.all([
-      connection.execute<EnrollmentRow[]>(`${ENROLLMENT_SELECT} where ${where.sql} order by ${order} limit ? offset ?`, [
+      // Naming the students' organization lets a sort by name walk the student name index in order.
+      connection.execute<EnrollmentRow[]>(`${ENROLLMENT_SELECT} where ${where.sql} and s.organization_id = ? order by ${order} limit ? offset ?`, [
         ...where.params,
+        ctx.organizationId,
         query.limit,
         (query.page - 1) * query.limit,
       ]),
