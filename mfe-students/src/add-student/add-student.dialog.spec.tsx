@@ -1,0 +1,92 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import { SCHEDULING_MESSAGES } from '@studio/contracts';
+import { AddStudentDialog } from './add-student.dialog';
+import { RemoveStudentDialog } from './remove-student.dialog';
+
+const EVENT_ID = 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee';
+const ADA = {
+  student_id: '55555555-5555-4555-8555-555555555555',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: null,
+  user_id: null,
+  created_at: '2026-01-01T00:00:00Z',
+};
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+async function pickAda() {
+  const picker = screen.getByRole('combobox', { name: 'Student' });
+  fireEvent.mouseDown(picker);
+  fireEvent.change(picker, { target: { value: 'ada' } });
+  fireEvent.click(await screen.findByText('Ada Lovelace (ada@example.com)'));
+}
+
+describe('AddStudentDialog', () => {
+  it("says 'Please select a student.' when none is picked and calls nothing", async () => {
+    const calls = mockFetch({ 'GET /api/admin/student': { body: { students: [ADA] } } });
+    renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID }} close={jest.fn()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Enroll student' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.selectStudent)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('searches on the server and enrolls the picked student directly', async () => {
+    const onDone = jest.fn();
+    const close = jest.fn();
+    const calls = mockFetch({
+      'GET /api/admin/student': { body: { students: [ADA] } },
+      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: {
+        status: 201,
+        body: { enrollment_id: 'x', order_id: 'o', order_number: 7, total: 0, source: 'workbench' },
+      },
+    });
+    renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID, onDone }} close={close} />);
+    await pickAda();
+    await waitFor(() => expect(calls.some((c) => c.url.includes('search=ada'))).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Enroll student' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.studentAdded)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ event_id: EVENT_ID });
+    expect(onDone).toHaveBeenCalled();
+    expect(close).toHaveBeenCalled();
+  });
+
+  it("shows the generic failure toast and the server's 409 message", async () => {
+    mockFetch({
+      'GET /api/admin/student': { body: { students: [ADA] } },
+      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: {
+        status: 409,
+        body: { statusCode: 409, message: SCHEDULING_MESSAGES.alreadyEnrolled },
+      },
+    });
+    const close = jest.fn();
+    renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID }} close={close} />);
+    await pickAda();
+    fireEvent.click(screen.getByRole('button', { name: 'Enroll student' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.addFailed)).toBeInTheDocument();
+    expect(screen.getByText(SCHEDULING_MESSAGES.alreadyEnrolled)).toBeInTheDocument();
+    expect(close).not.toHaveBeenCalled();
+  });
+});
+
+describe('RemoveStudentDialog', () => {
+  it("removes the enrollment with 'Student removed', or says 'Failed to remove student'", async () => {
+    const onDone = jest.fn();
+    let status = 500;
+    mockFetch({ 'DELETE /api/admin/enrollment/en1': () => ({ status, body: status === 204 ? undefined : { message: 'x' } }) });
+    renderWithProviders(
+      <RemoveStudentDialog data={{ enrollment_id: 'en1', student_name: 'Ada Lovelace', onDone }} close={jest.fn()} />,
+    );
+    expect(screen.getByText(/Remove Ada Lovelace from this session/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.removeFailed)).toBeInTheDocument();
+    expect(onDone).not.toHaveBeenCalled();
+    status = 204;
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.studentRemoved)).toBeInTheDocument();
+    expect(onDone).toHaveBeenCalled();
+  });
+});
