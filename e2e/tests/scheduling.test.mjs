@@ -1,0 +1,139 @@
+// Issue 4 in the browser: from a course's page schedule a two-day session, open it, add a demo
+// student, change the guest count, export the CSV, remove the student and delete the session.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { startServer } from '../support/server.mjs';
+import { createDatabase } from '../support/database.mjs';
+import { launchBrowser, signIn } from '../support/browser.mjs';
+
+const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
+const LABEL = `E2E two-day ${Date.now()}`;
+
+let database;
+let server;
+let browser;
+
+before(async () => {
+  database = createDatabase();
+  server = await startServer({
+    DATABASE_URL: database.url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SEED_DEMO: 'true',
+    DEMO_EMAIL: OWNER.email,
+    DEMO_PASSWORD: OWNER.password,
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  database?.drop();
+});
+
+async function api() {
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  });
+  const { token } = await login.json();
+  return async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
+}
+
+test('schedule a two-day session, enroll, guests, export, remove, delete', async () => {
+  const get = await api();
+  const { activities } = await get('/api/admin/activities');
+  const courses = await Promise.all(activities.map((a) => get(`/api/admin/activities/${a.activity_id}`)));
+  const course = courses.find((c) => c.activity_type === 'scheduled');
+  assert.ok(course, 'the demo seed has a scheduled course');
+  const { students } = await get('/api/admin/student?limit=1');
+  const student = students[0];
+  assert.ok(student, 'the demo seed has students');
+
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await page.getByRole('heading', { name: course.name }).waitFor();
+
+  // Schedule: exactly two days, from the course's defaults.
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  const drawer = page.locator('.ant-drawer');
+  await drawer.getByRole('heading', { name: `Schedule ${course.name}` }).waitFor();
+  await drawer.getByLabel('Date of day 1').waitFor();
+  if ((await drawer.getByLabel('Date of day 2').count()) === 0) {
+    await drawer.getByRole('button', { name: 'Add day' }).click();
+  }
+  while ((await drawer.getByLabel('Date of day 3').count()) > 0) {
+    await drawer.getByRole('button', { name: 'Remove day 3' }).click();
+  }
+  const day1 = await drawer.getByLabel('Date of day 1').inputValue();
+  const day2 = await drawer.getByLabel('Date of day 2').inputValue();
+  assert.ok(day2 > day1, `day 2 (${day2}) follows day 1 (${day1})`);
+  await drawer.getByLabel('Internal short description').fill(LABEL);
+  await drawer.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.getByText('Course Scheduled').waitFor();
+  await drawer.waitFor({ state: 'detached' });
+
+  // Open it from the sessions list (the page reloaded it when the drawer closed).
+  await page.getByRole('listitem').filter({ hasText: LABEL }).click();
+  await drawer.getByRole('region', { name: 'Event Details' }).waitFor();
+  await drawer.getByText('Days', { exact: true }).waitFor();
+  // The fullscreen toggle of event drawers (spec 001 §2) is there.
+  await drawer.getByRole('button', { name: 'Full screen' }).waitFor();
+
+  // Add a demo student.
+  await drawer.getByRole('button', { name: 'Add student' }).click();
+  const modal = page.locator('.ant-modal').last();
+  const picker = modal.getByRole('combobox', { name: 'Student' });
+  await picker.click();
+  await picker.fill(student.email);
+  await page.locator('.ant-select-item-option').filter({ hasText: student.email }).first().click();
+  await modal.getByRole('button', { name: 'Enroll student' }).click();
+  await page.getByText('Student added to course.').waitFor();
+  const grid = drawer.getByRole('region', { name: 'Enrollments' });
+  await grid.getByText(student.email).waitFor();
+  await drawer.getByText(/^1 \/ \d+$/).waitFor();
+
+  // Guest count.
+  const name = `${student.first_name} ${student.last_name}`;
+  await grid.getByRole('button', { name: `Edit guests of ${name}` }).click();
+  const guests = page.locator('.ant-modal').last();
+  await guests.getByLabel('Guest count').fill('');
+  assert.equal(await guests.getByRole('button', { name: 'Save' }).isDisabled(), true);
+  await guests.getByLabel('Guest count').fill('2');
+  await guests.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Guest count updated successfully').waitFor();
+  await grid.getByRole('button', { name: `Edit guests of ${name}` }).filter({ hasText: '2' }).waitFor();
+  await drawer.getByText(/^3 \/ \d+$/).waitFor();
+
+  // Export: a CSV download with the student.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    grid.getByRole('button', { name: /Export all/ }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'enrollments.csv');
+  const csv = readFileSync(await download.path(), 'utf8');
+  assert.match(csv, new RegExp(student.email.replace(/[.+]/g, '\\$&')));
+
+  // Remove the student; the seats go back.
+  await grid.getByRole('button', { name: `Remove ${name}` }).click();
+  await page.locator('.ant-modal').last().getByRole('button', { name: 'Remove', exact: true }).click();
+  await page.getByText('Student removed').waitFor();
+  await grid.getByText(student.email).waitFor({ state: 'detached' });
+  await drawer.getByText(/^0 \/ \d+$/).waitFor();
+
+  // Delete the session: back on the course page, the session gone.
+  await drawer.getByRole('button', { name: 'Cancel course' }).click();
+  await page.locator('.ant-modal').last().getByRole('button', { name: 'Delete' }).click();
+  await page.getByText('Course deleted successfully').waitFor();
+  await page.waitForURL(new RegExp(`/admin/courses/${course.activity_id}$`));
+  await drawer.waitFor({ state: 'detached' });
+  const { sessions } = await get(`/api/admin/activities/${course.activity_id}/sessions?include_past=true&limit=10000`);
+  assert.equal(sessions.filter((s) => s.internal_short_description === LABEL).length, 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

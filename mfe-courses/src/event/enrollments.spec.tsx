@@ -1,0 +1,98 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import { SCHEDULING_MESSAGES } from '@studio/contracts';
+import { EnrollmentsGrid } from './enrollments-grid';
+import { enrollmentQueryString, INITIAL_ENROLLMENT_QUERY } from './enrollment-query';
+import { GuestCountDialog } from './guest-count-dialog';
+import { EVENT_ID, PAGE, ROW } from './event-fixtures';
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+describe('enrollmentQueryString', () => {
+  it('writes page, limit 20, search, sort and filter[column], leaving out empty parts', () => {
+    expect(enrollmentQueryString(INITIAL_ENROLLMENT_QUERY)).toBe('page=1&limit=20&sortField=created_at&sortOrder=asc');
+    const query = enrollmentQueryString({
+      ...INITIAL_ENROLLMENT_QUERY,
+      page: 3,
+      search: ' ada ',
+      sortField: 'last_name',
+      sortOrder: 'desc',
+      filter: { email: 'example.com', waiverStatus: 'signed', phone: ' ' },
+    });
+    expect(new URLSearchParams(query).toString()).toBe(
+      'page=3&limit=20&search=ada&sortField=last_name&sortOrder=desc&filter%5Bemail%5D=example.com&filter%5BwaiverStatus%5D=signed',
+    );
+  });
+});
+
+describe('EnrollmentsGrid', () => {
+  it('asks the server for each search, sort and page', async () => {
+    const many = { ...PAGE, totalCount: 45 };
+    const calls = mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: { body: many } });
+    renderWithProviders(
+      <EnrollmentsGrid eventId={EVENT_ID} timezone="UTC" reloadKey={0} onEditGuests={jest.fn()} onRemove={jest.fn()} />,
+    );
+    await screen.findByText('ada@example.com');
+    const last = () => new URLSearchParams(calls.at(-1)!.url.split('?')[1]);
+    expect(last().get('page')).toBe('1');
+    expect(last().get('limit')).toBe('20');
+
+    fireEvent.change(screen.getByLabelText('Search enrollments'), { target: { value: 'love' } });
+    fireEvent.keyDown(screen.getByLabelText('Search enrollments'), { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(last().get('search')).toBe('love'));
+
+    fireEvent.click(screen.getAllByText('Last name')[0]);
+    await waitFor(() => expect(last().get('sortField')).toBe('last_name'));
+    expect(last().get('sortOrder')).toBe('asc');
+    fireEvent.click(screen.getAllByText('Last name')[0]);
+    await waitFor(() => expect(last().get('sortOrder')).toBe('desc'));
+
+    fireEvent.click(screen.getByTitle('3'));
+    await waitFor(() => expect(last().get('page')).toBe('3'));
+    expect(last().get('search')).toBe('love');
+    expect(screen.getByText('45 enrolled')).toBeInTheDocument();
+  });
+});
+
+describe('GuestCountDialog', () => {
+  it('takes a whole number from 0, disables Save when empty, and sends it', async () => {
+    const onSaved = jest.fn();
+    const calls = mockFetch({
+      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: { body: { enrollment_id: ROW.enrollment_id, guestCount: 0 } },
+    });
+    renderWithProviders(<GuestCountDialog enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
+    const input = await screen.findByLabelText('Guest count');
+    const save = () => screen.getByRole('button', { name: 'Save' });
+    expect(input).toHaveValue('1');
+    fireEvent.change(input, { target: { value: '' } });
+    expect(save()).toBeDisabled();
+    fireEvent.change(input, { target: { value: '-1' } });
+    expect(screen.getByText(SCHEDULING_MESSAGES.guestCountMin)).toBeInTheDocument();
+    expect(save()).toBeDisabled();
+    fireEvent.change(input, { target: { value: '1.5' } });
+    expect(save()).toBeDisabled();
+    fireEvent.change(input, { target: { value: '0' } });
+    expect(save()).toBeEnabled();
+    fireEvent.click(save());
+    expect(await screen.findByText(SCHEDULING_MESSAGES.guestCountUpdated)).toBeInTheDocument();
+    expect(calls[0].body).toEqual({ guestCount: 0 });
+    expect(onSaved).toHaveBeenCalled();
+  });
+
+  it("toasts 'Failed to update guest count' and shows the server's seat message", async () => {
+    mockFetch({
+      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: {
+        status: 409,
+        body: { statusCode: 409, message: SCHEDULING_MESSAGES.notEnoughSeats(1) },
+      },
+    });
+    const onSaved = jest.fn();
+    renderWithProviders(<GuestCountDialog enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
+    fireEvent.change(await screen.findByLabelText('Guest count'), { target: { value: '5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.guestCountFailed)).toBeInTheDocument();
+    expect(within(document.body).getByText(SCHEDULING_MESSAGES.notEnoughSeats(1))).toBeInTheDocument();
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+});

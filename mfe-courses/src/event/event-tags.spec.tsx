@@ -1,0 +1,59 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import { SCHEDULING_MESSAGES, SYSTEM_TAGS, TAG_UPDATE_DEBOUNCE_MS } from '@studio/contracts';
+import { EventTags } from './event-tags';
+import { EVENT_ID } from './event-fixtures';
+
+const FEATURED = { ...SYSTEM_TAGS.featured, system: true };
+const KIDS = { tag_id: 't-kids', name: 'Kids', color: '#2f9e44', icon: null, system: false };
+const ADULTS = { tag_id: 't-adults', name: 'Adults', color: '#1098ad', icon: null, system: false };
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+function routes(put: { status?: number; body: unknown }) {
+  return mockFetch({
+    'GET /api/admin/events/tags': { body: { tags: [FEATURED, KIDS, ADULTS] } },
+    [`GET /api/admin/events/${EVENT_ID}/tags`]: { body: { tags: [FEATURED, KIDS] } },
+    [`PUT /api/admin/events/${EVENT_ID}/tags`]: put,
+  });
+}
+
+describe('EventTags', () => {
+  it('shows system tags without remove or rename, and saves custom tags once, 50 ms after the last change', async () => {
+    const calls = routes({ body: { tags: [FEATURED] } });
+    renderWithProviders(<EventTags eventId={EVENT_ID} />);
+    await screen.findByText('Kids');
+    expect(screen.getByText('Featured')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Remove tag Featured')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Rename tag Featured')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Remove tag Kids')).toBeInTheDocument();
+
+    jest.useFakeTimers();
+    try {
+      fireEvent.click(screen.getByLabelText('Remove tag Kids'));
+      act(() => jest.advanceTimersByTime(TAG_UPDATE_DEBOUNCE_MS - 10));
+      expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+      act(() => jest.advanceTimersByTime(10));
+      expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+    } finally {
+      jest.useRealTimers();
+    }
+    const put = calls.find((c) => c.method === 'PUT');
+    // System tags are never sent (spec 001 §4).
+    expect(put?.body).toEqual({ tags: [] });
+    expect(await screen.findByText(SCHEDULING_MESSAGES.tagsUpdated)).toBeInTheDocument();
+  });
+
+  it("says 'Failed to update tags' and reloads the event's tags when the save fails", async () => {
+    const calls = routes({ status: 500, body: { statusCode: 500, message: 'boom' } });
+    renderWithProviders(<EventTags eventId={EVENT_ID} />);
+    await screen.findByText('Kids');
+    fireEvent.click(screen.getByLabelText('Remove tag Kids'));
+    await waitFor(() => expect(screen.queryByText('Kids')).not.toBeInTheDocument());
+    expect(await screen.findByText(SCHEDULING_MESSAGES.tagsUpdateFailed)).toBeInTheDocument();
+    // Reloaded: Kids is back and the event's tags were read a second time.
+    expect(await screen.findByText('Kids')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'GET' && c.url.endsWith(`/events/${EVENT_ID}/tags`))).toHaveLength(2);
+  });
+});

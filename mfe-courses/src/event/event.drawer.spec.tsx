@@ -1,0 +1,127 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { mockFetch, renderWithProviders, type MockAnswer } from '@studio/ui/testing';
+import { COURSE_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
+import { RemoteRegistryContext } from '@studio/ui';
+import { EventDrawer } from './event.drawer';
+import { EVENT, EVENT_ID, PAGE } from './event-fixtures';
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+function routes(extra: Record<string, MockAnswer> = {}, event: MockAnswer = { body: EVENT }) {
+  return mockFetch({
+    [`GET /api/admin/events/${EVENT_ID}`]: event,
+    [`GET /api/admin/enrollment/event/${EVENT_ID}`]: { body: PAGE },
+    'GET /api/admin/events/tags': { body: { tags: [] } },
+    [`GET /api/admin/events/${EVENT_ID}/tags`]: { body: { tags: [] } },
+    ...extra,
+  });
+}
+
+// The students remote is not there in a unit test: its dialogs stand in as a marker.
+const registry = async () => ({
+  add_student: ({ data }: { data: { event_id?: string } }) => <div role="note">add student to {data.event_id}</div>,
+});
+
+async function renderDrawer() {
+  renderWithProviders(
+    <RemoteRegistryContext.Provider value={registry}>
+      <EventDrawer data={{ eventId: EVENT_ID }} close={jest.fn()} />
+    </RemoteRegistryContext.Provider>,
+  );
+  await screen.findByRole('heading', { name: 'Wheel throwing' });
+}
+
+describe('EventDrawer', () => {
+  it('shows Event Details and Enrollments with the days in the location zone, price and seats', async () => {
+    routes();
+    await renderDrawer();
+    const details = screen.getByRole('region', { name: 'Event Details' });
+    expect(within(details).getByText('Thu, Apr 2, 2026 at 18:30 · 90 min')).toBeInTheDocument();
+    expect(within(details).getByText('Apr 2, 2026 6:30 PM (America/Chicago)')).toBeInTheDocument();
+    expect(within(details).getByText('$45.00')).toBeInTheDocument();
+    expect(within(details).getByText('3 / 8')).toBeInTheDocument();
+    expect(within(details).getByText('Evening group')).toBeInTheDocument();
+    const enrollments = screen.getByRole('region', { name: 'Enrollments' });
+    expect(await within(enrollments).findByText('ada@example.com')).toBeInTheDocument();
+    for (const action of ['Add student', 'Edit course', 'Cancel course']) {
+      expect(screen.getByRole('button', { name: action })).toBeInTheDocument();
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Add student' }));
+    expect(await screen.findByRole('note')).toHaveTextContent(`add student to ${EVENT_ID}`);
+  });
+
+  it("says 'Failed to load event details' when the event cannot be loaded", async () => {
+    routes({}, { status: 500, body: { statusCode: 500, message: 'boom' } });
+    renderWithProviders(<EventDrawer data={{ event_id: EVENT_ID }} close={jest.fn()} />);
+    expect(await screen.findByText(SCHEDULING_MESSAGES.eventLoadFailed)).toBeInTheDocument();
+  });
+
+  it('refuses to delete while students are enrolled, with the spec message', async () => {
+    const calls = routes();
+    await renderDrawer();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel course' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.deleteBlocked)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes an empty session, toasts and goes to the course page', async () => {
+    const calls = routes(
+      {
+        [`DELETE /api/admin/events/${EVENT_ID}`]: {
+          body: { activity_id: EVENT.activity_id, redirect_to: `/admin/courses/${EVENT.activity_id}` },
+        },
+      },
+      { body: { ...EVENT, enrolled_count: 0, seats_taken: 0 } },
+    );
+    await renderDrawer();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel course' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText(COURSE_MESSAGES.deleted)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(true);
+    expect(window.location.pathname).toBe(`/admin/courses/${EVENT.activity_id}`);
+  });
+
+  it('edit event dialog: the spec messages, then the server 409 message', async () => {
+    const calls = routes({
+      [`PUT /api/admin/events/${EVENT_ID}`]: {
+        status: 409,
+        body: { statusCode: 409, message: SCHEDULING_MESSAGES.capacityBelowSeats(3) },
+      },
+    });
+    await renderDrawer();
+    fireEvent.click(screen.getByRole('button', { name: /Edit event/ }));
+    await screen.findByLabelText('Internal short description');
+    const dialog = screen.getByLabelText('Internal short description').closest('.ant-modal') as HTMLElement;
+    const capacity = within(dialog).getByLabelText('Capacity');
+    const price = within(dialog).getByLabelText('Price');
+    expect(capacity).toHaveValue('8');
+    expect(price).toHaveValue('45.00');
+    fireEvent.change(capacity, { target: { value: '' } });
+    fireEvent.change(price, { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(SCHEDULING_MESSAGES.capacityEmpty)).toBeInTheDocument();
+    expect(within(dialog).getByText(SCHEDULING_MESSAGES.priceEmpty)).toBeInTheDocument();
+    fireEvent.change(capacity, { target: { value: '2.5' } });
+    fireEvent.change(price, { target: { value: '450.999' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(SCHEDULING_MESSAGES.capacityWhole)).toBeInTheDocument();
+    expect(within(dialog).getByText(SCHEDULING_MESSAGES.priceCurrency)).toBeInTheDocument();
+    fireEvent.change(capacity, { target: { value: '0' } });
+    fireEvent.change(price, { target: { value: '0' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(SCHEDULING_MESSAGES.capacityMin)).toBeInTheDocument();
+    expect(within(dialog).getByText(SCHEDULING_MESSAGES.pricePositive)).toBeInTheDocument();
+    fireEvent.change(capacity, { target: { value: '2' } });
+    fireEvent.change(price, { target: { value: '$50.5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(SCHEDULING_MESSAGES.capacityBelowSeats(3))).toBeInTheDocument();
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      capacity: 2,
+      price: 5050,
+      internal_short_description: 'Evening group',
+    }));
+    expect(screen.getByText(COURSE_MESSAGES.updateFailedShort)).toBeInTheDocument();
+  });
+});
