@@ -17,7 +17,8 @@ const { to: copyTo } = require('pg-copy-streams');
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100000);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PG_ROOT = process.env.BENCH_PG_URL ?? process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_ROOT =
+  process.env.BENCH_PG_URL ?? process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `studio_bench_${randomBytes(4).toString('hex')}`;
 const dbUrl = new URL(PG_ROOT);
 dbUrl.pathname = `/${dbName}`;
@@ -78,31 +79,72 @@ async function main() {
     }
 
     // Seed with set-based SQL: the organization and its owner through the CLI, the rest in bulk.
-    const cli = spawn(process.execPath, [join(ROOT, 'backend/dist/cli/admin-create.js'), '--org', 'Bench Studio', '--email', 'bench@studio.test', '--password', 'bench-password'], {
-      env: { ...process.env, DATABASE_URL: dbUrl.toString() },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    await new Promise((resolve, reject) => cli.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`admin:create exited ${code}`)))));
+    const cli = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'backend/dist/cli/admin-create.js'),
+        '--org',
+        'Bench Studio',
+        '--email',
+        'bench@studio.test',
+        '--password',
+        'bench-password',
+      ],
+      {
+        env: { ...process.env, DATABASE_URL: dbUrl.toString() },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    await new Promise((resolve, reject) =>
+      cli.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`admin:create exited ${code}`)))),
+    );
     const db = new Client({ connectionString: dbUrl.toString() });
     db.on('error', () => undefined); // the database is dropped at the end, connection or not
     await db.connect();
     const seedStart = Date.now();
-    const { rows: [org] } = await db.query(`select id from organization limit 1`);
-    await db.query(`insert into location (id, organization_id, address, timezone) values (gen_random_uuid(), $1, '1 Bench St', 'America/New_York')`, [org.id]);
-    await db.query(`insert into instructor (id, organization_id, first_name) values (gen_random_uuid(), $1, 'Bench')`, [org.id]);
+    const {
+      rows: [org],
+    } = await db.query(`select id from organization limit 1`);
+    await db.query(
+      `insert into location (id, organization_id, address, timezone) values (gen_random_uuid(), $1, '1 Bench St', 'America/New_York')`,
+      [org.id],
+    );
+    await db.query(
+      `insert into instructor (id, organization_id, first_name) values (gen_random_uuid(), $1, 'Bench')`,
+      [org.id],
+    );
     await db.query(
       `insert into activity (id, organization_id, name, description, category_id, level, price_cents, capacity, location_id, instructor_id, cancel_policy_id, reschedule_policy_id)
        select gen_random_uuid(), $1, 'Bench course', 'A course with a very large session.', 4, 'Beginner', 5000, $2, l.id, i.id, 3, 4
          from location l, instructor i limit 1`,
       [org.id, ROWS + 10],
     );
-    const { rows: [event] } = await db.query(
+    const {
+      rows: [event],
+    } = await db.query(
       `insert into event (id, organization_id, activity_id, name, capacity, price_cents, location_id, instructor_id, starts_at, ends_at)
        select gen_random_uuid(), $1, a.id, a.name, $2, 5000, a.location_id, a.instructor_id, now() + interval '30 days', now() + interval '30 days 2 hours'
          from activity a limit 1 returning id`,
       [org.id, ROWS + 10],
     );
-    const first = ['Ana', 'Bruno', 'Carla', 'Dmitri', 'Elif', 'Femi', 'Greta', 'Hiro', 'Ines', 'Jamal', 'Kira', 'Luca', 'Mona', 'Nils', 'Olga', 'Pavel'];
+    const first = [
+      'Ana',
+      'Bruno',
+      'Carla',
+      'Dmitri',
+      'Elif',
+      'Femi',
+      'Greta',
+      'Hiro',
+      'Ines',
+      'Jamal',
+      'Kira',
+      'Luca',
+      'Mona',
+      'Nils',
+      'Olga',
+      'Pavel',
+    ];
     await db.query(
       `insert into student (id, organization_id, first_name, last_name, email, phone, created_at)
        select gen_random_uuid(), $1, ($2::text[])[1 + g % 16], 'Surname' || (g * 7919 % 100003), 'student' || g || '@bench.test',
@@ -141,10 +183,20 @@ async function main() {
     }
     const grid = `/api/admin/enrollment/event/${event.id}`;
     const scenarios = [
-      ['search "ana" + sort by last name', (i) => `${grid}?page=${1 + (i % 5)}&limit=20&search=${['ana', 'bruno', 'surname12', 'student99', 'greta'][i % 5]}&sortField=last_name&sortOrder=asc`],
-      ['sort by last name, no search', (i) => `${grid}?page=${1 + (i % 50)}&limit=20&sortField=last_name&sortOrder=desc`],
+      [
+        'search "ana" + sort by last name',
+        (i) =>
+          `${grid}?page=${1 + (i % 5)}&limit=20&search=${['ana', 'bruno', 'surname12', 'student99', 'greta'][i % 5]}&sortField=last_name&sortOrder=asc`,
+      ],
+      [
+        'sort by last name, no search',
+        (i) => `${grid}?page=${1 + (i % 50)}&limit=20&sortField=last_name&sortOrder=desc`,
+      ],
       ['default page (created_at)', (i) => `${grid}?page=${1 + (i % 50)}&limit=20`],
-      ['filter[email] + sort by email', (i) => `${grid}?page=1&limit=20&filter[email]=student${i % 100}&sortField=email`],
+      [
+        'filter[email] + sort by email',
+        (i) => `${grid}?page=1&limit=20&filter[email]=student${i % 100}&sortField=email`,
+      ],
     ];
     const results = [];
     for (const [name, path] of scenarios) {
@@ -164,7 +216,11 @@ async function main() {
     let peakRss = idleRss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid))), 10);
     const t0 = performance.now();
-    const res = await fetch(`${base}/api/admin/export/enrollment`, { method: 'POST', headers, body: JSON.stringify({ event_id: event.id }) });
+    const res = await fetch(`${base}/api/admin/export/enrollment`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ event_id: event.id }),
+    });
     let bytes = 0;
     let lines = 0;
     for await (const chunk of res.body) {
@@ -186,14 +242,22 @@ async function main() {
     const copyMs = performance.now() - c0;
     await db.end();
 
-    console.log(`\nBench: one session with ${ROWS.toLocaleString('en-US')} enrollments (seeded in ${(seedMs / 1000).toFixed(1)} s)\n`);
+    console.log(
+      `\nBench: one session with ${ROWS.toLocaleString('en-US')} enrollments (seeded in ${(seedMs / 1000).toFixed(1)} s)\n`,
+    );
     console.log('Enrollments grid page request (41 requests each, after 5 warm-up):');
     for (const r of results) {
-      console.log(`  ${r.name.padEnd(36)} median ${r.median.toFixed(1).padStart(6)} ms   p95 ${r.p95.toFixed(1).padStart(6)} ms   (${r.total.toLocaleString('en-US')} matching)`);
+      console.log(
+        `  ${r.name.padEnd(36)} median ${r.median.toFixed(1).padStart(6)} ms   p95 ${r.p95.toFixed(1).padStart(6)} ms   (${r.total.toLocaleString('en-US')} matching)`,
+      );
     }
     console.log('\nCSV export of every enrollment:');
-    console.log(`  API POST /api/admin/export/enrollment   ${(exportMs / 1000).toFixed(2)} s, ${(bytes / 1e6).toFixed(1)} MB, ${(lines - 1).toLocaleString('en-US')} rows, API process RSS ${idleRss.toFixed(0)} MB idle -> ${peakRss.toFixed(0)} MB peak (+${(peakRss - idleRss).toFixed(0)} MB)`);
-    console.log(`  PostgreSQL COPY ... TO STDOUT           ${(copyMs / 1000).toFixed(2)} s, ${(copyBytes / 1e6).toFixed(1)} MB`);
+    console.log(
+      `  API POST /api/admin/export/enrollment   ${(exportMs / 1000).toFixed(2)} s, ${(bytes / 1e6).toFixed(1)} MB, ${(lines - 1).toLocaleString('en-US')} rows, API process RSS ${idleRss.toFixed(0)} MB idle -> ${peakRss.toFixed(0)} MB peak (+${(peakRss - idleRss).toFixed(0)} MB)`,
+    );
+    console.log(
+      `  PostgreSQL COPY ... TO STDOUT           ${(copyMs / 1000).toFixed(2)} s, ${(copyBytes / 1e6).toFixed(1)} MB`,
+    );
   } catch (error) {
     console.error(error);
     process.exitCode = 1;

@@ -50,31 +50,45 @@ test('React and antd are loaded once, from the shell, while drawers of all four 
   await page.getByRole('button', { name: 'Share course' }).click();
   await dialog.getByRole('heading', { name: 'Share course' }).waitFor();
   // orders remote
-  await page.getByRole('navigation', { name: 'Main' }).getByText('Discounts', { exact: true }).dispatchEvent('click');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByText('Discounts', { exact: true })
+    .dispatchEvent('click');
   await page.getByRole('button', { name: 'New discount' }).click();
   await dialog.getByRole('heading', { name: 'New Discount' }).waitFor();
   // students remote
   // A client-side navigation (no reload), so every script counted belongs to one page load.
   await page.evaluate((path) => {
     globalThis.history.pushState({}, '', path);
-    globalThis.dispatchEvent(new PopStateEvent('popstate'));
+    globalThis.dispatchEvent(new globalThis.PopStateEvent('popstate'));
   }, `/admin/students/${randomUUID()}`);
   await dialog.getByText('Could not load this student').waitFor();
   // integrations remote
-  await page.getByRole('navigation', { name: 'Main' }).getByText('Super Admin Settings').dispatchEvent('click');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByText('Super Admin Settings')
+    .dispatchEvent('click');
   await dialog.getByRole('heading', { name: 'Super Admin Settings' }).waitFor();
 
   // The same files, read from the server (a page's script bodies are not all readable after load).
   for (const script of scripts) script.body = await (await fetch(`${server.url}${script.url}`)).text();
   const remoteScripts = scripts.filter((s) => s.url.startsWith('/mfe/'));
   for (const remote of ['courses', 'orders', 'students', 'integrations']) {
-    assert.ok(remoteScripts.some((s) => s.url === `/mfe/${remote}/remoteEntry.js`), `${remote} remote was loaded`);
+    assert.ok(
+      remoteScripts.some((s) => s.url === `/mfe/${remote}/remoteEntry.js`),
+      `${remote} remote was loaded`,
+    );
   }
   const withReact = scripts.filter((s) => s.body.includes(`"${REACT_VERSION}"`));
   const withAntd = scripts.filter((s) => s.body.includes(ANTD_STYLE_ENGINE));
   assert.ok(withReact.length > 0, 'React was found in the loaded scripts');
-  assert.equal(withAntd.length, 1, `antd's style engine is in exactly one file: ${withAntd.map((s) => s.url)}`);
-  for (const s of [...withReact, ...withAntd]) assert.ok(!s.url.startsWith('/mfe/'), `${s.url} is a remote's copy`);
+  assert.equal(
+    withAntd.length,
+    1,
+    `antd's style engine is in exactly one file: ${withAntd.map((s) => s.url)}`,
+  );
+  for (const s of [...withReact, ...withAntd])
+    assert.ok(!s.url.startsWith('/mfe/'), `${s.url} is a remote's copy`);
   const urls = scripts.map((s) => s.url);
   assert.equal(new Set(urls).size, urls.length, 'no script was fetched twice');
   await page.close();
