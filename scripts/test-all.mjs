@@ -9,7 +9,7 @@ const steps = [
   ['build', 'npx nx run-many -t build --output-style=static'],
   ['API types are current', 'node scripts/api-types.mjs --check'],
   ['typecheck', 'npx nx run-many -t typecheck --output-style=static'],
-  ['lint', 'npx eslint . --max-warnings=0'],
+  ['lint', 'npx nx run-many -t lint --output-style=static && npx eslint scripts eslint.config.mjs --max-warnings=0'],
   ['unit and component tests', 'npx nx run-many -t test --output-style=static'],
   ['backend end-to-end tests (PostgreSQL, Redis)', 'npm run test:e2e -w @studio/backend'],
   ['bundle budget', 'node scripts/bundle-budget.mjs'],
