@@ -7,13 +7,15 @@ import { navigateTo } from './navigate';
 interface DeleteEventDialogProps {
   event: EventDetail;
   onClose: () => void;
+  /** Closes the drawer: navigating to the page already shown is no route change, so it would stay. */
+  onDeleted: () => void;
 }
 
 /**
  * Delete event dialog: refused while students are enrolled (spec 001 §4, §8); after a delete the
  * admin lands on the course's page.
  */
-export function DeleteEventDialog({ event, onClose }: DeleteEventDialogProps) {
+export function DeleteEventDialog({ event, onClose, onDeleted }: DeleteEventDialogProps) {
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const [blocked, setBlocked] = useState(event.enrolled_count > 0);
@@ -24,6 +26,7 @@ export function DeleteEventDialog({ event, onClose }: DeleteEventDialogProps) {
       const answer = await deleteEvent(event.event_id);
       message.success(COURSE_MESSAGES.deleted);
       onClose();
+      onDeleted();
       navigateTo(answer.redirect_to || courseDetailPath(answer.activity_id ?? event.activity_id));
     } catch (error) {
       if (isApiError(error) && error.status === 409) setBlocked(true);

@@ -66,7 +66,7 @@ describe('EventDrawer', () => {
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
   });
 
-  it('deletes an empty session, toasts and goes to the course page', async () => {
+  it('deletes an empty session, toasts, closes and goes to the course page', async () => {
     const calls = routes(
       {
         [`DELETE /api/admin/events/${EVENT_ID}`]: {
@@ -75,12 +75,15 @@ describe('EventDrawer', () => {
       },
       { body: { ...EVENT, enrolled_count: 0, seats_taken: 0 } },
     );
-    await renderDrawer();
+    const close = jest.fn();
+    renderWithProviders(<EventDrawer data={{ eventId: EVENT_ID }} close={close} />);
+    await screen.findByRole('heading', { name: 'Wheel throwing' });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel course' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
     expect(await screen.findByText(COURSE_MESSAGES.deleted)).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(true);
     expect(window.location.pathname).toBe(`/admin/courses/${EVENT.activity_id}`);
+    expect(close).toHaveBeenCalled();
   });
 
   it('edit event dialog: the spec messages, then the server 409 message', async () => {

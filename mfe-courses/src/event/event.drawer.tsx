@@ -33,7 +33,7 @@ type Dialog =
   | { kind: 'remove'; row: EnrollmentRow };
 
 /** Event (scheduled course) detail (spec 001 §2): Event Details, Enrollments, tags and the actions. */
-export function EventDrawer({ data }: DrawerProps<EventDrawerData>) {
+export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
   const eventId = data.eventId ?? data.event_id ?? '';
   const drawers = useDrawer();
   const [event, setEvent] = useState<EventDetail | 'failed' | null>(null);
@@ -101,7 +101,7 @@ export function EventDrawer({ data }: DrawerProps<EventDrawerData>) {
       {dialog?.kind === 'edit' ? (
         <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={refresh} />
       ) : null}
-      {dialog?.kind === 'delete' ? <DeleteEventDialog event={event} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'delete' ? <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} /> : null}
       {dialog?.kind === 'guests' ? (
         <GuestCountDialog enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={refresh} />
       ) : null}
