@@ -54,7 +54,9 @@ describe('New Course drawer', () => {
   it("shows its sections in spec 000's order", () => {
     routes();
     renderBuilder();
-    const titles = [...document.querySelectorAll('section[aria-label]')].map((s) => s.getAttribute('aria-label'));
+    const titles = [...document.querySelectorAll('section[aria-label]')].map((s) =>
+      s.getAttribute('aria-label'),
+    );
     expect(titles).toEqual([
       'General',
       'Pricing',
@@ -149,7 +151,9 @@ describe('New Course drawer', () => {
   });
 
   it('a failed upload shows no message and adds no image; a non-image is not even sent', async () => {
-    const calls = routes({ 'POST /api/admin/upload': { status: 500, body: { statusCode: 500, message: 'boom' } } });
+    const calls = routes({
+      'POST /api/admin/upload': { status: 500, body: { statusCode: 500, message: 'boom' } },
+    });
     renderBuilder();
     uploadFiles([pngFile()]);
     await waitFor(() => expect(calls.filter((c) => c.url === '/api/admin/upload')).toHaveLength(1));
@@ -215,7 +219,9 @@ describe('Checkout form builder', () => {
   }
 
   const menuItem = (label: string) =>
-    [...document.querySelectorAll<HTMLElement>('.ant-dropdown-menu-item')].find((el) => el.textContent === label);
+    [...document.querySelectorAll<HTMLElement>('.ant-dropdown-menu-item')].find(
+      (el) => el.textContent === label,
+    );
 
   it('lets name, email and phone be added once each', async () => {
     routes();

@@ -31,7 +31,11 @@ import { NumberInput } from '../course/number-input';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
 import { showServerFieldErrors } from '../course/server-errors';
-import { COURSE_BUILDER_FIELDS, courseBuilderDefaults, type CourseBuilderValues } from './course-builder-values';
+import {
+  COURSE_BUILDER_FIELDS,
+  courseBuilderDefaults,
+  type CourseBuilderValues,
+} from './course-builder-values';
 import { PolicyFields } from './policy-fields';
 
 const PRICE_TYPE_LABELS: Record<(typeof PRICE_TYPES)[number], string> = {
@@ -257,14 +261,14 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
           </DrawerSection>
 
           <DrawerSection title="Course Type">
-            <FormField
-              control={control}
-              name="single_party"
-              extra="Stops new enrolments after one party."
-            >
+            <FormField control={control} name="single_party" extra="Stops new enrolments after one party.">
               {() => (
                 <Flex gap={8} align="center">
-                  <Switch checked={singleParty} onChange={toggleSingleParty} aria-label="Single party course" />
+                  <Switch
+                    checked={singleParty}
+                    onChange={toggleSingleParty}
+                    aria-label="Single party course"
+                  />
                   <span>Single party course</span>
                 </Flex>
               )}
@@ -278,7 +282,11 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
                   options={[
                     { value: 'scheduled', label: 'Scheduled (you set the dates)' },
                     // Students set the time only for single party courses (spec 000 §2, §4).
-                    { value: 'appointment', label: 'Appointment (students set the time)', disabled: !singleParty },
+                    {
+                      value: 'appointment',
+                      label: 'Appointment (students set the time)',
+                      disabled: !singleParty,
+                    },
                   ]}
                 />
               )}

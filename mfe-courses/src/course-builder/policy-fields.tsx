@@ -1,10 +1,6 @@
 import { useState } from 'react';
 import type { UseFormSetValue } from 'react-hook-form';
-import {
-  CANCELLATION_POLICIES,
-  RESCHEDULING_POLICIES,
-  defaultPolicyIds,
-} from '@studio/contracts';
+import { CANCELLATION_POLICIES, RESCHEDULING_POLICIES, defaultPolicyIds } from '@studio/contracts';
 import { Flex, Form, Radio, Switch, Typography } from '@studio/ui';
 import type { CourseBuilderValues } from './course-builder-values';
 
@@ -14,8 +10,7 @@ interface PolicyFieldsProps {
   setValue: UseFormSetValue<CourseBuilderValues>;
 }
 
-const choices = (kind: typeof CANCELLATION_POLICIES) =>
-  kind.filter((p) => p.name !== 'Contact the studio');
+const choices = (kind: typeof CANCELLATION_POLICIES) => kind.filter((p) => p.name !== 'Contact the studio');
 
 /**
  * Cancellations and Rescheduling (spec 000 §3, §9): with self-service on, Firm and Agile by
@@ -69,7 +64,9 @@ export function PolicyFields({ cancelPolicyId, reschedulePolicyId, setValue }: P
           </Form.Item>
         </>
       ) : (
-        <Typography.Text type="secondary">Students contact the studio to cancel or reschedule.</Typography.Text>
+        <Typography.Text type="secondary">
+          Students contact the studio to cancel or reschedule.
+        </Typography.Text>
       )}
     </>
   );

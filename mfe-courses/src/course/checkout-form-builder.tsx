@@ -85,7 +85,10 @@ export function CheckoutFormBuilder({ value, onChange, errors }: BuilderProps) {
               />
             </Form.Item>
             <DescriptionPreview text={field.description} />
-            <Checkbox checked={field.required} onChange={(e) => update(index, { required: e.target.checked })}>
+            <Checkbox
+              checked={field.required}
+              onChange={(e) => update(index, { required: e.target.checked })}
+            >
               Required
             </Checkbox>
             {OPTION_FIELD_TYPES.includes(field.type) ? (

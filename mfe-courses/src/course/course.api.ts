@@ -30,7 +30,10 @@ export function saveCourseImages(id: string, body: CourseImagesUpdateInput): Pro
 /** The chat alert for a new course (spec 001 §7); it must never fail the creation itself. */
 export async function alertNewCourse(name: string): Promise<void> {
   try {
-    await apiFetch('/api/slack-alert-new-course', { method: 'POST', body: { message: `New course created: ${name}` } });
+    await apiFetch('/api/slack-alert-new-course', {
+      method: 'POST',
+      body: { message: `New course created: ${name}` },
+    });
   } catch (error) {
     console.error('The new-course chat alert failed', error);
   }

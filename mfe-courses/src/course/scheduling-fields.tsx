@@ -12,7 +12,8 @@ import type { CourseDefaultsValues, SchedulingValues } from './course-form-value
 import { minutesLabel } from './minutes-label';
 import { NumberInput } from './number-input';
 
-const minuteOptions = (values: readonly number[]) => values.map((v) => ({ value: v, label: minutesLabel(v) }));
+const minuteOptions = (values: readonly number[]) =>
+  values.map((v) => ({ value: v, label: minutesLabel(v) }));
 
 /** Buffers, minimum notice, start-time increments and duration of an appointment course (spec 000 §9). */
 export function AppointmentSchedulingFields({ control }: { control: Control<SchedulingValues> }) {

@@ -239,7 +239,9 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
 
           <DrawerSection title="Intake waiver">
             <FormField control={control} name="required_waiver_id" label="Waiver">
-              {(field) => <WaiverPicker id="required_waiver_id" value={field.value} onChange={field.onChange} />}
+              {(field) => (
+                <WaiverPicker id="required_waiver_id" value={field.value} onChange={field.onChange} />
+              )}
             </FormField>
           </DrawerSection>
 
@@ -248,7 +250,9 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
               sync={sync}
               onSyncChange={(on) => setValue('sync_with_eventbrite', on)}
               eventId={eventId}
-              onEventChange={(id) => setValue('eventbrite_event_id', id, { shouldValidate: formState.isSubmitted })}
+              onEventChange={(id) =>
+                setValue('eventbrite_event_id', id, { shouldValidate: formState.isSubmitted })
+              }
               eventError={formState.errors.eventbrite_event_id?.message}
             />
           </DrawerSection>

@@ -10,7 +10,10 @@ import type { EditCourseValues } from './edit-course-values';
  * (spec 001 §7). A list the contract refuses (no image left) stays in the form unsaved and shows
  * the rule's message; a failed save puts the previous list back.
  */
-export function useImageAutosave(activityId: string, form: UseFormReturn<EditCourseValues, unknown, CourseUpdatePayload>) {
+export function useImageAutosave(
+  activityId: string,
+  form: UseFormReturn<EditCourseValues, unknown, CourseUpdatePayload>,
+) {
   const { message } = App.useApp();
   const { getValues, setValue, setError, clearErrors } = form;
   return useCallback(

@@ -13,10 +13,19 @@ export const REFERENCE_ROUTES = {
     },
   },
   'GET /api/admin/instructor': {
-    body: { instructors: [{ instructor_id: INSTRUCTOR_ID, first_name: 'Ada', last_name: 'Potter', photo_url: null }] },
+    body: {
+      instructors: [
+        { instructor_id: INSTRUCTOR_ID, first_name: 'Ada', last_name: 'Potter', photo_url: null },
+      ],
+    },
   },
   'GET /api/admin/waiver': {
-    body: { waivers: [{ template_id: WAIVER_ID, name: 'Studio waiver' }], totalCount: 1, page: 1, limit: 1000 },
+    body: {
+      waivers: [{ template_id: WAIVER_ID, name: 'Studio waiver' }],
+      totalCount: 1,
+      page: 1,
+      limit: 1000,
+    },
   },
 };
 

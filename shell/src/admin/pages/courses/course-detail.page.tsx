@@ -63,7 +63,11 @@ export function CourseDetailPage() {
       <Flex justify="space-between" align="start" gap={16} style={{ marginBottom: 16 }}>
         <Flex gap={16} align="center">
           {course.images[0] ? (
-            <img src={course.images[0]} alt="" style={{ width: 96, height: 72, objectFit: 'cover', borderRadius: 6 }} />
+            <img
+              src={course.images[0]}
+              alt=""
+              style={{ width: 96, height: 72, objectFit: 'cover', borderRadius: 6 }}
+            />
           ) : null}
           <Flex vertical>
             <Flex gap={8} align="center">
@@ -82,12 +86,16 @@ export function CourseDetailPage() {
           <Button onClick={() => drawer.open('share', { mode: 'course', activity_id: course.activity_id })}>
             Share
           </Button>
-          <Button onClick={() => drawer.open('edit_course', { activity_id: course.activity_id, onClose: reload })}>
+          <Button
+            onClick={() => drawer.open('edit_course', { activity_id: course.activity_id, onClose: reload })}
+          >
             Edit
           </Button>
           <Button
             type="primary"
-            onClick={() => drawer.open('schedule_course', { activity_id: course.activity_id, onClose: reload })}
+            onClick={() =>
+              drawer.open('schedule_course', { activity_id: course.activity_id, onClose: reload })
+            }
           >
             Schedule
           </Button>

@@ -57,7 +57,11 @@ export function CoursesPage() {
               width: 72,
               render: (_, c) =>
                 c.image ? (
-                  <img src={c.image} alt="" style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }} />
+                  <img
+                    src={c.image}
+                    alt=""
+                    style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }}
+                  />
                 ) : null,
             },
             {

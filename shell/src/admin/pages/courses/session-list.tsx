@@ -27,7 +27,9 @@ export function SessionList({ sessions, fallbackZone, onOpen }: SessionListProps
           >
             <Flex justify="space-between" align="center" gap={12}>
               <Flex vertical>
-                <Typography.Text strong>{formatInZone(session.start, 'EEE, MMM d, yyyy h:mm a', zone)}</Typography.Text>
+                <Typography.Text strong>
+                  {formatInZone(session.start, 'EEE, MMM d, yyyy h:mm a', zone)}
+                </Typography.Text>
                 <Typography.Text type="secondary">
                   {session.internal_short_description || session.name}
                 </Typography.Text>

@@ -48,7 +48,11 @@ export function InstructorsPage() {
     setEditing(instructor?.instructor_id ?? null);
     reset(
       instructor
-        ? { first_name: instructor.first_name, last_name: instructor.last_name, photo_url: instructor.photo_url }
+        ? {
+            first_name: instructor.first_name,
+            last_name: instructor.last_name,
+            photo_url: instructor.photo_url,
+          }
         : EMPTY,
     );
   };
@@ -57,7 +61,8 @@ export function InstructorsPage() {
   const pickPhoto = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
-    if (!file || !(IMAGE_MIME_TYPES as readonly string[]).includes(file.type) || file.size > MAX_IMAGE_BYTES) return;
+    if (!file || !(IMAGE_MIME_TYPES as readonly string[]).includes(file.type) || file.size > MAX_IMAGE_BYTES)
+      return;
     setUploading(true);
     try {
       const { url } = await uploadImage(file);
@@ -96,7 +101,11 @@ export function InstructorsPage() {
               width: 56,
               render: (_, i) => <Avatar src={i.photo_url ?? undefined}>{i.first_name.charAt(0)}</Avatar>,
             },
-            { key: 'name', title: 'Name', render: (_, i) => [i.first_name, i.last_name].filter(Boolean).join(' ') },
+            {
+              key: 'name',
+              title: 'Name',
+              render: (_, i) => [i.first_name, i.last_name].filter(Boolean).join(' '),
+            },
             {
               key: 'edit',
               title: '',

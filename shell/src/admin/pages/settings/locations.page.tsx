@@ -88,7 +88,14 @@ export function LocationsPage() {
               </FormField>
               <FormField control={control} name="timezone" label="Time zone" required>
                 {(field) => (
-                  <Select id="timezone" aria-label="Time zone" showSearch value={field.value} onChange={field.onChange} options={zones} />
+                  <Select
+                    id="timezone"
+                    aria-label="Time zone"
+                    showSearch
+                    value={field.value}
+                    onChange={field.onChange}
+                    options={zones}
+                  />
                 )}
               </FormField>
               <Flex gap={8}>

@@ -1,0 +1,250 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { COURSE_MESSAGES as M } from '@studio/contracts';
+import { mockFetch, renderWithProviders, type RecordedCall } from '@studio/ui/testing';
+import type { CourseDetail } from '@studio/ui';
+import {
+  INSTRUCTOR_ID,
+  LOCATION_ID,
+  REFERENCE_ROUTES,
+  WAIVER_ID,
+  pngFile,
+  type,
+  uploadFiles,
+} from '../testing/course-fixtures';
+import { EditCourseDrawer } from './edit-course.drawer';
+
+// A whole antd form in jsdom on two busy cores.
+jest.setTimeout(120000);
+
+const ID = '6c4f8051-bd7e-4f90-8b32-4d5e6f708192';
+const COURSE_PATH = `/api/admin/activities/${ID}`;
+
+function course(overrides: Partial<CourseDetail> = {}): CourseDetail {
+  return {
+    activity_id: ID,
+    name: 'Wheel throwing for beginners',
+    description: 'Learn to centre clay on the wheel.',
+    capacity: 8,
+    price_type: 'standard',
+    prices: [{ unit_price: 4500 }],
+    images: ['/media/a.png', '/media/b.png'],
+    location_id: LOCATION_ID,
+    instructor_id: INSTRUCTOR_ID,
+    Location: { address: '1 Clay St', timezone: { timeZoneId: 'America/New_York' } },
+    Instructor: { first_name: 'Ada', photo_url: null },
+    level: 'Beginner',
+    category_id: 4,
+    material: 'Ceramics',
+    tools: '',
+    auto_email: 'See you soon',
+    cancel_policy_id: 3,
+    reschedule_policy_id: 4,
+    activity_type: 'scheduled',
+    single_party: false,
+    status: 'listed',
+    form_collection_type: 'order',
+    required_form_id: null,
+    RequiredForm: null,
+    RequiredTemplates: [{ template_id: WAIVER_ID, name: 'Studio waiver' }],
+    buffer_before_mins: 0,
+    buffer_after_mins: 0,
+    min_notice_mins: 0,
+    start_time_increments_mins: 30,
+    duration_mins: 60,
+    default_days: 1,
+    default_days_apart: 1,
+    default_daily_mins: 60,
+    default_start_time: '12:00',
+    sync_with_eventbrite: false,
+    eventbrite_event_id: null,
+    Event: [],
+    syncMappings: [],
+    Organization: { SyncProvider: [] },
+    listed: true,
+    has_events: true,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+function routes(
+  detail: CourseDetail = course(),
+  put: (call: RecordedCall) => { status?: number; body?: unknown } = () => ({ body: detail }),
+) {
+  return mockFetch({
+    ...REFERENCE_ROUTES,
+    [`GET ${COURSE_PATH}`]: { body: detail },
+    [`PUT ${COURSE_PATH}`]: put,
+    'POST /api/admin/upload': { body: { id: 'm3', url: '/media/c.png' } },
+  });
+}
+
+async function renderEdit() {
+  const close = jest.fn();
+  renderWithProviders(<EditCourseDrawer data={{ activity_id: ID }} close={close} />);
+  await screen.findByRole('form', { name: 'Edit Course' });
+  return close;
+}
+
+const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+const puts = (calls: RecordedCall[]) => calls.filter((c) => c.method === 'PUT');
+
+describe('Edit Course drawer', () => {
+  it("loads the course into spec 001's sections with the Listed badge", async () => {
+    routes();
+    await renderEdit();
+    expect(screen.getByLabelText('Name')).toHaveValue('Wheel throwing for beginners');
+    expect(screen.getByLabelText('Price')).toHaveValue('45.00');
+    expect(screen.getByText('Listed')).toBeInTheDocument();
+    const titles = [...document.querySelectorAll('section[aria-label]')].map((s) =>
+      s.getAttribute('aria-label'),
+    );
+    expect(titles).toEqual([
+      'General',
+      'Media',
+      'Details',
+      'Location',
+      'Instructor',
+      'Email confirmation',
+      'Checkout Form',
+      'Intake waiver',
+      'Sync settings',
+      'Scheduling settings',
+    ]);
+  });
+
+  it('shows Unlisted when the course has no event at all', async () => {
+    routes(course({ has_events: false, listed: false }));
+    await renderEdit();
+    expect(screen.getByText('Unlisted')).toBeInTheDocument();
+  });
+
+  it('shows the edit rules: name of at least 10, capacity at least 1, price above 0', async () => {
+    const calls = routes();
+    await renderEdit();
+    type('Name', 'Pottery');
+    type('Capacity', '0');
+    type('Price', '0');
+    type('Description', 'short');
+    save();
+    expect(await screen.findByText(M.nameMinEdit)).toBeInTheDocument();
+    expect(screen.getByText(M.capacityEdit)).toBeInTheDocument();
+    expect(screen.getByText(M.price)).toBeInTheDocument();
+    expect(screen.getByText(M.descriptionMin)).toBeInTheDocument();
+    type('Name', '');
+    expect(await screen.findByText(M.nameRequired)).toBeInTheDocument();
+    expect(puts(calls)).toHaveLength(0);
+  });
+
+  it('asks for the location, instructor, difficulty and material when missing', async () => {
+    routes(
+      course({
+        location_id: null as unknown as string,
+        instructor_id: null as unknown as string,
+        level: '',
+        category_id: 0,
+      }),
+    );
+    await renderEdit();
+    save();
+    expect(await screen.findByText(M.locationSelect)).toBeInTheDocument();
+    expect(screen.getByText(M.instructorSelect)).toBeInTheDocument();
+    expect(screen.getByText(M.levelRequired)).toBeInTheDocument();
+    expect(screen.getByText(M.materialEdit)).toBeInTheDocument();
+  });
+
+  it("saves the full body in cents, leaves out days that are not whole, toasts 'Course updated'", async () => {
+    const calls = routes();
+    const close = await renderEdit();
+    type('Name', 'Wheel throwing, level two');
+    type('Price', '52.5');
+    type('Default days', '1.5');
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    const body = puts(calls)[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      name: 'Wheel throwing, level two',
+      price: 5250,
+      capacity: 8,
+      level: 'Beginner',
+      category_id: 4,
+      required_waiver_id: WAIVER_ID,
+      autoEmail: 'See you soon',
+      images: ['/media/a.png', '/media/b.png'],
+      default_days_apart: 1,
+      sync_with_eventbrite: false,
+    });
+    expect(body).not.toHaveProperty('default_days');
+    await waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it("toasts 'Error updating course' and shows the form error when the save fails", async () => {
+    routes(course(), (call) =>
+      (call.body as { name?: string }).name
+        ? { status: 500, body: { statusCode: 500, message: 'Internal' } }
+        : { body: course() },
+    );
+    const close = await renderEdit();
+    save();
+    expect(await screen.findByText(M.updateFailed)).toBeInTheDocument();
+    expect(screen.getByText(M.formError).closest('[role="alert"]')).not.toBeNull();
+    expect(close).not.toHaveBeenCalled();
+  });
+
+  it('saves an uploaded image at once with an images-only PUT', async () => {
+    const calls = routes();
+    await renderEdit();
+    uploadFiles([pngFile()]);
+    await screen.findByRole('img', { name: 'Course image 3' });
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0].body).toEqual({ images: ['/media/a.png', '/media/b.png', '/media/c.png'] });
+  });
+
+  it('saves a removal at once with an images-only PUT', async () => {
+    const calls = routes();
+    await renderEdit();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image 1' }));
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0].body).toEqual({ images: ['/media/b.png'] });
+  });
+
+  it('a failed upload shows no message and adds no image', async () => {
+    const calls = mockFetch({
+      ...REFERENCE_ROUTES,
+      [`GET ${COURSE_PATH}`]: { body: course() },
+      'POST /api/admin/upload': { status: 415, body: { statusCode: 415, message: 'Not an image' } },
+    });
+    await renderEdit();
+    uploadFiles([pngFile()]);
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/admin/upload')).toBe(true));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upload image' })).not.toBeDisabled());
+    expect(screen.getAllByRole('img', { name: /Course image/ })).toHaveLength(2);
+    expect(screen.queryByText('Not an image')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(puts(calls)).toHaveLength(0);
+  });
+
+  it('removing the last image sends nothing and shows the image rule', async () => {
+    const calls = routes(course({ images: ['/media/a.png'] }));
+    await renderEdit();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image 1' }));
+    expect(await screen.findByText(M.imagesRequired)).toBeInTheDocument();
+    expect(puts(calls)).toHaveLength(0);
+  });
+
+  it('asks for an event when syncing with the ticketing service (its list may fail: empty)', async () => {
+    const calls = routes();
+    await renderEdit();
+    fireEvent.click(screen.getByRole('switch', { name: 'Sync with Eventbrite' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.url === '/api/admin/partners/eventbrite/events')).toBe(true),
+    );
+    save();
+    expect(await screen.findByText(M.eventbriteEvent)).toBeInTheDocument();
+    expect(puts(calls)).toHaveLength(0);
+  });
+});
