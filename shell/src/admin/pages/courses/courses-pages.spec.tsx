@@ -1,0 +1,183 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import { useDrawer } from '@studio/ui';
+import { CoursesPage } from './courses.page';
+import { CourseDetailPage } from './course-detail.page';
+
+const ID = 'a1';
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+const summary = (overrides: Record<string, unknown>) => ({
+  activity_id: ID,
+  name: 'Wheel throwing',
+  activity_type: 'scheduled',
+  listed: true,
+  image: '/media/a.png',
+  price_type: 'standard',
+  unit_price: 4500,
+  capacity: 8,
+  location_address: '1 Clay St',
+  next_session_at: '2026-03-14T23:30:00Z',
+  session_count: 2,
+  created_at: '2026-01-01T00:00:00Z',
+  ...overrides,
+});
+
+/** Shows which drawer is open, as the shell's drawer host would. */
+function OpenDrawer() {
+  const { current } = useDrawer();
+  return (
+    <>
+      <output aria-label="open drawer">
+        {current ? `${current.type} ${JSON.stringify(current.data)}` : ''}
+      </output>
+      <button onClick={() => current?.data.onClose?.()}>run onClose</button>
+    </>
+  );
+}
+
+function renderAt(path: string) {
+  renderWithProviders(
+    <MemoryRouter initialEntries={[path]}>
+      <OpenDrawer />
+      <Routes>
+        <Route path="/admin/courses" element={<CoursesPage />} />
+        <Route path="/admin/courses/:activityId" element={<CourseDetailPage />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+describe('Courses page', () => {
+  it('lists the courses with their Listed / Unlisted badge, next session and price', async () => {
+    mockFetch({
+      'GET /api/admin/activities': {
+        body: {
+          activities: [
+            summary({}),
+            summary({
+              activity_id: 'a2',
+              name: 'Leather wallets',
+              listed: false,
+              next_session_at: null,
+              price_type: 'free',
+            }),
+          ],
+        },
+      },
+    });
+    renderAt('/admin/courses');
+    const first = (await screen.findByRole('link', { name: 'Wheel throwing' })).closest('tr') as HTMLElement;
+    expect(within(first).getByText('Listed')).toBeInTheDocument();
+    expect(within(first).getByText('Mar 14, 7:30 PM')).toBeInTheDocument();
+    expect(within(first).getByText('$45.00')).toBeInTheDocument();
+    const second = screen.getByRole('link', { name: 'Leather wallets' }).closest('tr') as HTMLElement;
+    expect(within(second).getByText('Unlisted')).toBeInTheDocument();
+    expect(within(second).getByText('Free')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Wheel throwing' })).toHaveAttribute('href', '/admin/courses/a1');
+  });
+
+  it('opens the New Course drawer, which reloads the list when it closes', async () => {
+    const calls = mockFetch({ 'GET /api/admin/activities': { body: { activities: [summary({})] } } });
+    renderAt('/admin/courses');
+    await screen.findByRole('link', { name: 'Wheel throwing' });
+    fireEvent.click(screen.getByRole('button', { name: 'New course' }));
+    expect(screen.getByRole('status', { name: 'open drawer' })).toHaveTextContent('course_builder');
+    const listCalls = () => calls.filter((c) => c.url === '/api/admin/activities').length;
+    expect(listCalls()).toBe(1);
+    fireEvent.click(screen.getByRole('button', { name: 'run onClose' }));
+    await waitFor(() => expect(listCalls()).toBe(2));
+  });
+});
+
+const DETAIL = {
+  activity_id: ID,
+  name: 'Wheel throwing',
+  activity_type: 'scheduled',
+  price_type: 'standard',
+  prices: [{ unit_price: 4500 }],
+  images: ['/media/a.png'],
+  Location: { address: '1 Clay St', timezone: { timeZoneId: 'Europe/Paris' } },
+  listed: true,
+};
+const session = (id: string, start: string, badge: string, extra: Record<string, unknown> = {}) => ({
+  event_id: id,
+  name: 'Wheel throwing',
+  start,
+  end: start,
+  internal_short_description: null,
+  capacity: 8,
+  enrolled: badge === 'At capacity' ? 8 : 2,
+  price: 4500,
+  badge,
+  Location: { address: '1 Clay St', timezone: { timeZoneId: 'Europe/Paris' } },
+  schedule: [],
+  ...extra,
+});
+
+describe('Course detail page', () => {
+  function detailRoutes() {
+    return mockFetch({
+      [`GET /api/admin/activities/${ID}`]: { body: DETAIL },
+      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: {
+        body: {
+          sessions: [
+            session('e2', '2030-05-01T08:00:00Z', 'Open'),
+            session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
+          ],
+        },
+      },
+      [`GET /api/admin/activities/${ID}/sessions?include_past=true&limit=10000`]: {
+        body: {
+          sessions: [
+            session('e1', '2020-05-01T08:00:00Z', 'Finished'),
+            session('e2', '2030-05-01T08:00:00Z', 'Open'),
+            session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
+          ],
+        },
+      },
+    });
+  }
+
+  it('shows upcoming sessions in the location zone with badges, and Show previous / Hide previous', async () => {
+    const calls = detailRoutes();
+    renderAt(`/admin/courses/${ID}`);
+    const list = await screen.findByRole('list', { name: 'Sessions' });
+    // 08:00 UTC is 10:00 in Paris in May.
+    expect(within(list).getByText('Wed, May 1, 2030 10:00 AM')).toBeInTheDocument();
+    expect(within(list).getByText('Open')).toBeInTheDocument();
+    expect(within(list).getByText('At capacity')).toBeInTheDocument();
+    expect(within(list).queryByText('Finished')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show previous' }));
+    expect(await screen.findByText('Finished')).toBeInTheDocument();
+    expect(calls.map((c) => c.url)).toContain(
+      `/api/admin/activities/${ID}/sessions?include_past=true&limit=10000`,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Hide previous' }));
+    await waitFor(() => expect(screen.queryByText('Finished')).toBeNull());
+    expect(screen.getByRole('button', { name: 'Show previous' })).toBeInTheDocument();
+  });
+
+  it('opens Share, Edit, Schedule and the event drawer, and previews in a new tab', async () => {
+    detailRoutes();
+    renderAt(`/admin/courses/${ID}`);
+    await screen.findByRole('list', { name: 'Sessions' });
+    const open = () => screen.getByRole('status', { name: 'open drawer' });
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+    expect(open()).toHaveTextContent(`share {"mode":"course","activity_id":"${ID}"}`);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    expect(open()).toHaveTextContent(`edit_course {"activity_id":"${ID}"}`);
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+    expect(open()).toHaveTextContent(`schedule_course {"activity_id":"${ID}"}`);
+    fireEvent.click(screen.getByText('Wed, May 1, 2030 10:00 AM'));
+    expect(open()).toHaveTextContent(`event {"eventId":"e2","event_id":"e2","activity_id":"${ID}"}`);
+    const preview = screen.getByRole('link', { name: 'Preview' });
+    expect(preview).toHaveAttribute('href', `/activity/${ID}`);
+    expect(preview).toHaveAttribute('target', '_blank');
+    expect(preview).toHaveAttribute('rel', 'noopener');
+  });
+});
