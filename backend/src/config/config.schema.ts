@@ -58,6 +58,13 @@ export const configSchema = z.object({
   RUN_WORKER: bool(true),
   /** Folder of uploaded images when stored on local disk. */
   MEDIA_DIR: z.string().min(1).default('data/media'),
+  /** S3-compatible storage for uploads (used instead of MEDIA_DIR when S3_BUCKET is set). */
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: url(['http:', 'https:']).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool(true),
   /** Incoming chat webhook for alerts (new course, ...); alerts are skipped when unset. */
   SLACK_WEBHOOK_URL: url(['http:', 'https:']).optional(),
   PUBLIC_SITE_URL: url(['http:', 'https:']).optional(),

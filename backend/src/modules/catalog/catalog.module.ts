@@ -16,7 +16,21 @@ import { MediaService } from './media.service';
 import { InstructorsController, LocationsController, PoliciesController, WaiversController } from './reference-data.controller';
 import { ReferenceDataService } from './reference-data.service';
 import { LocalDiskStorage } from './storage/local-disk.storage';
+import { S3Storage } from './storage/s3.storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
+
+/** Local disk by default; an S3-compatible bucket when S3_BUCKET is set (several API machines). */
+function mediaStorage(config: AppConfig) {
+  if (!config.S3_BUCKET) return new LocalDiskStorage(config.MEDIA_DIR);
+  return new S3Storage({
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+    endpoint: config.S3_ENDPOINT,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+  });
+}
 
 /** Courses, locations, instructors, waivers and media. Products and discounts join later. */
 @Module({
@@ -26,7 +40,7 @@ import { MEDIA_STORAGE } from './storage/media-storage';
     CoursesService,
     ReferenceDataService,
     MediaService,
-    { provide: MEDIA_STORAGE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LocalDiskStorage(config.MEDIA_DIR) },
+    { provide: MEDIA_STORAGE, inject: [APP_CONFIG], useFactory: mediaStorage },
   ],
   exports: [CoursesService, ReferenceDataService, MediaService],
 })
