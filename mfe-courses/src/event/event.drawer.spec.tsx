@@ -5,6 +5,9 @@ import { RemoteRegistryContext } from '@studio/ui';
 import { EventDrawer } from './event.drawer';
 import { EVENT, EVENT_ID, PAGE } from './event-fixtures';
 
+// The drawer renders the antd table too: slow in jsdom on a busy two-core machine.
+jest.setTimeout(90000);
+
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
 
