@@ -1,0 +1,115 @@
+// The course catalog in chromium against the real API: create a course with an uploaded image
+// from the New Course drawer, find it on the courses page, edit it, see the change on its page.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { startServer } from '../support/server.mjs';
+import { createDatabase } from '../support/database.mjs';
+import { launchBrowser, signIn } from '../support/browser.mjs';
+
+const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
+// A 1x1 PNG: the server judges uploads by their bytes, so it must be a real image.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let database;
+let server;
+let browser;
+
+before(async () => {
+  database = createDatabase();
+  server = await startServer({
+    DATABASE_URL: database.url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SEED_DEMO: 'true',
+    DEMO_EMAIL: OWNER.email,
+    DEMO_PASSWORD: OWNER.password,
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  database?.drop();
+});
+
+/**
+ * Opens an antd Select in the drawer and chooses an option: the one with that title, or with no
+ * title the first (Enter takes the active option; a closing dropdown may still hold older options).
+ */
+async function pick(page, dialog, name, title) {
+  const combobox = dialog.getByRole('combobox', { name });
+  await combobox.click();
+  await page.waitForFunction(
+    (el) => el.getAttribute('aria-expanded') === 'true',
+    await combobox.elementHandle(),
+  );
+  if (title) await page.locator(`.ant-select-item-option[title="${title}"]`).click();
+  else {
+    await page.locator('.ant-select-item-option-active').first().waitFor();
+    await combobox.press('Enter');
+  }
+  await page.waitForFunction(
+    (el) => el.getAttribute('aria-expanded') !== 'true',
+    await combobox.elementHandle(),
+  );
+}
+
+test('create a course with an image, find it, edit it and see the change on its page', async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const suffix = randomUUID().slice(0, 8);
+  const name = `Raku firing ${suffix}`;
+  const renamed = `Raku firing weekend ${suffix}`;
+
+  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await page.getByRole('button', { name: 'New course' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('heading', { name: 'New Course' }).waitFor();
+
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByLabel('Description', { exact: true }).fill('Fire your own raku pots outdoors.');
+  await dialog.getByLabel('Price', { exact: true }).fill('65.50');
+  await dialog.getByLabel('Capacity', { exact: true }).fill('6');
+  await dialog
+    .getByTestId('course-image-input')
+    .setInputFiles({ name: 'raku.png', mimeType: 'image/png', buffer: PNG });
+  await dialog.getByRole('img', { name: 'Course image 1' }).waitFor();
+  await pick(page, dialog, 'Location');
+  await pick(page, dialog, 'Instructor');
+  await pick(page, dialog, 'Category', 'Ceramics');
+  await pick(page, dialog, 'Level', 'Beginner');
+  await dialog.getByRole('button', { name: 'Create course' }).click();
+  await page.getByText('Course created successfully').waitFor();
+  await dialog.waitFor({ state: 'detached' });
+
+  // The list reloads when the drawer closes.
+  const link = page.getByRole('link', { name, exact: true });
+  await link.waitFor();
+  const row = link.locator('xpath=ancestor::tr');
+  assert.equal(await row.getByText('$65.50').count(), 1);
+  assert.equal(await row.getByText('Unlisted').count(), 1);
+  assert.match((await row.locator('img').getAttribute('src')) ?? '', /\S/);
+
+  await link.click();
+  await page.waitForURL(/\/admin\/courses\/[0-9a-f-]{36}$/);
+  await page.getByRole('heading', { name, exact: true }).waitFor();
+
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const edit = page.getByRole('dialog');
+  await edit.getByRole('heading', { name: 'Edit Course' }).waitFor();
+  const nameInput = edit.getByLabel('Name', { exact: true });
+  assert.equal(await nameInput.inputValue(), name);
+  await nameInput.fill(renamed);
+  await edit.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText('Course updated', { exact: true }).waitFor();
+  await edit.waitFor({ state: 'detached' });
+  await page.getByRole('heading', { name: renamed, exact: true }).waitFor();
+
+  assert.deepEqual(errors, []);
+  await page.close();
+});
