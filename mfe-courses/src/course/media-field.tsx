@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { IMAGE_MIME_TYPES, MAX_COURSE_IMAGES } from '@studio/contracts';
 import { Button, Flex, Typography, uploadImage } from '@studio/ui';
 import { isAcceptableImage } from './image-file-check';
@@ -17,8 +17,11 @@ export function MediaField({ value, onChange }: MediaFieldProps) {
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(0);
   // Several files upload at once; each success appends to the latest list, not a stale copy.
+  // Synced only when the parent's list changes: a re-render with old props must not roll it back.
   const latest = useRef(value);
-  latest.current = value;
+  useEffect(() => {
+    latest.current = value;
+  }, [value]);
   const full = value.length + uploading >= MAX_COURSE_IMAGES;
 
   const upload = async (file: File) => {
