@@ -20,7 +20,12 @@ EXPOSE 3000
 CMD ["node", "backend/dist/main.js"]
 
 FROM nginx:1.27-alpine AS web
-COPY deploy/nginx.conf /etc/nginx/conf.d/default.conf
+# Origins of remotes served from other hosts (see MFE_MANIFEST_JSON), for the CSP; empty: all here.
+ENV MFE_REMOTE_ORIGINS=""
+# A template: the image's entrypoint writes conf.d/default.conf with ${MFE_REMOTE_ORIGINS} filled in.
+RUN rm -f /etc/nginx/conf.d/default.conf
+COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template
+COPY deploy/security-headers.conf /etc/nginx/snippets/security-headers.conf
 COPY --from=build /app/shell/dist /usr/share/nginx/html
 COPY --from=build /app/mfe-courses/dist /usr/share/nginx/html/mfe/courses
 COPY --from=build /app/mfe-orders/dist /usr/share/nginx/html/mfe/orders

@@ -16,6 +16,17 @@ export default tseslint.config(
     },
   },
   {
+    // DTOs come from backend/src/common/zod-dto.ts, which keeps nullable fields nullable in the OpenAPI document.
+    files: ['backend/src/**/*.ts'],
+    ignores: ['backend/src/common/zod-dto.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'nestjs-zod', importNames: ['createZodDto'], message: 'Use createZodDto from backend/src/common/zod-dto.' }] },
+      ],
+    },
+  },
+  {
     files: ['shell/**/*.{ts,tsx}', 'mfe-*/**/*.{ts,tsx}', 'libs/ui/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: globals.browser },

@@ -5,7 +5,8 @@ module.exports = {
   ...base,
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testRegex: '\\.e2e-spec\\.ts$',
-  testTimeout: 30000,
+  // Generous: a suite starts the whole app and migrates a fresh database, slow on a busy 2-core machine.
+  testTimeout: 120000,
   maxWorkers: 1,
   // Safety net: a leaked Redis or database handle must not hang CI; each suite closes its own app.
   forceExit: true,

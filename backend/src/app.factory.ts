@@ -4,7 +4,6 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { TOKEN_HEADER } from '@studio/contracts';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
@@ -15,6 +14,7 @@ import { withMigrationLock } from './database/migration-lock';
 import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
 import { mountBodyParsers } from './web/body-parsers';
+import { mountSecurityHeaders } from './web/security-headers';
 
 export interface CreatedApp {
   app: NestExpressApplication;
@@ -31,21 +31,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setTitle('Studio admin API')
       .setDescription('Admin back office: courses, sessions, orders, students and integrations.')
       .setVersion('0.1.0')
+      .setOpenAPIVersion('3.1.0')
+      .addServer('/', 'This deployment (every path starts with /api)')
       .addApiKey({ type: 'apiKey', in: 'header', name: TOKEN_HEADER }, 'token')
       .build(),
   );
-  const cleaned = cleanupOpenApiDoc(document);
-  // Every operation that takes input can answer the one validation error shape.
-  for (const operations of Object.values(cleaned.paths)) {
-    for (const operation of Object.values(operations) as OperationObject[]) {
-      if (!operation?.responses || (!operation.requestBody && !operation.parameters?.length)) continue;
-      operation.responses['400'] ??= {
-        description: 'Validation failed: message and a message per field',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
-      };
-    }
-  }
-  return cleaned;
+  return cleanupOpenApiDoc(document);
 }
 
 /** The modules without HTTP, migrated: for the worker process and the command-line tools. */
@@ -82,8 +73,11 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
       bodyParser: false,
     });
     app.useLogger(app.get(PinoLogger));
+    mountSecurityHeaders(app.getHttpAdapter().getInstance(), config);
     mountBodyParsers(app.getHttpAdapter().getInstance());
-    app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+    // X-Forwarded-For names the client only when the TCP peer is a configured proxy; otherwise
+    // anyone could claim any address and escape the per-address sign-in limit.
+    app.set('trust proxy', config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false);
     app.disable('x-powered-by');
     if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(','), allowedHeaders: ['content-type', TOKEN_HEADER] });
     app.setGlobalPrefix('api');

@@ -30,6 +30,56 @@ describe('sign-in and sessions', () => {
     expect(after.body).toEqual({ statusCode: 401, message: MESSAGES.auth.unauthorized });
   });
 
+  it('signing out revokes that session only', async () => {
+    const { user, token: first } = await t.organizationWithUser();
+    const second = await t.login(user.email);
+    await t.http.post('/api/auth/logout').set('token', first).expect(204);
+    await t.http.get('/api/auth/session').set('token', first).expect(401);
+    await t.http.get('/api/auth/session').set('token', second).expect(200);
+    const rows = await t.withEm((em) =>
+      em.getConnection().execute('select revoked_at from auth_session where user_id = ? order by created_at', [user.id]),
+    );
+    expect(rows.map((r) => r.revoked_at !== null)).toEqual([true, false]);
+  });
+
+  it("sign out everywhere revokes every session of the account, and no other account's", async () => {
+    const { user, token: first } = await t.organizationWithUser();
+    const second = await t.login(user.email);
+    const third = await t.login(user.email);
+    const other = await t.organizationWithUser();
+    await t.http.post('/api/auth/logout-all').expect(401);
+    await t.http.post('/api/auth/logout-all').set('token', second).expect(204);
+    for (const token of [first, second, third]) {
+      const res = await t.http.get('/api/auth/session').set('token', token);
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe(MESSAGES.auth.unauthorized);
+    }
+    await t.http.get('/api/auth/session').set('token', other.token).expect(200);
+    // Signing in again works as before.
+    await t.http.get('/api/auth/session').set('token', await t.login(user.email)).expect(200);
+  });
+
+  it("applies a super admin's organization switch to that session only", async () => {
+    const admin = await t.organizationWithUser('super_admin', 'Home Studio');
+    const elsewhere = await t.organizationWithUser('owner', 'Elsewhere Studio');
+    const otherBrowser = await t.login(admin.user.email);
+    const switched = await t.http.put('/api/super-admin/user').set('token', admin.token).send({ org_id: elsewhere.organization.id }).expect(200);
+    expect(switched.body.organization_id).toBe(elsewhere.organization.id);
+
+    const here = await t.http.get('/api/auth/session').set('token', admin.token).expect(200);
+    expect(here.body.organization).toMatchObject({ organization_id: elsewhere.organization.id, name: 'Elsewhere Studio' });
+    expect(here.body.user.organization_id).toBe(elsewhere.organization.id);
+    expect((await t.http.get('/api/admin/org').set('token', admin.token)).body.name).toBe('Elsewhere Studio');
+
+    const there = await t.http.get('/api/auth/session').set('token', otherBrowser).expect(200);
+    expect(there.body.organization).toMatchObject({ organization_id: admin.organization.id, name: 'Home Studio' });
+    expect((await t.http.get('/api/super-admin/user').set('token', otherBrowser)).body.organization_id).toBe(admin.organization.id);
+    expect((await t.http.get('/api/admin/org').set('token', otherBrowser)).body.name).toBe('Home Studio');
+    // A new sign-in starts in the super admin's own organization.
+    const fresh = await t.login(admin.user.email);
+    expect((await t.http.get('/api/admin/org').set('token', fresh)).body.name).toBe('Home Studio');
+  });
+
   it('stores only a hash of the token', async () => {
     const { token } = await t.organizationWithUser();
     const rows = await t.withEm((em) => em.getConnection().execute('select token_hash from auth_session'));

@@ -1,5 +1,6 @@
 import { COURSE_CREATE_CASES, COURSE_MESSAGES, COURSE_UPDATE_CASES, REFERENCE_MESSAGES } from '@studio/contracts';
 import { courseRefs, validCourse, validCourseEdit } from './support/catalog-fixtures';
+import sharp from 'sharp';
 import { tinyGif, tinyJpeg, tinyPng } from './support/images';
 import { startTestApp, TestApp } from './test-app';
 
@@ -166,6 +167,108 @@ describe('catalog: courses, reference data and images', () => {
       expect(res.body.RequiredTemplates).toHaveLength(1);
     });
 
+    it('Edit Course: removing every checkout field removes the form (an empty list is not ignored)', async () => {
+      const created = await t.http
+        .post('/api/admin/activities')
+        .set('token', a.token)
+        .send({ ...validCourse(a.refs), checkoutFormFields: [{ id: 'f1', type: 'email', label: 'Email' }] })
+        .expect(201);
+      const id = created.body.activity_id;
+      const before = await t.http.get(`/api/admin/activities/${id}`).set('token', a.token).expect(200);
+      expect(before.body.RequiredForm.fields).toHaveLength(1);
+      // What the drawer sends: the form's id as read, and the builder's (now empty) list.
+      const saved = await t.http
+        .put(`/api/admin/activities/${id}`)
+        .set('token', a.token)
+        .send({ ...validCourseEdit(a.refs), required_form_id: before.body.required_form_id, checkoutFormFields: [] })
+        .expect(200);
+      expect(saved.body).toMatchObject({ RequiredForm: null, required_form_id: null });
+      const after = await t.http.get(`/api/admin/activities/${id}`).set('token', a.token).expect(200);
+      expect(after.body).toMatchObject({ RequiredForm: null, required_form_id: null });
+      // Leaving the fields out of the body keeps the form as it is.
+      await t.http
+        .put(`/api/admin/activities/${id}`)
+        .set('token', a.token)
+        .send({ ...validCourseEdit(a.refs), checkoutFormFields: [{ id: 'f2', type: 'phone', label: 'Phone' }] })
+        .expect(200);
+      await t.http.put(`/api/admin/activities/${id}`).set('token', a.token).send(validCourseEdit(a.refs)).expect(200);
+      const kept = await t.http.get(`/api/admin/activities/${id}`).set('token', a.token).expect(200);
+      expect(kept.body.RequiredForm.fields.map((f: { label: string }) => f.label)).toEqual(['Phone']);
+    });
+
+    it("editing one course's checkout form never changes another course that uses the same form", async () => {
+      const first = await t.http
+        .post('/api/admin/activities')
+        .set('token', a.token)
+        .send({ ...validCourse(a.refs), name: 'Glaze lab', checkoutFormFields: [{ id: 'f1', type: 'name', label: 'Full name' }] })
+        .expect(201);
+      const firstRead = await t.http.get(`/api/admin/activities/${first.body.activity_id}`).set('token', a.token).expect(200);
+      const formId = firstRead.body.required_form_id;
+      // The second course attaches the first one's form.
+      const second = await t.http
+        .post('/api/admin/activities')
+        .set('token', a.token)
+        .send({ ...validCourse(a.refs), name: 'Glaze lab II', required_form_id: formId })
+        .expect(201);
+      const secondId = second.body.activity_id;
+      const secondRead = await t.http.get(`/api/admin/activities/${secondId}`).set('token', a.token).expect(200);
+      expect(secondRead.body.RequiredForm.fields.map((f: { label: string }) => f.label)).toEqual(['Full name']);
+
+      await t.http
+        .put(`/api/admin/activities/${secondId}`)
+        .set('token', a.token)
+        .send({
+          ...validCourseEdit(a.refs),
+          required_form_id: formId,
+          checkoutFormFields: [{ id: 'f1', type: 'name', label: 'Name on the apron' }],
+        })
+        .expect(200);
+      const labels = async (id: string) =>
+        (await t.http.get(`/api/admin/activities/${id}`).set('token', a.token)).body.RequiredForm?.fields.map((f: { label: string }) => f.label) ?? null;
+      expect(await labels(secondId)).toEqual(['Name on the apron']);
+      expect(await labels(first.body.activity_id)).toEqual(['Full name']);
+
+      // Removing the first course's fields leaves the second course's form alone.
+      await t.http
+        .put(`/api/admin/activities/${first.body.activity_id}`)
+        .set('token', a.token)
+        .send({ ...validCourseEdit(a.refs), required_form_id: formId, checkoutFormFields: [] })
+        .expect(200);
+      expect(await labels(first.body.activity_id)).toBeNull();
+      expect(await labels(secondId)).toEqual(['Name on the apron']);
+    });
+
+    it('Edit Course: a free course re-saves without a price and keeps price 0', async () => {
+      const created = await t.http
+        .post('/api/admin/activities')
+        .set('token', a.token)
+        .send({ ...validCourse(a.refs), name: 'Open studio night', priceType: 'free', price: undefined })
+        .expect(201);
+      const id = created.body.activity_id;
+      const { price: _price, ...withoutPrice } = validCourseEdit(a.refs);
+      const saved = await t.http
+        .put(`/api/admin/activities/${id}`)
+        .set('token', a.token)
+        .send({ ...withoutPrice, priceType: 'free', capacity: 30 })
+        .expect(200);
+      expect(saved.body).toMatchObject({ price_type: 'free', prices: [{ unit_price: 0 }], capacity: 30 });
+      // What GET answers can be sent back as it is (price 0).
+      await t.http.put(`/api/admin/activities/${id}`).set('token', a.token).send({ ...withoutPrice, priceType: 'free', price: 0 }).expect(200);
+      // A price sent with a free course is not stored.
+      const ignored = await t.http
+        .put(`/api/admin/activities/${id}`)
+        .set('token', a.token)
+        .send({ ...withoutPrice, priceType: 'free', price: 2500 })
+        .expect(200);
+      expect(ignored.body.prices).toEqual([{ unit_price: 0 }]);
+      // Turning it into a standard course needs a price.
+      const standard = await t.http.put(`/api/admin/activities/${id}`).set('token', a.token).send({ ...withoutPrice, priceType: 'standard' });
+      expect(standard.status).toBe(400);
+      expect(standard.body.errors).toEqual({ price: COURSE_MESSAGES.price });
+      const after = await t.http.get(`/api/admin/activities/${id}`).set('token', a.token).expect(200);
+      expect(after.body).toMatchObject({ price_type: 'free', prices: [{ unit_price: 0 }] });
+    });
+
     it('saves images on their own, in order, and refuses an 11th image', async () => {
       const ten = a.refs.images.slice(0, 10).reverse();
       const saved = await t.http.put(`/api/admin/activities/${courseId}`).set('token', a.token).send({ images: ten }).expect(200);
@@ -287,7 +390,9 @@ describe('catalog: courses, reference data and images', () => {
       expect(res.body).toEqual({ id: expect.any(String), url: expect.stringMatching(/^\/api\/media\//) });
       const served = await t.http.get(res.body.url).expect(200);
       expect(served.headers['content-type']).toBe(type);
-      expect(Buffer.compare(served.body, bytes)).toBe(0);
+      // Stored re-encoded: the same picture in the same format, not necessarily the same bytes.
+      const [sent, back] = await Promise.all([sharp(bytes).metadata(), sharp(served.body as Buffer).metadata()]);
+      expect({ format: back.format, width: back.width, height: back.height }).toEqual({ format: sent.format, width: sent.width, height: sent.height });
     });
 
     it('judges by bytes: a text file named .png is refused', async () => {

@@ -1,4 +1,4 @@
-import { SCHEDULING_MESSAGES as M } from '@studio/contracts';
+import { COURSE_MESSAGES, SCHEDULING_MESSAGES as M } from '@studio/contracts';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -34,6 +34,34 @@ describe('scheduling sessions', () => {
     expect(none.body.errors).toEqual({ dates: M.completeDayFields });
     const money = await t.http.post('/api/admin/events').set('token', a.token).send({ ...payload(), price: 0, capacity: 1.5 });
     expect(money.body.errors).toEqual({ price: M.schedulePrice, capacity: M.scheduleCapacity });
+  });
+
+  const sessionCount = async (activityId = a.course.activity_id) =>
+    (await t.http.get(`/api/admin/activities/${activityId}/sessions?include_past=true&limit=10000`).set('token', a.token)).body.sessions
+      .length as number;
+
+  it('refuses an overridden price that is empty and a blank name, and schedules nothing', async () => {
+    const before = await sessionCount();
+    for (const price of [null, '']) {
+      const res = await t.http.post('/api/admin/events').set('token', a.token).send({ ...payload(), price });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual({ price: M.schedulePrice });
+    }
+    const noName = await t.http.post('/api/admin/events').set('token', a.token).send({ ...payload(), course_name: '   ' });
+    expect(noName.status).toBe(400);
+    expect(noName.body.errors).toEqual({ course_name: COURSE_MESSAGES.nameRequired });
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it('refuses dated sessions for an appointment course (students book those), and creates none', async () => {
+    const appointment = await schedulableCourse(t, a.token, 2, { activity_type: 'appointment', single_party: true });
+    const res = await t.http
+      .post('/api/admin/events')
+      .set('token', a.token)
+      .send({ ...payload(), activity_id: appointment.activity_id, location_id: appointment.location_id, instructor_id: appointment.instructor_id });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: M.appointmentNotSchedulable, errors: { activity_id: M.appointmentNotSchedulable } });
+    expect(await sessionCount(appointment.activity_id)).toBe(0);
   });
 
   it("refuses another organization's course, location or instructor with 404", async () => {
@@ -106,6 +134,45 @@ describe('scheduling sessions', () => {
     expect(ok.body).toMatchObject({ price: 45099, capacity: 3, internal_short_description: 'Evening group' });
     await t.http.put(`/api/admin/events/${id}`).set('token', b.token).send({ price: 100, capacity: 3 }).expect(404);
     await t.http.get(`/api/admin/events/${id}`).set('token', b.token).expect(404);
+  });
+
+  it("a free session's capacity changes without a price; it stays free", async () => {
+    const free = await schedulableCourse(t, a.token, 12, { priceType: 'free', price: undefined });
+    const id = await scheduleSession(t, a.token, free);
+    expect((await t.http.get(`/api/admin/events/${id}`).set('token', a.token)).body.price).toBe(0);
+    const saved = await t.http.put(`/api/admin/events/${id}`).set('token', a.token).send({ capacity: 20 }).expect(200);
+    expect(saved.body).toMatchObject({ capacity: 20, price: 0 });
+    const zero = await t.http.put(`/api/admin/events/${id}`).set('token', a.token).send({ capacity: 21, price: 0 }).expect(200);
+    expect(zero.body).toMatchObject({ capacity: 21, price: 0 });
+    const bad = await t.http.put(`/api/admin/events/${id}`).set('token', a.token).send({ capacity: 21, price: -5 });
+    expect(bad.status).toBe(400);
+    // A paid session still needs its price (spec 001 §5), and nothing changes when refused.
+    const paid = await scheduleSession(t, a.token, a.course);
+    const refused = await t.http.put(`/api/admin/events/${paid}`).set('token', a.token).send({ capacity: 3 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({ price: M.priceEmpty });
+    expect((await t.http.get(`/api/admin/events/${paid}`).set('token', a.token)).body).toMatchObject({ capacity: 8, price: 4500 });
+  });
+
+  it('a single-party course takes one party per session, even when many enroll at once', async () => {
+    const course = await schedulableCourse(t, a.token, 6, { single_party: true });
+    const id = await scheduleSession(t, a.token, course);
+    const students = await Promise.all(Array.from({ length: 8 }, () => addStudent(t, a.token)));
+    const results = await Promise.all(
+      students.map((s) => t.http.post(`/api/admin/orders/enroll/${s}`).set('token', a.token).send({ event_id: id })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused.map((r) => [r.status, r.body.message])).toEqual(refused.map(() => [409, M.singlePartyBooked]));
+    const event = await t.http.get(`/api/admin/events/${id}`).set('token', a.token).expect(200);
+    expect(event.body).toMatchObject({ enrolled_count: 1, seats_taken: 1 });
+    // The party itself may bring guests up to the capacity.
+    const enrolled = results.find((r) => r.status === 201)!;
+    await t.http.put(`/api/admin/enrollment/${enrolled.body.enrollment_id}/guests`).set('token', a.token).send({ guestCount: 5 }).expect(200);
+    // Once the party is removed, another one may book.
+    await t.http.delete(`/api/admin/enrollment/${enrolled.body.enrollment_id}`).set('token', a.token).expect(204);
+    const other = students.find((_, i) => results[i].status !== 201)!;
+    await t.http.post(`/api/admin/orders/enroll/${other}`).set('token', a.token).send({ event_id: id }).expect(201);
   });
 
   it('never sells the last seats twice when many enroll at once', async () => {
@@ -204,10 +271,10 @@ describe('scheduling sessions', () => {
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.headers['content-disposition']).toBe('attachment; filename="enrollments.csv"');
       const lines = res.text.replace(/^\uFEFF/, '').trim().split('\n');
-      expect(lines[0]).toBe('First name,Last name,Email,Phone,Guests,Waiver status,Enrolled at,Order number,Order total');
+      expect(lines[0]).toBe('"First name","Last name","Email","Phone","Guests","Waiver status","Enrolled at","Order number","Order total"');
       expect(lines).toHaveLength(5);
-      // A leading + is neutralised too (spec): spreadsheets read '+1 555 0100 as text.
-    expect(lines[1]).toMatch(/^Ana,Zapata,ana@clay.test,'\+1 555 0100,2,not_required,\d{4}-\d\d-\d\d \d\d:\d\d,\d+,0.00$/);
+      // Every field quoted; a phone number stays readable; the waiver status is its label.
+      expect(lines[1]).toMatch(/^"Ana","Zapata","ana@clay.test","\+1 555 0100","2","N\/A","\d{4}-\d\d-\d\d \d\d:\d\d","\d+","0.00"$/);
       const evil = lines.find((l) => l.includes('Mallory'))!;
       expect(evil.startsWith(`"'=HYPERLINK(""http://evil"")"`)).toBe(true);
 

@@ -148,17 +148,16 @@ describe('drawers from each remote', () => {
     await page.close();
   });
 
-  test('orders: the discount drawer validates with the contracts messages', async () => {
+  test('orders: the discount drawer says discount codes are not available yet and cannot save', async () => {
     const { page, errors } = await newPage();
     await signIn(page, server.url, OWNER.email, OWNER.password);
     await page.getByRole('navigation', { name: 'Main' }).getByText('Discounts', { exact: true }).click();
     await page.getByRole('button', { name: 'New discount' }).click();
     const panel = drawer(page);
     await panel.getByRole('heading', { name: 'New Discount' }).waitFor();
-    await panel.getByRole('textbox', { name: 'Code' }).fill('ab');
-    await panel.getByRole('button', { name: 'Save' }).click();
-    await panel.getByText('A label is required').waitFor();
-    await panel.getByText('Code must be at least 3 characters').waitFor();
+    // Its API (promo-code) is on the known-missing list until issue 8 builds it.
+    await panel.getByText('Discount codes are not available yet.').waitFor();
+    assert.equal(await panel.getByRole('button', { name: 'Save' }).isDisabled(), true);
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -49,7 +49,7 @@ async function pick(page, dialog, name, title) {
   );
   if (title) await page.locator(`.ant-select-item-option[title="${title}"]`).click();
   else {
-    await page.locator('.ant-select-item-option-active').first().waitFor();
+    await page.locator('.ant-select-item-option-active:visible').first().waitFor();
     await combobox.press('Enter');
   }
   await page.waitForFunction(

@@ -1,7 +1,7 @@
-// Proof that React and antd load once: with a drawer open from each of the four remotes, every
-// script the browser fetched is inspected. React's code (its version string) and antd's style
-// engine (its data-css-hash attribute) come only from the shell, each file once; no remote brings
-// a copy.
+// Proof that React, antd and TanStack Query load once: with a drawer open from each of the four
+// remotes, every script the browser fetched is inspected. React's code (its version string), antd's
+// style engine (its data-css-hash attribute) and React Query's provider (its missing-client error
+// text) come only from the shell, each file once; no remote brings a copy.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -13,6 +13,7 @@ import { ROOT, startServer } from '../support/server.mjs';
 const require = createRequire(`${ROOT}/shell/package.json`);
 const REACT_VERSION = require('react/package.json').version;
 const ANTD_STYLE_ENGINE = 'data-css-hash';
+const REACT_QUERY_PROVIDER = 'No QueryClient set, use QueryClientProvider to set one';
 
 let database;
 let server;
@@ -30,7 +31,7 @@ after(async () => {
   database?.drop();
 });
 
-test('React and antd are loaded once, from the shell, while drawers of all four remotes are open', async () => {
+test('React, antd and TanStack Query are loaded once, from the shell, while drawers of all four remotes are open', async () => {
   const page = await browser.context.newPage();
   // Every script comes from the network, so its body can be read.
   const cdp = await browser.context.newCDPSession(page);
@@ -87,7 +88,13 @@ test('React and antd are loaded once, from the shell, while drawers of all four 
     1,
     `antd's style engine is in exactly one file: ${withAntd.map((s) => s.url)}`,
   );
-  for (const s of [...withReact, ...withAntd])
+  const withReactQuery = scripts.filter((s) => s.body.includes(REACT_QUERY_PROVIDER));
+  assert.equal(
+    withReactQuery.length,
+    1,
+    `TanStack Query is in exactly one file: ${withReactQuery.map((s) => s.url)}`,
+  );
+  for (const s of [...withReact, ...withAntd, ...withReactQuery])
     assert.ok(!s.url.startsWith('/mfe/'), `${s.url} is a remote's copy`);
   const urls = scripts.map((s) => s.url);
   assert.equal(new Set(urls).size, urls.length, 'no script was fetched twice');

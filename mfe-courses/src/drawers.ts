@@ -9,14 +9,18 @@ export const drawers: DrawerRegistry = {
     })),
   ),
   schedule_course: lazy(() =>
-    import(/* webpackChunkName: "drawer-schedule_course" */ './schedule/schedule-course.drawer').then((m) => ({
-      default: m.ScheduleCourseDrawer,
-    })),
+    import(/* webpackChunkName: "drawer-schedule_course" */ './schedule/schedule-course.drawer').then(
+      (m) => ({
+        default: m.ScheduleCourseDrawer,
+      }),
+    ),
   ),
   course_builder: lazy(() =>
-    import(/* webpackChunkName: "drawer-course_builder" */ './course-builder/course-builder.drawer').then((m) => ({
-      default: m.CourseBuilderDrawer,
-    })),
+    import(/* webpackChunkName: "drawer-course_builder" */ './course-builder/course-builder.drawer').then(
+      (m) => ({
+        default: m.CourseBuilderDrawer,
+      }),
+    ),
   ),
   edit_course: lazy(() =>
     import(/* webpackChunkName: "drawer-edit_course" */ './edit-course/edit-course.drawer').then((m) => ({

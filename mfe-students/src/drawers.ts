@@ -17,8 +17,10 @@ export const drawers: DrawerRegistry = {
     })),
   ),
   [STUDENT_DIALOGS.removeStudent]: lazy(() =>
-    import(/* webpackChunkName: "drawer-remove_student" */ './add-student/remove-student.dialog').then((m) => ({
-      default: m.RemoveStudentDialog,
-    })),
+    import(/* webpackChunkName: "drawer-remove_student" */ './add-student/remove-student.dialog').then(
+      (m) => ({
+        default: m.RemoveStudentDialog,
+      }),
+    ),
   ),
 };

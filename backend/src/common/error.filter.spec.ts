@@ -1,5 +1,6 @@
 import { BadRequestException, HttpStatus } from '@nestjs/common';
-import { NotFoundError } from '@mikro-orm/core';
+import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
 import { ApiError } from './api-error';
@@ -32,5 +33,31 @@ describe('ErrorFilter.toBody', () => {
     expect(filter.toBody(NotFoundError.findOneFailed('Course', { id: 1 })).statusCode).toBe(404);
     expect(filter.toBody(Object.assign(new Error('x'), { status: 413, type: 'entity.too.large' })).statusCode).toBe(413);
     expect(filter.toBody(new TypeError('boom'))).toEqual({ statusCode: 500, message: 'Something went wrong on our side' });
+  });
+
+  it('reports a field named __proto__ as an unknown field instead of assigning the prototype', () => {
+    const result = z.object({ name: z.string() }).strict().safeParse(JSON.parse('{"name":"x","__proto__":{"admin":true}}'));
+    if (result.success) throw new Error('expected a failure');
+    const body = filter.toBody(new ZodValidationException(result.error));
+    // What the client reads: the field, named as it sent it.
+    expect(JSON.stringify(body.errors)).toBe('{"__proto__":"Unknown field: __proto__"}');
+    expect(Object.getPrototypeOf(body.errors)).toBe(Object.prototype);
+  });
+
+  it('answers a unique violation with the resource’s own message, and the generic one only for unknown constraints', () => {
+    const violation = (constraint: string) =>
+      new UniqueConstraintViolationException(Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), { constraint }));
+    expect(filter.toBody(violation('student_organization_email_unique'))).toEqual({
+      statusCode: 409,
+      message: MESSAGES.students.emailTaken,
+      errors: { email: MESSAGES.students.emailTaken },
+    });
+    expect(filter.toBody(violation('tag_organization_name_unique'))).toEqual({
+      statusCode: 409,
+      message: SCHEDULING_MESSAGES.tagNameTaken,
+      errors: { name: SCHEDULING_MESSAGES.tagNameTaken },
+    });
+    expect(filter.toBody(violation('enrollment_active_student_unique'))).toEqual({ statusCode: 409, message: SCHEDULING_MESSAGES.alreadyEnrolled });
+    expect(filter.toBody(violation('something_else_unique'))).toEqual({ statusCode: 409, message: 'This record already exists' });
   });
 });

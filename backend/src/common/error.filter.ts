@@ -1,24 +1,42 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { MESSAGES } from '@studio/contracts';
+import { MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import type { Response } from 'express';
 import { ZodSerializationException, ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
 import { ErrorBody } from './api-error';
 
-/** Zod issues to { field: message }, first message per field; unknown keys are named one by one. */
+/**
+ * Zod issues to { field: message }, first message per field; unknown keys are named one by one. A
+ * Map, then own properties: a field named "__proto__" is reported like any other, not assigned to
+ * the prototype.
+ */
 export function zodIssuesToFields(error: ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
+  const fields = new Map<string, string>();
+  const add = (key: string, message: string) => {
+    if (!fields.has(key)) fields.set(key, message);
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fields[[...issue.path, key].join('.')] ??= `Unknown field: ${key}`;
+      for (const key of issue.keys) add([...issue.path, key].join('.'), `Unknown field: ${key}`);
       continue;
     }
-    const key = issue.path.length ? issue.path.join('.') : '_';
-    fields[key] ??= issue.message;
+    add(issue.path.length ? issue.path.map(String).join('.') : '_', issue.message);
   }
-  return fields;
+  return Object.fromEntries(fields);
 }
+
+/**
+ * What each unique constraint means to the person who hit it. A race that slips past a service's
+ * own check (two requests creating the same student at once) answers the same 409 as the check.
+ */
+export const UNIQUE_CONSTRAINT_MESSAGES: Record<string, { message: string; field?: string }> = {
+  student_organization_email_unique: { message: MESSAGES.students.emailTaken, field: 'email' },
+  tag_organization_name_unique: { message: SCHEDULING_MESSAGES.tagNameTaken, field: 'name' },
+  enrollment_active_student_unique: { message: SCHEDULING_MESSAGES.alreadyEnrolled },
+  app_user_email_unique: { message: 'An account with this email already exists.', field: 'email' },
+};
+const GENERIC_CONFLICT = 'This record already exists';
 
 const STATUS_MESSAGES: Partial<Record<number, string>> = {
   400: 'Bad request',
@@ -45,6 +63,9 @@ export class ErrorFilter implements ExceptionFilter {
       // Our answer did not match its documented schema: a bug on our side, logged with the details.
       this.logger.error(`Response failed its schema: ${JSON.stringify((exception.getZodError() as ZodError).issues)}`);
     } else if (body.statusCode >= 500) this.logger.error(exception);
+    else if (exception instanceof UniqueConstraintViolationException && body.message === GENERIC_CONFLICT) {
+      this.logger.warn(`Unique constraint without a message of its own: ${(exception as { constraint?: string }).constraint}`);
+    }
     if (!response.headersSent) response.status(body.statusCode).json(body);
   }
 
@@ -65,7 +86,10 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof NotFoundError) return { statusCode: 404, message: MESSAGES.common.notFound };
     if (exception instanceof UniqueConstraintViolationException) {
-      return { statusCode: 409, message: 'This record already exists' };
+      const constraint = (exception as { constraint?: string }).constraint;
+      const known = constraint ? UNIQUE_CONSTRAINT_MESSAGES[constraint] : undefined;
+      if (!known) return { statusCode: 409, message: GENERIC_CONFLICT };
+      return { statusCode: 409, message: known.message, ...(known.field ? { errors: { [known.field]: known.message } } : {}) };
     }
     // body-parser errors (malformed JSON, too large, bad charset) carry their own 4xx status.
     const status = (exception as { status?: unknown })?.status;

@@ -23,4 +23,17 @@ describe('loadConfig', () => {
     const config = loadConfig({ SEED_DEMO: 'false', PORT: '8080', SESSION_TTL_DAYS: '7' });
     expect(config).toMatchObject({ SEED_DEMO: false, PORT: 8080, SESSION_TTL_DAYS: 7 });
   });
+
+  it('trusts no proxy by default and validates TRUSTED_PROXIES', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::/8 , 192.0.2.1' }).TRUSTED_PROXIES).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.1',
+    ]);
+    for (const wrong of ['everyone', '10.0.0.0/33', '10.0.0.0/8/1', 'example.com', 'true']) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: wrong })).toThrow(/TRUSTED_PROXIES: expected comma-separated IP addresses/);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isValidTimeZone } from '@studio/contracts';
 
@@ -16,6 +17,20 @@ const url = (protocols: string[]) =>
     }
   }, `expected a ${protocols.join(' or ')} URL`);
 
+/** Names Express's `trust proxy` understands for whole address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One TRUSTED_PROXIES entry: a range name, an IP address, or an address with a /prefix. */
+export function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits >= 0 && bits <= (version === 4 ? 32 : 128);
+}
+
 /** Every setting the processes read, validated once at start. Names are the environment variables. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -30,7 +45,21 @@ export const configSchema = z.object({
   SESSION_TTL_DAYS: z.coerce.number({ error: 'expected a number of days' }).positive().default(30),
   LOGIN_MAX_ATTEMPTS_PER_EMAIL: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().positive().default(50),
+  /** Failed sign-ins one account may have from one of its known devices (device cookie) per window. */
+  LOGIN_MAX_ATTEMPTS_PER_DEVICE: z.coerce.number().int().positive().default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated: IPs, CIDRs, or loopback, linklocal,
+   * uniquelocal). Unset: none, the client address is the TCP peer's, so nobody can pick their own
+   * address and escape the per-address sign-in limit.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((e) => e.trim()).filter(Boolean))
+    .refine((entries) => entries.every(isProxyEntry), {
+      message: 'expected comma-separated IP addresses, CIDR ranges, or loopback, linklocal, uniquelocal',
+    }),
   SEED_DEMO: bool(true),
   DEMO_EMAIL: z.email({ error: 'expected an email address' }).default('owner@demo.studio'),
   DEMO_PASSWORD: z.string().min(8, 'expected at least 8 characters').default('demo-studio'),

@@ -6,6 +6,7 @@ import { Location } from '../modules/catalog/entities/location.entity';
 import { Media } from '../modules/catalog/entities/media.entity';
 import { WaiverTemplate } from '../modules/catalog/entities/waiver-template.entity';
 import { AuthSession } from '../modules/identity/auth-session.entity';
+import { KnownDevice } from '../modules/identity/known-device.entity';
 import { User } from '../modules/identity/user.entity';
 import { Organization } from '../modules/organizations/organization.entity';
 import { EventDay } from '../modules/scheduling/entities/event-day.entity';
@@ -20,6 +21,7 @@ export const entities = [
   Organization,
   User,
   AuthSession,
+  KnownDevice,
   Location,
   Instructor,
   WaiverTemplate,

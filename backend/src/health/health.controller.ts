@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { createZodDto } from 'nestjs-zod';
+import { createZodDto } from '../common/zod-dto';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue';
@@ -26,7 +26,7 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Database and queue status; 503 when either is down' })
+  @ApiOperation({ summary: 'Database and queue status; 503 when either is down', security: [] })
   @ZodResponse({ status: 200, type: HealthDto })
   async check(@Res({ passthrough: true }) response: Response) {
     const database = await this.em

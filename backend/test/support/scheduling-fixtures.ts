@@ -2,12 +2,12 @@ import { TestApp } from '../test-app';
 import { courseRefs, validCourse } from './catalog-fixtures';
 
 /** A course with a location in the given zone, ready to schedule, created through the API. */
-export async function schedulableCourse(t: TestApp, token: string, capacity = 8) {
+export async function schedulableCourse(t: TestApp, token: string, capacity = 8, overrides: Record<string, unknown> = {}) {
   const refs = await courseRefs(t, token);
   const course = await t.http
     .post('/api/admin/activities')
     .set('token', token)
-    .send({ ...validCourse(refs), capacity: Math.max(2, capacity) })
+    .send({ ...validCourse(refs), capacity: Math.max(2, capacity), ...overrides })
     .expect(201);
   return { ...refs, activity_id: course.body.activity_id as string };
 }

@@ -1,6 +1,7 @@
 export * from './messages';
 export * from './ui-constants';
 export * from './money';
+export * from './safe-input';
 export * from './time';
 export * from './schemas/auth.schema';
 export type { paths, components, operations } from './generated/api';
@@ -15,3 +16,6 @@ export * from './catalog/course.cases';
 export * from './scheduling/scheduling-messages';
 export * from './scheduling/scheduling.schema';
 export * from './ui/scheduling-ui';
+export * from './zod-csp';
+export * from './catalog/course-list.schema';
+export * from './students/student.schema';

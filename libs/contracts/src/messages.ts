@@ -22,6 +22,9 @@ export const MESSAGES = {
     malformedJson: 'The request body is not valid JSON',
     internal: 'Something went wrong on our side',
   },
+  students: {
+    emailTaken: 'A student with this email already exists.',
+  },
   superAdmin: {
     organizationRequired: 'An organization must be selected.',
     switched: 'Organization switched',

@@ -42,3 +42,151 @@ export function formatInZone(instant: Date | string | number, pattern: string, z
   if (!isValid(date)) return 'Invalid date';
   return format(new TZDate(date.getTime(), zone), pattern);
 }
+
+/*
+ * How every screen shows dates, times and durations (issue 7 §7), in one place:
+ *   "Tue, Nov 24, 2026 6:00 PM"  a date and time, read in the location's (or organization's) zone;
+ *   "Tue, Nov 24 6:00 PM"        the same in the current year (the year shows only when it differs);
+ *   "… 6:00 PM CET"              the zone is named when it can differ from the admin's;
+ *   "6:00 PM"                    12-hour clock everywhere, never "18:00";
+ *   "1 hour", "1 h 30 min"       durations.
+ * Spec 001 names a few formats word for word (session label, student drawer dates); those screens
+ * keep calling formatInZone with the spec's pattern.
+ */
+
+export interface DateFormatOptions {
+  /**
+   * The admin's zones (the organization's and the browser's). When the zone of the instant has a
+   * different offset from any of them at that instant, its short name is appended ("6:00 PM CET").
+   */
+  viewerZones?: readonly (string | null | undefined)[];
+  /** "Now", to decide whether the year is the current one (tests pass it; default: the clock). */
+  now?: Date;
+}
+
+const asDate = (instant: Date | string | number): Date =>
+  instant instanceof Date ? instant : new Date(instant);
+
+/** The zone the browser (or the Node process) runs in. */
+export function browserTimeZone(): string {
+  try {
+    return new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Minutes east of UTC of a zone at an instant. */
+function offsetMinutes(date: Date, zone: string): number {
+  return -new TZDate(date.getTime(), zone).getTimezoneOffset();
+}
+
+/**
+ * The short name of a zone at an instant: "EST", "PDT", "CET", "CEST"; "GMT+4" where no
+ * abbreviation is in common use. en-US names the American zones; en-GB names the European ones.
+ */
+export function zoneAbbreviation(instant: Date | string | number, zone: string): string {
+  const date = asDate(instant);
+  if (!isValid(date) || !isValidTimeZone(zone)) return '';
+  const read = (locale: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' })
+      .formatToParts(date)
+      .find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const us = read('en-US');
+  if (!/^(GMT|UTC)[+-]/.test(us)) return us;
+  const gb = read('en-GB');
+  return /^(GMT|UTC)[+-]/.test(gb) ? us : gb;
+}
+
+/** True when the zone shows a different wall clock than one of the admin's zones at that instant. */
+function zoneDiffers(date: Date, zone: string, viewerZones: DateFormatOptions['viewerZones']): boolean {
+  const own = offsetMinutes(date, zone);
+  return (viewerZones ?? []).some((v) => !!v && isValidTimeZone(v) && offsetMinutes(date, v) !== own);
+}
+
+function zonedOrNull(instant: Date | string | number, zone: string): { date: Date; zoned: TZDate } | null {
+  const date = asDate(instant);
+  if (!isValid(date)) return null;
+  return { date, zoned: new TZDate(date.getTime(), isValidTimeZone(zone) ? zone : 'UTC') };
+}
+
+function sameYear(zoned: TZDate, zone: string, now: Date | undefined): boolean {
+  return new TZDate((now ?? new Date()).getTime(), zone).getFullYear() === zoned.getFullYear();
+}
+
+/** "Tue, Nov 24, 2026" (another year) or "Tue, Nov 24" (this year), in the zone; "Invalid date" on bad input. */
+export function formatDate(
+  instant: Date | string | number,
+  zone: string,
+  options: DateFormatOptions = {},
+): string {
+  const z = zonedOrNull(instant, zone);
+  if (!z) return 'Invalid date';
+  return format(z.zoned, sameYear(z.zoned, zone, options.now) ? 'EEE, MMM d' : 'EEE, MMM d, yyyy');
+}
+
+/** "6:00 PM" in the zone, with "CET" after it when the zone differs from the admin's; "Invalid date" on bad input. */
+export function formatTime(
+  instant: Date | string | number,
+  zone: string,
+  options: DateFormatOptions = {},
+): string {
+  const z = zonedOrNull(instant, zone);
+  if (!z) return 'Invalid date';
+  const time = format(z.zoned, 'h:mm a');
+  return zoneDiffers(z.date, zone, options.viewerZones) ? `${time} ${zoneAbbreviation(z.date, zone)}` : time;
+}
+
+/** "Tue, Nov 24, 2026 6:00 PM" (the year only when it is not the current one; the zone when it differs). */
+export function formatDateTime(
+  instant: Date | string | number,
+  zone: string,
+  options: DateFormatOptions = {},
+): string {
+  const z = zonedOrNull(instant, zone);
+  if (!z) return 'Invalid date';
+  return `${formatDate(z.date, zone, options)} ${formatTime(z.date, zone, options)}`;
+}
+
+/** A calendar date with no time ("2026-04-02") as "Thu, Apr 2" (this year) or "Thu, Apr 2, 2027". */
+export function formatWallDate(
+  date: string,
+  options: Pick<DateFormatOptions, 'now'> & { zone?: string } = {},
+): string {
+  const parsed = parse(date, 'yyyy-MM-dd', new Date(0));
+  if (!isValid(parsed)) return 'Invalid date';
+  const year = new TZDate((options.now ?? new Date()).getTime(), options.zone ?? 'UTC').getFullYear();
+  return format(parsed, parsed.getFullYear() === year ? 'EEE, MMM d' : 'EEE, MMM d, yyyy');
+}
+
+/** A wall-clock time ("18:30", as schedules store it) on the 12-hour clock: "6:30 PM"; '' when it is not a time. */
+export function formatWallTime(time: string): string {
+  const match = /^(\d{1,2}):(\d{2})(?::\d{2})?$/.exec(time.trim());
+  if (!match) return '';
+  const h = Number(match[1]);
+  const m = Number(match[2]);
+  if (h > 23 || m > 59) return '';
+  return `${h % 12 === 0 ? 12 : h % 12}:${match[2]} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/**
+ * A duration in minutes: "30 min", "1 hour", "2 hours", "1 h 30 min", "1 day", "1 week 2 days",
+ * "1 day 2 h 15 min". A single unit reads in words; a mix uses "h" and "min".
+ */
+export function formatDuration(minutes: number): string {
+  if (!Number.isFinite(minutes) || minutes < 0) return '';
+  const total = Math.round(minutes);
+  if (total === 0) return '0 min';
+  const weeks = Math.floor(total / (7 * 24 * 60));
+  const days = Math.floor((total % (7 * 24 * 60)) / (24 * 60));
+  const hours = Math.floor((total % (24 * 60)) / 60);
+  const mins = total % 60;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts: string[] = [];
+  if (weeks) parts.push(plural(weeks, 'week'));
+  if (days) parts.push(plural(days, 'day'));
+  const single = [weeks, days, hours, mins].filter(Boolean).length === 1;
+  if (hours) parts.push(single ? plural(hours, 'hour') : `${hours} h`);
+  if (mins) parts.push(`${mins} min`);
+  return parts.join(' ');
+}

@@ -82,6 +82,16 @@ export const DRAWER_REMOTE: Record<DrawerType, 'courses' | 'orders' | 'students'
 /** The fullscreen choice is remembered per drawer type for one year (spec 001 §2, §9). */
 export const FULLSCREEN_COOKIE_MAX_AGE_SECONDS = 31536000;
 export const fullscreenCookieName = (type: DrawerType) => `drawer_fullscreen_${type}`;
+/**
+ * "Add a waiver" opens /admin/waivers/new in a new tab, so the half-filled course form stays; the
+ * new tab announces the waiver it created on this BroadcastChannel and closes itself.
+ */
+export const WAIVER_CREATED_CHANNEL = 'studio-waiver-created';
+export const ADD_WAIVER_PATH = '/admin/waivers/new?then=close';
+
+/** Spec 001 §2: "Event drawers have a fullscreen toggle"; no other drawer has one. */
+export const FULLSCREEN_DRAWER_TYPES: readonly DrawerType[] = ['event'];
+export const hasFullscreenToggle = (type: DrawerType) => FULLSCREEN_DRAWER_TYPES.includes(type);
 
 /** Drawer widths: narrow for share, wider by default, full width when fullscreen. */
 export const DRAWER_WIDTH = { narrow: 480, default: 820, fullscreen: '100%' } as const;

@@ -20,6 +20,8 @@ function sharedModules(role) {
     react: shared('^19.2.0'),
     'react-dom': shared('^19.2.0'),
     'react-hook-form': shared('^7.62.0'),
+    // The data layer: one QueryClient cache for the shell and every remote's drawer.
+    '@tanstack/react-query': shared('^5.108.0'),
     '@studio/ui': shared('0.1.0'),
     '@studio/contracts': shared('0.1.0'),
   };

@@ -1,11 +1,30 @@
 export * from './antd/antd-components';
-export * from './api/api-client';
+export * from './api/typed-client';
+export * from './api/query-client';
+export * from './api/known-missing';
+export * from './query/query-error';
+export * from './query/use-picker-list';
+export * from './queries/courses';
+export * from './queries/reference-data';
+export * from './queries/events';
+export * from './queries/students';
+export * from './queries/organizations';
+export {
+  QueryClientProvider,
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 export * from './api/api-error';
 export * from './api/api-types';
 export * from './api/session-api';
 export * from './api/session-token';
 export * from './drawer/drawer-types';
 export * from './drawer/drawer-shell';
+export * from './drawer/unsaved-changes';
 export * from './drawer/fullscreen-cookie';
 export * from './drawer/loading-skeleton';
 export * from './drawer/remote-error-boundary';
@@ -14,7 +33,7 @@ export * from './form/zod-resolver';
 export * from './overlay/overlay-state';
 export * from './overlay/overlay-context';
 export * from './session/session-context';
-export * from './hooks/use-list';
+export * from './session/use-date-format';
 export * from './api/catalog-types';
 export * from './api/upload-image';
 export * from './api/api-download';

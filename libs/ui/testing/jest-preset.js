@@ -5,9 +5,9 @@ const path = require('node:path');
 module.exports = function browserJestConfig(rootDir) {
   return {
     rootDir,
-    testEnvironment: 'jsdom',
+    testEnvironment: path.join(__dirname, 'jest-environment.js'),
     // antd in jsdom is slow on two cores; a drawer test clicks through a whole form.
-    testTimeout: 30000,
+    testTimeout: 60000,
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
     setupFilesAfterEnv: [path.join(__dirname, 'jest-setup.ts')],

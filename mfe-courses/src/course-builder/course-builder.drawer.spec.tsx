@@ -14,7 +14,7 @@ import { CourseBuilderDrawer } from './course-builder.drawer';
 
 const IMAGE_URL = '/api/media/org/pot.png';
 // Filling the whole drawer clicks through a dozen antd inputs: slow in jsdom on two busy cores.
-jest.setTimeout(120000);
+jest.setTimeout(180000);
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
@@ -70,7 +70,12 @@ describe('New Course drawer', () => {
       'Cancellations and Rescheduling',
       'Course Type',
     ]);
-    expect(screen.getByRole('link', { name: 'Add a waiver' })).toHaveAttribute('href', '/admin/waivers/new');
+    // A new tab keeps the half-filled form (issue 7 §7).
+    expect(screen.getByRole('link', { name: 'Add a waiver' })).toHaveAttribute(
+      'href',
+      '/admin/waivers/new?then=close',
+    );
+    expect(screen.getByRole('link', { name: 'Add a waiver' })).toHaveAttribute('target', '_blank');
   });
 
   it('shows every rule message on an empty submit and sends nothing', async () => {

@@ -3,7 +3,6 @@ import {
   COURSE_MESSAGES,
   LEVELS,
   MATERIALS,
-  PRICE_TYPES,
   courseCreateFormSchema,
   type CourseCreatePayload,
   type PriceType,
@@ -20,6 +19,7 @@ import {
   Radio,
   Select,
   Switch,
+  useUnsavedChanges,
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
@@ -37,14 +37,7 @@ import {
   type CourseBuilderValues,
 } from './course-builder-values';
 import { PolicyFields } from './policy-fields';
-
-const PRICE_TYPE_LABELS: Record<(typeof PRICE_TYPES)[number], string> = {
-  standard: 'Standard',
-  free: 'Free',
-  volume: 'Volume',
-  pwyw: 'Pay what you want',
-};
-const ENABLED: readonly string[] = ['standard', 'free'];
+import { PriceTypeRadio } from '../course/price-type-radio';
 
 // The contract's input type is `unknown` where it preprocesses text; the form holds typed values.
 const resolver = zodResolver(courseCreateFormSchema) as unknown as Resolver<
@@ -61,6 +54,8 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
     defaultValues: courseBuilderDefaults(),
   });
   const { control, setValue, setError, formState } = form;
+  // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
+  useUnsavedChanges(form.formState.isDirty);
   const [priceType, singleParty, activityType, cancelPolicyId, reschedulePolicyId] = useWatch({
     control,
     name: ['priceType', 'single_party', 'activity_type', 'cancel_policy_id', 'reschedule_policy_id'],
@@ -115,18 +110,7 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
 
           <DrawerSection title="Pricing">
             <FormField control={control} name="priceType" label="Price type">
-              {(field) => (
-                <Radio.Group
-                  id="priceType"
-                  value={field.value}
-                  onChange={(e) => changePriceType(e.target.value as PriceType)}
-                  options={PRICE_TYPES.map((t) => ({
-                    value: t,
-                    label: PRICE_TYPE_LABELS[t],
-                    disabled: !ENABLED.includes(t),
-                  }))}
-                />
-              )}
+              {(field) => <PriceTypeRadio value={field.value} onChange={changePriceType} />}
             </FormField>
             {priceType === 'standard' ? (
               <FormField control={control} name="price" label="Price" required>

@@ -1,12 +1,18 @@
-import { Flex, Select, useList, type InstructorItem, type LocationItem, type WaiverItem } from '@studio/ui';
+import { useEffect, useRef } from 'react';
+import { ADD_WAIVER_PATH, WAIVER_CREATED_CHANNEL } from '@studio/contracts';
 import {
-  INSTRUCTORS_PATH,
-  LOCATIONS_PATH,
-  WAIVERS_PATH,
-  pickInstructors,
-  pickLocations,
-  pickWaivers,
-} from './course.api';
+  Flex,
+  Select,
+  instructorQueries,
+  invalidateWaivers,
+  useQueryClient,
+  locationQueries,
+  usePickerList,
+  waiverQueries,
+  type InstructorItem,
+  type LocationItem,
+  type WaiverItem,
+} from '@studio/ui';
 
 interface PickerProps {
   id: string;
@@ -15,8 +21,10 @@ interface PickerProps {
   status?: 'error';
 }
 
+/* Pickers: a failed load is only logged and the list stays empty (spec 001 §8). */
+
 export function LocationSelect({ id, value, onChange, status }: PickerProps) {
-  const { items, loading } = useList(LOCATIONS_PATH, pickLocations);
+  const { items, loading } = usePickerList(locationQueries.list(), (a) => a.locations, 'locations');
   return (
     <Select<string>
       id={id}
@@ -36,7 +44,7 @@ export function LocationSelect({ id, value, onChange, status }: PickerProps) {
 }
 
 export function InstructorSelect({ id, value, onChange, status }: PickerProps) {
-  const { items, loading } = useList(INSTRUCTORS_PATH, pickInstructors);
+  const { items, loading } = usePickerList(instructorQueries.list(), (a) => a.instructors, 'instructors');
   return (
     <Select<string>
       id={id}
@@ -57,7 +65,30 @@ export function InstructorSelect({ id, value, onChange, status }: PickerProps) {
 
 /** Intake waiver picker with the link for adding waivers (spec 000 §2). */
 export function WaiverPicker({ id, value, onChange, status }: PickerProps) {
-  const { items, loading } = useList(WAIVERS_PATH, pickWaivers);
+  const { items, loading } = usePickerList(waiverQueries.list(), (a) => a.waivers, 'waivers');
+  // "Add a waiver" opens the waiver form in a new tab, so the half-filled course form stays. The list
+  // reads again when this window gets the focus back, and a waiver created from the link is selected
+  // when none was chosen yet.
+  const queryClient = useQueryClient();
+  const latest = useRef({ value, onChange });
+  latest.current = { value, onChange };
+  useEffect(() => {
+    const reload = () => void invalidateWaivers(queryClient);
+    window.addEventListener('focus', reload);
+    const channel =
+      typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(WAIVER_CREATED_CHANNEL);
+    if (channel) {
+      channel.onmessage = (event: MessageEvent<{ template_id?: string }>) => {
+        reload();
+        const created = event.data?.template_id;
+        if (created && !latest.current.value) latest.current.onChange(created);
+      };
+    }
+    return () => {
+      window.removeEventListener('focus', reload);
+      channel?.close();
+    };
+  }, [queryClient]);
   return (
     <Flex vertical gap={4}>
       <Select<string>
@@ -71,7 +102,9 @@ export function WaiverPicker({ id, value, onChange, status }: PickerProps) {
         placeholder="No waiver"
         options={items.map((w: WaiverItem) => ({ value: w.template_id, label: w.name }))}
       />
-      <a href="/admin/waivers/new">Add a waiver</a>
+      <a href={ADD_WAIVER_PATH} target="_blank" rel="noopener">
+        Add a waiver
+      </a>
     </Flex>
   );
 }

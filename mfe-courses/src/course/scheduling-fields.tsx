@@ -6,14 +6,14 @@ import {
   MIN_NOTICE_OPTIONS_MINS,
   START_TIME_INCREMENTS_MINS,
   START_TIME_OPTIONS,
+  formatDuration,
 } from '@studio/contracts';
 import { FormField, Select } from '@studio/ui';
 import type { CourseDefaultsValues, SchedulingValues } from './course-form-values';
-import { minutesLabel } from './minutes-label';
 import { NumberInput } from './number-input';
 
 const minuteOptions = (values: readonly number[]) =>
-  values.map((v) => ({ value: v, label: minutesLabel(v) }));
+  values.map((v) => ({ value: v, label: formatDuration(v) }));
 
 /** Buffers, minimum notice, start-time increments and duration of an appointment course (spec 000 §9). */
 export function AppointmentSchedulingFields({ control }: { control: Control<SchedulingValues> }) {

@@ -4,6 +4,7 @@ import {
   type CheckoutFormField,
   type FormCollectionType,
   type Level,
+  type PriceType,
 } from '@studio/contracts';
 import type { CourseDetail } from '@studio/ui';
 import { fieldsFromCourse } from '../course/checkout-fields';
@@ -12,6 +13,8 @@ import type { CourseDefaultsValues, SchedulingValues } from '../course/course-fo
 /** The Edit Course form as typed; courseUpdateFormSchema turns it into the PUT body (cents). */
 export interface EditCourseValues extends SchedulingValues, CourseDefaultsValues {
   name: string;
+  /** A free course has no price: the field is hidden and left out of the body. */
+  priceType: PriceType;
   /** Dollars as typed. */
   price: string;
   description: string;
@@ -36,9 +39,11 @@ const increments = (value: number): 15 | 30 | 60 | undefined =>
 /** A course as read (GET /activities/{id}) turned into the edit form's values. */
 export function courseToEditValues(course: CourseDetail): EditCourseValues {
   const cents = course.prices[0]?.unit_price;
+  const priceType: PriceType = course.price_type === 'free' ? 'free' : 'standard';
   return {
     name: course.name,
-    price: cents === undefined ? '' : centsToAmountText(cents),
+    priceType,
+    price: cents === undefined || priceType === 'free' ? '' : centsToAmountText(cents),
     description: course.description,
     required_waiver_id: course.RequiredTemplates[0]?.template_id ?? null,
     capacity: course.capacity,
@@ -70,6 +75,7 @@ export const EDIT_COURSE_FIELDS = Object.keys(courseToEditValuesShape());
 function courseToEditValuesShape(): Record<keyof EditCourseValues, true> {
   return {
     name: true,
+    priceType: true,
     price: true,
     description: true,
     required_waiver_id: true,

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { COURSE_MESSAGES as M } from '@studio/contracts';
 import { mockFetch, renderWithProviders, type RecordedCall } from '@studio/ui/testing';
-import type { CourseDetail } from '@studio/ui';
+import { FEATURE_NOT_AVAILABLE, type CourseDetail } from '@studio/ui';
 import {
   INSTRUCTOR_ID,
   LOCATION_ID,
@@ -14,7 +14,7 @@ import {
 import { EditCourseDrawer } from './edit-course.drawer';
 
 // A whole antd form in jsdom on two busy cores.
-jest.setTimeout(120000);
+jest.setTimeout(180000);
 
 const ID = '6c4f8051-bd7e-4f90-8b32-4d5e6f708192';
 const COURSE_PATH = `/api/admin/activities/${ID}`;
@@ -236,13 +236,64 @@ describe('Edit Course drawer', () => {
     expect(puts(calls)).toHaveLength(0);
   });
 
-  it('asks for an event when syncing with the ticketing service (its list may fail: empty)', async () => {
+  it('removing every checkout field and saving sends an empty list, so the form is removed', async () => {
+    const FORM_ID = '7d5f9162-ce8f-4a01-9c32-5e6f70819203';
+    const withForm = course({
+      required_form_id: FORM_ID,
+      RequiredForm: {
+        fields: [
+          { id: 'f1', field_key: 'f1', type: 'email', label: 'Email', placeholder: '', description: '', required: true, options: [] },
+          { id: 'f2', field_key: 'f2', type: 'text', label: 'Allergies', placeholder: '', description: '', required: false, options: [] },
+        ],
+      },
+    });
+    const calls = routes(withForm);
+    const close = await renderEdit();
+    expect(screen.getByLabelText('Checkout field 1')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove field 2' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove field 1' }));
+    expect(screen.queryByLabelText('Checkout field 1')).toBeNull();
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    expect(puts(calls)[0]?.body).toMatchObject({ checkoutFormFields: [] });
+    await waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it('re-saves a free course: no price field, no price rule, priceType free in the body', async () => {
+    const calls = routes(course({ price_type: 'free', prices: [{ unit_price: 0 }] }));
+    const close = await renderEdit();
+    expect(screen.getByRole('radio', { name: 'Free' })).toBeChecked();
+    expect(screen.queryByLabelText('Price')).toBeNull();
+    type('Capacity', '20');
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    expect(screen.queryByText(M.price)).toBeNull();
+    const body = puts(calls)[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ priceType: 'free', capacity: 20 });
+    expect(body).not.toHaveProperty('price');
+    await waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it('turning a free course standard asks for its price', async () => {
+    const calls = routes(course({ price_type: 'free', prices: [{ unit_price: 0 }] }));
+    await renderEdit();
+    fireEvent.click(screen.getByRole('radio', { name: 'Standard' }));
+    expect(screen.getByLabelText('Price')).toHaveValue('');
+    save();
+    expect(await screen.findByText(M.price)).toBeInTheDocument();
+    expect(puts(calls)).toHaveLength(0);
+    type('Price', '30');
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    expect(puts(calls)[0]?.body).toMatchObject({ priceType: 'standard', price: 3000 });
+  });
+
+  it('asks for an event when syncing with the ticketing service, whose events are not available yet (no request)', async () => {
     const calls = routes();
     await renderEdit();
     fireEvent.click(screen.getByRole('switch', { name: 'Sync with Eventbrite' }));
-    await waitFor(() =>
-      expect(calls.some((c) => c.url === '/api/admin/partners/eventbrite/events')).toBe(true),
-    );
+    expect(await screen.findByText(FEATURE_NOT_AVAILABLE.ticketingEvents)).toBeInTheDocument();
+    expect(calls.some((c) => c.url.includes('/api/admin/partners/eventbrite/events'))).toBe(false);
     save();
     expect(await screen.findByText(M.eventbriteEvent)).toBeInTheDocument();
     expect(puts(calls)).toHaveLength(0);

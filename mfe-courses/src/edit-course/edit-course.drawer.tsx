@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
 import {
   CATEGORIES,
@@ -7,6 +7,7 @@ import {
   courseUpdateFormSchema,
   keepWholeDays,
   type CourseUpdatePayload,
+  type PriceType,
 } from '@studio/contracts';
 import {
   App,
@@ -17,20 +18,26 @@ import {
   FormField,
   Input,
   LoadingSkeleton,
+  QueryError,
   Radio,
-  Result,
   Select,
   Tag,
+  courseQueries,
+  invalidateCourse,
+  useQuery,
+  useQueryClient,
   useSkeletonDelay,
+  useUnsavedChanges,
   zodResolver,
   type CourseDetail,
   type DrawerProps,
 } from '@studio/ui';
-import { fetchCourse, updateCourse } from '../course/course.api';
+import { updateCourse } from '../course/course.api';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
 import { MediaField } from '../course/media-field';
 import { NumberInput } from '../course/number-input';
+import { PriceTypeRadio } from '../course/price-type-radio';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
 import { showServerFieldErrors } from '../course/server-errors';
@@ -54,41 +61,49 @@ const resolver: Resolver<EditCourseValues, unknown, CourseUpdatePayload> = (valu
 /** Loads the course, then shows the form (spec 001 §2: Edit Course panel). */
 export function EditCourseDrawer({ data, close }: DrawerProps<EditCourseDrawerData>) {
   const waiting = useSkeletonDelay();
-  const [course, setCourse] = useState<CourseDetail | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    fetchCourse(data.activity_id)
-      .then((loaded) => live && setCourse(loaded))
-      .catch((error: unknown) => {
-        console.error('Could not load the course', error);
-        if (live) setFailed(true);
-      });
-    return () => {
-      live = false;
-    };
-  }, [data.activity_id]);
-
-  if (failed) return <Result status="error" title="Could not load this course" />;
-  if (!course || waiting) return <LoadingSkeleton />;
+  const query = useQuery({
+    ...courseQueries.detail(data.activity_id),
+    // Read again on open even when the course page's copy is still fresh (staleTime), or
+    // isFetchedAfterMount below never turns true and the drawer stays a skeleton.
+    refetchOnMount: 'always',
+  });
+  if (query.isError)
+    return (
+      <QueryError
+        title="Could not load this course"
+        error={query.error}
+        onRetry={query.refetch}
+        retrying={query.isFetching}
+      />
+    );
+  const course = query.data;
+  // The form starts from a fresh read, never from a cached copy another drawer may have changed.
+  if (!course || !query.isFetchedAfterMount || waiting) return <LoadingSkeleton />;
   return <EditCourseForm course={course} close={close} />;
 }
 
 function EditCourseForm({ course, close }: { course: CourseDetail; close: () => void }) {
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<EditCourseValues, unknown, CourseUpdatePayload>({
     resolver,
     defaultValues: courseToEditValues(course),
   });
   const { control, setValue, setError, formState } = form;
-  const [sync, eventId] = useWatch({ control, name: ['sync_with_eventbrite', 'eventbrite_event_id'] });
+  // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
+  useUnsavedChanges(form.formState.isDirty);
+  const [sync, eventId, priceType] = useWatch({
+    control,
+    name: ['sync_with_eventbrite', 'eventbrite_event_id', 'priceType'],
+  });
   const saveImages = useImageAutosave(course.activity_id, form);
 
   const onSubmit = form.handleSubmit(async (body) => {
     setFormError(null);
     try {
       await updateCourse(course.activity_id, body);
+      void invalidateCourse(queryClient, course.activity_id);
       message.success(COURSE_MESSAGES.updated);
       close();
     } catch (error) {
@@ -98,6 +113,12 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
       setFormError(COURSE_MESSAGES.formError);
     }
   });
+
+  // A free course has no price; turning a course free or standard starts the price afresh.
+  const changePriceType = (next: PriceType) => {
+    setValue('priceType', next);
+    setValue('price', '', { shouldValidate: formState.isSubmitted });
+  };
 
   // Spec 001 §2: the panel badge counts any event.
   const badge = course.has_events ? <Tag color="green">Listed</Tag> : <Tag>Unlisted</Tag>;
@@ -138,9 +159,14 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
           </DrawerSection>
 
           <DrawerSection title="Details">
-            <FormField control={control} name="price" label="Price" required>
-              {(field) => <Input {...field} id="price" prefix="$" inputMode="decimal" />}
+            <FormField control={control} name="priceType" label="Price type">
+              {(field) => <PriceTypeRadio value={field.value} onChange={changePriceType} />}
             </FormField>
+            {priceType === 'standard' ? (
+              <FormField control={control} name="price" label="Price" required>
+                {(field) => <Input {...field} id="price" prefix="$" inputMode="decimal" />}
+              </FormField>
+            ) : null}
             <FormField control={control} name="capacity" label="Capacity" required>
               {(field, state) => (
                 <NumberInput

@@ -1,5 +1,4 @@
-import { Flex, Select, Switch, useList } from '@studio/ui';
-import { EVENTBRITE_EVENTS_PATH, pickTicketingEvents } from '../course/course.api';
+import { Alert, FEATURE_NOT_AVAILABLE, Flex, Switch } from '@studio/ui';
 
 interface SyncSettingsProps {
   sync: boolean;
@@ -10,11 +9,11 @@ interface SyncSettingsProps {
 }
 
 /**
- * Sync with the event-ticketing service (spec 001 §2, §5). The events endpoint is not on the
- * server yet; like every list, a failed load is an empty picker (spec 001 §8).
+ * Sync with the event-ticketing service (spec 001 §2, §5). Its events list
+ * (GET /api/admin/partners/eventbrite/events) is on the known-missing list (sync issue 11): no
+ * request is made, and the panel says the events are not available yet.
  */
-export function SyncSettings({ sync, onSyncChange, eventId, onEventChange, eventError }: SyncSettingsProps) {
-  const { items, loading } = useList(sync ? EVENTBRITE_EVENTS_PATH : null, pickTicketingEvents);
+export function SyncSettings({ sync, onSyncChange, eventId, eventError }: SyncSettingsProps) {
   return (
     <Flex vertical gap={8}>
       <Flex gap={8} align="center">
@@ -23,16 +22,11 @@ export function SyncSettings({ sync, onSyncChange, eventId, onEventChange, event
       </Flex>
       {sync ? (
         <Flex vertical gap={4}>
-          <Select<string>
-            id="eventbrite_event_id"
-            aria-label="Eventbrite event"
-            status={eventError ? 'error' : undefined}
-            loading={loading}
-            value={eventId ?? undefined}
-            onChange={(id) => onEventChange(id ?? null)}
-            placeholder="Select an event"
-            notFoundContent="No events found"
-            options={items.map((e) => ({ value: e.id, label: e.name }))}
+          <Alert
+            type="info"
+            showIcon
+            title={FEATURE_NOT_AVAILABLE.ticketingEvents}
+            description={eventId ? `Linked event: ${eventId}` : undefined}
           />
           {eventError ? (
             <span role="alert" style={{ color: '#ff4d4f' }}>

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import {
   COURSE_MESSAGES,
   centsToAmountText,
-  eventUpdateFormSchema,
+  eventUpdateFormSchemaFor,
   type EventUpdateFormInput,
   type EventUpdateFormOutput,
 } from '@studio/contracts';
@@ -20,11 +20,13 @@ interface EditEventDialogProps {
 export function EditEventDialog({ event, onClose, onSaved }: EditEventDialogProps) {
   const { message } = App.useApp();
   const [failure, setFailure] = useState<string | null>(null);
+  // A free session (price 0, a free course's session) may keep no price (spec 001 §5 holds for paid ones).
+  const free = event.price === 0;
   const { control, handleSubmit, formState } = useForm<EventUpdateFormInput, unknown, EventUpdateFormOutput>({
-    resolver: zodResolver(eventUpdateFormSchema),
+    resolver: zodResolver(eventUpdateFormSchemaFor(free)),
     defaultValues: {
       capacity: String(event.capacity),
-      price: centsToAmountText(event.price),
+      price: free ? '' : centsToAmountText(event.price),
       internal_short_description: event.internal_short_description ?? '',
     },
   });
@@ -34,6 +36,7 @@ export function EditEventDialog({ event, onClose, onSaved }: EditEventDialogProp
     try {
       await updateEvent(event.event_id, {
         capacity: values.capacity,
+        // Left out of the JSON when a free session keeps no price.
         price: values.price,
         internal_short_description: values.internal_short_description || null,
       });
@@ -69,12 +72,23 @@ export function EditEventDialog({ event, onClose, onSaved }: EditEventDialogProp
             />
           )}
         </FormField>
-        <FormField control={control} name="price" label="Price" required extra="Applies to future orders only.">
+        <FormField
+          control={control}
+          name="price"
+          label="Price"
+          required={!free}
+          extra={
+            free
+              ? 'Free session: leave the price empty to keep it free. Applies to future orders only.'
+              : 'Applies to future orders only.'
+          }
+        >
           {(field, state) => (
             <Input
               id="price"
               prefix="$"
               inputMode="decimal"
+              placeholder={free ? 'Free' : undefined}
               status={state.error ? 'error' : undefined}
               value={(field.value as string) ?? ''}
               onChange={field.onChange}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { WAIVER_STATUS_LABELS, formatCents, formatInZone } from '@studio/contracts';
+import { WAIVER_STATUS_LABELS, formatCents } from '@studio/contracts';
 import {
   Button,
   DownloadOutlined,
@@ -7,6 +7,7 @@ import {
   Input,
   Space,
   Table,
+  useDateFormat,
   type TableProps,
 } from '@studio/ui';
 import { exportEnrollments, fetchEnrollments, type EnrollmentRow } from './event.api';
@@ -29,13 +30,20 @@ interface EnrollmentsGridProps {
 const TEXT_FILTERS: EnrollmentFilterColumn[] = ['first_name', 'last_name', 'email', 'phone', 'guestCount'];
 
 /** A text box in a column's filter menu; the server does the filtering. */
-function textFilter(label: string): NonNullable<TableProps<EnrollmentRow>['columns']>[number]['filterDropdown'] {
+function textFilter(
+  label: string,
+): NonNullable<TableProps<EnrollmentRow>['columns']>[number]['filterDropdown'] {
   function TextFilterDropdown({
     selectedKeys,
     setSelectedKeys,
     confirm,
     clearFilters,
-  }: Parameters<Extract<NonNullable<TableProps<EnrollmentRow>['columns']>[number]['filterDropdown'], (...a: never[]) => unknown>>[0]) {
+  }: Parameters<
+    Extract<
+      NonNullable<TableProps<EnrollmentRow>['columns']>[number]['filterDropdown'],
+      (...a: never[]) => unknown
+    >
+  >[0]) {
     return (
       <Space style={{ padding: 8 }}>
         <Input
@@ -63,13 +71,20 @@ function textFilter(label: string): NonNullable<TableProps<EnrollmentRow>['colum
 }
 
 /** Enrollments of a session: server-side paging (20), search, sort and column filters, export. */
-export function EnrollmentsGrid({ eventId, timezone, reloadKey, onEditGuests, onRemove }: EnrollmentsGridProps) {
+export function EnrollmentsGrid({
+  eventId,
+  timezone,
+  reloadKey,
+  onEditGuests,
+  onRemove,
+}: EnrollmentsGridProps) {
   const [query, setQuery] = useState<EnrollmentQuery>(INITIAL_ENROLLMENT_QUERY);
   const [searchText, setSearchText] = useState('');
   const [page, setPage] = useState<{ rows: EnrollmentRow[]; total: number } | null>(null);
   const [loading, setLoading] = useState(true);
   const [selected, setSelected] = useState<string[]>([]);
   const [exporting, setExporting] = useState(false);
+  const dates = useDateFormat();
 
   useEffect(() => {
     let live = true;
@@ -100,7 +115,11 @@ export function EnrollmentsGrid({ eventId, timezone, reloadKey, onEditGuests, on
   };
 
   const sortOrderOf = (field: EnrollmentSortField) =>
-    query.sortField === field ? (query.sortOrder === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
+    query.sortField === field
+      ? query.sortOrder === 'asc'
+        ? ('ascend' as const)
+        : ('descend' as const)
+      : null;
   const filterOf = (column: EnrollmentFilterColumn) => (query.filter[column] ? [query.filter[column]] : null);
 
   const columns: TableProps<EnrollmentRow>['columns'] = [
@@ -142,7 +161,12 @@ export function EnrollmentsGrid({ eventId, timezone, reloadKey, onEditGuests, on
       key: 'guestCount',
       title: 'Guests',
       render: (_, row) => (
-        <Button type="link" size="small" aria-label={`Edit guests of ${row.Student?.first_name} ${row.Student?.last_name}`} onClick={() => onEditGuests(row)}>
+        <Button
+          type="link"
+          size="small"
+          aria-label={`Edit guests of ${row.Student?.first_name} ${row.Student?.last_name}`}
+          onClick={() => onEditGuests(row)}
+        >
           {row.guestCount}
         </Button>
       ),
@@ -170,13 +194,16 @@ export function EnrollmentsGrid({ eventId, timezone, reloadKey, onEditGuests, on
     {
       key: 'created_at',
       title: 'Enrolled',
-      render: (_, row) => formatInZone(row.created_at, 'MMM d, h:mm a', timezone),
+      render: (_, row) => dates.dateTime(row.created_at, timezone),
       sorter: true,
       sortOrder: sortOrderOf('created_at'),
     },
     {
+      // Fixed to the right edge: however narrow the drawer, the grid scrolls under it and Remove stays in view.
       key: 'actions',
       title: '',
+      fixed: 'right',
+      width: 88,
       render: (_, row) => (
         <Button
           type="link"
@@ -240,7 +267,9 @@ export function EnrollmentsGrid({ eventId, timezone, reloadKey, onEditGuests, on
           showSizeChanger: false,
           showTotal: (total) => `${total} enrolled`,
         }}
-        scroll={{ x: true }}
+        // The grid scrolls inside its own box (not the drawer) and keeps its columns readable.
+        scroll={{ x: 'max-content' }}
+        style={{ maxWidth: '100%' }}
       />
     </Flex>
   );

@@ -11,7 +11,9 @@ afterEach(() => jest.restoreAllMocks());
 
 describe('enrollmentQueryString', () => {
   it('writes page, limit 20, search, sort and filter[column], leaving out empty parts', () => {
-    expect(enrollmentQueryString(INITIAL_ENROLLMENT_QUERY)).toBe('page=1&limit=20&sortField=created_at&sortOrder=asc');
+    expect(enrollmentQueryString(INITIAL_ENROLLMENT_QUERY)).toBe(
+      'page=1&limit=20&sortField=created_at&sortOrder=asc',
+    );
     const query = enrollmentQueryString({
       ...INITIAL_ENROLLMENT_QUERY,
       page: 3,
@@ -31,7 +33,13 @@ describe('EnrollmentsGrid', () => {
     const many = { ...PAGE, totalCount: 45 };
     const calls = mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: { body: many } });
     renderWithProviders(
-      <EnrollmentsGrid eventId={EVENT_ID} timezone="UTC" reloadKey={0} onEditGuests={jest.fn()} onRemove={jest.fn()} />,
+      <EnrollmentsGrid
+        eventId={EVENT_ID}
+        timezone="UTC"
+        reloadKey={0}
+        onEditGuests={jest.fn()}
+        onRemove={jest.fn()}
+      />,
     );
     await screen.findByText('ada@example.com');
     const last = () => new URLSearchParams(calls.at(-1)!.url.split('?')[1]);
@@ -39,7 +47,11 @@ describe('EnrollmentsGrid', () => {
     expect(last().get('limit')).toBe('20');
 
     fireEvent.change(screen.getByLabelText('Search enrollments'), { target: { value: 'love' } });
-    fireEvent.keyDown(screen.getByLabelText('Search enrollments'), { key: 'Enter', code: 'Enter', keyCode: 13 });
+    fireEvent.keyDown(screen.getByLabelText('Search enrollments'), {
+      key: 'Enter',
+      code: 'Enter',
+      keyCode: 13,
+    });
     await waitFor(() => expect(last().get('search')).toBe('love'));
 
     fireEvent.click(screen.getAllByText('Last name')[0]);
@@ -59,7 +71,9 @@ describe('GuestCountDialog', () => {
   it('takes a whole number from 0, disables Save when empty, and sends it', async () => {
     const onSaved = jest.fn();
     const calls = mockFetch({
-      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: { body: { enrollment_id: ROW.enrollment_id, guestCount: 0 } },
+      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: {
+        body: { enrollment_id: ROW.enrollment_id, guestCount: 0 },
+      },
     });
     renderWithProviders(<GuestCountDialog enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
     const input = await screen.findByLabelText('Guest count');
@@ -94,5 +108,37 @@ describe('GuestCountDialog', () => {
     expect(await screen.findByText(SCHEDULING_MESSAGES.guestCountFailed)).toBeInTheDocument();
     expect(within(document.body).getByText(SCHEDULING_MESSAGES.notEnoughSeats(1))).toBeInTheDocument();
     expect(onSaved).not.toHaveBeenCalled();
+  });
+});
+
+describe('EnrollmentsGrid in a narrow drawer', () => {
+  it('keeps the Remove action in a column fixed to the right edge while the other columns scroll', async () => {
+    const onRemove = jest.fn();
+    mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: { body: PAGE } });
+    renderWithProviders(
+      <div style={{ width: 360 }}>
+        <EnrollmentsGrid
+          eventId={EVENT_ID}
+          timezone="UTC"
+          reloadKey={0}
+          onEditGuests={jest.fn()}
+          onRemove={onRemove}
+        />
+      </div>,
+    );
+    await screen.findByText('ada@example.com');
+    const remove = screen.getAllByRole('button', { name: /^Remove / })[0];
+    const cell = remove.closest('td')!;
+    expect(cell.className).toMatch(/ant-table-cell-fix-(right|end)/);
+    // antd pins a fixed column (position: sticky in its CSS) at the end edge: inset-inline-end 0.
+    expect(cell.style.insetInlineEnd).toBe('0');
+    // The grid scrolls on its own, inside its own box, not the drawer.
+    expect(cell.closest('.ant-table-content, .ant-table-body')).toHaveStyle({ overflowX: 'auto' });
+    // The email column is not pinned: it is what scrolls under the action.
+    expect(screen.getByText('ada@example.com').closest('td')!.className).not.toMatch(/ant-table-cell-fix/);
+    fireEvent.click(remove);
+    expect(onRemove).toHaveBeenCalledWith(
+      expect.objectContaining({ Student: expect.objectContaining({ email: 'ada@example.com' }) }),
+    );
   });
 });

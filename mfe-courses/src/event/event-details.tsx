@@ -1,10 +1,11 @@
-import { formatCents, formatInZone } from '@studio/contracts';
-import { Descriptions } from '@studio/ui';
+import { formatCents, formatDuration, formatWallDate, formatWallTime } from '@studio/contracts';
+import { Descriptions, useDateFormat } from '@studio/ui';
 import type { EventDetail } from './event.api';
 
 /** Event Details section: when, where, who, price and seats, in the location's time zone. */
 export function EventDetails({ event, timezone }: { event: EventDetail; timezone: string }) {
   const days = event.schedule ?? [];
+  const dates = useDateFormat();
   return (
     <Descriptions
       column={1}
@@ -17,8 +18,8 @@ export function EventDetails({ event, timezone }: { event: EventDetail; timezone
             <div>
               {days.map((day, i) => (
                 <div key={`${day.start_date}-${i}`}>
-                  {formatInZone(`${day.start_date}T12:00:00Z`, 'EEE, MMM d, yyyy', 'UTC')} at {day.start_time} ·{' '}
-                  {day.duration} min
+                  {formatWallDate(day.start_date, { zone: timezone })} {formatWallTime(day.start_time)} ·{' '}
+                  {formatDuration(day.duration)}
                 </div>
               ))}
             </div>
@@ -27,7 +28,7 @@ export function EventDetails({ event, timezone }: { event: EventDetail; timezone
         {
           key: 'starts',
           label: 'Starts',
-          children: `${formatInZone(event.starts_at, 'MMM d, yyyy h:mm a', timezone)} (${timezone})`,
+          children: dates.dateTime(event.starts_at, timezone),
         },
         { key: 'location', label: 'Location', children: event.Location?.address ?? '' },
         { key: 'instructor', label: 'Instructor', children: event.Instructor?.first_name ?? '' },

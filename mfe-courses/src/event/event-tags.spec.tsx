@@ -32,9 +32,14 @@ describe('EventTags', () => {
     jest.useFakeTimers();
     try {
       fireEvent.click(screen.getByLabelText('Remove tag Kids'));
-      act(() => jest.advanceTimersByTime(TAG_UPDATE_DEBOUNCE_MS - 10));
+      // Async act: the typed client's middleware runs in microtasks before fetch is called.
+      await act(async () => {
+        jest.advanceTimersByTime(TAG_UPDATE_DEBOUNCE_MS - 10);
+      });
       expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
-      act(() => jest.advanceTimersByTime(10));
+      await act(async () => {
+        jest.advanceTimersByTime(10);
+      });
       expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
     } finally {
       jest.useRealTimers();
@@ -54,6 +59,8 @@ describe('EventTags', () => {
     expect(await screen.findByText(SCHEDULING_MESSAGES.tagsUpdateFailed)).toBeInTheDocument();
     // Reloaded: Kids is back and the event's tags were read a second time.
     expect(await screen.findByText('Kids')).toBeInTheDocument();
-    expect(calls.filter((c) => c.method === 'GET' && c.url.endsWith(`/events/${EVENT_ID}/tags`))).toHaveLength(2);
+    expect(
+      calls.filter((c) => c.method === 'GET' && c.url.endsWith(`/events/${EVENT_ID}/tags`)),
+    ).toHaveLength(2);
   });
 });

@@ -6,7 +6,18 @@ import {
   isSystemTagId,
   tagSchema,
 } from '@studio/contracts';
-import { App, Button, EditOutlined, Flex, Input, Modal, PlusOutlined, Select, Tag, Typography } from '@studio/ui';
+import {
+  App,
+  Button,
+  EditOutlined,
+  Flex,
+  Input,
+  Modal,
+  PlusOutlined,
+  Select,
+  Tag,
+  Typography,
+} from '@studio/ui';
 import {
   createTag,
   fetchAvailableTags,
@@ -199,7 +210,12 @@ function TagDialog({
       destroyOnHidden
     >
       <Flex vertical gap={8}>
-        <Input aria-label="Tag name" value={name} status={error ? 'error' : undefined} onChange={(e) => setName(e.target.value)} />
+        <Input
+          aria-label="Tag name"
+          value={name}
+          status={error ? 'error' : undefined}
+          onChange={(e) => setName(e.target.value)}
+        />
         <Select
           aria-label="Tag colour"
           value={color}

@@ -1,14 +1,16 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders, type MockAnswer } from '@studio/ui/testing';
+import { freezeToday, mockFetch, renderWithProviders, type MockAnswer } from '@studio/ui/testing';
 import { COURSE_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { RemoteRegistryContext } from '@studio/ui';
 import { EventDrawer } from './event.drawer';
 import { EVENT, EVENT_ID, PAGE } from './event-fixtures';
 
 // The drawer renders the antd table too: slow in jsdom on a busy two-core machine.
-jest.setTimeout(90000);
+jest.setTimeout(180000);
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+beforeEach(() => freezeToday('2026-11-22T12:00:00Z'));
+afterEach(() => jest.useRealTimers());
 afterEach(() => jest.restoreAllMocks());
 
 function routes(extra: Record<string, MockAnswer> = {}, event: MockAnswer = { body: EVENT }) {
@@ -23,7 +25,9 @@ function routes(extra: Record<string, MockAnswer> = {}, event: MockAnswer = { bo
 
 // The students remote is not there in a unit test: its dialogs stand in as a marker.
 const registry = async () => ({
-  add_student: ({ data }: { data: { event_id?: string } }) => <div role="note">add student to {data.event_id}</div>,
+  add_student: ({ data }: { data: { event_id?: string } }) => (
+    <div role="note">add student to {data.event_id}</div>
+  ),
 });
 
 async function renderDrawer() {
@@ -40,8 +44,10 @@ describe('EventDrawer', () => {
     routes();
     await renderDrawer();
     const details = screen.getByRole('region', { name: 'Event Details' });
-    expect(within(details).getByText('Thu, Apr 2, 2026 at 18:30 · 90 min')).toBeInTheDocument();
-    expect(within(details).getByText('Apr 2, 2026 6:30 PM (America/Chicago)')).toBeInTheDocument();
+    // One way to read dates: 12-hour clock, the year only when it is not this one, durations in words,
+    // and the location's zone named because it is not the admin's (New York).
+    expect(within(details).getByText('Thu, Apr 2 6:30 PM · 1 h 30 min')).toBeInTheDocument();
+    expect(within(details).getByText('Thu, Apr 2 6:30 PM CDT')).toBeInTheDocument();
     expect(within(details).getByText('$45.00')).toBeInTheDocument();
     expect(within(details).getByText('3 / 8')).toBeInTheDocument();
     expect(within(details).getByText('Evening group')).toBeInTheDocument();
@@ -89,6 +95,24 @@ describe('EventDrawer', () => {
     expect(close).toHaveBeenCalled();
   });
 
+  it("edit event dialog: a free session's capacity changes with no price, and it stays free", async () => {
+    const free = { ...EVENT, price: 0 };
+    const calls = routes({ [`PUT /api/admin/events/${EVENT_ID}`]: { body: { ...free, capacity: 20 } } }, { body: free });
+    await renderDrawer();
+    fireEvent.click(screen.getByRole('button', { name: /Edit event/ }));
+    await screen.findByLabelText('Internal short description');
+    const dialog = screen.getByLabelText('Internal short description').closest('.ant-modal') as HTMLElement;
+    const price = within(dialog).getByLabelText('Price');
+    expect(price).toHaveValue('');
+    expect(price).toHaveAttribute('placeholder', 'Free');
+    fireEvent.change(within(dialog).getByLabelText('Capacity'), { target: { value: '20' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(COURSE_MESSAGES.updatedSuccessfully)).toBeInTheDocument();
+    expect(screen.queryByText(SCHEDULING_MESSAGES.priceEmpty)).toBeNull();
+    expect(screen.queryByText(SCHEDULING_MESSAGES.pricePositive)).toBeNull();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ capacity: 20, internal_short_description: 'Evening group' });
+  });
+
   it('edit event dialog: the spec messages, then the server 409 message', async () => {
     const calls = routes({
       [`PUT /api/admin/events/${EVENT_ID}`]: {
@@ -123,11 +147,13 @@ describe('EventDrawer', () => {
     fireEvent.change(price, { target: { value: '$50.5' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText(SCHEDULING_MESSAGES.capacityBelowSeats(3))).toBeInTheDocument();
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
-      capacity: 2,
-      price: 5050,
-      internal_short_description: 'Evening group',
-    }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+        capacity: 2,
+        price: 5050,
+        internal_short_description: 'Evening group',
+      }),
+    );
     expect(screen.getByText(COURSE_MESSAGES.updateFailedShort)).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { DEFAULT_TIMEZONE, SCHEDULING_MESSAGES, STUDENT_DIALOGS } from '@studio/contracts';
 import {
   Button,
@@ -7,8 +7,12 @@ import {
   EditOutlined,
   Flex,
   LoadingSkeleton,
-  Result,
+  QueryError,
+  eventQueries,
+  invalidateEvent,
   useDrawer,
+  useQuery,
+  useQueryClient,
   useRemoteEntry,
   type DrawerProps,
 } from '@studio/ui';
@@ -17,7 +21,7 @@ import { EditEventDialog } from './edit-event-dialog';
 import { EnrollmentsGrid } from './enrollments-grid';
 import { EventDetails } from './event-details';
 import { EventTags } from './event-tags';
-import { fetchEvent, type EnrollmentRow, type EventDetail } from './event.api';
+import type { EnrollmentRow } from './event.api';
 import { GuestCountDialog } from './guest-count-dialog';
 
 export interface EventDrawerData {
@@ -36,33 +40,37 @@ type Dialog =
 export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
   const eventId = data.eventId ?? data.event_id ?? '';
   const drawers = useDrawer();
-  const [event, setEvent] = useState<EventDetail | 'failed' | null>(null);
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    ...eventQueries.detail(eventId),
+  });
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [reloadKey, setReloadKey] = useState(0);
   const AddStudent = useRemoteEntry('students', STUDENT_DIALOGS.addStudent);
   const RemoveStudent = useRemoteEntry('students', STUDENT_DIALOGS.removeStudent);
 
-  const load = useCallback(() => {
-    fetchEvent(eventId)
-      .then(setEvent)
-      .catch((error: unknown) => {
-        console.error(SCHEDULING_MESSAGES.eventLoadFailed, error);
-        setEvent((current) => (current && current !== 'failed' ? current : 'failed'));
-      });
-  }, [eventId]);
-  useEffect(load, [load]);
-
   /** After an enrollment change: the grid page and the seat count both reload. */
   const refresh = () => {
     setDialog(null);
     setReloadKey((n) => n + 1);
-    load();
+    void invalidateEvent(queryClient, eventId);
   };
 
-  if (event === 'failed') return <Result status="error" title={SCHEDULING_MESSAGES.eventLoadFailed} />;
+  const event = query.data;
+  // A failed reload keeps the event on screen; a failed first load shows the error with Retry.
+  if (!event && query.isError)
+    return (
+      <QueryError
+        title={SCHEDULING_MESSAGES.eventLoadFailed}
+        error={query.error}
+        onRetry={query.refetch}
+        retrying={query.isFetching}
+      />
+    );
   if (!event) return <LoadingSkeleton />;
   const timezone = event.Location?.timezone?.timeZoneId || DEFAULT_TIMEZONE;
-  const studentName = (row: EnrollmentRow) => `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
+  const studentName = (row: EnrollmentRow) =>
+    `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
 
   return (
     <DrawerShell
@@ -72,7 +80,9 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
           <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
             Add student
           </Button>
-          <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>Edit course</Button>
+          <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>
+            Edit course
+          </Button>
           <Button danger onClick={() => setDialog({ kind: 'delete' })}>
             Cancel course
           </Button>
@@ -101,7 +111,9 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
       {dialog?.kind === 'edit' ? (
         <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={refresh} />
       ) : null}
-      {dialog?.kind === 'delete' ? <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} /> : null}
+      {dialog?.kind === 'delete' ? (
+        <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
+      ) : null}
       {dialog?.kind === 'guests' ? (
         <GuestCountDialog enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={refresh} />
       ) : null}
@@ -112,7 +124,11 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
         ) : null}
         {dialog?.kind === 'remove' && RemoveStudent ? (
           <RemoveStudent
-            data={{ enrollment_id: dialog.row.enrollment_id, student_name: studentName(dialog.row), onDone: refresh }}
+            data={{
+              enrollment_id: dialog.row.enrollment_id,
+              student_name: studentName(dialog.row),
+              onDone: refresh,
+            }}
             close={() => setDialog(null)}
           />
         ) : null}

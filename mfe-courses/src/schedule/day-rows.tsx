@@ -1,13 +1,28 @@
 import { Controller, useFieldArray, useWatch, type Control, type FieldErrors } from 'react-hook-form';
-import { SCHEDULE_DURATION_OPTIONS_MINS, START_TIME_OPTIONS } from '@studio/contracts';
-import { Button, DatePicker, DeleteOutlined, Flex, Input, PlusOutlined, Select, Typography, dayjs } from '@studio/ui';
-import { durationLabel, endTimeLabel, nextDayRow, type ScheduleFormInput } from './schedule-form-values';
+import {
+  SCHEDULE_DURATION_OPTIONS_MINS,
+  START_TIME_OPTIONS,
+  formatDuration,
+  type EventScheduleFormOutput,
+} from '@studio/contracts';
+import {
+  Button,
+  DatePicker,
+  DeleteOutlined,
+  Flex,
+  Input,
+  PlusOutlined,
+  Select,
+  Typography,
+  dayjs,
+} from '@studio/ui';
+import { endTimeLabel, nextDayRow, type ScheduleFormInput } from './schedule-form-values';
 
-const DURATION_OPTIONS = SCHEDULE_DURATION_OPTIONS_MINS.map((m) => ({ value: m, label: durationLabel(m) }));
+const DURATION_OPTIONS = SCHEDULE_DURATION_OPTIONS_MINS.map((m) => ({ value: m, label: formatDuration(m) }));
 export const DATE_FORMAT = 'YYYY-MM-DD';
 
 interface DayRowsProps {
-  control: Control<ScheduleFormInput>;
+  control: Control<ScheduleFormInput, unknown, EventScheduleFormOutput>;
   errors: FieldErrors<ScheduleFormInput>;
   daysApart: number;
   timezone: string;
@@ -19,8 +34,7 @@ export function DayRows({ control, errors, daysApart, timezone }: DayRowsProps) 
   const rows = useWatch({ control, name: 'dates' }) ?? [];
   const rowErrors = Array.isArray(errors.dates) ? errors.dates : [];
   // A row's message (spec 000 §5) else the list's own (no rows at all).
-  const rowMessage =
-    rowErrors.find(Boolean)?.message ?? errors.dates?.message ?? errors.dates?.root?.message;
+  const rowMessage = rowErrors.find(Boolean)?.message ?? errors.dates?.message ?? errors.dates?.root?.message;
   return (
     <Flex vertical gap={8}>
       {fields.map((field, index) => {

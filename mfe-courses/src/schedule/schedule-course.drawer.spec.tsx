@@ -1,9 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { mockFetch, renderWithProviders } from '@studio/ui/testing';
-import { SCHEDULING_MESSAGES } from '@studio/contracts';
+import { COURSE_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { ScheduleCourseDrawer } from './schedule-course.drawer';
 import { courseToScheduleDefaults, firstDateIn, nextDayRow } from './schedule-form-values';
 import type { ScheduleCourse } from './schedule.api';
+
+// A whole antd form in jsdom on two busy cores.
+jest.setTimeout(180000);
 
 const ACTIVITY = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const LOCATION = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
@@ -26,11 +29,21 @@ const COURSE = {
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
 
-function routes(post = { status: 201, body: { event_id: 'e1' } } as { status: number; body: unknown }) {
+function routes(post = { status: 201, body: { event_id: 'e1' } } as { status: number; body: unknown }, course = COURSE) {
   return mockFetch({
-    [`GET /api/admin/activities/${ACTIVITY}`]: { body: COURSE },
-    'GET /api/admin/location': { body: { locations: [{ location_id: LOCATION, name: 'Studio', address: '1 Clay St', timezone: 'America/Chicago' }] } },
-    'GET /api/admin/instructor': { body: { instructors: [{ instructor_id: INSTRUCTOR, first_name: 'Ida', last_name: 'Kiln', photo_url: null }] } },
+    [`GET /api/admin/activities/${ACTIVITY}`]: { body: course },
+    'GET /api/admin/location': {
+      body: {
+        locations: [
+          { location_id: LOCATION, name: 'Studio', address: '1 Clay St', timezone: 'America/Chicago' },
+        ],
+      },
+    },
+    'GET /api/admin/instructor': {
+      body: {
+        instructors: [{ instructor_id: INSTRUCTOR, first_name: 'Ida', last_name: 'Kiln', photo_url: null }],
+      },
+    },
     'POST /api/admin/events': post,
   });
 }
@@ -55,10 +68,20 @@ describe('schedule defaults', () => {
   });
 
   it('falls back to one day at 09:00 for 60 minutes, and an added day follows the last by days-apart', () => {
-    const bare = { ...COURSE, default_days: 0, default_days_apart: 0, default_daily_mins: 0, default_start_time: '' };
+    const bare = {
+      ...COURSE,
+      default_days: 0,
+      default_days_apart: 0,
+      default_daily_mins: 0,
+      default_start_time: '',
+    };
     const { values } = courseToScheduleDefaults(bare as ScheduleCourse, new Date('2026-03-07T12:00:00Z'));
     expect(values.dates).toEqual([{ date: '2026-03-08', time: '09:00', duration: 60 }]);
-    expect(nextDayRow([{ date: '2026-03-31' }], 3, 'UTC')).toEqual({ date: '2026-04-03', time: '09:00', duration: 60 });
+    expect(nextDayRow([{ date: '2026-03-31' }], 3, 'UTC')).toEqual({
+      date: '2026-04-03',
+      time: '09:00',
+      duration: 60,
+    });
   });
 });
 
@@ -80,7 +103,7 @@ describe('ScheduleCourseDrawer', () => {
     expect(screen.getByLabelText('End of day 4')).toHaveValue('10:00 AM');
   });
 
-  it("says 'Please complete all day fields' and highlights the row when a date is cleared", async () => {
+  it("says 'Please complete all day fields.' and highlights the row when a date is cleared", async () => {
     const calls = routes();
     await renderDrawer();
     const date = screen.getByLabelText('Date of day 2');
@@ -91,9 +114,15 @@ describe('ScheduleCourseDrawer', () => {
     await waitFor(() => expect(screen.getByLabelText('Date of day 2')).toHaveValue(''));
     fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.completeDayFields)).toBeInTheDocument();
-    expect(screen.getByLabelText('Date of day 2').closest('.ant-picker')).toHaveClass('ant-picker-status-error');
-    expect(screen.getByLabelText('End of day 2').closest('.ant-input-affix-wrapper, .ant-input')).toHaveClass(/status-error/);
-    expect(screen.getByLabelText('Date of day 1').closest('.ant-picker')).not.toHaveClass('ant-picker-status-error');
+    expect(screen.getByLabelText('Date of day 2').closest('.ant-picker')).toHaveClass(
+      'ant-picker-status-error',
+    );
+    expect(screen.getByLabelText('End of day 2').closest('.ant-input-affix-wrapper, .ant-input')).toHaveClass(
+      /status-error/,
+    );
+    expect(screen.getByLabelText('Date of day 1').closest('.ant-picker')).not.toHaveClass(
+      'ant-picker-status-error',
+    );
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
@@ -136,6 +165,41 @@ describe('ScheduleCourseDrawer', () => {
     const body = calls.find((c) => c.method === 'POST')?.body as Record<string, unknown>;
     expect(body).not.toHaveProperty('price');
     expect(body).not.toHaveProperty('capacity');
+  });
+
+  it('an override price that is on and emptied shows the price error and schedules nothing', async () => {
+    const calls = routes();
+    const close = await renderDrawer();
+    fireEvent.click(screen.getByRole('switch', { name: 'Override price' }));
+    expect(screen.getByLabelText('Price')).toHaveValue('45.00');
+    fireEvent.change(screen.getByLabelText('Price'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.schedulePriceRequired)).toBeInTheDocument();
+    expect(screen.getByLabelText('Price').closest('.ant-input-affix-wrapper')).toHaveClass(/status-error/);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(close).not.toHaveBeenCalled();
+  });
+
+  it('an emptied name shows its error state and schedules nothing (spec 001 §2)', async () => {
+    const calls = routes();
+    await renderDrawer();
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: '  ' } });
+    fireEvent.click(screen.getByRole('switch', { name: 'Set capacity' }));
+    fireEvent.change(screen.getByLabelText('Capacity'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText(COURSE_MESSAGES.nameRequired)).toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toHaveClass(/status-error/);
+    expect(screen.getByText(SCHEDULING_MESSAGES.scheduleCapacity)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('an appointment course is not scheduled: the drawer says how it is booked and offers no Schedule', async () => {
+    const calls = routes(undefined, { ...COURSE, activity_type: 'appointment' } as ScheduleCourse);
+    await renderDrawer();
+    expect(screen.getByText(SCHEDULING_MESSAGES.appointmentNotSchedulable)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Schedule' })).toBeNull();
+    expect(screen.queryByLabelText('Date of day 1')).toBeNull();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
   it("toasts 'Error scheduling course' and stays open when the server refuses", async () => {

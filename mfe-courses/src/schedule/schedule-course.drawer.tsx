@@ -1,6 +1,10 @@
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { SCHEDULING_MESSAGES, eventScheduleFormSchema, type EventScheduleFormOutput } from '@studio/contracts';
+import { useMemo, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import {
+  SCHEDULING_MESSAGES,
+  eventScheduleFormSchema,
+  type EventScheduleFormOutput,
+} from '@studio/contracts';
 import {
   Alert,
   App,
@@ -12,23 +16,28 @@ import {
   FormField,
   Input,
   LoadingSkeleton,
-  Result,
+  QueryError,
   Select,
   Switch,
+  courseQueries,
+  instructorQueries,
+  invalidateCourse,
+  locationQueries,
   serverMessage,
-  useList,
+  usePickerList,
+  useQuery,
+  useQueryClient,
+  useUnsavedChanges,
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
 import { DayRows } from './day-rows';
+import { scheduleEvent, type ScheduleCourse } from './schedule.api';
 import {
-  fetchCourse,
-  scheduleEvent,
-  type InstructorItem,
-  type LocationItem,
-  type ScheduleCourse,
-} from './schedule.api';
-import { courseToScheduleDefaults, type ScheduleDefaults, type ScheduleFormInput } from './schedule-form-values';
+  courseToScheduleDefaults,
+  type ScheduleDefaults,
+  type ScheduleFormInput,
+} from './schedule-form-values';
 
 export interface ScheduleCourseDrawerData {
   activity_id: string;
@@ -36,25 +45,27 @@ export interface ScheduleCourseDrawerData {
 
 /** Schedule Course (spec 000 §2, spec 001 §2): adds one dated session of a course, of one or more days. */
 export function ScheduleCourseDrawer({ data, close }: DrawerProps<ScheduleCourseDrawerData>) {
-  const [course, setCourse] = useState<{ course: ScheduleCourse; defaults: ScheduleDefaults } | 'failed' | null>(
-    null,
-  );
-  useEffect(() => {
-    let live = true;
-    fetchCourse(data.activity_id)
-      .then((loaded) => live && setCourse({ course: loaded, defaults: courseToScheduleDefaults(loaded) }))
-      .catch((error: unknown) => {
-        console.error('Could not load the course to schedule', error);
-        if (live) setCourse('failed');
-      });
-    return () => {
-      live = false;
-    };
-  }, [data.activity_id]);
-
-  if (course === 'failed') return <Result status="error" title="Could not load this course" />;
-  if (!course) return <LoadingSkeleton />;
-  return <ScheduleForm course={course.course} defaults={course.defaults} close={close} />;
+  const query = useQuery(courseQueries.detail(data.activity_id));
+  const defaults = useMemo(() => (query.data ? courseToScheduleDefaults(query.data) : null), [query.data]);
+  if (query.isError)
+    return (
+      <QueryError
+        title="Could not load this course"
+        error={query.error}
+        onRetry={query.refetch}
+        retrying={query.isFetching}
+      />
+    );
+  if (!query.data || !defaults) return <LoadingSkeleton />;
+  if (query.data.activity_type === 'appointment') {
+    // Appointment courses are booked by students at a time they choose: they get no dated sessions.
+    return (
+      <DrawerShell title={`Schedule ${query.data.name}`} footer={<Button onClick={close}>Close</Button>}>
+        <Alert type="info" showIcon title={SCHEDULING_MESSAGES.appointmentNotSchedulable} />
+      </DrawerShell>
+    );
+  }
+  return <ScheduleForm course={query.data} defaults={defaults} close={close} />;
 }
 
 interface ScheduleFormProps {
@@ -65,37 +76,36 @@ interface ScheduleFormProps {
 
 function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
   const { message } = App.useApp();
-  const [overridePrice, setOverridePrice] = useState(false);
-  const [setCapacity, setSetCapacity] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const { items: locations } = useList<{ locations?: LocationItem[] }, LocationItem>(
-    '/api/admin/location',
-    (a) => a.locations,
-  );
-  const { items: instructors } = useList<{ instructors?: InstructorItem[] }, InstructorItem>(
-    '/api/admin/instructor',
-    (a) => a.instructors,
-  );
+  const queryClient = useQueryClient();
+  // Pickers: a failed load is only logged and the list stays empty (spec 001 §8).
+  const { items: locations } = usePickerList(locationQueries.list(), (a) => a.locations, 'locations');
+  const { items: instructors } = usePickerList(instructorQueries.list(), (a) => a.instructors, 'instructors');
   const form = useForm<ScheduleFormInput, unknown, EventScheduleFormOutput>({
     resolver: zodResolver(eventScheduleFormSchema),
     defaultValues: defaults.values,
   });
   const { control, handleSubmit, setValue, formState } = form;
+  // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
+  useUnsavedChanges(form.formState.isDirty);
+  const [overridePrice, setCapacity] = useWatch({ control, name: ['override_price', 'set_capacity'] });
 
-  // A toggle turned off blanks its field, so the schema leaves it out of the payload.
+  // A toggle that is on makes its field required (spec 000 §5); off, the schema leaves the field out.
+  const revalidate = { shouldValidate: formState.isSubmitted };
   const togglePrice = (on: boolean) => {
-    setOverridePrice(on);
-    setValue('price', on ? defaults.coursePriceText : '');
+    setValue('override_price', on);
+    setValue('price', on ? defaults.coursePriceText : '', revalidate);
   };
   const toggleCapacity = (on: boolean) => {
-    setSetCapacity(on);
-    setValue('capacity', on ? defaults.courseCapacity : '');
+    setValue('set_capacity', on);
+    setValue('capacity', on ? defaults.courseCapacity : '', revalidate);
   };
 
   const submit = handleSubmit(async (payload) => {
     setFailure(null);
     try {
       await scheduleEvent(payload);
+      void invalidateCourse(queryClient, course.activity_id);
       message.success(SCHEDULING_MESSAGES.scheduled);
       close();
     } catch (error) {
@@ -127,7 +137,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
           />
         </DrawerSection>
         <DrawerSection title="Details">
-          <FormField control={control} name="course_name" label="Name">
+          <FormField control={control} name="course_name" label="Name" required>
             {(field, state) => (
               <Input
                 id="course_name"

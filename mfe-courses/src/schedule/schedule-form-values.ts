@@ -56,11 +56,14 @@ export function courseToScheduleDefaults(course: ScheduleCourse, now: Date = new
       instructor_id: course.instructor_id,
       sync_with_eventbrite: false,
       course_name: course.name,
-      capacity: '',
+      override_price: false,
       price: '',
+      set_capacity: false,
+      capacity: '',
       internal_short_description: '',
     },
-    coursePriceText: centsToAmountText(course.prices?.[0]?.unit_price ?? 0),
+    // A free course has no price to start an override from.
+    coursePriceText: course.prices?.[0]?.unit_price ? centsToAmountText(course.prices[0].unit_price) : '',
     courseCapacity: course.capacity,
     daysApart,
     timezone,
@@ -75,14 +78,6 @@ export function nextDayRow(rows: { date?: unknown }[], daysApart: number, zone: 
       ? defaultScheduleRows(last, { days: 2, daysApart })[1].date
       : firstDateIn(zone);
   return { date, time: NEW_DAY_DEFAULTS.time, duration: NEW_DAY_DEFAULTS.duration };
-}
-
-/** "1 h 30 min" style labels for the duration choices. */
-export function durationLabel(mins: number): string {
-  const h = Math.floor(mins / 60);
-  const m = mins % 60;
-  if (!h) return `${m} min`;
-  return m ? `${h} h ${m} min` : `${h} h`;
 }
 
 /** The wall-clock end of a day row ("10:30 AM"), or '' when the row is incomplete. */

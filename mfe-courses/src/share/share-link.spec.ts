@@ -1,3 +1,4 @@
+import type { CourseSession } from '@studio/ui';
 import { sessionLabel, shareLink } from './share-link';
 
 describe('shareLink', () => {
@@ -14,27 +15,36 @@ describe('shareLink', () => {
   });
 });
 
+/** A session as GET /api/admin/activities/{id}/sessions answers it. */
+function session(overrides: Partial<CourseSession> = {}): CourseSession {
+  return {
+    event_id: 'e1',
+    name: 'Wheel throwing',
+    start: '2026-03-14T23:30:00Z',
+    end: '2026-03-15T01:30:00Z',
+    internal_short_description: null,
+    capacity: 8,
+    enrolled: 0,
+    price: 4500,
+    badge: 'Open',
+    Location: { address: '1 Main St', timezone: { timeZoneId: 'America/New_York' } },
+    schedule: [{ start_date: '2026-03-14', start_time: '19:30', duration: 120 }],
+    ...overrides,
+  };
+}
+
 describe('sessionLabel', () => {
   it("reads 'Starts MMM D, h:mm A' in the location's zone", () => {
-    const label = sessionLabel({
-      event_id: 'e1',
-      start: '2026-03-14T23:30:00Z',
-      Location: { timezone: { timeZoneId: 'America/New_York' } },
-    });
-    expect(label).toBe('Starts Mar 14, 7:30 PM');
+    expect(sessionLabel(session())).toBe('Starts Mar 14, 7:30 PM');
   });
 
   it('uses UTC when the location has no zone', () => {
-    expect(sessionLabel({ event_id: 'e1', start: '2026-03-14T23:30:00Z' })).toBe('Starts Mar 14, 11:30 PM');
+    expect(sessionLabel(session({ Location: { address: '1 Main St', timezone: { timeZoneId: '' } } }))).toBe(
+      'Starts Mar 14, 11:30 PM',
+    );
   });
 
   it('prefers the internal short description', () => {
-    expect(
-      sessionLabel({
-        event_id: 'e1',
-        start: '2026-03-14T23:30:00Z',
-        internal_short_description: 'Evening wheel',
-      }),
-    ).toBe('Evening wheel');
+    expect(sessionLabel(session({ internal_short_description: 'Evening wheel' }))).toBe('Evening wheel');
   });
 });

@@ -1,5 +1,5 @@
 import { formatInZone } from '@studio/contracts';
-import type { ActivitySession } from '@studio/ui';
+import type { CourseSession } from '@studio/ui';
 
 export type ShareTarget =
   { kind: 'activity'; id: string } | { kind: 'event'; id: string } | { kind: 'product'; id: string };
@@ -22,7 +22,7 @@ export function shareLink(host: string, target: ShareTarget, overlay: boolean): 
 }
 
 /** 'Starts MMM D, h:mm A' in the location's zone (UTC by default), unless the session has its own description. */
-export function sessionLabel(session: ActivitySession): string {
+export function sessionLabel(session: CourseSession): string {
   if (session.internal_short_description) return session.internal_short_description;
   const zone = session.Location?.timezone?.timeZoneId || 'UTC';
   return `Starts ${formatInZone(session.start, 'MMM d, h:mm a', zone)}`;

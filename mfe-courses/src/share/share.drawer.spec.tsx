@@ -1,22 +1,40 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import {
+  courseSession,
+  courseSummary,
+  errorBody,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { ShareDrawer } from './share.drawer';
 
-const COURSES = [
-  { activity_id: 'c1', name: 'Wheel throwing' },
-  { activity_id: 'c2', name: 'Leather wallets' },
-];
-const SESSIONS_C1 = {
+type SessionsBody = OkBodyOf<'/api/admin/activities/{activity_id}/sessions', 'get'>;
+
+/* Answers typed by the generated response bodies: an invented field fails the typecheck. */
+const COURSES = okBody<'/api/admin/activities', 'get'>({
+  activities: [
+    courseSummary({ activity_id: 'c1', name: 'Wheel throwing' }),
+    courseSummary({ activity_id: 'c2', name: 'Leather wallets' }),
+  ],
+  totalCount: 2,
+  currentPage: 1,
+  itemsPerPage: 1000,
+});
+const SESSIONS_C1: SessionsBody = {
   sessions: [
-    {
-      event_id: 'e1',
-      start: '2026-03-14T23:30:00Z',
-      Location: { timezone: { timeZoneId: 'America/New_York' } },
-    },
-    { event_id: 'e2', start: '2026-03-21T23:30:00Z', internal_short_description: 'Late class' },
+    courseSession({ event_id: 'e1', start: '2026-03-14T23:30:00Z' }),
+    courseSession({
+      event_id: 'e2',
+      start: '2026-03-21T23:30:00Z',
+      internal_short_description: 'Late class',
+    }),
   ],
 };
-const SESSIONS_C2 = { sessions: [{ event_id: 'e9', start: '2026-04-01T15:00:00Z' }] };
+const SESSIONS_C2: SessionsBody = {
+  sessions: [courseSession({ event_id: 'e9', start: '2026-04-01T15:00:00Z' })],
+};
 const close = jest.fn();
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
@@ -30,12 +48,14 @@ async function sessionsLoaded() {
   await waitFor(() => expect(dateToggle()).not.toBeDisabled());
 }
 
-function catalog(sessions: Record<string, unknown> = { c1: SESSIONS_C1, c2: SESSIONS_C2 }) {
+const sessionsOf = (body: SessionsBody = { sessions: [] }) =>
+  okBody<'/api/admin/activities/{activity_id}/sessions', 'get'>(body);
+
+function catalog(sessions: Record<string, SessionsBody> = { c1: SESSIONS_C1, c2: SESSIONS_C2 }) {
   return mockFetch({
-    'GET /api/admin/activities': { body: COURSES },
-    'GET /api/admin/activities/c1/sessions': { body: sessions.c1 ?? { sessions: [] } },
-    'GET /api/admin/activities/c2/sessions': { body: sessions.c2 ?? { sessions: [] } },
-    'GET /api/admin/products': { body: [{ product_id: 'p1', name: 'Gift card' }] },
+    'GET /api/admin/activities': COURSES,
+    'GET /api/admin/activities/c1/sessions': sessionsOf(sessions.c1),
+    'GET /api/admin/activities/c2/sessions': sessionsOf(sessions.c2),
   });
 }
 
@@ -133,29 +153,37 @@ describe('ShareDrawer, course', () => {
     }
   });
 
-  it('works with empty lists when the catalog endpoints fail', async () => {
-    mockFetch({});
+  it('pickers: a failed course list is only logged and stays empty, with no error state', async () => {
+    mockFetch({ 'GET /api/admin/activities': errorBody(500, 'Something went wrong on our side') });
     renderWithProviders(<ShareDrawer data={{ mode: 'course' }} close={close} />);
-    await waitFor(() => expect(console.error).toHaveBeenCalled());
+    await waitFor(() =>
+      expect(console.error).toHaveBeenCalledWith('Could not load courses', expect.anything()),
+    );
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Share course' })).toBeInTheDocument();
     expect(linkBox('Checkout link').value).toBe('');
   });
 });
 
 describe('ShareDrawer, product', () => {
-  it('links the product checkout, with &openModal=true on the overlay tab', async () => {
+  it('says products are not available yet and asks no products API', async () => {
     const calls = catalog();
     renderWithProviders(<ShareDrawer data={{ mode: 'product' }} close={close} />);
     expect(screen.getByRole('heading', { name: 'Share product' })).toBeInTheDocument();
-    await waitFor(() =>
-      expect(linkBox('Checkout link').value).toBe('https://shop.demo.studio/checkout?product_id=p1'),
-    );
+    expect(screen.getByText('Products are not available yet.')).toBeInTheDocument();
+    expect(linkBox('Checkout link').value).toBe('');
+    expect(calls.filter((c) => c.url.startsWith('/api/admin/products'))).toHaveLength(0);
+  });
+
+  it('a product handed in still gets its links, with &openModal=true on the overlay tab', async () => {
+    catalog();
+    renderWithProviders(<ShareDrawer data={{ mode: 'product', product_id: 'p1' }} close={close} />);
+    expect(linkBox('Checkout link').value).toBe('https://shop.demo.studio/checkout?product_id=p1');
     fireEvent.click(screen.getByRole('tab', { name: 'Checkout overlay' }));
     await waitFor(() =>
       expect(linkBox('Checkout overlay link').value).toBe(
         'https://shop.demo.studio/checkout?product_id=p1&openModal=true',
       ),
     );
-    expect(calls.map((c) => c.url)).toContain('/api/admin/products?limit=10000');
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import {
+  Alert,
   App,
   DrawerShell,
   Flex,
@@ -8,14 +9,13 @@ import {
   Switch,
   Tabs,
   Typography,
+  FEATURE_NOT_AVAILABLE,
+  courseQueries,
+  usePickerList,
   usePublicHost,
-  type ActivityListItem,
-  type ActivitySession,
   type DrawerProps,
-  type ProductListItem,
 } from '@studio/ui';
 import { CopyLinkBox } from './copy-link-box';
-import { fetchActivities, fetchProducts, fetchUpcomingSessions } from './share.api';
 import { sessionLabel, shareLink, type ShareTarget } from './share-link';
 
 export const OVERLAY_DOCS_URL = 'https://docs.studio.example/checkout-overlay';
@@ -37,39 +37,31 @@ export function ShareDrawer({ data }: DrawerProps<ShareDrawerData>) {
 
 function CourseShare({ data }: { data: ShareDrawerData }) {
   const { message } = App.useApp();
-  const [courses, setCourses] = useState<ActivityListItem[]>([]);
   const [activityId, setActivityId] = useState<string | undefined>(data.activity_id);
-  const [sessions, setSessions] = useState<ActivitySession[]>([]);
   const [eventId, setEventId] = useState<string | undefined>(data.event_id);
   const [byDate, setByDate] = useState(Boolean(data.event_id));
-  const [sessionsLoading, setSessionsLoading] = useState(false);
+
+  // Pickers: a failed load is only logged and the list stays empty (spec 001 §8).
+  const { items: courses } = usePickerList(courseQueries.list(), (a) => a.activities, 'courses');
+  const { items: sessions, loading: sessionsLoading } = usePickerList(
+    courseQueries.sessions(activityId ?? '', false),
+    (a) => a.sessions,
+    'sessions',
+    Boolean(activityId),
+  );
 
   useEffect(() => {
-    void fetchActivities().then((list) => {
-      setCourses(list);
-      setActivityId((current) => current ?? list[0]?.activity_id);
-    });
-  }, []);
+    setActivityId((current) => current ?? courses[0]?.activity_id);
+  }, [courses]);
 
-  // Changing the course clears the session list and choice, reloads them and selects the first.
+  // A new session list (another course chosen): keep the chosen date if it is there, else the first.
   useEffect(() => {
-    setSessions([]);
-    if (!activityId) return;
-    let live = true;
-    setSessionsLoading(true);
-    void fetchUpcomingSessions(activityId).then((list) => {
-      if (!live) return;
-      setSessionsLoading(false);
-      setSessions(list);
-      if (list.length === 0) setByDate(false);
-      setEventId((current) =>
-        current && list.some((s) => s.event_id === current) ? current : list[0]?.event_id,
-      );
-    });
-    return () => {
-      live = false;
-    };
-  }, [activityId]);
+    if (sessionsLoading) return;
+    if (sessions.length === 0) setByDate(false);
+    setEventId((current) =>
+      current && sessions.some((s) => s.event_id === current) ? current : sessions[0]?.event_id,
+    );
+  }, [sessions, sessionsLoading]);
 
   const changeCourse = (id: string) => {
     setEventId(undefined);
@@ -137,30 +129,15 @@ function CourseShare({ data }: { data: ShareDrawerData }) {
   );
 }
 
+/**
+ * The products list (GET /api/admin/products) is on the known-missing list (products issue 8): no
+ * request is made. A product id handed in still gets its links; the picker says it is not available.
+ */
 function ProductShare({ initialId }: { initialId?: string }) {
-  const [products, setProducts] = useState<ProductListItem[]>([]);
-  const [productId, setProductId] = useState<string | undefined>(initialId);
-  useEffect(() => {
-    void fetchProducts().then((list) => {
-      setProducts(list);
-      setProductId((current) => current ?? list[0]?.product_id);
-    });
-  }, []);
   return (
     <DrawerShell title="Share product">
-      <Form layout="vertical" component={false}>
-        <Form.Item label="Product" htmlFor="share-product">
-          <Select
-            id="share-product"
-            aria-label="Product"
-            value={productId}
-            onChange={setProductId}
-            placeholder="Select a product"
-            options={products.map((p) => ({ value: p.product_id, label: p.name }))}
-          />
-        </Form.Item>
-      </Form>
-      <LinkTabs target={productId ? { kind: 'product', id: productId } : null} />
+      <Alert type="info" showIcon title={FEATURE_NOT_AVAILABLE.products} style={{ marginBottom: 16 }} />
+      <LinkTabs target={initialId ? { kind: 'product', id: initialId } : null} />
     </DrawerShell>
   );
 }

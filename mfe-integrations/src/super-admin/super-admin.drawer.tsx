@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { MESSAGES, switchOrganizationSchema, type SwitchOrganizationInput } from '@studio/contracts';
 import {
@@ -9,40 +8,36 @@ import {
   Form,
   FormField,
   LoadingSkeleton,
-  Result,
+  QueryError,
   Select,
+  organizationQueries,
+  useQuery,
   useSession,
   useSkeletonDelay,
+  useUnsavedChanges,
   zodResolver,
   type DrawerProps,
-  type OrganizationSummary,
 } from '@studio/ui';
-import { fetchOrganizations, page, switchOrganization } from './super-admin.api';
+import { page, switchOrganization } from './super-admin.api';
 
 const RELOAD_AFTER_MS = 600;
-
-type LoadState =
-  { status: 'loading' } | { status: 'failed' } | { status: 'ready'; organizations: OrganizationSummary[] };
 
 /** Super Admin Settings: lists every organization by name and switches the caller's account to one. */
 export function SuperAdminDrawer({ close }: DrawerProps) {
   const { message } = App.useApp();
   const { session } = useSession();
   const waiting = useSkeletonDelay();
-  const [load, setLoad] = useState<LoadState>({ status: 'loading' });
+  // Sorted by name (spec 001 §6).
+  const query = useQuery({
+    ...organizationQueries.list(),
+    select: (answer) => [...answer.organizations].sort((a, b) => a.name.localeCompare(b.name)),
+  });
   const form = useForm<SwitchOrganizationInput>({
     resolver: zodResolver(switchOrganizationSchema),
     defaultValues: { org_id: session?.user.organization_id ?? '' },
   });
-
-  useEffect(() => {
-    fetchOrganizations()
-      .then((organizations) => setLoad({ status: 'ready', organizations }))
-      .catch((error: unknown) => {
-        console.error('Could not load organizations', error);
-        setLoad({ status: 'failed' });
-      });
-  }, []);
+  // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
+  useUnsavedChanges(form.formState.isDirty);
 
   const onSubmit = form.handleSubmit(async ({ org_id }) => {
     try {
@@ -56,8 +51,17 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
     }
   });
 
-  if (load.status === 'loading' || waiting) return <LoadingSkeleton />;
-  if (load.status === 'failed') return <Result status="error" title="Could not load organizations" />;
+  if (query.isError)
+    return (
+      <QueryError
+        title="Could not load organizations"
+        error={query.error}
+        onRetry={query.refetch}
+        retrying={query.isFetching}
+      />
+    );
+  const organizations = query.data;
+  if (!organizations || waiting) return <LoadingSkeleton />;
 
   return (
     <form onSubmit={onSubmit} aria-label="Super Admin Settings">
@@ -83,7 +87,7 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
                   onBlur={field.onBlur}
                   placeholder="Select an organization"
                   showSearch={{ optionFilterProp: 'label' }}
-                  options={load.organizations.map((org) => ({
+                  options={organizations.map((org) => ({
                     value: org.organization_id,
                     label: org.name,
                   }))}

@@ -1,15 +1,12 @@
-import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import {
   DISCOUNT_FORM_DEFAULTS,
-  DISCOUNT_MESSAGES,
   DISCOUNT_TIME_CHOICES,
   discountFormSchema,
-  toDiscountPayload,
   type DiscountFormInput,
 } from '@studio/contracts';
 import {
-  App,
+  Alert,
   Button,
   DatePicker,
   DrawerSection,
@@ -17,23 +14,18 @@ import {
   Flex,
   Form,
   FormField,
+  FEATURE_NOT_AVAILABLE,
   Input,
-  LoadingSkeleton,
   Radio,
-  Result,
   Select,
   Switch,
+  courseQueries,
   dayjs,
-  serverMessage,
-  useList,
-  useOrganizationTimezone,
-  useSkeletonDelay,
+  usePickerList,
+  useUnsavedChanges,
   zodResolver,
-  type ActivityListItem,
   type DrawerProps,
 } from '@studio/ui';
-import { fetchPromoCode, savePromoCode } from './discount.api';
-import { promoCodeToForm } from './discount-form-values';
 
 export interface DiscountDrawerData {
   /** Set to edit an existing discount. */
@@ -42,67 +34,32 @@ export interface DiscountDrawerData {
   onSaved?: () => void;
 }
 
-type Loaded = 'loading' | 'ready' | 'failed';
-
-/** New / Edit Discount (spec 000 §2, §3, §5): sections General, Pricing, Settings. */
+/**
+ * New / Edit Discount (spec 000 §2, §3, §5): sections General, Pricing, Settings. The promo-code
+ * API (GET, POST, PUT /api/admin/promo-code) is on the known-missing list (orders issue 9): the
+ * drawer says discount codes are not available yet, Save is disabled and nothing is sent.
+ */
 export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>) {
-  const { message } = App.useApp();
-  const timezone = useOrganizationTimezone();
   const editId = data.promo_code_id ?? null;
-  const waiting = useSkeletonDelay();
-  const [loaded, setLoaded] = useState<Loaded>(editId ? 'loading' : 'ready');
-  const [formError, setFormError] = useState<string | null>(null);
-  const { items: courses } = useList<
-    ActivityListItem[] | { activities?: ActivityListItem[] },
-    ActivityListItem
-  >('/api/admin/activities', (answer) => (Array.isArray(answer) ? answer : answer.activities));
+  // Picker: a failed load is only logged and the list stays empty (spec 001 §8).
+  const { items: courses } = usePickerList(courseQueries.list(), (a) => a.activities, 'courses');
 
   const form = useForm<DiscountFormInput>({
     resolver: zodResolver(discountFormSchema),
     defaultValues: DISCOUNT_FORM_DEFAULTS,
+    // Save is disabled until the API exists, so the rules show as each field is left.
+    mode: 'onTouched',
   });
-  const { control, reset, setError } = form;
+  const { control } = form;
+  // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
+  useUnsavedChanges(form.formState.isDirty);
   const [type, limited, hasStart, hasEnd] = useWatch({
     control,
     name: ['type', 'limit_to_course', 'has_start', 'has_end'],
   });
 
-  useEffect(() => {
-    if (!editId) return;
-    fetchPromoCode(editId)
-      .then((code) => {
-        reset(promoCodeToForm(code, timezone));
-        setLoaded('ready');
-      })
-      .catch((error: unknown) => {
-        console.error('Could not load the discount', error);
-        setLoaded('failed');
-      });
-  }, [editId, reset, timezone]);
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      await savePromoCode(editId, toDiscountPayload(values, timezone));
-      message.success(DISCOUNT_MESSAGES.saved);
-      data.onSaved?.();
-      close();
-    } catch (error) {
-      console.error('Saving the discount failed', error);
-      message.error(DISCOUNT_MESSAGES.saveFailed);
-      const fields = (error as { body?: { errors?: Record<string, string> } }).body?.errors;
-      if (fields) {
-        for (const [name, text] of Object.entries(fields)) {
-          if (name in DISCOUNT_FORM_DEFAULTS) setError(name as keyof DiscountFormInput, { message: text });
-        }
-      } else {
-        setFormError(serverMessage(error, DISCOUNT_MESSAGES.formError));
-      }
-    }
-  });
-
-  if (loaded === 'loading' || waiting) return <LoadingSkeleton />;
-  if (loaded === 'failed') return <Result status="error" title="Could not load this discount" />;
+  // No promo-code API yet: submitting does nothing (the Save button is disabled as well).
+  const onSubmit = (event: { preventDefault: () => void }) => event.preventDefault();
 
   return (
     <form onSubmit={onSubmit} aria-label={editId ? 'Edit Discount' : 'New Discount'} noValidate>
@@ -111,18 +68,14 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
         footer={
           <>
             <Button onClick={close}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={form.formState.isSubmitting}>
+            <Button type="primary" htmlType="submit" disabled>
               Save
             </Button>
           </>
         }
       >
         <Form layout="vertical" component={false}>
-          {formError ? (
-            <div role="alert" style={{ color: '#cf1322', marginBottom: 12 }}>
-              {formError}
-            </div>
-          ) : null}
+          <Alert type="info" showIcon title={FEATURE_NOT_AVAILABLE.discounts} style={{ marginBottom: 16 }} />
           <DrawerSection title="General">
             <FormField control={control} name="label" label="Label" required>
               {(field) => <Input {...field} id="label" aria-label="Label" />}

@@ -76,9 +76,17 @@ describe('RemoveStudentDialog', () => {
   it("removes the enrollment with 'Student removed', or says 'Failed to remove student'", async () => {
     const onDone = jest.fn();
     let status = 500;
-    mockFetch({ 'DELETE /api/admin/enrollment/en1': () => ({ status, body: status === 204 ? undefined : { message: 'x' } }) });
+    mockFetch({
+      'DELETE /api/admin/enrollment/en1': () => ({
+        status,
+        body: status === 204 ? undefined : { message: 'x' },
+      }),
+    });
     renderWithProviders(
-      <RemoveStudentDialog data={{ enrollment_id: 'en1', student_name: 'Ada Lovelace', onDone }} close={jest.fn()} />,
+      <RemoveStudentDialog
+        data={{ enrollment_id: 'en1', student_name: 'Ada Lovelace', onDone }}
+        close={jest.fn()}
+      />,
     );
     expect(screen.getByText(/Remove Ada Lovelace from this session/)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Remove' }));

@@ -42,7 +42,9 @@ export function AddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
     } catch (error) {
       message.error(SCHEDULING_MESSAGES.addFailed);
       // Already enrolled, session full: the server says which.
-      setFailure(isApiError(error) && error.body?.message ? error.body.message : SCHEDULING_MESSAGES.addFailed);
+      setFailure(
+        isApiError(error) && error.body?.message ? error.body.message : SCHEDULING_MESSAGES.addFailed,
+      );
     }
   });
 

@@ -1,85 +1,53 @@
-import { useCallback, useEffect, useState } from 'react';
 import { formatInZone } from '@studio/contracts';
 import {
-  App,
-  Button,
+  Alert,
   Collapse,
   Descriptions,
   DrawerShell,
-  Dropdown,
-  Empty,
-  Flex,
+  FEATURE_NOT_AVAILABLE,
   LoadingSkeleton,
-  MoreOutlined,
-  Result,
+  QueryError,
   Tag,
+  invalidateStudent,
+  studentQueries,
   useOrganizationTimezone,
+  useQuery,
+  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
-  type StudentDetail,
 } from '@studio/ui';
-import { fetchStudent } from './student.api';
-import { LoyaltyDialog } from './loyalty-dialog';
 import { StudentName } from './student-name';
-import { OrderRow, WaiverRow } from './student-rows';
-import { formatPoints, STUDENT_MESSAGES } from './student-messages';
 
 export interface StudentDrawerData {
   student_id: string;
 }
 
-type Load = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; student: StudentDetail };
+const notYet = (text: string) => <Alert type="info" showIcon title={text} />;
 
-/** Student drawer (spec 001 §2): identity, loyalty points, waivers and orders of one student. */
+/**
+ * Student drawer (spec 001 §2): what GET /api/admin/student/{id} answers (name, sign-up state,
+ * email, phone, first seen). Loyalty points, waivers and orders need APIs on the known-missing list
+ * (students issue 10, orders issue 9): those parts say they are not available yet.
+ */
 export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
-  const { message } = App.useApp();
-  const organizationZone = useOrganizationTimezone();
+  const timezone = useOrganizationTimezone();
   const waiting = useSkeletonDelay();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [editingPoints, setEditingPoints] = useState(false);
+  const queryClient = useQueryClient();
+  const query = useQuery(studentQueries.detail(data.student_id));
 
-  const reload = useCallback(() => {
-    setLoad({ status: 'loading' });
-    fetchStudent(data.student_id)
-      .then((student) => setLoad({ status: 'ready', student }))
-      .catch((error: unknown) => {
-        console.error('Could not load the student', error);
-        setLoad({ status: 'failed' });
-      });
-  }, [data.student_id]);
-
-  useEffect(reload, [reload]);
-
-  if (load.status === 'loading' || waiting) return <LoadingSkeleton />;
-  if (load.status === 'failed') {
+  if (query.isError) {
     return (
-      <Result
-        status="error"
+      <QueryError
         title="Could not load this student"
-        extra={
-          <Button type="primary" onClick={reload}>
-            Retry
-          </Button>
-        }
+        error={query.error}
+        onRetry={query.refetch}
+        retrying={query.isFetching}
       />
     );
   }
-
-  const { student } = load;
-  const timezone = student.Organization?.timezone || organizationZone;
-  const points = student.LoyaltyBalance?.[0]?.balance ?? 0;
-  const loyaltyActive = student.Organization?.LoyaltyProgram?.[0]?.status === 'active';
-  const phone = student.User?.phone;
-  const orders = student.new_orders ?? [];
-  const waivers = student.Submission ?? [];
-
-  const editPoints = () => {
-    if (!loyaltyActive) {
-      message.error(STUDENT_MESSAGES.loyaltyInactive);
-      return;
-    }
-    setEditingPoints(true);
-  };
+  const student = query.data;
+  if (!student || waiting) return <LoadingSkeleton />;
+  const { phone } = student;
 
   return (
     <DrawerShell
@@ -88,23 +56,18 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
           studentId={student.student_id}
           firstName={student.first_name}
           lastName={student.last_name}
-          onSaved={(first_name, last_name) =>
-            setLoad({ status: 'ready', student: { ...student, first_name, last_name } })
-          }
+          onSaved={(first_name, last_name) => {
+            queryClient.setQueryData(studentQueries.detail(student.student_id).queryKey, (old) =>
+              old ? { ...old, first_name, last_name } : old,
+            );
+            void invalidateStudent(queryClient, student.student_id);
+          }}
         />
       }
       extra={
-        <Flex gap={8} align="center">
-          <Tag color={student.user_id ? 'green' : 'default'}>
-            {student.user_id ? 'Signed up' : 'Not signed up'}
-          </Tag>
-          <Dropdown
-            trigger={['click']}
-            menu={{ items: [{ key: 'points', label: 'Edit points' }], onClick: editPoints }}
-          >
-            <Button type="text" aria-label="Student actions" icon={<MoreOutlined />} />
-          </Dropdown>
-        </Flex>
+        <Tag color={student.user_id ? 'green' : 'default'}>
+          {student.user_id ? 'Signed up' : 'Not signed up'}
+        </Tag>
       }
     >
       <Descriptions
@@ -118,46 +81,17 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
             label: 'First seen',
             children: formatInZone(student.created_at, 'dd MMM, yyyy', timezone),
           },
-          { key: 'points', label: 'Loyalty points', children: formatPoints(points) },
+          { key: 'points', label: 'Loyalty points', children: FEATURE_NOT_AVAILABLE.loyalty },
         ]}
       />
       <Collapse
         style={{ marginTop: 16 }}
         defaultActiveKey={['orders']}
         items={[
-          {
-            key: 'waivers',
-            label: 'Waivers',
-            children: waivers.length ? (
-              waivers.map((waiver) => (
-                <WaiverRow key={waiver.submission_id} waiver={waiver} timezone={timezone} />
-              ))
-            ) : (
-              <Empty description="No waivers" />
-            ),
-          },
-          {
-            key: 'orders',
-            label: 'Orders',
-            children: orders.length ? (
-              orders.map((order) => <OrderRow key={order.order_id} order={order} timezone={timezone} />)
-            ) : (
-              <Empty description="No orders" />
-            ),
-          },
+          { key: 'waivers', label: 'Waivers', children: notYet(FEATURE_NOT_AVAILABLE.studentWaivers) },
+          { key: 'orders', label: 'Orders', children: notYet(FEATURE_NOT_AVAILABLE.studentOrders) },
         ]}
       />
-      {editingPoints ? (
-        <LoyaltyDialog
-          studentId={student.student_id}
-          current={points}
-          onClose={() => setEditingPoints(false)}
-          onSaved={() => {
-            setEditingPoints(false);
-            reload();
-          }}
-        />
-      ) : null}
     </DrawerShell>
   );
 }

@@ -1,5 +1,6 @@
+import { useEffect, useState } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { App } from '@studio/ui';
+import { App, QueryClientProvider, createAppQueryClient } from '@studio/ui';
 import { AdminLayout } from './admin-layout';
 import {
   CourseDetailPage,
@@ -9,31 +10,39 @@ import {
   WaiverNewPage,
 } from './pages/catalog-pages';
 import { OrdersPage } from './pages/orders.page';
-import { StudentsPage } from './pages/students.page';
+import { StudentsPage } from './pages/students/students.page';
 import { ProductsPage } from './pages/products.page';
 import { DiscountsPage } from './pages/discounts.page';
 import { IntegrationsPage } from './pages/integrations.page';
 
-/** Everything behind sign-in, loaded as one lazy chunk. antd's App (toasts) lives here, off the sign-in page. */
+/**
+ * Everything behind sign-in, loaded as one lazy chunk. antd's App (toasts) and TanStack Query's
+ * client live here, off the sign-in page.
+ */
 export function AdminArea() {
+  // One cache per signed-in visit: signing out unmounts the area and drops what was read.
+  const [queryClient] = useState(createAppQueryClient);
+  useEffect(() => () => queryClient.clear(), [queryClient]);
   return (
-    <App>
-      <Routes>
-        <Route element={<AdminLayout />}>
-          <Route path="courses" element={<CoursesPage />} />
-          <Route path="courses/:activityId" element={<CourseDetailPage />} />
-          <Route path="settings/locations" element={<LocationsPage />} />
-          <Route path="settings/instructors" element={<InstructorsPage />} />
-          <Route path="waivers/new" element={<WaiverNewPage />} />
-          <Route path="orders" element={<OrdersPage />} />
-          <Route path="students" element={<StudentsPage />} />
-          <Route path="students/:studentId" element={<StudentsPage />} />
-          <Route path="products" element={<ProductsPage />} />
-          <Route path="discounts" element={<DiscountsPage />} />
-          <Route path="settings/integrations" element={<IntegrationsPage />} />
-          <Route path="*" element={<Navigate to="/admin/courses" replace />} />
-        </Route>
-      </Routes>
-    </App>
+    <QueryClientProvider client={queryClient}>
+      <App>
+        <Routes>
+          <Route element={<AdminLayout />}>
+            <Route path="courses" element={<CoursesPage />} />
+            <Route path="courses/:activityId" element={<CourseDetailPage />} />
+            <Route path="settings/locations" element={<LocationsPage />} />
+            <Route path="settings/instructors" element={<InstructorsPage />} />
+            <Route path="waivers/new" element={<WaiverNewPage />} />
+            <Route path="orders" element={<OrdersPage />} />
+            <Route path="students" element={<StudentsPage />} />
+            <Route path="students/:studentId" element={<StudentsPage />} />
+            <Route path="products" element={<ProductsPage />} />
+            <Route path="discounts" element={<DiscountsPage />} />
+            <Route path="settings/integrations" element={<IntegrationsPage />} />
+            <Route path="*" element={<Navigate to="/admin/courses" replace />} />
+          </Route>
+        </Routes>
+      </App>
+    </QueryClientProvider>
   );
 }

@@ -1,5 +1,16 @@
+import { useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Button, Flex, Layout, Menu, Typography, useDrawer, useSession, type MenuProps } from '@studio/ui';
+import {
+  Button,
+  Dropdown,
+  Flex,
+  Layout,
+  Menu,
+  Typography,
+  useDrawer,
+  useSession,
+  type MenuProps,
+} from '@studio/ui';
 import { DrawerHost } from '../hosts/drawer-host';
 import { DrawerViewHost } from '../hosts/drawer-view-host';
 import { GalleryHost } from '../hosts/gallery-host';
@@ -18,6 +29,12 @@ const MENU: NonNullable<MenuProps['items']> = [
 
 const SUPER_ADMIN_KEY = 'super_admin';
 
+/** The account menu: sign this browser out, or every browser signed in to the account. */
+const ACCOUNT_MENU: NonNullable<MenuProps['items']> = [
+  { key: 'sign-out', label: 'Sign out' },
+  { key: 'sign-out-everywhere', label: 'Sign out everywhere' },
+];
+
 export function AdminLayout() {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
@@ -29,6 +46,11 @@ export function AdminLayout() {
       ? [...MENU, { key: SUPER_ADMIN_KEY, label: 'Super Admin Settings' }]
       : MENU;
   const selected = MENU.map((item) => String(item?.key)).find((key) => pathname.startsWith(key));
+  // Below antd's lg breakpoint (992 px) the menu folds away behind a Menu button and, when open,
+  // lies over the page instead of squeezing it (a 390 px phone keeps whole words on every line).
+  const [narrow, setNarrow] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const collapsed = narrow && !menuOpen;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -37,8 +59,31 @@ export function AdminLayout() {
       <DrawerViewHost />
       <ModalHost />
       <GalleryHost />
-      <Layout.Sider theme="light" width={220} breakpoint="lg" collapsedWidth={0}>
-        <Typography.Title level={4} style={{ padding: '16px 24px', margin: 0 }}>
+      <Layout.Sider
+        theme="light"
+        width={220}
+        breakpoint="lg"
+        collapsedWidth={0}
+        collapsed={collapsed}
+        trigger={null}
+        onBreakpoint={(broken) => {
+          setNarrow(broken);
+          setMenuOpen(false);
+        }}
+        style={
+          narrow
+            ? {
+                position: 'fixed',
+                insetBlock: 0,
+                insetInlineStart: 0,
+                zIndex: 200,
+                overflowY: 'auto',
+                boxShadow: menuOpen ? '0 0 24px rgba(0,0,0,0.2)' : undefined,
+              }
+            : undefined
+        }
+      >
+        <Typography.Title level={4} ellipsis={{ tooltip: true }} style={{ padding: '16px 24px', margin: 0 }}>
           {session?.organization.name ?? 'Studio'}
         </Typography.Title>
         <nav aria-label="Main">
@@ -46,18 +91,57 @@ export function AdminLayout() {
             mode="inline"
             items={items}
             selectedKeys={selected ? [selected] : []}
-            onClick={({ key }) => (key === SUPER_ADMIN_KEY ? drawer.open('super_admin', {}) : navigate(key))}
+            onClick={({ key }) => {
+              if (narrow) setMenuOpen(false);
+              if (key === SUPER_ADMIN_KEY) drawer.open('super_admin', {});
+              else navigate(key);
+            }}
           />
         </nav>
       </Layout.Sider>
+      {narrow && menuOpen ? (
+        <div
+          aria-hidden
+          onClick={() => setMenuOpen(false)}
+          style={{ position: 'fixed', inset: 0, zIndex: 199, background: 'rgba(0,0,0,0.25)' }}
+        />
+      ) : null}
       <Layout>
-        <Layout.Header style={{ background: '#fff', paddingInline: 24 }}>
-          <Flex justify="flex-end" align="center" gap={16} style={{ height: '100%' }}>
-            <Typography.Text>{session?.user.email}</Typography.Text>
-            <Button onClick={() => void signOut()}>Sign out</Button>
+        <Layout.Header style={{ background: '#fff', paddingInline: narrow ? 12 : 24 }}>
+          <Flex justify="flex-end" align="center" gap={narrow ? 8 : 16} style={{ height: '100%' }}>
+            {narrow ? (
+              <Button
+                aria-label="Menu"
+                aria-expanded={menuOpen}
+                onClick={() => setMenuOpen((on) => !on)}
+                style={{ marginInlineEnd: 'auto' }}
+              >
+                Menu
+              </Button>
+            ) : null}
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: ACCOUNT_MENU,
+                // Signed out, the session is gone and the router shows the sign-in page.
+                onClick: ({ key }) => void signOut({ everywhere: key === 'sign-out-everywhere' }),
+              }}
+            >
+              {/* A long email shortens with an ellipsis on a phone instead of pushing the Menu button out. */}
+              <Button
+                style={{
+                  minWidth: 0,
+                  maxWidth: narrow ? 220 : undefined,
+                  overflow: 'hidden',
+                  textOverflow: 'ellipsis',
+                }}
+              >
+                {session?.user.email ?? 'Account'}
+              </Button>
+            </Dropdown>
           </Flex>
         </Layout.Header>
-        <Layout.Content style={{ padding: 24 }}>
+        <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
           <Outlet />
         </Layout.Content>
       </Layout>

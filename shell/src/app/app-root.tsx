@@ -4,10 +4,11 @@ import { ConfigProvider } from 'antd';
 import { OverlayProvider } from '@studio/ui/src/overlay/overlay-context';
 import { SessionProvider } from '../session/session-provider';
 import { AppRoutes } from './app-routes';
+import { APP_FONT_FAMILY } from './page-base';
 
 export function AppRoot() {
   return (
-    <ConfigProvider theme={{ token: { colorPrimary: '#3b5bdb' } }}>
+    <ConfigProvider theme={{ token: { colorPrimary: '#3b5bdb', fontFamily: APP_FONT_FAMILY } }}>
       <BrowserRouter>
         <SessionProvider>
           <OverlayProvider>

@@ -1,8 +1,15 @@
 import { lazy } from 'react';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, useNavigate } from 'react-router-dom';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router-dom';
 import { Providers } from '@studio/ui/testing';
-import { useDrawer, type DrawerData, type DrawerProps } from '@studio/ui';
+import { useState } from 'react';
+import {
+  DISCARD_CHANGES_CONFIRM,
+  useDrawer,
+  useUnsavedChanges,
+  type DrawerData,
+  type DrawerProps,
+} from '@studio/ui';
 import { DrawerHost } from './drawer-host';
 import { loadDrawerRegistry } from '../federation/remote-drawers';
 
@@ -18,7 +25,27 @@ function FakeDrawer({ data, close }: DrawerProps) {
   );
 }
 
+/** A drawer with a form: typing makes it dirty, Save closes it itself. */
+function FormDrawer({ close }: DrawerProps) {
+  const [name, setName] = useState('');
+  useUnsavedChanges(name !== '');
+  return (
+    <div>
+      <label>
+        Course name
+        <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <button onClick={close}>Save</button>
+    </div>
+  );
+}
+
 let api: ReturnType<typeof useDrawer>;
+let location: string;
+function Where() {
+  location = useLocation().pathname;
+  return null;
+}
 let navigate: ReturnType<typeof useNavigate>;
 function Handles() {
   api = useDrawer();
@@ -31,6 +58,7 @@ function renderHost() {
     <MemoryRouter initialEntries={['/admin/courses']}>
       <Providers>
         <Handles />
+        <Where />
         <DrawerHost />
       </Providers>
     </MemoryRouter>,
@@ -67,6 +95,8 @@ beforeEach(() => {
     share: FakeDrawer,
     discount: lazy(async () => ({ default: FakeDrawer })),
     student: FakeDrawer,
+    event: FakeDrawer,
+    course_builder: FormDrawer,
   });
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
@@ -116,21 +146,21 @@ describe('DrawerHost', () => {
     expect(document.querySelector<HTMLElement>('.ant-drawer-content-wrapper')!.style.width).toBe('820px');
   });
 
-  it('remembers full screen per drawer type in a one-year cookie', async () => {
+  it('remembers full screen of the event drawer in a one-year cookie', async () => {
     const writes = recordCookieWrites();
     const first = renderHost();
-    open('discount', { label: 'sale' });
-    await screen.findByText('Fake drawer for sale');
+    open('event', { label: 'Wheel night' });
+    await screen.findByText('Fake drawer for Wheel night');
     fireEvent.click(screen.getByRole('button', { name: 'Full screen' }));
     expect(
-      writes.some((w) => w.startsWith('drawer_fullscreen_discount=true') && w.includes('max-age=31536000')),
+      writes.some((w) => w.startsWith('drawer_fullscreen_event=true') && w.includes('max-age=31536000')),
     ).toBe(true);
     expect(document.querySelector<HTMLElement>('.ant-drawer-content-wrapper')!.style.width).toBe('100%');
     first.unmount();
 
-    // A new page reads the choice back for the same type only.
+    // A new page reads the choice back for the event drawer only.
     renderHost();
-    open('discount', { label: 'again' });
+    open('event', { label: 'again' });
     await screen.findByText('Fake drawer for again');
     expect(document.querySelector<HTMLElement>('.ant-drawer-content-wrapper')!.style.width).toBe('100%');
     expect(screen.getByRole('button', { name: 'Exit full screen' })).toBeInTheDocument();
@@ -138,6 +168,23 @@ describe('DrawerHost', () => {
     await screen.findByText('Fake drawer for Ann');
     expect(document.querySelector<HTMLElement>('.ant-drawer-content-wrapper')!.style.width).toBe('820px');
   });
+
+  it.each(['discount', 'student', 'share', 'course_builder'])(
+    'has no fullscreen toggle on the %s drawer (spec 001 §2: event drawers only)',
+    async (type) => {
+      document.cookie = `drawer_fullscreen_${type}=true; path=/`;
+      renderHost();
+      open(type, { label: type });
+      await screen.findByRole('dialog');
+      await waitFor(() => expect(loadRegistry).toHaveBeenCalled());
+      expect(screen.queryByRole('button', { name: 'Full screen' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Exit full screen' })).not.toBeInTheDocument();
+      // An old cookie does not make it full width either.
+      expect(document.querySelector<HTMLElement>('.ant-drawer-content-wrapper')!.style.width).not.toBe(
+        '100%',
+      );
+    },
+  );
 
   it('closes on a route change', async () => {
     renderHost();
@@ -157,3 +204,81 @@ describe('DrawerHost', () => {
     expect(loadRegistry).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('DrawerHost: unsaved changes', () => {
+  async function openDirtyForm(onClose = jest.fn()) {
+    renderHost();
+    open('course_builder', { onClose });
+    fireEvent.change(await screen.findByLabelText('Course name'), { target: { value: 'Half-typed' } });
+    return onClose;
+  }
+  const confirmBox = confirmDialog;
+  const noConfirm = () => expect(screen.queryAllByText(DISCARD_CHANGES_CONFIRM.title)).toHaveLength(0);
+  const drawerStays = () => expect(screen.getByLabelText('Course name')).toHaveValue('Half-typed');
+
+  it('asks "Discard unsaved changes?" on a backdrop click, and Keep editing keeps what was typed', async () => {
+    const onClose = await openDirtyForm();
+    fireEvent.click(document.querySelector('.ant-drawer-mask')!);
+    fireEvent.click(
+      within(await confirmBox()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.cancelText }),
+    );
+    await waitFor(noConfirm);
+    drawerStays();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('closes after Discard from the close button, and runs data.onClose', async () => {
+    const onClose = await openDirtyForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(within(await confirmBox()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.okText }));
+    await waitFor(() => expect(screen.queryByLabelText('Course name')).not.toBeInTheDocument());
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks on Escape too', async () => {
+    await openDirtyForm();
+    fireEvent.keyDown(screen.getByLabelText('Course name'), { key: 'Escape', code: 'Escape', keyCode: 27 });
+    fireEvent.click(
+      within(await confirmBox()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.cancelText }),
+    );
+    await waitFor(noConfirm);
+    drawerStays();
+  });
+
+  it('asks on a route change; Keep editing returns to the page with the drawer still open', async () => {
+    await openDirtyForm();
+    act(() => navigate('/admin/orders'));
+    fireEvent.click(
+      within(await confirmBox()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.cancelText }),
+    );
+    await waitFor(() => expect(location).toBe('/admin/courses'));
+    drawerStays();
+    noConfirm();
+
+    act(() => navigate('/admin/students'));
+    fireEvent.click(
+      within(await confirmDialog()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.okText }),
+    );
+    await waitFor(() => expect(screen.queryByLabelText('Course name')).not.toBeInTheDocument());
+    expect(location).toBe('/admin/students');
+  });
+
+  it('closes without asking when nothing was typed, or when the drawer closes itself after saving', async () => {
+    renderHost();
+    open('course_builder');
+    await screen.findByLabelText('Course name');
+    fireEvent.click(document.querySelector('.ant-drawer-mask')!);
+    await waitFor(() => expect(screen.queryByLabelText('Course name')).not.toBeInTheDocument());
+
+    open('course_builder');
+    fireEvent.change(await screen.findByLabelText('Course name'), { target: { value: 'Saved' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByLabelText('Course name')).not.toBeInTheDocument());
+    noConfirm();
+  });
+});
+
+async function confirmDialog(): Promise<HTMLElement> {
+  const [title] = await screen.findAllByText(DISCARD_CHANGES_CONFIRM.title);
+  return title.closest('.ant-modal') as HTMLElement;
+}

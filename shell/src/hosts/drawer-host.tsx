@@ -1,8 +1,16 @@
-import { lazy, Suspense, useMemo, useState, type ComponentType } from 'react';
-import { DRAWER_REMOTE, DRAWER_WIDTH, isDrawerType, type DrawerType } from '@studio/contracts';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import {
+  DRAWER_REMOTE,
+  DRAWER_WIDTH,
+  hasFullscreenToggle,
+  isDrawerType,
+  type DrawerType,
+} from '@studio/contracts';
 import {
   Button,
   Drawer,
+  DRAWER_BODY_STYLE,
   Empty,
   FullscreenExitOutlined,
   FullscreenOutlined,
@@ -11,13 +19,14 @@ import {
   RemoteErrorBoundary,
   RemoteRegistryContext,
   Tooltip,
+  UnsavedChangesContext,
   useDrawer,
+  useUnsavedChangesGuard,
   writeFullscreen,
   type DrawerData,
   type DrawerProps,
 } from '@studio/ui';
 import { loadDrawerRegistry } from '../federation/remote-drawers';
-import { useCloseOnRouteChange } from './use-close-on-route-change';
 
 function NotAvailableYet() {
   return <Empty description="This panel is not available yet" />;
@@ -60,49 +69,107 @@ function useFullscreen(type: DrawerType | null): [boolean, (on: boolean) => void
   return [on, set];
 }
 
-/** Spec 001 §2: opens a drawer by type name; unknown types show nothing; closes on route change. */
+/**
+ * Closes the drawer when the path changes; with unsaved changes it asks first, and "Keep editing"
+ * goes back to the page the drawer was opened on.
+ */
+function useRouteChangeClose(onLeave: (from: string, to: string) => void): void {
+  const { pathname } = useLocation();
+  const shownPath = useRef(pathname);
+  const latest = useRef(onLeave);
+  latest.current = onLeave;
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    const from = shownPath.current;
+    shownPath.current = pathname;
+    latest.current(from, pathname);
+  }, [pathname]);
+}
+
+/**
+ * Spec 001 §2: opens a drawer by type name; unknown types show nothing; closes on route change.
+ * A drawer whose form has unsaved changes (useUnsavedChanges) asks before its backdrop, close
+ * button, Escape or a route change closes it. Only event drawers have the fullscreen toggle.
+ */
 export function DrawerHost() {
   const { current, close } = useDrawer();
-  useCloseOnRouteChange(close);
-
+  const guard = useUnsavedChangesGuard();
+  const navigate = useNavigate();
   const type = current && isDrawerType(current.type) ? current.type : null;
   const [fullscreen, setFullscreen] = useFullscreen(type);
-  if (!current || !type) return null;
 
-  const data = current.data;
+  const data = current?.data;
   const closeAndNotify = () => {
+    guard.reset();
     close();
-    data.onClose?.();
+    data?.onClose?.();
   };
-  const size = fullscreen
-    ? DRAWER_WIDTH.fullscreen
-    : type === 'share'
-      ? DRAWER_WIDTH.narrow
-      : DRAWER_WIDTH.default;
-  const toggle =
-    type === 'share' ? null : (
-      <Tooltip title={fullscreen ? 'Exit full screen' : 'Full screen'}>
-        <Button
-          type="text"
-          aria-label={fullscreen ? 'Exit full screen' : 'Full screen'}
-          icon={fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
-          onClick={() => setFullscreen(!fullscreen)}
-        />
-      </Tooltip>
-    );
+  /** Backdrop, close button and Escape. */
+  const requestClose = () => {
+    void guard.confirmDiscard().then((discard) => {
+      if (discard) closeAndNotify();
+    });
+  };
+
+  const returningTo = useRef<string | null>(null);
+  useRouteChangeClose((from, to) => {
+    if (returningTo.current === to) {
+      returningTo.current = null;
+      return;
+    }
+    if (!current) return;
+    if (!guard.isDirty()) {
+      guard.reset();
+      close();
+      return;
+    }
+    void guard.confirmDiscard().then((discard) => {
+      if (discard) {
+        close();
+        return;
+      }
+      returningTo.current = from;
+      navigate(from, { replace: true });
+    });
+  });
+
+  if (!current || !type || !data) return null;
+
+  const showsToggle = hasFullscreenToggle(type);
+  const size =
+    showsToggle && fullscreen
+      ? DRAWER_WIDTH.fullscreen
+      : type === 'share'
+        ? DRAWER_WIDTH.narrow
+        : DRAWER_WIDTH.default;
+  const toggle = !showsToggle ? null : (
+    <Tooltip title={fullscreen ? 'Exit full screen' : 'Full screen'}>
+      <Button
+        type="text"
+        aria-label={fullscreen ? 'Exit full screen' : 'Full screen'}
+        icon={fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+        onClick={() => setFullscreen(!fullscreen)}
+      />
+    </Tooltip>
+  );
 
   return (
     <Drawer
       open
       size={size}
-      onClose={closeAndNotify}
+      onClose={requestClose}
       extra={toggle}
       destroyOnHidden
+      // The drawer kit's DrawerShell fills the body: its sections scroll above a footer that stays put.
+      styles={{ body: DRAWER_BODY_STYLE }}
       rootClassName={`studio-drawer-${type}`}
     >
       {/* Drawers may show dialogs another remote registers (mfe-students' add_student). */}
       <RemoteRegistryContext.Provider value={loadDrawerRegistry}>
-        <RemoteDrawer key={type} type={type} data={data} close={closeAndNotify} />
+        <UnsavedChangesContext.Provider value={guard.registry}>
+          {/* The drawer's own close (after a save, or its Cancel) does not ask. */}
+          <RemoteDrawer key={type} type={type} data={data} close={closeAndNotify} />
+        </UnsavedChangesContext.Provider>
       </RemoteRegistryContext.Provider>
     </Drawer>
   );

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { SessionContext } from '@studio/ui/src/session/session-context';
 import { SESSION_TOKEN_KEY } from '@studio/ui/src/api/session-token';
-import { mockFetch } from '@studio/ui/testing';
+import { TEST_SESSION, errorBody, mockFetch, okBody } from '@studio/ui/testing';
 import { SignInPage } from './sign-in.page';
 
 function renderPage(refresh = jest.fn(async () => undefined)) {
@@ -39,10 +39,7 @@ describe('SignInPage', () => {
 
   it("shows the server's 401 message and stores no token", async () => {
     mockFetch({
-      'POST /api/auth/login': {
-        status: 401,
-        body: { statusCode: 401, message: 'Invalid email or password' },
-      },
+      'POST /api/auth/login': errorBody(401, 'Invalid email or password'),
     });
     const refresh = renderPage();
     type('Email', 'owner@demo.studio');
@@ -54,7 +51,9 @@ describe('SignInPage', () => {
   });
 
   it('stores the token and reloads the session on success', async () => {
-    const calls = mockFetch({ 'POST /api/auth/login': { body: { token: 'tok-1', user: {} } } });
+    const calls = mockFetch({
+      'POST /api/auth/login': okBody<'/api/auth/login', 'post'>({ token: 'tok-1', user: TEST_SESSION.user }),
+    });
     const refresh = renderPage();
     type('Email', ' owner@demo.studio ');
     type('Password', 'demo-studio');

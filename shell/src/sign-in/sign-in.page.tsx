@@ -51,6 +51,8 @@ const BUTTON = {
   background: '#3b5bdb',
   color: '#fff',
   fontSize: 14,
+  // Buttons do not inherit the page's font by default: use the app's.
+  fontFamily: 'inherit',
   cursor: 'pointer',
 } as const;
 

@@ -1,10 +1,14 @@
 import { Migration20261122000000_identity } from './Migration20261122000000_identity';
 import { Migration20261122010000_catalog } from './Migration20261122010000_catalog';
 import { Migration20261122020000_enrollments } from './Migration20261122020000_enrollments';
+import { Migration20261122100000_sign_in_hardening } from './Migration20261122100000_sign_in_hardening';
+import { Migration20261122110000_course_list } from './Migration20261122110000_course_list';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
   { name: 'Migration20261122010000_catalog', class: Migration20261122010000_catalog },
   { name: 'Migration20261122020000_enrollments', class: Migration20261122020000_enrollments },
+  { name: 'Migration20261122100000_sign_in_hardening', class: Migration20261122100000_sign_in_hardening },
+  { name: 'Migration20261122110000_course_list', class: Migration20261122110000_course_list },
 ];

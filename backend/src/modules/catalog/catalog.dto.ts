@@ -4,9 +4,11 @@ import {
   courseUpdateSchema,
   instructorSchema,
   locationSchema,
+  MAX_PAGE,
+  queryCount,
   waiverSchema,
 } from '@studio/contracts';
-import { createZodDto } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 
 export class CourseCreateDto extends createZodDto(courseCreateSchema) {}
@@ -38,8 +40,8 @@ export class WaiverListDto extends createZodDto(
 ) {}
 export const waiverListQuerySchema = z
   .object({
-    limit: z.coerce.number().int().min(1).max(1000).optional().default(1000),
-    page: z.coerce.number().int().min(1).optional().default(1),
+    limit: queryCount({ min: 1, max: 1000 }).optional().default(1000),
+    page: queryCount({ min: 1, max: MAX_PAGE }).optional().default(1),
   })
   .strict();
 export class WaiverListQueryDto extends createZodDto(waiverListQuerySchema) {}
@@ -123,6 +125,13 @@ export const courseListItem = z.object({
   session_count: z.number().int(),
   created_at: z.string(),
 });
-export class CourseListDto extends createZodDto(z.object({ activities: z.array(courseListItem) })) {}
+export class CourseListDto extends createZodDto(
+  z.object({
+    activities: z.array(courseListItem),
+    totalCount: z.number().int(),
+    currentPage: z.number().int(),
+    itemsPerPage: z.number().int(),
+  }),
+) {}
 
 export class CreatedCourseDto extends createZodDto(z.object({ activity_id: z.uuid() })) {}

@@ -5,10 +5,13 @@ import {
   CourseCreatePayload,
   CourseUpdatePayload,
   CheckoutFormField,
+  CourseListQuery,
+  CourseSortField,
 } from '@studio/contracts';
 import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
+import { likeEscape } from '../../common/like-escape';
 import { COURSE_SCHEDULE_READER, CourseScheduleReader, emptySummary } from './course-schedule.port';
 import { Activity } from './entities/activity.entity';
 import { ActivityImage } from './entities/activity-image.entity';
@@ -17,6 +20,24 @@ import { Media } from './entities/media.entity';
 import { mapCourse, mapCourseListItem } from './course.mapper';
 import { MediaService } from './media.service';
 import { ReferenceDataService } from './reference-data.service';
+
+/**
+ * ORDER BY of each sort field of the Courses list: a fixed map, so user input never reaches the SQL
+ * text; each ends with the id so pages never overlap, and matches an index of the catalog migrations.
+ */
+const COURSE_SORT_SQL: Record<CourseSortField, (d: 'asc' | 'desc') => string> = {
+  created_at: (d) => `a.created_at ${d}, a.id ${d}`,
+  name: (d) => `lower(a.name) ${d}, a.id ${d}`,
+  unit_price: (d) => `a.price_cents ${d}, a.id ${d}`,
+  capacity: (d) => `a.capacity ${d}, a.id ${d}`,
+};
+/** Newest first by default; names, prices and capacities read smallest first. */
+const COURSE_SORT_DEFAULT_ORDER: Record<CourseSortField, 'asc' | 'desc'> = {
+  created_at: 'desc',
+  name: 'asc',
+  unit_price: 'asc',
+  capacity: 'asc',
+};
 
 const COURSE_RELATIONS = ['images.media', 'location', 'instructor', 'requiredForm', 'requiredWaiver'] as const;
 
@@ -49,7 +70,7 @@ export class CoursesService {
         this.media.requireByUrls(ctx, input.images),
       ]);
       const waiver = input.selected_waiver ? await this.reference.requireWaiver(ctx, input.selected_waiver) : null;
-      const form = await this.resolveForm(ctx, input.required_form_id, input.checkoutFormFields, null);
+      const form = await this.resolveForm(ctx, null, input.required_form_id, input.checkoutFormFields);
       const course = em.create(Activity, {
         organization: em.getReference(Organization, ctx.organizationId),
         name: input.name,
@@ -102,19 +123,15 @@ export class CoursesService {
         course.requiredWaiver = input.required_waiver_id ? await this.reference.requireWaiver(ctx, input.required_waiver_id) : null;
       }
       if (input.checkoutFormFields !== undefined || input.required_form_id !== undefined) {
-        course.requiredForm = await this.resolveForm(
-          ctx,
-          input.required_form_id,
-          input.checkoutFormFields ?? [],
-          course.requiredForm ?? null,
-        );
+        course.requiredForm = await this.resolveForm(ctx, course, input.required_form_id, input.checkoutFormFields);
       }
       em.assign(course, {
         name: input.name,
         description: input.description,
         // Price and capacity here are the course's defaults; scheduled sessions keep their own.
-        priceCents: input.price,
-        priceType: 'standard',
+        // A free course has no price: it stays at 0 whatever was sent.
+        priceType: input.priceType,
+        priceCents: input.priceType === 'free' ? 0 : (input.price ?? 0),
         capacity: input.capacity,
         level: input.level,
         categoryId: input.category_id,
@@ -156,14 +173,39 @@ export class CoursesService {
     return mapCourse(course, summary);
   }
 
-  async list(ctx: RequestContext) {
-    const courses = await this.em.find(
-      Activity,
-      { organization: ctx.organizationId },
-      { populate: ['images.media', 'location'], orderBy: { createdAt: 'desc', id: 'asc' } },
-    );
-    const summaries = await this.schedule.summaries(ctx.organizationId, courses.map((c) => c.id), false);
-    return courses.map((c) => mapCourseListItem(c, summaries.get(c.id) ?? emptySummary()));
+  /**
+   * One page of the organization's courses: search (name), sort and paging in SQL, on indexes (a
+   * trigram index for the name search, b-tree indexes for each sort). Only the page's rows are loaded.
+   */
+  async list(ctx: RequestContext, query: CourseListQuery) {
+    const clauses = ['a.organization_id = ?'];
+    const params: unknown[] = [ctx.organizationId];
+    const term = query.search?.toLowerCase();
+    if (term) {
+      clauses.push('lower(a.name) like ?');
+      params.push(`%${likeEscape(term)}%`);
+    }
+    const where = clauses.join(' and ');
+    const direction = query.sortOrder ?? COURSE_SORT_DEFAULT_ORDER[query.sortField];
+    const connection = this.em.getConnection();
+    const [rows, [count]] = await Promise.all([
+      connection.execute<{ id: string }[]>(
+        `select a.id from activity a where ${where} order by ${COURSE_SORT_SQL[query.sortField](direction)} limit ? offset ?`,
+        [...params, query.limit, (query.page - 1) * query.limit],
+      ),
+      connection.execute<{ total: string }[]>(`select count(*) as total from activity a where ${where}`, params),
+    ]);
+    const ids = rows.map((r) => r.id);
+    const found = ids.length
+      ? await this.em.find(Activity, { id: { $in: ids }, organization: ctx.organizationId }, { populate: ['images.media', 'location'] })
+      : [];
+    const byId = new Map(found.map((c) => [c.id, c]));
+    const courses = ids.flatMap((id) => {
+      const course = byId.get(id);
+      return course ? [course] : [];
+    });
+    const summaries = await this.schedule.summaries(ctx.organizationId, ids, false);
+    return { items: courses.map((c) => mapCourseListItem(c, summaries.get(c.id) ?? emptySummary())), total: Number(count.total) };
   }
 
   private replaceImages(course: Activity, images: Media[]): void {
@@ -173,29 +215,50 @@ export class CoursesService {
     images.forEach((media, position) => course.images.add(this.em.create(ActivityImage, { activity: course, media, position })));
   }
 
-  /** An existing form of the organization, or the builder's fields saved into the course's form. */
+  /**
+   * The course's checkout form after a save.
+   * - Fields sent and not empty: they are saved into the course's own form. A form that another
+   *   course also uses is copied first (copy on write), so no other course changes.
+   * - `required_form_id` naming another form of the organization (and no fields): that form is attached.
+   * - An empty field list otherwise removes the form; `required_form_id: null` too.
+   * - Nothing sent about the form: it stays.
+   */
   private async resolveForm(
     ctx: RequestContext,
+    course: Activity | null,
     formId: string | null | undefined,
-    fields: CheckoutFormField[],
-    current: CheckoutForm | null,
+    fields: CheckoutFormField[] | undefined,
   ): Promise<CheckoutForm | null> {
-    if (formId && fields.length === 0) {
+    const current = course?.requiredForm ?? null;
+    if (fields && fields.length > 0) {
+      const own = current && !(await this.isUsedByAnotherCourse(current, course)) ? current : this.newForm(ctx);
+      own.fields = fields;
+      this.em.persist(own);
+      return own;
+    }
+    if (formId && formId !== current?.id) {
       const form = await this.em.findOne(CheckoutForm, { id: formId, organization: ctx.organizationId });
       if (!form) throw notFound('Checkout form not found');
       return form;
     }
-    if (fields.length === 0) return formId === null ? null : current;
-    const form =
-      current ??
-      this.em.create(CheckoutForm, {
-        organization: this.em.getReference(Organization, ctx.organizationId),
-        fields: [],
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      });
-    form.fields = fields;
-    this.em.persist(form);
-    return form;
+    if (fields !== undefined || formId === null) return null;
+    return current;
+  }
+
+  private async isUsedByAnotherCourse(form: CheckoutForm, course: Activity | null): Promise<boolean> {
+    const others = await this.em.count(Activity, {
+      requiredForm: form.id,
+      ...(course ? { id: { $ne: course.id } } : {}),
+    });
+    return others > 0;
+  }
+
+  private newForm(ctx: RequestContext): CheckoutForm {
+    return this.em.create(CheckoutForm, {
+      organization: this.em.getReference(Organization, ctx.organizationId),
+      fields: [],
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
   }
 }

@@ -3,12 +3,20 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ZodResponse } from 'nestjs-zod';
+import { z } from 'zod';
 import { notFound } from '../../common/api-error';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { Auth } from '../identity/auth.guard';
 import { UploadOutDto } from './catalog.dto';
-import { MediaService } from './media.service';
+import { MediaService, UPLOAD_MESSAGES } from './media.service';
+import { ApiInvalidUpload } from '../../common/api-errors';
+
+/** The path of a stored image: the owning organization's id, then the image's id and extension. */
+const mediaPathSchema = z.object({
+  org: z.uuid(),
+  file: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,5}$/i),
+});
 
 /** Multer's own cap, above the 4.5 MB rule, so the rule's message is ours. */
 const HARD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -27,6 +35,7 @@ export class MediaController {
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
   @ZodResponse({ status: 200, type: UploadOutDto })
   @ApiUnsupportedMediaTypeResponse({ type: ErrorBodyDto })
+  @ApiInvalidUpload()
   @ApiPayloadTooLargeResponse({ type: ErrorBodyDto })
   async upload(@Ctx() ctx: RequestContext, @UploadedFile() file: { buffer: Buffer; size: number; originalname: string } | undefined) {
     const media = await this.media.upload(ctx, file);
@@ -34,13 +43,16 @@ export class MediaController {
   }
 
   @Get('media/:org/:file')
-  @ApiOperation({ summary: 'An uploaded image (public: course pages show it)' })
+  @ApiOperation({ summary: 'An uploaded image (public: course pages show it)', security: [] })
   @ApiProduces('image/png', 'image/jpeg', 'image/gif')
   @ApiOkResponse({ description: 'The image bytes', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async serve(@Param('org') org: string, @Param('file') file: string, @Res() res: Response) {
-    const found = await this.media.open(`${org}/${file}`);
-    if (!found) throw notFound('Image not found');
+    // A path that no upload can have names no image: 404 before any lookup.
+    const path = mediaPathSchema.safeParse({ org, file });
+    if (!path.success) throw notFound(UPLOAD_MESSAGES.imageNotFound);
+    const found = await this.media.open(`${path.data.org}/${path.data.file}`);
+    if (!found) throw notFound(UPLOAD_MESSAGES.imageNotFound);
     res.setHeader('Content-Type', found.media.contentType);
     res.setHeader('Content-Length', String(found.media.byteSize));
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');

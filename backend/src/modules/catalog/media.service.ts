@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { MAX_IMAGE_BYTES } from '@studio/contracts';
+import { MAX_IMAGE_BYTES, withoutControlCharacters } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError, notFound } from '../../common/api-error';
@@ -8,12 +8,15 @@ import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
 import { Media } from './entities/media.entity';
 import { detectImageType } from './storage/image-type';
+import { ImageTooLargeError, reencodeImage } from './storage/reencode-image';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 
 export const UPLOAD_MESSAGES = {
   missing: 'Choose an image to upload.',
   type: 'Only PNG, JPEG or GIF images can be uploaded.',
   size: 'Images can be at most 4.5 MB.',
+  unreadable: 'The image could not be read. Upload a PNG, JPEG or GIF image.',
+  pixels: 'Images can be at most 50 megapixels.',
   imageNotFound: 'Image not found',
 } as const;
 
@@ -31,17 +34,28 @@ export class MediaService {
     // Judge the file by its bytes: a renamed text file is not an image, whatever it is called.
     const kind = detectImageType(file.buffer);
     if (!kind) throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, UPLOAD_MESSAGES.type, { file: UPLOAD_MESSAGES.type });
+    // Only the re-encoded pixels are stored: no trailing payload, no EXIF location.
+    let bytes: Buffer;
+    try {
+      bytes = await reencodeImage(file.buffer, kind.type);
+    } catch (error) {
+      if (error instanceof ImageTooLargeError) {
+        throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.pixels, { file: UPLOAD_MESSAGES.pixels });
+      }
+      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, UPLOAD_MESSAGES.unreadable, { file: UPLOAD_MESSAGES.unreadable });
+    }
     const id = randomUUID();
     const key = `${ctx.organizationId}/${id}.${kind.ext}`;
-    await this.storage.put(key, file.buffer, kind.type);
+    await this.storage.put(key, bytes, kind.type);
     const media = this.em.create(Media, {
       id,
       organization: this.em.getReference(Organization, ctx.organizationId),
       storageKey: key,
       url: `/api/media/${key}`,
       contentType: kind.type,
-      byteSize: file.size,
-      originalName: file.originalname.slice(0, 255),
+      byteSize: bytes.length,
+      // The client's file name is kept for reference only: control characters (a NUL byte cannot be stored) are dropped.
+      originalName: withoutControlCharacters(file.originalname).slice(0, 255),
       createdAt: new Date(),
     });
     try {

@@ -20,6 +20,7 @@ import {
   WaiverOutDto,
 } from './catalog.dto';
 import { mapInstructor, mapLocation, mapWaiverSummary, ReferenceDataService } from './reference-data.service';
+import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 
 @ApiTags('locations')
 @Controller('admin/location')
@@ -37,6 +38,7 @@ export class LocationsController {
   @Post()
   @ApiOperation({ summary: 'Add a location' })
   @ZodResponse({ status: 201, type: LocationOutDto })
+  @ApiInvalidBody()
   async create(@Ctx() ctx: RequestContext, @Body() body: LocationDto) {
     return mapLocation(await this.reference.createLocation(ctx, body));
   }
@@ -45,6 +47,7 @@ export class LocationsController {
   @ApiOperation({ summary: 'Edit a location' })
   @ZodResponse({ status: 200, type: LocationOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   async update(@Ctx() ctx: RequestContext, @Param('location_id', UuidParamPipe) id: string, @Body() body: LocationDto) {
     return mapLocation(await this.reference.updateLocation(ctx, id, body));
   }
@@ -66,6 +69,7 @@ export class InstructorsController {
   @Post()
   @ApiOperation({ summary: 'Add an instructor (photo_url: an image uploaded with POST /api/admin/upload)' })
   @ZodResponse({ status: 201, type: InstructorOutDto })
+  @ApiInvalidBody()
   async create(@Ctx() ctx: RequestContext, @Body() body: InstructorDto) {
     return mapInstructor(await this.reference.createInstructor(ctx, body));
   }
@@ -74,6 +78,7 @@ export class InstructorsController {
   @ApiOperation({ summary: 'Edit an instructor' })
   @ZodResponse({ status: 200, type: InstructorOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   async update(@Ctx() ctx: RequestContext, @Param('instructor_id', UuidParamPipe) id: string, @Body() body: InstructorDto) {
     return mapInstructor(await this.reference.updateInstructor(ctx, id, body));
   }
@@ -88,6 +93,7 @@ export class WaiversController {
   @Get()
   @ApiOperation({ summary: 'Waiver templates, by name (the course form asks for limit=1000&page=1)' })
   @ZodResponse({ status: 200, type: WaiverListDto })
+  @ApiInvalidQuery()
   async list(@Ctx() ctx: RequestContext, @Query() query: WaiverListQueryDto) {
     const { waivers, total } = await this.reference.listWaivers(ctx, query.page, query.limit);
     return { waivers: waivers.map(mapWaiverSummary), totalCount: total, page: query.page, limit: query.limit };
@@ -103,8 +109,10 @@ export class WaiversController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Add a waiver template (its text, or the URL of an uploaded document)' })
+  @ApiOperation({ summary: "Add a waiver template (its text, or its document: an https:// link or one of the organization's uploads)" })
   @ZodResponse({ status: 201, type: WaiverOutDto })
+  @ApiInvalidBody()
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: "document_url is an upload this organization does not have" })
   async create(@Ctx() ctx: RequestContext, @Body() body: WaiverDto) {
     const waiver = await this.reference.createWaiver(ctx, body);
     return { ...mapWaiverSummary(waiver), body: waiver.body, document_url: waiver.documentUrl ?? null, created_at: waiver.createdAt.toISOString() };

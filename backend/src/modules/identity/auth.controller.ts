@@ -1,13 +1,25 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNoContentResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request } from 'express';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { Auth } from './auth.guard';
-import { AuthService } from './auth.service';
+import { AuthService, validDeviceId } from './auth.service';
 import { LoginDto, LoginResponseDto } from './identity.dto';
 import { mapUser } from './users.service';
+import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
+
+const DEVICE_COOKIE = 'studio_device';
+const DEVICE_COOKIE_MAX_AGE_MS = 400 * 24 * 3600 * 1000;
+
+function readCookie(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
 
 @ApiTags('auth')
 @Controller('auth')
@@ -15,13 +27,27 @@ export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
   @Post('login')
-  @ApiOperation({ summary: 'Sign in with email and password; answers a session token' })
+  @ApiOperation({ summary: 'Sign in with email and password; answers a session token', security: [] })
   @ZodResponse({ status: 200, type: LoginResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'Invalid email or password' })
   @ApiTooManyRequestsResponse({ type: ErrorBodyDto })
-  async login(@Body() body: LoginDto, @Req() request: Request) {
-    const { token, user } = await this.auth.login(body, request.ip ?? 'unknown');
+  async login(@Body() body: LoginDto, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    const { token, user, deviceId } = await this.auth.login(
+      body,
+      // The TCP peer, or X-Forwarded-For's client only when the peer is one of TRUSTED_PROXIES.
+      request.ip ?? 'unknown',
+      validDeviceId(readCookie(request, DEVICE_COOKIE)),
+    );
+    // The device cookie marks this browser as one the account signed in with: its sign-ins get a
+    // failed-attempt budget of their own (see LoginRateLimiter). Only sent back to /api/auth.
+    response.cookie(DEVICE_COOKIE, deviceId, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.secure,
+      path: '/api/auth',
+      maxAge: DEVICE_COOKIE_MAX_AGE_MS,
+    });
     return { token, user: mapUser(user) };
   }
 
@@ -30,7 +56,18 @@ export class AuthController {
   @Auth()
   @ApiOperation({ summary: 'Revoke the current session token' })
   @ApiNoContentResponse({ description: 'Signed out' })
+  @ApiUnexpectedBody()
   async logout(@Ctx() ctx: RequestContext): Promise<void> {
     await this.auth.logout(ctx);
+  }
+
+  @Post('logout-all')
+  @HttpCode(204)
+  @Auth()
+  @ApiOperation({ summary: "Sign out everywhere: revoke every session of the caller's account, this one included" })
+  @ApiNoContentResponse({ description: 'Every session of the account signed out' })
+  @ApiUnexpectedBody()
+  async logoutEverywhere(@Ctx() ctx: RequestContext): Promise<void> {
+    await this.auth.logoutEverywhere(ctx);
   }
 }

@@ -1,17 +1,27 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { LoginInput, MESSAGES } from '@studio/contracts';
+import { randomBytes } from 'node:crypto';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { ApiError } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
+import { Organization } from '../organizations/organization.entity';
 import { AuthSession } from './auth-session.entity';
-import { LoginRateLimiter } from './login-rate-limiter';
+import { LoginRateLimiter, LoginSource } from './login-rate-limiter';
 import { timingDummyHash, verifyPassword } from './password';
 import { hashSessionToken, newSessionToken } from './session-token';
 import { User } from './user.entity';
 
 const DAY_MS = 24 * 3600 * 1000;
+const DEVICE_COOKIE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/** Known devices kept per account, most recently used first. */
+const MAX_KNOWN_DEVICES = 20;
+
+/** The browser's device cookie value, when it has one of the right shape. */
+export function validDeviceId(value: string | undefined): string | null {
+  return value && DEVICE_COOKIE_SHAPE.test(value) ? value : null;
+}
 
 /** Sign-in, sign-out and turning a token back into a caller. */
 @Injectable()
@@ -22,19 +32,53 @@ export class AuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async login(input: LoginInput, address: string): Promise<{ token: string; user: User }> {
+  /** Whether this browser (its device cookie) signed in to the account before. */
+  private async sourceOf(email: string, deviceId: string | null): Promise<LoginSource> {
+    if (!deviceId) return { kind: 'unknown' };
+    const deviceHash = hashSessionToken(deviceId);
+    const rows: unknown[] = await this.em
+      .getConnection()
+      .execute(
+        `select 1 from known_device d join app_user u on u.id = d.user_id where u.email = ? and d.device_hash = ? limit 1`,
+        [email, deviceHash],
+      );
+    return rows.length ? { kind: 'known-device', deviceHash } : { kind: 'unknown' };
+  }
+
+  /**
+   * Counts the attempt first (see LoginRateLimiter), then verifies the password. On success the
+   * browser's device id (its cookie, or a new one) becomes one of the account's known devices.
+   */
+  async login(
+    input: LoginInput,
+    address: string,
+    deviceId: string | null,
+  ): Promise<{ token: string; user: User; deviceId: string }> {
     const email = input.email.toLowerCase();
-    if (await this.limiter.isBlocked(address, email)) {
+    const source = await this.sourceOf(email, deviceId);
+    if (!(await this.limiter.tryConsume(address, email, source))) {
       throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, MESSAGES.auth.tooManyAttempts);
     }
     const user = await this.em.findOne(User, { email }, { populate: ['passwordHash'] });
     const valid = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), input.password);
     if (!user || !valid) {
-      await this.limiter.recordFailure(address, email);
       // One message whatever was wrong, so the answer does not reveal which emails exist.
       throw new ApiError(HttpStatus.UNAUTHORIZED, MESSAGES.auth.invalidCredentials);
     }
-    await this.limiter.reset(address, email);
+    await this.limiter.succeeded(address, email, source);
+    const device = deviceId ?? randomBytes(32).toString('base64url');
+    const connection = this.em.getConnection();
+    await connection.execute(
+      `insert into known_device (id, user_id, device_hash) values (gen_random_uuid(), ?, ?)
+       on conflict (user_id, device_hash) do update set last_seen_at = now()`,
+      [user.id, hashSessionToken(device)],
+    );
+    // Clients that keep no cookie (scripts) add a device per sign-in: keep the most recent ones.
+    await connection.execute(
+      `delete from known_device where user_id = ? and id not in
+         (select id from known_device where user_id = ? order by last_seen_at desc limit ${MAX_KNOWN_DEVICES})`,
+      [user.id, user.id],
+    );
     const { token, hash } = newSessionToken();
     const session = this.em.create(AuthSession, {
       user,
@@ -43,11 +87,26 @@ export class AuthService {
       expiresAt: new Date(Date.now() + this.config.SESSION_TTL_DAYS * DAY_MS),
     });
     await this.em.persistAndFlush(session);
-    return { token, user };
+    return { token, user, deviceId: device };
   }
 
+  /** Revokes the caller's session (this token only). */
   async logout(ctx: RequestContext): Promise<void> {
-    await this.em.nativeUpdate(AuthSession, { id: ctx.sessionId }, { revokedAt: new Date() });
+    await this.em.nativeUpdate(AuthSession, { id: ctx.sessionId, revokedAt: null }, { revokedAt: new Date() });
+  }
+
+  /** Revokes every session of the caller, this one included ("sign out everywhere"). */
+  async logoutEverywhere(ctx: RequestContext): Promise<number> {
+    return this.em.nativeUpdate(AuthSession, { user: ctx.userId, revokedAt: null }, { revokedAt: new Date() });
+  }
+
+  /** The organization a super admin administers in this session only (their other sessions keep theirs). */
+  async actInOrganization(ctx: RequestContext, organizationId: string): Promise<void> {
+    await this.em.nativeUpdate(
+      AuthSession,
+      { id: ctx.sessionId },
+      { actingOrganization: this.em.getReference(Organization, organizationId) },
+    );
   }
 
   /** The caller behind a token, or null when it is unknown, revoked or expired. */
@@ -59,11 +118,12 @@ export class AuthService {
       { populate: ['user'] },
     );
     if (!session) return null;
+    const acting = session.user.role === 'super_admin' ? session.actingOrganization?.id : undefined;
     return {
       sessionId: session.id,
       userId: session.user.id,
       role: session.user.role,
-      organizationId: session.user.organization.id,
+      organizationId: acting ?? session.user.organization.id,
     };
   }
 }

@@ -1,5 +1,5 @@
 import { loginSchema } from '@studio/contracts';
-import { createZodDto } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { USER_ROLES } from './user.entity';
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { createZodDto, ZodResponse } from 'nestjs-zod';
+import { ZodResponse } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
 import { ErrorBodyDto } from '../../common/error-body.dto';
@@ -24,7 +25,7 @@ export class TeamController {
   @ApiOperation({ summary: "The caller's organization's admin accounts, by name" })
   @ZodResponse({ status: 200, type: TeamDto })
   async list(@Ctx() ctx: RequestContext) {
-    return { users: (await this.users.listForOrganization(ctx)).map(mapUser) };
+    return { users: (await this.users.listForOrganization(ctx)).map((u) => mapUser(u)) };
   }
 
   @Get(':user_id')

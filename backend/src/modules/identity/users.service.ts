@@ -50,23 +50,19 @@ export class UsersService {
     await this.em.persistAndFlush(user);
     return user;
   }
-
-  /** Points the user at another organization (the super admin switch). */
-  async moveToOrganization(userId: string, organizationId: string): Promise<User> {
-    const user = await this.em.findOneOrFail(User, { id: userId });
-    user.organization = this.em.getReference(Organization, organizationId);
-    await this.em.flush();
-    return user;
-  }
 }
 
-export function mapUser(user: User) {
+/**
+ * The user as the API shows it. `organizationId` is the organization the caller acts in, which for
+ * a super admin is the one switched to in this session (the user row keeps their own).
+ */
+export function mapUser(user: User, organizationId: string = user.organization.id) {
   return {
     user_id: user.id,
     email: user.email,
     first_name: user.firstName,
     last_name: user.lastName,
     role: user.role,
-    organization_id: user.organization.id,
+    organization_id: organizationId,
   };
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { enrollBodySchema } from '@studio/contracts';
-import { createZodDto, ZodResponse } from 'nestjs-zod';
+import { ZodResponse } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
 import { ErrorBodyDto } from '../../common/error-body.dto';
@@ -9,6 +10,7 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { OrdersService } from './orders.service';
+import { ApiInvalidBody } from '../../common/api-errors';
 
 class EnrollBodyDto extends createZodDto(enrollBodySchema) {}
 class EnrolledDto extends createZodDto(
@@ -26,6 +28,7 @@ export class OrdersController {
   @ZodResponse({ status: 201, type: EnrolledDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'Already enrolled, or no seat left' })
+  @ApiInvalidBody()
   async enroll(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) studentId: string, @Body() body: EnrollBodyDto) {
     // Appointments (students pick the time) arrive with their own issue; none exist yet.
     if (!body.event_id) throw notFound('Appointment not found');

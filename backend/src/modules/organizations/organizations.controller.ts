@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
@@ -14,6 +14,7 @@ import {
 } from './organizations.dto';
 import { mapOrganization, mapOrgSettings, OrganizationsService } from './organizations.service';
 import { notFound } from '../../common/api-error';
+import { ApiInvalidBody } from '../../common/api-errors';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -30,7 +31,7 @@ export class SessionController {
   async session(@Ctx() ctx: RequestContext) {
     const user = await this.users.findById(ctx.userId);
     if (!user) throw notFound();
-    return { user: mapUser(user), organization: mapOrganization(await this.organizations.current(ctx)) };
+    return { user: mapUser(user, ctx.organizationId), organization: mapOrganization(await this.organizations.current(ctx)) };
   }
 }
 
@@ -63,7 +64,7 @@ export class SuperAdminController {
   async user(@Ctx() ctx: RequestContext) {
     const user = await this.users.findById(ctx.userId);
     if (!user) throw notFound();
-    return mapUser(user);
+    return mapUser(user, ctx.organizationId);
   }
 
   @Get('organization')
@@ -77,11 +78,12 @@ export class SuperAdminController {
   }
 
   @Put('user')
-  @ApiOperation({ summary: 'Switch the organization the super admin administers' })
+  @ApiOperation({ summary: 'Switch the organization the super admin administers in this session (other sessions keep theirs)' })
   @ZodResponse({ status: 200, type: SuperAdminUserDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async switchOrganization(@Ctx() ctx: RequestContext, @Body() body: SwitchOrganizationDto) {
-    return mapUser(await this.organizations.switchOrganization(ctx, body.org_id));
+    const { user, organizationId } = await this.organizations.switchOrganization(ctx, body.org_id);
+    return mapUser(user, organizationId);
   }
 }

@@ -1,5 +1,5 @@
 import { switchOrganizationSchema } from '@studio/contracts';
-import { createZodDto } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { userSchema } from '../identity/identity.dto';
 

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
+import { AuthService } from '../identity/auth.service';
 import { UsersService } from '../identity/users.service';
 import { Organization } from './organization.entity';
 
@@ -11,6 +12,7 @@ export class OrganizationsService {
   constructor(
     private readonly em: EntityManager,
     private readonly users: UsersService,
+    private readonly auth: AuthService,
   ) {}
 
   async current(ctx: RequestContext): Promise<Organization> {
@@ -36,11 +38,17 @@ export class OrganizationsService {
     return organization;
   }
 
-  /** A super admin administers the chosen organization from now on; an unknown id is 404. */
+  /**
+   * A super admin administers the chosen organization from now on, in this session only: their
+   * other sessions keep their own. An unknown id is 404.
+   */
   async switchOrganization(ctx: RequestContext, organizationId: string) {
     const target = await this.em.findOne(Organization, { id: organizationId });
     if (!target) throw notFound('Organization not found');
-    return this.users.moveToOrganization(ctx.userId, target.id);
+    await this.auth.actInOrganization(ctx, target.id);
+    const user = await this.users.findById(ctx.userId);
+    if (!user) throw notFound();
+    return { user, organizationId: target.id };
   }
 }
 

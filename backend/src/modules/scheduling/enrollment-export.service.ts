@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { neutraliseCsvCell } from '@studio/contracts';
+import { neutraliseCsvCell, WAIVER_STATUS_LABELS } from '@studio/contracts';
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { RequestContext } from '../../common/request-context';
@@ -12,7 +12,8 @@ const HEADER = ['First name', 'Last name', 'Email', 'Phone', 'Guests', 'Waiver s
 
 /**
  * Streams a session's enrollments as CSV, reading the database in keyset batches so memory stays
- * flat whatever the row count. Cells a spreadsheet would run as formulas are neutralised.
+ * flat whatever the row count. Every field is quoted, and cells a spreadsheet would run as formulas
+ * are neutralised (neutraliseCsvCell: at the start and after ; or ,; phone numbers stay readable).
  */
 @Injectable()
 export class EnrollmentExportService {
@@ -52,7 +53,8 @@ export class EnrollmentExportService {
             r.email,
             r.phone ?? '',
             String(r.guest_count),
-            r.waiver_status,
+            // The label the grid shows (spec 001 §4), not the stored code.
+            WAIVER_STATUS_LABELS[r.waiver_status] ?? r.waiver_status,
             r.enrolled_local,
             r.order_number === null ? '' : String(r.order_number),
             r.total_cents === null ? '' : (r.total_cents / 100).toFixed(2),
@@ -64,6 +66,7 @@ export class EnrollmentExportService {
       }
     }
 
-    return Readable.from(rows()).pipe(stringify({ header: true, columns: HEADER, bom: true }));
+    // Every field quoted, empty ones too: a reader in any locale sees each cell whole.
+    return Readable.from(rows()).pipe(stringify({ header: true, columns: HEADER, bom: true, quoted: true, quoted_empty: true }));
   }
 }

@@ -1,12 +1,13 @@
 import { ENROLLMENT_FILTER_COLUMNS, ENROLLMENT_PAGE_SIZE, ENROLLMENT_SORT_FIELDS, WAIVER_STATUS_VALUES } from './enrollment-columns';
+import { MAX_GUESTS, MAX_PAGE, queryCount, safeText, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
 
 const querySchema = z
   .object({
-    page: z.coerce.number({ error: 'Page must be a whole number from 1.' }).int().min(1).optional().default(1),
-    limit: z.coerce.number({ error: 'Limit must be between 1 and 100.' }).int().min(1).max(100).optional().default(ENROLLMENT_PAGE_SIZE),
-    search: z.string().trim().max(200).optional(),
+    page: queryCount({ error: 'Page must be a whole number from 1.', min: 1, max: MAX_PAGE }).optional().default(1),
+    limit: queryCount({ error: 'Limit must be between 1 and 100.', min: 1, max: 100 }).optional().default(ENROLLMENT_PAGE_SIZE),
+    search: safeText().trim().max(200).optional(),
     sortField: z.enum(ENROLLMENT_SORT_FIELDS, { error: `Sort by one of: ${ENROLLMENT_SORT_FIELDS.join(', ')}.` }).optional().default('created_at'),
     sortOrder: z
       .enum(['asc', 'desc', 'ascend', 'descend', 'ASC', 'DESC'], { error: 'Sort order is asc or desc.' })
@@ -15,12 +16,12 @@ const querySchema = z
       .transform((v) => (v.toLowerCase().startsWith('desc') ? ('desc' as const) : ('asc' as const))),
     filter: z
       .object({
-        first_name: z.string().max(100).optional(),
-        last_name: z.string().max(100).optional(),
-        email: z.string().max(200).optional(),
-        phone: z.string().max(40).optional(),
+        first_name: safeText().max(100).optional(),
+        last_name: safeText().max(100).optional(),
+        email: safeText().max(200).optional(),
+        phone: safeText().max(40).optional(),
         waiverStatus: z.enum(WAIVER_STATUS_VALUES, { error: `Waiver status is one of: ${WAIVER_STATUS_VALUES.join(', ')}.` }).optional(),
-        guestCount: z.coerce.number({ error: 'Guest count must be 0 or higher' }).int().min(0).optional(),
+        guestCount: queryCount({ error: SCHEDULING_MESSAGES.guestCountMin, min: 0, max: MAX_GUESTS, tooLarge: SCHEDULING_MESSAGES.guestCountMax }).optional(),
       })
       .strict()
       .optional()

@@ -2,7 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res }
 import { ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { EXPORT_FILE_NAME, exportEnrollmentsSchema, guestCountSchema } from '@studio/contracts';
 import type { Response } from 'express';
-import { createZodDto, ZodResponse } from 'nestjs-zod';
+import { ZodResponse } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
@@ -12,6 +13,7 @@ import { Auth } from '../identity/auth.guard';
 import { EnrollmentExportService } from './enrollment-export.service';
 import { parseEnrollmentQuery } from './enrollment-query';
 import { EnrollmentsService, mapEnrollmentRow } from './enrollments.service';
+import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 
 class GuestCountDto extends createZodDto(guestCountSchema) {}
 class ExportDto extends createZodDto(exportEnrollmentsSchema) {}
@@ -28,7 +30,7 @@ const enrollmentOut = z.object({
     phone: z.string().nullable(),
     User: z.object({ user_id: z.string() }).nullable(),
   }),
-  GuestEnrollments: z.array(z.unknown()),
+  GuestEnrollments: z.array(z.object({ guest_number: z.number().int().min(1) })).describe('One entry per guest seat of this enrollment'),
   Order: z.object({ order_id: z.uuid(), order_number: z.number().int().nullable(), totalPrice: z.number().int() }).nullable(),
 });
 class EnrollmentPageDto extends createZodDto(
@@ -60,6 +62,7 @@ export class EnrollmentsController {
   @ApiQuery({ name: 'filter', required: false, style: 'deepObject', explode: true, type: 'object', description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount]' })
   @ZodResponse({ status: 200, type: EnrollmentPageDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidQuery()
   async list(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) eventId: string, @Query() raw: Record<string, unknown>) {
     const query = parseEnrollmentQuery(raw);
     const { rows, total } = await this.enrollments.list(ctx, eventId, query);
@@ -80,6 +83,7 @@ export class EnrollmentsController {
   @ZodResponse({ status: 200, type: GuestCountOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'Not enough seats left' })
+  @ApiInvalidBody()
   async guests(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string, @Body() body: GuestCountDto) {
     const enrollment = await this.enrollments.setGuests(ctx, id, body.guestCount);
     return { enrollment_id: enrollment.id, guestCount: enrollment.guestCount };
@@ -91,6 +95,7 @@ export class EnrollmentsController {
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'CSV file', content: { 'text/csv': { schema: { type: 'string', format: 'binary' } } } })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   async export(@Ctx() ctx: RequestContext, @Body() body: ExportDto, @Res() res: Response): Promise<void> {
     const csv = await this.exporter.stream(ctx, body.event_id, body.enrollment_ids);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');

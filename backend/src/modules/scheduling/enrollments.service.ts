@@ -11,7 +11,7 @@ import { SORT_SQL } from './enrollment-columns';
 import { EnrollmentQuery } from './enrollment-query';
 import { Enrollment } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
-import { seatsTaken } from './seats';
+import { lockEventForSeats } from './seats';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -78,26 +78,33 @@ export const ENROLLMENT_SELECT = `
     join student s on s.id = e.student_id
     left join customer_order o on o.id = e.order_id`;
 
+/** Whether the session's course takes a single party (read from the course the session belongs to). */
+async function isSingleParty(em: EntityManager, eventId: string): Promise<boolean> {
+  const [row] = await em.execute<{ single_party: boolean }[]>(
+    'select a.single_party from event e join activity a on a.id = e.activity_id where e.id = ?',
+    [eventId],
+  );
+  return Boolean(row?.single_party);
+}
+
 /** Seats in sessions: enroll (never oversold), list, remove, guests. */
 @Injectable()
 export class EnrollmentsService {
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * Locks the session row, then checks the seats and inserts, in the caller's transaction:
-   * concurrent enrollments on one session run one after the other, so the last seat is sold once.
+   * Takes the session's seat lock, then checks the seats and inserts, in the caller's transaction:
+   * concurrent seat changes on one session run one after the other, so the last seat is sold once.
    */
   async enroll(ctx: RequestContext, em: EntityManager, student: Student, eventId: string): Promise<Enrollment> {
-    const [locked] = await em.execute<{ id: string; capacity: number; ends_at: Date }[]>(
-        `select id, capacity, ends_at from event where id = ? and organization_id = ? and status = 'active' for update`,
-        [eventId, ctx.organizationId],
-      );
-    if (!locked) throw notFound('Event not found');
-    if (new Date(locked.ends_at).getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
+    const seats = await lockEventForSeats(em, ctx, eventId);
+    if (seats.status !== 'active') throw notFound('Event not found');
+    if (seats.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
     const existing = await em.count(Enrollment, { event: eventId, student: student.id, status: 'active' });
     if (existing > 0) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
-    const taken = (await seatsTaken(em, [eventId])).get(eventId)?.seats ?? 0;
-    if (taken + 1 > locked.capacity) throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+    // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
+    if (seats.students > 0 && (await isSingleParty(em, eventId))) throw new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
+    if (seats.seats + 1 > seats.capacity) throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
     const enrollment = em.create(Enrollment, {
       organization: em.getReference(Organization, ctx.organizationId),
       event: em.getReference(Event, eventId),
@@ -140,22 +147,22 @@ export class EnrollmentsService {
     return { rows, total: Number(count.total) };
   }
 
+  /** Frees the seat (and its guests' seats) under the session's seat lock; the order stays. */
   async remove(ctx: RequestContext, enrollmentId: string): Promise<void> {
-    const enrollment = await this.em.findOne(Enrollment, { id: enrollmentId, organization: ctx.organizationId, status: 'active' });
-    if (!enrollment) throw notFound('Enrollment not found');
-    enrollment.status = 'removed';
-    enrollment.removedAt = new Date();
-    await this.em.flush();
+    await this.em.transactional(async (em) => {
+      const enrollment = await this.lockedEnrollment(em, ctx, enrollmentId);
+      enrollment.status = 'removed';
+      enrollment.removedAt = new Date();
+      await em.flush();
+    });
   }
 
   /** Guests take seats too: refused when the session has not enough left. */
   async setGuests(ctx: RequestContext, enrollmentId: string, guestCount: number): Promise<Enrollment> {
     return this.em.transactional(async (em) => {
-      const enrollment = await em.findOne(Enrollment, { id: enrollmentId, organization: ctx.organizationId, status: 'active' }, { populate: ['event'] });
-      if (!enrollment) throw notFound('Enrollment not found');
-      await em.execute('select id from event where id = ? for update', [enrollment.event.id]);
-      const taken = (await seatsTaken(em, [enrollment.event.id])).get(enrollment.event.id)?.seats ?? 0;
-      const free = enrollment.event.capacity - (taken - enrollment.guestCount - 1);
+      const { enrollment, seats } = await this.lockedEnrollmentWithSeats(em, ctx, enrollmentId);
+      // Capacity and seats were read inside the lock, and so was this enrollment's own guest count.
+      const free = seats.capacity - (seats.seats - enrollment.guestCount - 1);
       if (guestCount + 1 > free) {
         const message = M.notEnoughSeats(Math.max(0, free - 1));
         throw new ApiError(HttpStatus.CONFLICT, message, { guestCount: message });
@@ -164,6 +171,27 @@ export class EnrollmentsService {
       await em.flush();
       return enrollment;
     });
+  }
+
+  private async lockedEnrollment(em: EntityManager, ctx: RequestContext, enrollmentId: string): Promise<Enrollment> {
+    return (await this.lockedEnrollmentWithSeats(em, ctx, enrollmentId)).enrollment;
+  }
+
+  /**
+   * An active enrollment of the caller's organization, read after its session's seat lock is
+   * taken (a concurrent change to it has committed by then).
+   */
+  private async lockedEnrollmentWithSeats(em: EntityManager, ctx: RequestContext, enrollmentId: string) {
+    const where = { id: enrollmentId, organization: ctx.organizationId, status: 'active' as const };
+    const [target] = await em.execute<{ event_id: string }[]>(
+      `select event_id from enrollment where id = ? and organization_id = ? and status = 'active'`,
+      [enrollmentId, ctx.organizationId],
+    );
+    if (!target) throw notFound('Enrollment not found');
+    const seats = await lockEventForSeats(em, ctx, target.event_id);
+    const enrollment = await em.findOne(Enrollment, where, { refresh: true });
+    if (!enrollment) throw notFound('Enrollment not found');
+    return { enrollment, seats };
   }
 }
 
@@ -181,7 +209,7 @@ export function mapEnrollmentRow(row: EnrollmentRow) {
       phone: row.phone,
       User: row.user_id ? { user_id: row.user_id } : null,
     },
-    GuestEnrollments: [],
+    GuestEnrollments: Array.from({ length: row.guest_count }, (_, i) => ({ guest_number: i + 1 })),
     Order: row.order_id ? { order_id: row.order_id, order_number: row.order_number, totalPrice: row.total_cents ?? 0 } : null,
   };
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { eventScheduleSchema, eventTagsSchema, eventUpdateSchema, tagSchema } from '@studio/contracts';
-import { createZodDto, ZodResponse } from 'nestjs-zod';
+import { ZodResponse } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
@@ -9,6 +10,7 @@ import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { EventsService } from './events.service';
 import { TagsService } from './tags.service';
+import { ApiInvalidBody } from '../../common/api-errors';
 
 class EventScheduleDto extends createZodDto(eventScheduleSchema) {}
 class EventUpdateDto extends createZodDto(eventUpdateSchema) {}
@@ -67,6 +69,7 @@ export class EventsController {
   @ApiOperation({ summary: 'Create a tag; answers its tag_id' })
   @ZodResponse({ status: 201, type: TagOutDto })
   @ApiConflictResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   createTag(@Ctx() ctx: RequestContext, @Body() body: TagDto) {
     return this.tags.create(ctx, body);
   }
@@ -75,14 +78,19 @@ export class EventsController {
   @ApiOperation({ summary: 'Rename or recolour a tag; system tags answer 400 "System tags cannot be modified"' })
   @ZodResponse({ status: 200, type: TagOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   updateTag(@Ctx() ctx: RequestContext, @Param('tag_id') id: string, @Body() body: TagDto) {
     return this.tags.update(ctx, id, body);
   }
 
   @Post('events')
-  @ApiOperation({ summary: 'Schedule a session: its days are wall-clock times in the location’s zone' })
+  @ApiOperation({
+    summary: 'Schedule a session: its days are wall-clock times in the location’s zone',
+    description: 'Appointment courses are refused with 400: students book them at a time they pick.',
+  })
   @ZodResponse({ status: 201, type: CreatedEventDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   async create(@Ctx() ctx: RequestContext, @Body() body: EventScheduleDto) {
     return { event_id: (await this.events.create(ctx, body)).id };
   }
@@ -96,10 +104,14 @@ export class EventsController {
   }
 
   @Put('events/:event_id')
-  @ApiOperation({ summary: 'Change price, capacity and internal description (future orders only)' })
+  @ApiOperation({
+    summary: 'Change price, capacity and internal description (future orders only)',
+    description: 'A paid session needs a price above 0 (spec 001 §5). A free session (price 0) may leave the price out or send 0, and stays free.',
+  })
   @ZodResponse({ status: 200, type: EventOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'Capacity below the seats already taken' })
+  @ApiInvalidBody()
   async update(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) id: string, @Body() body: EventUpdateDto) {
     await this.events.update(ctx, id, body);
     return this.events.get(ctx, id);
@@ -127,6 +139,7 @@ export class EventsController {
   @ApiOperation({ summary: 'Replace the session’s custom tags (system tag ids are ignored)' })
   @ZodResponse({ status: 200, type: TagListDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   async setEventTags(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) id: string, @Body() body: EventTagsDto) {
     return { tags: await this.tags.setForEvent(ctx, id, body.tags) };
   }

@@ -1,8 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { EventSchedulePayload, SCHEDULING_MESSAGES as M, wallClockToUtc } from '@studio/contracts';
+import { ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
-import { eventUpdateSchema } from '@studio/contracts';
+import { eventUpdateSchema, eventUpdateSchemaFor } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { CoursesService } from '../catalog/courses.service';
@@ -10,7 +11,7 @@ import { ReferenceDataService } from '../catalog/reference-data.service';
 import { Organization } from '../organizations/organization.entity';
 import { EventDay } from './entities/event-day.entity';
 import { Event } from './entities/event.entity';
-import { seatsTaken } from './seats';
+import { lockEventForSeats, seatsTaken } from './seats';
 
 /** Sessions of scheduled courses: create from the Schedule Course drawer, read, edit, delete. */
 @Injectable()
@@ -34,6 +35,10 @@ export class EventsService {
   async create(ctx: RequestContext, input: EventSchedulePayload): Promise<Event> {
     return this.em.transactional(async (em) => {
       const course = await this.courses.requireCourse(ctx, input.activity_id);
+      // Appointment courses are booked by students at a time they pick (the booking issue): no dated sessions.
+      if (course.activityType === 'appointment') {
+        throw new ApiError(HttpStatus.BAD_REQUEST, M.appointmentNotSchedulable, { activity_id: M.appointmentNotSchedulable });
+      }
       const [location, instructor] = await Promise.all([
         this.reference.requireLocation(ctx, input.location_id),
         this.reference.requireInstructor(ctx, input.instructor_id),
@@ -73,18 +78,24 @@ export class EventsService {
     });
   }
 
-  /** Price and capacity apply to future orders only: existing orders keep what they paid. */
-  async update(ctx: RequestContext, id: string, input: z.output<typeof eventUpdateSchema>): Promise<Event> {
+  /**
+   * Price and capacity apply to future orders only: existing orders keep what they paid. The
+   * capacity is checked against the seats taken under the session's seat lock. A free session
+   * (price 0) may leave its price out and stays free; a paid one needs a price above 0.
+   */
+  async update(ctx: RequestContext, id: string, body: z.output<typeof eventUpdateSchema>): Promise<Event> {
     return this.em.transactional(async (em) => {
-      const event = await this.requireEvent(ctx, id);
-      await em.execute('select id from event where id = ? for update', [event.id]);
-      const taken = (await seatsTaken(em, [event.id])).get(event.id)?.seats ?? 0;
-      if (input.capacity < taken) {
-        const message = M.capacityBelowSeats(taken);
+      const seats = await lockEventForSeats(em, ctx, id);
+      const event = await em.findOneOrFail(Event, { id: seats.eventId }, { refresh: true });
+      const parsed = eventUpdateSchemaFor(event.priceCents === 0).safeParse(body);
+      if (!parsed.success) throw new ZodValidationException(parsed.error);
+      const input = parsed.data;
+      if (input.capacity < seats.seats) {
+        const message = M.capacityBelowSeats(seats.seats);
         throw new ApiError(HttpStatus.CONFLICT, message, { capacity: message });
       }
       event.capacity = input.capacity;
-      event.priceCents = input.price;
+      if (input.price !== undefined) event.priceCents = input.price;
       if (input.internal_short_description !== undefined) event.internalShortDescription = input.internal_short_description || null;
       await em.flush();
       return event;
@@ -94,11 +105,9 @@ export class EventsService {
   /** Refused while students are enrolled; answers the course to go back to. */
   async delete(ctx: RequestContext, id: string): Promise<string> {
     return this.em.transactional(async (em) => {
-      const event = await this.requireEvent(ctx, id);
-      await em.execute('select id from event where id = ? for update', [event.id]);
-      if (((await seatsTaken(em, [event.id])).get(event.id)?.students ?? 0) > 0) {
-        throw new ApiError(HttpStatus.CONFLICT, M.deleteBlocked);
-      }
+      const seats = await lockEventForSeats(em, ctx, id);
+      if (seats.students > 0) throw new ApiError(HttpStatus.CONFLICT, M.deleteBlocked);
+      const event = await em.findOneOrFail(Event, { id: seats.eventId }, { refresh: true });
       const activityId = event.activity.id;
       // Removed enrollments keep their history in orders; their rows go with the session.
       await em.execute(`delete from enrollment where event_id = ? and status = 'removed'`, [event.id]);

@@ -1,17 +1,20 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { createZodDto, ZodResponse } from 'nestjs-zod';
+import { queryCount } from '@studio/contracts';
+import { ZodResponse } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { SessionsService } from './sessions.service';
+import { ApiInvalidQuery } from '../../common/api-errors';
 
 const sessionsQuery = z
   .object({
     include_past: z.enum(['true', 'false']).optional().default('false').transform((v) => v === 'true'),
-    limit: z.coerce.number().int().min(1).max(10000).optional().default(10000),
+    limit: queryCount({ min: 1, max: 10000 }).optional().default(10000),
   })
   .strict();
 class SessionsQueryDto extends createZodDto(sessionsQuery) {}
@@ -41,6 +44,7 @@ export class SessionsController {
   @ApiOperation({ summary: "A course's sessions, earliest first; past ones only with include_past=true" })
   @ZodResponse({ status: 200, type: SessionListDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidQuery()
   async list(@Ctx() ctx: RequestContext, @Param('activity_id', UuidParamPipe) id: string, @Query() query: SessionsQueryDto) {
     return { sessions: await this.sessions.listForCourse(ctx, id, query.include_past, query.limit) };
   }

@@ -85,6 +85,8 @@ export class TagsService {
     const found = custom.length ? await this.em.count(Tag, { id: { $in: custom }, organization: ctx.organizationId }) : 0;
     if (found !== custom.length) throw notFound('Tag not found');
     await this.em.transactional(async (em) => {
+      // The session row's lock serialises concurrent replacements: each deletes and inserts in turn.
+      await em.execute('select id from event where id = ? and organization_id = ? for update', [event.id, ctx.organizationId]);
       await em.execute('delete from event_tag where event_id = ?', [event.id]);
       for (const tagId of custom) await em.execute('insert into event_tag (event_id, tag_id) values (?, ?)', [event.id, tagId]);
     });

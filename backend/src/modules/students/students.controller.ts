@@ -1,12 +1,15 @@
 import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { createZodDto, ZodResponse } from 'nestjs-zod';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { studentCreateSchema, studentListQuerySchema, studentNameSchema } from '@studio/contracts';
+import { ZodResponse } from 'nestjs-zod';
+import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { mapStudent, StudentsService } from './students.service';
+import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 
 const studentOut = z.object({
   student_id: z.uuid(),
@@ -26,27 +29,9 @@ class StudentListDto extends createZodDto(
     itemsPerPage: z.number().int(),
   }),
 ) {}
-class StudentQueryDto extends createZodDto(
-  z
-    .object({
-      search: z.string().max(200).optional(),
-      page: z.coerce.number().int().min(1).optional().default(1),
-      limit: z.coerce.number().int().min(1).max(100).optional().default(20),
-    })
-    .strict(),
-) {}
-const nameRule = (what: string) => z.string({ error: `A ${what} is required.` }).trim().min(1, `A ${what} is required.`).max(100);
-class StudentCreateDto extends createZodDto(
-  z
-    .object({
-      first_name: nameRule('first name'),
-      last_name: nameRule('last name'),
-      email: z.email({ error: 'Enter a valid email address' }),
-      phone: z.string().trim().max(40).nullable().optional(),
-    })
-    .strict(),
-) {}
-class StudentRenameDto extends createZodDto(z.object({ first_name: nameRule('first name'), last_name: nameRule('last name') }).strict()) {}
+class StudentQueryDto extends createZodDto(studentListQuerySchema) {}
+class StudentCreateDto extends createZodDto(studentCreateSchema) {}
+class StudentRenameDto extends createZodDto(studentNameSchema) {}
 
 @ApiTags('students')
 @Controller('admin/student')
@@ -55,16 +40,19 @@ export class StudentsController {
   constructor(private readonly students: StudentsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Students by last name; `search` matches any part of the name or email' })
+  @ApiOperation({ summary: 'Students by last name, paged in SQL; `search` matches any part of the name or email' })
   @ZodResponse({ status: 200, type: StudentListDto })
+  @ApiInvalidQuery()
   async list(@Ctx() ctx: RequestContext, @Query() query: StudentQueryDto) {
     const { students, total } = await this.students.list(ctx, query);
     return { students: students.map(mapStudent), totalCount: total, currentPage: query.page, itemsPerPage: query.limit };
   }
 
   @Post()
-  @ApiOperation({ summary: 'Add a student' })
+  @ApiOperation({ summary: 'Add a student to the organization (the email is unique inside it)' })
   @ZodResponse({ status: 201, type: StudentOutDto })
+  @ApiInvalidBody()
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'A student with this email already exists.' })
   async create(@Ctx() ctx: RequestContext, @Body() body: StudentCreateDto) {
     return mapStudent(await this.students.create(ctx, body));
   }
@@ -81,6 +69,7 @@ export class StudentsController {
   @ApiOperation({ summary: "Change a student's first and last name" })
   @ZodResponse({ status: 200, type: StudentOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiInvalidBody()
   async rename(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) id: string, @Body() body: StudentRenameDto) {
     return mapStudent(await this.students.rename(ctx, id, body));
   }

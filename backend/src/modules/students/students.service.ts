@@ -1,6 +1,9 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { STUDENT_MESSAGES as M, StudentCreatePayload } from '@studio/contracts';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../../common/api-error';
+import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
 import { Student } from './student.entity';
@@ -11,8 +14,7 @@ export interface StudentQuery {
   limit: number;
 }
 
-/** Escapes LIKE wildcards so a search for "50%" means the text. */
-export const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export { likeEscape };
 
 /** The studio's customers: search, read, create and rename, inside the caller's organization. */
 @Injectable()
@@ -40,11 +42,10 @@ export class StudentsService {
     return student;
   }
 
-  async create(ctx: RequestContext, input: { first_name: string; last_name: string; email: string; phone?: string | null }) {
+  async create(ctx: RequestContext, input: StudentCreatePayload) {
     const email = input.email.toLowerCase();
-    if (await this.em.count(Student, { organization: ctx.organizationId, email })) {
-      throw new ApiError(HttpStatus.CONFLICT, 'A student with this email already exists.', { email: 'A student with this email already exists.' });
-    }
+    const taken = () => new ApiError(HttpStatus.CONFLICT, M.emailTaken, { email: M.emailTaken });
+    if (await this.em.count(Student, { organization: ctx.organizationId, email })) throw taken();
     const student = this.em.create(Student, {
       organization: this.em.getReference(Organization, ctx.organizationId),
       firstName: input.first_name,
@@ -52,7 +53,13 @@ export class StudentsService {
       email,
       phone: input.phone ?? null,
     });
-    await this.em.persistAndFlush(student);
+    try {
+      await this.em.persistAndFlush(student);
+    } catch (error) {
+      // Two requests with the same email raced past the check: the unique index decides.
+      if (error instanceof UniqueConstraintViolationException) throw taken();
+      throw error;
+    }
     return student;
   }
 

@@ -1,21 +1,22 @@
 import { z } from 'zod';
+import { multilineText, safeText } from '../safe-input';
 import { FORM_FIELD_TYPES, OPTION_FIELD_TYPES, SINGLE_USE_FIELD_TYPES } from './catalog-constants';
 import { COURSE_MESSAGES as M } from './course-messages';
 
 export const formFieldOptionSchema = z
   .object({
-    id: z.string().trim().min(1).max(64),
-    value: z.string({ error: M.optionValue }).trim().min(1, M.optionValue).max(200),
+    id: safeText().trim().min(1).max(64),
+    value: safeText({ error: M.optionValue }).trim().min(1, M.optionValue).max(200),
   })
   .strict();
 
 export const checkoutFormFieldSchema = z
   .object({
-    id: z.string().trim().min(1).max(64),
+    id: safeText().trim().min(1).max(64),
     type: z.enum(FORM_FIELD_TYPES),
-    label: z.string({ error: M.fieldLabel }).trim().min(1, M.fieldLabel).max(200),
-    placeholder: z.string().max(200).optional().default(''),
-    description: z.string().max(2000).optional().default(''),
+    label: safeText({ error: M.fieldLabel }).trim().min(1, M.fieldLabel).max(200),
+    placeholder: safeText().max(200).optional().default(''),
+    description: multilineText().max(2000).optional().default(''),
     required: z.boolean().optional().default(false),
     options: z.array(formFieldOptionSchema).max(100).optional().default([]),
   })

@@ -2,7 +2,7 @@
 export const COURSE_MESSAGES = {
   nameRequired: 'A course name is required',
   nameMinEdit: 'Course name must be at least 10 characters',
-  descriptionMin: 'Course description must be at least 10 characters',
+  descriptionMin: 'Course description must be at least 10 characters.',
   imagesRequired: 'You must upload at least one image.',
   imagesMax: 'You can upload at most 10 images.',
   price: 'Price must be a valid number.',

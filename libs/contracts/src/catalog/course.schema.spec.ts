@@ -1,6 +1,6 @@
 import { COURSE_CREATE_CASES, COURSE_UPDATE_CASES } from './course.cases';
 import { COURSE_MESSAGES as M } from './course-messages';
-import { courseCreateFormSchema, courseCreateSchema, courseUpdateSchema, keepWholeDays } from './course.schema';
+import { courseCreateFormSchema, courseCreateSchema, courseUpdateFormSchema, courseUpdateSchema, keepWholeDays } from './course.schema';
 import { DEFAULT_START_TIME, DEFAULT_START_TIME_INDEX, START_TIME_OPTIONS } from './catalog-constants';
 
 const ids = { a: '7f0c2b9e-3a52-4b7e-9f5e-2f4b8b7f6a11', b: '0b5f4d3c-2a1e-4f6d-8c7b-9a8e7d6c5b4a' };
@@ -75,6 +75,14 @@ describe('course creation rules (spec 000 §5)', () => {
 describe('course edit rules (spec 001 §5)', () => {
   it.each(COURSE_UPDATE_CASES)('$name', ({ patch, errors }) => {
     expect(fieldErrors(courseUpdateSchema.safeParse({ ...validUpdate, ...patch }))).toEqual(errors);
+  });
+
+  it('a free course re-saves from the form without a price; a standard one needs it', () => {
+    const free = courseUpdateFormSchema.parse({ ...validUpdate, priceType: 'free', price: '' });
+    expect(free).toMatchObject({ priceType: 'free' });
+    expect(free.price).toBeUndefined();
+    expect(fieldErrors(courseUpdateFormSchema.safeParse({ ...validUpdate, priceType: 'standard', price: '' }))).toEqual({ price: M.price });
+    expect(courseUpdateFormSchema.parse({ ...validUpdate, price: '52.50' })).toMatchObject({ priceType: 'standard', price: 5250 });
   });
 
   it('sends days and days apart only when whole numbers', () => {

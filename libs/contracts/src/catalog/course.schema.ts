@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseAmountToCents } from '../money';
+import { cents, count, INT4_MAX, multilineText, safeText } from '../safe-input';
 import {
   ACTIVITY_TYPES,
   APPOINTMENT_DURATION_RANGE_MINS,
@@ -30,9 +31,9 @@ import { isCancellationPolicy, isReschedulingPolicy, POLICY_IDS } from './polici
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
-/** A whole number within a range, with one message for every way of missing it. */
-const wholeNumber = (message: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.preprocess(blankToUndefined, z.number({ error: message }).int(message).min(min, message).max(max, message));
+/** A whole number within a range (that fits its integer column), with one message for every way of missing it. */
+const wholeNumber = (message: string, min: number, max = INT4_MAX) =>
+  z.preprocess(blankToUndefined, count({ error: message, min, max }));
 
 const uuid = (message: string) => z.uuid({ error: message });
 
@@ -45,16 +46,31 @@ const dailyMins = z
   .number({ error: M.defaultDailyMins })
   .refine((v) => DEFAULT_DAILY_MINS_OPTIONS.includes(v), M.defaultDailyMins);
 
-/** Price in cents as the API receives it. */
-const priceCents = z.preprocess(blankToUndefined, z.number({ error: M.price }).int(M.price).positive(M.price));
+/**
+ * Price in cents as the API receives it, at most $1,000,000.00. A whole number of cents here;
+ * "greater than 0" is a rule of standard prices only (priceRules), so a free course may send 0 or nothing.
+ */
+const priceCents = z.preprocess(blankToUndefined, cents({ error: M.price }).optional());
 /** Price as typed in dollars ("450.99"), turned into cents. */
 const priceDollars = z.preprocess(
   (v) => (blankToUndefined(v) === undefined ? undefined : (parseAmountToCents(v as string | number) ?? Number.NaN)),
-  z.number({ error: M.price }).int(M.price).positive(M.price),
+  cents({ error: M.price }).optional(),
 );
 
+type PriceRuleInput = { priceType?: string; price?: unknown };
+
+/** A standard price is required and greater than 0 (spec 000 §5, spec 001 §5); a free course has none. */
+function priceRules(value: PriceRuleInput, ctx: z.RefinementCtx) {
+  if ((value.priceType ?? 'standard') !== 'standard') return;
+  // A price of the wrong shape already has its field error; only a missing or zero price is added here.
+  if (value.price === undefined || value.price === 0) ctx.addIssue({ code: 'custom', path: ['price'], message: M.price });
+}
+
+/** Run the price rule even when another field is missing, so the form shows every error at once. */
+const alongsideFieldErrors = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+
 const images = z
-  .array(z.string({ error: M.imageUrl }).min(1, M.imageUrl).max(2048, M.imageUrl), { error: M.imagesRequired })
+  .array(safeText({ error: M.imageUrl }).min(1, M.imageUrl).max(2048, M.imageUrl), { error: M.imagesRequired })
   .min(1, M.imagesRequired)
   .max(MAX_COURSE_IMAGES, M.imagesMax);
 
@@ -81,14 +97,14 @@ const courseDefaults = {
 };
 
 const createShape = {
-  name: z.string({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(200),
+  name: safeText({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(200),
   material: z.enum(MATERIALS, { error: M.categoryCreate }),
   priceType: z.enum(ENABLED_PRICE_TYPES, { error: M.priceType }).optional().default('standard'),
-  price: priceCents.optional(),
-  description: z.string({ error: M.descriptionMin }).trim().min(10, M.descriptionMin).max(20000),
+  price: priceCents,
+  description: multilineText({ error: M.descriptionMin }).trim().min(10, M.descriptionMin).max(20000),
   capacity: wholeNumber(M.capacityCreate, 2, 100000),
   images,
-  tools: z.string().max(2000, M.tools).optional().default(''),
+  tools: multilineText().max(2000, M.tools).optional().default(''),
   location_id: uuid(M.locationRequired),
   instructor_id: uuid(M.instructorRequired),
   level: z.enum(LEVELS, { error: M.levelRequired }),
@@ -108,43 +124,40 @@ const createShape = {
   formCollectionType: z.enum(FORM_COLLECTION_TYPES, { error: M.formCollectionType }).optional().default('order'),
   required_form_id: z.uuid().nullable().optional(),
   selected_waiver: z.uuid().nullable().optional(),
-  auto_email: z.string().max(10000, M.autoEmail).optional().default(''),
+  auto_email: multilineText().max(10000, M.autoEmail).optional().default(''),
   ...schedulingSettings,
   ...courseDefaults,
 };
 
-type PriceRuleInput = { priceType?: string; price?: number; activity_type?: string; single_party?: boolean };
-
 /** Rules across fields: a standard price needs an amount; appointment mode needs single party. */
-function crossFieldRules(value: PriceRuleInput, ctx: z.RefinementCtx) {
-  if (value.priceType === 'standard' && value.price === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['price'], message: M.price });
-  }
+function crossFieldRules(value: PriceRuleInput & { activity_type?: string; single_party?: boolean }, ctx: z.RefinementCtx) {
+  priceRules(value, ctx);
   if (value.activity_type === 'appointment' && !value.single_party) {
     ctx.addIssue({ code: 'custom', path: ['single_party'], message: M.appointmentNeedsSingleParty });
   }
 }
 
 /** POST /api/admin/activities (spec 000 §3, §5). */
-export const courseCreateSchema = z.object(createShape).strict().superRefine(crossFieldRules);
+export const courseCreateSchema = z.object(createShape).strict().superRefine(crossFieldRules, alongsideFieldErrors);
 export type CourseCreateInput = z.input<typeof courseCreateSchema>;
 export type CourseCreatePayload = z.output<typeof courseCreateSchema>;
 
 /** The New Course form: the same rules, price typed in dollars. */
 export const courseCreateFormSchema = z
-  .object({ ...createShape, price: priceDollars.optional() })
+  .object({ ...createShape, price: priceDollars })
   .strict()
-  .superRefine(crossFieldRules);
+  .superRefine(crossFieldRules, alongsideFieldErrors);
 
 const editShape = {
-  name: z
-    .string({ error: M.nameRequired })
+  name: safeText({ error: M.nameRequired })
     .trim()
     .min(1, M.nameRequired)
     .min(10, M.nameMinEdit)
     .max(200),
+  /** Not in spec 001's body: sent so that a free course stays free (no price) when re-saved. */
+  priceType: z.enum(ENABLED_PRICE_TYPES, { error: M.priceType }).optional().default('standard'),
   price: priceCents,
-  description: z.string({ error: M.descriptionMin }).trim().min(10, M.descriptionMin).max(20000),
+  description: multilineText({ error: M.descriptionMin }).trim().min(10, M.descriptionMin).max(20000),
   required_waiver_id: z.uuid().nullable().optional(),
   capacity: wholeNumber(M.capacityEdit, 1, 100000),
   level: z.enum(LEVELS, { error: M.levelRequired }),
@@ -153,14 +166,19 @@ const editShape = {
     .int(M.materialEdit)
     .min(1, M.materialEdit)
     .max(MATERIALS.length, M.materialEdit),
-  autoEmail: z.string().max(10000, M.autoEmail).optional(),
+  autoEmail: multilineText().max(10000, M.autoEmail).optional(),
   images,
   instructor_id: uuid(M.instructorSelect),
   location_id: uuid(M.locationSelect),
   sync_with_eventbrite: z.boolean().optional().default(false),
-  eventbrite_event_id: z.string().max(100).nullable().optional(),
+  eventbrite_event_id: safeText().max(100).nullable().optional(),
+  /**
+   * When sent, the course's checkout fields as they are now: an empty list removes the form. The
+   * course's form is its own; a form another course also uses is copied, never changed in place.
+   */
   checkoutFormFields: checkoutFormFieldsSchema.optional(),
   formCollectionType: z.enum(FORM_COLLECTION_TYPES, { error: M.formCollectionType }).optional(),
+  /** Attaches another existing form of the organization; with its own id or null, the fields decide. */
   required_form_id: z.uuid().nullable().optional(),
   default_days: wholeNumber(M.defaultDays, 1, 365).optional(),
   default_days_apart: wholeNumber(M.defaultDaysApart, 1, 365).optional(),
@@ -173,14 +191,18 @@ const editShape = {
   duration_mins: schedulingSettings.duration_mins.unwrap().optional(),
 };
 
-function editRules(value: { sync_with_eventbrite?: boolean; eventbrite_event_id?: string | null }, ctx: z.RefinementCtx) {
+function editRules(
+  value: PriceRuleInput & { sync_with_eventbrite?: boolean; eventbrite_event_id?: string | null },
+  ctx: z.RefinementCtx,
+) {
+  priceRules(value, ctx);
   if (value.sync_with_eventbrite && !value.eventbrite_event_id) {
     ctx.addIssue({ code: 'custom', path: ['eventbrite_event_id'], message: M.eventbriteEvent });
   }
 }
 
 /** PUT /api/admin/activities/{id} with the Edit Course panel's body (spec 001 §5, §7). */
-export const courseUpdateSchema = z.object(editShape).strict().superRefine(editRules);
+export const courseUpdateSchema = z.object(editShape).strict().superRefine(editRules, alongsideFieldErrors);
 export type CourseUpdateInput = z.input<typeof courseUpdateSchema>;
 export type CourseUpdatePayload = z.output<typeof courseUpdateSchema>;
 
@@ -188,7 +210,7 @@ export type CourseUpdatePayload = z.output<typeof courseUpdateSchema>;
 export const courseUpdateFormSchema = z
   .object({ ...editShape, price: priceDollars })
   .strict()
-  .superRefine(editRules);
+  .superRefine(editRules, alongsideFieldErrors);
 
 /** PUT /api/admin/activities/{id} with only images, sent at once on upload or delete (spec 001 §7). */
 export const courseImagesUpdateSchema = z.object({ images }).strict();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multilineText, safeText } from '../safe-input';
 import { isValidTimeZone } from '../time';
 
 export const REFERENCE_MESSAGES = {
@@ -8,6 +9,7 @@ export const REFERENCE_MESSAGES = {
   photoUrl: 'Upload the photo with the image uploader.',
   waiverNameRequired: 'A waiver name is required.',
   waiverBodyRequired: 'Write the waiver text or attach its document.',
+  documentUrl: "Link the waiver's document with an https:// address, or upload it.",
   locationCreated: 'Location saved',
   instructorCreated: 'Instructor saved',
   waiverCreated: 'Waiver added',
@@ -18,27 +20,48 @@ const R = REFERENCE_MESSAGES;
 
 export const locationSchema = z
   .object({
-    name: z.string().trim().max(200).optional().default(''),
-    address: z.string({ error: R.addressRequired }).trim().min(1, R.addressRequired).max(500),
-    timezone: z.string({ error: R.timezone }).refine(isValidTimeZone, R.timezone),
+    name: safeText().trim().max(200).optional().default(''),
+    address: safeText({ error: R.addressRequired }).trim().min(1, R.addressRequired).max(500),
+    timezone: safeText({ error: R.timezone }).max(100, R.timezone).refine(isValidTimeZone, R.timezone),
   })
   .strict();
 export type LocationInput = z.input<typeof locationSchema>;
 
 export const instructorSchema = z
   .object({
-    first_name: z.string({ error: R.instructorNameRequired }).trim().min(1, R.instructorNameRequired).max(100),
-    last_name: z.string().trim().max(100).optional().default(''),
-    photo_url: z.string().max(2048).nullable().optional(),
+    first_name: safeText({ error: R.instructorNameRequired }).trim().min(1, R.instructorNameRequired).max(100),
+    last_name: safeText().trim().max(100).optional().default(''),
+    photo_url: safeText().max(2048).nullable().optional(),
   })
   .strict();
 export type InstructorInput = z.input<typeof instructorSchema>;
 
+/** The URL the API answers for an upload: /api/media/<organization id>/<file id>.<png|jpg|gif>. */
+export const MEDIA_URL_PATTERN = /^\/api\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(png|jpg|gif)$/;
+
+/** An absolute https:// URL with a host and no credentials in it. */
+export function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '' && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A waiver's document: an https:// link, or one of the organization's own uploads (the API
+ * checks the upload is the caller's). No http://, javascript:, data: or other-host relative links.
+ */
+export const waiverDocumentUrlSchema = safeText({ error: R.documentUrl })
+  .max(2048, R.documentUrl)
+  .refine((v) => isHttpsUrl(v) || MEDIA_URL_PATTERN.test(v), R.documentUrl);
+
 export const waiverSchema = z
   .object({
-    name: z.string({ error: R.waiverNameRequired }).trim().min(1, R.waiverNameRequired).max(200),
-    body: z.string().max(100000).optional().default(''),
-    document_url: z.string().max(2048).nullable().optional(),
+    name: safeText({ error: R.waiverNameRequired }).trim().min(1, R.waiverNameRequired).max(200),
+    body: multilineText().max(100000).optional().default(''),
+    document_url: waiverDocumentUrlSchema.nullable().optional(),
   })
   .strict()
   .superRefine((v, ctx) => {

@@ -56,6 +56,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out everywhere: revoke every session of the caller's account, this one included */
+        post: operations["AuthController_logoutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -133,7 +150,7 @@ export interface paths {
         };
         /** The super admin account and the organization it administers */
         get: operations["SuperAdminController_user"];
-        /** Switch the organization the super admin administers */
+        /** Switch the organization the super admin administers in this session (other sessions keep theirs) */
         put: operations["SuperAdminController_switchOrganization"];
         post?: never;
         delete?: never;
@@ -166,7 +183,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's courses, newest first, with their Listed badge */
+        /** The organization's courses with their Listed badge: search (name), sort and page in SQL; without parameters, the newest 1000 (the pickers' list) */
         get: operations["CoursesController_list"];
         put?: never;
         /** Create a course (spec 000 §3 payload; price in cents) */
@@ -275,7 +292,7 @@ export interface paths {
         /** Waiver templates, by name (the course form asks for limit=1000&page=1) */
         get: operations["WaiversController_list"];
         put?: never;
-        /** Add a waiver template (its text, or the URL of an uploaded document) */
+        /** Add a waiver template (its text, or its document: an https:// link or one of the organization's uploads) */
         post: operations["WaiversController_create"];
         delete?: never;
         options?: never;
@@ -395,7 +412,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Schedule a session: its days are wall-clock times in the location’s zone */
+        /**
+         * Schedule a session: its days are wall-clock times in the location’s zone
+         * @description Appointment courses are refused with 400: students book them at a time they pick.
+         */
         post: operations["EventsController_create"];
         delete?: never;
         options?: never;
@@ -412,7 +432,10 @@ export interface paths {
         };
         /** One session with its days, place and seats taken */
         get: operations["EventsController_get"];
-        /** Change price, capacity and internal description (future orders only) */
+        /**
+         * Change price, capacity and internal description (future orders only)
+         * @description A paid session needs a price above 0 (spec 001 §5). A free session (price 0) may leave the price out or send 0, and stays free.
+         */
         put: operations["EventsController_update"];
         post?: never;
         /** Delete a session without enrolled students; answers where to go next */
@@ -532,10 +555,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Students by last name; `search` matches any part of the name or email */
+        /** Students by last name, paged in SQL; `search` matches any part of the name or email */
         get: operations["StudentsController_list"];
         put?: never;
-        /** Add a student */
+        /** Add a student to the organization (the email is unique inside it) */
         post: operations["StudentsController_create"];
         delete?: never;
         options?: never;
@@ -749,6 +772,9 @@ export interface components {
                 session_count: number;
                 created_at: string;
             }[];
+            totalCount: number;
+            currentPage: number;
+            itemsPerPage: number;
         };
         CourseCreateDto: {
             name: string;
@@ -805,9 +831,7 @@ export interface components {
              * @enum {string}
              */
             formCollectionType: "order" | "ticket";
-            /** Format: uuid */
             required_form_id?: string | null;
-            /** Format: uuid */
             selected_waiver?: string | null;
             /** @default  */
             auto_email: string;
@@ -872,7 +896,6 @@ export interface components {
             status: "listed" | "unlisted";
             /** @enum {string} */
             form_collection_type: "order" | "ticket";
-            /** Format: uuid */
             required_form_id: string | null;
             RequiredForm: {
                 fields: {
@@ -905,7 +928,7 @@ export interface components {
             default_daily_mins: number;
             default_start_time: string;
             sync_with_eventbrite: boolean;
-            eventbrite_event_id: string[];
+            eventbrite_event_id: string | null;
             Event: {
                 /** Format: uuid */
                 event_id: string;
@@ -934,9 +957,13 @@ export interface components {
         };
         CourseUpdateDto: {
             name: string;
-            price: number;
+            /**
+             * @default standard
+             * @enum {string}
+             */
+            priceType: "standard" | "free";
+            price?: number;
             description: string;
-            /** Format: uuid */
             required_waiver_id?: string | null;
             capacity: number;
             /** @enum {string} */
@@ -970,7 +997,6 @@ export interface components {
             }[];
             /** @enum {string} */
             formCollectionType?: "order" | "ticket";
-            /** Format: uuid */
             required_form_id?: string | null;
             default_days?: number;
             default_days_apart?: number;
@@ -1028,7 +1054,7 @@ export interface components {
             instructor_id: string;
             first_name: string;
             last_name: string;
-            photo_url: string[];
+            photo_url: string | null;
         };
         WaiverListDto_Output: {
             waivers: {
@@ -1045,7 +1071,7 @@ export interface components {
             template_id: string;
             name: string;
             body: string;
-            document_url: string[];
+            document_url: string | null;
             created_at: string;
         };
         WaiverDto: {
@@ -1094,16 +1120,19 @@ export interface components {
             tag_id: string;
             name: string;
             color: string;
-            icon: string[];
+            icon: string | null;
             system: boolean;
         };
         EventScheduleDto: {
             /** Format: uuid */
             activity_id: string;
             dates: {
-                date: unknown;
-                time: unknown;
-                duration: unknown;
+                /** @description YYYY-MM-DD in the location’s time zone */
+                date?: string | null;
+                /** @description HH:mm, 24-hour wall-clock time */
+                time?: string | null;
+                /** @description Minutes, one of the schedule duration choices */
+                duration?: number | null;
             }[];
             /** Format: uuid */
             instructor_id: string;
@@ -1126,7 +1155,7 @@ export interface components {
             /** Format: uuid */
             activity_id: string;
             name: string;
-            internal_short_description: string[];
+            internal_short_description: string | null;
             capacity: number;
             /** @description cents */
             price: number;
@@ -1163,7 +1192,7 @@ export interface components {
             };
         };
         EventUpdateDto: {
-            price: number;
+            price?: number;
             capacity: number;
             internal_short_description?: string | null;
         };
@@ -1220,7 +1249,10 @@ export interface components {
                         user_id: string;
                     } | null;
                 };
-                GuestEnrollments: unknown[];
+                /** @description One entry per guest seat of this enrollment */
+                GuestEnrollments: {
+                    guest_number: number;
+                }[];
                 Order: {
                     /** Format: uuid */
                     order_id: string;
@@ -1264,7 +1296,6 @@ export interface components {
         StudentCreateDto: {
             first_name: string;
             last_name: string;
-            /** Format: email */
             email: string;
             phone?: string | null;
         };
@@ -1274,8 +1305,8 @@ export interface components {
             first_name: string;
             last_name: string;
             email: string;
-            phone: string[];
-            user_id: string[];
+            phone: string | null;
+            user_id: string | null;
             created_at: string;
         };
         StudentRenameDto: {
@@ -1353,6 +1384,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponseDto_Output"];
                 };
             };
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1363,6 +1395,15 @@ export interface operations {
             };
             /** @description Invalid email or password */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1396,8 +1437,71 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_logoutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every session of the account signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1452,15 +1556,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamMemberDto_Output"];
-                };
-            };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -1596,6 +1691,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuperAdminUserDto_Output"];
                 };
             };
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1623,6 +1719,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1671,7 +1776,18 @@ export interface operations {
     };
     CoursesController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description default desc for created_at, asc otherwise */
+                sortOrder?: "asc" | "desc";
+                /** @description default created_at */
+                sortField?: "created_at" | "name" | "unit_price" | "capacity";
+                /** @description any part of the name */
+                search?: string;
+                /** @description default and at most 1000 */
+                limit?: number;
+                /** @description from 1 (default 1) */
+                page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1684,6 +1800,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CourseListDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -1718,7 +1843,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedCourseDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1745,6 +1870,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     CoursesController_get: {
@@ -1764,15 +1898,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CourseOutDto_Output"];
-                };
-            };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -1817,7 +1942,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourseOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1836,6 +1961,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1894,7 +2028,7 @@ export interface operations {
                     "application/json": components["schemas"]["LocationOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1905,6 +2039,15 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1937,7 +2080,7 @@ export interface operations {
                     "application/json": components["schemas"]["LocationOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1956,6 +2099,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2014,7 +2166,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstructorOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2025,6 +2177,15 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2057,7 +2218,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstructorOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2076,6 +2237,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2105,7 +2275,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaiverListDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2146,7 +2316,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaiverOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2157,6 +2327,24 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description document_url is an upload this organization does not have */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2183,15 +2371,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WaiverOutDto_Output"];
-                };
-            };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -2265,7 +2444,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description No file, more than one file, or a malformed multipart body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2320,15 +2499,6 @@ export interface operations {
                 };
                 content: {
                     "image/*": string;
-                };
-            };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {
@@ -2392,7 +2562,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2411,6 +2581,15 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2443,7 +2622,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2462,6 +2641,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2492,7 +2680,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedEventDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2511,6 +2699,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2537,15 +2734,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventOutDto_Output"];
-                };
-            };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -2590,7 +2778,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2625,6 +2813,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     EventsController_delete: {
@@ -2644,15 +2841,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeletedEventDto_Output"];
-                };
-            };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -2702,15 +2890,6 @@ export interface operations {
                     "application/json": components["schemas"]["TagListDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -2753,7 +2932,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagListDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2772,6 +2951,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2803,7 +2991,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionListDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2859,7 +3047,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnrollmentPageDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2905,15 +3093,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -2956,7 +3135,7 @@ export interface operations {
                     "application/json": components["schemas"]["GuestCountOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2991,6 +3170,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     EnrollmentsController_export: {
@@ -3015,13 +3203,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "text/csv": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -3034,6 +3222,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3064,7 +3261,7 @@ export interface operations {
                     "application/json": components["schemas"]["StudentListDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3105,7 +3302,7 @@ export interface operations {
                     "application/json": components["schemas"]["StudentOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3116,6 +3313,24 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A student with this email already exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3142,15 +3357,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StudentOutDto_Output"];
-                };
-            };
-            /** @description Validation failed: message and a message per field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -3195,7 +3401,7 @@ export interface operations {
                     "application/json": components["schemas"]["StudentOutDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3214,6 +3420,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3246,7 +3461,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnrolledDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3281,6 +3496,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     ChatAlertsController_general: {
@@ -3304,7 +3528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatAlertQueuedDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3315,6 +3539,15 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3345,7 +3578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatAlertQueuedDto_Output"];
                 };
             };
-            /** @description Validation failed: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3356,6 +3589,15 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,9 +1,12 @@
 /** Messages of scheduling, events, enrollments, guests and tags: spec 000 §5, §8 and spec 001 §5, §8. */
 export const SCHEDULING_MESSAGES = {
-  completeDayFields: 'Please complete all day fields',
+  completeDayFields: 'Please complete all day fields.',
   scheduled: 'Course Scheduled',
   scheduleFailed: 'Error scheduling course',
   schedulePrice: 'Price must be greater than 0, with at most 2 decimals.',
+  schedulePriceRequired: 'Enter the price, or turn off the price override.',
+  appointmentNotSchedulable:
+    'Appointment courses are booked by students at a time they choose; they cannot be given dated sessions.',
   scheduleCapacity: 'Capacity must be a whole number of at least 1.',
   courseRequired: 'Choose the course to schedule.',
   locationRequired: 'A location is required.',
@@ -33,8 +36,10 @@ export const SCHEDULING_MESSAGES = {
   notEnoughSeats: (free: number) => `Only ${free} ${free === 1 ? 'seat is' : 'seats are'} left in this session.`,
   eventOrAppointment: 'Choose a session or an appointment.',
   eventFinished: 'This session has already ended.',
+  singlePartyBooked: 'This course takes a single party per session, and this session already has one.',
   // Guests (spec 001 §5, §8)
   guestCountMin: 'Guest count must be 0 or higher',
+  guestCountMax: 'A student can bring at most 1,000 guests.',
   guestCountUpdated: 'Guest count updated successfully',
   guestCountFailed: 'Failed to update guest count',
   // Tags (spec 001 §8)

@@ -1,10 +1,13 @@
+import { COURSE_MESSAGES } from '../catalog/course-messages';
 import { SCHEDULING_MESSAGES as M } from './scheduling-messages';
 import {
   defaultScheduleRows,
   eventScheduleFormSchema,
   eventScheduleSchema,
   eventUpdateFormSchema,
+  eventUpdateFormSchemaFor,
   eventUpdateSchema,
+  eventUpdateSchemaFor,
   guestCountSchema,
   neutraliseCsvCell,
   SCHEDULE_DURATION_OPTIONS_MINS,
@@ -43,9 +46,41 @@ describe('schedule course rules (spec 000 §5)', () => {
       price: M.schedulePrice,
       capacity: M.scheduleCapacity,
     });
-    expect(eventScheduleFormSchema.parse({ ...base, price: '12.50' }).price).toBe(1250);
-    expect(fields(eventScheduleFormSchema.safeParse({ ...base, price: '12.505' }))).toEqual({ price: M.schedulePrice });
-    expect(eventScheduleSchema.parse({ ...base, price: '', capacity: '' })).toMatchObject({ price: undefined, capacity: undefined });
+    const form = { ...base, course_name: 'Wheel throwing' };
+    expect(eventScheduleFormSchema.parse({ ...form, override_price: true, price: '12.50' }).price).toBe(1250);
+    expect(fields(eventScheduleFormSchema.safeParse({ ...form, override_price: true, price: '12.505' }))).toEqual({ price: M.schedulePrice });
+    // An override sent to the API must be a real price; leaving the field out keeps the course's price.
+    expect(fields(eventScheduleSchema.safeParse({ ...base, price: '', capacity: null }))).toEqual({
+      price: M.schedulePrice,
+      capacity: M.scheduleCapacity,
+    });
+    expect(eventScheduleSchema.parse(base)).not.toHaveProperty('price');
+  });
+
+  it('requires the price when the override is on, and the capacity when it is set', () => {
+    const form = { ...base, course_name: 'Wheel throwing' };
+    expect(fields(eventScheduleFormSchema.safeParse({ ...form, override_price: true, price: '' }))).toEqual({
+      price: M.schedulePriceRequired,
+    });
+    expect(fields(eventScheduleFormSchema.safeParse({ ...form, set_capacity: true, capacity: '' }))).toEqual({
+      capacity: M.scheduleCapacity,
+    });
+    // Shown together with other mistakes, not after them.
+    expect(fields(eventScheduleFormSchema.safeParse({ ...form, location_id: undefined, override_price: true, price: '' }))).toEqual({
+      location_id: M.locationRequired,
+      price: M.schedulePriceRequired,
+    });
+    // Toggles off: whatever the fields hold stays out of the payload.
+    const off = eventScheduleFormSchema.parse({ ...form, override_price: false, price: '99', set_capacity: false, capacity: 3 });
+    expect(off).not.toHaveProperty('price');
+    expect(off).not.toHaveProperty('capacity');
+    expect(off).not.toHaveProperty('override_price');
+  });
+
+  it('requires the name (spec 001 §2), in the form and in the API when sent', () => {
+    expect(fields(eventScheduleFormSchema.safeParse({ ...base, course_name: '  ' }))).toEqual({ course_name: COURSE_MESSAGES.nameRequired });
+    expect(fields(eventScheduleSchema.safeParse({ ...base, course_name: '' }))).toEqual({ course_name: COURSE_MESSAGES.nameRequired });
+    expect(eventScheduleSchema.parse(base)).not.toHaveProperty('course_name');
   });
 
   it('offers the spec’s durations', () => {
@@ -82,8 +117,19 @@ describe('edit event dialog (spec 001 §5)', () => {
 
   it('sends cents to the API, which applies the same rules', () => {
     expect(eventUpdateFormSchema.parse({ capacity: '5', price: '$450.99' })).toEqual({ capacity: 5, price: 45099 });
-    expect(fields(eventUpdateSchema.safeParse({ capacity: 5, price: 0 }))).toEqual({ price: M.pricePositive });
+    expect(fields(eventUpdateSchemaFor(false).safeParse({ capacity: 5, price: 0 }))).toEqual({ price: M.pricePositive });
+    expect(fields(eventUpdateSchemaFor(false).safeParse({ capacity: 5 }))).toEqual({ price: M.priceEmpty });
     expect(fields(eventUpdateSchema.safeParse({ capacity: null, price: 100 }))).toEqual({ capacity: M.capacityEmpty });
+  });
+
+  it('lets a free session keep no price (or 0) while its capacity changes', () => {
+    const free = eventUpdateFormSchemaFor(true);
+    expect(free.parse({ capacity: '20', price: '' })).toEqual({ capacity: 20, price: undefined });
+    expect(free.parse({ capacity: '20', price: '0.00' })).toEqual({ capacity: 20, price: 0 });
+    expect(free.parse({ capacity: '20', price: '15' })).toEqual({ capacity: 20, price: 1500 });
+    expect(fields(free.safeParse({ capacity: '20', price: '1.999' }))).toEqual({ price: M.priceCurrency });
+    expect(eventUpdateSchemaFor(true).parse({ capacity: 20 })).toEqual({ capacity: 20 });
+    expect(fields(eventUpdateSchemaFor(true).safeParse({ capacity: 20, price: -1 }))).toEqual({ price: M.priceInvalid });
   });
 });
 
@@ -95,7 +141,24 @@ describe('guest count and CSV cells', () => {
   });
 
   it('neutralises cells a spreadsheet would run', () => {
-    for (const cell of ['=SUM(A1)', '+1', '-2', '@cmd', '\tx', '\rx']) expect(neutraliseCsvCell(cell)).toBe(`'${cell}`);
+    for (const cell of ['=SUM(A1)', '+1', '-2', '@cmd', '\tx', '\rx', '+cmd|\' /C calc\'!A0']) expect(neutraliseCsvCell(cell)).toBe(`'${cell}`);
     expect(neutraliseCsvCell('Ana')).toBe('Ana');
+    expect(neutraliseCsvCell('ana@clay.test')).toBe('ana@clay.test');
+  });
+
+  it('neutralises a formula after ; or , too (semicolon-separated locales split the cell there)', () => {
+    expect(neutraliseCsvCell('Ana;=HYPERLINK("http://evil")')).toBe('Ana;\'=HYPERLINK("http://evil")');
+    expect(neutraliseCsvCell('Ana, =1+1')).toBe("Ana, '=1+1");
+    expect(neutraliseCsvCell('a;+b,-c;@d')).toBe("a;'+b,'-c;'@d");
+    expect(neutraliseCsvCell('x;\ty')).toBe("x;'\ty");
+    expect(neutraliseCsvCell('12 Main St, Apt 4')).toBe('12 Main St, Apt 4');
+  });
+
+  it('leaves phone numbers readable', () => {
+    for (const phone of ['+1 212 555 0118', '+44 (20) 7946-0958', '212.555.0118', '2125550118']) expect(neutraliseCsvCell(phone)).toBe(phone);
+    // Not phone-shaped: short, or with anything a formula could use.
+    expect(neutraliseCsvCell('+1-2')).toBe("'+1-2");
+    expect(neutraliseCsvCell('+1 212 555 0118+A1')).toBe("'+1 212 555 0118+A1");
+    expect(neutraliseCsvCell('-2125550118')).toBe("'-2125550118");
   });
 });

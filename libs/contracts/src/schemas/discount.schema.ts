@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseAmountToCents } from '../money';
+import { INPUT_MESSAGES, MAX_CENTS, safeText } from '../safe-input';
 import { wallClockToUtc } from '../time';
 
 /** Discount form messages (spec 000 §5 rules; §8 names only the toasts, so these are ours). */
@@ -33,8 +34,8 @@ const TIME_PATTERN = /^([01]\d|2[0-3]):00$/;
 /** What the New / Edit Discount form holds: the value as typed, dates and times as wall clock. */
 export const discountFormSchema = z
   .object({
-    label: z.string().trim().min(1, DISCOUNT_MESSAGES.labelRequired),
-    code: z.string().trim().min(1, DISCOUNT_MESSAGES.codeRequired).min(3, DISCOUNT_MESSAGES.codeTooShort),
+    label: safeText().trim().min(1, DISCOUNT_MESSAGES.labelRequired).max(200),
+    code: safeText().trim().min(1, DISCOUNT_MESSAGES.codeRequired).min(3, DISCOUNT_MESSAGES.codeTooShort).max(100),
     type: z.enum(['dollar', 'percentage']),
     value: z.string().trim().min(1, DISCOUNT_MESSAGES.valueRequired),
     limit_to_course: z.boolean(),
@@ -53,6 +54,7 @@ export const discountFormSchema = z
         const cents = parseAmountToCents(form.value);
         if (cents === null || cents <= 0)
           ctx.addIssue({ code: 'custom', path: ['value'], message: DISCOUNT_MESSAGES.dollarInvalid });
+        else if (cents > MAX_CENTS) ctx.addIssue({ code: 'custom', path: ['value'], message: INPUT_MESSAGES.amountTooLarge });
       } else {
         const text = form.value.trim();
         const percent = Number(text);
@@ -92,11 +94,11 @@ export const DISCOUNT_FORM_DEFAULTS: DiscountFormInput = {
 /** POST /api/admin/promo-code and PUT /api/admin/promo-code/{id}: value in cents or whole percent. */
 export const discountPayloadSchema = z
   .object({
-    label: z.string().trim().min(1, DISCOUNT_MESSAGES.labelRequired),
-    code: z.string().trim().min(3, DISCOUNT_MESSAGES.codeTooShort),
+    label: safeText().trim().min(1, DISCOUNT_MESSAGES.labelRequired).max(200),
+    code: safeText().trim().min(3, DISCOUNT_MESSAGES.codeTooShort).max(100),
     type: z.enum(['dollar', 'percentage']),
-    value: z.number({ error: DISCOUNT_MESSAGES.valueRequired }).int().positive(),
-    activity_id: z.string().nullable(),
+    value: z.number({ error: DISCOUNT_MESSAGES.valueRequired }).int().positive().max(MAX_CENTS, INPUT_MESSAGES.amountTooLarge),
+    activity_id: z.uuid().nullable(),
     apply_logic: z.enum(['once', 'each']),
     start_date: z.iso.datetime().nullable(),
     expiration_date: z.iso.datetime().nullable(),

@@ -1,17 +1,7 @@
-import { TOKEN_HEADER } from '@studio/contracts/src/ui-constants';
-import { readSessionToken } from './session-token';
+import { answer, api } from './typed-client';
 
-/**
- * POSTs a JSON body with the session token header and saves the answer as a file. fetch + Blob
- * rather than a plain link because a link cannot carry the token header (spec 001 §7).
- */
-export async function downloadFile(path: string, body: unknown, fileName: string): Promise<void> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  const token = readSessionToken();
-  if (token) headers[TOKEN_HEADER] = token;
-  const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}`);
-  const blob = await response.blob();
+/** Saves a Blob as a file through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -21,4 +11,16 @@ export async function downloadFile(path: string, body: unknown, fileName: string
   link.remove();
   // Revoke later: some browsers read the URL after click() returns.
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * POST /api/admin/export/enrollment through the typed client (the token header rides along, which a
+ * plain link cannot carry, spec 001 §7) and saves the CSV it answers.
+ */
+export async function downloadEnrollments(
+  body: { event_id: string; enrollment_ids: string[] },
+  fileName: string,
+): Promise<void> {
+  const blob = await answer(api.POST('/api/admin/export/enrollment', { body, parseAs: 'blob' }));
+  saveBlob(blob as Blob, fileName);
 }

@@ -16,11 +16,5 @@ export type InstructorItem = InstructorListResponse['instructors'][number];
 export type WaiverListResponse = Schemas['WaiverListDto_Output'];
 export type WaiverItem = WaiverListResponse['waivers'][number];
 
-/*
- * The generator renders the server's nullable strings `eventbrite_event_id` (course) as string[];
- * the API sends a string or null (backend catalog.dto.ts), so that one field is retyped here.
- */
-export type CourseDetail = Omit<Schemas['CourseOutDto_Output'], 'eventbrite_event_id'> & {
-  eventbrite_event_id: string | null;
-};
+export type CourseDetail = Schemas['CourseOutDto_Output'];
 export type CourseFormFieldRead = NonNullable<CourseDetail['RequiredForm']>['fields'][number];

@@ -5,7 +5,8 @@ export interface SessionState {
   session: Session | null;
   /** Re-reads the session (after sign-in or an organization switch). */
   refresh: () => Promise<void>;
-  signOut: () => Promise<void>;
+  /** Signs this session out; with `everywhere`, every session of the account (other browsers too). */
+  signOut: (options?: { everywhere?: boolean }) => Promise<void>;
 }
 
 export const SessionContext = createContext<SessionState>({

@@ -14,11 +14,13 @@ export function PageFrame({
   const waiting = useSkeletonDelay();
   return (
     <section aria-label={title}>
-      <Flex justify="space-between" align="center" style={{ marginBottom: 16 }}>
-        <Typography.Title level={2} style={{ margin: 0 }}>
+      <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
+        <Typography.Title level={2} style={{ margin: 0, minWidth: 0, overflowWrap: 'break-word' }}>
           {title}
         </Typography.Title>
-        <Flex gap={8}>{actions}</Flex>
+        <Flex gap={8} wrap>
+          {actions}
+        </Flex>
       </Flex>
       <Card>
         {waiting ? (

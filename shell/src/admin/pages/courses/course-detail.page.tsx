@@ -1,18 +1,23 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import {
   Button,
   Card,
   Flex,
   LoadingSkeleton,
+  QueryError,
   Result,
   Typography,
+  courseQueries,
+  invalidateCourse,
+  isApiError,
   useDrawer,
   useOrganizationTimezone,
-  type CourseDetail,
+  useQuery,
+  useQueryClient,
   type CourseSession,
 } from '@studio/ui';
-import { fetchCourse, fetchSessions } from './catalog.api';
+import { AppointmentBooking } from './appointment-booking';
 import { coursePrice } from './course-price';
 import { ListedBadge } from './listed-badge';
 import { SessionList } from './session-list';
@@ -22,34 +27,31 @@ export function CourseDetailPage() {
   const { activityId = '' } = useParams();
   const drawer = useDrawer();
   const orgZone = useOrganizationTimezone();
-  const [course, setCourse] = useState<CourseDetail | null>(null);
-  const [failed, setFailed] = useState(false);
+  const queryClient = useQueryClient();
   const [includePast, setIncludePast] = useState(false);
-  const [sessions, setSessions] = useState<CourseSession[] | null>(null);
+  const courseQuery = useQuery(courseQueries.detail(activityId));
+  const sessionsQuery = useQuery(courseQueries.sessions(activityId, includePast));
+  const reload = () => void invalidateCourse(queryClient, activityId);
 
-  const loadCourse = useCallback(() => {
-    fetchCourse(activityId)
-      .then(setCourse)
-      .catch((error: unknown) => {
-        console.error('Could not load the course', error);
-        setFailed(true);
-      });
-  }, [activityId]);
-  const loadSessions = useCallback(() => {
-    void fetchSessions(activityId, includePast).then(setSessions);
-  }, [activityId, includePast]);
-  const reload = useCallback(() => {
-    loadCourse();
-    loadSessions();
-  }, [loadCourse, loadSessions]);
-
-  useEffect(loadCourse, [loadCourse]);
-  useEffect(loadSessions, [loadSessions]);
-
-  if (failed) return <Result status="404" title="Course not found" />;
+  if (courseQuery.isError) {
+    if (isApiError(courseQuery.error) && courseQuery.error.status === 404)
+      return <Result status="404" title="Course not found" />;
+    return (
+      <QueryError
+        title="Could not load this course"
+        error={courseQuery.error}
+        onRetry={courseQuery.refetch}
+        retrying={courseQuery.isFetching}
+      />
+    );
+  }
+  const course = courseQuery.data;
   if (!course) return <LoadingSkeleton />;
+  const sessions = sessionsQuery.data?.sessions;
 
   const zone = course.Location?.timezone?.timeZoneId || orgZone;
+  // Appointment courses are booked by students at a time they pick: no dated sessions to schedule.
+  const appointment = course.activity_type === 'appointment';
   const openSession = (session: CourseSession) =>
     drawer.open('event', {
       eventId: session.event_id,
@@ -60,8 +62,9 @@ export function CourseDetailPage() {
 
   return (
     <section aria-label={course.name}>
-      <Flex justify="space-between" align="start" gap={16} style={{ marginBottom: 16 }}>
-        <Flex gap={16} align="center">
+      {/* On a phone the actions wrap under the title instead of squeezing it to one letter a line. */}
+      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
+        <Flex gap={16} align="center" style={{ flex: '1 1 280px', minWidth: 0 }}>
           {course.images[0] ? (
             <img
               src={course.images[0]}
@@ -69,9 +72,12 @@ export function CourseDetailPage() {
               style={{ width: 96, height: 72, objectFit: 'cover', borderRadius: 6 }}
             />
           ) : null}
-          <Flex vertical>
-            <Flex gap={8} align="center">
-              <Typography.Title level={2} style={{ margin: 0 }}>
+          <Flex vertical style={{ minWidth: 0 }}>
+            <Flex gap={8} align="center" wrap>
+              <Typography.Title
+                level={2}
+                style={{ margin: 0, minWidth: 0, wordBreak: 'normal', overflowWrap: 'break-word' }}
+              >
                 {course.name}
               </Typography.Title>
               <ListedBadge listed={course.listed} />
@@ -91,33 +97,46 @@ export function CourseDetailPage() {
           >
             Edit
           </Button>
-          <Button
-            type="primary"
-            onClick={() =>
-              drawer.open('schedule_course', { activity_id: course.activity_id, onClose: reload })
-            }
-          >
-            Schedule
-          </Button>
+          {appointment ? null : (
+            <Button
+              type="primary"
+              onClick={() =>
+                drawer.open('schedule_course', { activity_id: course.activity_id, onClose: reload })
+              }
+            >
+              Schedule
+            </Button>
+          )}
           <Button href={`/activity/${course.activity_id}`} target="_blank" rel="noopener">
             Preview
           </Button>
         </Flex>
       </Flex>
-      <Card
-        title="Sessions"
-        extra={
-          <Button type="link" onClick={() => setIncludePast((on) => !on)}>
-            {includePast ? 'Hide previous' : 'Show previous'}
-          </Button>
-        }
-      >
-        {sessions === null ? (
-          <LoadingSkeleton rows={3} />
-        ) : (
-          <SessionList sessions={sessions} fallbackZone={zone} onOpen={openSession} />
-        )}
-      </Card>
+      {appointment ? (
+        <AppointmentBooking course={course} />
+      ) : (
+        <Card
+          title="Sessions"
+          extra={
+            <Button type="link" onClick={() => setIncludePast((on) => !on)}>
+              {includePast ? 'Hide previous' : 'Show previous'}
+            </Button>
+          }
+        >
+          {sessionsQuery.isError ? (
+            <QueryError
+              title="Could not load the sessions"
+              error={sessionsQuery.error}
+              onRetry={sessionsQuery.refetch}
+              retrying={sessionsQuery.isFetching}
+            />
+          ) : !sessions ? (
+            <LoadingSkeleton rows={3} />
+          ) : (
+            <SessionList sessions={sessions} fallbackZone={zone} onOpen={openSession} />
+          )}
+        </Card>
+      )}
     </section>
   );
 }

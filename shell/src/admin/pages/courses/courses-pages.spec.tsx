@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import { freezeToday, mockFetch, renderWithProviders } from '@studio/ui/testing';
 import { useDrawer } from '@studio/ui';
 import { CoursesPage } from './courses.page';
 import { CourseDetailPage } from './course-detail.page';
@@ -8,6 +8,9 @@ import { CourseDetailPage } from './course-detail.page';
 const ID = 'a1';
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+// Dates of 2026 read without their year; the tests' browser runs in UTC, the organization in New York.
+beforeEach(() => freezeToday('2026-11-22T12:00:00Z'));
+afterEach(() => jest.useRealTimers());
 afterEach(() => jest.restoreAllMocks());
 
 const summary = (overrides: Record<string, unknown>) => ({
@@ -72,7 +75,7 @@ describe('Courses page', () => {
     renderAt('/admin/courses');
     const first = (await screen.findByRole('link', { name: 'Wheel throwing' })).closest('tr') as HTMLElement;
     expect(within(first).getByText('Listed')).toBeInTheDocument();
-    expect(within(first).getByText('Mar 14, 7:30 PM')).toBeInTheDocument();
+    expect(within(first).getByText('Sat, Mar 14 7:30 PM EDT')).toBeInTheDocument();
     expect(within(first).getByText('$45.00')).toBeInTheDocument();
     const second = screen.getByRole('link', { name: 'Leather wallets' }).closest('tr') as HTMLElement;
     expect(within(second).getByText('Unlisted')).toBeInTheDocument();
@@ -80,17 +83,65 @@ describe('Courses page', () => {
     expect(screen.getByRole('link', { name: 'Wheel throwing' })).toHaveAttribute('href', '/admin/courses/a1');
   });
 
+  it('asks the server for each search, sort and page, and shows its total', async () => {
+    const calls = mockFetch({
+      'GET /api/admin/activities': ({ url }) => {
+        const q = new URL(url, 'http://x').searchParams;
+        const page = Number(q.get('page'));
+        return {
+          body: {
+            activities: [
+              summary({ activity_id: `p${page}`, name: `Page ${page} course · ${q.get('search') ?? ''}` }),
+            ],
+            totalCount: 45,
+            currentPage: page,
+            itemsPerPage: Number(q.get('limit')),
+          },
+        };
+      },
+    });
+    const params = () => new URL(calls.at(-1)!.url, 'http://x').searchParams;
+    renderAt('/admin/courses');
+    await screen.findByRole('link', { name: /^Page 1 course/ });
+    expect(Object.fromEntries(params())).toEqual({ page: '1', limit: '20' });
+    expect(screen.getByText('45 courses')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search courses' }), {
+      target: { value: 'clay' },
+    });
+    // The search waits for a pause in typing before it asks the server.
+    await waitFor(() => expect(calls.at(-1)!.url).toContain('search=clay'), { timeout: 5000 });
+    await screen.findByRole('link', { name: 'Page 1 course · clay' });
+    expect(Object.fromEntries(params())).toEqual({ page: '1', limit: '20', search: 'clay' });
+
+    fireEvent.click(screen.getByRole('columnheader', { name: /Price/ }));
+    await waitFor(() => expect(params().get('sortField')).toBe('unit_price'));
+    expect(params().get('sortOrder')).toBe('asc');
+    fireEvent.click(screen.getByRole('columnheader', { name: /Price/ }));
+    await waitFor(() => expect(params().get('sortOrder')).toBe('desc'));
+
+    fireEvent.click(screen.getByTitle('3'));
+    await screen.findByRole('link', { name: 'Page 3 course · clay' });
+    expect(Object.fromEntries(params())).toEqual({
+      page: '3',
+      limit: '20',
+      search: 'clay',
+      sortField: 'unit_price',
+      sortOrder: 'desc',
+    });
+  }, 90000);
+
   it('opens the New Course drawer, which reloads the list when it closes', async () => {
     const calls = mockFetch({ 'GET /api/admin/activities': { body: { activities: [summary({})] } } });
     renderAt('/admin/courses');
     await screen.findByRole('link', { name: 'Wheel throwing' });
     fireEvent.click(screen.getByRole('button', { name: 'New course' }));
     expect(screen.getByRole('status', { name: 'open drawer' })).toHaveTextContent('course_builder');
-    const listCalls = () => calls.filter((c) => c.url === '/api/admin/activities').length;
+    const listCalls = () => calls.filter((c) => c.url.startsWith('/api/admin/activities?')).length;
     expect(listCalls()).toBe(1);
     fireEvent.click(screen.getByRole('button', { name: 'run onClose' }));
     await waitFor(() => expect(listCalls()).toBe(2));
-  });
+  }, 90000);
 });
 
 const DETAIL = {
@@ -147,7 +198,7 @@ describe('Course detail page', () => {
     renderAt(`/admin/courses/${ID}`);
     const list = await screen.findByRole('list', { name: 'Sessions' });
     // 08:00 UTC is 10:00 in Paris in May.
-    expect(within(list).getByText('Wed, May 1, 2030 10:00 AM')).toBeInTheDocument();
+    expect(within(list).getByText('Wed, May 1, 2030 10:00 AM CEST')).toBeInTheDocument();
     expect(within(list).getByText('Open')).toBeInTheDocument();
     expect(within(list).getByText('At capacity')).toBeInTheDocument();
     expect(within(list).queryByText('Finished')).toBeNull();
@@ -162,6 +213,35 @@ describe('Course detail page', () => {
     expect(screen.getByRole('button', { name: 'Show previous' })).toBeInTheDocument();
   });
 
+  it('an appointment course says how students book it, not "No sessions", and offers no Schedule', async () => {
+    mockFetch({
+      [`GET /api/admin/activities/${ID}`]: {
+        body: {
+          ...DETAIL,
+          name: 'Private wheel lesson',
+          activity_type: 'appointment',
+          duration_mins: 90,
+          start_time_increments_mins: 30,
+          buffer_before_mins: 15,
+          buffer_after_mins: 0,
+          min_notice_mins: 1440,
+        },
+      },
+      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: { body: { sessions: [] } },
+    });
+    renderAt(`/admin/courses/${ID}`);
+    const booking = await screen.findByRole('region', { name: 'Booking' });
+    expect(within(booking).getByText(/Students book this course by picking a time/)).toBeInTheDocument();
+    expect(within(booking).getByText('1 h 30 min')).toBeInTheDocument();
+    expect(within(booking).getByText('Every 30 min')).toBeInTheDocument();
+    expect(within(booking).getByText('15 min')).toBeInTheDocument();
+    expect(within(booking).getByText('None')).toBeInTheDocument();
+    expect(within(booking).getByText('1 day')).toBeInTheDocument();
+    expect(screen.queryByText('No sessions')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Schedule' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+  });
+
   it('opens Share, Edit, Schedule and the event drawer, and previews in a new tab', async () => {
     detailRoutes();
     renderAt(`/admin/courses/${ID}`);
@@ -173,7 +253,7 @@ describe('Course detail page', () => {
     expect(open()).toHaveTextContent(`edit_course {"activity_id":"${ID}"}`);
     fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
     expect(open()).toHaveTextContent(`schedule_course {"activity_id":"${ID}"}`);
-    fireEvent.click(screen.getByText('Wed, May 1, 2030 10:00 AM'));
+    fireEvent.click(screen.getByText('Wed, May 1, 2030 10:00 AM CEST'));
     expect(open()).toHaveTextContent(`event {"eventId":"e2","event_id":"e2","activity_id":"${ID}"}`);
     const preview = screen.getByRole('link', { name: 'Preview' });
     expect(preview).toHaveAttribute('href', `/activity/${ID}`);

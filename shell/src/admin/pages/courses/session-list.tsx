@@ -1,5 +1,4 @@
-import { formatInZone } from '@studio/contracts';
-import { Card, Empty, Flex, Typography, type CourseSession } from '@studio/ui';
+import { Card, Empty, Flex, Typography, useDateFormat, type CourseSession } from '@studio/ui';
 import { SessionBadge } from './session-badge';
 
 interface SessionListProps {
@@ -11,6 +10,7 @@ interface SessionListProps {
 
 /** Sessions of a course, each in its location's time zone; a click opens the event drawer. */
 export function SessionList({ sessions, fallbackZone, onOpen }: SessionListProps) {
+  const dates = useDateFormat();
   if (sessions.length === 0) return <Empty description="No sessions" />;
   return (
     <Flex vertical gap={8} role="list" aria-label="Sessions">
@@ -27,9 +27,7 @@ export function SessionList({ sessions, fallbackZone, onOpen }: SessionListProps
           >
             <Flex justify="space-between" align="center" gap={12}>
               <Flex vertical>
-                <Typography.Text strong>
-                  {formatInZone(session.start, 'EEE, MMM d, yyyy h:mm a', zone)}
-                </Typography.Text>
+                <Typography.Text strong>{dates.dateTime(session.start, zone)}</Typography.Text>
                 <Typography.Text type="secondary">
                   {session.internal_short_description || session.name}
                 </Typography.Text>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import {
   IMAGE_MIME_TYPES,
@@ -19,30 +19,37 @@ import {
   Table,
   uploadImage,
   zodResolver,
+  QueryError,
+  instructorQueries,
+  invalidateInstructors,
+  useQuery,
+  useQueryClient,
   type InstructorItem,
 } from '@studio/ui';
 import { PageFrame } from '../page-frame';
-import { fetchInstructors, saveInstructor } from './reference.api';
+import { saveInstructor } from './reference.api';
+import type { InstructorBody } from './reference.api';
 
 const EMPTY: InstructorInput = { first_name: '', last_name: '', photo_url: null };
 
 /** /admin/settings/instructors: instructors with a photo, added and edited here. */
 export function InstructorsPage() {
   const { message } = App.useApp();
-  const [instructors, setInstructors] = useState<InstructorItem[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const form = useForm<InstructorInput>({ resolver: zodResolver(instructorSchema), defaultValues: EMPTY });
+  const form = useForm<InstructorInput, unknown, InstructorBody>({
+    resolver: zodResolver(instructorSchema),
+    defaultValues: EMPTY,
+  });
   const { control, reset, setValue, formState } = form;
   const photo = useWatch({ control, name: 'photo_url' });
 
-  const reload = useCallback(() => {
-    fetchInstructors()
-      .then(setInstructors)
-      .catch((error: unknown) => console.error('Could not load the instructors', error));
-  }, []);
-  useEffect(reload, [reload]);
+  const queryClient = useQueryClient();
+  // The page's main data: a failure shows an error with Retry, never "No instructors yet".
+  const query = useQuery(instructorQueries.list());
+  const instructors = query.data?.instructors ?? [];
+  const reload = () => void invalidateInstructors(queryClient);
 
   const startEdit = (instructor: InstructorItem | null) => {
     setEditing(instructor?.instructor_id ?? null);
@@ -89,7 +96,16 @@ export function InstructorsPage() {
   return (
     <PageFrame title="Instructors">
       <Flex vertical gap={16}>
+        {query.isError ? (
+          <QueryError
+            title="Could not load the instructors"
+            error={query.error}
+            onRetry={query.refetch}
+            retrying={query.isFetching}
+          />
+        ) : null}
         <Table<InstructorItem>
+          loading={query.isLoading}
           rowKey="instructor_id"
           dataSource={instructors}
           pagination={false}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { REFERENCE_MESSAGES, locationSchema, type LocationInput } from '@studio/contracts';
 import {
@@ -13,29 +13,36 @@ import {
   Table,
   useOrganizationTimezone,
   zodResolver,
+  QueryError,
+  locationQueries,
+  invalidateLocations,
+  useQuery,
+  useQueryClient,
   type LocationItem,
 } from '@studio/ui';
 import { PageFrame } from '../page-frame';
-import { fetchLocations, saveLocation } from './reference.api';
+import { saveLocation } from './reference.api';
+import type { LocationBody } from './reference.api';
 import { timeZoneOptions } from './time-zones';
 
 /** /admin/settings/locations: the studio's locations, with their time zones, added and edited here. */
 export function LocationsPage() {
   const { message } = App.useApp();
   const zone = useOrganizationTimezone();
-  const [locations, setLocations] = useState<LocationItem[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
   const zones = useMemo(timeZoneOptions, []);
   const empty = useMemo(() => ({ name: '', address: '', timezone: zone }), [zone]);
-  const form = useForm<LocationInput>({ resolver: zodResolver(locationSchema), defaultValues: empty });
+  const form = useForm<LocationInput, unknown, LocationBody>({
+    resolver: zodResolver(locationSchema),
+    defaultValues: empty,
+  });
   const { control, reset, formState } = form;
 
-  const reload = useCallback(() => {
-    fetchLocations()
-      .then(setLocations)
-      .catch((error: unknown) => console.error('Could not load the locations', error));
-  }, []);
-  useEffect(reload, [reload]);
+  const queryClient = useQueryClient();
+  // The page's main data: a failure shows an error with Retry, never "No locations yet".
+  const query = useQuery(locationQueries.list());
+  const locations = query.data?.locations ?? [];
+  const reload = () => void invalidateLocations(queryClient);
 
   const startEdit = (location: LocationItem | null) => {
     setEditing(location?.location_id ?? null);
@@ -57,7 +64,16 @@ export function LocationsPage() {
   return (
     <PageFrame title="Locations">
       <Flex vertical gap={16}>
+        {query.isError ? (
+          <QueryError
+            title="Could not load the locations"
+            error={query.error}
+            onRetry={query.refetch}
+            retrying={query.isFetching}
+          />
+        ) : null}
         <Table<LocationItem>
+          loading={query.isLoading}
           rowKey="location_id"
           dataSource={locations}
           pagination={false}

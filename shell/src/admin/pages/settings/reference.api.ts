@@ -1,33 +1,29 @@
-import type { InstructorInput, LocationInput, WaiverInput } from '@studio/contracts';
-import {
-  apiFetch,
-  type InstructorItem,
-  type InstructorListResponse,
-  type LocationItem,
-  type LocationListResponse,
-} from '@studio/ui';
+import type { instructorSchema, locationSchema, waiverSchema } from '@studio/contracts';
+import { answer, api } from '@studio/ui';
 
-export async function fetchLocations(): Promise<LocationItem[]> {
-  return (await apiFetch<LocationListResponse>('/api/admin/location')).locations;
-}
+/* What the forms hand over after the zod resolver parsed them (defaults filled in). */
+export type LocationBody = ReturnType<(typeof locationSchema)['parse']>;
+export type InstructorBody = ReturnType<(typeof instructorSchema)['parse']>;
+export type WaiverBody = ReturnType<(typeof waiverSchema)['parse']>;
 
 /** POST a new location, or PUT an existing one. */
-export function saveLocation(id: string | null, body: LocationInput): Promise<unknown> {
-  return id
-    ? apiFetch(`/api/admin/location/${encodeURIComponent(id)}`, { method: 'PUT', body })
-    : apiFetch('/api/admin/location', { method: 'POST', body });
+export function saveLocation(id: string | null, body: LocationBody): Promise<unknown> {
+  return answer(
+    id
+      ? api.PUT('/api/admin/location/{location_id}', { params: { path: { location_id: id } }, body })
+      : api.POST('/api/admin/location', { body }),
+  );
 }
 
-export async function fetchInstructors(): Promise<InstructorItem[]> {
-  return (await apiFetch<InstructorListResponse>('/api/admin/instructor')).instructors;
+export function saveInstructor(id: string | null, body: InstructorBody): Promise<unknown> {
+  return answer(
+    id
+      ? api.PUT('/api/admin/instructor/{instructor_id}', { params: { path: { instructor_id: id } }, body })
+      : api.POST('/api/admin/instructor', { body }),
+  );
 }
 
-export function saveInstructor(id: string | null, body: InstructorInput): Promise<unknown> {
-  return id
-    ? apiFetch(`/api/admin/instructor/${encodeURIComponent(id)}`, { method: 'PUT', body })
-    : apiFetch('/api/admin/instructor', { method: 'POST', body });
-}
-
-export function createWaiver(body: WaiverInput): Promise<unknown> {
-  return apiFetch('/api/admin/waiver', { method: 'POST', body });
+/** POST a waiver template; answers its template_id (the course form selects it). */
+export function createWaiver(body: WaiverBody) {
+  return answer(api.POST('/api/admin/waiver', { body }));
 }

@@ -1,15 +1,23 @@
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
-import { REFERENCE_MESSAGES, waiverSchema, type WaiverInput } from '@studio/contracts';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import {
+  REFERENCE_MESSAGES,
+  WAIVER_CREATED_CHANNEL,
+  waiverSchema,
+  type WaiverInput,
+} from '@studio/contracts';
 import { App, Button, Flex, Form, FormField, Input, zodResolver } from '@studio/ui';
 import { PageFrame } from '../page-frame';
 import { createWaiver } from './reference.api';
+import type { WaiverBody } from './reference.api';
 
 /** /admin/waivers/new: a waiver template (name and text); after saving, back where the admin came from. */
 export function WaiverNewPage() {
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const form = useForm<WaiverInput>({
+  // Opened by a course drawer's "Add a waiver" link in a new tab: close it again after saving.
+  const inNewTab = useSearchParams()[0].get('then') === 'close';
+  const form = useForm<WaiverInput, unknown, WaiverBody>({
     resolver: zodResolver(waiverSchema),
     defaultValues: { name: '', body: '', document_url: null },
   });
@@ -17,10 +25,19 @@ export function WaiverNewPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await createWaiver(values);
+      const created = await createWaiver(values);
       message.success(REFERENCE_MESSAGES.waiverCreated);
-      // Opened from a course drawer's "Add a waiver" link: go back; opened directly: to the courses.
-      if (window.history.length > 1) navigate(-1);
+      // The course form in the other tab reloads its waivers and selects this one.
+      if (typeof BroadcastChannel !== 'undefined') {
+        const channel = new BroadcastChannel(WAIVER_CREATED_CHANNEL);
+        channel.postMessage({ template_id: created.template_id });
+        channel.close();
+      }
+      if (inNewTab) {
+        window.close();
+        // A browser that keeps the tab open shows the courses.
+        navigate('/admin/courses', { replace: true });
+      } else if (window.history.length > 1) navigate(-1);
       else navigate('/admin/courses');
     } catch (error) {
       console.error('Saving the waiver failed', error);

@@ -1,0 +1,35 @@
+import type { components } from '@studio/contracts';
+import {
+  $api,
+  invalidateStudent,
+  keepPreviousData,
+  studentQueries,
+  useQuery,
+  useQueryClient,
+} from '@studio/ui';
+
+export type StudentListPage = components['schemas']['StudentListDto_Output'];
+export type StudentListRow = StudentListPage['students'][number];
+export type CreatedStudent = components['schemas']['StudentOutDto_Output'];
+
+export interface StudentListParams {
+  search: string;
+  page: number;
+  limit: number;
+}
+
+/** One page of the organization's students, searched and paged by the server; the previous page stays while the next loads. */
+export function useStudentPage({ search, page, limit }: StudentListParams) {
+  return useQuery({
+    ...studentQueries.list({ page, limit, ...(search.trim() ? { search: search.trim() } : {}) }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /api/admin/student; a success refreshes every students list. */
+export function useCreateStudent() {
+  const queryClient = useQueryClient();
+  return $api.useMutation('post', '/api/admin/student', {
+    onSuccess: () => invalidateStudent(queryClient),
+  });
+}
