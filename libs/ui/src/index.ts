@@ -30,6 +30,7 @@ export * from './drawer/loading-skeleton';
 export * from './drawer/remote-error-boundary';
 export * from './form/form-field';
 export * from './form/zod-resolver';
+export * from './form/busy';
 export * from './overlay/overlay-state';
 export * from './overlay/overlay-context';
 export * from './session/session-context';

@@ -8,6 +8,7 @@ import {
   type PriceType,
 } from '@studio/contracts';
 import {
+  busy,
   App,
   Button,
   DrawerSection,
@@ -92,7 +93,7 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
         footer={
           <>
             <Button onClick={close}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={formState.isSubmitting}>
+            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
               Create course
             </Button>
           </>

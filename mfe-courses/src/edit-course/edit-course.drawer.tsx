@@ -10,6 +10,7 @@ import {
   type PriceType,
 } from '@studio/contracts';
 import {
+  busy,
   App,
   Button,
   DrawerSection,
@@ -131,7 +132,7 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
         footer={
           <>
             <Button onClick={close}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={formState.isSubmitting}>
+            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
               Save
             </Button>
           </>

@@ -6,6 +6,7 @@ import {
   type EventScheduleFormOutput,
 } from '@studio/contracts';
 import {
+  busy,
   Alert,
   App,
   Button,
@@ -120,7 +121,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
       footer={
         <>
           <Button onClick={close}>Cancel</Button>
-          <Button type="primary" loading={formState.isSubmitting} onClick={() => void submit()}>
+          <Button type="primary" loading={busy(formState.isSubmitting)} onClick={() => void submit()}>
             Schedule
           </Button>
         </>

@@ -1,6 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { MESSAGES, switchOrganizationSchema, type SwitchOrganizationInput } from '@studio/contracts';
 import {
+  busy,
   App,
   Button,
   DrawerSection,
@@ -70,7 +71,7 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
         footer={
           <>
             <Button onClick={close}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={form.formState.isSubmitting}>
+            <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
               Save
             </Button>
           </>

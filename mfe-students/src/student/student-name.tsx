@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, EditOutlined, Flex, Input, Typography } from '@studio/ui';
+import { busy, App, Button, EditOutlined, Flex, Input, Typography } from '@studio/ui';
 import { updateStudentName } from './student.api';
 import { STUDENT_MESSAGES } from './student-messages';
 
@@ -67,7 +67,7 @@ export function StudentName({ studentId, firstName, lastName, onSaved }: Props) 
         onChange={(e) => setLast(e.target.value)}
         style={{ width: 160 }}
       />
-      <Button type="primary" loading={saving} onClick={() => void save()}>
+      <Button type="primary" loading={busy(saving)} onClick={() => void save()}>
         Save
       </Button>
       <Button onClick={() => setEditing(false)}>Cancel</Button>

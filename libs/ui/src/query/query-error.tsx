@@ -1,5 +1,6 @@
 import { Alert, Button } from 'antd';
 import { isApiError } from '../api/api-error';
+import { busy } from '../form/busy';
 
 interface QueryErrorProps {
   /** What could not be loaded, e.g. "Could not load this student". */
@@ -29,7 +30,7 @@ export function QueryError({ title, error, onRetry, retrying }: QueryErrorProps)
       title={title}
       description={detail}
       action={
-        <Button size="small" onClick={() => void onRetry()} loading={retrying}>
+        <Button size="small" onClick={() => void onRetry()} loading={busy(Boolean(retrying))}>
           Retry
         </Button>
       }

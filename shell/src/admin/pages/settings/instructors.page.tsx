@@ -8,6 +8,7 @@ import {
   type InstructorInput,
 } from '@studio/contracts';
 import {
+  busy,
   App,
   Avatar,
   Button,
@@ -160,7 +161,7 @@ export function InstructorsPage() {
                 </Flex>
               </Form.Item>
               <Flex gap={8}>
-                <Button type="primary" htmlType="submit" loading={formState.isSubmitting}>
+                <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
                   {editing ? 'Save instructor' : 'Add instructor'}
                 </Button>
                 {editing ? <Button onClick={() => startEdit(null)}>Cancel</Button> : null}

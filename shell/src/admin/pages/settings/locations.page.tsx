@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { REFERENCE_MESSAGES, locationSchema, type LocationInput } from '@studio/contracts';
 import {
+  busy,
   App,
   Button,
   Card,
@@ -115,7 +116,7 @@ export function LocationsPage() {
                 )}
               </FormField>
               <Flex gap={8}>
-                <Button type="primary" htmlType="submit" loading={formState.isSubmitting}>
+                <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
                   {editing ? 'Save location' : 'Add location'}
                 </Button>
                 {editing ? <Button onClick={() => startEdit(null)}>Cancel</Button> : null}

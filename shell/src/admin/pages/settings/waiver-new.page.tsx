@@ -6,7 +6,7 @@ import {
   waiverSchema,
   type WaiverInput,
 } from '@studio/contracts';
-import { App, Button, Flex, Form, FormField, Input, zodResolver } from '@studio/ui';
+import { busy, App, Button, Flex, Form, FormField, Input, zodResolver } from '@studio/ui';
 import { PageFrame } from '../page-frame';
 import { createWaiver } from './reference.api';
 import type { WaiverBody } from './reference.api';
@@ -57,7 +57,7 @@ export function WaiverNewPage() {
           </FormField>
           <Flex gap={8}>
             <Button onClick={() => navigate(-1)}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={formState.isSubmitting}>
+            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
               Save waiver
             </Button>
           </Flex>

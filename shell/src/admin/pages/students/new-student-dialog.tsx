@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { STUDENT_MESSAGES, studentCreateSchema, type StudentCreateInput } from '@studio/contracts';
-import { App, Button, Form, FormField, Input, Modal, isApiError, zodResolver } from '@studio/ui';
+import { busy, App, Button, Form, FormField, Input, Modal, isApiError, zodResolver } from '@studio/ui';
 import { useCreateStudent, type CreatedStudent } from './students.api';
 
 const EMPTY: StudentCreateInput = { first_name: '', last_name: '', email: '' };
@@ -66,7 +66,7 @@ export function NewStudentDialog({
           <FormField control={control} name="email" label="Email" required>
             {(field) => <Input {...field} id="email" type="email" autoComplete="off" />}
           </FormField>
-          <Button type="primary" htmlType="submit" loading={formState.isSubmitting} block>
+          <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)} block>
             Add student
           </Button>
         </Form>
