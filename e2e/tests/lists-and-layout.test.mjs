@@ -361,10 +361,15 @@ test('New Course drawer: the footer never covers a field, and unsaved changes as
     `the last field ends at ${bottom.lastBottom}, under the footer at ${bottom.footerTop}`,
   );
 
-  // Unsaved changes: Escape asks; Keep editing keeps the text; the close button and Discard close.
+  // Unsaved changes: Escape and Cancel ask; Keep editing keeps the text; the close button and Discard close.
   await dialog.getByLabel('Name', { exact: true }).fill('Half-typed course');
   await page.keyboard.press('Escape');
   const confirm = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+  await confirm.waitFor();
+  await confirm.getByRole('button', { name: 'Keep editing' }).click();
+  await confirm.waitFor({ state: 'hidden' });
+  assert.equal(await dialog.getByLabel('Name', { exact: true }).inputValue(), 'Half-typed course');
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   await confirm.waitFor();
   await confirm.getByRole('button', { name: 'Keep editing' }).click();
   await confirm.waitFor({ state: 'hidden' });

@@ -8,6 +8,7 @@ import {
   type PriceType,
 } from '@studio/contracts';
 import {
+  useCancel,
   busy,
   App,
   Button,
@@ -49,6 +50,7 @@ const resolver = zodResolver(courseCreateFormSchema) as unknown as Resolver<
 
 /** New Course drawer (spec 000 §2): sections in the spec's order, rules from courseCreateFormSchema. */
 export function CourseBuilderDrawer({ close }: DrawerProps) {
+  const cancel = useCancel(close);
   const { message } = App.useApp();
   const form = useForm<CourseBuilderValues, unknown, CourseCreatePayload>({
     resolver,
@@ -92,7 +94,7 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
         title="New Course"
         footer={
           <>
-            <Button onClick={close}>Cancel</Button>
+            <Button onClick={cancel}>Cancel</Button>
             <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
               Create course
             </Button>

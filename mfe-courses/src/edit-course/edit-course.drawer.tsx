@@ -10,6 +10,7 @@ import {
   type PriceType,
 } from '@studio/contracts';
 import {
+  useCancel,
   busy,
   App,
   Button,
@@ -84,6 +85,7 @@ export function EditCourseDrawer({ data, close }: DrawerProps<EditCourseDrawerDa
 }
 
 function EditCourseForm({ course, close }: { course: CourseDetail; close: () => void }) {
+  const cancel = useCancel(close);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
@@ -131,7 +133,7 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
         extra={badge}
         footer={
           <>
-            <Button onClick={close}>Cancel</Button>
+            <Button onClick={cancel}>Cancel</Button>
             <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
               Save
             </Button>

@@ -6,6 +6,7 @@ import {
   type EventScheduleFormOutput,
 } from '@studio/contracts';
 import {
+  useCancel,
   busy,
   Alert,
   App,
@@ -76,6 +77,7 @@ interface ScheduleFormProps {
 }
 
 function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
+  const cancel = useCancel(close);
   const { message } = App.useApp();
   const [failure, setFailure] = useState<string | null>(null);
   const queryClient = useQueryClient();
@@ -120,7 +122,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
       title={`Schedule ${course.name}`}
       footer={
         <>
-          <Button onClick={close}>Cancel</Button>
+          <Button onClick={cancel}>Cancel</Button>
           <Button type="primary" loading={busy(formState.isSubmitting)} onClick={() => void submit()}>
             Schedule
           </Button>

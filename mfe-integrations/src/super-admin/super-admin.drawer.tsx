@@ -1,6 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { MESSAGES, switchOrganizationSchema, type SwitchOrganizationInput } from '@studio/contracts';
 import {
+  useCancel,
   busy,
   App,
   Button,
@@ -25,6 +26,7 @@ const RELOAD_AFTER_MS = 600;
 
 /** Super Admin Settings: lists every organization by name and switches the caller's account to one. */
 export function SuperAdminDrawer({ close }: DrawerProps) {
+  const cancel = useCancel(close);
   const { message } = App.useApp();
   const { session } = useSession();
   const waiting = useSkeletonDelay();
@@ -70,7 +72,7 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
         title="Super Admin Settings"
         footer={
           <>
-            <Button onClick={close}>Cancel</Button>
+            <Button onClick={cancel}>Cancel</Button>
             <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
               Save
             </Button>

@@ -6,6 +6,7 @@ import {
   type DiscountFormInput,
 } from '@studio/contracts';
 import {
+  useCancel,
   Alert,
   Button,
   DatePicker,
@@ -40,6 +41,7 @@ export interface DiscountDrawerData {
  * drawer says discount codes are not available yet, Save is disabled and nothing is sent.
  */
 export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>) {
+  const cancel = useCancel(close);
   const editId = data.promo_code_id ?? null;
   // Picker: a failed load is only logged and the list stays empty (spec 001 §8).
   const { items: courses } = usePickerList(courseQueries.list(), (a) => a.activities, 'courses');
@@ -67,7 +69,7 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
         title={editId ? 'Edit Discount' : 'New Discount'}
         footer={
           <>
-            <Button onClick={close}>Cancel</Button>
+            <Button onClick={cancel}>Cancel</Button>
             <Button type="primary" htmlType="submit" disabled>
               Save
             </Button>

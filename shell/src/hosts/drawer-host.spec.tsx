@@ -6,6 +6,7 @@ import { useState } from 'react';
 import {
   DISCARD_CHANGES_CONFIRM,
   useDrawer,
+  useCancel,
   useUnsavedChanges,
   type DrawerData,
   type DrawerProps,
@@ -25,10 +26,11 @@ function FakeDrawer({ data, close }: DrawerProps) {
   );
 }
 
-/** A drawer with a form: typing makes it dirty, Save closes it itself. */
+/** A drawer with a form: typing makes it dirty, Save closes it itself, Cancel asks first. */
 function FormDrawer({ close }: DrawerProps) {
   const [name, setName] = useState('');
   useUnsavedChanges(name !== '');
+  const cancel = useCancel(close);
   return (
     <div>
       <label>
@@ -36,6 +38,7 @@ function FormDrawer({ close }: DrawerProps) {
         <input value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <button onClick={close}>Save</button>
+      <button onClick={cancel}>Cancel</button>
     </div>
   );
 }
@@ -230,6 +233,20 @@ describe('DrawerHost: unsaved changes', () => {
   it('closes after Discard from the close button, and runs data.onClose', async () => {
     const onClose = await openDirtyForm();
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(within(await confirmBox()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.okText }));
+    await waitFor(() => expect(screen.queryByLabelText('Course name')).not.toBeInTheDocument());
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks from the drawer's own Cancel button, and Discard closes it", async () => {
+    const onClose = await openDirtyForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(
+      within(await confirmBox()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.cancelText }),
+    );
+    await waitFor(noConfirm);
+    drawerStays();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     fireEvent.click(within(await confirmBox()).getByRole('button', { name: DISCARD_CHANGES_CONFIRM.okText }));
     await waitFor(() => expect(screen.queryByLabelText('Course name')).not.toBeInTheDocument());
     expect(onClose).toHaveBeenCalledTimes(1);

@@ -111,6 +111,16 @@ export function DrawerHost() {
     });
   };
 
+  // The drawer's Cancel (useCancel) closes as the close button does; the ref keeps the context stable.
+  const requestCloseRef = useRef(requestClose);
+  useEffect(() => {
+    requestCloseRef.current = requestClose;
+  });
+  const registry = useMemo(
+    () => ({ ...guard.registry, requestClose: () => requestCloseRef.current() }),
+    [guard.registry],
+  );
+
   const returningTo = useRef<string | null>(null);
   useRouteChangeClose((from, to) => {
     if (returningTo.current === to) {
@@ -166,8 +176,8 @@ export function DrawerHost() {
     >
       {/* Drawers may show dialogs another remote registers (mfe-students' add_student). */}
       <RemoteRegistryContext.Provider value={loadDrawerRegistry}>
-        <UnsavedChangesContext.Provider value={guard.registry}>
-          {/* The drawer's own close (after a save, or its Cancel) does not ask. */}
+        <UnsavedChangesContext.Provider value={registry}>
+          {/* The drawer's own close (after a save) does not ask; its Cancel (useCancel) does. */}
           <RemoteDrawer key={type} type={type} data={data} close={closeAndNotify} />
         </UnsavedChangesContext.Provider>
       </RemoteRegistryContext.Provider>

@@ -11,6 +11,8 @@ export const DISCARD_CHANGES_CONFIRM = {
 
 interface UnsavedChangesRegistry {
   setDirty(id: string, dirty: boolean): void;
+  /** Closes the drawer as its close button does: asks first while a form has unsaved changes. */
+  requestClose?(): void;
 }
 
 /** Provided by the drawer host around the open drawer; forms inside report whether they are dirty. */
@@ -29,6 +31,19 @@ export function useUnsavedChanges(isDirty: boolean): void {
     registry?.setDirty(id, isDirty);
   }, [registry, id, isDirty]);
   useEffect(() => () => registry?.setDirty(id, false), [registry, id]);
+}
+
+/**
+ * The drawer's Cancel button: `<Button onClick={useCancel(close)}>Cancel</Button>`. Inside a drawer
+ * host it asks "Discard unsaved changes?" first, as the close button does; `close` itself (used after
+ * a save) never asks. Outside a host it is `close`.
+ */
+export function useCancel(close: () => void): () => void {
+  const registry = useContext(UnsavedChangesContext);
+  return useCallback(() => {
+    if (registry?.requestClose) registry.requestClose();
+    else close();
+  }, [registry, close]);
 }
 
 export interface UnsavedChangesGuard {
