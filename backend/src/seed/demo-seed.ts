@@ -6,6 +6,7 @@ import { UsersService } from '../modules/identity/users.service';
 import { Organization } from '../modules/organizations/organization.entity';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
 import { seedDemoCatalog } from './demo-catalog';
+import { LoyaltyService } from '../modules/loyalty/loyalty.service';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
@@ -45,6 +46,8 @@ export async function seedDemo(app: INestApplicationContext, config: AppConfig):
     { organizationId: demo.id, userId: owner.id, role: 'owner', sessionId: 'seed' },
     demo.timezone,
   );
+  // The demo studio runs the loyalty programme; Another Studio has none ("set up a loyalty program").
+  await app.get(LoyaltyService).setStatus(demo.id, 'active', owner.id);
   const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
   await users.create({
     email: 'owner@another.studio',

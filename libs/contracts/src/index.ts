@@ -19,3 +19,4 @@ export * from './ui/scheduling-ui';
 export * from './zod-csp';
 export * from './catalog/course-list.schema';
 export * from './students/student.schema';
+export * from './loyalty/loyalty.schema';

@@ -9,6 +9,7 @@ export * from './queries/reference-data';
 export * from './queries/events';
 export * from './queries/students';
 export * from './queries/organizations';
+export * from './queries/loyalty';
 export {
   QueryClientProvider,
   keepPreviousData,
