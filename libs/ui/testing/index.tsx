@@ -79,18 +79,28 @@ export function renderWithProviders(
   );
 }
 
-/**
- * A mocked answer. Prefer okBody (typed by the generated 200 body), errorBody, noContent and
- * networkError: a literal `{ body }` is not checked against the API.
- */
-export interface MockAnswer {
+/** Type-only brand (no value at run time): only typed() below gives an answer this key. */
+declare const typedAnswer: unique symbol;
+
+interface AnswerFields {
   status?: number;
   body?: unknown;
   /** Fail like a dropped connection (fetch rejects with a TypeError). */
   networkError?: boolean;
 }
 
-const typed = (answer: MockAnswer): MockAnswer => answer;
+/**
+ * A mocked answer, made only by okBody (typed by the generated success body), errorBody (the API's
+ * one error shape), noContent and networkError. It carries a type-only brand, so a literal
+ * `{ body }` or `{ status, body }`, which nothing checks against the API, is a compile error both
+ * as a route's answer and as a route function's return.
+ */
+export interface MockAnswer extends AnswerFields {
+  readonly [typedAnswer]: true;
+}
+
+/** The one place a plain answer becomes a MockAnswer: the helpers below have checked its shape. */
+const typed = (answer: AnswerFields): MockAnswer => answer as MockAnswer;
 
 /** A dropped connection: fetch rejects with a TypeError. */
 export const networkError = (): MockAnswer => typed({ networkError: true });
@@ -115,7 +125,7 @@ type Json<R> = R extends { content: { 'application/json': infer B } }
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
-/** The generated body of an operation's success answer (200, else 201). */
+/** The generated body of an operation's success answer (200, else 201, else 202). */
 export type OkBodyOf<P extends keyof paths, M extends Method> = paths[P][M] extends {
   responses: infer R;
 }
@@ -123,12 +133,16 @@ export type OkBodyOf<P extends keyof paths, M extends Method> = paths[P][M] exte
     ? Json<R[200]>
     : 201 extends keyof R
       ? Json<R[201]>
-      : never
+      : 202 extends keyof R
+        ? Json<R[202]>
+        : never
   : never;
 
 /**
- * A 200 answer typed by the operation's generated response: an invented field, or a missing one,
- * fails the typecheck. `okBody<'/api/admin/activities/{activity_id}', 'get'>({ … })`.
+ * A success answer typed by the operation's generated response (200, else 201, else 202; it is
+ * sent as 200, which the typed client reads the same): an invented field, or a missing one, fails
+ * the typecheck. `okBody<'/api/admin/activities/{activity_id}', 'get'>({ … })`. A fixture kept in a
+ * constant is checked for invented fields only where it is written: type it `OkBodyOf<…>` too.
  */
 export function okBody<P extends keyof paths, M extends Method>(body: OkBodyOf<P, M>): MockAnswer {
   return typed({ status: 200, body });

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { COURSE_MESSAGES as M } from '@studio/contracts';
-import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
 import {
   INSTRUCTOR_ID,
   LOCATION_ID,
@@ -22,9 +22,9 @@ afterEach(() => jest.restoreAllMocks());
 function routes(extra: Parameters<typeof mockFetch>[0] = {}) {
   return mockFetch({
     ...REFERENCE_ROUTES,
-    'POST /api/admin/upload': { body: { id: 'm1', url: IMAGE_URL } },
-    'POST /api/admin/activities': { status: 201, body: { activity_id: 'a1' } },
-    'POST /api/slack-alert-new-course': { body: {} },
+    'POST /api/admin/upload': okBody<'/api/admin/upload', 'post'>({ id: 'm1', url: IMAGE_URL }),
+    'POST /api/admin/activities': okBody<'/api/admin/activities', 'post'>({ activity_id: 'a1' }),
+    'POST /api/slack-alert-new-course': okBody<'/api/slack-alert-new-course', 'post'>({ queued: true }),
     ...extra,
   });
 }
@@ -142,10 +142,7 @@ describe('New Course drawer', () => {
 
   it("toasts 'Error adding course' and shows the server's field message when the API refuses", async () => {
     routes({
-      'POST /api/admin/activities': {
-        status: 400,
-        body: { statusCode: 400, message: 'Validation failed', errors: { name: 'That name is taken' } },
-      },
+      'POST /api/admin/activities': errorBody(400, 'Validation failed', { name: 'That name is taken' }),
     });
     const close = renderBuilder();
     await fillValidCourse();
@@ -157,7 +154,7 @@ describe('New Course drawer', () => {
 
   it('a failed upload shows no message and adds no image; a non-image is not even sent', async () => {
     const calls = routes({
-      'POST /api/admin/upload': { status: 500, body: { statusCode: 500, message: 'boom' } },
+      'POST /api/admin/upload': errorBody(500, 'boom'),
     });
     renderBuilder();
     uploadFiles([pngFile()]);
@@ -173,7 +170,10 @@ describe('New Course drawer', () => {
 
   it('uploads, moves and removes images', async () => {
     let n = 0;
-    routes({ 'POST /api/admin/upload': () => ({ body: { id: `m${++n}`, url: `/media/${n}.png` } }) });
+    routes({
+      'POST /api/admin/upload': () =>
+        okBody<'/api/admin/upload', 'post'>({ id: `m${++n}`, url: `/media/${n}.png` }),
+    });
     renderBuilder();
     uploadFiles([pngFile('a.png'), pngFile('b.png')]);
     await screen.findByRole('img', { name: 'Course image 2' });

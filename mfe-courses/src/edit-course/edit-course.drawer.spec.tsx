@@ -1,6 +1,14 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { COURSE_MESSAGES as M } from '@studio/contracts';
-import { mockFetch, renderWithProviders, type RecordedCall } from '@studio/ui/testing';
+import {
+  courseDetail,
+  errorBody,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type MockAnswer,
+  type RecordedCall,
+} from '@studio/ui/testing';
 import { FEATURE_NOT_AVAILABLE, type CourseDetail } from '@studio/ui';
 import {
   INSTRUCTOR_ID,
@@ -19,67 +27,33 @@ jest.setTimeout(180000);
 const ID = '6c4f8051-bd7e-4f90-8b32-4d5e6f708192';
 const COURSE_PATH = `/api/admin/activities/${ID}`;
 
+/** The builder's course, as GET /api/admin/activities/{activity_id} answers it: two images and a waiver. */
 function course(overrides: Partial<CourseDetail> = {}): CourseDetail {
-  return {
+  return courseDetail({
     activity_id: ID,
-    name: 'Wheel throwing for beginners',
-    description: 'Learn to centre clay on the wheel.',
-    capacity: 8,
-    price_type: 'standard',
-    prices: [{ unit_price: 4500 }],
     images: ['/media/a.png', '/media/b.png'],
     location_id: LOCATION_ID,
     instructor_id: INSTRUCTOR_ID,
-    Location: { address: '1 Clay St', timezone: { timeZoneId: 'America/New_York' } },
-    Instructor: { first_name: 'Ada', photo_url: null },
-    level: 'Beginner',
-    category_id: 4,
-    material: 'Ceramics',
-    tools: '',
-    auto_email: 'See you soon',
-    cancel_policy_id: 3,
-    reschedule_policy_id: 4,
-    activity_type: 'scheduled',
-    single_party: false,
-    status: 'listed',
-    form_collection_type: 'order',
-    required_form_id: null,
-    RequiredForm: null,
     RequiredTemplates: [{ template_id: WAIVER_ID, name: 'Studio waiver' }],
-    buffer_before_mins: 0,
-    buffer_after_mins: 0,
-    min_notice_mins: 0,
-    start_time_increments_mins: 30,
-    duration_mins: 60,
-    default_days: 1,
-    default_days_apart: 1,
-    default_daily_mins: 60,
-    default_start_time: '12:00',
-    sync_with_eventbrite: false,
-    eventbrite_event_id: null,
-    Event: [],
-    syncMappings: [],
-    Organization: { SyncProvider: [] },
-    listed: true,
-    has_events: true,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
     ...overrides,
-  };
+  });
 }
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
 
+const answerCourse = (detail: CourseDetail) => okBody<'/api/admin/activities/{activity_id}', 'get'>(detail);
+const answerSaved = (detail: CourseDetail) => okBody<'/api/admin/activities/{activity_id}', 'put'>(detail);
+
 function routes(
   detail: CourseDetail = course(),
-  put: (call: RecordedCall) => { status?: number; body?: unknown } = () => ({ body: detail }),
+  put: (call: RecordedCall) => MockAnswer = () => answerSaved(detail),
 ) {
   return mockFetch({
     ...REFERENCE_ROUTES,
-    [`GET ${COURSE_PATH}`]: { body: detail },
+    [`GET ${COURSE_PATH}`]: answerCourse(detail),
     [`PUT ${COURSE_PATH}`]: put,
-    'POST /api/admin/upload': { body: { id: 'm3', url: '/media/c.png' } },
+    'POST /api/admin/upload': okBody<'/api/admin/upload', 'post'>({ id: 'm3', url: '/media/c.png' }),
   });
 }
 
@@ -184,9 +158,7 @@ describe('Edit Course drawer', () => {
 
   it("toasts 'Error updating course' and shows the form error when the save fails", async () => {
     routes(course(), (call) =>
-      (call.body as { name?: string }).name
-        ? { status: 500, body: { statusCode: 500, message: 'Internal' } }
-        : { body: course() },
+      (call.body as { name?: string }).name ? errorBody(500, 'Internal') : answerSaved(course()),
     );
     const close = await renderEdit();
     save();
@@ -215,8 +187,8 @@ describe('Edit Course drawer', () => {
   it('a failed upload shows no message and adds no image', async () => {
     const calls = mockFetch({
       ...REFERENCE_ROUTES,
-      [`GET ${COURSE_PATH}`]: { body: course() },
-      'POST /api/admin/upload': { status: 415, body: { statusCode: 415, message: 'Not an image' } },
+      [`GET ${COURSE_PATH}`]: answerCourse(course()),
+      'POST /api/admin/upload': errorBody(415, 'Not an image'),
     });
     await renderEdit();
     uploadFiles([pngFile()]);
@@ -242,8 +214,26 @@ describe('Edit Course drawer', () => {
       required_form_id: FORM_ID,
       RequiredForm: {
         fields: [
-          { id: 'f1', field_key: 'f1', type: 'email', label: 'Email', placeholder: '', description: '', required: true, options: [] },
-          { id: 'f2', field_key: 'f2', type: 'text', label: 'Allergies', placeholder: '', description: '', required: false, options: [] },
+          {
+            id: 'f1',
+            field_key: 'f1',
+            type: 'email',
+            label: 'Email',
+            placeholder: '',
+            description: '',
+            required: true,
+            options: [],
+          },
+          {
+            id: 'f2',
+            field_key: 'f2',
+            type: 'text',
+            label: 'Allergies',
+            placeholder: '',
+            description: '',
+            required: false,
+            options: [],
+          },
         ],
       },
     });

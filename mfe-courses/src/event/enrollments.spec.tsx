@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
 import { SCHEDULING_MESSAGES } from '@studio/contracts';
 import { EnrollmentsGrid } from './enrollments-grid';
 import { enrollmentQueryString, INITIAL_ENROLLMENT_QUERY } from './enrollment-query';
@@ -30,8 +30,8 @@ describe('enrollmentQueryString', () => {
 
 describe('EnrollmentsGrid', () => {
   it('asks the server for each search, sort and page', async () => {
-    const many = { ...PAGE, totalCount: 45 };
-    const calls = mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: { body: many } });
+    const many = okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({ ...PAGE, totalCount: 45 });
+    const calls = mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: many });
     renderWithProviders(
       <EnrollmentsGrid
         eventId={EVENT_ID}
@@ -71,9 +71,10 @@ describe('GuestCountDialog', () => {
   it('takes a whole number from 0, disables Save when empty, and sends it', async () => {
     const onSaved = jest.fn();
     const calls = mockFetch({
-      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: {
-        body: { enrollment_id: ROW.enrollment_id, guestCount: 0 },
-      },
+      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: okBody<
+        '/api/admin/enrollment/{enrollment_id}/guests',
+        'put'
+      >({ enrollment_id: ROW.enrollment_id, guestCount: 0 }),
     });
     renderWithProviders(<GuestCountDialog enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
     const input = await screen.findByLabelText('Guest count');
@@ -96,10 +97,10 @@ describe('GuestCountDialog', () => {
 
   it("toasts 'Failed to update guest count' and shows the server's seat message", async () => {
     mockFetch({
-      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: {
-        status: 409,
-        body: { statusCode: 409, message: SCHEDULING_MESSAGES.notEnoughSeats(1) },
-      },
+      [`PUT /api/admin/enrollment/${ROW.enrollment_id}/guests`]: errorBody(
+        409,
+        SCHEDULING_MESSAGES.notEnoughSeats(1),
+      ),
     });
     const onSaved = jest.fn();
     renderWithProviders(<GuestCountDialog enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
@@ -114,7 +115,12 @@ describe('GuestCountDialog', () => {
 describe('EnrollmentsGrid in a narrow drawer', () => {
   it('keeps the Remove action in a column fixed to the right edge while the other columns scroll', async () => {
     const onRemove = jest.fn();
-    mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: { body: PAGE } });
+    mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<
+        '/api/admin/enrollment/event/{event_id}',
+        'get'
+      >(PAGE),
+    });
     renderWithProviders(
       <div style={{ width: 360 }}>
         <EnrollmentsGrid

@@ -1,9 +1,13 @@
-import type { EnrollmentRow, EventDetail } from './event.api';
+import type { OkBodyOf } from '@studio/ui/testing';
+
+/* Typed by the generated response bodies: a field the API does not send, or a missing one, fails. */
+type EventDetail = OkBodyOf<'/api/admin/events/{event_id}', 'get'>;
+type EnrollmentPage = OkBodyOf<'/api/admin/enrollment/event/{event_id}', 'get'>;
 
 export const EVENT_ID = 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee';
 export const ACTIVITY_ID = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 
-export const EVENT = {
+export const EVENT: EventDetail = {
   event_id: EVENT_ID,
   activity_id: ACTIVITY_ID,
   name: 'Wheel throwing',
@@ -27,9 +31,9 @@ export const EVENT = {
   enrolled_count: 2,
   seats_taken: 3,
   Activity: { name: 'Wheel throwing', images: [] },
-} as EventDetail;
+};
 
-export const ROW: EnrollmentRow = {
+export const ROW: EnrollmentPage['enrollments'][number] = {
   enrollment_id: '11111111-0000-4000-8000-000000000001',
   student_id: 's1',
   created_at: '2026-03-01T15:00:00Z',
@@ -40,4 +44,4 @@ export const ROW: EnrollmentRow = {
   Order: { order_id: 'o1', order_number: 1042, totalPrice: 0 },
 };
 
-export const PAGE = { enrollments: [ROW], totalCount: 1, currentPage: 1, itemsPerPage: 20 };
+export const PAGE: EnrollmentPage = { enrollments: [ROW], totalCount: 1, currentPage: 1, itemsPerPage: 20 };

@@ -1,27 +1,38 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import {
+  errorBody,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type MockAnswer,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { SCHEDULING_MESSAGES, SYSTEM_TAGS, TAG_UPDATE_DEBOUNCE_MS } from '@studio/contracts';
 import { EventTags } from './event-tags';
 import { EVENT_ID } from './event-fixtures';
 
-const FEATURED = { ...SYSTEM_TAGS.featured, system: true };
-const KIDS = { tag_id: 't-kids', name: 'Kids', color: '#2f9e44', icon: null, system: false };
-const ADULTS = { tag_id: 't-adults', name: 'Adults', color: '#1098ad', icon: null, system: false };
+type Tag = OkBodyOf<'/api/admin/events/tags', 'get'>['tags'][number];
+
+const FEATURED: Tag = { ...SYSTEM_TAGS.featured, system: true };
+const KIDS: Tag = { tag_id: 't-kids', name: 'Kids', color: '#2f9e44', icon: null, system: false };
+const ADULTS: Tag = { tag_id: 't-adults', name: 'Adults', color: '#1098ad', icon: null, system: false };
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
 
-function routes(put: { status?: number; body: unknown }) {
+function routes(put: MockAnswer) {
   return mockFetch({
-    'GET /api/admin/events/tags': { body: { tags: [FEATURED, KIDS, ADULTS] } },
-    [`GET /api/admin/events/${EVENT_ID}/tags`]: { body: { tags: [FEATURED, KIDS] } },
+    'GET /api/admin/events/tags': okBody<'/api/admin/events/tags', 'get'>({ tags: [FEATURED, KIDS, ADULTS] }),
+    [`GET /api/admin/events/${EVENT_ID}/tags`]: okBody<'/api/admin/events/{event_id}/tags', 'get'>({
+      tags: [FEATURED, KIDS],
+    }),
     [`PUT /api/admin/events/${EVENT_ID}/tags`]: put,
   });
 }
 
 describe('EventTags', () => {
   it('shows system tags without remove or rename, and saves custom tags once, 50 ms after the last change', async () => {
-    const calls = routes({ body: { tags: [FEATURED] } });
+    const calls = routes(okBody<'/api/admin/events/{event_id}/tags', 'put'>({ tags: [FEATURED] }));
     renderWithProviders(<EventTags eventId={EVENT_ID} />);
     await screen.findByText('Kids');
     expect(screen.getByText('Featured')).toBeInTheDocument();
@@ -51,7 +62,7 @@ describe('EventTags', () => {
   });
 
   it("says 'Failed to update tags' and reloads the event's tags when the save fails", async () => {
-    const calls = routes({ status: 500, body: { statusCode: 500, message: 'boom' } });
+    const calls = routes(errorBody(500, 'boom'));
     renderWithProviders(<EventTags eventId={EVENT_ID} />);
     await screen.findByText('Kids');
     fireEvent.click(screen.getByLabelText('Remove tag Kids'));

@@ -1,5 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { freezeToday, mockFetch, renderWithProviders, type MockAnswer } from '@studio/ui/testing';
+import {
+  errorBody,
+  freezeToday,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type MockAnswer,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { COURSE_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { RemoteRegistryContext } from '@studio/ui';
 import { EventDrawer } from './event.drawer';
@@ -13,12 +21,19 @@ beforeEach(() => freezeToday('2026-11-22T12:00:00Z'));
 afterEach(() => jest.useRealTimers());
 afterEach(() => jest.restoreAllMocks());
 
-function routes(extra: Record<string, MockAnswer> = {}, event: MockAnswer = { body: EVENT }) {
+type EventDetail = OkBodyOf<'/api/admin/events/{event_id}', 'get'>;
+const answerEvent = (event: EventDetail = EVENT) => okBody<'/api/admin/events/{event_id}', 'get'>(event);
+
+function routes(extra: Record<string, MockAnswer> = {}, event: MockAnswer = answerEvent()) {
   return mockFetch({
     [`GET /api/admin/events/${EVENT_ID}`]: event,
-    [`GET /api/admin/enrollment/event/${EVENT_ID}`]: { body: PAGE },
-    'GET /api/admin/events/tags': { body: { tags: [] } },
-    [`GET /api/admin/events/${EVENT_ID}/tags`]: { body: { tags: [] } },
+    [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>(
+      PAGE,
+    ),
+    'GET /api/admin/events/tags': okBody<'/api/admin/events/tags', 'get'>({ tags: [] }),
+    [`GET /api/admin/events/${EVENT_ID}/tags`]: okBody<'/api/admin/events/{event_id}/tags', 'get'>({
+      tags: [],
+    }),
     ...extra,
   });
 }
@@ -61,7 +76,7 @@ describe('EventDrawer', () => {
   });
 
   it("says 'Failed to load event details' when the event cannot be loaded", async () => {
-    routes({}, { status: 500, body: { statusCode: 500, message: 'boom' } });
+    routes({}, errorBody(500, 'boom'));
     renderWithProviders(<EventDrawer data={{ event_id: EVENT_ID }} close={jest.fn()} />);
     expect(await screen.findByText(SCHEDULING_MESSAGES.eventLoadFailed)).toBeInTheDocument();
   });
@@ -78,11 +93,12 @@ describe('EventDrawer', () => {
   it('deletes an empty session, toasts, closes and goes to the course page', async () => {
     const calls = routes(
       {
-        [`DELETE /api/admin/events/${EVENT_ID}`]: {
-          body: { activity_id: EVENT.activity_id, redirect_to: `/admin/courses/${EVENT.activity_id}` },
-        },
+        [`DELETE /api/admin/events/${EVENT_ID}`]: okBody<'/api/admin/events/{event_id}', 'delete'>({
+          activity_id: EVENT.activity_id,
+          redirect_to: `/admin/courses/${EVENT.activity_id}`,
+        }),
       },
-      { body: { ...EVENT, enrolled_count: 0, seats_taken: 0 } },
+      answerEvent({ ...EVENT, enrolled_count: 0, seats_taken: 0 }),
     );
     const close = jest.fn();
     renderWithProviders(<EventDrawer data={{ eventId: EVENT_ID }} close={close} />);
@@ -96,8 +112,16 @@ describe('EventDrawer', () => {
   });
 
   it("edit event dialog: a free session's capacity changes with no price, and it stays free", async () => {
-    const free = { ...EVENT, price: 0 };
-    const calls = routes({ [`PUT /api/admin/events/${EVENT_ID}`]: { body: { ...free, capacity: 20 } } }, { body: free });
+    const free: EventDetail = { ...EVENT, price: 0 };
+    const calls = routes(
+      {
+        [`PUT /api/admin/events/${EVENT_ID}`]: okBody<'/api/admin/events/{event_id}', 'put'>({
+          ...free,
+          capacity: 20,
+        }),
+      },
+      answerEvent(free),
+    );
     await renderDrawer();
     fireEvent.click(screen.getByRole('button', { name: /Edit event/ }));
     await screen.findByLabelText('Internal short description');
@@ -110,15 +134,15 @@ describe('EventDrawer', () => {
     expect(await screen.findByText(COURSE_MESSAGES.updatedSuccessfully)).toBeInTheDocument();
     expect(screen.queryByText(SCHEDULING_MESSAGES.priceEmpty)).toBeNull();
     expect(screen.queryByText(SCHEDULING_MESSAGES.pricePositive)).toBeNull();
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ capacity: 20, internal_short_description: 'Evening group' });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      capacity: 20,
+      internal_short_description: 'Evening group',
+    });
   });
 
   it('edit event dialog: the spec messages, then the server 409 message', async () => {
     const calls = routes({
-      [`PUT /api/admin/events/${EVENT_ID}`]: {
-        status: 409,
-        body: { statusCode: 409, message: SCHEDULING_MESSAGES.capacityBelowSeats(3) },
-      },
+      [`PUT /api/admin/events/${EVENT_ID}`]: errorBody(409, SCHEDULING_MESSAGES.capacityBelowSeats(3)),
     });
     await renderDrawer();
     fireEvent.click(screen.getByRole('button', { name: /Edit event/ }));

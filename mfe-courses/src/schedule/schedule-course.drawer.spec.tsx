@@ -1,5 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '@studio/ui/testing';
+import {
+  courseDetail,
+  errorBody,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type MockAnswer,
+} from '@studio/ui/testing';
 import { COURSE_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { ScheduleCourseDrawer } from './schedule-course.drawer';
 import { courseToScheduleDefaults, firstDateIn, nextDayRow } from './schedule-form-values';
@@ -12,7 +19,8 @@ const ACTIVITY = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const LOCATION = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const INSTRUCTOR = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
 
-const COURSE = {
+/** The whole course as GET /api/admin/activities/{activity_id} answers it. */
+const COURSE: ScheduleCourse = courseDetail({
   activity_id: ACTIVITY,
   name: 'Wheel throwing',
   capacity: 8,
@@ -24,26 +32,25 @@ const COURSE = {
   default_days_apart: 2,
   default_daily_mins: 90,
   default_start_time: '18:30',
-} as unknown as ScheduleCourse;
+});
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
 
-function routes(post = { status: 201, body: { event_id: 'e1' } } as { status: number; body: unknown }, course = COURSE) {
+function routes(
+  post: MockAnswer = okBody<'/api/admin/events', 'post'>({ event_id: 'e1' }),
+  course: ScheduleCourse = COURSE,
+) {
   return mockFetch({
-    [`GET /api/admin/activities/${ACTIVITY}`]: { body: course },
-    'GET /api/admin/location': {
-      body: {
-        locations: [
-          { location_id: LOCATION, name: 'Studio', address: '1 Clay St', timezone: 'America/Chicago' },
-        ],
-      },
-    },
-    'GET /api/admin/instructor': {
-      body: {
-        instructors: [{ instructor_id: INSTRUCTOR, first_name: 'Ida', last_name: 'Kiln', photo_url: null }],
-      },
-    },
+    [`GET /api/admin/activities/${ACTIVITY}`]: okBody<'/api/admin/activities/{activity_id}', 'get'>(course),
+    'GET /api/admin/location': okBody<'/api/admin/location', 'get'>({
+      locations: [
+        { location_id: LOCATION, name: 'Studio', address: '1 Clay St', timezone: 'America/Chicago' },
+      ],
+    }),
+    'GET /api/admin/instructor': okBody<'/api/admin/instructor', 'get'>({
+      instructors: [{ instructor_id: INSTRUCTOR, first_name: 'Ida', last_name: 'Kiln', photo_url: null }],
+    }),
     'POST /api/admin/events': post,
   });
 }
@@ -68,14 +75,14 @@ describe('schedule defaults', () => {
   });
 
   it('falls back to one day at 09:00 for 60 minutes, and an added day follows the last by days-apart', () => {
-    const bare = {
+    const bare: ScheduleCourse = {
       ...COURSE,
       default_days: 0,
       default_days_apart: 0,
       default_daily_mins: 0,
       default_start_time: '',
     };
-    const { values } = courseToScheduleDefaults(bare as ScheduleCourse, new Date('2026-03-07T12:00:00Z'));
+    const { values } = courseToScheduleDefaults(bare, new Date('2026-03-07T12:00:00Z'));
     expect(values.dates).toEqual([{ date: '2026-03-08', time: '09:00', duration: 60 }]);
     expect(nextDayRow([{ date: '2026-03-31' }], 3, 'UTC')).toEqual({
       date: '2026-04-03',
@@ -194,7 +201,7 @@ describe('ScheduleCourseDrawer', () => {
   });
 
   it('an appointment course is not scheduled: the drawer says how it is booked and offers no Schedule', async () => {
-    const calls = routes(undefined, { ...COURSE, activity_type: 'appointment' } as ScheduleCourse);
+    const calls = routes(undefined, { ...COURSE, activity_type: 'appointment' });
     await renderDrawer();
     expect(screen.getByText(SCHEDULING_MESSAGES.appointmentNotSchedulable)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Schedule' })).toBeNull();
@@ -203,7 +210,7 @@ describe('ScheduleCourseDrawer', () => {
   });
 
   it("toasts 'Error scheduling course' and stays open when the server refuses", async () => {
-    routes({ status: 400, body: { statusCode: 400, message: 'A location is required.' } });
+    routes(errorBody(400, 'A location is required.'));
     const close = await renderDrawer();
     fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.scheduleFailed)).toBeInTheDocument();

@@ -1,16 +1,17 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders, TEST_SESSION } from '@studio/ui/testing';
+import { errorBody, mockFetch, okBody, renderWithProviders, TEST_SESSION } from '@studio/ui/testing';
 import { SuperAdminDrawer } from './super-admin.drawer';
 import { page } from './super-admin.api';
 
 const ANOTHER = '33333333-3333-4333-8333-333333333333';
-const ORGS = {
+/** GET /api/super-admin/organization, typed by the generated response body. */
+const ORGS = okBody<'/api/super-admin/organization', 'get'>({
   organizations: [
     { organization_id: ANOTHER, name: 'Zebra Arts', timezone: 'UTC' },
     { organization_id: TEST_SESSION.user.organization_id, name: 'Demo Studio', timezone: 'America/New_York' },
     { organization_id: '44444444-4444-4444-8444-444444444444', name: 'Another Studio', timezone: 'UTC' },
   ],
-};
+});
 
 const close = jest.fn();
 
@@ -28,7 +29,7 @@ async function openSelect() {
 
 describe('SuperAdminDrawer', () => {
   it('lists the organizations sorted by name', async () => {
-    mockFetch({ 'GET /api/super-admin/organization': { body: ORGS } });
+    mockFetch({ 'GET /api/super-admin/organization': ORGS });
     renderWithProviders(<SuperAdminDrawer data={{}} close={close} />);
     await openSelect();
     await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option-content')).toHaveLength(3));
@@ -38,8 +39,11 @@ describe('SuperAdminDrawer', () => {
 
   it('saves the chosen organization with PUT {org_id}, toasts and reloads the page', async () => {
     const calls = mockFetch({
-      'GET /api/super-admin/organization': { body: ORGS },
-      'PUT /api/super-admin/user': { body: { ...TEST_SESSION.user, organization_id: ANOTHER } },
+      'GET /api/super-admin/organization': ORGS,
+      'PUT /api/super-admin/user': okBody<'/api/super-admin/user', 'put'>({
+        ...TEST_SESSION.user,
+        organization_id: ANOTHER,
+      }),
     });
     renderWithProviders(<SuperAdminDrawer data={{}} close={close} />);
     await openSelect();
@@ -56,8 +60,8 @@ describe('SuperAdminDrawer', () => {
 
   it("toasts 'Failed to switch organization' and stays when the switch fails", async () => {
     mockFetch({
-      'GET /api/super-admin/organization': { body: ORGS },
-      'PUT /api/super-admin/user': { status: 403, body: { statusCode: 403, message: 'Forbidden' } },
+      'GET /api/super-admin/organization': ORGS,
+      'PUT /api/super-admin/user': errorBody(403, 'Forbidden'),
     });
     renderWithProviders(<SuperAdminDrawer data={{}} close={close} />);
     await screen.findByRole('combobox', {}, { timeout: 3000 });
@@ -67,7 +71,7 @@ describe('SuperAdminDrawer', () => {
   });
 
   it('asks for an organization when none is selected', async () => {
-    const calls = mockFetch({ 'GET /api/super-admin/organization': { body: ORGS } });
+    const calls = mockFetch({ 'GET /api/super-admin/organization': ORGS });
     renderWithProviders(<SuperAdminDrawer data={{}} close={close} />, {
       ...TEST_SESSION,
       user: { ...TEST_SESSION.user, organization_id: '' },

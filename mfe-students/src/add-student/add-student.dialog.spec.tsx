@@ -1,11 +1,20 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '@studio/ui/testing';
-import { SCHEDULING_MESSAGES } from '@studio/contracts';
+import {
+  errorBody,
+  mockFetch,
+  noContent,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
+import { SCHEDULING_MESSAGES, STUDENT_SEARCH_LIMIT } from '@studio/contracts';
 import { AddStudentDialog } from './add-student.dialog';
 import { RemoveStudentDialog } from './remove-student.dialog';
 
 const EVENT_ID = 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee';
-const ADA = {
+type StudentList = OkBodyOf<'/api/admin/student', 'get'>;
+
+const ADA: StudentList['students'][number] = {
   student_id: '55555555-5555-4555-8555-555555555555',
   first_name: 'Ada',
   last_name: 'Lovelace',
@@ -14,6 +23,13 @@ const ADA = {
   user_id: null,
   created_at: '2026-01-01T00:00:00Z',
 };
+/** The picker's search answer: one page holding Ada. */
+const STUDENTS = okBody<'/api/admin/student', 'get'>({
+  students: [ADA],
+  totalCount: 1,
+  currentPage: 1,
+  itemsPerPage: STUDENT_SEARCH_LIMIT,
+});
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
@@ -27,7 +43,7 @@ async function pickAda() {
 
 describe('AddStudentDialog', () => {
   it("says 'Please select a student.' when none is picked and calls nothing", async () => {
-    const calls = mockFetch({ 'GET /api/admin/student': { body: { students: [ADA] } } });
+    const calls = mockFetch({ 'GET /api/admin/student': STUDENTS });
     renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID }} close={jest.fn()} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Enroll student' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.selectStudent)).toBeInTheDocument();
@@ -38,11 +54,17 @@ describe('AddStudentDialog', () => {
     const onDone = jest.fn();
     const close = jest.fn();
     const calls = mockFetch({
-      'GET /api/admin/student': { body: { students: [ADA] } },
-      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: {
-        status: 201,
-        body: { enrollment_id: 'x', order_id: 'o', order_number: 7, total: 0, source: 'workbench' },
-      },
+      'GET /api/admin/student': STUDENTS,
+      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: okBody<
+        '/api/admin/orders/enroll/{student_id}',
+        'post'
+      >({
+        enrollment_id: 'x',
+        order_id: 'o',
+        order_number: 7,
+        total: 0,
+        source: 'workbench',
+      }),
     });
     renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID, onDone }} close={close} />);
     await pickAda();
@@ -56,11 +78,11 @@ describe('AddStudentDialog', () => {
 
   it("shows the generic failure toast and the server's 409 message", async () => {
     mockFetch({
-      'GET /api/admin/student': { body: { students: [ADA] } },
-      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: {
-        status: 409,
-        body: { statusCode: 409, message: SCHEDULING_MESSAGES.alreadyEnrolled },
-      },
+      'GET /api/admin/student': STUDENTS,
+      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: errorBody(
+        409,
+        SCHEDULING_MESSAGES.alreadyEnrolled,
+      ),
     });
     const close = jest.fn();
     renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID }} close={close} />);
@@ -77,10 +99,7 @@ describe('RemoveStudentDialog', () => {
     const onDone = jest.fn();
     let status = 500;
     mockFetch({
-      'DELETE /api/admin/enrollment/en1': () => ({
-        status,
-        body: status === 204 ? undefined : { message: 'x' },
-      }),
+      'DELETE /api/admin/enrollment/en1': () => (status === 204 ? noContent() : errorBody(status, 'x')),
     });
     renderWithProviders(
       <RemoveStudentDialog

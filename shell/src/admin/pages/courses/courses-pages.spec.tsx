@@ -1,6 +1,15 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { freezeToday, mockFetch, renderWithProviders } from '@studio/ui/testing';
+import {
+  courseDetail,
+  courseSession,
+  courseSummary,
+  freezeToday,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { useDrawer } from '@studio/ui';
 import { CoursesPage } from './courses.page';
 import { CourseDetailPage } from './course-detail.page';
@@ -13,21 +22,30 @@ beforeEach(() => freezeToday('2026-11-22T12:00:00Z'));
 afterEach(() => jest.useRealTimers());
 afterEach(() => jest.restoreAllMocks());
 
-const summary = (overrides: Record<string, unknown>) => ({
-  activity_id: ID,
-  name: 'Wheel throwing',
-  activity_type: 'scheduled',
-  listed: true,
-  image: '/media/a.png',
-  price_type: 'standard',
-  unit_price: 4500,
-  capacity: 8,
-  location_address: '1 Clay St',
-  next_session_at: '2026-03-14T23:30:00Z',
-  session_count: 2,
-  created_at: '2026-01-01T00:00:00Z',
-  ...overrides,
-});
+type CourseList = OkBodyOf<'/api/admin/activities', 'get'>;
+type SessionRow = OkBodyOf<'/api/admin/activities/{activity_id}/sessions', 'get'>['sessions'][number];
+
+/** One row of GET /api/admin/activities, as the API answers it. */
+const summary = (overrides: Partial<CourseList['activities'][number]>) =>
+  courseSummary({
+    activity_id: ID,
+    name: 'Wheel throwing',
+    image: '/media/a.png',
+    location_address: '1 Clay St',
+    next_session_at: '2026-03-14T23:30:00Z',
+    session_count: 2,
+    created_at: '2026-01-01T00:00:00Z',
+    ...overrides,
+  });
+
+/** A first page of the list holding these rows. */
+const listOf = (activities: CourseList['activities']) =>
+  okBody<'/api/admin/activities', 'get'>({
+    activities,
+    totalCount: activities.length,
+    currentPage: 1,
+    itemsPerPage: 20,
+  });
 
 /** Shows which drawer is open, as the shell's drawer host would. */
 function OpenDrawer() {
@@ -57,20 +75,16 @@ function renderAt(path: string) {
 describe('Courses page', () => {
   it('lists the courses with their Listed / Unlisted badge, next session and price', async () => {
     mockFetch({
-      'GET /api/admin/activities': {
-        body: {
-          activities: [
-            summary({}),
-            summary({
-              activity_id: 'a2',
-              name: 'Leather wallets',
-              listed: false,
-              next_session_at: null,
-              price_type: 'free',
-            }),
-          ],
-        },
-      },
+      'GET /api/admin/activities': listOf([
+        summary({}),
+        summary({
+          activity_id: 'a2',
+          name: 'Leather wallets',
+          listed: false,
+          next_session_at: null,
+          price_type: 'free',
+        }),
+      ]),
     });
     renderAt('/admin/courses');
     const first = (await screen.findByRole('link', { name: 'Wheel throwing' })).closest('tr') as HTMLElement;
@@ -88,16 +102,14 @@ describe('Courses page', () => {
       'GET /api/admin/activities': ({ url }) => {
         const q = new URL(url, 'http://x').searchParams;
         const page = Number(q.get('page'));
-        return {
-          body: {
-            activities: [
-              summary({ activity_id: `p${page}`, name: `Page ${page} course · ${q.get('search') ?? ''}` }),
-            ],
-            totalCount: 45,
-            currentPage: page,
-            itemsPerPage: Number(q.get('limit')),
-          },
-        };
+        return okBody<'/api/admin/activities', 'get'>({
+          activities: [
+            summary({ activity_id: `p${page}`, name: `Page ${page} course · ${q.get('search') ?? ''}` }),
+          ],
+          totalCount: 45,
+          currentPage: page,
+          itemsPerPage: Number(q.get('limit')),
+        });
       },
     });
     const params = () => new URL(calls.at(-1)!.url, 'http://x').searchParams;
@@ -132,7 +144,7 @@ describe('Courses page', () => {
   }, 90000);
 
   it('opens the New Course drawer, which reloads the list when it closes', async () => {
-    const calls = mockFetch({ 'GET /api/admin/activities': { body: { activities: [summary({})] } } });
+    const calls = mockFetch({ 'GET /api/admin/activities': listOf([summary({})]) });
     renderAt('/admin/courses');
     await screen.findByRole('link', { name: 'Wheel throwing' });
     fireEvent.click(screen.getByRole('button', { name: 'New course' }));
@@ -144,7 +156,8 @@ describe('Courses page', () => {
   }, 90000);
 });
 
-const DETAIL = {
+/** The whole course as GET /api/admin/activities/{activity_id} answers it, in Paris. */
+const DETAIL = courseDetail({
   activity_id: ID,
   name: 'Wheel throwing',
   activity_type: 'scheduled',
@@ -153,43 +166,38 @@ const DETAIL = {
   images: ['/media/a.png'],
   Location: { address: '1 Clay St', timezone: { timeZoneId: 'Europe/Paris' } },
   listed: true,
-};
-const session = (id: string, start: string, badge: string, extra: Record<string, unknown> = {}) => ({
-  event_id: id,
-  name: 'Wheel throwing',
-  start,
-  end: start,
-  internal_short_description: null,
-  capacity: 8,
-  enrolled: badge === 'At capacity' ? 8 : 2,
-  price: 4500,
-  badge,
-  Location: { address: '1 Clay St', timezone: { timeZoneId: 'Europe/Paris' } },
-  schedule: [],
-  ...extra,
 });
+const session = (id: string, start: string, badge: SessionRow['badge'], extra: Partial<SessionRow> = {}) =>
+  courseSession({
+    event_id: id,
+    name: 'Wheel throwing',
+    start,
+    end: start,
+    internal_short_description: null,
+    capacity: 8,
+    enrolled: badge === 'At capacity' ? 8 : 2,
+    price: 4500,
+    badge,
+    Location: { address: '1 Clay St', timezone: { timeZoneId: 'Europe/Paris' } },
+    schedule: [],
+    ...extra,
+  });
+const sessionsOf = (sessions: SessionRow[]) =>
+  okBody<'/api/admin/activities/{activity_id}/sessions', 'get'>({ sessions });
 
 describe('Course detail page', () => {
   function detailRoutes() {
     return mockFetch({
-      [`GET /api/admin/activities/${ID}`]: { body: DETAIL },
-      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: {
-        body: {
-          sessions: [
-            session('e2', '2030-05-01T08:00:00Z', 'Open'),
-            session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
-          ],
-        },
-      },
-      [`GET /api/admin/activities/${ID}/sessions?include_past=true&limit=10000`]: {
-        body: {
-          sessions: [
-            session('e1', '2020-05-01T08:00:00Z', 'Finished'),
-            session('e2', '2030-05-01T08:00:00Z', 'Open'),
-            session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
-          ],
-        },
-      },
+      [`GET /api/admin/activities/${ID}`]: okBody<'/api/admin/activities/{activity_id}', 'get'>(DETAIL),
+      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: sessionsOf([
+        session('e2', '2030-05-01T08:00:00Z', 'Open'),
+        session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
+      ]),
+      [`GET /api/admin/activities/${ID}/sessions?include_past=true&limit=10000`]: sessionsOf([
+        session('e1', '2020-05-01T08:00:00Z', 'Finished'),
+        session('e2', '2030-05-01T08:00:00Z', 'Open'),
+        session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
+      ]),
     });
   }
 
@@ -215,19 +223,17 @@ describe('Course detail page', () => {
 
   it('an appointment course says how students book it, not "No sessions", and offers no Schedule', async () => {
     mockFetch({
-      [`GET /api/admin/activities/${ID}`]: {
-        body: {
-          ...DETAIL,
-          name: 'Private wheel lesson',
-          activity_type: 'appointment',
-          duration_mins: 90,
-          start_time_increments_mins: 30,
-          buffer_before_mins: 15,
-          buffer_after_mins: 0,
-          min_notice_mins: 1440,
-        },
-      },
-      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: { body: { sessions: [] } },
+      [`GET /api/admin/activities/${ID}`]: okBody<'/api/admin/activities/{activity_id}', 'get'>({
+        ...DETAIL,
+        name: 'Private wheel lesson',
+        activity_type: 'appointment',
+        duration_mins: 90,
+        start_time_increments_mins: 30,
+        buffer_before_mins: 15,
+        buffer_after_mins: 0,
+        min_notice_mins: 1440,
+      }),
+      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: sessionsOf([]),
     });
     renderAt(`/admin/courses/${ID}`);
     const booking = await screen.findByRole('region', { name: 'Booking' });

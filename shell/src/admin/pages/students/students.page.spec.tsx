@@ -1,11 +1,20 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { STUDENT_MESSAGES, type components } from '@studio/contracts';
-import { mockFetch, renderWithProviders, type RecordedCall } from '@studio/ui/testing';
+import { STUDENT_MESSAGES } from '@studio/contracts';
+import {
+  errorBody,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+  type RecordedCall,
+} from '@studio/ui/testing';
 import { useDrawer } from '@studio/ui';
 import { StudentsPage } from './students.page';
 
-type Row = components['schemas']['StudentListDto_Output']['students'][number];
+type StudentList = OkBodyOf<'/api/admin/student', 'get'>;
+type Row = StudentList['students'][number];
+const studentList = (page: StudentList) => okBody<'/api/admin/student', 'get'>(page);
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
@@ -56,9 +65,12 @@ describe('Students page', () => {
         const rows = q.get('search')
           ? [student(7, { first_name: 'Zelda', user_id: 'u1' })]
           : [student(1), student(2)];
-        return {
-          body: { students: rows, totalCount: q.get('search') ? 1 : 42, currentPage: 1, itemsPerPage: 20 },
-        };
+        return studentList({
+          students: rows,
+          totalCount: q.get('search') ? 1 : 42,
+          currentPage: 1,
+          itemsPerPage: 20,
+        });
       },
     });
     renderPage();
@@ -92,7 +104,12 @@ describe('Students page', () => {
     const calls = mockFetch({
       'GET /api/admin/student': ({ url }) => {
         const page = Number(new URL(url, 'http://x').searchParams.get('page'));
-        return { body: { students: [student(page)], totalCount: 45, currentPage: page, itemsPerPage: 20 } };
+        return studentList({
+          students: [student(page)],
+          totalCount: 45,
+          currentPage: page,
+          itemsPerPage: 20,
+        });
       },
     });
     renderPage();
@@ -111,24 +128,16 @@ describe('Students page', () => {
           search === 'new@clay.test'
             ? [student(9, { first_name: 'Nova', last_name: 'Kiln', email: 'new@clay.test' })]
             : [student(1)];
-        return { body: { students: rows, totalCount: rows.length, currentPage: 1, itemsPerPage: 20 } };
+        return studentList({ students: rows, totalCount: rows.length, currentPage: 1, itemsPerPage: 20 });
       },
       'POST /api/admin/student': () => {
         if (taken) {
           taken = false;
-          return {
-            status: 409,
-            body: {
-              statusCode: 409,
-              message: STUDENT_MESSAGES.emailTaken,
-              errors: { email: STUDENT_MESSAGES.emailTaken },
-            },
-          };
+          return errorBody(409, STUDENT_MESSAGES.emailTaken, { email: STUDENT_MESSAGES.emailTaken });
         }
-        return {
-          status: 201,
-          body: student(9, { first_name: 'Nova', last_name: 'Kiln', email: 'new@clay.test' }),
-        };
+        return okBody<'/api/admin/student', 'post'>(
+          student(9, { first_name: 'Nova', last_name: 'Kiln', email: 'new@clay.test' }),
+        );
       },
     });
     renderPage();
