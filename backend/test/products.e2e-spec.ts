@@ -165,6 +165,50 @@ describe('products', () => {
     });
   });
 
+  describe('loyalty points need an active programme (spec 000 §4, §8)', () => {
+    const programme = (status: 'active' | 'disabled', token = a.token) =>
+      t.http.put('/api/admin/loyalty-program').set('token', token).send({ status }).expect(200);
+    const withPoints = () => ({ ...valid(), productName: 'Membership with points', earnPoints: true, rewardAmount: 250 });
+
+    it('refuses points without a programme: 400 with the message, nothing created', async () => {
+      const before = (await t.http.get('/api/admin/products').set('token', a.token)).body.totalCount;
+      const res = await create(withPoints());
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        statusCode: 400,
+        message: 'You need to set up a loyalty program before enabling this feature.',
+        errors: { earnPoints: 'You need to set up a loyalty program before enabling this feature.' },
+      });
+      expect((await t.http.get('/api/admin/products').set('token', a.token)).body.totalCount).toBe(before);
+    });
+
+    it('takes points once the programme is active, and reads them back as earned_loyalty_points', async () => {
+      await programme('active');
+      try {
+        const res = await create(withPoints()).expect(201);
+        expect(res.body.MainVariant.current_price.earned_loyalty_points).toBe(250);
+        // Another organization's programme is not ours.
+        await create({ ...VALID_PRODUCT, images: [b.image], earnPoints: true, rewardAmount: 250 }, b.token).expect(400);
+      } finally {
+        await programme('disabled');
+      }
+    });
+
+    it('a programme turned off refuses an edit that keeps points on, and takes one that turns them off', async () => {
+      await programme('active');
+      const created = await create(withPoints()).expect(201);
+      await programme('disabled');
+      const id = created.body.product_id as string;
+      const refused = await put(id, { ...withPoints(), amount: 3000 });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual({ earnPoints: M.loyaltyProgramRequired });
+      expect((await get(id)).body.MainVariant.current_price).toMatchObject({ unit_price: VALID_PRODUCT.amount, earned_loyalty_points: 250 });
+      const off = await put(id, { ...valid(), productName: 'Membership with points', earnPoints: false }).expect(200);
+      expect(off.body.MainVariant.current_price.earned_loyalty_points).toBeNull();
+      expect(off.body.MainVariant.current_price.price_id).not.toBe(created.body.MainVariant.current_price.price_id);
+    });
+  });
+
   describe('tenancy', () => {
     it("answers 404 for another organization's product, on read and on edit", async () => {
       const theirs = await create({ ...VALID_PRODUCT, productName: 'Their kit', images: [b.image] }, b.token).expect(201);

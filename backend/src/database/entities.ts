@@ -18,6 +18,7 @@ import { Student } from '../modules/students/student.entity';
 import { Product } from '../modules/products/entities/product.entity';
 import { ProductImage } from '../modules/products/entities/product-image.entity';
 import { ProductPrice } from '../modules/products/entities/product-price.entity';
+import { LoyaltyProgram } from '../modules/loyalty/loyalty-program.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
 export const entities = [
@@ -41,4 +42,5 @@ export const entities = [
   Product,
   ProductImage,
   ProductPrice,
+  LoyaltyProgram,
 ];

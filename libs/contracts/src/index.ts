@@ -21,3 +21,4 @@ export * from './catalog/course-list.schema';
 export * from './students/student.schema';
 export * from './products/product.schema';
 export * from './products/product.cases';
+export * from './loyalty/loyalty.schema';

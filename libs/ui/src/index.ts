@@ -10,6 +10,7 @@ export * from './queries/events';
 export * from './queries/students';
 export * from './queries/organizations';
 export * from './queries/products';
+export * from './queries/loyalty';
 export {
   QueryClientProvider,
   keepPreviousData,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import {
+  LOYALTY_MESSAGES,
   PRODUCT_FORM_DEFAULTS,
   PRODUCT_MESSAGES,
   PRODUCT_PRICE_TYPES,
@@ -45,9 +46,6 @@ import {
 import { useLoyaltyProgram } from './loyalty-program';
 import { createProduct, updateProduct } from './product.api';
 import { PRODUCT_FIELDS, productToFormValues } from './product-form-values';
-
-/** Spec 000 §9. */
-const LOYALTY_RULE_TEXT = '100 points = $1.00';
 
 export interface ProductDrawerData {
   /** Set to edit an existing product. */
@@ -237,7 +235,7 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
           </DrawerSection>
 
           <DrawerSection title="Loyalty">
-            <FormField control={control} name="earnPoints" extra={LOYALTY_RULE_TEXT}>
+            <FormField control={control} name="earnPoints" extra={LOYALTY_MESSAGES.rule}>
               {(field) => (
                 <Flex gap={8} align="center">
                   <Switch checked={field.value} onChange={toggleEarnPoints} aria-label="Earn loyalty points" />

@@ -14,6 +14,7 @@ import { StudentsPage } from './pages/students/students.page';
 import { ProductsPage } from './pages/products.page';
 import { DiscountsPage } from './pages/discounts.page';
 import { IntegrationsPage } from './pages/integrations.page';
+import { LoyaltyPage } from './pages/settings/loyalty.page';
 
 /**
  * Everything behind sign-in, loaded as one lazy chunk. antd's App (toasts) and TanStack Query's
@@ -39,6 +40,7 @@ export function AdminArea() {
             <Route path="products" element={<ProductsPage />} />
             <Route path="discounts" element={<DiscountsPage />} />
             <Route path="settings/integrations" element={<IntegrationsPage />} />
+            <Route path="settings/loyalty" element={<LoyaltyPage />} />
             <Route path="*" element={<Navigate to="/admin/courses" replace />} />
           </Route>
         </Routes>

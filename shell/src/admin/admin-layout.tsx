@@ -23,6 +23,7 @@ const MENU: NonNullable<MenuProps['items']> = [
   { key: '/admin/products', label: 'Products' },
   { key: '/admin/discounts', label: 'Discounts' },
   { key: '/admin/settings/integrations', label: 'Integrations' },
+  { key: '/admin/settings/loyalty', label: 'Loyalty' },
   { key: '/admin/settings/locations', label: 'Locations' },
   { key: '/admin/settings/instructors', label: 'Instructors' },
 ];

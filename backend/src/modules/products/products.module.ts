@@ -4,7 +4,7 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { Product } from './entities/product.entity';
 import { ProductImage } from './entities/product-image.entity';
 import { ProductPrice } from './entities/product-price.entity';
-import { LOYALTY_PROGRAM } from './loyalty-program.port';
+import { LoyaltyModule } from '../loyalty/loyalty.module';
 import { ProductsController } from './products.controller';
 import { ProductsService } from './products.service';
 
@@ -13,13 +13,9 @@ import { ProductsService } from './products.service';
  * (through MediaService); whether points may be earned is the loyalty module's answer.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([Product, ProductImage, ProductPrice]), CatalogModule],
+  imports: [MikroOrmModule.forFeature([Product, ProductImage, ProductPrice]), CatalogModule, LoyaltyModule],
   controllers: [ProductsController],
-  providers: [
-    ProductsService,
-    // Until the loyalty module exists on this branch: no programme is active.
-    { provide: LOYALTY_PROGRAM, useValue: { isActive: () => Promise.resolve(false) } },
-  ],
+  providers: [ProductsService],
   exports: [ProductsService],
 })
 export class ProductsModule {}

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import {
   loyaltyProgramIssue,
   normalizeProductPayload,
@@ -13,11 +13,11 @@ import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
 import { Media } from '../catalog/entities/media.entity';
 import { MediaService } from '../catalog/media.service';
+import { LoyaltyService } from '../loyalty/loyalty.service';
 import { Organization } from '../organizations/organization.entity';
 import { Product } from './entities/product.entity';
 import { ProductImage } from './entities/product-image.entity';
 import { ProductPrice } from './entities/product-price.entity';
-import { LOYALTY_PROGRAM, type LoyaltyProgramReader } from './loyalty-program.port';
 import { mapProduct, mapProductListRow, type ProductListRow } from './product.mapper';
 
 type Normalized = ReturnType<typeof normalizeProductPayload>;
@@ -52,7 +52,7 @@ export class ProductsService {
   constructor(
     private readonly em: EntityManager,
     private readonly media: MediaService,
-    @Inject(LOYALTY_PROGRAM) private readonly loyalty: LoyaltyProgramReader,
+    private readonly loyalty: LoyaltyService,
   ) {}
 
   /** The product, or 404 when it does not exist in the caller's organization. */
@@ -100,15 +100,15 @@ export class ProductsService {
 
   async update(ctx: RequestContext, id: string, payload: ProductPayload) {
     const input = normalizeProductPayload(payload);
+    // Another organization's product is 404 whatever the body says; then the same rule as the form:
+    // points on needs an active programme, on every save (spec 000 §4).
+    await this.requireProduct(ctx, id);
+    await this.checkLoyaltyProgram(ctx, input.earnPoints);
     await this.em.transactional(async (em) => {
       // Locked, so two saves at once cannot both retire the same current price.
       const product = await this.requireProduct(ctx, id, true);
       const current = await this.currentPrice(ctx, id);
       const next = priceOf(input);
-      // A product that already earns points keeps them if the programme is switched off later, but
-      // turning points on (or changing them) needs an active programme.
-      const pointsChanged = next.earnedLoyaltyPoints !== null && next.earnedLoyaltyPoints !== current.earnedLoyaltyPoints;
-      if (pointsChanged) await this.checkLoyaltyProgram(ctx, true);
       const images = await this.media.requireByUrls(ctx, input.images);
       em.assign(product, { name: input.productName, description: input.productDescription, status: input.status });
       this.replaceImages(product, images);

@@ -1,19 +1,9 @@
+import { formatDuration } from '@studio/contracts';
 import { Card, Descriptions, Typography, type CourseDetail } from '@studio/ui';
 
-/** "1 h 30 min", "45 min", "1 hour", "2 days": a span of minutes as the admin reads it. */
-export function spanLabel(mins: number): string {
-  if (mins === 0) return 'None';
-  if (mins % (24 * 60) === 0) {
-    const days = mins / (24 * 60);
-    return days % 7 === 0
-      ? `${days / 7} ${days === 7 ? 'week' : 'weeks'}`
-      : `${days} ${days === 1 ? 'day' : 'days'}`;
-  }
-  const h = Math.floor(mins / 60);
-  const m = mins % 60;
-  if (!h) return `${m} min`;
-  if (!m) return `${h} ${h === 1 ? 'hour' : 'hours'}`;
-  return `${h} h ${m} min`;
+/** A span of minutes as the product writes durations everywhere; a zero buffer or notice reads "None". */
+function spanLabel(mins: number): string {
+  return mins === 0 ? 'None' : formatDuration(mins);
 }
 
 type AppointmentSettings = Pick<
