@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { useDrawer } from '@studio/ui';
+import { useDrawer, type DrawerData } from '@studio/ui';
 import {
   errorBody,
   mockFetch,
@@ -29,7 +29,7 @@ function OpenDrawer() {
   return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
 }
 
-async function renderDrawer(data: ProductDrawerData = {}) {
+async function renderDrawer(data: ProductDrawerData & DrawerData = {}) {
   const close = jest.fn();
   renderWithProviders(
     <>
