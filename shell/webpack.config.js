@@ -37,6 +37,13 @@ module.exports = (_env, argv) => {
     plugins: [
       ...common.plugins,
       new HtmlWebpackPlugin({ template: './public/index.html', scriptLoading: 'defer' }),
+      // The checkout-overlay docs the Share drawer links to: a static page, no scripts.
+      new HtmlWebpackPlugin({
+        template: './public/docs/checkout-overlay.html',
+        filename: 'docs/checkout-overlay.html',
+        inject: false,
+        minify: false,
+      }),
       new ModuleFederationPlugin({
         name: 'shell',
         remotes: {},

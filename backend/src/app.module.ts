@@ -15,6 +15,7 @@ import { LoyaltyModule } from './modules/loyalty/loyalty.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { ProductsModule } from './modules/products/products.module';
 import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
 import { StudentsModule } from './modules/students/students.module';
@@ -41,6 +42,7 @@ export class AppModule {
         IdentityModule,
         OrganizationsModule,
         CatalogModule,
+        ProductsModule,
         SchedulingModule,
         StudentsModule,
         OrdersModule,

@@ -8,4 +8,9 @@ export const drawers: DrawerRegistry = {
       default: m.DiscountDrawer,
     })),
   ),
+  product: lazy(() =>
+    import(/* webpackChunkName: "drawer-product" */ './product/product.drawer').then((m) => ({
+      default: m.ProductDrawer,
+    })),
+  ),
 };

@@ -15,6 +15,9 @@ import { Enrollment } from '../modules/scheduling/entities/enrollment.entity';
 import { Tag } from '../modules/scheduling/entities/tag.entity';
 import { Order } from '../modules/orders/entities/order.entity';
 import { Student } from '../modules/students/student.entity';
+import { Product } from '../modules/products/entities/product.entity';
+import { ProductImage } from '../modules/products/entities/product-image.entity';
+import { ProductPrice } from '../modules/products/entities/product-price.entity';
 import { LoyaltyProgram } from '../modules/loyalty/loyalty-program.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
@@ -36,5 +39,8 @@ export const entities = [
   Order,
   Enrollment,
   Tag,
+  Product,
+  ProductImage,
+  ProductPrice,
   LoyaltyProgram,
 ];

@@ -6,6 +6,7 @@ import { UsersService } from '../modules/identity/users.service';
 import { Organization } from '../modules/organizations/organization.entity';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
 import { seedDemoCatalog } from './demo-catalog';
+import { seedDemoProducts } from './demo-products';
 import { LoyaltyService } from '../modules/loyalty/loyalty.service';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
@@ -41,13 +42,12 @@ export async function seedDemo(app: INestApplicationContext, config: AppConfig):
     firstName: 'Sam',
     lastName: 'Staff',
   });
-  await seedDemoCatalog(
-    app,
-    { organizationId: demo.id, userId: owner.id, role: 'owner', sessionId: 'seed' },
-    demo.timezone,
-  );
+  const demoCtx = { organizationId: demo.id, userId: owner.id, role: 'owner' as const, sessionId: 'seed' };
+  await seedDemoCatalog(app, demoCtx, demo.timezone);
   // The demo studio runs the loyalty programme; Another Studio has none ("set up a loyalty program").
   await app.get(LoyaltyService).setStatus(demo.id, 'active', owner.id);
+  // After the programme: the membership earns points.
+  await seedDemoProducts(app, demoCtx);
   const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
   await users.create({
     email: 'owner@another.studio',

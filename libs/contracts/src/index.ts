@@ -19,4 +19,6 @@ export * from './ui/scheduling-ui';
 export * from './zod-csp';
 export * from './catalog/course-list.schema';
 export * from './students/student.schema';
+export * from './products/product.schema';
+export * from './products/product.cases';
 export * from './loyalty/loyalty.schema';

@@ -9,6 +9,7 @@ export * from './queries/reference-data';
 export * from './queries/events';
 export * from './queries/students';
 export * from './queries/organizations';
+export * from './queries/products';
 export * from './queries/loyalty';
 export {
   QueryClientProvider,
@@ -32,6 +33,9 @@ export * from './drawer/remote-error-boundary';
 export * from './form/form-field';
 export * from './form/zod-resolver';
 export * from './form/busy';
+export * from './form/media-field';
+export * from './form/number-input';
+export * from './form/image-file-check';
 export * from './overlay/overlay-state';
 export * from './overlay/overlay-context';
 export * from './session/session-context';

@@ -323,3 +323,53 @@ export function courseDetail(overrides: Partial<CourseOut> = {}): CourseOut {
     ...overrides,
   };
 }
+
+type ProductRow = OkBodyOf<'/api/admin/products', 'get'>['products'][number];
+
+/** One row of GET /api/admin/products, as the API answers it. */
+export function productSummary(overrides: Partial<ProductRow> = {}): ProductRow {
+  return {
+    product_id: 'p1',
+    name: 'Glaze sampler kit',
+    image: null,
+    status: 'published',
+    unit_price: 3200,
+    category: 'oneTime',
+    renewal_interval_unit: null,
+    renewal_interval_quantity: null,
+    earned_loyalty_points: null,
+    created_at: '2026-01-05T15:00:00Z',
+    ...overrides,
+  };
+}
+
+type ProductOut = OkBodyOf<'/api/admin/products/{product_id}', 'get'>;
+
+/** GET /api/admin/products/{product_id} as the API answers it. */
+export function productDetail(
+  overrides: Partial<Omit<ProductOut, 'MainVariant'>> & { price?: Partial<ProductOut['MainVariant']['current_price']> } = {},
+): ProductOut {
+  const { price, ...rest } = overrides;
+  return {
+    product_id: 'p1',
+    name: 'Studio membership',
+    description: 'Open studio hours every week.',
+    status: 'published',
+    images: ['/api/media/o/p1.png'],
+    MainVariant: {
+      current_price: {
+        price_id: 'pr1',
+        unit_price: 4900,
+        category: 'subscription',
+        renewal_interval_unit: 'months',
+        renewal_interval_quantity: 1,
+        earned_loyalty_points: null,
+        created_at: '2026-01-05T15:00:00Z',
+        ...price,
+      },
+    },
+    created_at: '2026-01-05T15:00:00Z',
+    updated_at: '2026-01-05T15:00:00Z',
+    ...rest,
+  };
+}

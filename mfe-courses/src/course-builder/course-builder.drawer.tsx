@@ -17,6 +17,8 @@ import {
   Flex,
   Form,
   FormField,
+  MediaField,
+  NumberInput,
   Input,
   Radio,
   Select,
@@ -28,8 +30,6 @@ import {
 import { alertNewCourse, createCourse } from '../course/course.api';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
-import { MediaField } from '../course/media-field';
-import { NumberInput } from '../course/number-input';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
 import { showServerFieldErrors } from '../course/server-errors';

@@ -8,9 +8,8 @@ import {
   START_TIME_OPTIONS,
   formatDuration,
 } from '@studio/contracts';
-import { FormField, Select } from '@studio/ui';
+import { FormField, NumberInput, Select } from '@studio/ui';
 import type { CourseDefaultsValues, SchedulingValues } from './course-form-values';
-import { NumberInput } from './number-input';
 
 const minuteOptions = (values: readonly number[]) =>
   values.map((v) => ({ value: v, label: formatDuration(v) }));

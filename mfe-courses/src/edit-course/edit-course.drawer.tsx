@@ -18,6 +18,8 @@ import {
   DrawerShell,
   Form,
   FormField,
+  MediaField,
+  NumberInput,
   Input,
   LoadingSkeleton,
   QueryError,
@@ -37,8 +39,6 @@ import {
 import { updateCourse } from '../course/course.api';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
-import { MediaField } from '../course/media-field';
-import { NumberInput } from '../course/number-input';
 import { PriceTypeRadio } from '../course/price-type-radio';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';

@@ -5,6 +5,7 @@ import {
   errorBody,
   mockFetch,
   okBody,
+  productSummary,
   renderWithProviders,
   type OkBodyOf,
 } from '@studio/ui/testing';
@@ -165,25 +166,59 @@ describe('ShareDrawer, course', () => {
   });
 });
 
+const PRODUCTS = okBody<'/api/admin/products', 'get'>({
+  products: [
+    productSummary({ product_id: 'p1', name: 'Glaze sampler kit' }),
+    productSummary({ product_id: 'p2', name: 'Studio membership', category: 'subscription' }),
+  ],
+  totalCount: 2,
+  currentPage: 1,
+  itemsPerPage: 10000,
+});
+
 describe('ShareDrawer, product', () => {
-  it('says products are not available yet and asks no products API', async () => {
-    const calls = catalog();
+  it('reads the real product list (limit=10000) and links the first product', async () => {
+    const calls = mockFetch({ 'GET /api/admin/products': PRODUCTS });
     renderWithProviders(<ShareDrawer data={{ mode: 'product' }} close={close} />);
     expect(screen.getByRole('heading', { name: 'Share product' })).toBeInTheDocument();
-    expect(screen.getByText('Products are not available yet.')).toBeInTheDocument();
-    expect(linkBox('Checkout link').value).toBe('');
-    expect(calls.filter((c) => c.url.startsWith('/api/admin/products'))).toHaveLength(0);
+    await waitFor(() =>
+      expect(linkBox('Checkout link').value).toBe('https://shop.demo.studio/checkout?product_id=p1'),
+    );
+    expect(calls.map((c) => c.url)).toContain('/api/admin/products?limit=10000');
+    expect(screen.queryByText('Products are not available yet.')).not.toBeInTheDocument();
   });
 
-  it('a product handed in still gets its links, with &openModal=true on the overlay tab', async () => {
-    catalog();
-    renderWithProviders(<ShareDrawer data={{ mode: 'product', product_id: 'p1' }} close={close} />);
-    expect(linkBox('Checkout link').value).toBe('https://shop.demo.studio/checkout?product_id=p1');
+  it('another product picked changes both links; the overlay adds &openModal=true', async () => {
+    mockFetch({ 'GET /api/admin/products': PRODUCTS });
+    renderWithProviders(<ShareDrawer data={{ mode: 'product' }} close={close} />);
+    await waitFor(() => expect(linkBox('Checkout link').value).toContain('product_id=p1'));
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Product' }));
+    fireEvent.click(await screen.findByText('Studio membership'));
+    expect(linkBox('Checkout link').value).toBe('https://shop.demo.studio/checkout?product_id=p2');
     fireEvent.click(screen.getByRole('tab', { name: 'Checkout overlay' }));
     await waitFor(() =>
       expect(linkBox('Checkout overlay link').value).toBe(
-        'https://shop.demo.studio/checkout?product_id=p1&openModal=true',
+        'https://shop.demo.studio/checkout?product_id=p2&openModal=true',
       ),
     );
+    const docs = screen.getByRole('link', { name: 'Read the docs' });
+    expect(docs).toHaveAttribute('href', '/docs/checkout-overlay.html');
+  });
+
+  it('a product handed in (from its drawer) is the one linked', async () => {
+    mockFetch({ 'GET /api/admin/products': PRODUCTS });
+    renderWithProviders(<ShareDrawer data={{ mode: 'product', product_id: 'p2' }} close={close} />);
+    expect(linkBox('Checkout link').value).toBe('https://shop.demo.studio/checkout?product_id=p2');
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Product' })).toBeInTheDocument());
+    await screen.findByText('Studio membership');
+    expect(linkBox('Checkout link').value).toBe('https://shop.demo.studio/checkout?product_id=p2');
+  });
+
+  it('a failed product list is only logged: the picker stays empty, no error state', async () => {
+    mockFetch({ 'GET /api/admin/products': errorBody(500, 'Something went wrong on our side') });
+    renderWithProviders(<ShareDrawer data={{ mode: 'product' }} close={close} />);
+    await waitFor(() => expect(console.error).toHaveBeenCalledWith('Could not load products', expect.anything()));
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(linkBox('Checkout link').value).toBe('');
   });
 });

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import {
-  Alert,
   App,
   DrawerShell,
   Flex,
@@ -9,8 +8,8 @@ import {
   Switch,
   Tabs,
   Typography,
-  FEATURE_NOT_AVAILABLE,
   courseQueries,
+  productQueries,
   usePickerList,
   usePublicHost,
   type DrawerProps,
@@ -18,7 +17,8 @@ import {
 import { CopyLinkBox } from './copy-link-box';
 import { sessionLabel, shareLink, type ShareTarget } from './share-link';
 
-export const OVERLAY_DOCS_URL = 'https://docs.studio.example/checkout-overlay';
+/** A static page of the shell (shell/public/docs) that explains the header code. */
+export const OVERLAY_DOCS_URL = '/docs/checkout-overlay.html';
 export const NO_DATES_AVAILABLE = 'No dates available';
 
 export interface ShareDrawerData {
@@ -129,15 +129,31 @@ function CourseShare({ data }: { data: ShareDrawerData }) {
   );
 }
 
-/**
- * The products list (GET /api/admin/products) is on the known-missing list (products issue 8): no
- * request is made. A product id handed in still gets its links; the picker says it is not available.
- */
+/** Product mode: a product picker over the real list (GET /api/admin/products?limit=10000, spec 001 §7). */
 function ProductShare({ initialId }: { initialId?: string }) {
+  const [productId, setProductId] = useState<string | undefined>(initialId);
+  // Picker: a failed load is only logged and the list stays empty (spec 001 §8).
+  const { items: products } = usePickerList(productQueries.list(), (a) => a.products, 'products');
+
+  useEffect(() => {
+    setProductId((current) => current ?? products[0]?.product_id);
+  }, [products]);
+
   return (
     <DrawerShell title="Share product">
-      <Alert type="info" showIcon title={FEATURE_NOT_AVAILABLE.products} style={{ marginBottom: 16 }} />
-      <LinkTabs target={initialId ? { kind: 'product', id: initialId } : null} />
+      <Form layout="vertical" component={false}>
+        <Form.Item label="Product" htmlFor="share-product">
+          <Select
+            id="share-product"
+            aria-label="Product"
+            value={productId}
+            onChange={setProductId}
+            placeholder="Select a product"
+            options={products.map((p) => ({ value: p.product_id, label: p.name }))}
+          />
+        </Form.Item>
+      </Form>
+      <LinkTabs target={productId ? { kind: 'product', id: productId } : null} />
     </DrawerShell>
   );
 }

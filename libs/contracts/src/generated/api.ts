@@ -368,6 +368,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's products, newest first, with their current price and first image: search (name) and page in SQL; without a limit (or limit=10000) the pickers' whole list of {name, product_id} (spec 001 §7) */
+        get: operations["ProductsController_list"];
+        put?: never;
+        /** Create a product (spec 000 §3 written fields; amount in cents). Points need an active loyalty programme: 400 otherwise. */
+        post: operations["ProductsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/products/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product with MainVariant.current_price (spec 000 §3) */
+        get: operations["ProductsController_get"];
+        /** Edit a product. A change of amount, category, renewal interval or points makes a new current price; the old price stays for past orders. */
+        put: operations["ProductsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/events/tags": {
         parameters: {
             query?: never;
@@ -1118,6 +1154,81 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
+        };
+        ProductListDto_Output: {
+            products: {
+                /** Format: uuid */
+                product_id: string;
+                name: string;
+                /** @description the first image */
+                image: string | null;
+                /** @enum {string} */
+                status: "published" | "draft";
+                /** @description cents */
+                unit_price: number;
+                /** @enum {string} */
+                category: "oneTime" | "subscription" | "leadMagnet";
+                renewal_interval_unit: ("days" | "weeks" | "months" | "years") | null;
+                renewal_interval_quantity: number | null;
+                earned_loyalty_points: number | null;
+                created_at: string;
+            }[];
+            totalCount: number;
+            currentPage: number;
+            itemsPerPage: number;
+        };
+        ProductPayloadDto: {
+            productName: string;
+            /** @default  */
+            productDescription: string;
+            /** @enum {string} */
+            priceType: "oneTime" | "subscription" | "leadMagnet";
+            /** @enum {string} */
+            renewalIntervalUnits?: "days" | "weeks" | "months" | "years";
+            renewalIntervalQuantity?: number;
+            amount: number;
+            /** @default [] */
+            images: string[];
+            /** @default false */
+            earnPoints: boolean;
+            rewardAmount?: number;
+            /**
+             * @default published
+             * @enum {string}
+             */
+            status: "published" | "draft";
+        };
+        ProductOutDto_Output: {
+            /** Format: uuid */
+            product_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            status: "published" | "draft";
+            images: string[];
+            MainVariant: {
+                current_price: {
+                    /**
+                     * Format: uuid
+                     * @description The price row: orders keep the id of the price they were sold at
+                     */
+                    price_id: string;
+                    /** @description cents */
+                    unit_price: number;
+                    /** @enum {string} */
+                    category: "oneTime" | "subscription" | "leadMagnet";
+                    /** @description a subscription only */
+                    renewal_interval_unit: ("days" | "weeks" | "months" | "years") | null;
+                    /** @description a subscription only */
+                    renewal_interval_quantity: number | null;
+                    /** @description points a buyer earns; null when the product earns none */
+                    earned_loyalty_points: number | null;
+                    /** @description when this price became current */
+                    created_at: string;
+                };
+            };
+            created_at: string;
+            updated_at: string;
         };
         TagListDto_Output: {
             tags: {
@@ -2537,6 +2648,205 @@ export interface operations {
                     "image/png": components["schemas"]["ErrorBodyDto"];
                     "image/jpeg": components["schemas"]["ErrorBodyDto"];
                     "image/gif": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ProductsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductListDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ProductsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductPayloadDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description An image of another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ProductsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductOutDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ProductsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductPayloadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Another organization's product, or one of its images */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };

@@ -25,7 +25,6 @@ export const KNOWN_MISSING = [
   { method: 'get', path: '/api/admin/promo-code/{id}', issue: 8, screen: 'Discount drawer (edit)' },
   { method: 'post', path: '/api/admin/promo-code', issue: 8, screen: 'Discount drawer (new)' },
   { method: 'put', path: '/api/admin/promo-code/{id}', issue: 8, screen: 'Discount drawer (edit)' },
-  { method: 'get', path: '/api/admin/products', issue: 8, screen: 'Share drawer, product mode' },
   {
     method: 'get',
     path: '/api/admin/partners/eventbrite/events',
@@ -77,7 +76,6 @@ export const KNOWN_MISSING = [
 /** What a screen says in place of a feature whose API is on the list. */
 export const FEATURE_NOT_AVAILABLE = {
   discounts: 'Discount codes are not available yet.',
-  products: 'Products are not available yet.',
   ticketingEvents: 'Eventbrite events are not available yet.',
   studentOrders: "The student's orders are not available yet.",
   studentWaivers: "The student's waivers are not available yet.",

@@ -1,4 +1,4 @@
-import { Input } from '@studio/ui';
+import { Input } from '../antd/antd-components';
 
 interface NumberInputProps {
   id: string;

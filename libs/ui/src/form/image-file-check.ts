@@ -1,4 +1,4 @@
-import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES } from '@studio/contracts';
+import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES } from '@studio/contracts/src/catalog/catalog-constants';
 
 /** PNG, JPEG or GIF of at most 4.5 MB (spec 000 §5); the server judges the bytes again. */
 export function isAcceptableImage(file: File): boolean {

@@ -1,19 +1,22 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { IMAGE_MIME_TYPES, MAX_COURSE_IMAGES } from '@studio/contracts';
-import { Button, Flex, Typography, uploadImage } from '@studio/ui';
+import { IMAGE_MIME_TYPES, MAX_COURSE_IMAGES } from '@studio/contracts/src/catalog/catalog-constants';
+import { Button, Flex, Typography } from '../antd/antd-components';
+import { uploadImage } from '../api/upload-image';
 import { isAcceptableImage } from './image-file-check';
 
 interface MediaFieldProps {
   value: string[];
   /** The new list after an upload, a move or a removal. */
   onChange: (images: string[]) => void;
+  /** What the images show, in their names: "Course" gives "Course images", "Course image 1" and the test id "course-image-input". */
+  subject?: string;
 }
 
 /**
- * Course images: upload (PNG/JPEG/GIF, at most 4.5 MB, up to 10), reorder and remove. A failed
+ * Course and product images: upload (PNG/JPEG/GIF, at most 4.5 MB, up to 10), reorder and remove. A failed
  * upload shows no message (spec 000 §8) and adds nothing, so no broken image reaches the list.
  */
-export function MediaField({ value, onChange }: MediaFieldProps) {
+export function MediaField({ value, onChange, subject = 'Course' }: MediaFieldProps) {
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(0);
   // Several files upload at once; each success appends to the latest list, not a stale copy.
@@ -56,12 +59,12 @@ export function MediaField({ value, onChange }: MediaFieldProps) {
 
   return (
     <Flex vertical gap={8}>
-      <Flex wrap gap={8} role="list" aria-label="Course images">
+      <Flex wrap gap={8} role="list" aria-label={`${subject} images`}>
         {value.map((url, index) => (
           <Flex key={url} vertical gap={4} role="listitem" style={{ width: 120 }}>
             <img
               src={url}
-              alt={`Course image ${index + 1}`}
+              alt={`${subject} image ${index + 1}`}
               style={{ width: 120, height: 90, objectFit: 'cover', borderRadius: 6 }}
             />
             <Flex gap={2} justify="space-between">
@@ -100,7 +103,7 @@ export function MediaField({ value, onChange }: MediaFieldProps) {
         multiple
         hidden
         aria-label="Upload images"
-        data-testid="course-image-input"
+        data-testid={`${subject.toLowerCase()}-image-input`}
         onChange={pick}
       />
       <Flex gap={8} align="center">

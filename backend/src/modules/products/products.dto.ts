@@ -1,0 +1,58 @@
+import {
+  PRODUCT_PRICE_TYPES,
+  PRODUCT_STATUSES,
+  productListQuerySchema,
+  productPayloadSchema,
+  RENEWAL_INTERVAL_UNITS,
+} from '@studio/contracts';
+import { z } from 'zod';
+import { createZodDto } from '../../common/zod-dto';
+
+/** POST /api/admin/products and PUT /api/admin/products/{id}: the written fields of spec 000 §3. */
+export class ProductPayloadDto extends createZodDto(productPayloadSchema) {}
+export class ProductListQueryDto extends createZodDto(productListQuerySchema) {}
+
+const priceOut = z.object({
+  price_id: z.uuid().describe('The price row: orders keep the id of the price they were sold at'),
+  unit_price: z.number().int().describe('cents'),
+  category: z.enum(PRODUCT_PRICE_TYPES),
+  renewal_interval_unit: z.enum(RENEWAL_INTERVAL_UNITS).nullable().describe('a subscription only'),
+  renewal_interval_quantity: z.number().int().nullable().describe('a subscription only'),
+  earned_loyalty_points: z.number().int().nullable().describe('points a buyer earns; null when the product earns none'),
+  created_at: z.string().describe('when this price became current'),
+});
+
+/** GET /api/admin/products/{id} (spec 000 §3): the product and its current price. */
+export const productOut = z.object({
+  product_id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  status: z.enum(PRODUCT_STATUSES),
+  images: z.array(z.string()),
+  MainVariant: z.object({ current_price: priceOut }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export class ProductOutDto extends createZodDto(productOut) {}
+
+/** A row of the Products page and of the pickers (spec 001 §7 reads name and product_id). */
+export const productListItem = z.object({
+  product_id: z.uuid(),
+  name: z.string(),
+  image: z.string().nullable().describe('the first image'),
+  status: z.enum(PRODUCT_STATUSES),
+  unit_price: z.number().int().describe('cents'),
+  category: z.enum(PRODUCT_PRICE_TYPES),
+  renewal_interval_unit: z.enum(RENEWAL_INTERVAL_UNITS).nullable(),
+  renewal_interval_quantity: z.number().int().nullable(),
+  earned_loyalty_points: z.number().int().nullable(),
+  created_at: z.string(),
+});
+export class ProductListDto extends createZodDto(
+  z.object({
+    products: z.array(productListItem),
+    totalCount: z.number().int(),
+    currentPage: z.number().int(),
+    itemsPerPage: z.number().int(),
+  }),
+) {}

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { parseAmountToCents } from '../money';
+import { cents, count, multilineText, safeText } from '../safe-input';
+import { MAX_COURSE_IMAGES } from '../catalog/catalog-constants';
+
+/*
+ * The product of spec 000 §3 as written by the New / Edit Product drawer and taken by
+ * POST /api/admin/products and PUT /api/admin/products/{id}. Each rule and its message lives here
+ * once: the API validates `productPayloadSchema` (amount in cents), the form `productFormSchema`
+ * (amount typed in dollars, turned into the same payload).
+ */
+
+/** Price categories (spec 000 §3): a single payment, a subscription, a free lead magnet. */
+export const PRODUCT_PRICE_TYPES = ['oneTime', 'subscription', 'leadMagnet'] as const;
+export type ProductPriceType = (typeof PRODUCT_PRICE_TYPES)[number];
+
+/** Repeat units of a subscription (spec 000 §9). */
+export const RENEWAL_INTERVAL_UNITS = ['days', 'weeks', 'months', 'years'] as const;
+export type RenewalIntervalUnit = (typeof RENEWAL_INTERVAL_UNITS)[number];
+
+/** Status is sent as published on save (spec 000 §4). */
+export const PRODUCT_STATUSES = ['published', 'draft'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/** Largest renewal interval quantity: every 365 days, 52 weeks, 12 months... a few years. */
+export const MAX_RENEWAL_INTERVAL_QUANTITY = 365;
+/** Largest reward: 10,000,000 points ($100,000.00 at 100 points = $1.00). */
+export const MAX_REWARD_POINTS = 10_000_000;
+
+/** Products page: rows a page. Spec 001 §9: the pickers read up to 10000 products. */
+export const PRODUCT_PAGE_SIZE = 20;
+export const PRODUCT_LIST_MAX_LIMIT = 10000;
+
+/** Messages of spec 000 §5 and §8 word for word; the others (no spec wording) are ours. */
+export const PRODUCT_MESSAGES = {
+  nameRequired: 'A product name is required.',
+  rewardAmount: 'Reward amount must be a whole number greater than 1.',
+  loyaltyProgramRequired: 'You need to set up a loyalty program before enabling this feature.',
+  saved: 'Product added',
+  saveFailed: 'Error adding product',
+  amountPositive: 'Amount must be greater than 0.',
+  amountInvalid: 'Amount must be a valid amount in dollars and cents.',
+  priceType: 'Choose one-time, subscription or lead magnet.',
+  renewalUnit: 'Choose days, weeks, months or years.',
+  renewalQuantity: 'The renewal interval must be a whole number of at least 1.',
+  imageUrl: 'Each image must be an uploaded image.',
+  imagesMax: `You can upload at most ${MAX_COURSE_IMAGES} images.`,
+  descriptionTooLong: 'The description is at most 20,000 characters.',
+  nameTooLong: 'The product name is at most 200 characters.',
+  notFound: 'Product not found',
+} as const;
+
+const M = PRODUCT_MESSAGES;
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+const images = z
+  .array(safeText({ error: M.imageUrl }).min(1, M.imageUrl).max(2048, M.imageUrl), { error: M.imageUrl })
+  .max(MAX_COURSE_IMAGES, M.imagesMax);
+
+const shape = {
+  productName: safeText({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(200, M.nameTooLong),
+  productDescription: multilineText().trim().max(20000, M.descriptionTooLong).optional().default(''),
+  priceType: z.enum(PRODUCT_PRICE_TYPES, { error: M.priceType }),
+  /** Required for a subscription; ignored (stored as none) otherwise. */
+  renewalIntervalUnits: z.preprocess(blankToUndefined, z.enum(RENEWAL_INTERVAL_UNITS, { error: M.renewalUnit }).optional()),
+  renewalIntervalQuantity: z.preprocess(
+    blankToUndefined,
+    count({ error: M.renewalQuantity, min: 1, max: MAX_RENEWAL_INTERVAL_QUANTITY }).optional(),
+  ),
+  /** Cents; greater than 0 for oneTime and subscription, 0 allowed for a lead magnet. */
+  amount: cents({ error: M.amountInvalid }),
+  images: images.optional().default([]),
+  earnPoints: z.boolean().optional().default(false),
+  /** Points earned by buying the product; required (and more than 1) when earnPoints is on. */
+  rewardAmount: z.preprocess(blankToUndefined, count({ error: M.rewardAmount, min: 2, max: MAX_REWARD_POINTS }).optional()),
+  status: z.enum(PRODUCT_STATUSES).optional().default('published'),
+};
+
+type RuleInput = {
+  priceType?: string;
+  amount?: unknown;
+  renewalIntervalUnits?: unknown;
+  renewalIntervalQuantity?: unknown;
+  earnPoints?: boolean;
+  rewardAmount?: unknown;
+};
+
+/** Rules across fields (spec 000 §5): a paid price, a subscription's interval, the reward of a points product. */
+function crossFieldRules(value: RuleInput, ctx: z.RefinementCtx) {
+  if ((value.priceType === 'oneTime' || value.priceType === 'subscription') && value.amount === 0) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: M.amountPositive });
+  }
+  if (value.priceType === 'subscription') {
+    if (value.renewalIntervalUnits === undefined)
+      ctx.addIssue({ code: 'custom', path: ['renewalIntervalUnits'], message: M.renewalUnit });
+    if (value.renewalIntervalQuantity === undefined)
+      ctx.addIssue({ code: 'custom', path: ['renewalIntervalQuantity'], message: M.renewalQuantity });
+  }
+  if (value.earnPoints && value.rewardAmount === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['rewardAmount'], message: M.rewardAmount });
+  }
+}
+
+/** Run the cross-field rules even when another field is missing, so the form shows every error at once. */
+const alongsideFieldErrors = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+
+/** POST /api/admin/products and PUT /api/admin/products/{id} (spec 000 §3, §5): amount in cents. */
+export const productPayloadSchema = z.object(shape).strict().superRefine(crossFieldRules, alongsideFieldErrors);
+export type ProductPayloadInput = z.input<typeof productPayloadSchema>;
+export type ProductPayload = z.output<typeof productPayloadSchema>;
+
+/** Amount as typed in dollars ("19.99"), turned into cents. */
+const amountDollars = z.preprocess(
+  (v) => (blankToUndefined(v) === undefined ? undefined : (parseAmountToCents(v as string | number) ?? Number.NaN)),
+  cents({ error: M.amountInvalid }),
+);
+
+/**
+ * Enabling points needs the organization's active loyalty programme (spec 000 §4). The API asks the
+ * loyalty module; the form is told whether the programme is active. Answers the field message or null.
+ */
+export function loyaltyProgramIssue(earnPoints: boolean, programActive: boolean): string | null {
+  return earnPoints && !programActive ? M.loyaltyProgramRequired : null;
+}
+
+/** The New / Edit Product form: the same rules, the amount in dollars, and the loyalty programme rule. */
+export function productFormSchema(options: { loyaltyProgramActive: boolean }) {
+  return z
+    .object({ ...shape, amount: amountDollars })
+    .strict()
+    .superRefine(crossFieldRules, alongsideFieldErrors)
+    .superRefine((value, ctx) => {
+      const issue = loyaltyProgramIssue(Boolean(value.earnPoints), options.loyaltyProgramActive);
+      if (issue) ctx.addIssue({ code: 'custom', path: ['earnPoints'], message: issue });
+    });
+}
+
+/** What the product form holds: text as typed, the amount in dollars. */
+export interface ProductFormValues {
+  productName: string;
+  productDescription: string;
+  priceType: ProductPriceType;
+  renewalIntervalUnits: RenewalIntervalUnit | '';
+  renewalIntervalQuantity: number | '';
+  /** Dollars as typed ("19.99"). */
+  amount: string;
+  images: string[];
+  earnPoints: boolean;
+  rewardAmount: number | '';
+  status: ProductStatus;
+}
+
+export const PRODUCT_FORM_DEFAULTS: ProductFormValues = {
+  productName: '',
+  productDescription: '',
+  priceType: 'oneTime',
+  renewalIntervalUnits: 'months',
+  renewalIntervalQuantity: 1,
+  amount: '',
+  images: [],
+  earnPoints: false,
+  rewardAmount: '',
+  status: 'published',
+};
+
+/** The payload a valid product keeps: a subscription's interval only on a subscription, a reward only with points. */
+export function normalizeProductPayload(payload: ProductPayload) {
+  const subscription = payload.priceType === 'subscription';
+  return {
+    ...payload,
+    renewalIntervalUnits: subscription ? (payload.renewalIntervalUnits ?? null) : null,
+    renewalIntervalQuantity: subscription ? (payload.renewalIntervalQuantity ?? null) : null,
+    rewardAmount: payload.earnPoints ? (payload.rewardAmount ?? null) : null,
+  };
+}
+
+/** Query of GET /api/admin/products: search (name) and page in SQL; limit=10000 is the pickers' whole list. */
+export const PRODUCT_LIST_MESSAGES = {
+  page: 'Page must be a whole number from 1.',
+  limit: `Limit must be between 1 and ${PRODUCT_LIST_MAX_LIMIT}.`,
+  search: 'Search is at most 200 characters.',
+} as const;
+
+export const productListQuerySchema = z
+  .object({
+    page: z.coerce
+      .number({ error: PRODUCT_LIST_MESSAGES.page })
+      .int(PRODUCT_LIST_MESSAGES.page)
+      .min(1, PRODUCT_LIST_MESSAGES.page)
+      .max(1_000_000, PRODUCT_LIST_MESSAGES.page)
+      .optional()
+      .default(1),
+    limit: z.coerce
+      .number({ error: PRODUCT_LIST_MESSAGES.limit })
+      .int(PRODUCT_LIST_MESSAGES.limit)
+      .min(1, PRODUCT_LIST_MESSAGES.limit)
+      .max(PRODUCT_LIST_MAX_LIMIT, PRODUCT_LIST_MESSAGES.limit)
+      .optional()
+      .default(PRODUCT_LIST_MAX_LIMIT),
+    search: safeText({ error: PRODUCT_LIST_MESSAGES.search }).trim().max(200, PRODUCT_LIST_MESSAGES.search).optional(),
+  })
+  .strict();
+export type ProductListQuery = z.output<typeof productListQuerySchema>;
+
+/** "$19.99", or "$19.99 every 2 months" for a subscription, "Free" for a free lead magnet. */
+export function describeProductPrice(
+  price: {
+    unit_price: number;
+    category: ProductPriceType;
+    renewal_interval_unit: RenewalIntervalUnit | null;
+    renewal_interval_quantity: number | null;
+  },
+  format: (cents: number) => string,
+): string {
+  if (price.category === 'leadMagnet' && price.unit_price === 0) return 'Free';
+  const amount = format(price.unit_price);
+  if (price.category !== 'subscription' || !price.renewal_interval_unit) return amount;
+  const quantity = price.renewal_interval_quantity ?? 1;
+  const unit = quantity === 1 ? price.renewal_interval_unit.replace(/s$/, '') : price.renewal_interval_unit;
+  return quantity === 1 ? `${amount} every ${unit}` : `${amount} every ${quantity} ${unit}`;
+}
+
+/** Labels of the categories, as the Products page and the drawer show them. */
+export const PRODUCT_PRICE_TYPE_LABELS: Record<ProductPriceType, string> = {
+  oneTime: 'One-time',
+  subscription: 'Subscription',
+  leadMagnet: 'Lead magnet',
+};

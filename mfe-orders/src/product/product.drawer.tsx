@@ -1,0 +1,264 @@
+import { useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import {
+  LOYALTY_MESSAGES,
+  PRODUCT_FORM_DEFAULTS,
+  PRODUCT_MESSAGES,
+  PRODUCT_PRICE_TYPES,
+  PRODUCT_PRICE_TYPE_LABELS,
+  RENEWAL_INTERVAL_UNITS,
+  productFormSchema,
+  type ProductFormValues,
+  type ProductPayload,
+  type ProductPriceType,
+} from '@studio/contracts';
+import {
+  useCancel,
+  busy,
+  Alert,
+  App,
+  Button,
+  DrawerSection,
+  DrawerShell,
+  Flex,
+  Form,
+  FormField,
+  Input,
+  LoadingSkeleton,
+  MediaField,
+  NumberInput,
+  QueryError,
+  Radio,
+  Select,
+  Switch,
+  invalidateProduct,
+  isApiError,
+  productQueries,
+  useDrawer,
+  useQuery,
+  useQueryClient,
+  useSkeletonDelay,
+  useUnsavedChanges,
+  zodResolver,
+  type DrawerProps,
+  type ProductDetail,
+} from '@studio/ui';
+import { useLoyaltyProgram } from './loyalty-program';
+import { createProduct, updateProduct } from './product.api';
+import { PRODUCT_FIELDS, productToFormValues } from './product-form-values';
+
+export interface ProductDrawerData {
+  /** Set to edit an existing product. */
+  product_id?: string;
+}
+
+/** Loads the product (edit mode) and the loyalty programme, then shows the form (spec 000 §2). */
+export function ProductDrawer({ data, close }: DrawerProps<ProductDrawerData>) {
+  const editId = data.product_id ?? null;
+  const waiting = useSkeletonDelay();
+  const loyalty = useLoyaltyProgram();
+  const query = useQuery({
+    ...productQueries.detail(editId ?? ''),
+    enabled: Boolean(editId),
+    // Read again on open: the form starts from a fresh copy, never one another drawer changed.
+    refetchOnMount: 'always',
+  });
+  if (editId && query.isError)
+    return (
+      <QueryError
+        title="Could not load this product"
+        error={query.error}
+        onRetry={query.refetch}
+        retrying={query.isFetching}
+      />
+    );
+  if ((editId && (!query.data || !query.isFetchedAfterMount)) || loyalty.loading || waiting) return <LoadingSkeleton />;
+  return (
+    <ProductForm
+      key={editId ?? 'new'}
+      product={editId ? (query.data ?? null) : null}
+      loyaltyProgramActive={loyalty.active}
+      close={close}
+    />
+  );
+}
+
+interface ProductFormProps {
+  product: ProductDetail | null;
+  loyaltyProgramActive: boolean;
+  close: () => void;
+}
+
+function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps) {
+  const cancel = useCancel(close);
+  const drawer = useDrawer();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [resolver] = useState(
+    () =>
+      zodResolver(productFormSchema({ loyaltyProgramActive })) as unknown as Resolver<
+        ProductFormValues,
+        unknown,
+        ProductPayload
+      >,
+  );
+  const form = useForm<ProductFormValues, unknown, ProductPayload>({
+    resolver,
+    defaultValues: product ? productToFormValues(product) : PRODUCT_FORM_DEFAULTS,
+  });
+  const { control, setValue, setError, formState } = form;
+  // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
+  useUnsavedChanges(formState.isDirty);
+  const [priceType, earnPoints] = useWatch({ control, name: ['priceType', 'earnPoints'] });
+  const title = product ? 'Edit Product' : 'New Product';
+  const revalidate = { shouldValidate: formState.isSubmitted, shouldDirty: true };
+
+  const onSubmit = form.handleSubmit(async (payload) => {
+    setFormError(null);
+    try {
+      const saved = product ? await updateProduct(product.product_id, payload) : await createProduct(payload);
+      void invalidateProduct(queryClient, saved.product_id);
+      message.success(PRODUCT_MESSAGES.saved);
+      close();
+    } catch (error) {
+      console.error('Saving the product failed', error);
+      message.error(PRODUCT_MESSAGES.saveFailed);
+      const errors = isApiError(error) ? error.body?.errors : undefined;
+      let shown = false;
+      for (const [name, text] of Object.entries(errors ?? {})) {
+        const field = name.split('.')[0];
+        if (PRODUCT_FIELDS.includes(field)) {
+          setError(field as keyof ProductFormValues, { type: 'server', message: text });
+          shown = true;
+        }
+      }
+      if (!shown) setFormError(PRODUCT_MESSAGES.saveFailed);
+    }
+  });
+
+  const changePriceType = (next: ProductPriceType) => {
+    setValue('priceType', next, revalidate);
+    // A lead magnet is usually free: an empty amount becomes 0 rather than an error.
+    if (next === 'leadMagnet' && !form.getValues('amount').trim()) setValue('amount', '0', revalidate);
+  };
+
+  const toggleEarnPoints = (on: boolean) => {
+    // Shown at once: with no active programme the rule's message appears under the toggle.
+    setValue('earnPoints', on, { shouldDirty: true, shouldValidate: true });
+    if (!on) setValue('rewardAmount', '', revalidate);
+  };
+
+  return (
+    <form onSubmit={onSubmit} aria-label={title} noValidate>
+      <DrawerShell
+        title={title}
+        footer={
+          <>
+            <Button onClick={cancel}>Cancel</Button>
+            {product ? (
+              <Button onClick={() => drawer.open('share', { mode: 'product', product_id: product.product_id })}>
+                Share
+              </Button>
+            ) : null}
+            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
+              Save
+            </Button>
+          </>
+        }
+      >
+        <Form layout="vertical" component={false}>
+          {formError ? <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} /> : null}
+          <DrawerSection title="General">
+            <FormField control={control} name="productName" label="Name" required>
+              {(field) => <Input {...field} id="productName" />}
+            </FormField>
+            <FormField control={control} name="productDescription" label="Description">
+              {(field) => <Input.TextArea {...field} id="productDescription" rows={4} />}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Pricing">
+            <FormField control={control} name="priceType" label="Price type">
+              {(field) => (
+                <Radio.Group
+                  id="priceType"
+                  value={field.value}
+                  onChange={(event) => changePriceType(event.target.value as ProductPriceType)}
+                  options={PRODUCT_PRICE_TYPES.map((value) => ({ value, label: PRODUCT_PRICE_TYPE_LABELS[value] }))}
+                />
+              )}
+            </FormField>
+            <FormField control={control} name="amount" label="Amount" required={priceType !== 'leadMagnet'}>
+              {(field) => <Input {...field} id="amount" prefix="$" inputMode="decimal" />}
+            </FormField>
+            {priceType === 'subscription' ? (
+              <Flex gap={12}>
+                <FormField control={control} name="renewalIntervalQuantity" label="Renews every" required>
+                  {(field, state) => (
+                    <NumberInput
+                      id="renewalIntervalQuantity"
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      status={state.error ? 'error' : undefined}
+                    />
+                  )}
+                </FormField>
+                <FormField control={control} name="renewalIntervalUnits" label="Unit" required>
+                  {(field, state) => (
+                    <Select
+                      id="renewalIntervalUnits"
+                      aria-label="Renewal unit"
+                      status={state.error ? 'error' : undefined}
+                      value={field.value || undefined}
+                      onChange={field.onChange}
+                      style={{ width: 140 }}
+                      options={RENEWAL_INTERVAL_UNITS.map((unit) => ({ value: unit, label: unit }))}
+                    />
+                  )}
+                </FormField>
+              </Flex>
+            ) : null}
+          </DrawerSection>
+
+          <DrawerSection title="Media">
+            <FormField control={control} name="images" label="Images">
+              {(field) => (
+                <MediaField
+                  subject="Product"
+                  value={field.value}
+                  onChange={(images) => setValue('images', images, revalidate)}
+                />
+              )}
+            </FormField>
+          </DrawerSection>
+
+          <DrawerSection title="Loyalty">
+            <FormField control={control} name="earnPoints" extra={LOYALTY_MESSAGES.rule}>
+              {(field) => (
+                <Flex gap={8} align="center">
+                  <Switch checked={field.value} onChange={toggleEarnPoints} aria-label="Earn loyalty points" />
+                  <span>Earn loyalty points</span>
+                </Flex>
+              )}
+            </FormField>
+            {earnPoints ? (
+              <FormField control={control} name="rewardAmount" label="Reward amount" required>
+                {(field, state) => (
+                  <NumberInput
+                    id="rewardAmount"
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    status={state.error ? 'error' : undefined}
+                  />
+                )}
+              </FormField>
+            ) : null}
+          </DrawerSection>
+        </Form>
+      </DrawerShell>
+    </form>
+  );
+}
