@@ -70,9 +70,11 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   while ((await drawer.getByLabel('Date of day 3').count()) > 0) {
     await drawer.getByRole('button', { name: 'Remove day 3' }).click();
   }
+  // Date fields read like every date in the product: "Tue, Nov 24, 2026".
   const day1 = await drawer.getByLabel('Date of day 1').inputValue();
   const day2 = await drawer.getByLabel('Date of day 2').inputValue();
-  assert.ok(day2 > day1, `day 2 (${day2}) follows day 1 (${day1})`);
+  assert.match(day1, /^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+  assert.ok(new Date(day2) > new Date(day1), `day 2 (${day2}) follows day 1 (${day1})`);
   await drawer.getByLabel('Internal short description').fill(LABEL);
   await drawer.getByRole('button', { name: 'Schedule', exact: true }).click();
   await page.getByText('Course Scheduled').waitFor();

@@ -33,6 +33,7 @@ export * from './drawer/remote-error-boundary';
 export * from './form/form-field';
 export * from './form/zod-resolver';
 export * from './form/busy';
+export * from './form/date-input';
 export * from './form/media-field';
 export * from './form/number-input';
 export * from './form/image-file-check';

@@ -14,12 +14,13 @@ import {
   PlusOutlined,
   Select,
   Typography,
+  DATE_INPUT_FORMAT,
+  WALL_DATE_FORMAT,
   dayjs,
 } from '@studio/ui';
 import { endTimeLabel, nextDayRow, type ScheduleFormInput } from './schedule-form-values';
 
 const DURATION_OPTIONS = SCHEDULE_DURATION_OPTIONS_MINS.map((m) => ({ value: m, label: formatDuration(m) }));
-export const DATE_FORMAT = 'YYYY-MM-DD';
 
 interface DayRowsProps {
   control: Control<ScheduleFormInput, unknown, EventScheduleFormOutput>;
@@ -51,9 +52,9 @@ export function DayRows({ control, errors, daysApart, timezone }: DayRowsProps) 
                 <DatePicker
                   aria-label={`Date of day ${n}`}
                   status={status}
-                  format={DATE_FORMAT}
-                  value={typeof f.value === 'string' && f.value ? dayjs(f.value, DATE_FORMAT) : null}
-                  onChange={(value) => f.onChange(value ? value.format(DATE_FORMAT) : '')}
+                  format={DATE_INPUT_FORMAT}
+                  value={typeof f.value === 'string' && f.value ? dayjs(f.value, WALL_DATE_FORMAT) : null}
+                  onChange={(value) => f.onChange(value ? value.format(WALL_DATE_FORMAT) : '')}
                 />
               )}
             />

@@ -8,9 +8,13 @@ import {
   type MockAnswer,
 } from '@studio/ui/testing';
 import { COURSE_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
+import { DATE_INPUT_FORMAT, WALL_DATE_FORMAT, dayjs } from '@studio/ui';
 import { ScheduleCourseDrawer } from './schedule-course.drawer';
 import { courseToScheduleDefaults, firstDateIn, nextDayRow } from './schedule-form-values';
 import type { ScheduleCourse } from './schedule.api';
+
+/** A "YYYY-MM-DD" value as the date field shows it ("Tue, Nov 24, 2026"), the product's one date format. */
+const shown = (date: string) => dayjs(date, WALL_DATE_FORMAT).format(DATE_INPUT_FORMAT[0]);
 
 // A whole antd form in jsdom on two busy cores.
 jest.setTimeout(180000);
@@ -102,11 +106,11 @@ describe('ScheduleCourseDrawer', () => {
     const first = firstDateIn('America/Chicago');
     const rows = courseToScheduleDefaults(COURSE).values.dates as { date: string }[];
     expect(rows[0].date).toBe(first);
-    expect(screen.getByLabelText('Date of day 1')).toHaveValue(rows[0].date);
-    expect(screen.getByLabelText('Date of day 3')).toHaveValue(rows[2].date);
+    expect(screen.getByLabelText('Date of day 1')).toHaveValue(shown(rows[0].date));
+    expect(screen.getByLabelText('Date of day 3')).toHaveValue(shown(rows[2].date));
     expect(screen.getByLabelText('End of day 1')).toHaveValue('8:00 PM');
     fireEvent.click(screen.getByRole('button', { name: /Add day/ }));
-    expect(screen.getByLabelText('Date of day 4')).toHaveValue(nextDayRow(rows, 2, 'UTC').date);
+    expect(screen.getByLabelText('Date of day 4')).toHaveValue(shown(nextDayRow(rows, 2, 'UTC').date));
     expect(screen.getByLabelText('End of day 4')).toHaveValue('10:00 AM');
   });
 
