@@ -109,7 +109,10 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   await guests.getByLabel('Guest count').fill('2');
   await guests.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Guest count updated successfully').waitFor();
-  await grid.getByRole('button', { name: `Edit guests of ${name}` }).filter({ hasText: '2' }).waitFor();
+  await grid
+    .getByRole('button', { name: `Edit guests of ${name}` })
+    .filter({ hasText: '2' })
+    .waitFor();
   await drawer.getByText(/^3 \/ \d+$/).waitFor();
 
   // Export: a CSV download with the student.
@@ -134,7 +137,9 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   await page.getByText('Course deleted successfully').waitFor();
   await page.waitForURL(new RegExp(`/admin/courses/${course.activity_id}$`));
   await drawer.waitFor({ state: 'detached' });
-  const { sessions } = await get(`/api/admin/activities/${course.activity_id}/sessions?include_past=true&limit=10000`);
+  const { sessions } = await get(
+    `/api/admin/activities/${course.activity_id}/sessions?include_past=true&limit=10000`,
+  );
   assert.equal(sessions.filter((s) => s.internal_short_description === LABEL).length, 0);
   assert.deepEqual(errors, []);
   await page.close();
