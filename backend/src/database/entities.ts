@@ -15,6 +15,7 @@ import { Enrollment } from '../modules/scheduling/entities/enrollment.entity';
 import { Tag } from '../modules/scheduling/entities/tag.entity';
 import { Order } from '../modules/orders/entities/order.entity';
 import { Student } from '../modules/students/student.entity';
+import { DiscountCode } from '../modules/discounts/discount-code.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
 export const entities = [
@@ -35,4 +36,5 @@ export const entities = [
   Order,
   Enrollment,
   Tag,
+  DiscountCode,
 ];

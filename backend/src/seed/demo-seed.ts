@@ -6,6 +6,7 @@ import { UsersService } from '../modules/identity/users.service';
 import { Organization } from '../modules/organizations/organization.entity';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
 import { seedDemoCatalog } from './demo-catalog';
+import { seedDemoDiscounts } from './demo-discounts';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
@@ -40,11 +41,9 @@ export async function seedDemo(app: INestApplicationContext, config: AppConfig):
     firstName: 'Sam',
     lastName: 'Staff',
   });
-  await seedDemoCatalog(
-    app,
-    { organizationId: demo.id, userId: owner.id, role: 'owner', sessionId: 'seed' },
-    demo.timezone,
-  );
+  const demoCtx = { organizationId: demo.id, userId: owner.id, role: 'owner' as const, sessionId: 'seed' };
+  await seedDemoCatalog(app, demoCtx, demo.timezone);
+  await seedDemoDiscounts(app, demoCtx, demo.timezone);
   const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
   await users.create({
     email: 'owner@another.studio',

@@ -3,6 +3,7 @@ import { Migration20261122010000_catalog } from './Migration20261122010000_catal
 import { Migration20261122020000_enrollments } from './Migration20261122020000_enrollments';
 import { Migration20261122100000_sign_in_hardening } from './Migration20261122100000_sign_in_hardening';
 import { Migration20261122110000_course_list } from './Migration20261122110000_course_list';
+import { Migration20261122130000_discounts } from './Migration20261122130000_discounts';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
 export const migrationsList = [
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: 'Migration20261122020000_enrollments', class: Migration20261122020000_enrollments },
   { name: 'Migration20261122100000_sign_in_hardening', class: Migration20261122100000_sign_in_hardening },
   { name: 'Migration20261122110000_course_list', class: Migration20261122110000_course_list },
+  { name: 'Migration20261122130000_discounts', class: Migration20261122130000_discounts },
 ];
