@@ -9,7 +9,10 @@ export function saveDiscount(id: string | null, body: DiscountPayload): Promise<
 }
 
 /** The API's field names to the form's (the API says expiration_date, the form end_date). */
-const FORM_FIELD: Record<string, 'label' | 'code' | 'type' | 'value' | 'activity_id' | 'apply_logic' | 'start_date' | 'end_date'> = {
+const FORM_FIELD: Record<
+  string,
+  'label' | 'code' | 'type' | 'value' | 'activity_id' | 'apply_logic' | 'start_date' | 'end_date'
+> = {
   label: 'label',
   code: 'code',
   type: 'type',

@@ -51,7 +51,8 @@ async function renderDrawer(data = {}, close = jest.fn()) {
 
 const type = (name: string, value: string) =>
   fireEvent.change(screen.getByRole('textbox', { name }), { target: { value } });
-const submit = (name = 'New Discount') => act(async () => fireEvent.submit(screen.getByRole('form', { name })));
+const submit = (name = 'New Discount') =>
+  act(async () => fireEvent.submit(screen.getByRole('form', { name })));
 
 async function pick(combobox: string, option: string) {
   fireEvent.mouseDown(screen.getByRole('combobox', { name: combobox }));
@@ -72,7 +73,9 @@ describe('DiscountDrawer: new', () => {
   it('creates a percentage code limited to a course: POST with the value and course, toast, close', async () => {
     const calls = mockFetch({
       'GET /api/admin/activities': COURSES,
-      'POST /api/admin/promo-code': okBody<'/api/admin/promo-code', 'post'>(promoCode({ type: 'percentage', value: 20 })),
+      'POST /api/admin/promo-code': okBody<'/api/admin/promo-code', 'post'>(
+        promoCode({ type: 'percentage', value: 20 }),
+      ),
     });
     const close = await renderDrawer();
     type('Label', 'Wheel week');
@@ -109,7 +112,11 @@ describe('DiscountDrawer: new', () => {
     type('Value', '12.50');
     await submit();
     await waitFor(() => expect(close).toHaveBeenCalled());
-    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ type: 'dollar', value: 1250, activity_id: null });
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      type: 'dollar',
+      value: 1250,
+      activity_id: null,
+    });
   });
 
   it('shows every rule on Save and sends nothing', async () => {
@@ -118,7 +125,13 @@ describe('DiscountDrawer: new', () => {
     fireEvent.click(screen.getByRole('switch', { name: 'Limit to one course' }));
     fireEvent.click(screen.getByRole('switch', { name: 'Set end date' }));
     await submit();
-    for (const message of [M.labelRequired, M.codeRequired, M.valueRequired, M.courseRequired, M.endDateRequired])
+    for (const message of [
+      M.labelRequired,
+      M.codeRequired,
+      M.valueRequired,
+      M.courseRequired,
+      M.endDateRequired,
+    ])
       expect(await screen.findByText(message)).toBeInTheDocument();
     expect(calls.filter((c) => c.url.includes('promo-code'))).toHaveLength(0);
   });
@@ -167,7 +180,9 @@ describe('DiscountDrawer: new', () => {
   it('a failed course list (a picker) is only logged: the picker stays empty, the drawer works', async () => {
     mockFetch({ 'GET /api/admin/activities': errorBody(500, 'Something went wrong on our side') });
     await renderDrawer();
-    await waitFor(() => expect(console.error).toHaveBeenCalledWith('Could not load courses', expect.anything()));
+    await waitFor(() =>
+      expect(console.error).toHaveBeenCalledWith('Could not load courses', expect.anything()),
+    );
     fireEvent.click(screen.getByRole('switch', { name: 'Limit to one course' }));
     fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Course' }));
     expect(screen.queryByText('Wheel throwing')).not.toBeInTheDocument();
@@ -189,12 +204,18 @@ describe('DiscountDrawer: edit', () => {
     expect(screen.getByRole('switch', { name: 'Limit to one course' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'To each item' })).toBeChecked();
     expect(screen.getByRole('textbox', { name: 'Start date' })).toHaveValue('2026-11-24');
-    expect(screen.getByRole('combobox', { name: 'Start date time' }).closest('.ant-select')).toHaveTextContent('9:00 AM');
+    expect(
+      screen.getByRole('combobox', { name: 'Start date time' }).closest('.ant-select'),
+    ).toHaveTextContent('9:00 AM');
     // 04:00 UTC on Nov 25 is still Nov 24 in New York.
     expect(screen.getByRole('textbox', { name: 'End date' })).toHaveValue('2026-11-24');
-    expect(screen.getByRole('combobox', { name: 'End date time' }).closest('.ant-select')).toHaveTextContent('11:00 PM');
+    expect(screen.getByRole('combobox', { name: 'End date time' }).closest('.ant-select')).toHaveTextContent(
+      '11:00 PM',
+    );
     await waitFor(() =>
-      expect(screen.getByRole('combobox', { name: 'Course' }).closest('.ant-select')).toHaveTextContent('Wheel throwing'),
+      expect(screen.getByRole('combobox', { name: 'Course' }).closest('.ant-select')).toHaveTextContent(
+        'Wheel throwing',
+      ),
     );
   });
 
@@ -202,7 +223,9 @@ describe('DiscountDrawer: edit', () => {
     const calls = mockFetch({
       'GET /api/admin/activities': COURSES,
       [`GET /api/admin/promo-code/${ID}`]: okBody<'/api/admin/promo-code/{id}', 'get'>(promoCode()),
-      [`PUT /api/admin/promo-code/${ID}`]: okBody<'/api/admin/promo-code/{id}', 'put'>(promoCode({ value: 2000 })),
+      [`PUT /api/admin/promo-code/${ID}`]: okBody<'/api/admin/promo-code/{id}', 'put'>(
+        promoCode({ value: 2000 }),
+      ),
     });
     const close = await renderDrawer({ id: ID });
     type('Value', '20');
@@ -228,7 +251,9 @@ describe('DiscountDrawer: edit', () => {
     mockFetch({
       'GET /api/admin/activities': COURSES,
       [`GET /api/admin/promo-code/${ID}`]: () =>
-        fail ? errorBody(500, 'Something went wrong on our side') : okBody<'/api/admin/promo-code/{id}', 'get'>(promoCode()),
+        fail
+          ? errorBody(500, 'Something went wrong on our side')
+          : okBody<'/api/admin/promo-code/{id}', 'get'>(promoCode()),
     });
     renderWithProviders(<DiscountDrawer data={{ id: ID }} close={jest.fn()} />);
     const retry = await screen.findByRole('button', { name: 'Retry' }, { timeout: 3000 });

@@ -107,7 +107,8 @@ function DiscountForm({ discount, close }: { discount: PromoCode | null; close: 
     } catch (error) {
       console.error('Saving the discount failed', error);
       message.error(DISCOUNT_MESSAGES.saveFailed);
-      for (const [field, text] of serverFieldErrors(error)) setError(field, { type: 'server', message: text });
+      for (const [field, text] of serverFieldErrors(error))
+        setError(field, { type: 'server', message: text });
       setFormError(DISCOUNT_MESSAGES.formError);
     }
   });
@@ -245,7 +246,15 @@ interface DateTimeRowProps {
 }
 
 /** An optional date plus an hour from 1 AM to 11 PM, both read in the organization's zone. */
-function DateTimeRow({ control, enabledName, dateName, timeName, label, enabled, timezone }: DateTimeRowProps) {
+function DateTimeRow({
+  control,
+  enabledName,
+  dateName,
+  timeName,
+  label,
+  enabled,
+  timezone,
+}: DateTimeRowProps) {
   return (
     <>
       <FormField control={control} name={enabledName} label={`Set ${label.toLowerCase()}`}>
@@ -264,6 +273,10 @@ function DateTimeRow({ control, enabledName, dateName, timeName, label, enabled,
                 value={field.value ? dayjs(field.value) : null}
                 onChange={(value) => field.onChange(value ? value.format('YYYY-MM-DD') : '')}
                 onBlur={field.onBlur}
+                // Enter commits the typed date; it must not also submit the drawer's form.
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') event.preventDefault();
+                }}
               />
             )}
           </FormField>
@@ -275,6 +288,7 @@ function DateTimeRow({ control, enabledName, dateName, timeName, label, enabled,
                 value={field.value}
                 onChange={(value: string) => field.onChange(value)}
                 options={[...DISCOUNT_TIME_CHOICES]}
+                showSearch={{ optionFilterProp: 'label' }}
                 style={{ width: 130 }}
               />
             )}

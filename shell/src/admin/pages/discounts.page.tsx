@@ -53,7 +53,8 @@ export function DiscountsPage() {
   // Typing searches after a pause, from the first page.
   useEffect(() => {
     const timer = setTimeout(
-      () => setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
+      () =>
+        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
       DISCOUNT_LIST_SEARCH_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
@@ -95,52 +96,53 @@ export function DiscountsPage() {
           onRetry={list.refetch}
           retrying={list.isFetching}
         />
-      ) : null}
-      <Table<PromoCode>
-        rowKey="id"
-        size="middle"
-        loading={list.isFetching}
-        dataSource={list.isError ? [] : (list.data?.promo_codes ?? [])}
-        locale={{ emptyText: query.search ? `No discounts match “${query.search}”` : 'No discounts yet' }}
-        scroll={{ x: 'max-content' }}
-        onRow={(row) => ({
-          onClick: () => openDiscount(row),
-          onKeyDown: (event) => {
-            if (event.key === 'Enter') openDiscount(row);
-          },
-          tabIndex: 0,
-          style: { cursor: 'pointer' },
-          'aria-label': `Open ${row.code}`,
-        })}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: list.data?.totalCount ?? 0,
-          showSizeChanger: false,
-          showTotal: (total) => `${total} discount${total === 1 ? '' : 's'}`,
-          onChange: (page) => setQuery((q) => ({ ...q, page })),
-        }}
-        columns={[
-          {
-            key: 'code',
-            title: 'Code',
-            render: (_, d) => (
-              <>
-                <strong>{d.code}</strong>
-                <div style={{ color: 'rgba(0,0,0,0.55)' }}>{d.label}</div>
-              </>
-            ),
-          },
-          { key: 'value', title: 'Value', render: (_, d) => discountValueText(d) },
-          { key: 'window', title: 'Window', render: (_, d) => windowText(d) },
-          {
-            key: 'status',
-            title: 'Status',
-            render: (_, d) => <Tag color={STATUS_TAG[d.status].color}>{STATUS_TAG[d.status].label}</Tag>,
-          },
-          { key: 'times_used', title: 'Times used', dataIndex: 'times_used', align: 'right' },
-        ]}
-      />
+      ) : (
+        <Table<PromoCode>
+          rowKey="id"
+          size="middle"
+          loading={list.isFetching}
+          dataSource={list.data?.promo_codes ?? []}
+          locale={{ emptyText: query.search ? `No discounts match “${query.search}”` : 'No discounts yet' }}
+          scroll={{ x: 'max-content' }}
+          onRow={(row) => ({
+            onClick: () => openDiscount(row),
+            onKeyDown: (event) => {
+              if (event.key === 'Enter') openDiscount(row);
+            },
+            tabIndex: 0,
+            style: { cursor: 'pointer' },
+            'aria-label': `Open ${row.code}`,
+          })}
+          pagination={{
+            current: query.page,
+            pageSize: query.limit,
+            total: list.data?.totalCount ?? 0,
+            showSizeChanger: false,
+            showTotal: (total) => `${total} discount${total === 1 ? '' : 's'}`,
+            onChange: (page) => setQuery((q) => ({ ...q, page })),
+          }}
+          columns={[
+            {
+              key: 'code',
+              title: 'Code',
+              render: (_, d) => (
+                <>
+                  <strong>{d.code}</strong>
+                  <div style={{ color: 'rgba(0,0,0,0.55)' }}>{d.label}</div>
+                </>
+              ),
+            },
+            { key: 'value', title: 'Value', render: (_, d) => discountValueText(d) },
+            { key: 'window', title: 'Window', render: (_, d) => windowText(d) },
+            {
+              key: 'status',
+              title: 'Status',
+              render: (_, d) => <Tag color={STATUS_TAG[d.status].color}>{STATUS_TAG[d.status].label}</Tag>,
+            },
+            { key: 'times_used', title: 'Times used', dataIndex: 'times_used', align: 'right' },
+          ]}
+        />
+      )}
     </PageFrame>
   );
 }
