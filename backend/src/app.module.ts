@@ -10,6 +10,7 @@ import { AppConfig } from './config/config.schema';
 import { ErrorFilter } from './common/error.filter';
 import { HealthController } from './health/health.controller';
 import { CatalogModule } from './modules/catalog/catalog.module';
+import { DiscountsModule } from './modules/discounts/discounts.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LoyaltyModule } from './modules/loyalty/loyalty.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -46,6 +47,7 @@ export class AppModule {
         SchedulingModule,
         StudentsModule,
         OrdersModule,
+        DiscountsModule,
         LoyaltyModule,
         SyncModule,
         NotificationsModule,

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
+import { DISCOUNT_MESSAGES, MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import type { Response } from 'express';
 import { ZodSerializationException, ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
@@ -34,6 +34,7 @@ export const UNIQUE_CONSTRAINT_MESSAGES: Record<string, { message: string; field
   student_organization_email_unique: { message: MESSAGES.students.emailTaken, field: 'email' },
   tag_organization_name_unique: { message: SCHEDULING_MESSAGES.tagNameTaken, field: 'name' },
   enrollment_active_student_unique: { message: SCHEDULING_MESSAGES.alreadyEnrolled },
+  discount_code_organization_code_unique: { message: DISCOUNT_MESSAGES.codeTaken, field: 'code' },
   app_user_email_unique: { message: 'An account with this email already exists.', field: 'email' },
 };
 const GENERIC_CONFLICT = 'This record already exists';

@@ -19,6 +19,7 @@ import { Product } from '../modules/products/entities/product.entity';
 import { ProductImage } from '../modules/products/entities/product-image.entity';
 import { ProductPrice } from '../modules/products/entities/product-price.entity';
 import { LoyaltyProgram } from '../modules/loyalty/loyalty-program.entity';
+import { DiscountCode } from '../modules/discounts/discount-code.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
 export const entities = [
@@ -43,4 +44,5 @@ export const entities = [
   ProductImage,
   ProductPrice,
   LoyaltyProgram,
+  DiscountCode,
 ];

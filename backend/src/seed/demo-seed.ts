@@ -8,6 +8,7 @@ import { OrganizationsService } from '../modules/organizations/organizations.ser
 import { seedDemoCatalog } from './demo-catalog';
 import { seedDemoProducts } from './demo-products';
 import { LoyaltyService } from '../modules/loyalty/loyalty.service';
+import { seedDemoDiscounts } from './demo-discounts';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
@@ -48,6 +49,7 @@ export async function seedDemo(app: INestApplicationContext, config: AppConfig):
   await app.get(LoyaltyService).setStatus(demo.id, 'active', owner.id);
   // After the programme: the membership earns points.
   await seedDemoProducts(app, demoCtx);
+  await seedDemoDiscounts(app, demoCtx, demo.timezone);
   const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
   await users.create({
     email: 'owner@another.studio',

@@ -1,13 +1,18 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useState } from 'react';
+import { useForm, useWatch, type Control } from 'react-hook-form';
 import {
   DISCOUNT_FORM_DEFAULTS,
+  DISCOUNT_MESSAGES,
   DISCOUNT_TIME_CHOICES,
   discountFormSchema,
+  discountToForm,
+  toDiscountPayload,
   type DiscountFormInput,
 } from '@studio/contracts';
 import {
   useCancel,
-  Alert,
+  busy,
+  App,
   Button,
   DatePicker,
   DrawerSection,
@@ -15,75 +20,132 @@ import {
   Flex,
   Form,
   FormField,
-  FEATURE_NOT_AVAILABLE,
   Input,
+  LoadingSkeleton,
+  QueryError,
   Radio,
   Select,
   Switch,
+  Tag,
   courseQueries,
   dayjs,
+  invalidatePromoCode,
+  promoCodeQueries,
+  useOrganizationTimezone,
   usePickerList,
+  useQuery,
+  useQueryClient,
+  useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
+  type PromoCode,
 } from '@studio/ui';
+import { saveDiscount, serverFieldErrors } from './discount.api';
 
 export interface DiscountDrawerData {
-  /** Set to edit an existing discount. */
-  promo_code_id?: string;
-  /** Called after a successful save, e.g. to reload a list. */
-  onSaved?: () => void;
+  /** Set to edit an existing discount (the Discounts page's rows). */
+  id?: string;
 }
 
+const STATUS_COLOR = { scheduled: 'blue', active: 'green', expired: 'default' } as const;
+
 /**
- * New / Edit Discount (spec 000 §2, §3, §5): sections General, Pricing, Settings. The promo-code
- * API (GET, POST, PUT /api/admin/promo-code) is on the known-missing list (orders issue 9): the
- * drawer says discount codes are not available yet, Save is disabled and nothing is sent.
+ * New / Edit Discount (spec 000 §2, §3, §5): sections General, Pricing, Settings. Editing loads the
+ * code first (a failure shows QueryError with Retry); the form starts from that fresh read.
  */
 export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>) {
+  if (!data.id) return <DiscountForm discount={null} close={close} />;
+  return <EditDiscount id={data.id} close={close} />;
+}
+
+function EditDiscount({ id, close }: { id: string; close: () => void }) {
+  const waiting = useSkeletonDelay();
+  const query = useQuery({ ...promoCodeQueries.detail(id), refetchOnMount: 'always' });
+  if (query.isError)
+    return (
+      <QueryError
+        title="Could not load this discount"
+        error={query.error}
+        onRetry={query.refetch}
+        retrying={query.isFetching}
+      />
+    );
+  if (!query.data || !query.isFetchedAfterMount || waiting) return <LoadingSkeleton />;
+  return <DiscountForm discount={query.data} close={close} />;
+}
+
+function DiscountForm({ discount, close }: { discount: PromoCode | null; close: () => void }) {
   const cancel = useCancel(close);
-  const editId = data.promo_code_id ?? null;
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const timezone = useOrganizationTimezone();
+  const [formError, setFormError] = useState<string | null>(null);
   // Picker: a failed load is only logged and the list stays empty (spec 001 §8).
   const { items: courses } = usePickerList(courseQueries.list(), (a) => a.activities, 'courses');
 
   const form = useForm<DiscountFormInput>({
     resolver: zodResolver(discountFormSchema),
-    defaultValues: DISCOUNT_FORM_DEFAULTS,
-    // Save is disabled until the API exists, so the rules show as each field is left.
+    defaultValues: discount ? discountToForm(discount, timezone) : DISCOUNT_FORM_DEFAULTS,
     mode: 'onTouched',
   });
-  const { control } = form;
+  const { control, formState, setError } = form;
   // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedChanges(formState.isDirty);
   const [type, limited, hasStart, hasEnd] = useWatch({
     control,
     name: ['type', 'limit_to_course', 'has_start', 'has_end'],
   });
 
-  // No promo-code API yet: submitting does nothing (the Save button is disabled as well).
-  const onSubmit = (event: { preventDefault: () => void }) => event.preventDefault();
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const saved = await saveDiscount(discount?.id ?? null, toDiscountPayload(values, timezone));
+      void invalidatePromoCode(queryClient, saved.id);
+      message.success(DISCOUNT_MESSAGES.saved);
+      close();
+    } catch (error) {
+      console.error('Saving the discount failed', error);
+      message.error(DISCOUNT_MESSAGES.saveFailed);
+      for (const [field, text] of serverFieldErrors(error))
+        setError(field, { type: 'server', message: text });
+      setFormError(DISCOUNT_MESSAGES.formError);
+    }
+  });
 
+  const title = discount ? 'Edit Discount' : 'New Discount';
   return (
-    <form onSubmit={onSubmit} aria-label={editId ? 'Edit Discount' : 'New Discount'} noValidate>
+    <form onSubmit={onSubmit} aria-label={title} noValidate>
       <DrawerShell
-        title={editId ? 'Edit Discount' : 'New Discount'}
+        title={title}
+        extra={
+          discount ? (
+            <Tag color={STATUS_COLOR[discount.status]}>
+              {discount.status[0].toUpperCase() + discount.status.slice(1)}
+            </Tag>
+          ) : undefined
+        }
         footer={
           <>
             <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" disabled>
+            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
               Save
             </Button>
           </>
         }
       >
         <Form layout="vertical" component={false}>
-          <Alert type="info" showIcon title={FEATURE_NOT_AVAILABLE.discounts} style={{ marginBottom: 16 }} />
+          {formError ? (
+            <div role="alert" style={{ color: '#cf1322', marginBottom: 12 }}>
+              {formError}
+            </div>
+          ) : null}
           <DrawerSection title="General">
             <FormField control={control} name="label" label="Label" required>
-              {(field) => <Input {...field} id="label" aria-label="Label" />}
+              {(field) => <Input {...field} id="label" aria-label="Label" maxLength={200} />}
             </FormField>
             <FormField control={control} name="code" label="Code" required>
-              {(field) => <Input {...field} id="code" aria-label="Code" />}
+              {(field) => <Input {...field} id="code" aria-label="Code" maxLength={50} />}
             </FormField>
           </DrawerSection>
 
@@ -128,7 +190,9 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
                     aria-label="Course"
                     value={field.value ?? undefined}
                     onChange={(value: string) => field.onChange(value)}
+                    onBlur={field.onBlur}
                     placeholder="Select a course"
+                    showSearch={{ optionFilterProp: 'label' }}
                     options={courses.map((course) => ({ value: course.activity_id, label: course.name }))}
                   />
                 )}
@@ -153,6 +217,7 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
               timeName="start_time"
               label="Start date"
               enabled={hasStart}
+              timezone={timezone}
             />
             <DateTimeRow
               control={control}
@@ -161,6 +226,7 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
               timeName="end_time"
               label="End date"
               enabled={hasEnd}
+              timezone={timezone}
             />
           </DrawerSection>
         </Form>
@@ -170,16 +236,25 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
 }
 
 interface DateTimeRowProps {
-  control: ReturnType<typeof useForm<DiscountFormInput>>['control'];
+  control: Control<DiscountFormInput>;
   enabledName: 'has_start' | 'has_end';
   dateName: 'start_date' | 'end_date';
   timeName: 'start_time' | 'end_time';
   label: string;
   enabled: boolean;
+  timezone: string;
 }
 
-/** An optional date plus an hourly time, both read in the organization's zone. */
-function DateTimeRow({ control, enabledName, dateName, timeName, label, enabled }: DateTimeRowProps) {
+/** An optional date plus an hour from 1 AM to 11 PM, both read in the organization's zone. */
+function DateTimeRow({
+  control,
+  enabledName,
+  dateName,
+  timeName,
+  label,
+  enabled,
+  timezone,
+}: DateTimeRowProps) {
   return (
     <>
       <FormField control={control} name={enabledName} label={`Set ${label.toLowerCase()}`}>
@@ -188,25 +263,32 @@ function DateTimeRow({ control, enabledName, dateName, timeName, label, enabled 
         )}
       </FormField>
       {enabled ? (
-        <Flex gap={12}>
+        <Flex gap={12} align="start">
           <FormField control={control} name={dateName} label={label} required>
             {(field) => (
               <DatePicker
                 id={dateName}
                 aria-label={label}
+                format="YYYY-MM-DD"
                 value={field.value ? dayjs(field.value) : null}
                 onChange={(value) => field.onChange(value ? value.format('YYYY-MM-DD') : '')}
+                onBlur={field.onBlur}
+                // Enter commits the typed date; it must not also submit the drawer's form.
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') event.preventDefault();
+                }}
               />
             )}
           </FormField>
-          <FormField control={control} name={timeName} label="Time">
+          <FormField control={control} name={timeName} label={`Time (${timezone})`}>
             {(field) => (
               <Select
                 id={timeName}
                 aria-label={`${label} time`}
                 value={field.value}
                 onChange={(value: string) => field.onChange(value)}
-                options={DISCOUNT_TIME_CHOICES}
+                options={[...DISCOUNT_TIME_CHOICES]}
+                showSearch={{ optionFilterProp: 'label' }}
                 style={{ width: 130 }}
               />
             )}

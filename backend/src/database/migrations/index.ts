@@ -4,6 +4,7 @@ import { Migration20261122020000_enrollments } from './Migration20261122020000_e
 import { Migration20261122100000_sign_in_hardening } from './Migration20261122100000_sign_in_hardening';
 import { Migration20261122110000_course_list } from './Migration20261122110000_course_list';
 import { Migration20261122120000_loyalty } from './Migration20261122120000_loyalty';
+import { Migration20261122130000_discounts } from './Migration20261122130000_discounts';
 import { Migration20261122140000_products } from './Migration20261122140000_products';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
@@ -14,5 +15,6 @@ export const migrationsList = [
   { name: 'Migration20261122100000_sign_in_hardening', class: Migration20261122100000_sign_in_hardening },
   { name: 'Migration20261122110000_course_list', class: Migration20261122110000_course_list },
   { name: 'Migration20261122120000_loyalty', class: Migration20261122120000_loyalty },
+  { name: 'Migration20261122130000_discounts', class: Migration20261122130000_discounts },
   { name: 'Migration20261122140000_products', class: Migration20261122140000_products },
 ];

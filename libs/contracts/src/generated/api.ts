@@ -637,6 +637,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/promo-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's discount codes, newest first, paged in SQL; `search` matches any part of the code or label */
+        get: operations["DiscountsController_list"];
+        put?: never;
+        /** Create a discount code (spec 000 §3; dollar values in cents, dates as instants) */
+        post: operations["DiscountsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promo-code/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One discount code */
+        get: operations["DiscountsController_get"];
+        /** Edit a discount code (the whole payload, as on creation) */
+        put: operations["DiscountsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/loyalty-program": {
         parameters: {
             query?: never;
@@ -1456,6 +1492,81 @@ export interface components {
             order_number: number;
             total: number;
             source: string;
+        };
+        DiscountListDto_Output: {
+            promo_codes: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                code: string;
+                /** @enum {string} */
+                type: "dollar" | "percentage";
+                /** @description cents for a dollar discount; a whole percent otherwise */
+                value: number;
+                /** @description the course the code is limited to */
+                activity_id: string | null;
+                /** @enum {string} */
+                apply_logic: "once" | "each";
+                /** @description ISO instant; null: no start */
+                start_date: string | null;
+                /** @description ISO instant, inclusive; null: no end */
+                expiration_date: string | null;
+                /** @description paid orders that used the code */
+                times_used: number;
+                /**
+                 * @description from now: scheduled before the start, expired after the end, else active
+                 * @enum {string}
+                 */
+                status: "scheduled" | "active" | "expired";
+                created_at: string;
+                updated_at: string;
+            }[];
+            totalCount: number;
+            currentPage: number;
+            itemsPerPage: number;
+        };
+        DiscountPayloadDto: {
+            label: string;
+            code: string;
+            /** @enum {string} */
+            type: "dollar" | "percentage";
+            /** @description cents for a dollar discount; a whole percent (1 to 100) otherwise */
+            value: number;
+            /** @default null */
+            activity_id: string | null;
+            /** @enum {string} */
+            apply_logic: "once" | "each";
+            /** @default null */
+            start_date: string | null;
+            /** @default null */
+            expiration_date: string | null;
+        };
+        DiscountOutDto_Output: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            code: string;
+            /** @enum {string} */
+            type: "dollar" | "percentage";
+            /** @description cents for a dollar discount; a whole percent otherwise */
+            value: number;
+            /** @description the course the code is limited to */
+            activity_id: string | null;
+            /** @enum {string} */
+            apply_logic: "once" | "each";
+            /** @description ISO instant; null: no start */
+            start_date: string | null;
+            /** @description ISO instant, inclusive; null: no end */
+            expiration_date: string | null;
+            /** @description paid orders that used the code */
+            times_used: number;
+            /**
+             * @description from now: scheduled before the start, expired after the end, else active
+             * @enum {string}
+             */
+            status: "scheduled" | "active" | "expired";
+            created_at: string;
+            updated_at: string;
         };
         LoyaltyProgramDto_Output: {
             /** @enum {string} */
@@ -3826,6 +3937,223 @@ export interface operations {
                 };
             };
             /** @description Already enrolled, or no seat left */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DiscountsController_list: {
+        parameters: {
+            query?: {
+                search?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountListDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DiscountsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscountPayloadDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A course of another organization (or none): 'Course not found' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A discount with this code already exists. Codes are not case-sensitive. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DiscountsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountOutDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DiscountsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscountPayloadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The discount, or the course it is limited to, is not the organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A discount with this code already exists. Codes are not case-sensitive. */
             409: {
                 headers: {
                     [name: string]: unknown;

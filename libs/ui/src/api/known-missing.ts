@@ -22,9 +22,6 @@ export interface KnownMissingCall {
 }
 
 export const KNOWN_MISSING = [
-  { method: 'get', path: '/api/admin/promo-code/{id}', issue: 8, screen: 'Discount drawer (edit)' },
-  { method: 'post', path: '/api/admin/promo-code', issue: 8, screen: 'Discount drawer (new)' },
-  { method: 'put', path: '/api/admin/promo-code/{id}', issue: 8, screen: 'Discount drawer (edit)' },
   {
     method: 'get',
     path: '/api/admin/partners/eventbrite/events',
@@ -75,25 +72,8 @@ export const KNOWN_MISSING = [
 
 /** What a screen says in place of a feature whose API is on the list. */
 export const FEATURE_NOT_AVAILABLE = {
-  discounts: 'Discount codes are not available yet.',
   ticketingEvents: 'Eventbrite events are not available yet.',
   studentOrders: "The student's orders are not available yet.",
   studentWaivers: "The student's waivers are not available yet.",
   loyalty: 'Loyalty points are not available yet.',
 } as const;
-
-/* Hand-typed shapes of the listed calls (spec 001 §7), for the forms that will send them. */
-
-/** The promo code a discount drawer edits (spec 000 discount fields). */
-export interface PromoCode {
-  id: string;
-  label: string;
-  code: string;
-  type: 'dollar' | 'percentage';
-  /** Cents for a dollar discount, whole percent otherwise. */
-  value: number;
-  activity_id: string | null;
-  apply_logic: 'once' | 'each';
-  start_date: string | null;
-  expiration_date: string | null;
-}

@@ -1,0 +1,136 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { DISCOUNT_MESSAGES as M, DiscountListQuery, DiscountPayload, discountStatus } from '@studio/contracts';
+import { ApiError, notFound } from '../../common/api-error';
+import { likeEscape } from '../../common/like-escape';
+import { RequestContext } from '../../common/request-context';
+import { CoursesService } from '../catalog/courses.service';
+import { Organization } from '../organizations/organization.entity';
+import { DiscountCode } from './discount-code.entity';
+
+const codeTaken = () => new ApiError(HttpStatus.CONFLICT, M.codeTaken, { code: M.codeTaken });
+
+/** Discount codes: create, edit, read and list inside the caller's organization; count their use. */
+@Injectable()
+export class DiscountsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly courses: CoursesService,
+  ) {}
+
+  /** The discount, or 404 when it does not exist in the caller's organization. */
+  async requireDiscount(ctx: RequestContext, id: string): Promise<DiscountCode> {
+    const discount = await this.em.findOne(DiscountCode, { id, organization: ctx.organizationId });
+    if (!discount) throw notFound(M.notFound);
+    return discount;
+  }
+
+  async create(ctx: RequestContext, input: DiscountPayload): Promise<DiscountCode> {
+    await this.checkCourse(ctx, input.activity_id);
+    await this.checkCodeFree(ctx, input.code, null);
+    const discount = this.em.create(DiscountCode, {
+      organization: this.em.getReference(Organization, ctx.organizationId),
+      ...this.fields(input),
+    });
+    await this.flushOrConflict(() => this.em.persistAndFlush(discount));
+    return discount;
+  }
+
+  async update(ctx: RequestContext, id: string, input: DiscountPayload): Promise<DiscountCode> {
+    const discount = await this.requireDiscount(ctx, id);
+    await this.checkCourse(ctx, input.activity_id);
+    await this.checkCodeFree(ctx, input.code, discount.id);
+    this.em.assign(discount, this.fields(input));
+    await this.flushOrConflict(() => this.em.flush());
+    return discount;
+  }
+
+  /** One page of the organization's codes, newest first; `search` matches any part of the code or label. */
+  async list(ctx: RequestContext, query: DiscountListQuery): Promise<{ items: DiscountCode[]; total: number }> {
+    const qb = this.em.createQueryBuilder(DiscountCode, 'd').where({ organization: ctx.organizationId });
+    const term = query.search?.toLowerCase();
+    // Uses the trigram index on the same expression.
+    if (term) qb.andWhere(`lower(d.code || ' ' || d.label) like ?`, [`%${likeEscape(term)}%`]);
+    const [items, total] = await qb
+      .orderBy({ createdAt: 'desc', id: 'desc' })
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .getResultAndCount();
+    return { items, total };
+  }
+
+  /**
+   * Counts one more use of a code, for a paid order (orders issue 9). One UPDATE … SET times_used =
+   * times_used + 1, so concurrent payments never lose a count. Answers the new count; 404 when the
+   * code is not the organization's.
+   */
+  async incrementUsage(ctx: Pick<RequestContext, 'organizationId'>, id: string): Promise<number> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ times_used: number }[]>(
+        `update "discount_code" set "times_used" = "times_used" + 1, "updated_at" = now() where "id" = ? and "organization_id" = ? returning "times_used"`,
+        [id, ctx.organizationId],
+      );
+    if (rows.length === 0) throw notFound(M.notFound);
+    return Number(rows[0].times_used);
+  }
+
+  private fields(input: DiscountPayload) {
+    return {
+      label: input.label,
+      code: input.code,
+      type: input.type,
+      value: input.value,
+      activityId: input.activity_id,
+      applyLogic: input.apply_logic,
+      startDate: input.start_date ? new Date(input.start_date) : null,
+      expirationDate: input.expiration_date ? new Date(input.expiration_date) : null,
+    };
+  }
+
+  /** A course the code is limited to must be the organization's (catalog's service answers 404 otherwise). */
+  private async checkCourse(ctx: RequestContext, activityId: string | null): Promise<void> {
+    if (activityId) await this.courses.requireCourse(ctx, activityId);
+  }
+
+  private async checkCodeFree(ctx: RequestContext, code: string, exceptId: string | null): Promise<void> {
+    const qb = this.em
+      .createQueryBuilder(DiscountCode, 'd')
+      .where({ organization: ctx.organizationId })
+      .andWhere('lower(d.code) = lower(?)', [code]);
+    if (exceptId) qb.andWhere({ id: { $ne: exceptId } });
+    if ((await qb.getCount()) > 0) throw codeTaken();
+  }
+
+  private async flushOrConflict(flush: () => Promise<void>): Promise<void> {
+    try {
+      await flush();
+    } catch (error) {
+      // Two saves with the same code raced past the check: the unique index decides.
+      if (error instanceof UniqueConstraintViolationException) throw codeTaken();
+      throw error;
+    }
+  }
+}
+
+/** The answer of every promo-code endpoint: spec 000 §3 fields, plus the use count and the status now. */
+export function mapDiscount(d: DiscountCode, now: Date = new Date()) {
+  const start = d.startDate ? d.startDate.toISOString() : null;
+  const end = d.expirationDate ? d.expirationDate.toISOString() : null;
+  return {
+    id: d.id,
+    label: d.label,
+    code: d.code,
+    type: d.type,
+    value: d.value,
+    activity_id: d.activityId,
+    apply_logic: d.applyLogic,
+    start_date: start,
+    expiration_date: end,
+    times_used: d.timesUsed,
+    status: discountStatus({ start_date: start, expiration_date: end }, now),
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
+  };
+}
