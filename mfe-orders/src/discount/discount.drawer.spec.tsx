@@ -203,12 +203,12 @@ describe('DiscountDrawer: edit', () => {
     expect(screen.getByRole('textbox', { name: 'Value' })).toHaveValue('15.00');
     expect(screen.getByRole('switch', { name: 'Limit to one course' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'To each item' })).toBeChecked();
-    expect(screen.getByRole('textbox', { name: 'Start date' })).toHaveValue('2026-11-24');
+    expect(screen.getByRole('textbox', { name: 'Start date' })).toHaveValue('Tue, Nov 24, 2026');
     expect(
       screen.getByRole('combobox', { name: 'Start date time' }).closest('.ant-select'),
     ).toHaveTextContent('9:00 AM');
     // 04:00 UTC on Nov 25 is still Nov 24 in New York.
-    expect(screen.getByRole('textbox', { name: 'End date' })).toHaveValue('2026-11-24');
+    expect(screen.getByRole('textbox', { name: 'End date' })).toHaveValue('Tue, Nov 24, 2026');
     expect(screen.getByRole('combobox', { name: 'End date time' }).closest('.ant-select')).toHaveTextContent(
       '11:00 PM',
     );

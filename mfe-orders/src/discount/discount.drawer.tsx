@@ -10,6 +10,8 @@ import {
   type DiscountFormInput,
 } from '@studio/contracts';
 import {
+  DATE_INPUT_FORMAT,
+  WALL_DATE_FORMAT,
   useCancel,
   busy,
   App,
@@ -269,9 +271,9 @@ function DateTimeRow({
               <DatePicker
                 id={dateName}
                 aria-label={label}
-                format="YYYY-MM-DD"
-                value={field.value ? dayjs(field.value) : null}
-                onChange={(value) => field.onChange(value ? value.format('YYYY-MM-DD') : '')}
+                format={DATE_INPUT_FORMAT}
+                value={field.value ? dayjs(field.value, WALL_DATE_FORMAT) : null}
+                onChange={(value) => field.onChange(value ? value.format(WALL_DATE_FORMAT) : '')}
                 onBlur={field.onBlur}
                 // Enter commits the typed date; it must not also submit the drawer's form.
                 onKeyDown={(event) => {
