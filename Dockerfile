@@ -13,8 +13,8 @@ COPY --from=build /app/libs/contracts/package.json ./libs/contracts/package.json
 COPY --from=build /app/libs/contracts/dist ./libs/contracts/dist
 COPY --from=build /app/backend/package.json ./backend/package.json
 COPY --from=build /app/backend/dist ./backend/dist
-# The media volume takes this folder's owner when first mounted.
-RUN mkdir -p /data/media && chown node:node /data/media
+# The media and outbox volumes take these folders' owner when first mounted.
+RUN mkdir -p /data/media /data/outbox && chown node:node /data/media /data/outbox
 USER node
 EXPOSE 3000
 CMD ["node", "backend/dist/main.js"]

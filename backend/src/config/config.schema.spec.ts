@@ -36,4 +36,25 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ TRUSTED_PROXIES: wrong })).toThrow(/TRUSTED_PROXIES: expected comma-separated IP addresses/);
     }
   });
+
+  it('sends mail through SMTP_URL only when it is an smtp:// or smtps:// URL with a host', () => {
+    const defaults = loadConfig({});
+    expect(defaults.SMTP_URL).toBeUndefined();
+    expect(defaults.MAIL_FROM).toBe('Studio <no-reply@studio.local>');
+    expect(defaults.MAIL_OUTBOX_DIR).toBe('data/outbox');
+    for (const good of ['smtp://127.0.0.1:2525', 'smtps://user:p%40ss@mail.example.com:465', 'smtp://[::1]:25']) {
+      expect(loadConfig({ SMTP_URL: good }).SMTP_URL).toBe(good);
+    }
+    for (const wrong of ['mail.example.com', 'http://mail.example.com', 'smtp://', 'smtp:mail', 'smtp://mail.example.com:99999']) {
+      expect(() => loadConfig({ SMTP_URL: wrong })).toThrow(/SMTP_URL: expected an smtp:\/\/ or smtps:\/\/ URL with a host/);
+    }
+  });
+
+  it('takes MAIL_FROM as an address or a name and <address>', () => {
+    expect(loadConfig({ MAIL_FROM: 'hello@clay.studio' }).MAIL_FROM).toBe('hello@clay.studio');
+    expect(loadConfig({ MAIL_FROM: 'Clay Studio <hello@clay.studio>' }).MAIL_FROM).toBe('Clay Studio <hello@clay.studio>');
+    for (const wrong of ['Clay Studio', 'Clay <not-an-address>', 'a@b.test\r\nBcc: x@y.test']) {
+      expect(() => loadConfig({ MAIL_FROM: wrong })).toThrow(/MAIL_FROM: expected an email address/);
+    }
+  });
 });

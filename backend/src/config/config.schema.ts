@@ -31,6 +31,22 @@ export function isProxyEntry(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && bits >= 0 && bits <= (version === 4 ? 32 : 128);
 }
 
+/** An SMTP server address nodemailer can use: smtp:// or smtps:// with a host (a port, if any, in range). */
+export function isSmtpUrl(value: string): boolean {
+  try {
+    const parsed = new URL(value);
+    return ['smtp:', 'smtps:'].includes(parsed.protocol) && parsed.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A sender: `someone@example.com` or `Some Name <someone@example.com>`. */
+export function isMailbox(value: string): boolean {
+  const named = /^[^<>\r\n]*<([^<>\s]+)>$/.exec(value.trim());
+  return z.email().safeParse(named ? named[1] : value.trim()).success;
+}
+
 /** Every setting the processes read, validated once at start. Names are the environment variables. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -96,6 +112,19 @@ export const configSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(true),
   /** Incoming chat webhook for alerts (new course, ...); alerts are skipped when unset. */
   SLACK_WEBHOOK_URL: url(['http:', 'https:']).optional(),
+  /** SMTP server of outgoing mail (smtp:// or smtps://, user and password in the URL); unset: .eml files in MAIL_OUTBOX_DIR. */
+  SMTP_URL: z
+    .string()
+    .refine(isSmtpUrl, 'expected an smtp:// or smtps:// URL with a host, such as smtp://user:pass@mail.example.com:587')
+    .optional(),
+  /** Sender of outgoing mail: an address, or a name and an address in angle brackets. */
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .refine(isMailbox, 'expected an email address, or a name and <address>')
+    .default('Studio <no-reply@studio.local>'),
+  /** Folder the mail goes to, one .eml file per message, when SMTP_URL is unset. */
+  MAIL_OUTBOX_DIR: z.string().min(1).default('data/outbox'),
   PUBLIC_SITE_URL: url(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().optional(),

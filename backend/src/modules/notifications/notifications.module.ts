@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ChatAlertsController } from './chat-alerts.controller';
 import { ChatAlertsService } from './chat-alerts.service';
+import { MailService } from './mail.service';
 
-/** Email (SMTP) and chat alerts. Email arrives with the orders issue. */
+/** Email (SMTP, or .eml files in an outbox folder) and chat alerts, both sent by queue jobs. */
 @Module({
   controllers: [ChatAlertsController],
-  providers: [ChatAlertsService],
-  exports: [ChatAlertsService],
+  providers: [ChatAlertsService, MailService],
+  exports: [ChatAlertsService, MailService],
 })
 export class NotificationsModule {}
