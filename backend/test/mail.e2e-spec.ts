@@ -135,6 +135,28 @@ describe('mail over SMTP', () => {
   });
 });
 
+describe('mail with the API and the worker in separate processes', () => {
+  it('is queued by the API process, which sends nothing itself, and sent by the worker', async () => {
+    const smtp = await fakeSmtp();
+    const prefix = `test_mail_${Date.now()}`;
+    const shared = { SMTP_URL: smtp.url, REDIS_PREFIX: prefix, QUEUE_MODE: 'redis' };
+    const api = await startTestApp({ ...shared, RUN_WORKER: 'false' });
+    let worker: TestApp | undefined;
+    try {
+      await api.created.app.get(MailService).enqueue({ to: 'ed@example.test', subject: 'Queued', text: 'Hi', dedupeKey: 'split:1' });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(smtp.state.attempts).toBe(0);
+      worker = await startTestApp({ ...shared, RUN_WORKER: 'true' });
+      await eventually(() => smtp.received.length === 1);
+      expect(smtp.received[0].mail.subject).toBe('Queued');
+    } finally {
+      await worker?.close();
+      await api.close();
+      await smtp.close();
+    }
+  });
+});
+
 describe('mail without SMTP_URL', () => {
   it('writes each message as an .eml file to the outbox folder and logs where', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'outbox-'));
