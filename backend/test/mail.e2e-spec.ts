@@ -11,11 +11,17 @@ import { startTestApp, TestApp } from './test-app';
 /** A local SMTP server: records every message it accepts, can refuse the next ones or hold them. */
 async function fakeSmtp() {
   const received: { envelope: { from: string; to: string[] }; mail: ParsedMail }[] = [];
-  const state = { refuseNext: 0, attempts: 0, hold: null as Promise<void> | null };
+  const state = { refuseNext: 0, attempts: 0, hold: null as Promise<void> | null, users: [] as string[] };
   const server = new SMTPServer({
     authOptional: true,
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      state.users.push(auth.username ?? '');
+      if (auth.username === 'mailer' && auth.password === 's3cret') callback(null, { user: auth.username });
+      else callback(new Error('Invalid username or password'));
+    },
     async onData(stream, session, callback) {
       state.attempts += 1;
       try {
@@ -62,7 +68,12 @@ describe('mail over SMTP', () => {
 
   beforeAll(async () => {
     smtp = await fakeSmtp();
-    t = await startTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Clay Studio <hello@clay.test>', RUN_WORKER: 'true' });
+    const logged = jest.spyOn(Logger.prototype, 'log');
+    const withPassword = smtp.url.replace('smtp://', 'smtp://mailer:s3cret@');
+    t = await startTestApp({ SMTP_URL: withPassword, MAIL_FROM: 'Clay Studio <hello@clay.test>', RUN_WORKER: 'true' });
+    expect(logged).toHaveBeenCalledWith(`Mail sent through ${smtp.url}`);
+    expect(JSON.stringify(logged.mock.calls)).not.toContain('s3cret');
+    logged.mockRestore();
     mail = t.created.app.get(MailService);
   });
 
@@ -95,6 +106,7 @@ describe('mail over SMTP', () => {
     expect(got.text?.trim()).toBe('Pay here: https://studio.test/pay/123');
     expect(got.html).toContain('<a href="https://studio.test/pay/123">here</a>');
     expect(got.messageId).toMatch(/^<mail-[0-9a-f]{40}@clay\.test>$/);
+    expect(smtp.state.users).toContain('mailer');
   });
 
   it('sends a message once when the same occasion is enqueued twice', async () => {

@@ -57,8 +57,13 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
     this.queue.process(MAIL_QUEUE, async (job) => {
       if (job.name === SEND_MAIL_JOB) await this.send(job.id, job.data as MailJob);
     });
-    if (this.config.RUN_WORKER && this.transport instanceof OutboxMailTransport) {
+    if (!this.config.RUN_WORKER) return;
+    if (this.transport instanceof OutboxMailTransport) {
       this.logger.log(`Mail written to ${this.shown(this.transport.dir)}/ (no SMTP_URL set)`);
+    } else if (this.config.SMTP_URL) {
+      // Host and port only: the URL may carry the password.
+      const { protocol, host } = new URL(this.config.SMTP_URL);
+      this.logger.log(`Mail sent through ${protocol}//${host}`);
     }
   }
 
