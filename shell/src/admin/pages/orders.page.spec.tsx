@@ -21,7 +21,13 @@ const row = (over: Partial<OrderSummary>): OrderSummary => ({
 const PAGE = okBody<'/api/admin/orders', 'get'>({
   orders: [
     row({}),
-    row({ order_id: 'o2', order_number: 1002, status: 'partial_refund', total: 12000, refunded_amount: 3000 }),
+    row({
+      order_id: 'o2',
+      order_number: 1002,
+      status: 'partial_refund',
+      total: 12000,
+      refunded_amount: 3000,
+    }),
     row({
       order_id: 'o3',
       order_number: 1003,
@@ -38,7 +44,11 @@ const PAGE = okBody<'/api/admin/orders', 'get'>({
 
 function OpenDrawer() {
   const { current } = useDrawer();
-  return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
+  return (
+    <output aria-label="open drawer">
+      {current ? `${current.type} ${JSON.stringify(current.data)}` : ''}
+    </output>
+  );
 }
 
 function renderPage() {
@@ -72,15 +82,45 @@ describe('Orders page', () => {
     renderPage();
     await screen.findByText('#1001');
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search orders' }), { target: { value: '1002' } });
-    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/admin/orders?page=1&limit=20&search=1002'));
+    await waitFor(() =>
+      expect(calls.map((c) => c.url)).toContain('/api/admin/orders?page=1&limit=20&search=1002'),
+    );
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Filter by status' }));
     fireEvent.click(await screen.findByTitle('Refunded'));
     await waitFor(() =>
-      expect(calls.map((c) => c.url)).toContain('/api/admin/orders?page=1&limit=20&search=1002&status=refunded'),
+      expect(calls.map((c) => c.url)).toContain(
+        '/api/admin/orders?page=1&limit=20&search=1002&status=refunded',
+      ),
     );
     fireEvent.click(screen.getByTitle('2'));
     await waitFor(() =>
-      expect(calls.map((c) => c.url)).toContain('/api/admin/orders?page=2&limit=20&search=1002&status=refunded'),
+      expect(calls.map((c) => c.url)).toContain(
+        '/api/admin/orders?page=2&limit=20&search=1002&status=refunded',
+      ),
+    );
+  });
+
+  it('sorts by total and by order number on the server', async () => {
+    const calls = mockFetch({ 'GET /api/admin/orders': PAGE });
+    renderPage();
+    await screen.findByText('#1001');
+    fireEvent.click(screen.getAllByText('Total')[0]);
+    await waitFor(() =>
+      expect(calls.map((c) => c.url)).toContain(
+        '/api/admin/orders?page=1&limit=20&sortField=total&sortOrder=asc',
+      ),
+    );
+    fireEvent.click(screen.getAllByText('Total')[0]);
+    await waitFor(() =>
+      expect(calls.map((c) => c.url)).toContain(
+        '/api/admin/orders?page=1&limit=20&sortField=total&sortOrder=desc',
+      ),
+    );
+    fireEvent.click(screen.getAllByText('Order')[0]);
+    await waitFor(() =>
+      expect(calls.map((c) => c.url)).toContain(
+        '/api/admin/orders?page=1&limit=20&sortField=order_number&sortOrder=asc',
+      ),
     );
   });
 
@@ -93,7 +133,9 @@ describe('Orders page', () => {
 
   it('a failed load shows the error with Retry, not "No orders yet"', async () => {
     let fail = true;
-    mockFetch({ 'GET /api/admin/orders': () => (fail ? errorBody(500, 'Something went wrong on our side') : PAGE) });
+    mockFetch({
+      'GET /api/admin/orders': () => (fail ? errorBody(500, 'Something went wrong on our side') : PAGE),
+    });
     renderPage();
     expect(await screen.findByText('Could not load the orders')).toBeInTheDocument();
     expect(screen.queryByText('No orders yet')).not.toBeInTheDocument();

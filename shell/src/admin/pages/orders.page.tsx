@@ -1,5 +1,13 @@
 import { useEffect, useState } from 'react';
-import { ORDER_PAGE_SIZE, ORDER_STATUSES, ORDER_STATUS_LABELS, WORKBENCH_SOURCE, formatCents, type OrderStatus } from '@studio/contracts';
+import {
+  ORDER_PAGE_SIZE,
+  ORDER_STATUSES,
+  ORDER_STATUS_LABELS,
+  WORKBENCH_SOURCE,
+  formatCents,
+  type OrderSortField,
+  type OrderStatus,
+} from '@studio/contracts';
 import {
   Flex,
   Input,
@@ -31,12 +39,15 @@ interface OrderListParams {
   status?: OrderStatus;
   source?: string;
   page: number;
+  /** Unset: the server's default, newest first. */
+  sort?: { field: OrderSortField; order: 'asc' | 'desc' };
 }
 
-function listQuery({ search, status, source, page }: OrderListParams): OrderListQueryParams {
+function listQuery({ search, status, source, page, sort }: OrderListParams): OrderListQueryParams {
   return {
     page,
     limit: ORDER_PAGE_SIZE,
+    ...(sort ? { sortField: sort.field, sortOrder: sort.order } : {}),
     ...(search ? { search } : {}),
     ...(status ? { status } : {}),
     ...(source ? { source } : {}),
@@ -55,12 +66,19 @@ export function OrdersPage() {
 
   useEffect(() => {
     const timer = setTimeout(
-      () => setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
+      () =>
+        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
       ORDER_SEARCH_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
   }, [searchText]);
 
+  const sortOrder = (field: OrderSortField) =>
+    query.sort?.field === field
+      ? query.sort.order === 'asc'
+        ? ('ascend' as const)
+        : ('descend' as const)
+      : null;
   const openOrder = (order_id: string) => drawer.open('order', { order_id });
 
   return (
@@ -95,16 +113,34 @@ export function OrdersPage() {
         />
       </Flex>
       {list.isError ? (
-        <QueryError title="Could not load the orders" error={list.error} onRetry={list.refetch} retrying={list.isFetching} />
+        <QueryError
+          title="Could not load the orders"
+          error={list.error}
+          onRetry={list.refetch}
+          retrying={list.isFetching}
+        />
       ) : null}
       <Table<OrderSummary>
         rowKey="order_id"
         loading={list.isFetching}
         dataSource={answer?.orders ?? []}
-        onChange={(pagination) => setQuery((q) => ({ ...q, page: pagination.current ?? 1 }))}
+        onChange={(pagination, _filters, sorter, { action }) => {
+          if (action === 'sort') {
+            const one = Array.isArray(sorter) ? sorter[0] : sorter;
+            const field = one?.columnKey as OrderSortField | undefined;
+            setQuery((q) => ({
+              ...q,
+              page: 1,
+              sort:
+                field && one?.order ? { field, order: one.order === 'ascend' ? 'asc' : 'desc' } : undefined,
+            }));
+          } else setQuery((q) => ({ ...q, page: pagination.current ?? 1 }));
+        }}
         onRow={(o) => ({ onClick: () => openOrder(o.order_id), style: { cursor: 'pointer' } })}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: list.isError ? ' ' : filtered ? 'No orders match these filters' : 'No orders yet' }}
+        locale={{
+          emptyText: list.isError ? ' ' : filtered ? 'No orders match these filters' : 'No orders yet',
+        }}
         pagination={{
           current: query.page,
           pageSize: ORDER_PAGE_SIZE,
@@ -113,8 +149,20 @@ export function OrdersPage() {
           showTotal: (total) => `${total} order${total === 1 ? '' : 's'}`,
         }}
         columns={[
-          { key: 'number', title: 'Order', render: (_, o) => `#${o.order_number}` },
-          { key: 'date', title: 'Date', render: (_, o) => dates.dateTime(o.created_at) },
+          {
+            key: 'order_number',
+            title: 'Order',
+            sorter: true,
+            sortOrder: sortOrder('order_number'),
+            render: (_, o) => `#${o.order_number}`,
+          },
+          {
+            key: 'created_at',
+            title: 'Date',
+            sorter: true,
+            sortOrder: sortOrder('created_at'),
+            render: (_, o) => dates.dateTime(o.created_at),
+          },
           {
             key: 'student',
             title: 'Student',
@@ -125,11 +173,20 @@ export function OrdersPage() {
               </Flex>
             ),
           },
-          { key: 'total', title: 'Total', align: 'right', render: (_, o) => formatCents(o.total) },
+          {
+            key: 'total',
+            title: 'Total',
+            align: 'right',
+            sorter: true,
+            sortOrder: sortOrder('total'),
+            render: (_, o) => formatCents(o.total),
+          },
           {
             key: 'status',
             title: 'Status',
-            render: (_, o) => <Tag color={ORDER_STATUS_LABELS[o.status].color}>{ORDER_STATUS_LABELS[o.status].label}</Tag>,
+            render: (_, o) => (
+              <Tag color={ORDER_STATUS_LABELS[o.status].color}>{ORDER_STATUS_LABELS[o.status].label}</Tag>
+            ),
           },
           { key: 'source', title: 'Source', render: (_, o) => o.source },
         ]}
