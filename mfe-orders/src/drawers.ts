@@ -13,4 +13,9 @@ export const drawers: DrawerRegistry = {
       default: m.ProductDrawer,
     })),
   ),
+  order: lazy(() =>
+    import(/* webpackChunkName: "drawer-order" */ './order/order.drawer').then((m) => ({
+      default: m.OrderDrawer,
+    })),
+  ),
 };

@@ -14,6 +14,7 @@ import { Event } from '../modules/scheduling/entities/event.entity';
 import { Enrollment } from '../modules/scheduling/entities/enrollment.entity';
 import { Tag } from '../modules/scheduling/entities/tag.entity';
 import { Order } from '../modules/orders/entities/order.entity';
+import { OrderLine } from '../modules/orders/entities/order-line.entity';
 import { Student } from '../modules/students/student.entity';
 import { Product } from '../modules/products/entities/product.entity';
 import { ProductImage } from '../modules/products/entities/product-image.entity';
@@ -38,6 +39,7 @@ export const entities = [
   EventDay,
   Student,
   Order,
+  OrderLine,
   Enrollment,
   Tag,
   Product,

@@ -9,6 +9,7 @@ import { seedDemoCatalog } from './demo-catalog';
 import { seedDemoProducts } from './demo-products';
 import { LoyaltyService } from '../modules/loyalty/loyalty.service';
 import { seedDemoDiscounts } from './demo-discounts';
+import { seedDemoOrders } from './demo-orders';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
@@ -50,6 +51,8 @@ export async function seedDemo(app: INestApplicationContext, config: AppConfig):
   // After the programme: the membership earns points.
   await seedDemoProducts(app, demoCtx);
   await seedDemoDiscounts(app, demoCtx, demo.timezone);
+  // After the students, sessions and products it sells.
+  await seedDemoOrders(app, demoCtx);
   const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
   await users.create({
     email: 'owner@another.studio',

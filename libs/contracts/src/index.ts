@@ -26,3 +26,4 @@ export * from './students/student.schema';
 export * from './products/product.schema';
 export * from './products/product.cases';
 export * from './loyalty/loyalty.schema';
+export * from './orders/order.schema';

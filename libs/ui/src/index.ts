@@ -12,6 +12,7 @@ export * from './queries/promo-codes';
 export * from './queries/organizations';
 export * from './queries/products';
 export * from './queries/loyalty';
+export * from './queries/orders';
 export {
   QueryClientProvider,
   keepPreviousData,

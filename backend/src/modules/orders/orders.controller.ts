@@ -1,7 +1,7 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { enrollBodySchema } from '@studio/contracts';
-import { ZodResponse } from 'nestjs-zod';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ORDER_LIST_MAX_LIMIT, ORDER_SORT_FIELDS, ORDER_STATUSES, enrollBodySchema, orderListQuerySchema } from '@studio/contracts';
+import { ZodResponse, ZodValidationException } from 'nestjs-zod';
 import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
@@ -10,7 +10,8 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { OrdersService } from './orders.service';
-import { ApiInvalidBody } from '../../common/api-errors';
+import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
+import { OrderListDto, OrderOutDto } from './orders.dto';
 
 class EnrollBodyDto extends createZodDto(enrollBodySchema) {}
 class EnrolledDto extends createZodDto(
@@ -23,6 +24,27 @@ class EnrolledDto extends createZodDto(
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
+  @Get()
+  @ApiOperation({ summary: "A page of the organization's orders: search, filters, sort and page in SQL" })
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'from 1 (default 1)' })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: `default 20, at most ${ORDER_LIST_MAX_LIMIT}` })
+  @ApiQuery({ name: 'search', required: false, type: String, description: "order number, or any part of the student's name or email" })
+  @ApiQuery({ name: 'status', required: false, enum: ORDER_STATUSES })
+  @ApiQuery({ name: 'source', required: false, type: String, description: "workbench or a ticketing service's name" })
+  @ApiQuery({ name: 'created_from', required: false, type: String, description: 'ISO 8601 instant: created at or after' })
+  @ApiQuery({ name: 'created_to', required: false, type: String, description: 'ISO 8601 instant: created before' })
+  @ApiQuery({ name: 'sortField', required: false, enum: ORDER_SORT_FIELDS, description: 'default created_at' })
+  @ApiQuery({ name: 'sortOrder', required: false, enum: ['asc', 'desc'], description: 'default desc' })
+  @ZodResponse({ status: 200, type: OrderListDto })
+  @ApiInvalidQuery()
+  async list(@Ctx() ctx: RequestContext, @Query() raw: Record<string, unknown>) {
+    const parsed = orderListQuerySchema.safeParse(raw);
+    if (!parsed.success) throw new ZodValidationException(parsed.error);
+    const query = parsed.data;
+    const { items, total } = await this.orders.list(ctx, query);
+    return { orders: items, totalCount: total, currentPage: query.page, itemsPerPage: query.limit };
+  }
+
   @Post('enroll/:student_id')
   @ApiOperation({ summary: 'Enroll a student directly: the seat and a zero-total order from source workbench' })
   @ZodResponse({ status: 201, type: EnrolledDto })
@@ -34,5 +56,21 @@ export class OrdersController {
     if (!body.event_id) throw notFound('Appointment not found');
     const { enrollment, order } = await this.orders.enrollDirectly(ctx, studentId, body.event_id);
     return { enrollment_id: enrollment.id, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
+  }
+}
+
+/** One order (spec 001 §7 GET /api/admin/order/{id}). */
+@ApiTags('orders')
+@Controller('admin/order')
+@Auth()
+export class OrderController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get(':order_id')
+  @ApiOperation({ summary: 'One order with its lines, payment, subscriptions, checkout-form answers and student (spec 001 §3)' })
+  @ZodResponse({ status: 200, type: OrderOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No such order in the organization' })
+  get(@Ctx() ctx: RequestContext, @Param('order_id', UuidParamPipe) id: string) {
+    return this.orders.get(ctx, id);
   }
 }

@@ -1,12 +1,59 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { ORDER_MESSAGES, type OrderLineKind, type OrderListQuery, type OrderSortField, type OrderStatus } from '@studio/contracts';
+import { notFound } from '../../common/api-error';
+import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
+import { OrderLine } from './entities/order-line.entity';
 import { Order } from './entities/order.entity';
 
-/** Orders. Enrolling directly from the back office is a free order from source workbench. */
+/** ORDER BY of each sort of the Orders page; the id breaks ties so pages never overlap. */
+const ORDER_SORT_SQL: Record<OrderSortField, (dir: 'asc' | 'desc') => string> = {
+  created_at: (dir) => `o.created_at ${dir}, o.id ${dir}`,
+  order_number: (dir) => `o.order_number ${dir}, o.id ${dir}`,
+  total: (dir) => `o.total_cents ${dir}, o.id ${dir}`,
+};
+
+/** An order as recorded by `recordOrder`: the total is the sum of its lines. */
+export interface RecordedOrder {
+  studentId: string;
+  status: OrderStatus;
+  source: string;
+  refundedCents?: number;
+  paymentIntentId?: string | null;
+  receiptUrl?: string | null;
+  createdAt?: Date;
+  lines: {
+    kind: OrderLineKind;
+    eventId?: string | null;
+    productId?: string | null;
+    productPriceId?: string | null;
+    description: string;
+    unitPriceCents: number;
+    quantity?: number;
+    discountCents?: number;
+    loyaltyPoints?: number;
+  }[];
+}
+
+type OrderListRow = {
+  id: string;
+  order_number: number;
+  status: Order['status'];
+  source: string;
+  total_cents: number;
+  refunded_cents: number;
+  created_at: Date;
+  student_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+};
+
+/** Orders: the order drawer, the Orders page, and the direct-enroll order. Enrolling directly from the back office is a free order from source workbench. */
 @Injectable()
 export class OrdersService {
   constructor(
@@ -41,9 +88,146 @@ export class OrdersService {
         eventId,
         description: enrollment.event.name,
       });
+      em.create(OrderLine, { order, kind: 'seat', eventId, description: enrollment.event.name, unitPriceCents: 0 });
       enrollment.orderId = order.id;
       await em.flush();
       return { enrollment, order };
     });
+  }
+
+  /**
+   * Records an order with its lines as it stands (the demo data, and the synced orders later).
+   * The number comes from the organization's counter.
+   */
+  async recordOrder(ctx: RequestContext, input: RecordedOrder) {
+    return this.em.transactional(async (em) => {
+      const student = await this.students.requireStudent(ctx, input.studentId);
+      const total = input.lines.reduce((sum, l) => sum + l.unitPriceCents * (l.quantity ?? 1) - (l.discountCents ?? 0), 0);
+      const order = em.create(Order, {
+        organization: em.getReference(Organization, ctx.organizationId),
+        orderNumber: await this.nextOrderNumber(em, ctx.organizationId),
+        student,
+        status: input.status,
+        source: input.source,
+        totalCents: total,
+        refundedCents: input.refundedCents ?? 0,
+        eventId: input.lines.find((l) => l.kind === 'seat')?.eventId ?? null,
+        description: input.lines.map((l) => l.description).join(', '),
+        paymentIntentId: input.paymentIntentId ?? null,
+        receiptUrl: input.receiptUrl ?? null,
+        createdAt: input.createdAt ?? new Date(),
+      });
+      input.lines.forEach((line, position) => em.create(OrderLine, { ...line, order, position }));
+      await em.flush();
+      return order;
+    });
+  }
+
+  /** Gives every order of the organization that has a session and no line its seat line (orders made before lines existed). */
+  async addMissingSeatLines(organizationId: string): Promise<void> {
+    await this.em.execute(
+      `insert into order_line (id, order_id, position, kind, event_id, description, unit_price_cents, quantity)
+       select gen_random_uuid(), o.id, 0, 'seat', o.event_id, o.description, o.total_cents, 1
+       from customer_order o
+       where o.organization_id = ? and o.event_id is not null
+         and not exists (select 1 from order_line l where l.order_id = o.id)`,
+      [organizationId],
+    );
+  }
+
+  /** One order of the caller's organization with its lines and student (spec 001 §3); another organization's answers 404. */
+  async get(ctx: RequestContext, id: string) {
+    const order = await this.em.findOne(Order, { id, organization: ctx.organizationId }, { populate: ['student'] });
+    if (!order) throw notFound(ORDER_MESSAGES.notFound);
+    const lines = await this.em.find(OrderLine, { order: order.id }, { orderBy: { position: 'asc', id: 'asc' } });
+    const s = order.student;
+    return {
+      order_id: order.id,
+      order_number: order.orderNumber,
+      status: order.status,
+      source: order.source,
+      description: order.description,
+      total: order.totalCents,
+      refunded_amount: order.refundedCents,
+      stripe_payment_intent_id: order.paymentIntentId ?? null,
+      paymentIntent: order.paymentIntentId || order.receiptUrl ? { charges: { receipt_url: order.receiptUrl ?? null } } : null,
+      created_at: order.createdAt.toISOString(),
+      Subscription: [],
+      submissions: [],
+      Student: { student_id: s.id, first_name: s.firstName, last_name: s.lastName, email: s.email, phone: s.phone ?? null },
+      lines: lines.map((l) => ({
+        line_id: l.id,
+        kind: l.kind,
+        event_id: l.eventId ?? null,
+        product_id: l.productId ?? null,
+        product_price_id: l.productPriceId ?? null,
+        description: l.description,
+        unit_price: l.unitPriceCents,
+        quantity: l.quantity,
+        discount: l.discountCents,
+        total: l.unitPriceCents * l.quantity - l.discountCents,
+        loyalty_points: l.loyaltyPoints,
+      })),
+    };
+  }
+
+  /**
+   * A page of the organization's orders: search (order number, student name or email), filters
+   * (status, source, created range), sort and paging, all in SQL on the indexes of the order-details migration.
+   */
+  async list(ctx: RequestContext, query: OrderListQuery) {
+    const clauses = ['o.organization_id = ?'];
+    const params: unknown[] = [ctx.organizationId];
+    const term = query.search?.toLowerCase();
+    if (term) {
+      const number = /^#?\d{1,9}$/.test(term) ? Number(term.replace('#', '')) : null;
+      const byName = `lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`;
+      if (number !== null) {
+        clauses.push(`(o.order_number = ? or ${byName})`);
+        params.push(number);
+      } else clauses.push(byName);
+      params.push(`%${likeEscape(term)}%`);
+    }
+    if (query.status) {
+      clauses.push('o.status = ?');
+      params.push(query.status);
+    }
+    if (query.source) {
+      clauses.push('o.source = ?');
+      params.push(query.source);
+    }
+    if (query.created_from) {
+      clauses.push('o.created_at >= ?');
+      params.push(new Date(query.created_from));
+    }
+    if (query.created_to) {
+      clauses.push('o.created_at < ?');
+      params.push(new Date(query.created_to));
+    }
+    const from = 'customer_order o join student s on s.id = o.student_id';
+    const where = clauses.join(' and ');
+    const connection = this.em.getConnection();
+    const [rows, [count]] = await Promise.all([
+      connection.execute<OrderListRow[]>(
+        `select o.id, o.order_number, o.status, o.source, o.total_cents, o.refunded_cents, o.created_at,
+                s.id as student_id, s.first_name, s.last_name, s.email
+         from ${from} where ${where} order by ${ORDER_SORT_SQL[query.sortField](query.sortOrder)} limit ? offset ?`,
+        [...params, query.limit, (query.page - 1) * query.limit],
+      ),
+      connection.execute<{ total: string }[]>(`select count(*) as total from ${from} where ${where}`, params),
+    ]);
+    return {
+      items: rows.map((r) => ({
+        order_id: r.id,
+        order_number: Number(r.order_number),
+        status: r.status,
+        source: r.source,
+        total: Number(r.total_cents),
+        refunded_amount: Number(r.refunded_cents),
+        created_at: new Date(r.created_at).toISOString(),
+        Student: { student_id: r.student_id, first_name: r.first_name, last_name: r.last_name, email: r.email },
+      })),
+      total: Number(count.total),
+    };
   }
 }

@@ -620,6 +620,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the organization's orders: search, filters, sort and page in SQL */
+        get: operations["OrdersController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders/enroll/{student_id}": {
         parameters: {
             query?: never;
@@ -631,6 +648,23 @@ export interface paths {
         put?: never;
         /** Enroll a student directly: the seat and a zero-total order from source workbench */
         post: operations["OrdersController_enroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/order/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order with its lines, payment, subscriptions, checkout-form answers and student (spec 001 §3) */
+        get: operations["OrderController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1478,6 +1512,29 @@ export interface components {
             first_name: string;
             last_name: string;
         };
+        OrderListDto_Output: {
+            orders: {
+                /** Format: uuid */
+                order_id: string;
+                order_number: number;
+                /** @enum {string} */
+                status: "pending" | "failed" | "paid" | "refunded" | "partial_refund" | "fraudulent";
+                source: string;
+                total: number;
+                refunded_amount: number;
+                created_at: string;
+                Student: {
+                    /** Format: uuid */
+                    student_id: string;
+                    first_name: string;
+                    last_name: string;
+                    email: string;
+                };
+            }[];
+            totalCount: number;
+            currentPage: number;
+            itemsPerPage: number;
+        };
         EnrollBodyDto: {
             /** Format: uuid */
             event_id?: string;
@@ -1492,6 +1549,72 @@ export interface components {
             order_number: number;
             total: number;
             source: string;
+        };
+        OrderOutDto_Output: {
+            /** Format: uuid */
+            order_id: string;
+            order_number: number;
+            /** @enum {string} */
+            status: "pending" | "failed" | "paid" | "refunded" | "partial_refund" | "fraudulent";
+            /** @description workbench, or the ticketing service's name for synced orders */
+            source: string;
+            description: string;
+            /** @description cents */
+            total: number;
+            /** @description cents */
+            refunded_amount: number;
+            stripe_payment_intent_id: string | null;
+            /** @description spec 001 §3 paymentIntent.charges.receipt_url; null when no payment was started */
+            paymentIntent: {
+                charges: {
+                    receipt_url: string | null;
+                };
+            } | null;
+            created_at: string;
+            /** @description Subscriptions bought with the order (none until subscriptions exist) */
+            Subscription: {
+                /** Format: uuid */
+                subscription_id: string;
+                /** @enum {string} */
+                status: "active" | "expired" | "cancelled";
+                created_at: string;
+            }[];
+            /** @description Checkout-form answers given with the order (none are stored yet) */
+            submissions: {
+                /** Format: uuid */
+                submission_id: string;
+                created_at: string;
+                answers: {
+                    label: string;
+                    value: string;
+                }[];
+            }[];
+            Student: {
+                /** Format: uuid */
+                student_id: string;
+                first_name: string;
+                last_name: string;
+                email: string;
+                phone: string | null;
+            };
+            lines: {
+                /** Format: uuid */
+                line_id: string;
+                /** @enum {string} */
+                kind: "seat" | "product";
+                event_id: string | null;
+                product_id: string | null;
+                product_price_id: string | null;
+                description: string;
+                /** @description cents */
+                unit_price: number;
+                quantity: number;
+                /** @description cents, for the whole line */
+                discount: number;
+                /** @description cents: unit_price × quantity − discount */
+                total: number;
+                loyalty_points: number;
+            }[];
         };
         DiscountListDto_Output: {
             promo_codes: {
@@ -3887,6 +4010,61 @@ export interface operations {
             };
         };
     };
+    OrdersController_list: {
+        parameters: {
+            query?: {
+                /** @description default desc */
+                sortOrder?: "asc" | "desc";
+                /** @description default created_at */
+                sortField?: "created_at" | "order_number" | "total";
+                /** @description ISO 8601 instant: created before */
+                created_to?: string;
+                /** @description ISO 8601 instant: created at or after */
+                created_from?: string;
+                /** @description workbench or a ticketing service's name */
+                source?: string;
+                status?: "pending" | "failed" | "paid" | "refunded" | "partial_refund" | "fraudulent";
+                /** @description order number, or any part of the student's name or email */
+                search?: string;
+                /** @description default 20, at most 100 */
+                limit?: number;
+                /** @description from 1 (default 1) */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderListDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     OrdersController_enroll: {
         parameters: {
             query?: never;
@@ -3947,6 +4125,45 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OrderController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderOutDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such order in the organization */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

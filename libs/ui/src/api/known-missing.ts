@@ -36,6 +36,12 @@ export const KNOWN_MISSING = [
     screen: 'Student drawer, Orders',
   },
   {
+    method: 'post',
+    path: '/api/admin/order/{order_id}/refund',
+    issue: 9,
+    screen: 'Order drawer, Refund payment',
+  },
+  {
     method: 'get',
     path: '/api/admin/student/{student_id}',
     field: 'Submission',
@@ -76,4 +82,5 @@ export const FEATURE_NOT_AVAILABLE = {
   studentOrders: "The student's orders are not available yet.",
   studentWaivers: "The student's waivers are not available yet.",
   loyalty: 'Loyalty points are not available yet.',
+  refund: 'Refunds are not available yet.',
 } as const;

@@ -2,14 +2,12 @@ import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-o
 import { randomUUID } from 'node:crypto';
 import { Organization } from '../../organizations/organization.entity';
 import { Student } from '../../students/student.entity';
-
-export const ORDER_STATUSES = ['pending', 'failed', 'paid', 'refunded', 'partial_refund', 'fraudulent'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import type { OrderStatus } from '@studio/contracts';
 
 /** A purchase. Enrolling a student directly from the back office makes a zero-total order of source workbench. */
 @Entity({ tableName: 'customer_order' })
 export class Order {
-  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description';
+  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -42,6 +40,14 @@ export class Order {
 
   @Property({ type: 'text' })
   description: string = '';
+
+  /** The payment provider's payment intent, once a payment was started. */
+  @Property({ type: 'text', nullable: true })
+  paymentIntentId?: string | null;
+
+  /** The provider's receipt page of the charge, once paid. */
+  @Property({ type: 'text', nullable: true })
+  receiptUrl?: string | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

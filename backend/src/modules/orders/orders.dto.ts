@@ -1,0 +1,71 @@
+import { ORDER_LINE_KINDS, ORDER_STATUSES } from '@studio/contracts';
+import { z } from 'zod';
+import { createZodDto } from '../../common/zod-dto';
+
+/** The order's student (spec 001 §3 Order.Student). */
+const orderStudent = z.object({
+  student_id: z.uuid(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+});
+
+export const orderLineOut = z.object({
+  line_id: z.uuid(),
+  kind: z.enum(ORDER_LINE_KINDS),
+  event_id: z.uuid().nullable(),
+  product_id: z.uuid().nullable(),
+  product_price_id: z.uuid().nullable(),
+  description: z.string(),
+  unit_price: z.number().int().describe('cents'),
+  quantity: z.number().int(),
+  discount: z.number().int().describe('cents, for the whole line'),
+  total: z.number().int().describe('cents: unit_price × quantity − discount'),
+  loyalty_points: z.number().int(),
+});
+
+/** Spec 001 §3 Order, plus its lines. */
+export const orderOut = z.object({
+  order_id: z.uuid(),
+  order_number: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  source: z.string().describe("workbench, or the ticketing service's name for synced orders"),
+  description: z.string(),
+  total: z.number().int().describe('cents'),
+  refunded_amount: z.number().int().describe('cents'),
+  stripe_payment_intent_id: z.string().nullable(),
+  paymentIntent: z
+    .object({ charges: z.object({ receipt_url: z.string().nullable() }) })
+    .nullable()
+    .describe('spec 001 §3 paymentIntent.charges.receipt_url; null when no payment was started'),
+  created_at: z.string(),
+  Subscription: z
+    .array(z.object({ subscription_id: z.uuid(), status: z.enum(['active', 'expired', 'cancelled']), created_at: z.string() }))
+    .describe('Subscriptions bought with the order (none until subscriptions exist)'),
+  submissions: z
+    .array(z.object({ submission_id: z.uuid(), created_at: z.string(), answers: z.array(z.object({ label: z.string(), value: z.string() })) }))
+    .describe('Checkout-form answers given with the order (none are stored yet)'),
+  Student: orderStudent,
+  lines: z.array(orderLineOut),
+});
+export class OrderOutDto extends createZodDto(orderOut) {}
+
+export const orderListItem = z.object({
+  order_id: z.uuid(),
+  order_number: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  source: z.string(),
+  total: z.number().int(),
+  refunded_amount: z.number().int(),
+  created_at: z.string(),
+  Student: orderStudent.omit({ phone: true }),
+});
+export class OrderListDto extends createZodDto(
+  z.object({
+    orders: z.array(orderListItem),
+    totalCount: z.number().int(),
+    currentPage: z.number().int(),
+    itemsPerPage: z.number().int(),
+  }),
+) {}

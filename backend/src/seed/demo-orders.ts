@@ -1,0 +1,80 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { INestApplicationContext } from '@nestjs/common';
+import { productListQuerySchema, type OrderStatus } from '@studio/contracts';
+import { RequestContext } from '../common/request-context';
+import { OrdersService, type RecordedOrder } from '../modules/orders/orders.service';
+import { ProductsService } from '../modules/products/products.service';
+import { Event } from '../modules/scheduling/entities/event.entity';
+import { StudentsService } from '../modules/students/students.service';
+
+const DAY = 86400000;
+
+/**
+ * Orders beside the seats of demo-enrollments: every status of spec 001 §4, from the workbench and
+ * from Eventbrite, product and seat lines, and one partly refunded order.
+ *
+ * Paid workbench orders carry a demo payment intent id (`pi_demo_…`) and no receipt URL yet: the
+ * built-in demo payment provider (issue 9) serves receipts and fills `receipt_url`; until then the
+ * drawer's "Share online receipt" answers "Receipt URL not found".
+ */
+export async function seedDemoOrders(app: INestApplicationContext, ctx: RequestContext): Promise<void> {
+  const orders = app.get(OrdersService);
+  // The seats sold before order lines existed get theirs.
+  await orders.addMissingSeatLines(ctx.organizationId);
+
+  const { students } = await app.get(StudentsService).list(ctx, { page: 1, limit: 12 });
+  const { items: products } = await app.get(ProductsService).list(ctx, productListQuerySchema.parse({ page: 1, limit: 20 }));
+  // Read only, for a seat line's session and price.
+  const sessions = await app
+    .get(EntityManager)
+    .find(Event, { organization: ctx.organizationId, startsAt: { $gt: new Date() } }, { orderBy: { startsAt: 'asc' }, limit: 3 });
+  const paidProducts = products.filter((p) => p.unit_price > 0);
+  if (students.length < 8 || paidProducts.length === 0 || sessions.length === 0) return;
+
+  type Line = RecordedOrder['lines'][number];
+  const product = (i: number, quantity = 1, discountCents = 0): Line => {
+    const p = paidProducts[i % paidProducts.length];
+    return {
+      kind: 'product',
+      productId: p.product_id,
+      description: p.name,
+      unitPriceCents: p.unit_price,
+      quantity,
+      discountCents,
+      loyaltyPoints: p.earned_loyalty_points ?? 0,
+    };
+  };
+  const seat = (i: number): Line => {
+    const e = sessions[i % sessions.length];
+    return { kind: 'seat', eventId: e.id, description: e.name, unitPriceCents: e.priceCents };
+  };
+
+  const plan: { status: OrderStatus; source: string; lines: Line[]; refunded?: 'half' | 'all'; daysAgo: number }[] = [
+    { status: 'paid', source: 'workbench', lines: [product(0)], daysAgo: 1 },
+    { status: 'paid', source: 'workbench', lines: [product(1, 2, 500)], daysAgo: 2 },
+    { status: 'paid', source: 'workbench', lines: [seat(0), product(0)], daysAgo: 3 },
+    { status: 'partial_refund', source: 'workbench', lines: [product(2, 3)], refunded: 'half', daysAgo: 5 },
+    { status: 'refunded', source: 'workbench', lines: [product(0)], refunded: 'all', daysAgo: 8 },
+    { status: 'pending', source: 'workbench', lines: [seat(1)], daysAgo: 0 },
+    { status: 'failed', source: 'workbench', lines: [product(1)], daysAgo: 4 },
+    { status: 'fraudulent', source: 'workbench', lines: [product(2)], daysAgo: 12 },
+    { status: 'paid', source: 'eventbrite', lines: [seat(2)], daysAgo: 6 },
+    { status: 'paid', source: 'eventbrite', lines: [seat(0)], daysAgo: 9 },
+    { status: 'refunded', source: 'eventbrite', lines: [seat(1)], refunded: 'all', daysAgo: 14 },
+  ];
+
+  for (const [i, entry] of plan.entries()) {
+    const total = entry.lines.reduce((sum, l) => sum + l.unitPriceCents * (l.quantity ?? 1) - (l.discountCents ?? 0), 0);
+    const charged = entry.source === 'workbench' && ['paid', 'partial_refund', 'refunded'].includes(entry.status);
+    await orders.recordOrder(ctx, {
+      studentId: students[i % students.length].id,
+      status: entry.status,
+      source: entry.source,
+      lines: entry.lines,
+      refundedCents: entry.refunded === 'all' ? total : entry.refunded === 'half' ? Math.floor(total / 3) : 0,
+      paymentIntentId: charged ? `pi_demo_${String(i + 1).padStart(4, '0')}` : null,
+      receiptUrl: null,
+      createdAt: new Date(Date.now() - entry.daysAgo * DAY - (i + 1) * 3600000),
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { MAX_PAGE, queryCount, safeText } from '../safe-input';
+
+/*
+ * Orders (issue 9, spec 001 §3, §4): the statuses, the sources, and the query of the Orders page
+ * (GET /api/admin/orders). Each rule and its message lives here once, for the API and the page.
+ */
+
+/** Spec 001 §4. Only paid and partial_refund orders can be refunded. */
+export const ORDER_STATUSES = ['pending', 'failed', 'paid', 'refunded', 'partial_refund', 'fraudulent'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** The label and Tag colour of each status on the Orders page and in the order drawer. */
+export const ORDER_STATUS_LABELS: Record<OrderStatus, { label: string; color: string }> = {
+  pending: { label: 'Pending', color: 'gold' },
+  failed: { label: 'Failed', color: 'red' },
+  paid: { label: 'Paid', color: 'green' },
+  refunded: { label: 'Refunded', color: 'default' },
+  partial_refund: { label: 'Partially refunded', color: 'blue' },
+  fraudulent: { label: 'Fraudulent', color: 'volcano' },
+};
+
+/** Orders made in the back office or the studio's own checkout; synced orders carry the service's name. */
+export const WORKBENCH_SOURCE = 'workbench';
+
+/** What an order line sells: a seat in a session or a product (appointments come later). */
+export const ORDER_LINE_KINDS = ['seat', 'product'] as const;
+export type OrderLineKind = (typeof ORDER_LINE_KINDS)[number];
+
+/** Columns the Orders page sorts by, in SQL. */
+export const ORDER_SORT_FIELDS = ['created_at', 'order_number', 'total'] as const;
+export type OrderSortField = (typeof ORDER_SORT_FIELDS)[number];
+
+export const ORDER_PAGE_SIZE = 20;
+export const ORDER_LIST_MAX_LIMIT = 100;
+
+export const ORDER_MESSAGES = {
+  page: 'Page must be a whole number from 1.',
+  limit: `Limit must be between 1 and ${ORDER_LIST_MAX_LIMIT}.`,
+  search: 'Search is at most 200 characters.',
+  status: `Status is one of: ${ORDER_STATUSES.join(', ')}.`,
+  source: 'Source is at most 50 characters.',
+  date: 'Dates are ISO 8601 instants with a time zone, e.g. 2026-01-31T00:00:00Z.',
+  dateRange: 'The start of the date range must not be after its end.',
+  sortField: `Sort by one of: ${ORDER_SORT_FIELDS.join(', ')}.`,
+  sortOrder: 'Sort order is asc or desc.',
+  notFound: 'Order not found',
+  receiptNotFound: 'Receipt URL not found',
+  soldThrough: (source: string) => `Sold through ${source}`,
+} as const;
+
+const M = ORDER_MESSAGES;
+
+const instant = z.iso.datetime({ offset: true, error: M.date });
+
+/** Query of the Orders page: search, filters, sort and page, all applied in SQL. */
+export const orderListQuerySchema = z
+  .object({
+    page: queryCount({ error: M.page, min: 1, max: MAX_PAGE }).optional().default(1),
+    limit: queryCount({ error: M.limit, min: 1, max: ORDER_LIST_MAX_LIMIT }).optional().default(ORDER_PAGE_SIZE),
+    /** Order number, or any part of the student's name or email. */
+    search: safeText({ error: M.search }).trim().max(200, M.search).optional(),
+    status: z.enum(ORDER_STATUSES, { error: M.status }).optional(),
+    source: safeText({ error: M.source }).trim().min(1, M.source).max(50, M.source).optional(),
+    /** Created at or after this instant. */
+    created_from: instant.optional(),
+    /** Created before this instant. */
+    created_to: instant.optional(),
+    sortField: z.enum(ORDER_SORT_FIELDS, { error: M.sortField }).optional().default('created_at'),
+    sortOrder: z.enum(['asc', 'desc'], { error: M.sortOrder }).optional().default('desc'),
+  })
+  .strict()
+  .refine((q) => !q.created_from || !q.created_to || Date.parse(q.created_from) <= Date.parse(q.created_to), {
+    message: M.dateRange,
+    path: ['created_to'],
+  });
+export type OrderListQuery = z.output<typeof orderListQuerySchema>;
+export type OrderListQueryInput = z.input<typeof orderListQuerySchema>;

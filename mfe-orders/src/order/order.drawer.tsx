@@ -1,0 +1,194 @@
+import { ORDER_MESSAGES, ORDER_STATUS_LABELS, WORKBENCH_SOURCE, formatCents } from '@studio/contracts';
+import {
+  App,
+  Button,
+  Descriptions,
+  DrawerSection,
+  DrawerShell,
+  Dropdown,
+  Empty,
+  FEATURE_NOT_AVAILABLE,
+  LoadingSkeleton,
+  MoreOutlined,
+  QueryError,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  orderQueries,
+  useDateFormat,
+  useDrawer,
+  useQuery,
+  useSkeletonDelay,
+  type DrawerProps,
+  type MenuProps,
+  type OrderDetail,
+  type OrderLineDetail,
+} from '@studio/ui';
+
+export interface OrderDrawerData {
+  order_id: string;
+}
+
+/** The receipt link of the order's charge (spec 001 §3 paymentIntent.charges.receipt_url), if any. */
+export const receiptUrl = (order: OrderDetail): string | null => order.paymentIntent?.charges.receipt_url ?? null;
+
+/**
+ * Actions of spec 001 §2/§6: only for workbench orders. Share online receipt opens the receipt in a
+ * new tab or says "Receipt URL not found". Refund payment needs POST /api/admin/order/{id}/refund,
+ * on the known-missing list (issue 9): shown disabled with the reason.
+ */
+function OrderActions({ order }: { order: OrderDetail }) {
+  const { message } = App.useApp();
+  if (order.source !== WORKBENCH_SOURCE) {
+    return (
+      <Tooltip title={ORDER_MESSAGES.soldThrough(order.source)}>
+        <Button aria-label="Order actions" icon={<MoreOutlined />} disabled />
+      </Tooltip>
+    );
+  }
+  const items: MenuProps['items'] = [
+    {
+      key: 'refund',
+      label: (
+        <span>
+          Refund payment
+          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+            {FEATURE_NOT_AVAILABLE.refund}
+          </Typography.Text>
+        </span>
+      ),
+      disabled: true,
+    },
+    { key: 'receipt', label: 'Share online receipt' },
+  ];
+  const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (key !== 'receipt') return;
+    const url = receiptUrl(order);
+    // Spec 001 §9: the merchant receipt opens in a new tab.
+    if (url) window.open(url, '_blank', 'noopener,noreferrer');
+    else void message.error(ORDER_MESSAGES.receiptNotFound);
+  };
+  return (
+    <Dropdown menu={{ items, onClick }} trigger={['click']}>
+      <Button aria-label="Order actions" icon={<MoreOutlined />} />
+    </Dropdown>
+  );
+}
+
+/** Order drawer (spec 001 §2): Order summary, Subscriptions, Checkout forms, Customer. */
+export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
+  const waiting = useSkeletonDelay();
+  const drawer = useDrawer();
+  const dates = useDateFormat();
+  const query = useQuery(orderQueries.detail(data.order_id));
+
+  if (query.isError) {
+    return (
+      <QueryError title="Could not load this order" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />
+    );
+  }
+  const order = query.data;
+  if (!order || waiting) return <LoadingSkeleton />;
+  const status = ORDER_STATUS_LABELS[order.status];
+  const student = order.Student;
+
+  return (
+    <DrawerShell
+      title={`Order #${order.order_number}`}
+      extra={
+        <>
+          {order.source !== WORKBENCH_SOURCE ? (
+            <Typography.Text type="secondary">{ORDER_MESSAGES.soldThrough(order.source)}</Typography.Text>
+          ) : null}
+          <OrderActions order={order} />
+        </>
+      }
+    >
+      <DrawerSection title="Order summary">
+        <Descriptions
+          column={1}
+          size="small"
+          items={[
+            { key: 'number', label: 'Order number', children: `#${order.order_number}` },
+            { key: 'date', label: 'Date', children: dates.dateTime(order.created_at) },
+            { key: 'status', label: 'Status', children: <Tag color={status.color}>{status.label}</Tag> },
+            { key: 'source', label: 'Source', children: order.source },
+          ]}
+        />
+        <Table<OrderLineDetail>
+          style={{ marginTop: 12 }}
+          size="small"
+          rowKey="line_id"
+          pagination={false}
+          dataSource={order.lines}
+          locale={{ emptyText: 'No items' }}
+          columns={[
+            { key: 'item', title: 'Item', render: (_, l) => l.description },
+            { key: 'qty', title: 'Qty', align: 'right', render: (_, l) => l.quantity },
+            { key: 'price', title: 'Price', align: 'right', render: (_, l) => formatCents(l.unit_price) },
+            { key: 'discount', title: 'Discount', align: 'right', render: (_, l) => (l.discount ? `−${formatCents(l.discount)}` : '') },
+            { key: 'total', title: 'Total', align: 'right', render: (_, l) => formatCents(l.total) },
+          ]}
+        />
+        <Descriptions
+          style={{ marginTop: 12 }}
+          column={1}
+          size="small"
+          items={[
+            { key: 'total', label: 'Total', children: formatCents(order.total) },
+            { key: 'refunded', label: 'Refunded', children: formatCents(order.refunded_amount) },
+          ]}
+        />
+      </DrawerSection>
+      <DrawerSection title="Subscriptions">
+        {order.Subscription.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No subscriptions in this order" />
+        ) : (
+          order.Subscription.map((s) => (
+            <div key={s.subscription_id}>
+              {dates.date(s.created_at)} <Tag>{s.status}</Tag>
+            </div>
+          ))
+        )}
+      </DrawerSection>
+      <DrawerSection title="Checkout forms">
+        {order.submissions.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No checkout form answers" />
+        ) : (
+          order.submissions.map((s) => (
+            <Descriptions
+              key={s.submission_id}
+              column={1}
+              size="small"
+              items={s.answers.map((a, i) => ({ key: String(i), label: a.label, children: a.value }))}
+            />
+          ))
+        )}
+      </DrawerSection>
+      <DrawerSection title="Customer">
+        <Descriptions
+          column={1}
+          size="small"
+          items={[
+            {
+              key: 'name',
+              label: 'Name',
+              children: (
+                <Button
+                  type="link"
+                  style={{ padding: 0, height: 'auto' }}
+                  onClick={() => drawer.open('student', { student_id: student.student_id })}
+                >
+                  {`${student.first_name} ${student.last_name}`}
+                </Button>
+              ),
+            },
+            { key: 'email', label: 'Email', children: student.email },
+            ...(student.phone ? [{ key: 'phone', label: 'Phone', children: student.phone }] : []),
+          ]}
+        />
+      </DrawerSection>
+    </DrawerShell>
+  );
+}
