@@ -32,8 +32,8 @@ async function demoHarness(): Promise<Harness> {
   return {
     t,
     port: t.created.app.get(PaymentsPort),
-    pay: async (_id, url) => void (await t.http.post(`${path(url)}/pay`).type('form').send('').expect(303)),
-    saveCard: async (url) => void (await t.http.post(`${path(url)}/pay`).type('form').send('').expect(303)),
+    pay: async (_id, url) => void (await t.http.post(`${path(url)}/pay`).type('form').send('').expect(200)),
+    saveCard: async (url) => void (await t.http.post(`${path(url)}/pay`).type('form').send('').expect(200)),
     expire: (id) => t.withEm(async (em) => void (await em.nativeUpdate(DemoCheckoutSession, { id }, { expiresAt: new Date(Date.now() - 1000) }))),
     refundCount: () => t.withEm((em) => em.count(DemoRefund, {})),
     close: () => t.close(),
@@ -211,11 +211,12 @@ describe('demo provider pages and events', () => {
     const orderId = randomUUID();
     const { url, sessionId } = await checkout(orderId);
     const path = new URL(url).pathname;
-    const paid = await t.http.post(`${path}/pay`).type('form').send('').expect(303);
-    expect(paid.headers.location).toBe('http://studio.test/paid');
-    // A second click (back button, double submit) lands on the same page and pays nothing more.
-    const second = await t.http.post(`${path}/pay`).type('form').send('').expect(303);
-    expect(second.headers.location).toBe('http://studio.test/paid');
+    const paid = await t.http.post(`${path}/pay`).type('form').send('').expect(200);
+    expect(paid.text).toContain('This payment is complete.');
+    expect(paid.text).toContain('<a href="http://studio.test/paid">Continue</a>');
+    // A second click (back button, double submit) shows the same outcome and pays nothing more.
+    const second = await t.http.post(`${path}/pay`).type('form').send('').expect(200);
+    expect(second.text).toContain('This payment is complete.');
     expect(await t.withEm((em) => em.count(DemoPayment, { sessionId }))).toBe(1);
 
     const state = await port.retrieveCheckout(sessionId);
@@ -243,9 +244,10 @@ describe('demo provider pages and events', () => {
     const orderId = randomUUID();
     const { url, sessionId } = await checkout(orderId);
     const path = new URL(url).pathname;
-    const res = await t.http.post(`${path}/cancel`).type('form').send('').expect(303);
-    expect(res.headers.location).toBe('http://studio.test/cancelled');
-    await t.http.post(`${path}/pay`).type('form').send('').expect(303);
+    const res = await t.http.post(`${path}/cancel`).type('form').send('').expect(200);
+    expect(res.text).toContain('This payment was cancelled.');
+    expect(res.text).toContain('<a href="http://studio.test/cancelled">Continue</a>');
+    expect((await t.http.post(`${path}/pay`).type('form').send('').expect(200)).text).toContain('This payment was cancelled.');
     expect(await port.retrieveCheckout(sessionId)).toMatchObject({ status: 'cancelled', paymentIntentId: null });
     expect(seen.filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.cancelled']);
     expect((await t.http.get(path).expect(200)).text).toContain('This payment was cancelled.');
@@ -257,7 +259,7 @@ describe('demo provider pages and events', () => {
     await t.withEm((em) => em.nativeUpdate(DemoCheckoutSession, { id: sessionId }, { expiresAt: new Date(Date.now() - 1000) }));
     const path = new URL(url).pathname;
     expect((await t.http.get(path).expect(200)).text).toContain('This payment link has expired.');
-    await t.http.post(`${path}/pay`).type('form').send('').expect(303);
+    await t.http.post(`${path}/pay`).type('form').send('').expect(200);
     expect(await port.retrieveCheckout(sessionId)).toMatchObject({ status: 'expired', paymentIntentId: null });
     expect(seen.filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.expired']);
   });
@@ -272,7 +274,7 @@ describe('demo provider pages and events', () => {
 
   it('concurrent partial refunds never pass the amount paid', async () => {
     const { url, sessionId } = await checkout(randomUUID());
-    await t.http.post(`${new URL(url).pathname}/pay`).type('form').send('').expect(303);
+    await t.http.post(`${new URL(url).pathname}/pay`).type('form').send('').expect(200);
     const intent = (await port.retrieveCheckout(sessionId)).paymentIntentId!;
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, () => port.refund({ paymentIntentId: intent, amountCents: 100, idempotencyKey: randomUUID() })),

@@ -1,5 +1,6 @@
-import { Controller, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiUnexpectedBody } from '../../../common/api-errors';
 import type { Response } from 'express';
 import { PaymentsPort } from '../payments.port';
 import { DemoCheckoutSession } from './demo-ledger.entities';
@@ -32,7 +33,8 @@ ${body}
 </main></body></html>`;
 }
 
-function sessionPage(session: DemoCheckoutSession, receiptPath: string | null): string {
+/** The page of a link; after the payer's click it also offers the way back to the studio (`next`). */
+function sessionPage(session: DemoCheckoutSession, receiptPath: string | null, next?: string): string {
   const title = session.mode === 'setup' ? 'Add a payment method' : 'Pay';
   if (session.status !== 'open') {
     const said = {
@@ -41,7 +43,8 @@ function sessionPage(session: DemoCheckoutSession, receiptPath: string | null): 
       expired: 'This payment link has expired.',
     }[session.status];
     const receipt = receiptPath ? `<p><a href="${escapeHtml(receiptPath)}">View receipt</a></p>` : '';
-    return page(title, `<h1>${escapeHtml(title)}</h1><p>${said}</p>${receipt}`);
+    const onward = next ? `<p><a href="${escapeHtml(next)}">Continue</a></p>` : '';
+    return page(title, `<h1>${escapeHtml(title)}</h1><p>${said}</p>${receipt}${onward}`);
   }
   const rows =
     session.mode === 'setup'
@@ -60,12 +63,30 @@ function sessionPage(session: DemoCheckoutSession, receiptPath: string | null): 
   );
 }
 
+const HTML = { 'text/html': { schema: { type: 'string' as const } } };
+const SESSION_ID = ApiParam({ name: 'session_id', description: 'dcs_ followed by 32 hex digits', schema: { type: 'string', pattern: '^dcs_[a-f0-9]{32}$' } });
+const htmlPage = (summary: string) =>
+  applyDecorators(
+    ApiOperation({ summary, security: [] }),
+    ApiProduces('text/html'),
+    ApiOkResponse({ description: 'The page', content: HTML }),
+    ApiNotFoundResponse({ description: 'No such link or receipt (or Stripe is the provider in use)', content: HTML }),
+  );
+/** Pay and Cancel are plain form posts without fields: a body is not read. */
+const formPost = () =>
+  applyDecorators(
+    ApiConsumes('application/x-www-form-urlencoded'),
+    ApiBody({ required: false, schema: { type: 'object', properties: {}, additionalProperties: false } }),
+    ApiUnexpectedBody(),
+  );
+
 /**
  * The demo provider's pages, public (the payer has no account): the payment link, its Pay and Cancel,
- * and the receipt. Served only while the demo provider is the one in use; HTML, so not in the API
- * document.
+ * and the receipt. Plain HTML without script (the app's CSP holds); Pay and Cancel answer the page of
+ * the outcome with a Continue link to the studio's success or cancel address. Served only while the
+ * demo provider is the one in use.
  */
-@ApiExcludeController()
+@ApiTags('payments')
 @Controller('pay/demo')
 export class DemoPaymentPagesController {
   constructor(private readonly payments: PaymentsPort) {}
@@ -85,6 +106,8 @@ export class DemoPaymentPagesController {
   }
 
   @Get('receipt/:payment_id')
+  @htmlPage('Demo provider: the receipt of a payment, with its refunds')
+  @ApiParam({ name: 'payment_id', description: 'dpi_ followed by 32 hex digits', schema: { type: 'string', pattern: '^dpi_[a-f0-9]{32}$' } })
   async receipt(@Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
     const demo = this.demo(res);
     if (!demo) return;
@@ -109,6 +132,8 @@ export class DemoPaymentPagesController {
   }
 
   @Get(':session_id')
+  @htmlPage('Demo provider: the payment link page ("Demo payment, no card is charged") with Pay and Cancel')
+  @SESSION_ID
   async show(@Param('session_id') sessionId: string, @Res() res: Response): Promise<void> {
     const demo = this.demo(res);
     if (!demo) return;
@@ -117,22 +142,31 @@ export class DemoPaymentPagesController {
     this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null));
   }
 
-  /** Pay, then on to the order's success page (a payment link no longer open shows its state). */
+  /** Pay: records the payment (or the demo card) once; a link no longer open only shows its state. */
   @Post(':session_id/pay')
+  @htmlPage('Demo provider: pay (or save the demo card); answers the page of the outcome')
+  @SESSION_ID
+  @formPost()
   async pay(@Param('session_id') sessionId: string, @Res() res: Response): Promise<void> {
     const demo = this.demo(res);
     if (!demo) return;
     const session = await demo.pay(sessionId);
     if (!session) return this.notFound(res);
-    res.redirect(303, session.status === 'paid' ? session.successUrl : demoPaths.session(session.id));
+    const next = session.status === 'paid' ? session.successUrl : session.status === 'open' ? undefined : session.cancelUrl;
+    this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, next));
   }
 
+  /** Cancel: an open link becomes cancelled; otherwise only its state is shown. */
   @Post(':session_id/cancel')
+  @htmlPage('Demo provider: cancel the payment; answers the page of the outcome')
+  @SESSION_ID
+  @formPost()
   async cancel(@Param('session_id') sessionId: string, @Res() res: Response): Promise<void> {
     const demo = this.demo(res);
     if (!demo) return;
     const session = await demo.cancel(sessionId);
     if (!session) return this.notFound(res);
-    res.redirect(303, session.status === 'cancelled' ? session.cancelUrl : demoPaths.session(session.id));
+    const next = session.status === 'paid' ? session.successUrl : session.cancelUrl;
+    this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, next));
   }
 }
