@@ -266,8 +266,11 @@ describe('demo provider pages and events', () => {
 
   it('answers 404 pages for unknown or malformed links and receipts', async () => {
     for (const path of ['/api/pay/demo/dcs_00000000000000000000000000000000', '/api/pay/demo/nope', '/api/pay/demo/receipt/dpi_x']) {
-      const res = await t.http.get(path).expect(404);
-      expect(res.text).toContain('Payment not found');
+      // A browser gets a page, any other client the API's error body.
+      const page = await t.http.get(path).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').expect(404);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      expect(page.text).toContain('Payment not found');
+      expect((await t.http.get(path).expect(404)).body).toEqual({ statusCode: 404, message: 'Payment not found' });
     }
     await t.http.post('/api/pay/demo/dcs_00000000000000000000000000000000/pay').type('form').send('').expect(404);
   });

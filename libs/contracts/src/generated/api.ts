@@ -3976,13 +3976,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description No such link or receipt (or Stripe is the provider in use) */
+            /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -4008,13 +4009,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description No such link or receipt (or Stripe is the provider in use) */
+            /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -4053,13 +4055,14 @@ export interface operations {
                     "text/html": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No such link or receipt (or Stripe is the provider in use) */
+            /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description A body was sent and is over 1 MB */
@@ -4107,13 +4110,14 @@ export interface operations {
                     "text/html": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No such link or receipt (or Stripe is the provider in use) */
+            /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description A body was sent and is over 1 MB */

@@ -1,7 +1,9 @@
-import { applyDecorators, Controller, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiUnexpectedBody } from '../../../common/api-errors';
-import type { Response } from 'express';
+import { ErrorBody } from '../../../common/api-error';
+import { ErrorBodyDto } from '../../../common/error-body.dto';
+import type { Request, Response } from 'express';
 import { PaymentsPort } from '../payments.port';
 import { DemoCheckoutSession } from './demo-ledger.entities';
 import { DemoPaymentsAdapter, demoPaths } from './demo-payments.adapter';
@@ -70,7 +72,10 @@ const htmlPage = (summary: string) =>
     ApiOperation({ summary, security: [] }),
     ApiProduces('text/html'),
     ApiOkResponse({ description: 'The page', content: HTML }),
-    ApiNotFoundResponse({ description: 'No such link or receipt (or Stripe is the provider in use)', content: HTML }),
+    ApiNotFoundResponse({
+      description: 'No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise',
+      content: { ...HTML, 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
+    }),
   );
 /** Pay and Cancel are plain form posts without fields: a body is not read. */
 const formPost = () =>
@@ -87,13 +92,14 @@ const formPost = () =>
  * demo provider is the one in use.
  */
 @ApiTags('payments')
+@ApiExtraModels(ErrorBodyDto)
 @Controller('pay/demo')
 export class DemoPaymentPagesController {
   constructor(private readonly payments: PaymentsPort) {}
 
-  private demo(res: Response): DemoPaymentsAdapter | null {
+  private demo(req: Request, res: Response): DemoPaymentsAdapter | null {
     if (this.payments instanceof DemoPaymentsAdapter) return this.payments;
-    this.notFound(res);
+    this.notFound(req, res);
     return null;
   }
 
@@ -101,18 +107,23 @@ export class DemoPaymentPagesController {
     res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(body);
   }
 
-  private notFound(res: Response): void {
-    this.html(res, 404, page('Not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>'));
+  /** A browser gets a page; any other client the API's one error body. */
+  private notFound(req: Request, res: Response): void {
+    if (req.accepts(['json', 'html']) === 'html') {
+      return this.html(res, 404, page('Not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>'));
+    }
+    const body: ErrorBody = { statusCode: 404, message: 'Payment not found' };
+    res.status(404).json(body);
   }
 
   @Get('receipt/:payment_id')
   @htmlPage('Demo provider: the receipt of a payment, with its refunds')
   @ApiParam({ name: 'payment_id', description: 'dpi_ followed by 32 hex digits', schema: { type: 'string', pattern: '^dpi_[a-f0-9]{32}$' } })
-  async receipt(@Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
-    const demo = this.demo(res);
+  async receipt(@Param('payment_id') paymentId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const demo = this.demo(req, res);
     if (!demo) return;
     const found = await demo.paymentForReceipt(paymentId);
-    if (!found) return this.notFound(res);
+    if (!found) return this.notFound(req, res);
     const { payment, refunds, session } = found;
     const lines = (session?.lines ?? [])
       .map((l) => `<tr><td>${escapeHtml(l.name)}${l.quantity > 1 ? ` × ${l.quantity}` : ''}</td><td class="amount">${money(l.unitAmountCents * l.quantity, payment.currency)}</td></tr>`)
@@ -134,11 +145,11 @@ export class DemoPaymentPagesController {
   @Get(':session_id')
   @htmlPage('Demo provider: the payment link page ("Demo payment, no card is charged") with Pay and Cancel')
   @SESSION_ID
-  async show(@Param('session_id') sessionId: string, @Res() res: Response): Promise<void> {
-    const demo = this.demo(res);
+  async show(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const demo = this.demo(req, res);
     if (!demo) return;
     const session = await demo.sessionForPage(sessionId);
-    if (!session) return this.notFound(res);
+    if (!session) return this.notFound(req, res);
     this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null));
   }
 
@@ -147,11 +158,11 @@ export class DemoPaymentPagesController {
   @htmlPage('Demo provider: pay (or save the demo card); answers the page of the outcome')
   @SESSION_ID
   @formPost()
-  async pay(@Param('session_id') sessionId: string, @Res() res: Response): Promise<void> {
-    const demo = this.demo(res);
+  async pay(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const demo = this.demo(req, res);
     if (!demo) return;
     const session = await demo.pay(sessionId);
-    if (!session) return this.notFound(res);
+    if (!session) return this.notFound(req, res);
     const next = session.status === 'paid' ? session.successUrl : session.status === 'open' ? undefined : session.cancelUrl;
     this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, next));
   }
@@ -161,11 +172,11 @@ export class DemoPaymentPagesController {
   @htmlPage('Demo provider: cancel the payment; answers the page of the outcome')
   @SESSION_ID
   @formPost()
-  async cancel(@Param('session_id') sessionId: string, @Res() res: Response): Promise<void> {
-    const demo = this.demo(res);
+  async cancel(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const demo = this.demo(req, res);
     if (!demo) return;
     const session = await demo.cancel(sessionId);
-    if (!session) return this.notFound(res);
+    if (!session) return this.notFound(req, res);
     const next = session.status === 'paid' ? session.successUrl : session.cancelUrl;
     this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, next));
   }
