@@ -63,7 +63,8 @@ export class StripePaymentsAdapter extends PaymentsPort {
         cancel_url: input.cancelUrl,
         expires_at: Math.floor(input.expiresAt.getTime() / 1000),
       },
-      { idempotencyKey: `checkout-${input.orderId}` },
+      // A retried call makes one session; a new link for the same order (a new expiry) makes another.
+      { idempotencyKey: `checkout-${input.orderId}-${input.expiresAt.getTime()}` },
     );
     if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a url`);
     return { sessionId: session.id, url: session.url };
