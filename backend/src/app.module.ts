@@ -16,6 +16,7 @@ import { LoyaltyModule } from './modules/loyalty/loyalty.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
 import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
@@ -46,6 +47,7 @@ export class AppModule {
         ProductsModule,
         SchedulingModule,
         StudentsModule,
+        PaymentsModule,
         OrdersModule,
         DiscountsModule,
         LoyaltyModule,

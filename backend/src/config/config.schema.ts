@@ -126,6 +126,14 @@ export const configSchema = z.object({
   /** Folder the mail goes to, one .eml file per message, when SMTP_URL is unset. */
   MAIL_OUTBOX_DIR: z.string().min(1).default('data/outbox'),
   PUBLIC_SITE_URL: url(['http:', 'https:']).optional(),
+  /** Where people reach this app from outside (links in emails: demo payment pages, receipts). Default http://localhost:PORT. */
+  PUBLIC_APP_URL: url(['http:', 'https:']).optional(),
+  /** Stripe secret key: when set, payments go through Stripe; unset, through the built-in demo provider. */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'expected a Stripe secret key (sk_test_..., sk_live_...)').optional(),
+  /** Signing secret of the Stripe webhook endpoint (whsec_...). */
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'expected a Stripe webhook signing secret (whsec_...)').optional(),
+  /** Another address for Stripe's API (tests point it at a local fake), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_BASE: url(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().optional(),
 });

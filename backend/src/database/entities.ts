@@ -21,6 +21,8 @@ import { ProductImage } from '../modules/products/entities/product-image.entity'
 import { ProductPrice } from '../modules/products/entities/product-price.entity';
 import { LoyaltyProgram } from '../modules/loyalty/loyalty-program.entity';
 import { DiscountCode } from '../modules/discounts/discount-code.entity';
+import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund } from '../modules/payments/demo/demo-ledger.entities';
+import { StripeCustomer } from '../modules/payments/stripe/stripe-customer.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
 export const entities = [
@@ -47,4 +49,9 @@ export const entities = [
   ProductPrice,
   LoyaltyProgram,
   DiscountCode,
+  DemoCheckoutSession,
+  DemoPayment,
+  DemoRefund,
+  DemoPaymentMethod,
+  StripeCustomer,
 ];

@@ -7,6 +7,7 @@ import { Migration20261122120000_loyalty } from './Migration20261122120000_loyal
 import { Migration20261122130000_discounts } from './Migration20261122130000_discounts';
 import { Migration20261122140000_products } from './Migration20261122140000_products';
 import { Migration20261122150000_order_details } from './Migration20261122150000_order_details';
+import { Migration20261122160000_payments } from './Migration20261122160000_payments';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: 'Migration20261122130000_discounts', class: Migration20261122130000_discounts },
   { name: 'Migration20261122140000_products', class: Migration20261122140000_products },
   { name: 'Migration20261122150000_order_details', class: Migration20261122150000_order_details },
+  { name: 'Migration20261122160000_payments', class: Migration20261122160000_payments },
 ];

@@ -1,0 +1,214 @@
+import { LockMode, MikroORM } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import { PaymentEvent, PaymentEvents } from '../payment-events';
+import {
+  CheckoutCreated,
+  CheckoutState,
+  CreateCheckoutInput,
+  CreateSetupInput,
+  OverRefundError,
+  PaymentMethodSummary,
+  PaymentNotFoundError,
+  PaymentsPort,
+  RefundInput,
+  RefundResult,
+} from '../payments.port';
+import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund } from './demo-ledger.entities';
+
+export const DEMO_SESSION_ID = /^dcs_[a-f0-9]{32}$/;
+export const DEMO_PAYMENT_ID = /^dpi_[a-f0-9]{32}$/;
+const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
+const formatCents = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** Where the demo pages are served (see DemoPaymentPagesController). */
+export const demoPaths = {
+  session: (id: string) => `/api/pay/demo/${id}`,
+  receipt: (id: string) => `/api/pay/demo/receipt/${id}`,
+};
+
+/**
+ * The built-in payment provider, the default when no Stripe key is set (as Medusa ships its system
+ * provider): payment links open a page of this app labelled "Demo payment, no card is charged";
+ * payments, refunds and saved cards are rows of its own ledger. Nothing leaves the machine.
+ */
+export class DemoPaymentsAdapter extends PaymentsPort {
+  readonly provider = 'demo' as const;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly events: PaymentEvents,
+    /** Absolute base of this app's public address, without a trailing slash. */
+    private readonly baseUrl: string,
+  ) {
+    super();
+  }
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  async createCheckout(input: CreateCheckoutInput): Promise<CheckoutCreated> {
+    const em = this.em();
+    const session = em.create(DemoCheckoutSession, {
+      id: newId('dcs'),
+      organizationId: input.organizationId,
+      orderId: input.orderId,
+      mode: 'payment',
+      amountCents: input.lines.reduce((sum, l) => sum + l.unitAmountCents * l.quantity, 0),
+      currency: input.currency ?? 'usd',
+      customerEmail: input.customerEmail,
+      lines: input.lines,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      expiresAt: input.expiresAt,
+    });
+    await em.persistAndFlush(session);
+    return { sessionId: session.id, url: this.baseUrl + demoPaths.session(session.id) };
+  }
+
+  async retrieveCheckout(sessionId: string): Promise<CheckoutState> {
+    await this.expireIfDue(sessionId);
+    const session = await this.em().findOne(DemoCheckoutSession, { id: sessionId, mode: 'payment' });
+    if (!session) throw new PaymentNotFoundError(`No such checkout session: ${sessionId}`);
+    return { sessionId, status: session.status, paymentIntentId: session.paymentId ?? null, amountTotalCents: session.amountCents, orderId: session.orderId ?? null };
+  }
+
+  async refund(input: RefundInput): Promise<RefundResult> {
+    if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) throw new RangeError('A refund is a whole number of cents above 0');
+    return this.em().transactional(async (em) => {
+      // The payment row is locked: concurrent refunds of one payment queue here, so their sum
+      // never passes the amount captured, and a repeated key finds the first refund.
+      const payment = await em.findOne(DemoPayment, { id: input.paymentIntentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!payment) throw new PaymentNotFoundError(`No such payment: ${input.paymentIntentId}`);
+      const previous = await em.findOne(DemoRefund, { idempotencyKey: input.idempotencyKey });
+      if (previous) return { refundId: previous.id, status: 'succeeded' as const, amountCents: previous.amountCents };
+      const remaining = payment.amountCents - payment.refundedCents;
+      if (remaining <= 0) throw new OverRefundError(`Payment ${payment.id} has already been refunded.`);
+      if (input.amountCents > remaining) {
+        throw new OverRefundError(`Refund amount (${formatCents(input.amountCents)}) is greater than unrefunded amount on payment (${formatCents(remaining)})`);
+      }
+      const refund = em.create(DemoRefund, {
+        id: newId('dre'),
+        paymentId: payment.id,
+        amountCents: input.amountCents,
+        reason: input.reason ?? null,
+        idempotencyKey: input.idempotencyKey,
+      });
+      payment.refundedCents += input.amountCents;
+      em.persist(refund);
+      return { refundId: refund.id, status: 'succeeded' as const, amountCents: refund.amountCents };
+    });
+  }
+
+  async receiptUrl(paymentIntentId: string): Promise<string | null> {
+    const payment = await this.em().findOne(DemoPayment, { id: paymentIntentId });
+    return payment ? this.baseUrl + demoPaths.receipt(payment.id) : null;
+  }
+
+  async listPaymentMethods(organizationId: string): Promise<PaymentMethodSummary[]> {
+    const methods = await this.em().find(DemoPaymentMethod, { organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return methods.map((m) => ({ id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear }));
+  }
+
+  async createSetup(input: CreateSetupInput): Promise<{ url: string }> {
+    const em = this.em();
+    const session = em.create(DemoCheckoutSession, {
+      id: newId('dcs'),
+      organizationId: input.organizationId,
+      mode: 'setup',
+      amountCents: 0,
+      lines: [],
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      expiresAt: new Date(Date.now() + 24 * 3600_000),
+    });
+    await em.persistAndFlush(session);
+    return { url: this.baseUrl + demoPaths.session(session.id) };
+  }
+
+  // The demo pages' side (DemoPaymentPagesController): what the payer sees and does.
+
+  /** The session as the page shows it, expired first if its time has passed; null when unknown. */
+  async sessionForPage(sessionId: string): Promise<DemoCheckoutSession | null> {
+    if (!DEMO_SESSION_ID.test(sessionId)) return null;
+    await this.expireIfDue(sessionId);
+    return this.em().findOne(DemoCheckoutSession, { id: sessionId });
+  }
+
+  async paymentForReceipt(paymentId: string): Promise<{ payment: DemoPayment; refunds: DemoRefund[]; session: DemoCheckoutSession | null } | null> {
+    if (!DEMO_PAYMENT_ID.test(paymentId)) return null;
+    const em = this.em();
+    const payment = await em.findOne(DemoPayment, { id: paymentId });
+    if (!payment) return null;
+    const refunds = await em.find(DemoRefund, { paymentId }, { orderBy: { createdAt: 'asc' } });
+    return { payment, refunds, session: await em.findOne(DemoCheckoutSession, { id: payment.sessionId }) };
+  }
+
+  /**
+   * The payer clicked Pay: records the payment (payment mode) or a demo card (setup mode). Clicking
+   * twice, or on a link no longer open, changes nothing. Answers the session after the click.
+   */
+  async pay(sessionId: string): Promise<DemoCheckoutSession | null> {
+    if (!DEMO_SESSION_ID.test(sessionId)) return null;
+    await this.expireIfDue(sessionId);
+    let event: PaymentEvent | null = null;
+    const session = await this.em().transactional(async (em) => {
+      const found = await em.findOne(DemoCheckoutSession, { id: sessionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found || found.status !== 'open') return found;
+      found.status = 'paid';
+      found.completedAt = new Date();
+      if (found.mode === 'payment') {
+        const payment = em.create(DemoPayment, {
+          id: newId('dpi'),
+          organizationId: found.organizationId,
+          sessionId: found.id,
+          amountCents: found.amountCents,
+          currency: found.currency,
+          customerEmail: found.customerEmail ?? null,
+        });
+        em.persist(payment);
+        found.paymentId = payment.id;
+        event = { type: 'payment.succeeded', provider: 'demo', sessionId, orderId: found.orderId ?? null, organizationId: found.organizationId, paymentIntentId: payment.id, amountCents: payment.amountCents };
+      } else {
+        const method = em.create(DemoPaymentMethod, {
+          id: newId('dpm'),
+          organizationId: found.organizationId,
+          brand: 'visa',
+          last4: '4242',
+          expMonth: 12,
+          expYear: new Date().getUTCFullYear() + 3,
+        });
+        em.persist(method);
+        event = { type: 'payment_method.added', provider: 'demo', organizationId: found.organizationId, paymentMethodId: method.id };
+      }
+      return found;
+    });
+    if (event) await this.events.emit(event);
+    return session;
+  }
+
+  /** The payer clicked Cancel: an open link becomes cancelled; otherwise nothing changes. */
+  async cancel(sessionId: string): Promise<DemoCheckoutSession | null> {
+    if (!DEMO_SESSION_ID.test(sessionId)) return null;
+    await this.expireIfDue(sessionId);
+    const em = this.em();
+    const changed = await em.nativeUpdate(DemoCheckoutSession, { id: sessionId, status: 'open' }, { status: 'cancelled', completedAt: new Date() });
+    const session = await em.findOne(DemoCheckoutSession, { id: sessionId });
+    if (changed && session?.mode === 'payment') {
+      await this.events.emit({ type: 'checkout.cancelled', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
+    }
+    return session;
+  }
+
+  /** An open link past its expiry becomes expired, once (the conditional update), and says so. */
+  private async expireIfDue(sessionId: string): Promise<void> {
+    const em = this.em();
+    const changed = await em.nativeUpdate(DemoCheckoutSession, { id: sessionId, status: 'open', expiresAt: { $lte: new Date() } }, { status: 'expired' });
+    if (!changed) return;
+    const session = await em.findOne(DemoCheckoutSession, { id: sessionId });
+    if (session?.mode === 'payment') {
+      await this.events.emit({ type: 'checkout.expired', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { MikroORM } from '@mikro-orm/core';
+import { Logger, Module } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
+import { DemoPaymentPagesController } from './demo/demo-pages.controller';
+import { DemoPaymentsAdapter } from './demo/demo-payments.adapter';
+import { PaymentEvents } from './payment-events';
+import { PaymentsPort } from './payments.port';
+import { stripeClient, StripePaymentsAdapter } from './stripe/stripe-payments.adapter';
+
+/** Stripe when STRIPE_SECRET_KEY is set; otherwise the built-in demo provider (no keys, no network). */
+export function paymentsAdapter(config: AppConfig, orm: MikroORM, events: PaymentEvents): PaymentsPort {
+  if (config.STRIPE_SECRET_KEY) {
+    return new StripePaymentsAdapter(stripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE), orm);
+  }
+  new Logger('Payments').log('No STRIPE_SECRET_KEY: payments go through the built-in demo provider (no card is charged)');
+  const base = (config.PUBLIC_APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  return new DemoPaymentsAdapter(orm, events, base);
+}
+
+/**
+ * The payment provider behind one port (PaymentsPort) and what it announces (PaymentEvents). The
+ * orders module builds payment links, refunds and receipts on these; it never sees Stripe or the demo
+ * ledger's tables.
+ */
+@Module({
+  controllers: [DemoPaymentPagesController],
+  providers: [
+    PaymentEvents,
+    { provide: PaymentsPort, inject: [APP_CONFIG, MikroORM, PaymentEvents], useFactory: paymentsAdapter },
+  ],
+  exports: [PaymentsPort, PaymentEvents],
+})
+export class PaymentsModule {}
