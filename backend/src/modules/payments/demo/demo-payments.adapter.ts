@@ -1,3 +1,4 @@
+import { formatCents } from '@studio/contracts';
 import { LockMode, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +20,6 @@ import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund } from 
 export const DEMO_SESSION_ID = /^dcs_[a-f0-9]{32}$/;
 export const DEMO_PAYMENT_ID = /^dpi_[a-f0-9]{32}$/;
 const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
-const formatCents = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** Where the demo pages are served (see DemoPaymentPagesController). */
 export const demoPaths = {
