@@ -13,6 +13,7 @@ import { CatalogModule } from './modules/catalog/catalog.module';
 import { DiscountsModule } from './modules/discounts/discounts.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LoyaltyModule } from './modules/loyalty/loyalty.module';
+import { WaiversModule } from './modules/waivers/waivers.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
@@ -51,6 +52,7 @@ export class AppModule {
         OrdersModule,
         DiscountsModule,
         LoyaltyModule,
+        WaiversModule,
         SyncModule,
         NotificationsModule,
       ],

@@ -23,7 +23,8 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
   let checksumSql: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ MEDIA_DIR: `/tmp/studio-media-fuzz-${process.pid}` });
+    // A webhook secret, so the Stripe webhook route is fuzzed through its signature check.
+    t = await startTestApp({ MEDIA_DIR: `/tmp/studio-media-fuzz-${process.pid}`, STRIPE_WEBHOOK_SECRET: 'whsec_fuzz' });
     doc = buildOpenApiDocument(t.created.app) as unknown as OpenApiDoc;
     const o = await t.organizationWithUser('owner', 'Fuzz Ceramics');
     const s = await t.organizationWithUser('super_admin', 'Fuzz HQ');
@@ -93,6 +94,7 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
         'POST /api/admin/student': { first_name: 'Noor', last_name: 'Haddad', email: 'noor@example.test' },
         'PUT /api/admin/student/{student_id}': { first_name: 'Ola', last_name: 'Nordmann' },
         'POST /api/admin/orders/enroll/{student_id}': { event_id: eventId },
+        'POST /api/admin/orders/invoice/{student_id}': { event_id: eventId },
         'POST /api/slack-alert': { message: 'Kiln is hot' },
         'POST /api/slack-alert-new-course': { message: 'New course: wheel throwing' },
       },

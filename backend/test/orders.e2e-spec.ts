@@ -14,6 +14,8 @@ describe('orders: read side', () => {
   let b: { token: string; organizationId: string; userId: string };
   const created: Record<string, string> = {};
   let enrolled: { order_id: string; event_id: string };
+  let adaId: string;
+  let otherId: string;
 
   beforeAll(async () => {
     t = await startTestApp({ MEDIA_DIR: `/tmp/studio-media-test-${process.pid}` });
@@ -25,6 +27,8 @@ describe('orders: read side', () => {
     const ada = await addStudent(t, a.token, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test', phone: '+1 555 0100' });
     const grace = await addStudent(t, a.token, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.test' });
     const other = await addStudent(t, b.token, { first_name: 'Olga', last_name: 'Other' });
+    adaId = ada;
+    otherId = other;
 
     const course = await schedulableCourse(t, a.token);
     const eventId = await scheduleSession(t, a.token, course, { price: 4500 });
@@ -109,6 +113,25 @@ describe('orders: read side', () => {
 
     it('needs a session', async () => {
       await t.http.get(`/api/admin/order/${created.paid}`).expect(401);
+    });
+  });
+
+  describe("GET /api/admin/student/{id}: the student's orders (new_orders)", () => {
+    it("lists only that student's orders, newest first, with number, total, description and the course picture slot", async () => {
+      const res = await t.http.get(`/api/admin/student/${adaId}`).set('token', a.token).expect(200);
+      const rows = res.body.new_orders as { order_id: string; order_number: number; total: number; status: string; image: string | null; subDescription: string; created_at: string }[];
+      // Ada: the direct enrolment (now), then paid (10 days ago), pending (7) and fraudulent (5), newest first.
+      expect(rows.map((r) => r.order_id)).toEqual([enrolled.order_id, created.fraud, created.pending, created.paid]);
+      expect(rows[3]).toMatchObject({ total: 5000, status: 'paid', subDescription: 'Glaze kit', image: null });
+      expect(rows[0]).toMatchObject({ total: 0, status: 'paid' });
+      const times = rows.map((r) => Date.parse(r.created_at));
+      expect([...times].sort((x, y) => y - x)).toEqual(times);
+    });
+
+    it("never shows another organization's orders, and another organization's student is 404", async () => {
+      const res = await t.http.get(`/api/admin/student/${otherId}`).set('token', b.token).expect(200);
+      expect(res.body.new_orders.map((r: { order_id: string }) => r.order_id).sort()).toEqual([created.b0, created.b1, created.b2].sort());
+      await t.http.get(`/api/admin/student/${otherId}`).set('token', a.token).expect(404);
     });
   });
 

@@ -19,16 +19,34 @@ describe('health and API documentation', () => {
     type Layer = { route?: { path: string; methods: Record<string, boolean> } };
     const stack = t.created.app.getHttpAdapter().getInstance().router.stack as unknown as Layer[];
     const expected = stack
-      .filter((layer) => layer.route?.path.startsWith('/api/') && !layer.route.path.startsWith('/api/docs') && !layer.route.path.includes('*'))
+      .filter(
+        (layer) =>
+          layer.route?.path.startsWith('/api/') &&
+          !layer.route.path.startsWith('/api/docs') &&
+          !layer.route.path.includes('*'),
+      )
       .flatMap((layer) =>
         Object.keys(layer.route!.methods).map((m) => `${m} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
       );
     expect(expected.length).toBeGreaterThan(40);
-    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
-      Object.keys(ops).map((m) => `${m} ${path}`),
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`),
     );
     expect(documented.sort()).toEqual(expected.sort());
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: unknown; parameters?: unknown[]; security?: unknown }>>)) {
+    for (const [path, ops] of Object.entries(
+      doc.paths as Record<
+        string,
+        Record<
+          string,
+          {
+            responses: Record<string, { content?: Record<string, unknown> }>;
+            requestBody?: unknown;
+            parameters?: unknown[];
+            security?: unknown;
+          }
+        >
+      >,
+    )) {
       for (const [method, op] of Object.entries(ops)) {
         const ok = op.responses['200'] ?? op.responses['201'] ?? op.responses['202'] ?? op.responses['204'];
         expect(ok).toBeDefined();
@@ -36,12 +54,19 @@ describe('health and API documentation', () => {
         // Documented on each operation (nothing is added to every operation by the document builder):
         // a JSON body can be invalid or too large, a query invalid, and a path id unknown.
         const params = (op.parameters ?? []) as { in: string }[];
-        if (op.requestBody && !path.endsWith('/upload')) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '413']));
+        if (op.requestBody && !path.endsWith('/upload'))
+          expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '413']));
         if (params.some((p) => p.in === 'query')) expect(op.responses['400']).toBeDefined();
         if (params.some((p) => p.in === 'path')) expect(op.responses['404']).toBeDefined();
-        if (['post', 'put'].includes(method) && !['/api/auth/logout', '/api/auth/logout-all'].includes(path)) expect(op.requestBody).toBeDefined();
+        // Bodiless actions: sign out, and ask the provider for a page to save a card on.
+        const bodiless = ['/api/auth/logout', '/api/auth/logout-all', '/api/admin/payment-methods/setup'];
+        if (['post', 'put'].includes(method) && !bodiless.includes(path))
+          expect(op.requestBody).toBeDefined();
         const guarded =
-          path.startsWith('/api/admin') || path.startsWith('/api/super-admin') || path.startsWith('/api/slack') || ['/api/auth/session', '/api/auth/logout', '/api/auth/logout-all'].includes(path);
+          path.startsWith('/api/admin') ||
+          path.startsWith('/api/super-admin') ||
+          path.startsWith('/api/slack') ||
+          ['/api/auth/session', '/api/auth/logout', '/api/auth/logout-all'].includes(path);
         if (guarded) expect(op.security).toEqual([{ token: [] }]);
         else if (path !== '/api/auth/logout') expect(op.security).toEqual([]);
       }

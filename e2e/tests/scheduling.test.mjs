@@ -94,7 +94,7 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   await picker.click();
   await picker.fill(student.email);
   await page.locator('.ant-select-item-option').filter({ hasText: student.email }).first().click();
-  await modal.getByRole('button', { name: 'Enroll student' }).click();
+  await modal.getByRole('button', { name: 'Enroll directly' }).click();
   await page.getByText('Student added to course.').waitFor();
   const grid = drawer.getByRole('region', { name: 'Enrollments' });
   await grid.getByText(student.email).waitFor();

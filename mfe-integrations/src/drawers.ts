@@ -8,4 +8,14 @@ export const drawers: DrawerRegistry = {
       default: m.SuperAdminDrawer,
     })),
   ),
+  eventbrite: lazy(() =>
+    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.EventbriteDrawer })),
+  ),
+  mailchimp: lazy(() =>
+    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.MailchimpDrawer })),
+  ),
+  klaviyo: lazy(() =>
+    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.KlaviyoDrawer })),
+  ),
+  zoom: lazy(() => import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.ZoomDrawer }))),
 };

@@ -18,4 +18,9 @@ export const drawers: DrawerRegistry = {
       default: m.OrderDrawer,
     })),
   ),
+  subscription: lazy(() =>
+    import(/* webpackChunkName: "drawer-subscription" */ './subscription/subscription.drawer').then((m) => ({
+      default: m.SubscriptionDrawer,
+    })),
+  ),
 };

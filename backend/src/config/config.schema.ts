@@ -9,13 +9,16 @@ const bool = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
 
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `expected a ${protocols.join(' or ')} URL`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `expected a ${protocols.join(' or ')} URL`,
+  );
 
 /** Names Express's `trust proxy` understands for whole address ranges. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -55,7 +58,10 @@ export const configSchema = z.object({
   PGLITE_DATA_DIR: z.string().min(1).default('data/pglite'),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   /** Namespace of this deployment's keys in Redis (queues, rate-limit counters). */
-  REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i, 'expected letters, digits, - or _').default('studio'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/i, 'expected letters, digits, - or _')
+    .default('studio'),
   /** auto: BullMQ when Redis answers, otherwise in-process; redis: Redis is required. */
   QUEUE_MODE: z.enum(['auto', 'redis', 'in-process']).default('auto'),
   SESSION_TTL_DAYS: z.coerce.number({ error: 'expected a number of days' }).positive().default(30),
@@ -72,7 +78,12 @@ export const configSchema = z.object({
   TRUSTED_PROXIES: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').split(',').map((e) => e.trim()).filter(Boolean))
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean),
+    )
     .refine((entries) => entries.every(isProxyEntry), {
       message: 'expected comma-separated IP addresses, CIDR ranges, or loopback, linklocal, uniquelocal',
     }),
@@ -115,7 +126,10 @@ export const configSchema = z.object({
   /** SMTP server of outgoing mail (smtp:// or smtps://, user and password in the URL); unset: .eml files in MAIL_OUTBOX_DIR. */
   SMTP_URL: z
     .string()
-    .refine(isSmtpUrl, 'expected an smtp:// or smtps:// URL with a host, such as smtp://user:pass@mail.example.com:587')
+    .refine(
+      isSmtpUrl,
+      'expected an smtp:// or smtps:// URL with a host, such as smtp://user:pass@mail.example.com:587',
+    )
     .optional(),
   /** Sender of outgoing mail: an address, or a name and an address in angle brackets. */
   MAIL_FROM: z
@@ -129,11 +143,47 @@ export const configSchema = z.object({
   /** Where people reach this app from outside (links in emails: demo payment pages, receipts). Default http://localhost:PORT. */
   PUBLIC_APP_URL: url(['http:', 'https:']).optional(),
   /** Stripe secret key: when set, payments go through Stripe; unset, through the built-in demo provider. */
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'expected a Stripe secret key (sk_test_..., sk_live_...)').optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'expected a Stripe secret key (sk_test_..., sk_live_...)')
+    .optional(),
   /** Signing secret of the Stripe webhook endpoint (whsec_...). */
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'expected a Stripe webhook signing secret (whsec_...)').optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'expected a Stripe webhook signing secret (whsec_...)')
+    .optional(),
   /** Another address for Stripe's API (tests point it at a local fake), e.g. http://127.0.0.1:12111. */
   STRIPE_API_BASE: url(['http:', 'https:']).optional(),
+  /** How long a payment link, and the seat it holds, lasts: 0.5 to 24 hours (Stripe's limits for a Checkout Session). */
+  PAYMENT_LINK_TTL_HOURS: z.coerce
+    .number({ error: 'expected a number of hours' })
+    .min(0.5, 'expected at least 0.5 hours (Stripe needs 30 minutes)')
+    .max(24, 'expected at most 24 hours (Stripe Checkout Sessions last at most 24 hours)')
+    .default(24),
+  /** DocuSeal's API address (cloud https://api.docuseal.com, or https://your-host/api): with DOCUSEAL_API_KEY, waivers are signed through DocuSeal. */
+  DOCUSEAL_URL: url(['http:', 'https:']).optional(),
+  /** DocuSeal API key (X-Auth-Token). Unset: waivers are signed on the built-in demo signing page. */
+  DOCUSEAL_API_KEY: z
+    .string()
+    .min(8, 'expected a DocuSeal API key')
+    .max(200)
+    .regex(/^\S+$/, 'expected a DocuSeal API key')
+    .optional(),
+  /** The value DocuSeal sends in the X-Docuseal-Secret header of its webhooks (set it in DocuSeal's webhook settings). */
+  DOCUSEAL_WEBHOOK_SECRET: z.string().min(16, 'expected at least 16 characters').max(200).optional(),
+  /** true: the embedded signing page is the configured e-signature provider (no "Demo signing page" label). */
+  WAIVER_EMBEDDED_SIGNING: bool(false),
+  /**
+   * Key that encrypts the sync providers' OAuth tokens at rest (AES-256-GCM): 32 random bytes,
+   * base64 (`openssl rand -base64 32`). Unset outside production: a development key kept in
+   * data/sync-token.key (created on first use, and logged).
+   */
+  SYNC_TOKEN_KEY: z
+    .string()
+    .refine((v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, 'base64').length === 32, 'expected 32 bytes in base64 (openssl rand -base64 32)')
+    .optional(),
+  /** Where the development sync token key is kept when SYNC_TOKEN_KEY is unset (not in production). */
+  SYNC_TOKEN_KEY_FILE: z.string().min(1).default('data/sync-token.key'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().optional(),
 });

@@ -2,6 +2,10 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { INestApplicationContext } from '@nestjs/common';
 import { productListQuerySchema, type OrderStatus } from '@studio/contracts';
 import { RequestContext } from '../common/request-context';
+import { DemoPaymentsAdapter } from '../modules/payments/demo/demo-payments.adapter';
+import { PaymentsPort } from '../modules/payments/payments.port';
+import { chargeThroughDemo } from './demo-refunds';
+import { LoyaltyLedgerService } from '../modules/loyalty/loyalty-ledger.service';
 import { OrdersService, type RecordedOrder } from '../modules/orders/orders.service';
 import { ProductsService } from '../modules/products/products.service';
 import { Event } from '../modules/scheduling/entities/event.entity';
@@ -13,12 +17,13 @@ const DAY = 86400000;
  * Orders beside the seats of demo-enrollments: every status of spec 001 §4, from the workbench and
  * from Eventbrite, product and seat lines, and one partly refunded order.
  *
- * Paid workbench orders carry a demo payment intent id (`pi_demo_…`) and no receipt URL yet: the
- * built-in demo payment provider (issue 9) serves receipts and fills `receipt_url`; until then the
- * drawer's "Share online receipt" answers "Receipt URL not found".
+ * Paid and refunded workbench orders were charged through the built-in demo payment provider, so
+ * they have receipts and can be refunded (what was already refunded is only recorded on the order).
  */
 export async function seedDemoOrders(app: INestApplicationContext, ctx: RequestContext): Promise<void> {
   const orders = app.get(OrdersService);
+  const port = app.get(PaymentsPort);
+  const ledger = app.get(LoyaltyLedgerService);
   // The seats sold before order lines existed get theirs.
   await orders.addMissingSeatLines(ctx.organizationId);
 
@@ -66,15 +71,27 @@ export async function seedDemoOrders(app: INestApplicationContext, ctx: RequestC
   for (const [i, entry] of plan.entries()) {
     const total = entry.lines.reduce((sum, l) => sum + l.unitPriceCents * (l.quantity ?? 1) - (l.discountCents ?? 0), 0);
     const charged = entry.source === 'workbench' && ['paid', 'partial_refund', 'refunded'].includes(entry.status);
-    await orders.recordOrder(ctx, {
-      studentId: students[i % students.length].id,
+    const studentId = students[i % students.length].id;
+    // Workbench money goes through the built-in demo provider (so its refunds reach the demo ledger);
+    // with Stripe configured, seeded orders cannot have real payments and show "Payment never charged".
+    const payment =
+      charged && port instanceof DemoPaymentsAdapter
+        ? await chargeThroughDemo(port, ctx, students[i % students.length], [{ name: entry.lines.map((l) => l.description).join(', '), unitAmountCents: total, quantity: 1 }])
+        : null;
+    const order = await orders.recordOrder(ctx, {
+      studentId,
       status: entry.status,
       source: entry.source,
       lines: entry.lines,
       refundedCents: entry.refunded === 'all' ? total : entry.refunded === 'half' ? Math.floor(total / 3) : 0,
-      paymentIntentId: charged ? `pi_demo_${String(i + 1).padStart(4, '0')}` : null,
-      receiptUrl: null,
+      paymentIntentId: payment?.paymentIntentId ?? null,
+      receiptUrl: payment?.receiptUrl ?? null,
       createdAt: new Date(Date.now() - entry.daysAgo * DAY - (i + 1) * 3600000),
     });
+    // Paid orders earned their product lines' points (the programme is active in the demo studio).
+    const points = entry.lines.reduce((sum, l) => sum + (l.loyaltyPoints ?? 0) * (l.quantity ?? 1), 0);
+    if (['paid', 'partial_refund'].includes(entry.status)) await ledger.earnForOrder(ctx.organizationId, studentId, order.id, points);
   }
+  // An admin's adjustment beside the earned points.
+  await ledger.setBalance(ctx, students[1].id, 1250);
 }

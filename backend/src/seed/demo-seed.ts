@@ -10,6 +10,10 @@ import { seedDemoProducts } from './demo-products';
 import { LoyaltyService } from '../modules/loyalty/loyalty.service';
 import { seedDemoDiscounts } from './demo-discounts';
 import { seedDemoOrders } from './demo-orders';
+import { seedDemoPaymentLink } from './demo-payment-link';
+import { seedDemoSubscriptions } from './demo-subscriptions';
+import { seedDemoRefunds } from './demo-refunds';
+import { seedDemoWaivers } from './demo-waivers';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 export const DEMO_SUPER_ADMIN_EMAIL = 'super@demo.studio';
@@ -53,6 +57,12 @@ export async function seedDemo(app: INestApplicationContext, config: AppConfig):
   await seedDemoDiscounts(app, demoCtx, demo.timezone);
   // After the students, sessions and products it sells.
   await seedDemoOrders(app, demoCtx);
+  await seedDemoPaymentLink(app, demoCtx);
+  await seedDemoSubscriptions(app, demoCtx);
+  // A payment method on file and orders paid through the demo provider, one partly refunded.
+  await seedDemoRefunds(app, demoCtx);
+  // The waiver course's seats: submissions signed and pending, as the seeded enrollments say.
+  await seedDemoWaivers(app, demoCtx);
   const other = await organizations.create({ name: 'Another Studio', timezone: 'America/Los_Angeles' });
   await users.create({
     email: 'owner@another.studio',

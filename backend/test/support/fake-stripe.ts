@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { parse } from 'qs';
 import fixtures from './stripe-fixtures.json';
 
@@ -11,7 +11,11 @@ import fixtures from './stripe-fixtures.json';
  * (`line_items[0][price_data][unit_amount]=...`), answers are Stripe's objects: each starts from the
  * example object of stripe/openapi's fixtures (stripe-fixtures.json) with the fields we track set.
  * Errors are Stripe's `{ error: { type, code, message, param } }`; an Idempotency-Key replays the first
- * answer. What a payer does on Stripe's pages is played by `completeCheckout` and `expireCheckout`.
+ * answer, and refuses other parameters (`idempotency_error`). What a payer does on Stripe's pages is played by `completeCheckout` and `expireCheckout`.
+ *
+ * Prices, subscriptions (create, retrieve, cancel now) and their invoices are kept too; `renewSubscription`
+ * plays a billing cycle. Every change is also an event (`events`, Stripe's event objects, oldest first),
+ * which `signWebhook` signs as Stripe signs a delivery: `t=<seconds>,v1=<HMAC-SHA256(secret, t.payload)>`.
  */
 
 type StripeObject = Record<string, unknown> & { id: string };
@@ -46,6 +50,16 @@ export interface FakeStripe {
   charges: Map<string, StripeObject>;
   refunds: Map<string, StripeObject>;
   paymentMethods: Map<string, StripeObject>;
+  setupIntents: Map<string, StripeObject>;
+  prices: Map<string, StripeObject>;
+  subscriptions: Map<string, StripeObject>;
+  invoices: Map<string, StripeObject>;
+  /** Every event the fake emitted, oldest first (what Stripe would deliver to a webhook endpoint). */
+  events: StripeObject[];
+  /** A billing cycle: the next invoice is paid and the period moves on (invoice.paid, customer.subscription.updated). */
+  renewSubscription(subscriptionId: string): StripeObject;
+  /** The body and Stripe-Signature header of one delivery of an event, signed at `timestamp` (Unix seconds, now by default). */
+  signWebhook(event: StripeObject, secret: string, timestamp?: number): { payload: string; header: string };
   /** The payer pays (payment mode) or saves a card (setup mode) on Stripe's hosted page. */
   completeCheckout(sessionId: string): StripeObject;
   /** The session runs out (as when expires_at passes). */
@@ -61,7 +75,29 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
   const refunds = new Map<string, StripeObject>();
   const paymentMethods = new Map<string, StripeObject>();
   const setupIntents = new Map<string, StripeObject>();
-  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const prices = new Map<string, StripeObject>();
+  const subscriptions = new Map<string, StripeObject>();
+  const invoices = new Map<string, StripeObject>();
+  const events: StripeObject[] = [];
+  // Events of one second still come in order: each is created at least a second after the last.
+  let lastEventAt = 0;
+  const emit = (type: string, object: StripeObject, previous?: Params): StripeObject => {
+    lastEventAt = Math.max(now(), lastEventAt + 1);
+    const event: StripeObject = {
+      ...clone(fixtures.event),
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      created: lastEventAt,
+      type,
+      api_version: '2025-09-30.clover',
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: previous ? { object: clone(object), previous_attributes: clone(previous) } : { object: clone(object) },
+    };
+    events.push(event);
+    return event;
+  };
+  const idempotent = new Map<string, { status: number; body: unknown; params: string }>();
   const requests: FakeStripe['requests'] = [];
   let base = '';
 
@@ -210,6 +246,147 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     return { object: 'list', data: clone(data), has_more: false, url: '/v1/payment_methods' };
   };
 
+  const INTERVALS = ['day', 'week', 'month', 'year'];
+  const createPrice = (p: Params): StripeObject => {
+    const amount = Number(p.unit_amount);
+    if (!Number.isInteger(amount) || amount < 0) throw required('unit_amount');
+    if (!p.currency) throw required('currency');
+    const recurring = p.recurring as Params | undefined;
+    if (recurring && !INTERVALS.includes(recurring.interval as string)) {
+      throw new StripeApiError(400, { type: 'invalid_request_error', code: 'parameter_invalid_empty', message: `Invalid recurring[interval]: must be one of ${INTERVALS.join(', ')}`, param: 'recurring[interval]' });
+    }
+    const productData = p.product_data as Params | undefined;
+    if (!p.product && !productData?.name) throw required('product');
+    const price: StripeObject = {
+      ...clone(fixtures.price),
+      id: id('price'),
+      created: now(),
+      currency: p.currency,
+      unit_amount: amount,
+      unit_amount_decimal: String(amount),
+      nickname: (p.nickname as string) ?? (productData?.name as string) ?? null,
+      product: (p.product as string) ?? id('prod'),
+      metadata: (p.metadata as object) ?? {},
+      type: recurring ? 'recurring' : 'one_time',
+      recurring: recurring
+        ? { interval: recurring.interval, interval_count: Number(recurring.interval_count ?? 1), meter: null, usage_type: 'licensed', trial_period_days: null }
+        : null,
+      transform_quantity: null,
+    };
+    prices.set(price.id, price);
+    return price;
+  };
+
+  /** The end of a billing period that starts at `start` (Unix seconds), in calendar units as Stripe bills. */
+  const periodEnd = (start: number, price: StripeObject): number => {
+    const { interval, interval_count: count } = price.recurring as { interval: string; interval_count: number };
+    const date = new Date(start * 1000);
+    if (interval === 'day') date.setUTCDate(date.getUTCDate() + count);
+    else if (interval === 'week') date.setUTCDate(date.getUTCDate() + 7 * count);
+    else if (interval === 'month') date.setUTCMonth(date.getUTCMonth() + count);
+    else date.setUTCFullYear(date.getUTCFullYear() + count);
+    return Math.floor(date.getTime() / 1000);
+  };
+
+  /** A paid invoice of the subscription for the period given (the card on file is charged). */
+  const payInvoice = (sub: StripeObject, start: number, end: number, reason: string): StripeObject => {
+    const item = (sub.items as { data: StripeObject[] }).data[0];
+    const price = item.price as StripeObject;
+    const amount = price.unit_amount as number;
+    const invoiceId = id('in');
+    const template = clone(fixtures.invoice);
+    const line = { ...template.lines.data[0], id: id('il'), invoice: invoiceId, amount, currency: price.currency, description: `1 × ${String(price.nickname ?? 'plan')}`, period: { start, end } };
+    const invoice: StripeObject = {
+      ...template,
+      id: invoiceId,
+      created: now(),
+      customer: sub.customer,
+      currency: price.currency,
+      billing_reason: reason,
+      status: 'paid',
+      amount_due: amount,
+      amount_paid: amount,
+      amount_remaining: 0,
+      subtotal: amount,
+      subtotal_excluding_tax: amount,
+      total: amount,
+      total_excluding_tax: amount,
+      attempted: true,
+      attempt_count: 1,
+      // API 2025-03 and later: the subscription is named under parent, not on the invoice.
+      subscription: null,
+      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: clone(sub.metadata) } },
+      lines: { ...template.lines, data: [line], total_count: 1, url: `/v1/invoices/${invoiceId}/lines` },
+      period_start: start,
+      period_end: end,
+      number: `FAKE-${String(invoices.size + 1).padStart(4, '0')}`,
+      hosted_invoice_url: `${base}/invoice/${invoiceId}`,
+      invoice_pdf: `${base}/invoice/${invoiceId}/pdf`,
+      status_transitions: { finalized_at: now(), marked_uncollectible_at: null, paid_at: now(), voided_at: null },
+      last_finalization_error: null,
+      from_invoice: null,
+      metadata: {},
+    };
+    invoices.set(invoiceId, invoice);
+    sub.latest_invoice = invoiceId;
+    emit('invoice.paid', invoice);
+    return invoice;
+  };
+
+  const createSubscription = (p: Params): StripeObject => {
+    if (!p.customer) throw required('customer');
+    if (!customers.has(p.customer as string)) throw missing('customer', p.customer as string, 'customer');
+    const items = (p.items as Params[] | undefined) ?? [];
+    if (!items.length) throw required('items');
+    const price = get(prices, 'price', items[0].price as string);
+    if (!price.recurring) {
+      throw new StripeApiError(400, { type: 'invalid_request_error', message: `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`, param: 'items[0][price]' });
+    }
+    const subId = id('sub');
+    const start = now();
+    const end = periodEnd(start, price);
+    const template = clone(fixtures.subscription);
+    const item = { ...template.items.data[0], id: id('si'), created: start, price: clone(price), quantity: 1, subscription: subId, current_period_start: start, current_period_end: end };
+    const sub: StripeObject = {
+      ...template,
+      id: subId,
+      created: start,
+      start_date: start,
+      billing_cycle_anchor: start,
+      customer: p.customer,
+      currency: price.currency,
+      status: 'active',
+      metadata: (p.metadata as object) ?? {},
+      items: { ...template.items, data: [item], total_count: 1, url: `/v1/subscription_items?subscription=${subId}` },
+      cancel_at: null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ended_at: null,
+      trial_start: null,
+      trial_end: null,
+      latest_invoice: null,
+      schedule: null,
+      test_clock: null,
+    };
+    subscriptions.set(subId, sub);
+    emit('customer.subscription.created', sub);
+    payInvoice(sub, start, end, 'subscription_create');
+    return clone(sub);
+  };
+
+  /** DELETE: cancels now (Stripe's default; no invoice_now, no prorate). */
+  const cancelSubscription = (subId: string): StripeObject => {
+    const sub = get(subscriptions, 'subscription', subId);
+    if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+      throw new StripeApiError(400, { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${subId}'`, param: 'id' });
+    }
+    const at = now();
+    const previous = { status: sub.status, canceled_at: null, ended_at: null };
+    Object.assign(sub, { status: 'canceled', canceled_at: at, ended_at: at, cancellation_details: { comment: null, feedback: null, reason: 'cancellation_requested' } });
+    emit('customer.subscription.deleted', sub, previous);
+    return clone(sub);
+  };
+
   const route = (method: string, path: string, params: Params): unknown => {
     let m: RegExpMatchArray | null;
     if (method === 'POST' && path === '/v1/customers') return createCustomer(params);
@@ -218,6 +395,13 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     if (method === 'GET' && (m = path.match(/^\/v1\/payment_intents\/([^/]+)$/))) return paymentIntentOf(m[1], (params.expand as string[]) ?? []);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
     if (method === 'GET' && path === '/v1/payment_methods') return listPaymentMethods(params);
+    if (method === 'GET' && (m = path.match(/^\/v1\/setup_intents\/([^/]+)$/))) return clone(get(setupIntents, 'setup_intent', m[1]));
+    if (method === 'POST' && path === '/v1/prices') return clone(createPrice(params));
+    if (method === 'GET' && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) return clone(get(prices, 'price', m[1]));
+    if (method === 'POST' && path === '/v1/subscriptions') return createSubscription(params);
+    if (method === 'GET' && (m = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) return clone(get(subscriptions, 'subscription', m[1]));
+    if (method === 'DELETE' && (m = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) return cancelSubscription(m[1]);
+    if (method === 'GET' && (m = path.match(/^\/v1\/invoices\/([^/]+)$/))) return clone(get(invoices, 'invoice', m[1]));
     throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
   };
 
@@ -239,9 +423,21 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: ' + String(req.headers.authorization ?? '').slice(7, 15) + '****' } });
       }
       const cacheKey = idempotencyKey && method === 'POST' ? `${url.pathname} ${idempotencyKey}` : undefined;
+      const raw = Buffer.concat(chunks).toString('utf8');
       const replay = cacheKey ? idempotent.get(cacheKey) : undefined;
-      if (replay) return send(replay.status, replay.body, true);
-      const params = method === 'GET' ? parse(url.search.slice(1)) : parse(Buffer.concat(chunks).toString('utf8'));
+      if (replay) {
+        // As Stripe: a key belongs to the parameters it was first sent with.
+        if (replay.params !== raw) {
+          return send(400, {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+            },
+          });
+        }
+        return send(replay.status, replay.body, true);
+      }
+      const params = method === 'GET' || method === 'DELETE' ? parse(url.search.slice(1)) : parse(raw);
       let status = 200;
       let body: unknown;
       try {
@@ -252,7 +448,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         body = { error: { ...error.body, doc_url: error.body.code ? `https://stripe.com/docs/error-codes/${error.body.code.replace(/_/g, '-')}` : undefined } };
       }
       // Stripe keeps the answer of a key (success or 400) and replays it for 24 hours.
-      if (cacheKey && status < 500) idempotent.set(cacheKey, { status, body });
+      if (cacheKey && status < 500) idempotent.set(cacheKey, { status, body, params: raw });
       send(status, body);
     });
   });
@@ -269,6 +465,28 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     charges,
     refunds,
     paymentMethods,
+    setupIntents,
+    prices,
+    subscriptions,
+    invoices,
+    events,
+    renewSubscription(subscriptionId) {
+      const sub = get(subscriptions, 'subscription', subscriptionId);
+      if (sub.status !== 'active') throw new Error(`subscription ${subscriptionId} is ${String(sub.status)}`);
+      const item = (sub.items as { data: StripeObject[] }).data[0];
+      const start = item.current_period_end as number;
+      const end = periodEnd(start, item.price as StripeObject);
+      const invoice = payInvoice(sub, start, end, 'subscription_cycle');
+      const previous = { items: clone(sub.items), latest_invoice: sub.latest_invoice };
+      Object.assign(item, { current_period_start: start, current_period_end: end });
+      emit('customer.subscription.updated', sub, previous);
+      return clone(invoice);
+    },
+    signWebhook(event, secret, timestamp = now()) {
+      const payload = JSON.stringify(event, null, 2);
+      const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
+      return { payload, header: `t=${timestamp},v1=${signature}` };
+    },
     completeCheckout(sessionId) {
       const session = get(sessions, 'checkout.session', sessionId);
       if (session.status !== 'open') throw new Error(`session ${sessionId} is ${String(session.status)}`);
@@ -318,6 +536,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         charges.set(chargeId, charge);
         paymentIntents.set(intentId, intent);
         Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intentId, url: null });
+        emit('payment_intent.succeeded', intent);
       } else {
         const method: StripeObject = { ...clone(fixtures.payment_method), id: id('pm'), created: now(), customer: session.customer ?? null, metadata: {} };
         paymentMethods.set(method.id, method);
@@ -333,12 +552,15 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         };
         setupIntents.set(setupIntent.id, setupIntent);
         Object.assign(session, { status: 'complete', payment_status: 'no_payment_required', setup_intent: setupIntent.id, url: null });
+        emit('setup_intent.succeeded', setupIntent);
       }
+      emit('checkout.session.completed', publicSession(session) as StripeObject);
       return publicSession(session) as StripeObject;
     },
     expireCheckout(sessionId) {
       const session = get(sessions, 'checkout.session', sessionId);
       Object.assign(session, { status: 'expired', url: null });
+      emit('checkout.session.expired', publicSession(session) as StripeObject);
       return publicSession(session) as StripeObject;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),

@@ -13,6 +13,8 @@ export * from './queries/organizations';
 export * from './queries/products';
 export * from './queries/loyalty';
 export * from './queries/orders';
+export * from './queries/billing';
+export * from './queries/sync';
 export {
   QueryClientProvider,
   keepPreviousData,

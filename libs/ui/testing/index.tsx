@@ -175,11 +175,12 @@ async function recordBody(request: Request): Promise<unknown> {
 
 /**
  * Replaces global fetch. Routes are "METHOD /path" (query included when given) mapped to an answer
- * or a function of the call; anything else answers 404. Returns the calls made.
+ * or a function of the call (which may wait, to hold a save in flight); anything else answers 404.
+ * Returns the calls made.
  */
-export function mockFetch(
-  routes: Record<string, MockAnswer | ((call: RecordedCall) => MockAnswer)>,
-): RecordedCall[] {
+export type MockRoute = MockAnswer | ((call: RecordedCall) => MockAnswer | Promise<MockAnswer>);
+
+export function mockFetch(routes: Record<string, MockRoute>): RecordedCall[] {
   const calls: RecordedCall[] = [];
   global.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request =
@@ -195,7 +196,7 @@ export function mockFetch(
     calls.push(call);
     call.body = await recordBody(request);
     const route = routes[`${call.method} ${call.url}`] ?? routes[`${call.method} ${url.pathname}`];
-    const answer = typeof route === 'function' ? route(call) : (route ?? errorBody(404, 'Not found'));
+    const answer = typeof route === 'function' ? await route(call) : (route ?? errorBody(404, 'Not found'));
     if (answer.networkError) throw new TypeError('Failed to fetch');
     const status = answer.status ?? 200;
     if (status === 204) return new Response(null, { status });
@@ -347,7 +348,9 @@ type ProductOut = OkBodyOf<'/api/admin/products/{product_id}', 'get'>;
 
 /** GET /api/admin/products/{product_id} as the API answers it. */
 export function productDetail(
-  overrides: Partial<Omit<ProductOut, 'MainVariant'>> & { price?: Partial<ProductOut['MainVariant']['current_price']> } = {},
+  overrides: Partial<Omit<ProductOut, 'MainVariant'>> & {
+    price?: Partial<ProductOut['MainVariant']['current_price']>;
+  } = {},
 ): ProductOut {
   const { price, ...rest } = overrides;
   return {

@@ -25,6 +25,8 @@ interface EnrollmentsGridProps {
   reloadKey: number;
   onEditGuests: (row: EnrollmentRow) => void;
   onRemove: (row: EnrollmentRow) => void;
+  /** A click on a student's name opens the student drawer. */
+  onOpenStudent: (studentId: string) => void;
 }
 
 const TEXT_FILTERS: EnrollmentFilterColumn[] = ['first_name', 'last_name', 'email', 'phone', 'guestCount'];
@@ -77,6 +79,7 @@ export function EnrollmentsGrid({
   reloadKey,
   onEditGuests,
   onRemove,
+  onOpenStudent,
 }: EnrollmentsGridProps) {
   const [query, setQuery] = useState<EnrollmentQuery>(INITIAL_ENROLLMENT_QUERY);
   const [searchText, setSearchText] = useState('');
@@ -126,7 +129,11 @@ export function EnrollmentsGrid({
     {
       key: 'first_name',
       title: 'First name',
-      render: (_, row) => row.Student?.first_name,
+      render: (_, row) => (
+        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => onOpenStudent(row.student_id)}>
+          {row.Student?.first_name}
+        </Button>
+      ),
       sorter: true,
       sortOrder: sortOrderOf('first_name'),
       filterDropdown: textFilter('First name'),
@@ -135,7 +142,11 @@ export function EnrollmentsGrid({
     {
       key: 'last_name',
       title: 'Last name',
-      render: (_, row) => row.Student?.last_name,
+      render: (_, row) => (
+        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => onOpenStudent(row.student_id)}>
+          {row.Student?.last_name}
+        </Button>
+      ),
       sorter: true,
       sortOrder: sortOrderOf('last_name'),
       filterDropdown: textFilter('Last name'),

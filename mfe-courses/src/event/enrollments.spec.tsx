@@ -39,6 +39,7 @@ describe('EnrollmentsGrid', () => {
         reloadKey={0}
         onEditGuests={jest.fn()}
         onRemove={jest.fn()}
+        onOpenStudent={jest.fn()}
       />,
     );
     await screen.findByText('ada@example.com');
@@ -64,6 +65,32 @@ describe('EnrollmentsGrid', () => {
     await waitFor(() => expect(last().get('page')).toBe('3'));
     expect(last().get('search')).toBe('love');
     expect(screen.getByText('45 enrolled')).toBeInTheDocument();
+  });
+});
+
+describe('EnrollmentsGrid names', () => {
+  it("a click on a student's first or last name opens that student", async () => {
+    mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<
+        '/api/admin/enrollment/event/{event_id}',
+        'get'
+      >(PAGE),
+    });
+    const onOpenStudent = jest.fn();
+    renderWithProviders(
+      <EnrollmentsGrid
+        eventId={EVENT_ID}
+        timezone="UTC"
+        reloadKey={0}
+        onEditGuests={jest.fn()}
+        onRemove={jest.fn()}
+        onOpenStudent={onOpenStudent}
+      />,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: ROW.Student!.first_name }));
+    expect(onOpenStudent).toHaveBeenCalledWith(ROW.student_id);
+    fireEvent.click(screen.getByRole('button', { name: ROW.Student!.last_name }));
+    expect(onOpenStudent).toHaveBeenCalledTimes(2);
   });
 });
 
@@ -112,6 +139,39 @@ describe('GuestCountDialog', () => {
   });
 });
 
+describe('EnrollmentsGrid waiver status', () => {
+  it('shows signed as Completed, pending as Pending, expired as Unknown and not_required as N/A (spec 001 §4)', async () => {
+    const statuses = ['signed', 'pending', 'expired', 'not_required'] as const;
+    const rows = statuses.map((waiverStatus, i) => ({
+      ...ROW,
+      enrollment_id: `11111111-0000-4000-8000-00000000000${i + 1}`,
+      waiverStatus,
+      Student: { ...ROW.Student, email: `${waiverStatus}@example.com` },
+    }));
+    mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<
+        '/api/admin/enrollment/event/{event_id}',
+        'get'
+      >({ ...PAGE, enrollments: rows, totalCount: 4 }),
+    });
+    renderWithProviders(
+      <EnrollmentsGrid
+        eventId={EVENT_ID}
+        timezone="UTC"
+        reloadKey={0}
+        onEditGuests={jest.fn()}
+        onRemove={jest.fn()}
+        onOpenStudent={jest.fn()}
+      />,
+    );
+    const rowOf = async (email: string) => (await screen.findByText(email)).closest('tr')!;
+    expect(await rowOf('signed@example.com')).toHaveTextContent('Completed');
+    expect(await rowOf('pending@example.com')).toHaveTextContent('Pending');
+    expect(await rowOf('expired@example.com')).toHaveTextContent('Unknown');
+    expect(await rowOf('not_required@example.com')).toHaveTextContent('N/A');
+  });
+});
+
 describe('EnrollmentsGrid in a narrow drawer', () => {
   it('keeps the Remove action in a column fixed to the right edge while the other columns scroll', async () => {
     const onRemove = jest.fn();
@@ -129,6 +189,7 @@ describe('EnrollmentsGrid in a narrow drawer', () => {
           reloadKey={0}
           onEditGuests={jest.fn()}
           onRemove={onRemove}
+          onOpenStudent={jest.fn()}
         />
       </div>,
     );

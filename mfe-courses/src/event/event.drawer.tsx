@@ -105,6 +105,7 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
           reloadKey={reloadKey}
           onEditGuests={(row) => setDialog({ kind: 'guests', row })}
           onRemove={(row) => setDialog({ kind: 'remove', row })}
+          onOpenStudent={(student_id) => drawers.open('student', { student_id })}
         />
       </DrawerSection>
 

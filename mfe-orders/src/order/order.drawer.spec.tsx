@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
 import { useDrawer, type OrderDetail } from '@studio/ui';
 import { OrderDrawer } from './order.drawer';
@@ -46,7 +46,28 @@ const ORDER: OrderDetail = {
       loyalty_points: 0,
     },
   ],
+  activity: [
+    { activity_id: 'a1', action: 'refund', amount: 2500, detail: 'Class moved', actor: 'Mia Owner', created_at: '2026-03-06T10:00:00Z' },
+    { activity_id: 'a2', action: 'refund_failed', amount: 1000, detail: 'Card issuer declined', actor: 'Mia Owner', created_at: '2026-03-07T10:00:00Z' },
+  ],
+  refunds: [
+    {
+      refund_id: 'r1',
+      amount: 2500,
+      reason: 'Class moved',
+      actor: 'Mia Owner',
+      status: 'succeeded',
+      provider_refund_id: 're_1',
+      created_at: '2026-03-06T10:00:00Z',
+    },
+  ],
 };
+
+const CARD = okBody<'/api/admin/payment-methods', 'get'>({
+  provider: 'demo',
+  payment_methods: [{ id: 'pm_1', brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2029 }],
+});
+const NO_CARD = okBody<'/api/admin/payment-methods', 'get'>({ provider: 'demo', payment_methods: [] });
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
@@ -56,8 +77,12 @@ function OpenDrawer() {
   return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
 }
 
-async function renderDrawer(order: OrderDetail = ORDER) {
-  const calls = mockFetch({ 'GET /api/admin/order/o1': okBody<'/api/admin/order/{order_id}', 'get'>(order) });
+async function renderDrawer(order: OrderDetail = ORDER, routes: Parameters<typeof mockFetch>[0] = {}) {
+  const calls = mockFetch({
+    'GET /api/admin/order/o1': okBody<'/api/admin/order/{order_id}', 'get'>(order),
+    'GET /api/admin/payment-methods': CARD,
+    ...routes,
+  });
   renderWithProviders(
     <>
       <OpenDrawer />
@@ -91,16 +116,77 @@ describe('OrderDrawer', () => {
     expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe('student {"student_id":"s1"}');
   });
 
-  it('Share online receipt opens the receipt in a new tab; Refund payment is disabled as not available yet', async () => {
+  it("the Subscriptions section lists the order's subscriptions, and one opens the subscription drawer", async () => {
+    await renderDrawer({
+      ...ORDER,
+      Subscription: [{ subscription_id: 'sub1', status: 'active', created_at: '2026-03-05T18:00:00Z', plan_name: 'Open Studio Membership' }],
+    });
+    const section = screen.getByRole('region', { name: 'Subscriptions' });
+    expect(section).toHaveTextContent('Active');
+    fireEvent.click(within(section).getByRole('button', { name: 'Open Studio Membership' }));
+    expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe('subscription {"subscription_id":"sub1"}');
+  });
+
+  it('Share online receipt opens the receipt in a new tab', async () => {
     const open = jest.spyOn(window, 'open').mockImplementation(() => null);
-    const calls = await renderDrawer();
+    await renderDrawer();
     openMenu();
-    const refund = (await screen.findByText('Refund payment')).closest('li')!;
-    expect(refund).toHaveAttribute('aria-disabled', 'true');
-    expect(screen.getByText('Refunds are not available yet.')).toBeInTheDocument();
-    fireEvent.click(screen.getByText('Share online receipt'));
+    fireEvent.click(await screen.findByText('Share online receipt'));
     expect(open).toHaveBeenCalledWith('https://pay.example.test/receipts/1', '_blank', 'noopener,noreferrer');
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/admin/order/o1']);
+  });
+
+  it('shows the refund history: date, amount, reason and who', async () => {
+    await renderDrawer();
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(summary).toHaveTextContent('Refunds');
+    expect(summary).toHaveTextContent('Class moved');
+    expect(summary).toHaveTextContent('Mia Owner');
+    // The money audit, failures included.
+    expect(summary).toHaveTextContent('History');
+    expect(summary).toHaveTextContent('Refund failed');
+    expect(summary).toHaveTextContent('Card issuer declined');
+  });
+
+  it.each([
+    ['a pending order', { status: 'pending' as const, refunded_amount: 0 }, 'Order cannot be refunded'],
+    ['a fully refunded order', { status: 'refunded' as const, refunded_amount: 12500 }, 'Order cannot be refunded'],
+    ['a $0.00 order', { status: 'paid' as const, total: 0, refunded_amount: 0 }, 'Order total is $0.00'],
+    ['an order never charged', { status: 'paid' as const, stripe_payment_intent_id: null, refunded_amount: 0 }, 'Payment never charged'],
+  ])('Refund payment on %s says why it cannot be refunded and opens no dialog', async (_name, change, text) => {
+    const calls = await renderDrawer({ ...ORDER, ...change });
+    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/admin/payment-methods'));
+    openMenu();
+    fireEvent.click(await screen.findByText('Refund payment'));
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Refund payment' })).not.toBeInTheDocument();
+  });
+
+  it('without a payment method on file the drawer says so, and Refund payment toasts it', async () => {
+    await renderDrawer(ORDER, { 'GET /api/admin/payment-methods': NO_CARD });
+    expect(await screen.findByText('Please add a payment method in billing settings')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Billing settings' })).toHaveAttribute('href', '/admin/settings/billing');
+    openMenu();
+    fireEvent.click(await screen.findByText('Refund payment'));
+    await waitFor(() => expect(screen.getAllByText('Please add a payment method in billing settings')).toHaveLength(2));
+    expect(screen.queryByRole('dialog', { name: 'Refund payment' })).not.toBeInTheDocument();
+  });
+
+  it('Refund payment opens the refund dialog; a refund updates the drawer', async () => {
+    const refunded: OrderDetail = { ...ORDER, status: 'refunded', refunded_amount: 12500 };
+    const calls = await renderDrawer(ORDER, {
+      'POST /api/admin/order/o1/refund': okBody<'/api/admin/order/{order_id}/refund', 'post'>(refunded),
+    });
+    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/admin/payment-methods'));
+    openMenu();
+    fireEvent.click(await screen.findByText('Refund payment'));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund payment' });
+    expect(dialog).toHaveTextContent('Refunds can take up to 10 days to appear');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Class cancelled' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Refund' }));
+    expect(await screen.findByText('Order refunded successfully')).toBeInTheDocument();
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.body).toEqual({ reason: 'Class cancelled' });
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Order summary' })).toHaveTextContent('Refunded'));
   });
 
   it('says "Receipt URL not found" when the order has no receipt', async () => {

@@ -1,5 +1,15 @@
-import { ORDER_MESSAGES, ORDER_STATUS_LABELS, WORKBENCH_SOURCE, formatCents } from '@studio/contracts';
+import { useState } from 'react';
 import {
+  ORDER_MESSAGES,
+  ORDER_STATUS_LABELS,
+  REFUND_MESSAGES,
+  SUBSCRIPTION_STATUS_LABELS,
+  WORKBENCH_SOURCE,
+  formatCents,
+  refundRefusal,
+} from '@studio/contracts';
+import {
+  Alert,
   App,
   Button,
   Descriptions,
@@ -7,7 +17,6 @@ import {
   DrawerShell,
   Dropdown,
   Empty,
-  FEATURE_NOT_AVAILABLE,
   LoadingSkeleton,
   MoreOutlined,
   QueryError,
@@ -15,30 +24,39 @@ import {
   Tag,
   Tooltip,
   Typography,
+  billingQueries,
+  orderKeys,
   orderQueries,
   useDateFormat,
   useDrawer,
   useQuery,
+  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
   type MenuProps,
   type OrderDetail,
   type OrderLineDetail,
 } from '@studio/ui';
+import { OrderHistory } from './order-history';
+import { RefundDialog } from './refund.dialog';
 
 export interface OrderDrawerData {
   order_id: string;
 }
 
+/** The shell's Billing settings page, where a payment method is added. */
+const BILLING_SETTINGS_PATH = '/admin/settings/billing';
+
 /** The receipt link of the order's charge (spec 001 §3 paymentIntent.charges.receipt_url), if any. */
 export const receiptUrl = (order: OrderDetail): string | null => order.paymentIntent?.charges.receipt_url ?? null;
 
 /**
- * Actions of spec 001 §2/§6: only for workbench orders. Share online receipt opens the receipt in a
- * new tab or says "Receipt URL not found". Refund payment needs POST /api/admin/order/{id}/refund,
- * on the known-missing list (issue 9): shown disabled with the reason.
+ * Actions of spec 001 §2/§6: only for workbench orders. Refund payment opens the refund dialog, or
+ * says why the order cannot be refunded ("Order cannot be refunded", "Order total is $0.00",
+ * "Payment never charged", "Please add a payment method in billing settings"). Share online
+ * receipt opens the receipt in a new tab or says "Receipt URL not found".
  */
-function OrderActions({ order }: { order: OrderDetail }) {
+function OrderActions({ order, hasPaymentMethod, onRefund }: { order: OrderDetail; hasPaymentMethod?: boolean; onRefund: () => void }) {
   const { message } = App.useApp();
   if (order.source !== WORKBENCH_SOURCE) {
     return (
@@ -48,22 +66,16 @@ function OrderActions({ order }: { order: OrderDetail }) {
     );
   }
   const items: MenuProps['items'] = [
-    {
-      key: 'refund',
-      label: (
-        <span>
-          Refund payment
-          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
-            {FEATURE_NOT_AVAILABLE.refund}
-          </Typography.Text>
-        </span>
-      ),
-      disabled: true,
-    },
+    { key: 'refund', label: 'Refund payment' },
     { key: 'receipt', label: 'Share online receipt' },
   ];
   const onClick: MenuProps['onClick'] = ({ key }) => {
-    if (key !== 'receipt') return;
+    if (key === 'refund') {
+      const refusal = refundRefusal(order, hasPaymentMethod);
+      if (refusal) void message.error(refusal);
+      else onRefund();
+      return;
+    }
     const url = receiptUrl(order);
     // Spec 001 §9: the merchant receipt opens in a new tab.
     if (url) window.open(url, '_blank', 'noopener,noreferrer');
@@ -76,12 +88,40 @@ function OrderActions({ order }: { order: OrderDetail }) {
   );
 }
 
+/** The refunds ledger: amount, reason, who and when. */
+function RefundHistory({ order }: { order: OrderDetail }) {
+  const dates = useDateFormat();
+  if (order.refunds.length === 0) return null;
+  return (
+    <Table<OrderDetail['refunds'][number]>
+      style={{ marginTop: 12 }}
+      size="small"
+      rowKey="refund_id"
+      pagination={false}
+      dataSource={order.refunds}
+      title={() => 'Refunds'}
+      columns={[
+        { key: 'date', title: 'Date', render: (_, r) => dates.dateTime(r.created_at) },
+        { key: 'amount', title: 'Amount', align: 'right', render: (_, r) => formatCents(r.amount) },
+        { key: 'reason', title: 'Reason', render: (_, r) => r.reason },
+        { key: 'by', title: 'By', render: (_, r) => r.actor ?? '' },
+      ]}
+    />
+  );
+}
+
 /** Order drawer (spec 001 §2): Order summary, Subscriptions, Checkout forms, Customer. */
 export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
   const waiting = useSkeletonDelay();
   const drawer = useDrawer();
   const dates = useDateFormat();
   const query = useQuery(orderQueries.detail(data.order_id));
+  const queryClient = useQueryClient();
+  const [refunding, setRefunding] = useState(false);
+  const isWorkbench = query.data?.source === WORKBENCH_SOURCE;
+  // A refund needs a payment method on file (spec 001 §6); asked only for workbench orders.
+  const methods = useQuery({ ...billingQueries.paymentMethods(), enabled: isWorkbench });
+  const hasPaymentMethod = methods.data ? methods.data.payment_methods.length > 0 : undefined;
 
   if (query.isError) {
     return (
@@ -101,10 +141,22 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
           {order.source !== WORKBENCH_SOURCE ? (
             <Typography.Text type="secondary">{ORDER_MESSAGES.soldThrough(order.source)}</Typography.Text>
           ) : null}
-          <OrderActions order={order} />
+          <OrderActions order={order} hasPaymentMethod={hasPaymentMethod} onRefund={() => setRefunding(true)} />
         </>
       }
     >
+      {isWorkbench && hasPaymentMethod === false ? (
+        <Alert
+          type="warning"
+          showIcon
+          message={REFUND_MESSAGES.noPaymentMethod}
+          action={
+            <Button size="small" href={BILLING_SETTINGS_PATH}>
+              Billing settings
+            </Button>
+          }
+        />
+      ) : null}
       <DrawerSection title="Order summary">
         <Descriptions
           column={1}
@@ -140,6 +192,8 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
             { key: 'refunded', label: 'Refunded', children: formatCents(order.refunded_amount) },
           ]}
         />
+        <RefundHistory order={order} />
+        <OrderHistory order={order} />
       </DrawerSection>
       <DrawerSection title="Subscriptions">
         {order.Subscription.length === 0 ? (
@@ -147,7 +201,15 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
         ) : (
           order.Subscription.map((s) => (
             <div key={s.subscription_id}>
-              {dates.date(s.created_at)} <Tag>{s.status}</Tag>
+              <Button
+                type="link"
+                style={{ padding: 0, height: 'auto' }}
+                onClick={() => drawer.open('subscription', { subscription_id: s.subscription_id })}
+              >
+                {s.plan_name}
+              </Button>{' '}
+              {dates.date(s.created_at)}{' '}
+              <Tag color={SUBSCRIPTION_STATUS_LABELS[s.status].color}>{SUBSCRIPTION_STATUS_LABELS[s.status].label}</Tag>
             </div>
           ))
         )}
@@ -189,6 +251,17 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
           ]}
         />
       </DrawerSection>
+      {refunding ? (
+        <RefundDialog
+          order={order}
+          onClose={() => setRefunding(false)}
+          onRefunded={(updated) => {
+            setRefunding(false);
+            queryClient.setQueryData(orderKeys.detail(order.order_id), updated);
+            void queryClient.invalidateQueries({ queryKey: orderKeys.lists() });
+          }}
+        />
+      ) : null}
     </DrawerShell>
   );
 }

@@ -1,9 +1,10 @@
 import { STUDENT_SEARCH_LIMIT, type components } from '@studio/contracts';
-import { answer, api } from '@studio/ui';
+import { $api, answer, api } from '@studio/ui';
 
 type Schemas = components['schemas'];
 export type StudentListItem = Schemas['StudentListDto_Output']['students'][number];
 export type Enrolled = Schemas['EnrolledDto_Output'];
+export type PaymentLinkSent = Schemas['PaymentLinkSentDto_Output'];
 
 /** Server-side search, so the picker works for thousands of students. */
 export async function searchStudents(search: string, signal?: AbortSignal): Promise<StudentListItem[]> {
@@ -24,10 +25,33 @@ export function enrollStudent(
   );
 }
 
-export async function removeEnrollment(enrollmentId: string): Promise<void> {
-  await answer(
-    api.DELETE('/api/admin/enrollment/{enrollment_id}', {
-      params: { path: { enrollment_id: enrollmentId } },
+/** Sends the student a payment link: a pending order, the seat held until the link expires, the link mailed. */
+export function sendPaymentLink(
+  studentId: string,
+  target: { event_id?: string; appointment_id?: string },
+): Promise<PaymentLinkSent> {
+  return answer(
+    api.POST('/api/admin/orders/invoice/{student_id}', {
+      params: { path: { student_id: studentId } },
+      body: target,
     }),
   );
 }
+
+/** Removes the student; with `refund`, refunds the order in the same operation (a refused refund keeps the student enrolled). */
+export async function removeEnrollment(enrollmentId: string, refund?: { amount: number; reason: string }): Promise<void> {
+  await answer(
+    api.DELETE('/api/admin/enrollment/{enrollment_id}', {
+      params: { path: { enrollment_id: enrollmentId } },
+      ...(refund ? { body: { refund } } : {}),
+    }),
+  );
+}
+
+export type RefundQuote = Schemas['RefundQuoteDto_Output'];
+
+/** The student's order and the refund the course's cancellation policy suggests now. */
+export const refundQuoteQuery = (enrollmentId: string) =>
+  $api.queryOptions('get', '/api/admin/enrollment/{enrollment_id}/refund-quote', {
+    params: { path: { enrollment_id: enrollmentId } },
+  });

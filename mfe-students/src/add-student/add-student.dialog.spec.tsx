@@ -2,14 +2,12 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import {
   errorBody,
   mockFetch,
-  noContent,
   okBody,
   renderWithProviders,
   type OkBodyOf,
 } from '@studio/ui/testing';
 import { SCHEDULING_MESSAGES, STUDENT_SEARCH_LIMIT } from '@studio/contracts';
 import { AddStudentDialog } from './add-student.dialog';
-import { RemoveStudentDialog } from './remove-student.dialog';
 
 const EVENT_ID = 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee';
 type StudentList = OkBodyOf<'/api/admin/student', 'get'>;
@@ -45,7 +43,7 @@ describe('AddStudentDialog', () => {
   it("says 'Please select a student.' when none is picked and calls nothing", async () => {
     const calls = mockFetch({ 'GET /api/admin/student': STUDENTS });
     renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID }} close={jest.fn()} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Enroll student' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Enroll directly' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.selectStudent)).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
@@ -69,7 +67,7 @@ describe('AddStudentDialog', () => {
     renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID, onDone }} close={close} />);
     await pickAda();
     await waitFor(() => expect(calls.some((c) => c.url.includes('search=ada'))).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Enroll student' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Enroll directly' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.studentAdded)).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ event_id: EVENT_ID });
     expect(onDone).toHaveBeenCalled();
@@ -87,33 +85,9 @@ describe('AddStudentDialog', () => {
     const close = jest.fn();
     renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID }} close={close} />);
     await pickAda();
-    fireEvent.click(screen.getByRole('button', { name: 'Enroll student' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Enroll directly' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.addFailed)).toBeInTheDocument();
     expect(screen.getByText(SCHEDULING_MESSAGES.alreadyEnrolled)).toBeInTheDocument();
     expect(close).not.toHaveBeenCalled();
-  });
-});
-
-describe('RemoveStudentDialog', () => {
-  it("removes the enrollment with 'Student removed', or says 'Failed to remove student'", async () => {
-    const onDone = jest.fn();
-    let status = 500;
-    mockFetch({
-      'DELETE /api/admin/enrollment/en1': () => (status === 204 ? noContent() : errorBody(status, 'x')),
-    });
-    renderWithProviders(
-      <RemoveStudentDialog
-        data={{ enrollment_id: 'en1', student_name: 'Ada Lovelace', onDone }}
-        close={jest.fn()}
-      />,
-    );
-    expect(screen.getByText(/Remove Ada Lovelace from this session/)).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
-    expect(await screen.findByText(SCHEDULING_MESSAGES.removeFailed)).toBeInTheDocument();
-    expect(onDone).not.toHaveBeenCalled();
-    status = 204;
-    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
-    expect(await screen.findByText(SCHEDULING_MESSAGES.studentRemoved)).toBeInTheDocument();
-    expect(onDone).toHaveBeenCalled();
   });
 });

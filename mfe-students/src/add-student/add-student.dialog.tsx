@@ -1,62 +1,86 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
+  PAYMENT_LINK_MESSAGES,
   SCHEDULING_MESSAGES,
   addStudentFormSchema,
   type AddStudentFormInput,
   type AddStudentFormOutput,
 } from '@studio/contracts';
-import { Alert, App, Form, FormField, Modal, isApiError, zodResolver, type DrawerProps } from '@studio/ui';
-import { enrollStudent } from './add-student.api';
+import { Alert, App, Button, Form, FormField, Modal, isApiError, zodResolver, type DrawerProps } from '@studio/ui';
+import { enrollStudent, sendPaymentLink } from './add-student.api';
 import { StudentPicker } from './student-picker';
 
 export interface AddStudentData {
   event_id?: string;
   appointment_id?: string;
-  /** Runs after the student is added (the caller reloads its grid and seats). */
+  /** Runs after the student is added or the link sent (the caller reloads its grid and seats). */
   onDone?: () => void;
 }
 
+type Method = AddStudentFormOutput['method'];
+
 /**
- * Add student (spec 000 §2, §5, §8): pick a student and enroll directly. The payment-link option
- * comes with the orders issue and is not offered yet.
+ * Add student (spec 000 §2, §5, §8): pick a student, then enroll directly or send a payment link
+ * (the seat is held until the link is paid or expires).
  */
 export function AddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
   const { message } = App.useApp();
   const [failure, setFailure] = useState<string | null>(null);
-  const { control, handleSubmit, formState } = useForm<AddStudentFormInput, unknown, AddStudentFormOutput>({
+  const [busy, setBusy] = useState<Method | null>(null);
+  const { control, handleSubmit, setValue } = useForm<AddStudentFormInput, unknown, AddStudentFormOutput>({
     resolver: zodResolver(addStudentFormSchema),
     defaultValues: { student_id: '', method: 'enroll' },
   });
+  const target = data.appointment_id ? { appointment_id: data.appointment_id } : { event_id: data.event_id };
 
-  const submit = handleSubmit(async ({ student_id }) => {
+  const submit = handleSubmit(async ({ student_id, method }) => {
     setFailure(null);
+    setBusy(method);
     try {
-      await enrollStudent(
-        student_id,
-        data.appointment_id ? { appointment_id: data.appointment_id } : { event_id: data.event_id },
-      );
-      message.success(SCHEDULING_MESSAGES.studentAdded);
+      if (method === 'invoice') {
+        await sendPaymentLink(student_id, target);
+        message.success(SCHEDULING_MESSAGES.paymentLinkSent);
+      } else {
+        await enrollStudent(student_id, target);
+        message.success(SCHEDULING_MESSAGES.studentAdded);
+      }
       data.onDone?.();
       close();
     } catch (error) {
       message.error(SCHEDULING_MESSAGES.addFailed);
-      // Already enrolled, session full: the server says which.
+      // Already enrolled, session full, a free session: the server says which.
       setFailure(
         isApiError(error) && error.body?.message ? error.body.message : SCHEDULING_MESSAGES.addFailed,
       );
+    } finally {
+      setBusy(null);
     }
   });
+
+  const run = (method: Method) => {
+    if (busy) return;
+    setValue('method', method);
+    void submit();
+  };
 
   return (
     <Modal
       open
       title="Add student"
-      okText="Enroll student"
-      confirmLoading={formState.isSubmitting}
-      onOk={() => void submit()}
       onCancel={close}
       destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={close}>
+          Cancel
+        </Button>,
+        <Button key="invoice" loading={busy === 'invoice'} disabled={busy === 'enroll'} onClick={() => run('invoice')}>
+          {PAYMENT_LINK_MESSAGES.sendLink}
+        </Button>,
+        <Button key="enroll" type="primary" loading={busy === 'enroll'} disabled={busy === 'invoice'} onClick={() => run('enroll')}>
+          {PAYMENT_LINK_MESSAGES.enrollDirectly}
+        </Button>,
+      ]}
     >
       <Form layout="vertical" component={false}>
         {failure ? <Alert type="error" showIcon title={failure} style={{ marginBottom: 12 }} /> : null}

@@ -1,7 +1,27 @@
 import { useState } from 'react';
-import { SCHEDULING_MESSAGES } from '@studio/contracts';
-import { App, Modal, Typography, type DrawerProps } from '@studio/ui';
-import { removeEnrollment } from './add-student.api';
+import {
+  REFUND_MESSAGES,
+  REFUND_REASONS,
+  SCHEDULING_MESSAGES,
+  formatCents,
+  refundAmountText,
+  removalRefundAmount,
+} from '@studio/contracts';
+import {
+  App,
+  Checkbox,
+  Flex,
+  Input,
+  Modal,
+  QueryError,
+  Select,
+  Skeleton,
+  Typography,
+  isApiError,
+  useQuery,
+  type DrawerProps,
+} from '@studio/ui';
+import { refundQuoteQuery, removeEnrollment, type RefundQuote } from './add-student.api';
 
 export interface RemoveStudentData {
   enrollment_id: string;
@@ -9,29 +29,128 @@ export interface RemoveStudentData {
   onDone?: () => void;
 }
 
-/** Remove student: frees the seat, keeps the order. The refund part comes with the orders issue. */
+const M = REFUND_MESSAGES;
+
+/** A refused refund answers `errors.refund`: the student stays enrolled and the toast says the refund failed. */
+const refundWasRefused = (error: unknown) => isApiError(error) && Boolean(error.body?.errors?.refund);
+
+interface RefundFormProps {
+  quote: RefundQuote;
+  on: boolean;
+  setOn: (on: boolean) => void;
+  amount: string;
+  setAmount: (text: string) => void;
+  reason: string | undefined;
+  setReason: (reason: string) => void;
+  errors: { amount?: string; reason?: string };
+}
+
+/** The refund part of Remove student (spec 000 §5): amount suggested by the course's cancellation policy now, and a reason. */
+function RefundForm({ quote, on, setOn, amount, setAmount, reason, setReason, errors }: RefundFormProps) {
+  if (!quote.order) return <Typography.Text type="secondary">No order to refund for this student.</Typography.Text>;
+  if (quote.refusal) return <Typography.Text type="secondary">Refund: {quote.refusal}</Typography.Text>;
+  if (quote.refundable === 0) return <Typography.Text type="secondary">{M.notRefundable}</Typography.Text>;
+  const policy = quote.policy;
+  return (
+    <Flex vertical gap={8}>
+      <Checkbox checked={on} onChange={(e) => setOn(e.target.checked)}>
+        Refund order #{quote.order.order_number} (paid {formatCents(quote.order.total)}, {formatCents(quote.refundable)} refundable)
+      </Checkbox>
+      {policy ? (
+        <Typography.Text type="secondary">
+          {policy.name} cancellation policy: {policy.rule}. Suggested now: {formatCents(quote.suggested_amount)}.
+        </Typography.Text>
+      ) : null}
+      {on ? (
+        <>
+          <label>
+            <Typography.Text>Refund amount</Typography.Text>
+            <Input
+              aria-label="Refund amount"
+              prefix="$"
+              inputMode="decimal"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              status={errors.amount ? 'error' : undefined}
+            />
+            {errors.amount ? <Typography.Text type="danger">{errors.amount}</Typography.Text> : null}
+          </label>
+          <label>
+            <Typography.Text>Reason</Typography.Text>
+            <Select
+              aria-label="Refund reason"
+              style={{ width: '100%' }}
+              placeholder="Select a reason"
+              value={reason}
+              onChange={setReason}
+              options={REFUND_REASONS.map((r) => ({ value: r, label: r }))}
+              status={errors.reason ? 'error' : undefined}
+            />
+            {errors.reason ? <Typography.Text type="danger">{errors.reason}</Typography.Text> : null}
+          </label>
+          <Typography.Text type="secondary">{M.takesDays}</Typography.Text>
+        </>
+      ) : null}
+    </Flex>
+  );
+}
+
+/**
+ * Remove student (spec 000 §5, §8): frees the seat and, when the student paid, offers a refund of the
+ * order suggested by the course's cancellation policy at this moment. Removing and refunding are one
+ * operation on the server: if the refund fails, the student stays enrolled.
+ */
 export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentData>) {
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
+  const quote = useQuery(refundQuoteQuery(data.enrollment_id));
+  const [touched, setTouched] = useState(false);
+  const [on, setOn] = useState<boolean | null>(null);
+  const [amount, setAmount] = useState<string | null>(null);
+  const [reason, setReason] = useState<string | undefined>(undefined);
+  const [errors, setErrors] = useState<{ amount?: string; reason?: string }>({});
+
+  const q = quote.data;
+  const canRefund = Boolean(q?.order && !q.refusal && q.refundable > 0);
+  // Until the admin changes them: refund on when the policy suggests an amount, and that amount.
+  const refundOn = canRefund && (on ?? (q?.suggested_amount ?? 0) > 0);
+  const amountText = amount ?? (q ? refundAmountText(q.suggested_amount) : '');
+
   const remove = async () => {
+    setTouched(true);
+    let refund: { amount: number; reason: string } | undefined;
+    if (refundOn && q) {
+      const parsed = removalRefundAmount(amountText, q.refundable);
+      const next = { amount: 'error' in parsed ? parsed.error : undefined, reason: reason ? undefined : M.selectReason };
+      setErrors(next);
+      if (next.amount || next.reason || 'error' in parsed) return;
+      refund = { amount: parsed.cents, reason: reason! };
+    }
     setBusy(true);
     try {
-      await removeEnrollment(data.enrollment_id);
+      await removeEnrollment(data.enrollment_id, refund);
       message.success(SCHEDULING_MESSAGES.studentRemoved);
       data.onDone?.();
       close();
     } catch (error) {
       console.error('Could not remove the student', error);
-      message.error(SCHEDULING_MESSAGES.removeFailed);
+      message.error(refund && refundWasRefused(error) ? M.removeRefundFailed : SCHEDULING_MESSAGES.removeFailed);
       setBusy(false);
     }
   };
+
+  const revalidate = (next: { amount?: string; reason?: string }) => {
+    if (!touched || !q) return;
+    const parsed = removalRefundAmount(next.amount ?? amountText, q.refundable);
+    setErrors({ amount: 'error' in parsed ? parsed.error : undefined, reason: (next.reason ?? reason) ? undefined : M.selectReason });
+  };
+
   return (
     <Modal
       open
       title="Remove student"
       okText="Remove"
-      okButtonProps={{ danger: true }}
+      okButtonProps={{ danger: true, disabled: quote.isPending }}
       confirmLoading={busy}
       onOk={() => void remove()}
       onCancel={close}
@@ -41,6 +160,28 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
         Remove {data.student_name || 'this student'} from this session? The seat is freed; the order stays in
         the history.
       </Typography.Paragraph>
+      {quote.isPending ? (
+        <Skeleton active paragraph={{ rows: 2 }} title={false} />
+      ) : quote.isError ? (
+        <QueryError title="Could not load the student's order" error={quote.error} onRetry={quote.refetch} retrying={quote.isFetching} />
+      ) : q ? (
+        <RefundForm
+          quote={q}
+          on={refundOn}
+          setOn={setOn}
+          amount={amountText}
+          setAmount={(text) => {
+            setAmount(text);
+            revalidate({ amount: text });
+          }}
+          reason={reason}
+          setReason={(r) => {
+            setReason(r);
+            revalidate({ reason: r });
+          }}
+          errors={errors}
+        />
+      ) : null}
     </Modal>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { studentNameSchema } from '@studio/contracts';
 import { busy, App, Button, EditOutlined, Flex, Input, Typography } from '@studio/ui';
 import { updateStudentName } from './student.api';
 import { STUDENT_MESSAGES } from './student-messages';
@@ -39,11 +40,20 @@ export function StudentName({ studentId, firstName, lastName, onSaved }: Props) 
   }
 
   const save = async () => {
+    // The API's rule (libs/contracts): a name the server would refuse is not sent. Spec 001 §5 shows
+    // no name validation, so it fails as a refused save does, and the reason is logged.
+    const parsed = studentNameSchema.safeParse({ first_name: first, last_name: last });
+    if (!parsed.success) {
+      console.error(STUDENT_MESSAGES.nameFailed, parsed.error.issues[0]?.message);
+      message.error(STUDENT_MESSAGES.nameFailed);
+      return;
+    }
+    const { first_name, last_name } = parsed.data;
     setSaving(true);
     try {
-      await updateStudentName(studentId, first.trim(), last.trim());
+      await updateStudentName(studentId, first_name, last_name);
       message.success(STUDENT_MESSAGES.nameUpdated);
-      onSaved(first.trim(), last.trim());
+      onSaved(first_name, last_name);
       setEditing(false);
     } catch (error) {
       console.error(STUDENT_MESSAGES.nameFailed, error);

@@ -1,38 +1,50 @@
-import { formatInZone } from '@studio/contracts';
+import { formatCents, formatInZone } from '@studio/contracts';
 import {
-  Alert,
+  App,
+  Avatar,
+  Dropdown,
+  MoreOutlined,
   Collapse,
   Descriptions,
+  Button,
   DrawerShell,
-  FEATURE_NOT_AVAILABLE,
+  Empty,
+  Flex,
   LoadingSkeleton,
   QueryError,
   Tag,
+  Typography,
   invalidateStudent,
   studentQueries,
+  useDrawer,
   useOrganizationTimezone,
   useQuery,
   useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
+  type StudentDetail,
 } from '@studio/ui';
 import { StudentName } from './student-name';
+import { StudentWaivers } from './student-waivers';
+import { LoyaltyDialog, LoyaltyPoints, currentPoints, loyaltyActive } from './loyalty-points';
+import { LOYALTY_BALANCE_MESSAGES } from '@studio/contracts';
+import { useState } from 'react';
 
 export interface StudentDrawerData {
   student_id: string;
 }
 
-const notYet = (text: string) => <Alert type="info" showIcon title={text} />;
-
 /**
  * Student drawer (spec 001 §2): what GET /api/admin/student/{id} answers (name, sign-up state,
- * email, phone, first seen). Loyalty points, waivers and orders need APIs on the known-missing list
- * (students issue 10, orders issue 9): those parts say they are not available yet.
+ * email, phone, first seen, loyalty points, waivers closed by default, the newest orders).
  */
 export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
   const timezone = useOrganizationTimezone();
   const waiting = useSkeletonDelay();
   const queryClient = useQueryClient();
+  const drawer = useDrawer();
+  const { message } = App.useApp();
+  const [editingPoints, setEditingPoints] = useState(false);
   const query = useQuery(studentQueries.detail(data.student_id));
 
   if (query.isError) {
@@ -65,9 +77,23 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
         />
       }
       extra={
-        <Tag color={student.user_id ? 'green' : 'default'}>
-          {student.user_id ? 'Signed up' : 'Not signed up'}
-        </Tag>
+        <Flex gap={8} align="center">
+          <Tag color={student.user_id ? 'green' : 'default'}>
+            {student.user_id ? 'Signed up' : 'Not signed up'}
+          </Tag>
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [{ key: 'points', label: 'Edit points' }],
+              onClick: () => {
+                if (loyaltyActive(student)) setEditingPoints(true);
+                else message.error(LOYALTY_BALANCE_MESSAGES.notActive);
+              },
+            }}
+          >
+            <Button type="text" aria-label="Student actions" icon={<MoreOutlined />} />
+          </Dropdown>
+        </Flex>
       }
     >
       <Descriptions
@@ -81,17 +107,92 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
             label: 'First seen',
             children: formatInZone(student.created_at, 'dd MMM, yyyy', timezone),
           },
-          { key: 'points', label: 'Loyalty points', children: FEATURE_NOT_AVAILABLE.loyalty },
+          {
+            key: 'points',
+            label: 'Loyalty points',
+            children: <LoyaltyPoints student={student} timezone={timezone} />,
+          },
         ]}
       />
       <Collapse
         style={{ marginTop: 16 }}
         defaultActiveKey={['orders']}
         items={[
-          { key: 'waivers', label: 'Waivers', children: notYet(FEATURE_NOT_AVAILABLE.studentWaivers) },
-          { key: 'orders', label: 'Orders', children: notYet(FEATURE_NOT_AVAILABLE.studentOrders) },
+          {
+            key: 'waivers',
+            label: 'Waivers',
+            children: <StudentWaivers submissions={student.Submission} timezone={timezone} />,
+          },
+          {
+            key: 'orders',
+            label: 'Orders',
+            children: (
+              <StudentOrderList
+                orders={student.new_orders}
+                timezone={timezone}
+                onOpen={(order_id) => drawer.open('order', { order_id })}
+              />
+            ),
+          },
         ]}
       />
+      {editingPoints && (
+        <LoyaltyDialog
+          studentId={student.student_id}
+          initial={currentPoints(student)}
+          onClose={() => setEditingPoints(false)}
+          onSaved={() => {
+            setEditingPoints(false);
+            void invalidateStudent(queryClient, student.student_id);
+          }}
+        />
+      )}
     </DrawerShell>
+  );
+}
+
+type StudentOrder = StudentDetail['new_orders'][number];
+
+/** The Orders section: number, date (MMM D, h:mm A in the organization's zone), sub-description, image and total; a row opens the order drawer. */
+function StudentOrderList({
+  orders,
+  timezone,
+  onOpen,
+}: {
+  orders: StudentOrder[];
+  timezone: string;
+  onOpen: (orderId: string) => void;
+}) {
+  if (orders.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No orders" />;
+  return (
+    <ul aria-label="Orders" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+      {orders.map((order) => (
+        <li key={order.order_id} style={{ borderBottom: '1px solid rgba(5, 5, 5, 0.06)' }}>
+          <Button
+            type="text"
+            block
+            aria-label={`Order #${order.order_number}`}
+            onClick={() => onOpen(order.order_id)}
+            style={{ height: 'auto', padding: '8px 4px', textAlign: 'left' }}
+          >
+            <Flex gap={12} align="center" style={{ width: '100%' }}>
+              {order.image ? (
+                <Avatar shape="square" size={40} src={order.image} alt="" />
+              ) : (
+                <Avatar shape="square" size={40} />
+              )}
+              <Flex vertical style={{ flex: 1, minWidth: 0 }}>
+                <strong>#{order.order_number}</strong>
+                <span>{formatInZone(order.created_at, 'MMM d, h:mm a', timezone)}</span>
+                <Typography.Text type="secondary" ellipsis>
+                  {order.subDescription}
+                </Typography.Text>
+              </Flex>
+              <strong>{formatCents(order.total)}</strong>
+            </Flex>
+          </Button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -15,6 +15,8 @@ import { ProductsPage } from './pages/products.page';
 import { DiscountsPage } from './pages/discounts.page';
 import { IntegrationsPage } from './pages/integrations.page';
 import { LoyaltyPage } from './pages/settings/loyalty.page';
+import { BillingPage } from './pages/settings/billing.page';
+import { WaiversPage } from './pages/settings/waivers.page';
 
 /**
  * Everything behind sign-in, loaded as one lazy chunk. antd's App (toasts) and TanStack Query's
@@ -33,6 +35,7 @@ export function AdminArea() {
             <Route path="courses/:activityId" element={<CourseDetailPage />} />
             <Route path="settings/locations" element={<LocationsPage />} />
             <Route path="settings/instructors" element={<InstructorsPage />} />
+            <Route path="settings/waivers" element={<WaiversPage />} />
             <Route path="waivers/new" element={<WaiverNewPage />} />
             <Route path="orders" element={<OrdersPage />} />
             <Route path="students" element={<StudentsPage />} />
@@ -41,6 +44,7 @@ export function AdminArea() {
             <Route path="discounts" element={<DiscountsPage />} />
             <Route path="settings/integrations" element={<IntegrationsPage />} />
             <Route path="settings/loyalty" element={<LoyaltyPage />} />
+            <Route path="settings/billing" element={<BillingPage />} />
             <Route path="*" element={<Navigate to="/admin/courses" replace />} />
           </Route>
         </Routes>

@@ -24,8 +24,10 @@ const MENU: NonNullable<MenuProps['items']> = [
   { key: '/admin/discounts', label: 'Discounts' },
   { key: '/admin/settings/integrations', label: 'Integrations' },
   { key: '/admin/settings/loyalty', label: 'Loyalty' },
+  { key: '/admin/settings/billing', label: 'Billing' },
   { key: '/admin/settings/locations', label: 'Locations' },
   { key: '/admin/settings/instructors', label: 'Instructors' },
+  { key: '/admin/settings/waivers', label: 'Waivers' },
 ];
 
 const SUPER_ADMIN_KEY = 'super_admin';

@@ -8,6 +8,13 @@ import { Migration20261122130000_discounts } from './Migration20261122130000_dis
 import { Migration20261122140000_products } from './Migration20261122140000_products';
 import { Migration20261122150000_order_details } from './Migration20261122150000_order_details';
 import { Migration20261122160000_payments } from './Migration20261122160000_payments';
+import { Migration20261122165000_order_activity } from './Migration20261122165000_order_activity';
+import { Migration20261122170000_seat_holds } from './Migration20261122170000_seat_holds';
+import { Migration20261122180000_refunds } from './Migration20261122180000_refunds';
+import { Migration20261122190000_subscriptions } from './Migration20261122190000_subscriptions';
+import { Migration20261122200000_loyalty_ledger } from './Migration20261122200000_loyalty_ledger';
+import { Migration20261122210000_waivers } from './Migration20261122210000_waivers';
+import { Migration20261122220000_sync } from './Migration20261122220000_sync';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
 export const migrationsList = [
@@ -21,4 +28,11 @@ export const migrationsList = [
   { name: 'Migration20261122140000_products', class: Migration20261122140000_products },
   { name: 'Migration20261122150000_order_details', class: Migration20261122150000_order_details },
   { name: 'Migration20261122160000_payments', class: Migration20261122160000_payments },
+  { name: 'Migration20261122165000_order_activity', class: Migration20261122165000_order_activity },
+  { name: 'Migration20261122170000_seat_holds', class: Migration20261122170000_seat_holds },
+  { name: 'Migration20261122180000_refunds', class: Migration20261122180000_refunds },
+  { name: 'Migration20261122190000_subscriptions', class: Migration20261122190000_subscriptions },
+  { name: 'Migration20261122200000_loyalty_ledger', class: Migration20261122200000_loyalty_ledger },
+  { name: 'Migration20261122210000_waivers', class: Migration20261122210000_waivers },
+  { name: 'Migration20261122220000_sync', class: Migration20261122220000_sync },
 ];

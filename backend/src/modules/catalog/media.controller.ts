@@ -10,6 +10,7 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { Auth } from '../identity/auth.guard';
 import { UploadOutDto } from './catalog.dto';
 import { MediaService, UPLOAD_MESSAGES } from './media.service';
+import { DOCUMENT_UPLOAD_MESSAGES as D } from '@studio/contracts';
 import { ApiInvalidUpload } from '../../common/api-errors';
 
 /** The path of a stored image: the owning organization's id, then the image's id and extension. */
@@ -42,9 +43,25 @@ export class MediaController {
     return { id: media.id, url: media.url };
   }
 
+  @Post('admin/upload/document')
+  @Auth()
+  @HttpCode(200)
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: HARD_LIMIT_BYTES, files: 1 } }))
+  @ApiOperation({ summary: "Upload a waiver's PDF document (judged by its bytes, at most 8 MB); answers its url for document_url" })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ZodResponse({ status: 200, type: UploadOutDto })
+  @ApiUnsupportedMediaTypeResponse({ type: ErrorBodyDto, description: D.type })
+  @ApiInvalidUpload()
+  @ApiPayloadTooLargeResponse({ type: ErrorBodyDto, description: D.size })
+  async uploadDocument(@Ctx() ctx: RequestContext, @UploadedFile() file: { buffer: Buffer; size: number; originalname: string } | undefined) {
+    const media = await this.media.uploadDocument(ctx, file);
+    return { id: media.id, url: media.url };
+  }
+
   @Get('media/:org/:file')
   @ApiOperation({ summary: 'An uploaded image (public: course pages show it)', security: [] })
-  @ApiProduces('image/png', 'image/jpeg', 'image/gif')
+  @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'application/pdf')
   @ApiOkResponse({ description: 'The image bytes', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async serve(@Param('org') org: string, @Param('file') file: string, @Res() res: Response) {
@@ -57,6 +74,8 @@ export class MediaController {
     res.setHeader('Content-Length', String(found.media.byteSize));
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    // A document is shown by the browser's viewer, never able to run as part of this site.
+    if (found.media.contentType === 'application/pdf') res.setHeader('Content-Security-Policy', 'sandbox');
     found.stream.pipe(res);
   }
 }

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { MAX_IMAGE_BYTES, withoutControlCharacters } from '@studio/contracts';
+import { DOCUMENT_UPLOAD_MESSAGES as D, MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, withoutControlCharacters } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError, notFound } from '../../common/api-error';
@@ -56,6 +56,59 @@ export class MediaService {
       byteSize: bytes.length,
       // The client's file name is kept for reference only: control characters (a NUL byte cannot be stored) are dropped.
       originalName: withoutControlCharacters(file.originalname).slice(0, 255),
+      createdAt: new Date(),
+    });
+    try {
+      await this.em.persistAndFlush(media);
+    } catch (error) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw error;
+    }
+    return media;
+  }
+
+  /**
+   * A PDF document (a waiver's), judged by its bytes (`%PDF-` header and an `%%EOF` trailer), at most
+   * MAX_DOCUMENT_BYTES. Stored as uploaded: it is served with a sandboxing policy, never as a page.
+   */
+  async uploadDocument(ctx: RequestContext, file: { buffer: Buffer; size: number; originalname: string } | undefined): Promise<Media> {
+    if (!file || file.size === 0) throw new ApiError(HttpStatus.BAD_REQUEST, D.missing, { file: D.missing });
+    if (file.size > MAX_DOCUMENT_BYTES) throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, D.size, { file: D.size });
+    const head = file.buffer.subarray(0, 5).toString('latin1');
+    const tail = file.buffer.subarray(Math.max(0, file.buffer.length - 1024)).toString('latin1');
+    if (head !== '%PDF-' || !tail.includes('%%EOF')) throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, D.type, { file: D.type });
+    return this.store(ctx, file.buffer, 'pdf', 'application/pdf', file.originalname);
+  }
+
+  /** The caller's uploaded document at this URL, or 404. */
+  async requireDocument(ctx: RequestContext, url: string): Promise<Media> {
+    const media = await this.em.findOne(Media, { url, organization: ctx.organizationId, contentType: 'application/pdf' });
+    if (!media) throw notFound(D.documentNotFound);
+    return media;
+  }
+
+  /** The bytes of the caller's uploaded document (for an e-signature provider), or null. */
+  async readDocument(ctx: RequestContext, url: string): Promise<Buffer | null> {
+    const media = await this.em.findOne(Media, { url, organization: ctx.organizationId, contentType: 'application/pdf' });
+    const stream = media ? await this.storage.get(media.storageKey) : null;
+    if (!stream) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks);
+  }
+
+  private async store(ctx: RequestContext, bytes: Buffer, ext: string, type: string, originalName: string): Promise<Media> {
+    const id = randomUUID();
+    const key = `${ctx.organizationId}/${id}.${ext}`;
+    await this.storage.put(key, bytes, type);
+    const media = this.em.create(Media, {
+      id,
+      organization: this.em.getReference(Organization, ctx.organizationId),
+      storageKey: key,
+      url: `/api/media/${key}`,
+      contentType: type,
+      byteSize: bytes.length,
+      originalName: withoutControlCharacters(originalName).slice(0, 255),
       createdAt: new Date(),
     });
     try {

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { InstructorInput, LocationInput, WaiverInput } from '@studio/contracts';
-import { instructorSchema, locationSchema, MEDIA_URL_PATTERN, waiverSchema } from '@studio/contracts';
+import { DOCUMENT_URL_PATTERN, instructorSchema, locationSchema, MEDIA_URL_PATTERN, waiverSchema } from '@studio/contracts';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
@@ -97,6 +97,7 @@ export class ReferenceDataService {
   async createWaiver(ctx: RequestContext, input: z.output<typeof waiverSchema>): Promise<WaiverTemplate> {
     // An uploaded document must be this organization's (an https:// link is checked by the schema).
     if (input.document_url && MEDIA_URL_PATTERN.test(input.document_url)) await this.media.requireByUrls(ctx, [input.document_url]);
+    if (input.document_url && DOCUMENT_URL_PATTERN.test(input.document_url)) await this.media.requireDocument(ctx, input.document_url);
     const waiver = this.em.create(WaiverTemplate, {
       name: input.name,
       body: input.body,

@@ -1,6 +1,18 @@
-import { ORDER_LINE_KINDS, ORDER_STATUSES } from '@studio/contracts';
+import { ORDER_LINE_KINDS, ORDER_STATUSES, SUBSCRIPTION_STATUSES } from '@studio/contracts';
 import { z } from 'zod';
 import { createZodDto } from '../../common/zod-dto';
+import { orderActivityOut } from './order-activity.service';
+
+/** One row of the refunds ledger as the order drawer shows it. */
+export const orderRefundOut = z.object({
+  refund_id: z.uuid(),
+  amount: z.number().int().describe('cents'),
+  reason: z.string(),
+  actor: z.string().nullable().describe("the admin's name"),
+  status: z.string().describe("the provider's answer: succeeded, or pending"),
+  provider_refund_id: z.string().nullable(),
+  created_at: z.string(),
+});
 
 /** The order's student (spec 001 §3 Order.Student). */
 const orderStudent = z.object({
@@ -41,13 +53,15 @@ export const orderOut = z.object({
     .describe('spec 001 §3 paymentIntent.charges.receipt_url; null when no payment was started'),
   created_at: z.string(),
   Subscription: z
-    .array(z.object({ subscription_id: z.uuid(), status: z.enum(['active', 'expired', 'cancelled']), created_at: z.string() }))
-    .describe('Subscriptions bought with the order (none until subscriptions exist)'),
+    .array(z.object({ subscription_id: z.uuid(), status: z.enum(SUBSCRIPTION_STATUSES), created_at: z.string(), plan_name: z.string() }))
+    .describe('Subscriptions bought with the order; each opens the subscription drawer'),
   submissions: z
     .array(z.object({ submission_id: z.uuid(), created_at: z.string(), answers: z.array(z.object({ label: z.string(), value: z.string() })) }))
     .describe('Checkout-form answers given with the order (none are stored yet)'),
   Student: orderStudent,
   lines: z.array(orderLineOut),
+  activity: z.array(orderActivityOut).describe('The money audit of the order: payment-link sends, payments, refunds, oldest first'),
+  refunds: z.array(orderRefundOut).describe('The refunds ledger of the order, oldest first'),
 });
 export class OrderOutDto extends createZodDto(orderOut) {}
 

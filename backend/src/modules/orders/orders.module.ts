@@ -1,17 +1,51 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { SchedulingModule } from '../scheduling/scheduling.module';
 import { StudentsModule } from '../students/students.module';
+import { PaymentsModule } from '../payments/payments.module';
+import { ProductsModule } from '../products/products.module';
+import { Subscription } from './entities/subscription.entity';
+import { SubscriptionInvoice } from './entities/subscription-invoice.entity';
+import { SubscriptionsController } from './subscriptions.controller';
+import { SubscriptionsService } from './subscriptions.service';
+import { OrderActivity } from './entities/order-activity.entity';
+import { OrderRefund } from './entities/order-refund.entity';
 import { OrderLine } from './entities/order-line.entity';
+import { OrderActivityService } from './order-activity.service';
 import { Order } from './entities/order.entity';
 import { OrderController, OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { PaymentMethodsController, RefundsController, RemovalRefundController } from './refunds.controller';
+import { RefundsService } from './refunds.service';
+import { PaymentLinksController } from './payment-links.controller';
+import { PaymentLinksService } from './payment-links.service';
+import { OrderEventsModule } from './order-events.module';
+import { StudentOrdersQuery } from './student-orders.query';
 
-/** Orders, payments, refunds, subscriptions and payment links. For now: reading orders and the direct-enroll order. */
+/** Orders: reading orders, the direct-enroll order, payment links, subscriptions, and the money audit. */
 @Module({
-  imports: [MikroOrmModule.forFeature([Order, OrderLine]), SchedulingModule, StudentsModule],
-  controllers: [OrdersController, OrderController],
-  providers: [OrdersService],
-  exports: [OrdersService],
+  imports: [
+    MikroOrmModule.forFeature([Order, OrderLine, OrderActivity, OrderRefund, Subscription, SubscriptionInvoice]),
+    SchedulingModule,
+    StudentsModule,
+    PaymentsModule,
+    NotificationsModule,
+    OrganizationsModule,
+    ProductsModule,
+    OrderEventsModule,
+  ],
+  controllers: [
+    OrdersController,
+    OrderController,
+    PaymentLinksController,
+    RefundsController,
+    RemovalRefundController,
+    PaymentMethodsController,
+    SubscriptionsController,
+  ],
+  providers: [OrdersService, OrderActivityService, StudentOrdersQuery, PaymentLinksService, RefundsService, SubscriptionsService],
+  exports: [OrdersService, OrderActivityService, SubscriptionsService],
 })
 export class OrdersModule {}

@@ -8,6 +8,9 @@ import { Organization } from '../organizations/organization.entity';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
 import { OrderLine } from './entities/order-line.entity';
+import { OrderActivityService } from './order-activity.service';
+import { SubscriptionsService } from './subscriptions.service';
+import { RefundsService } from './refunds.service';
 import { Order } from './entities/order.entity';
 
 /** ORDER BY of each sort of the Orders page; the id breaks ties so pages never overlap. */
@@ -60,10 +63,13 @@ export class OrdersService {
     private readonly em: EntityManager,
     private readonly students: StudentsService,
     private readonly enrollments: EnrollmentsService,
+    private readonly activity: OrderActivityService,
+    private readonly subscriptions: SubscriptionsService,
+    private readonly refunds: RefundsService,
   ) {}
 
   /** Next order number of the organization; the counter row serialises concurrent orders. */
-  private async nextOrderNumber(em: EntityManager, organizationId: string): Promise<number> {
+  async nextOrderNumber(em: EntityManager, organizationId: string): Promise<number> {
     const [row] = await em.execute<{ last_number: number }[]>(
       `insert into order_counter (organization_id, last_number) values (?, 1001)
        on conflict (organization_id) do update set last_number = order_counter.last_number + 1
@@ -75,7 +81,7 @@ export class OrdersService {
 
   /** Enrolls the student in the session with a zero-total workbench order, in one transaction. */
   async enrollDirectly(ctx: RequestContext, studentId: string, eventId: string) {
-    return this.em.transactional(async (em) => {
+    const result = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
       const enrollment = await this.enrollments.enroll(ctx, em, student, eventId);
       const order = em.create(Order, {
@@ -93,6 +99,9 @@ export class OrdersService {
       await em.flush();
       return { enrollment, order };
     });
+    // Announced once committed: the waivers module requests the course's waiver.
+    await this.enrollments.announceCreated(ctx, result.enrollment);
+    return result;
   }
 
   /**
@@ -139,7 +148,12 @@ export class OrdersService {
   async get(ctx: RequestContext, id: string) {
     const order = await this.em.findOne(Order, { id, organization: ctx.organizationId }, { populate: ['student'] });
     if (!order) throw notFound(ORDER_MESSAGES.notFound);
-    const lines = await this.em.find(OrderLine, { order: order.id }, { orderBy: { position: 'asc', id: 'asc' } });
+    const [lines, activity, subscriptions, refunds] = await Promise.all([
+      this.em.find(OrderLine, { order: order.id }, { orderBy: { position: 'asc', id: 'asc' } }),
+      this.activity.list(ctx.organizationId, { orderId: order.id }),
+      this.subscriptions.listForOrder(ctx.organizationId, order.id),
+      this.refunds.list(ctx.organizationId, order.id),
+    ]);
     const s = order.student;
     return {
       order_id: order.id,
@@ -152,7 +166,7 @@ export class OrdersService {
       stripe_payment_intent_id: order.paymentIntentId ?? null,
       paymentIntent: order.paymentIntentId || order.receiptUrl ? { charges: { receipt_url: order.receiptUrl ?? null } } : null,
       created_at: order.createdAt.toISOString(),
-      Subscription: [],
+      Subscription: subscriptions,
       submissions: [],
       Student: { student_id: s.id, first_name: s.firstName, last_name: s.lastName, email: s.email, phone: s.phone ?? null },
       lines: lines.map((l) => ({
@@ -168,6 +182,8 @@ export class OrdersService {
         total: l.unitPriceCents * l.quantity - l.discountCents,
         loyalty_points: l.loyaltyPoints,
       })),
+      activity,
+      refunds,
     };
   }
 

@@ -6,6 +6,9 @@ import { DemoPaymentPagesController } from './demo/demo-pages.controller';
 import { DemoPaymentsAdapter } from './demo/demo-payments.adapter';
 import { PaymentEvents } from './payment-events';
 import { PaymentsPort } from './payments.port';
+import { SubscriptionEvents } from './subscription-events';
+import { StripeWebhooksController } from './stripe/stripe-webhooks.controller';
+import { StripeWebhooksService } from './stripe/stripe-webhooks.service';
 import { stripeClient, StripePaymentsAdapter } from './stripe/stripe-payments.adapter';
 
 /** Stripe when STRIPE_SECRET_KEY is set; otherwise the built-in demo provider (no keys, no network). */
@@ -15,7 +18,7 @@ export function paymentsAdapter(config: AppConfig, orm: MikroORM, events: Paymen
   }
   new Logger('Payments').log('No STRIPE_SECRET_KEY: payments go through the built-in demo provider (no card is charged)');
   const base = (config.PUBLIC_APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
-  return new DemoPaymentsAdapter(orm, events, base);
+  return new DemoPaymentsAdapter(orm, events, base, !config.DATABASE_URL);
 }
 
 /**
@@ -24,11 +27,13 @@ export function paymentsAdapter(config: AppConfig, orm: MikroORM, events: Paymen
  * ledger's tables.
  */
 @Module({
-  controllers: [DemoPaymentPagesController],
+  controllers: [DemoPaymentPagesController, StripeWebhooksController],
   providers: [
     PaymentEvents,
+    SubscriptionEvents,
+    StripeWebhooksService,
     { provide: PaymentsPort, inject: [APP_CONFIG, MikroORM, PaymentEvents], useFactory: paymentsAdapter },
   ],
-  exports: [PaymentsPort, PaymentEvents],
+  exports: [PaymentsPort, PaymentEvents, SubscriptionEvents],
 })
 export class PaymentsModule {}

@@ -79,6 +79,11 @@ export interface CreateSetupInput {
   cancelUrl: string;
 }
 
+export interface SubscriptionCancelled {
+  providerSubscriptionId: string;
+  cancelledAt: Date;
+}
+
 /** A refund larger than what is left to refund on the payment: refused by the provider, nothing moved. */
 export class OverRefundError extends Error {
   readonly code = 'over_refund';
@@ -120,4 +125,10 @@ export abstract class PaymentsPort {
 
   /** A page where the studio saves a payment method (Stripe Checkout in setup mode, or the demo page). */
   abstract createSetup(input: CreateSetupInput): Promise<{ url: string }>;
+
+  /**
+   * Cancels a subscription now, not at period end: no further invoice, no proration. Cancelling one
+   * the provider already ended answers its end as well. Throws PaymentNotFoundError for an unknown id.
+   */
+  abstract cancelSubscription(providerSubscriptionId: string): Promise<SubscriptionCancelled>;
 }

@@ -8,19 +8,28 @@ import { Event } from './entities/event.entity';
 export class SqlCourseScheduleReader implements CourseScheduleReader {
   constructor(private readonly em: EntityManager) {}
 
-  async summaries(organizationId: string, activityIds: string[], withEvents: boolean): Promise<Map<string, CourseScheduleSummary>> {
+  async summaries(
+    organizationId: string,
+    activityIds: string[],
+    withEvents: boolean,
+  ): Promise<Map<string, CourseScheduleSummary>> {
     const result = new Map<string, CourseScheduleSummary>();
     if (activityIds.length === 0) return result;
-    const rows: { activity_id: string; event_count: string; future_count: string; next_start: Date | null }[] = await this.em.execute(
-        `select activity_id,
+    const rows: {
+      activity_id: string;
+      event_count: string;
+      future_count: string;
+      next_start: Date | null;
+    }[] = await this.em.execute(
+      `select activity_id,
                 count(*) as event_count,
                 count(*) filter (where starts_at > now()) as future_count,
                 min(starts_at) filter (where starts_at > now()) as next_start
            from event
           where organization_id = ? and activity_id in (${activityIds.map(() => '?').join(', ')}) and status = 'active'
           group by activity_id`,
-        [organizationId, ...activityIds],
-      );
+      [organizationId, ...activityIds],
+    );
     for (const row of rows) {
       result.set(row.activity_id, {
         ...emptySummary(),

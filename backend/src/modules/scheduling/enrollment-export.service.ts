@@ -8,7 +8,17 @@ import { EnrollmentRow, enrollmentWhere, ENROLLMENT_SELECT, EnrollmentsService }
 import { EventsService } from './events.service';
 
 const BATCH = 5000;
-const HEADER = ['First name', 'Last name', 'Email', 'Phone', 'Guests', 'Waiver status', 'Enrolled at', 'Order number', 'Order total'];
+const HEADER = [
+  'First name',
+  'Last name',
+  'Email',
+  'Phone',
+  'Guests',
+  'Waiver status',
+  'Enrolled at',
+  'Order number',
+  'Order total',
+];
 
 /**
  * Streams a session's enrollments as CSV, reading the database in keyset batches so memory stays
@@ -37,15 +47,21 @@ export class EnrollmentExportService {
       let after: { created_at: string; id: string } | null = null;
       for (;;) {
         const keyset: string = after ? ' and (e.created_at, e.id) > (?::timestamptz, ?)' : '';
-        const params: unknown[] = [...where.params, ...idList, ...(after ? [after.created_at, after.id] : []), BATCH];
-        const batch: (EnrollmentRow & { created_cursor: string; enrolled_local: string })[] = await connection.execute(
-          // Dates are formatted by PostgreSQL in the location's zone: no per-row time-zone work in JS.
-          `${ENROLLMENT_SELECT.replace(
-            'select ',
-            `select e.created_at::text as created_cursor, to_char(e.created_at at time zone ?, 'YYYY-MM-DD HH24:MI') as enrolled_local, `,
-          )} where ${where.sql}${only}${keyset} order by e.created_at, e.id limit ?`,
-          [zone, ...params],
-        );
+        const params: unknown[] = [
+          ...where.params,
+          ...idList,
+          ...(after ? [after.created_at, after.id] : []),
+          BATCH,
+        ];
+        const batch: (EnrollmentRow & { created_cursor: string; enrolled_local: string })[] =
+          await connection.execute(
+            // Dates are formatted by PostgreSQL in the location's zone: no per-row time-zone work in JS.
+            `${ENROLLMENT_SELECT.replace(
+              'select ',
+              `select e.created_at::text as created_cursor, to_char(e.created_at at time zone ?, 'YYYY-MM-DD HH24:MI') as enrolled_local, `,
+            )} where ${where.sql}${only}${keyset} order by e.created_at, e.id limit ?`,
+            [zone, ...params],
+          );
         for (const r of batch) {
           yield [
             r.first_name,
@@ -67,6 +83,8 @@ export class EnrollmentExportService {
     }
 
     // Every field quoted, empty ones too: a reader in any locale sees each cell whole.
-    return Readable.from(rows()).pipe(stringify({ header: true, columns: HEADER, bom: true, quoted: true, quoted_empty: true }));
+    return Readable.from(rows()).pipe(
+      stringify({ header: true, columns: HEADER, bom: true, quoted: true, quoted_empty: true }),
+    );
   }
 }

@@ -1,14 +1,26 @@
-import { ENROLLMENT_FILTER_COLUMNS, ENROLLMENT_PAGE_SIZE, ENROLLMENT_SORT_FIELDS, WAIVER_STATUS_VALUES } from './enrollment-columns';
+import {
+  ENROLLMENT_FILTER_COLUMNS,
+  ENROLLMENT_PAGE_SIZE,
+  ENROLLMENT_SORT_FIELDS,
+  WAIVER_STATUS_VALUES,
+} from './enrollment-columns';
 import { MAX_GUESTS, MAX_PAGE, queryCount, safeText, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
 
 const querySchema = z
   .object({
-    page: queryCount({ error: 'Page must be a whole number from 1.', min: 1, max: MAX_PAGE }).optional().default(1),
-    limit: queryCount({ error: 'Limit must be between 1 and 100.', min: 1, max: 100 }).optional().default(ENROLLMENT_PAGE_SIZE),
+    page: queryCount({ error: 'Page must be a whole number from 1.', min: 1, max: MAX_PAGE })
+      .optional()
+      .default(1),
+    limit: queryCount({ error: 'Limit must be between 1 and 100.', min: 1, max: 100 })
+      .optional()
+      .default(ENROLLMENT_PAGE_SIZE),
     search: safeText().trim().max(200).optional(),
-    sortField: z.enum(ENROLLMENT_SORT_FIELDS, { error: `Sort by one of: ${ENROLLMENT_SORT_FIELDS.join(', ')}.` }).optional().default('created_at'),
+    sortField: z
+      .enum(ENROLLMENT_SORT_FIELDS, { error: `Sort by one of: ${ENROLLMENT_SORT_FIELDS.join(', ')}.` })
+      .optional()
+      .default('created_at'),
     sortOrder: z
       .enum(['asc', 'desc', 'ascend', 'descend', 'ASC', 'DESC'], { error: 'Sort order is asc or desc.' })
       .optional()
@@ -20,8 +32,17 @@ const querySchema = z
         last_name: safeText().max(100).optional(),
         email: safeText().max(200).optional(),
         phone: safeText().max(40).optional(),
-        waiverStatus: z.enum(WAIVER_STATUS_VALUES, { error: `Waiver status is one of: ${WAIVER_STATUS_VALUES.join(', ')}.` }).optional(),
-        guestCount: queryCount({ error: SCHEDULING_MESSAGES.guestCountMin, min: 0, max: MAX_GUESTS, tooLarge: SCHEDULING_MESSAGES.guestCountMax }).optional(),
+        waiverStatus: z
+          .enum(WAIVER_STATUS_VALUES, {
+            error: `Waiver status is one of: ${WAIVER_STATUS_VALUES.join(', ')}.`,
+          })
+          .optional(),
+        guestCount: queryCount({
+          error: SCHEDULING_MESSAGES.guestCountMin,
+          min: 0,
+          max: MAX_GUESTS,
+          tooLarge: SCHEDULING_MESSAGES.guestCountMax,
+        }).optional(),
       })
       .strict()
       .optional()
@@ -37,7 +58,8 @@ export type EnrollmentQuery = z.output<typeof querySchema>;
  */
 export function parseEnrollmentQuery(raw: Record<string, unknown>): EnrollmentQuery {
   const shaped: Record<string, unknown> = {};
-  const filter: Record<string, unknown> = typeof raw.filter === 'object' && raw.filter !== null ? { ...(raw.filter as object) } : {};
+  const filter: Record<string, unknown> =
+    typeof raw.filter === 'object' && raw.filter !== null ? { ...(raw.filter as object) } : {};
   for (const [key, value] of Object.entries(raw)) {
     const match = /^filter\[(\w+)\]$/.exec(key);
     if (match) filter[match[1]] = value;

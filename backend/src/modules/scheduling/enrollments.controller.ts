@@ -1,8 +1,23 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { EXPORT_FILE_NAME, exportEnrollmentsSchema, guestCountSchema } from '@studio/contracts';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  EXPORT_FILE_NAME,
+  exportEnrollmentsSchema,
+  guestCountSchema,
+  removeEnrollmentBodySchema,
+} from '@studio/contracts';
 import type { Response } from 'express';
-import { ZodResponse } from 'nestjs-zod';
+import { ZodResponse, ZodValidationException } from 'nestjs-zod';
 import { createZodDto } from '../../common/zod-dto';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
@@ -11,18 +26,24 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { EnrollmentExportService } from './enrollment-export.service';
+import { WAIVER_STATUS_VALUES } from './enrollment-columns';
 import { parseEnrollmentQuery } from './enrollment-query';
 import { EnrollmentsService, mapEnrollmentRow } from './enrollments.service';
 import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 
 class GuestCountDto extends createZodDto(guestCountSchema) {}
 class ExportDto extends createZodDto(exportEnrollmentsSchema) {}
+class RemoveEnrollmentDto extends createZodDto(removeEnrollmentBodySchema) {}
 const enrollmentOut = z.object({
   enrollment_id: z.uuid(),
   student_id: z.uuid(),
   created_at: z.string(),
   guestCount: z.number().int(),
-  waiverStatus: z.string(),
+  waiverStatus: z
+    .enum(WAIVER_STATUS_VALUES)
+    .describe(
+      'Follows the waiver submission: signed, pending, expired; not_required when the course requires none',
+    ),
   Student: z.object({
     first_name: z.string(),
     last_name: z.string(),
@@ -30,8 +51,12 @@ const enrollmentOut = z.object({
     phone: z.string().nullable(),
     User: z.object({ user_id: z.string() }).nullable(),
   }),
-  GuestEnrollments: z.array(z.object({ guest_number: z.number().int().min(1) })).describe('One entry per guest seat of this enrollment'),
-  Order: z.object({ order_id: z.uuid(), order_number: z.number().int().nullable(), totalPrice: z.number().int() }).nullable(),
+  GuestEnrollments: z
+    .array(z.object({ guest_number: z.number().int().min(1) }))
+    .describe('One entry per guest seat of this enrollment'),
+  Order: z
+    .object({ order_id: z.uuid(), order_number: z.number().int().nullable(), totalPrice: z.number().int() })
+    .nullable(),
 });
 class EnrollmentPageDto extends createZodDto(
   z.object({
@@ -41,7 +66,9 @@ class EnrollmentPageDto extends createZodDto(
     itemsPerPage: z.number().int(),
   }),
 ) {}
-class GuestCountOutDto extends createZodDto(z.object({ enrollment_id: z.uuid(), guestCount: z.number().int() })) {}
+class GuestCountOutDto extends createZodDto(
+  z.object({ enrollment_id: z.uuid(), guestCount: z.number().int() }),
+) {}
 
 @ApiTags('enrollments')
 @Controller('admin')
@@ -57,25 +84,66 @@ export class EnrollmentsController {
   @ApiQuery({ name: 'page', required: false, type: Number })
   @ApiQuery({ name: 'limit', required: false, type: Number, description: 'default 20, at most 100' })
   @ApiQuery({ name: 'search', required: false, type: String })
-  @ApiQuery({ name: 'sortField', required: false, enum: ['created_at', 'first_name', 'last_name', 'email', 'guestCount', 'waiverStatus'] })
+  @ApiQuery({
+    name: 'sortField',
+    required: false,
+    enum: ['created_at', 'first_name', 'last_name', 'email', 'guestCount', 'waiverStatus'],
+  })
   @ApiQuery({ name: 'sortOrder', required: false, enum: ['asc', 'desc'] })
-  @ApiQuery({ name: 'filter', required: false, style: 'deepObject', explode: true, type: 'object', description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount]' })
+  @ApiQuery({
+    name: 'filter',
+    required: false,
+    style: 'deepObject',
+    explode: true,
+    type: 'object',
+    description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount]',
+  })
   @ZodResponse({ status: 200, type: EnrollmentPageDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidQuery()
-  async list(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) eventId: string, @Query() raw: Record<string, unknown>) {
+  async list(
+    @Ctx() ctx: RequestContext,
+    @Param('event_id', UuidParamPipe) eventId: string,
+    @Query() raw: Record<string, unknown>,
+  ) {
     const query = parseEnrollmentQuery(raw);
     const { rows, total } = await this.enrollments.list(ctx, eventId, query);
-    return { enrollments: rows.map(mapEnrollmentRow), totalCount: total, currentPage: query.page, itemsPerPage: query.limit };
+    return {
+      enrollments: rows.map(mapEnrollmentRow),
+      totalCount: total,
+      currentPage: query.page,
+      itemsPerPage: query.limit,
+    };
   }
 
   @Delete('enrollment/:enrollment_id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Remove a student from a session: frees the seat, keeps the order' })
+  @ApiOperation({
+    summary: 'Remove a student from a session: frees the seat, keeps the order',
+    description:
+      "With `refund`, the student's order is refunded in the same operation: when the refund is refused the student stays enrolled (the error has `errors.refund`).",
+  })
+  @ApiBody({ type: RemoveEnrollmentDto, required: false })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
-  async remove(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string): Promise<void> {
-    await this.enrollments.remove(ctx, id);
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description: 'The refund was refused; the student stays enrolled',
+  })
+  @ApiInvalidBody()
+  async remove(
+    @Ctx() ctx: RequestContext,
+    @Param('enrollment_id', UuidParamPipe) id: string,
+    @Body() raw: unknown,
+  ): Promise<void> {
+    const parsed = removeEnrollmentBodySchema.safeParse(raw ?? {});
+    if (!parsed.success) throw new ZodValidationException(parsed.error);
+    const refund = parsed.data.refund;
+    await this.enrollments.remove(
+      ctx,
+      id,
+      refund ? { amountCents: refund.amount, reason: refund.reason } : undefined,
+    );
   }
 
   @Put('enrollment/:enrollment_id/guests')
@@ -84,16 +152,25 @@ export class EnrollmentsController {
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'Not enough seats left' })
   @ApiInvalidBody()
-  async guests(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string, @Body() body: GuestCountDto) {
+  async guests(
+    @Ctx() ctx: RequestContext,
+    @Param('enrollment_id', UuidParamPipe) id: string,
+    @Body() body: GuestCountDto,
+  ) {
     const enrollment = await this.enrollments.setGuests(ctx, id, body.guestCount);
     return { enrollment_id: enrollment.id, guestCount: enrollment.guestCount };
   }
 
   @Post('export/enrollment')
   @HttpCode(200)
-  @ApiOperation({ summary: `The session's enrollments (all, or the chosen ones) as ${EXPORT_FILE_NAME}, streamed` })
+  @ApiOperation({
+    summary: `The session's enrollments (all, or the chosen ones) as ${EXPORT_FILE_NAME}, streamed`,
+  })
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'CSV file', content: { 'text/csv': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiOkResponse({
+    description: 'CSV file',
+    content: { 'text/csv': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidBody()
   async export(@Ctx() ctx: RequestContext, @Body() body: ExportDto, @Res() res: Response): Promise<void> {

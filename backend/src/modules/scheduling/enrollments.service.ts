@@ -9,8 +9,10 @@ import { Student } from '../students/student.entity';
 import { likeEscape } from '../students/students.service';
 import { SORT_SQL } from './enrollment-columns';
 import { EnrollmentQuery } from './enrollment-query';
-import { Enrollment } from './entities/enrollment.entity';
+import { EnrollmentEvents } from './enrollment-events';
+import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
+import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
 import { lockEventForSeats } from './seats';
 
 export interface EnrollmentRow {
@@ -18,7 +20,7 @@ export interface EnrollmentRow {
   student_id: string;
   created_at: Date;
   guest_count: number;
-  waiver_status: string;
+  waiver_status: WaiverStatus;
   order_id: string | null;
   first_name: string;
   last_name: string;
@@ -30,7 +32,11 @@ export interface EnrollmentRow {
 }
 
 /** Builds the WHERE clause of the enrollments grid and export for one event. */
-export function enrollmentWhere(organizationId: string, eventId: string, query: Pick<EnrollmentQuery, 'search' | 'filter'>) {
+export function enrollmentWhere(
+  organizationId: string,
+  eventId: string,
+  query: Pick<EnrollmentQuery, 'search' | 'filter'>,
+) {
   const clauses = [`e.organization_id = ?`, `e.event_id = ?`, `e.status = 'active'`];
   const params: unknown[] = [organizationId, eventId];
   let readsStudent = false;
@@ -79,49 +85,115 @@ export const ENROLLMENT_SELECT = `
     left join customer_order o on o.id = e.order_id`;
 
 /** Whether the session's course takes a single party (read from the course the session belongs to). */
-async function isSingleParty(em: EntityManager, eventId: string): Promise<boolean> {
-  const [row] = await em.execute<{ single_party: boolean }[]>(
-    'select a.single_party from event e join activity a on a.id = e.activity_id where e.id = ?',
+export async function isSingleParty(em: EntityManager, eventId: string): Promise<boolean> {
+  return (await courseRules(em, eventId)).singleParty;
+}
+
+/** The session's course rules read at enrolment: a single party, and the waiver it requires (if any). */
+export async function courseRules(
+  em: EntityManager,
+  eventId: string,
+): Promise<{ singleParty: boolean; requiredWaiverId: string | null }> {
+  const [row] = await em.execute<{ single_party: boolean; required_waiver_id: string | null }[]>(
+    'select a.single_party, a.required_waiver_id from event e join activity a on a.id = e.activity_id where e.id = ?',
     [eventId],
   );
-  return Boolean(row?.single_party);
+  return { singleParty: Boolean(row?.single_party), requiredWaiverId: row?.required_waiver_id ?? null };
 }
 
 /** Seats in sessions: enroll (never oversold), list, remove, guests. */
 @Injectable()
 export class EnrollmentsService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly removalHooks: EnrollmentRemovalHooks,
+    private readonly events: EnrollmentEvents,
+  ) {}
 
   /**
    * Takes the session's seat lock, then checks the seats and inserts, in the caller's transaction:
    * concurrent seat changes on one session run one after the other, so the last seat is sold once.
    */
-  async enroll(ctx: RequestContext, em: EntityManager, student: Student, eventId: string): Promise<Enrollment> {
+  async enroll(
+    ctx: RequestContext,
+    em: EntityManager,
+    student: Student,
+    eventId: string,
+  ): Promise<Enrollment> {
     const seats = await lockEventForSeats(em, ctx, eventId);
     if (seats.status !== 'active') throw notFound('Event not found');
     if (seats.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
     const existing = await em.count(Enrollment, { event: eventId, student: student.id, status: 'active' });
     if (existing > 0) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
     // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
-    if (seats.students > 0 && (await isSingleParty(em, eventId))) throw new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
+    const rules = await courseRules(em, eventId);
+    if (seats.students + seats.held > 0 && rules.singleParty)
+      throw new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
     if (seats.seats + 1 > seats.capacity) throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+    // A course that requires a waiver starts the seat's waiver as pending; the waivers module moves it on.
     const enrollment = em.create(Enrollment, {
       organization: em.getReference(Organization, ctx.organizationId),
       event: em.getReference(Event, eventId),
       student,
+      waiverStatus: rules.requiredWaiverId ? 'pending' : 'not_required',
     });
     try {
       await em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
+      if (error instanceof UniqueConstraintViolationException)
+        throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
       throw error;
     }
     await em.populate(enrollment, ['event']);
     return enrollment;
   }
 
+  /**
+   * The announcement of a committed enrollment (EnrollmentEvents), with the waiver its course
+   * requires. The caller that owns the transaction calls this after commit.
+   */
+  /** announceCreated for an enrollment known by its id (a seat bought through a payment link). */
+  async announceCreatedById(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    enrollmentId: string,
+  ): Promise<void> {
+    const enrollment = await this.em
+      .fork()
+      .findOneOrFail(Enrollment, { id: enrollmentId, organization: ctx.organizationId });
+    await this.announceCreated(ctx, enrollment);
+  }
+
+  async announceCreated(ctx: Pick<RequestContext, 'organizationId'>, enrollment: Enrollment): Promise<void> {
+    const eventId = enrollment.event.id;
+    const { requiredWaiverId } = await courseRules(this.em, eventId);
+    await this.events.emit({
+      type: 'enrollment.created',
+      organizationId: ctx.organizationId,
+      enrollmentId: enrollment.id,
+      studentId: enrollment.student.id,
+      eventId,
+      requiredWaiverId,
+    });
+  }
+
+  /**
+   * The seat's waiver status, as the waivers module reports it (signed, pending, expired). A course
+   * without a waiver stays not_required. Another organization's enrollment is left alone.
+   */
+  async setWaiverStatus(
+    organizationId: string,
+    enrollmentId: string,
+    status: Exclude<WaiverStatus, 'not_required'>,
+  ): Promise<void> {
+    await this.em.execute(
+      `update enrollment set waiver_status = ? where id = ? and organization_id = ? and waiver_status <> 'not_required'`,
+      [status, enrollmentId, organizationId],
+    );
+  }
+
   async requireEventId(ctx: RequestContext, eventId: string): Promise<void> {
-    if (!(await this.em.count(Event, { id: eventId, organization: ctx.organizationId }))) throw notFound('Event not found');
+    if (!(await this.em.count(Event, { id: eventId, organization: ctx.organizationId })))
+      throw notFound('Event not found');
   }
 
   /** One page of a session's enrollments: search, filters and sort in SQL, on indexes. */
@@ -132,12 +204,10 @@ export class EnrollmentsService {
     const connection = this.em.getConnection();
     const [rows, [count]] = await Promise.all([
       // Naming the students' organization lets a sort by name walk the student name index in order.
-      connection.execute<EnrollmentRow[]>(`${ENROLLMENT_SELECT} where ${where.sql} and s.organization_id = ? order by ${order} limit ? offset ?`, [
-        ...where.params,
-        ctx.organizationId,
-        query.limit,
-        (query.page - 1) * query.limit,
-      ]),
+      connection.execute<EnrollmentRow[]>(
+        `${ENROLLMENT_SELECT} where ${where.sql} and s.organization_id = ? order by ${order} limit ? offset ?`,
+        [...where.params, ctx.organizationId, query.limit, (query.page - 1) * query.limit],
+      ),
       // The count joins students only when the search or a filter reads them.
       connection.execute<{ total: string }[]>(
         `select count(*) as total from enrollment e${where.readsStudent ? ' join student s on s.id = e.student_id' : ''} where ${where.sql}`,
@@ -147,14 +217,49 @@ export class EnrollmentsService {
     return { rows, total: Number(count.total) };
   }
 
-  /** Frees the seat (and its guests' seats) under the session's seat lock; the order stays. */
-  async remove(ctx: RequestContext, enrollmentId: string): Promise<void> {
+  /**
+   * Frees the seat (and its guests' seats) under the session's seat lock; the order stays. With a
+   * refund, the order is refunded in the same transaction first: a refused refund leaves the
+   * student enrolled.
+   */
+  async remove(ctx: RequestContext, enrollmentId: string, refund?: RemovalRefund): Promise<void> {
     await this.em.transactional(async (em) => {
       const enrollment = await this.lockedEnrollment(em, ctx, enrollmentId);
+      if (refund)
+        await this.removalHooks.refund(
+          ctx,
+          em,
+          { enrollmentId: enrollment.id, orderId: enrollment.orderId ?? null },
+          refund,
+        );
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
     });
+  }
+
+  /**
+   * What the Remove student refund needs of an active enrollment of the caller's organization: its
+   * order, the session's start and the course's cancellation policy. Another organization's is 404.
+   */
+  async removalContext(
+    ctx: RequestContext,
+    enrollmentId: string,
+  ): Promise<{ orderId: string | null; startsAt: Date; cancelPolicyId: number }> {
+    const [row] = await this.em.execute<
+      { order_id: string | null; starts_at: Date; cancel_policy_id: number }[]
+    >(
+      `select e.order_id, ev.starts_at, a.cancel_policy_id
+         from enrollment e join event ev on ev.id = e.event_id join activity a on a.id = ev.activity_id
+        where e.id = ? and e.organization_id = ? and e.status = 'active'`,
+      [enrollmentId, ctx.organizationId],
+    );
+    if (!row) throw notFound('Enrollment not found');
+    return {
+      orderId: row.order_id,
+      startsAt: new Date(row.starts_at),
+      cancelPolicyId: Number(row.cancel_policy_id),
+    };
   }
 
   /** Guests take seats too: refused when the session has not enough left. */
@@ -173,7 +278,11 @@ export class EnrollmentsService {
     });
   }
 
-  private async lockedEnrollment(em: EntityManager, ctx: RequestContext, enrollmentId: string): Promise<Enrollment> {
+  private async lockedEnrollment(
+    em: EntityManager,
+    ctx: RequestContext,
+    enrollmentId: string,
+  ): Promise<Enrollment> {
     return (await this.lockedEnrollmentWithSeats(em, ctx, enrollmentId)).enrollment;
   }
 
@@ -210,6 +319,8 @@ export function mapEnrollmentRow(row: EnrollmentRow) {
       User: row.user_id ? { user_id: row.user_id } : null,
     },
     GuestEnrollments: Array.from({ length: row.guest_count }, (_, i) => ({ guest_number: i + 1 })),
-    Order: row.order_id ? { order_id: row.order_id, order_number: row.order_number, totalPrice: row.total_cents ?? 0 } : null,
+    Order: row.order_id
+      ? { order_id: row.order_id, order_number: row.order_number, totalPrice: row.total_cents ?? 0 }
+      : null,
   };
 }

@@ -17,7 +17,13 @@ class EventUpdateDto extends createZodDto(eventUpdateSchema) {}
 class TagDto extends createZodDto(tagSchema) {}
 class EventTagsDto extends createZodDto(eventTagsSchema) {}
 
-const tagOut = z.object({ tag_id: z.string(), name: z.string(), color: z.string(), icon: z.string().nullable(), system: z.boolean() });
+const tagOut = z.object({
+  tag_id: z.string(),
+  name: z.string(),
+  color: z.string(),
+  icon: z.string().nullable(),
+  system: z.boolean(),
+});
 class TagOutDto extends createZodDto(tagOut) {}
 class TagListDto extends createZodDto(z.object({ tags: z.array(tagOut) })) {}
 class CreatedEventDto extends createZodDto(z.object({ event_id: z.uuid() })) {}
@@ -32,7 +38,9 @@ class EventOutDto extends createZodDto(
     capacity: z.number().int(),
     price: z.number().int().describe('cents'),
     status: z.string(),
-    schedule: z.array(z.object({ start_date: z.string(), start_time: z.string(), duration: z.number().int() })),
+    schedule: z.array(
+      z.object({ start_date: z.string(), start_time: z.string(), duration: z.number().int() }),
+    ),
     starts_at: z.string(),
     ends_at: z.string(),
     location_id: z.uuid(),
@@ -75,7 +83,9 @@ export class EventsController {
   }
 
   @Put('tags/:tag_id')
-  @ApiOperation({ summary: 'Rename or recolour a tag; system tags answer 400 "System tags cannot be modified"' })
+  @ApiOperation({
+    summary: 'Rename or recolour a tag; system tags answer 400 "System tags cannot be modified"',
+  })
   @ZodResponse({ status: 200, type: TagOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidBody()
@@ -106,13 +116,18 @@ export class EventsController {
   @Put('events/:event_id')
   @ApiOperation({
     summary: 'Change price, capacity and internal description (future orders only)',
-    description: 'A paid session needs a price above 0 (spec 001 §5). A free session (price 0) may leave the price out or send 0, and stays free.',
+    description:
+      'A paid session needs a price above 0 (spec 001 §5). A free session (price 0) may leave the price out or send 0, and stays free.',
   })
   @ZodResponse({ status: 200, type: EventOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'Capacity below the seats already taken' })
   @ApiInvalidBody()
-  async update(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) id: string, @Body() body: EventUpdateDto) {
+  async update(
+    @Ctx() ctx: RequestContext,
+    @Param('event_id', UuidParamPipe) id: string,
+    @Body() body: EventUpdateDto,
+  ) {
     await this.events.update(ctx, id, body);
     return this.events.get(ctx, id);
   }
@@ -140,7 +155,11 @@ export class EventsController {
   @ZodResponse({ status: 200, type: TagListDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidBody()
-  async setEventTags(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) id: string, @Body() body: EventTagsDto) {
+  async setEventTags(
+    @Ctx() ctx: RequestContext,
+    @Param('event_id', UuidParamPipe) id: string,
+    @Body() body: EventTagsDto,
+  ) {
     return { tags: await this.tags.setForEvent(ctx, id, body.tags) };
   }
 }

@@ -37,7 +37,9 @@ export class EventsService {
       const course = await this.courses.requireCourse(ctx, input.activity_id);
       // Appointment courses are booked by students at a time they pick (the booking issue): no dated sessions.
       if (course.activityType === 'appointment') {
-        throw new ApiError(HttpStatus.BAD_REQUEST, M.appointmentNotSchedulable, { activity_id: M.appointmentNotSchedulable });
+        throw new ApiError(HttpStatus.BAD_REQUEST, M.appointmentNotSchedulable, {
+          activity_id: M.appointmentNotSchedulable,
+        });
       }
       const [location, instructor] = await Promise.all([
         this.reference.requireLocation(ctx, input.location_id),
@@ -46,7 +48,8 @@ export class EventsService {
       // Each day is wall-clock time in the location's zone; its instants follow daylight saving.
       const days = input.dates.map((row, position) => {
         const startsAt = wallClockToUtc(row.date, row.time, location.timezone);
-        if (!startsAt) throw new ApiError(HttpStatus.BAD_REQUEST, M.invalidDate, { [`dates.${position}`]: M.invalidDate });
+        if (!startsAt)
+          throw new ApiError(HttpStatus.BAD_REQUEST, M.invalidDate, { [`dates.${position}`]: M.invalidDate });
         return { ...row, position, startsAt, endsAt: new Date(startsAt.getTime() + row.duration * 60000) };
       });
       const event = em.create(Event, {
@@ -96,7 +99,8 @@ export class EventsService {
       }
       event.capacity = input.capacity;
       if (input.price !== undefined) event.priceCents = input.price;
-      if (input.internal_short_description !== undefined) event.internalShortDescription = input.internal_short_description || null;
+      if (input.internal_short_description !== undefined)
+        event.internalShortDescription = input.internal_short_description || null;
       await em.flush();
       return event;
     });
@@ -106,7 +110,8 @@ export class EventsService {
   async delete(ctx: RequestContext, id: string): Promise<string> {
     return this.em.transactional(async (em) => {
       const seats = await lockEventForSeats(em, ctx, id);
-      if (seats.students > 0) throw new ApiError(HttpStatus.CONFLICT, M.deleteBlocked);
+      // A seat a payment link holds is a student on the way: the session stays.
+      if (seats.students > 0 || seats.held > 0) throw new ApiError(HttpStatus.CONFLICT, M.deleteBlocked);
       const event = await em.findOneOrFail(Event, { id: seats.eventId }, { refresh: true });
       const activityId = event.activity.id;
       // Removed enrollments keep their history in orders; their rows go with the session.
@@ -133,7 +138,9 @@ export function mapEvent(event: Event, taken: { seats: number; students: number 
     capacity: event.capacity,
     price: event.priceCents,
     status: event.status,
-    schedule: event.days.getItems().map((d) => ({ start_date: d.startDate, start_time: d.startTime, duration: d.durationMins })),
+    schedule: event.days
+      .getItems()
+      .map((d) => ({ start_date: d.startDate, start_time: d.startTime, duration: d.durationMins })),
     starts_at: event.startsAt.toISOString(),
     ends_at: event.endsAt.toISOString(),
     location_id: event.location.id,

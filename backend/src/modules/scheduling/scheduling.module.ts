@@ -3,12 +3,16 @@ import { Global, Module } from '@nestjs/common';
 import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
 import { SqlCourseScheduleReader } from './course-schedule.reader';
+import { EnrollmentEvents } from './enrollment-events';
 import { EnrollmentExportService } from './enrollment-export.service';
+import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
 import { EnrollmentsController } from './enrollments.controller';
 import { EnrollmentsService } from './enrollments.service';
 import { Enrollment } from './entities/enrollment.entity';
 import { EventDay } from './entities/event-day.entity';
 import { Event } from './entities/event.entity';
+import { SeatHold } from './entities/seat-hold.entity';
+import { SeatHoldsService } from './seat-holds.service';
 import { Tag } from './entities/tag.entity';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
@@ -22,7 +26,7 @@ import { TagsService } from './tags.service';
  */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag]), CatalogModule],
+  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold]), CatalogModule],
   controllers: [EventsController, SessionsController, EnrollmentsController],
   providers: [
     EventsService,
@@ -30,8 +34,19 @@ import { TagsService } from './tags.service';
     EnrollmentsService,
     TagsService,
     EnrollmentExportService,
+    EnrollmentRemovalHooks,
+    SeatHoldsService,
+    EnrollmentEvents,
     { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
   ],
-  exports: [SessionsService, EventsService, EnrollmentsService, COURSE_SCHEDULE_READER],
+  exports: [
+    SessionsService,
+    EventsService,
+    EnrollmentsService,
+    EnrollmentRemovalHooks,
+    SeatHoldsService,
+    EnrollmentEvents,
+    COURSE_SCHEDULE_READER,
+  ],
 })
 export class SchedulingModule {}

@@ -2,46 +2,80 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 
-/** Seats taken per event: each active enrollment is one seat plus its guests. */
-export async function seatsTaken(em: EntityManager, eventIds: string[]): Promise<Map<string, { seats: number; students: number }>> {
-  const result = new Map<string, { seats: number; students: number }>();
+/** Seats taken in one session: students with their guests, plus the seats payment links hold. */
+export interface SeatsTaken {
+  /** Everything that counts against capacity: enrolled students, their guests, held seats. */
+  seats: number;
+  /** Enrolled students. */
+  students: number;
+  /** Seats held by payment links not yet paid, cancelled or expired. */
+  held: number;
+}
+
+/**
+ * Seats taken per event: each active enrollment is one seat plus its guests; each live seat hold
+ * (unreleased, not expired) its seats. An expired hold stops counting at its expiry, whether or not
+ * the expiry job has run yet.
+ */
+export async function seatsTaken(em: EntityManager, eventIds: string[]): Promise<Map<string, SeatsTaken>> {
+  const result = new Map<string, SeatsTaken>();
   if (eventIds.length === 0) return result;
-  const rows = await em.execute<{ event_id: string; seats: string; students: string }[]>(
-    `select event_id, sum(1 + guest_count) as seats, count(*) as students
-       from enrollment
-      where status = 'active' and event_id in (${eventIds.map(() => '?').join(', ')})
+  const list = eventIds.map(() => '?').join(', ');
+  const rows = await em.execute<{ event_id: string; seats: string; students: string; held: string }[]>(
+    `select event_id, sum(seats) as seats, sum(students) as students, sum(held) as held
+       from (select event_id, 1 + guest_count as seats, 1 as students, 0 as held
+               from enrollment
+              where status = 'active' and event_id in (${list})
+             union all
+             select event_id, seats, 0, seats
+               from seat_hold
+              where released_at is null and expires_at > clock_timestamp() and event_id in (${list})) taken
       group by event_id`,
-    eventIds,
+    [...eventIds, ...eventIds],
   );
-  for (const row of rows) result.set(row.event_id, { seats: Number(row.seats), students: Number(row.students) });
+  for (const row of rows)
+    result.set(row.event_id, {
+      seats: Number(row.seats),
+      students: Number(row.students),
+      held: Number(row.held),
+    });
   return result;
 }
 
 /** A session locked for a seat change, with its capacity and seats read inside the lock. */
-export interface LockedSeats {
+export interface LockedSeats extends SeatsTaken {
   eventId: string;
   capacity: number;
   endsAt: Date;
   status: 'active' | 'cancelled';
-  /** Students plus their guests. */
-  seats: number;
-  students: number;
 }
 
 /**
- * THE lock of every seat change: enroll, guests, capacity edit, deletion (and payment-link holds
- * when they come). Locks the session row (SELECT … FOR UPDATE) in the caller's transaction, then
- * reads the capacity and the seats taken inside the lock, so concurrent changes run one after the
- * other and each sees what the one before it committed. Another organization's session, or none,
- * is 404.
+ * THE lock of every seat change: enroll, guests, capacity edit, deletion, payment-link holds and
+ * their conversion into enrollments. Locks the session row (SELECT … FOR UPDATE) in the caller's
+ * transaction, then reads the capacity and the seats taken (held seats included) inside the lock, so
+ * concurrent changes run one after the other and each sees what the one before it committed.
+ * Another organization's session, or none, is 404.
  */
-export async function lockEventForSeats(em: EntityManager, ctx: RequestContext, eventId: string): Promise<LockedSeats> {
+export async function lockEventForSeats(
+  em: EntityManager,
+  ctx: Pick<RequestContext, 'organizationId'>,
+  eventId: string,
+): Promise<LockedSeats> {
   if (!em.isInTransaction()) throw new Error('lockEventForSeats must run inside a transaction');
-  const [row] = await em.execute<{ id: string; capacity: number; ends_at: Date; status: 'active' | 'cancelled' }[]>(
-    `select id, capacity, ends_at, status from event where id = ? and organization_id = ? for update`,
-    [eventId, ctx.organizationId],
-  );
+  const [row] = await em.execute<
+    { id: string; capacity: number; ends_at: Date; status: 'active' | 'cancelled' }[]
+  >(`select id, capacity, ends_at, status from event where id = ? and organization_id = ? for update`, [
+    eventId,
+    ctx.organizationId,
+  ]);
   if (!row) throw notFound('Event not found');
-  const taken = (await seatsTaken(em, [row.id])).get(row.id) ?? { seats: 0, students: 0 };
-  return { eventId: row.id, capacity: row.capacity, endsAt: new Date(row.ends_at), status: row.status, ...taken };
+  const taken = (await seatsTaken(em, [row.id])).get(row.id) ?? { seats: 0, students: 0, held: 0 };
+  return {
+    eventId: row.id,
+    capacity: row.capacity,
+    endsAt: new Date(row.ends_at),
+    status: row.status,
+    ...taken,
+  };
 }

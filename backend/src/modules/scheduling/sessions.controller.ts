@@ -13,7 +13,11 @@ import { ApiInvalidQuery } from '../../common/api-errors';
 
 const sessionsQuery = z
   .object({
-    include_past: z.enum(['true', 'false']).optional().default('false').transform((v) => v === 'true'),
+    include_past: z
+      .enum(['true', 'false'])
+      .optional()
+      .default('false')
+      .transform((v) => v === 'true'),
     limit: queryCount({ min: 1, max: 10000 }).optional().default(10000),
   })
   .strict();
@@ -45,7 +49,11 @@ export class SessionsController {
   @ZodResponse({ status: 200, type: SessionListDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidQuery()
-  async list(@Ctx() ctx: RequestContext, @Param('activity_id', UuidParamPipe) id: string, @Query() query: SessionsQueryDto) {
+  async list(
+    @Ctx() ctx: RequestContext,
+    @Param('activity_id', UuidParamPipe) id: string,
+    @Query() query: SessionsQueryDto,
+  ) {
     return { sessions: await this.sessions.listForCourse(ctx, id, query.include_past, query.limit) };
   }
 }

@@ -25,12 +25,20 @@ export class SessionsService {
       },
       { populate: ['location', 'days'], orderBy: { startsAt: 'asc', id: 'asc' }, limit },
     );
-    const taken = await seatsTaken(this.em, events.map((e) => e.id));
+    const taken = await seatsTaken(
+      this.em,
+      events.map((e) => e.id),
+    );
     return events.map((event) => mapSession(event, taken.get(event.id)?.seats ?? 0));
   }
 }
 
-export function sessionBadge(endsAt: Date, enrolled: number, capacity: number, now = new Date()): 'Finished' | 'At capacity' | 'Open' {
+export function sessionBadge(
+  endsAt: Date,
+  enrolled: number,
+  capacity: number,
+  now = new Date(),
+): 'Finished' | 'At capacity' | 'Open' {
   if (endsAt.getTime() <= now.getTime()) return 'Finished';
   if (enrolled >= capacity) return 'At capacity';
   return 'Open';
@@ -48,6 +56,8 @@ export function mapSession(event: Event, enrolled: number) {
     price: event.priceCents,
     badge: sessionBadge(event.endsAt, enrolled, event.capacity),
     Location: { address: event.location.address, timezone: { timeZoneId: event.location.timezone } },
-    schedule: event.days.getItems().map((d) => ({ start_date: d.startDate, start_time: d.startTime, duration: d.durationMins })),
+    schedule: event.days
+      .getItems()
+      .map((d) => ({ start_date: d.startDate, start_time: d.startTime, duration: d.durationMins })),
   };
 }

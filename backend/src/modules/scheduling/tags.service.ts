@@ -1,7 +1,13 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { HOT_TAG_MIN_ENROLLMENTS, isSystemTagId, SCHEDULING_MESSAGES as M, SYSTEM_TAGS, tagSchema } from '@studio/contracts';
+import {
+  HOT_TAG_MIN_ENROLLMENTS,
+  isSystemTagId,
+  SCHEDULING_MESSAGES as M,
+  SYSTEM_TAGS,
+  tagSchema,
+} from '@studio/contracts';
 import { z } from 'zod';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
@@ -14,7 +20,13 @@ import { seatsTaken } from './seats';
 type TagInput = z.output<typeof tagSchema>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const mapTag = (t: Tag) => ({ tag_id: t.id, name: t.name, color: t.color, icon: t.icon ?? null, system: false });
+export const mapTag = (t: Tag) => ({
+  tag_id: t.id,
+  name: t.name,
+  color: t.color,
+  icon: t.icon ?? null,
+  system: false,
+});
 const systemTag = (t: (typeof SYSTEM_TAGS)[keyof typeof SYSTEM_TAGS]) => ({ ...t, system: true });
 
 /** Custom tags on sessions, and the derived system tags Featured, Special and Hot (spec 001 §4). */
@@ -26,7 +38,11 @@ export class TagsService {
   ) {}
 
   async listAvailable(ctx: RequestContext) {
-    const tags = await this.em.find(Tag, { organization: ctx.organizationId }, { orderBy: { name: 'asc', id: 'asc' } });
+    const tags = await this.em.find(
+      Tag,
+      { organization: ctx.organizationId },
+      { orderBy: { name: 'asc', id: 'asc' } },
+    );
     return tags.map(mapTag);
   }
 
@@ -40,7 +56,8 @@ export class TagsService {
     try {
       await this.em.persistAndFlush(tag);
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new ApiError(HttpStatus.CONFLICT, M.tagNameTaken, { name: M.tagNameTaken });
+      if (error instanceof UniqueConstraintViolationException)
+        throw new ApiError(HttpStatus.CONFLICT, M.tagNameTaken, { name: M.tagNameTaken });
       throw error;
     }
     return mapTag(tag);
@@ -51,11 +68,16 @@ export class TagsService {
     if (!UUID.test(id)) throw notFound('Tag not found');
     const tag = await this.em.findOne(Tag, { id, organization: ctx.organizationId });
     if (!tag) throw notFound('Tag not found');
-    this.em.assign(tag, { name: input.name, color: input.color, ...(input.icon !== undefined && { icon: input.icon }) });
+    this.em.assign(tag, {
+      name: input.name,
+      color: input.color,
+      ...(input.icon !== undefined && { icon: input.icon }),
+    });
     try {
       await this.em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new ApiError(HttpStatus.CONFLICT, M.tagNameTaken, { name: M.tagNameTaken });
+      if (error instanceof UniqueConstraintViolationException)
+        throw new ApiError(HttpStatus.CONFLICT, M.tagNameTaken, { name: M.tagNameTaken });
       throw error;
     }
     return mapTag(tag);
@@ -70,9 +92,16 @@ export class TagsService {
       ...(event.isSpecialEvent ? [systemTag(SYSTEM_TAGS.special)] : []),
       ...(students >= HOT_TAG_MIN_ENROLLMENTS ? [systemTag(SYSTEM_TAGS.hot)] : []),
     ];
-    const rows = await this.em.execute<{ tag_id: string }[]>('select tag_id from event_tag where event_id = ?', [event.id]);
+    const rows = await this.em.execute<{ tag_id: string }[]>(
+      'select tag_id from event_tag where event_id = ?',
+      [event.id],
+    );
     const custom = rows.length
-      ? await this.em.find(Tag, { id: { $in: rows.map((r) => r.tag_id) }, organization: ctx.organizationId }, { orderBy: { name: 'asc' } })
+      ? await this.em.find(
+          Tag,
+          { id: { $in: rows.map((r) => r.tag_id) }, organization: ctx.organizationId },
+          { orderBy: { name: 'asc' } },
+        )
       : [];
     return [...system, ...custom.map(mapTag)];
   }
@@ -81,14 +110,21 @@ export class TagsService {
   async setForEvent(ctx: RequestContext, eventId: string, tagIds: string[]) {
     const event = await this.events.requireEvent(ctx, eventId);
     const custom = [...new Set(tagIds.filter((id) => !isSystemTagId(id)))];
-    if (custom.some((id) => !UUID.test(id))) throw new ApiError(HttpStatus.BAD_REQUEST, M.invalidTagData, { tags: M.invalidTagData });
-    const found = custom.length ? await this.em.count(Tag, { id: { $in: custom }, organization: ctx.organizationId }) : 0;
+    if (custom.some((id) => !UUID.test(id)))
+      throw new ApiError(HttpStatus.BAD_REQUEST, M.invalidTagData, { tags: M.invalidTagData });
+    const found = custom.length
+      ? await this.em.count(Tag, { id: { $in: custom }, organization: ctx.organizationId })
+      : 0;
     if (found !== custom.length) throw notFound('Tag not found');
     await this.em.transactional(async (em) => {
       // The session row's lock serialises concurrent replacements: each deletes and inserts in turn.
-      await em.execute('select id from event where id = ? and organization_id = ? for update', [event.id, ctx.organizationId]);
+      await em.execute('select id from event where id = ? and organization_id = ? for update', [
+        event.id,
+        ctx.organizationId,
+      ]);
       await em.execute('delete from event_tag where event_id = ?', [event.id]);
-      for (const tagId of custom) await em.execute('insert into event_tag (event_id, tag_id) values (?, ?)', [event.id, tagId]);
+      for (const tagId of custom)
+        await em.execute('insert into event_tag (event_id, tag_id) values (?, ?)', [event.id, tagId]);
     });
     return this.forEvent(ctx, eventId);
   }

@@ -1,6 +1,13 @@
 import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { studentCreateSchema, studentListQuerySchema, studentNameSchema } from '@studio/contracts';
+import {
+  LOYALTY_STATUSES,
+  loyaltyEntrySchema,
+  studentCreateSchema,
+  studentListQuerySchema,
+  studentNameSchema,
+  waiverSubmissionSchema,
+} from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
@@ -9,6 +16,8 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { mapStudent, StudentsService } from './students.service';
+import { StudentDetailParts } from './student-detail-parts';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 
 const studentOut = z.object({
@@ -21,6 +30,38 @@ const studentOut = z.object({
   created_at: z.string(),
 });
 class StudentOutDto extends createZodDto(studentOut) {}
+
+/** Spec 001 §3 Student, as the student drawer reads it. */
+const studentDetailOut = studentOut.extend({
+  User: z
+    .object({ first_name: z.string(), last_name: z.string(), phone: z.string().nullable() })
+    .nullable()
+    .describe("The student's account, when they signed up"),
+  LoyaltyBalance: z
+    .array(loyaltyEntrySchema)
+    .describe('The points ledger, newest first: the first entry is the current balance (none: 0)'),
+  Organization: z.object({
+    timezone: z.string(),
+    LoyaltyProgram: z
+      .array(z.object({ status: z.enum(LOYALTY_STATUSES) }))
+      .describe('the first entry says whether points can be edited'),
+  }),
+  new_orders: z
+    .array(
+      z.object({
+        order_id: z.uuid(),
+        order_number: z.number().int(),
+        created_at: z.string(),
+        total: z.number().int().describe('cents'),
+        status: z.string(),
+        image: z.string().nullable(),
+        subDescription: z.string(),
+      }),
+    )
+    .describe("The student's newest orders, newest first"),
+  Submission: z.array(waiverSubmissionSchema).describe("The student's waivers (signature requests), newest first"),
+});
+class StudentDetailDto extends createZodDto(studentDetailOut) {}
 class StudentListDto extends createZodDto(
   z.object({
     students: z.array(studentOut),
@@ -37,15 +78,26 @@ class StudentRenameDto extends createZodDto(studentNameSchema) {}
 @Controller('admin/student')
 @Auth()
 export class StudentsController {
-  constructor(private readonly students: StudentsService) {}
+  constructor(
+    private readonly students: StudentsService,
+    private readonly parts: StudentDetailParts,
+    private readonly organizations: OrganizationsService,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Students by last name, paged in SQL; `search` matches any part of the name or email' })
+  @ApiOperation({
+    summary: 'Students by last name, paged in SQL; `search` matches any part of the name or email',
+  })
   @ZodResponse({ status: 200, type: StudentListDto })
   @ApiInvalidQuery()
   async list(@Ctx() ctx: RequestContext, @Query() query: StudentQueryDto) {
     const { students, total } = await this.students.list(ctx, query);
-    return { students: students.map(mapStudent), totalCount: total, currentPage: query.page, itemsPerPage: query.limit };
+    return {
+      students: students.map(mapStudent),
+      totalCount: total,
+      currentPage: query.page,
+      itemsPerPage: query.limit,
+    };
   }
 
   @Post()
@@ -58,11 +110,29 @@ export class StudentsController {
   }
 
   @Get(':student_id')
-  @ApiOperation({ summary: 'One student' })
-  @ZodResponse({ status: 200, type: StudentOutDto })
+  @ApiOperation({
+    summary: 'One student with their account, points ledger, organization, newest orders and waivers (spec 001 §3)',
+  })
+  @ZodResponse({ status: 200, type: StudentDetailDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async get(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) id: string) {
-    return mapStudent(await this.students.requireStudent(ctx, id));
+    const student = await this.students.requireStudent(ctx, id);
+    const [orders, loyalty, organization, submissions] = await Promise.all([
+      this.parts.recentOrders(ctx, id),
+      this.parts.loyaltyBalance(ctx, id),
+      this.organizations.current(ctx),
+      this.parts.submissions(ctx, id),
+    ]);
+    return {
+      ...mapStudent(student),
+      User: student.userId
+        ? { first_name: student.firstName, last_name: student.lastName, phone: student.phone ?? null }
+        : null,
+      LoyaltyBalance: loyalty.entries,
+      Organization: { timezone: organization.timezone, LoyaltyProgram: [{ status: loyalty.programStatus }] },
+      new_orders: orders,
+      Submission: submissions,
+    };
   }
 
   @Put(':student_id')
@@ -70,7 +140,11 @@ export class StudentsController {
   @ZodResponse({ status: 200, type: StudentOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidBody()
-  async rename(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) id: string, @Body() body: StudentRenameDto) {
+  async rename(
+    @Ctx() ctx: RequestContext,
+    @Param('student_id', UuidParamPipe) id: string,
+    @Body() body: StudentRenameDto,
+  ) {
     return mapStudent(await this.students.rename(ctx, id, body));
   }
 }

@@ -1,14 +1,16 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { StudentDetailParts } from './student-detail-parts';
 import { Student } from './student.entity';
 import { StudentsController } from './students.controller';
 import { StudentsService } from './students.service';
 
 /** The studio's customers (students). Loyalty, waivers and orders of the student drawer join later. */
 @Module({
-  imports: [MikroOrmModule.forFeature([Student])],
+  imports: [MikroOrmModule.forFeature([Student]), OrganizationsModule],
   controllers: [StudentsController],
-  providers: [StudentsService],
-  exports: [StudentsService],
+  providers: [StudentsService, StudentDetailParts],
+  exports: [StudentsService, StudentDetailParts],
 })
 export class StudentsModule {}

@@ -26,7 +26,9 @@ export class StudentsService {
     const term = query.search?.trim().toLowerCase();
     if (term) {
       // Uses the trigram index on the same expression.
-      qb.andWhere(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`, [`%${likeEscape(term)}%`]);
+      qb.andWhere(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`, [
+        `%${likeEscape(term)}%`,
+      ]);
     }
     const [students, total] = await qb
       .orderBy({ lastName: 'asc', firstName: 'asc', id: 'asc' })

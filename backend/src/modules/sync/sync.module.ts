@@ -1,5 +1,23 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { SyncConfig } from './entities/sync-config.entity';
+import { SyncConnection } from './entities/sync-connection.entity';
+import { SyncMapping } from './entities/sync-mapping.entity';
+import { SyncController } from './sync.controller';
+import { SyncConnectionsService } from './sync-connections.service';
+import { SyncSettingsService } from './sync-settings.service';
+import { TokenCipher } from './token-cipher';
 
-/** Ticketing, mailing-list and video-meeting providers: OAuth, settings and sync workers. Its boundary is set now; later issues fill it in. */
-@Module({})
+/**
+ * Ticketing (Eventbrite), mailing-list (Mailchimp, Klaviyo) and video-meeting (Zoom) providers,
+ * laid out like Twenty's calendar import: `entities/` (connections with encrypted tokens, settings,
+ * one mapping per synced record with its stage), and, as they come, `drivers/<provider>/`, `jobs/`
+ * and `crons/`. Today: the settings and connection state the four panels read and save.
+ */
+@Module({
+  imports: [MikroOrmModule.forFeature([SyncConnection, SyncConfig, SyncMapping])],
+  controllers: [SyncController],
+  providers: [TokenCipher, SyncConnectionsService, SyncSettingsService],
+  exports: [SyncSettingsService, SyncConnectionsService],
+})
 export class SyncModule {}

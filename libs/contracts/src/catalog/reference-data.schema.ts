@@ -38,6 +38,19 @@ export type InstructorInput = z.input<typeof instructorSchema>;
 
 /** The URL the API answers for an upload: /api/media/<organization id>/<file id>.<png|jpg|gif>. */
 export const MEDIA_URL_PATTERN = /^\/api\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(png|jpg|gif)$/;
+/** The address of an uploaded PDF document (a waiver's), as POST /api/admin/upload/document answers it. */
+export const DOCUMENT_URL_PATTERN = /^\/api\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.pdf$/;
+/** Largest PDF document an upload takes. */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+/** The document upload's answers (a waiver's PDF), used by the API and the New waiver page. */
+export const DOCUMENT_UPLOAD_MESSAGES = {
+  missing: 'Choose a PDF document to upload.',
+  type: 'Only PDF documents can be uploaded.',
+  size: 'Documents can be at most 8 MB.',
+  documentNotFound: 'Document not found',
+  uploaded: 'Document uploaded',
+  failed: 'The document could not be uploaded.',
+} as const;
 
 /** An absolute https:// URL with a host and no credentials in it. */
 export function isHttpsUrl(value: string): boolean {
@@ -55,7 +68,7 @@ export function isHttpsUrl(value: string): boolean {
  */
 export const waiverDocumentUrlSchema = safeText({ error: R.documentUrl })
   .max(2048, R.documentUrl)
-  .refine((v) => isHttpsUrl(v) || MEDIA_URL_PATTERN.test(v), R.documentUrl);
+  .refine((v) => isHttpsUrl(v) || MEDIA_URL_PATTERN.test(v) || DOCUMENT_URL_PATTERN.test(v), R.documentUrl);
 
 export const waiverSchema = z
   .object({

@@ -351,6 +351,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/upload/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a waiver's PDF document (judged by its bytes, at most 8 MB); answers its url for document_url */
+        post: operations["MediaController_uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media/{org}/{file}": {
         parameters: {
             query?: never;
@@ -543,7 +560,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a student from a session: frees the seat, keeps the order */
+        /**
+         * Remove a student from a session: frees the seat, keeps the order
+         * @description With `refund`, the student's order is refunded in the same operation: when the refund is refused the student stays enrolled (the error has `errors.refund`).
+         */
         delete: operations["EnrollmentsController_remove"];
         options?: never;
         head?: never;
@@ -609,7 +629,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One student */
+        /** One student with their account, points ledger, organization, newest orders and waivers (spec 001 §3) */
         get: operations["StudentsController_get"];
         /** Change a student's first and last name */
         put: operations["StudentsController_rename"];
@@ -688,6 +708,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stripe events: signature checked on the raw body (300 s tolerance), stored once per event id, handled by a queue job (no session token: the signature is the authentication) */
+        post: operations["StripeWebhooksController_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders": {
         parameters: {
             query?: never;
@@ -734,6 +771,112 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/invoice/{student_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a payment link: a pending workbench order at the session price, the seat held until the link expires (PAYMENT_LINK_TTL_HOURS), the link mailed to the student */
+        post: operations["PaymentLinksController_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/order/{order_id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund an order: `amount` cents for a partial refund, or no amount for all that is left
+         * @description Only paid and partial_refund workbench orders that were charged, with a payment method on file. The order row is locked while the refund is made; each action carries one idempotency key to the provider. A repeated Idempotency-Key refunds once.
+         */
+        post: operations["RefundsController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/enrollment/{enrollment_id}/refund-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The student's order and the refund the course's cancellation policy suggests now, for Remove student */
+        get: operations["RemovalRefundController_quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The studio's payment methods on file (refunds need one) */
+        get: operations["PaymentMethodsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payment-methods/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A page where the studio saves a payment method: Stripe Checkout in setup mode, or the demo page */
+        post: operations["PaymentMethodsController_setup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/subscription/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One subscription: plan, student, billing history and its audit (spec 001 §3) */
+        get: operations["SubscriptionsController_get"];
+        put?: never;
+        post?: never;
+        /** Cancel now (not at period end): the provider stops future payments; answers the cancelled subscription */
+        delete: operations["SubscriptionsController_cancel"];
         options?: never;
         head?: never;
         patch?: never;
@@ -786,6 +929,126 @@ export interface paths {
         get: operations["LoyaltyController_get"];
         /** Enable or disable the loyalty programme (100 points = $1.00) */
         put: operations["LoyaltyController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/student/{student_id}/loyalty-balance/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a student's points balance; a ledger entry records the difference (spec 001 §7) */
+        post: operations["LoyaltyBalanceController_set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/submission/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Waivers page: each waiver template (by name, at most 1000) with its pending, completed and expired submissions counted */
+        get: operations["SubmissionsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/submission/remind/{submission_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reminds the student to sign (a queue job): refused once signed or expired; at most once an hour per submission */
+        get: operations["SubmissionsController_remind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/docuseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** DocuSeal's webhook: marks a submission completed (or expired); the X-Docuseal-Secret header must match */
+        post: operations["DocusealWebhookController_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign/demo/{submission_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Embedded signing page: the waiver text and a name to type (labelled "Demo signing page") */
+        get: operations["DemoSigningController_show"];
+        put?: never;
+        /** Embedded signing page: sign by typing your name; records the time and address; answers the signed page */
+        post: operations["DemoSigningController_sign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sync/providers/config_schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Save a provider's config_schema settings (spec 001 §3, §7): provider_name plus that provider's own fields; fields left out keep their value */
+        put: operations["SyncController_saveConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sync/providers/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sync provider for the caller's organization: connected or not, the account, config_schema; Eventbrite's organizations or the mailing-list service's lists */
+        get: operations["SyncController_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1506,7 +1769,11 @@ export interface components {
                 student_id: string;
                 created_at: string;
                 guestCount: number;
-                waiverStatus: string;
+                /**
+                 * @description Follows the waiver submission: signed, pending, expired; not_required when the course requires none
+                 * @enum {string}
+                 */
+                waiverStatus: "signed" | "pending" | "expired" | "not_required";
                 Student: {
                     first_name: string;
                     last_name: string;
@@ -1530,6 +1797,13 @@ export interface components {
             totalCount: number;
             currentPage: number;
             itemsPerPage: number;
+        };
+        RemoveEnrollmentDto: {
+            refund?: {
+                /** @description cents */
+                amount: number;
+                reason: string;
+            };
         };
         GuestCountDto: {
             guestCount: number;
@@ -1576,9 +1850,82 @@ export interface components {
             user_id: string | null;
             created_at: string;
         };
+        StudentDetailDto_Output: {
+            /** Format: uuid */
+            student_id: string;
+            first_name: string;
+            last_name: string;
+            email: string;
+            phone: string | null;
+            user_id: string | null;
+            created_at: string;
+            /** @description The student's account, when they signed up */
+            User: {
+                first_name: string;
+                last_name: string;
+                phone: string | null;
+            } | null;
+            /** @description The points ledger, newest first: the first entry is the current balance (none: 0) */
+            LoyaltyBalance: {
+                /** Format: uuid */
+                entry_id: string;
+                /** @description the balance after this entry */
+                balance: number;
+                /** @description the change: positive when earned or raised */
+                points: number;
+                /** @enum {string} */
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal";
+                order_id: string | null;
+                /** @description the admin's name, or null for an order's payment or refund */
+                actor: string | null;
+                created_at: string;
+            }[];
+            Organization: {
+                timezone: string;
+                /** @description the first entry says whether points can be edited */
+                LoyaltyProgram: {
+                    /** @enum {string} */
+                    status: "active" | "disabled";
+                }[];
+            };
+            /** @description The student's newest orders, newest first */
+            new_orders: {
+                /** Format: uuid */
+                order_id: string;
+                order_number: number;
+                created_at: string;
+                /** @description cents */
+                total: number;
+                status: string;
+                image: string | null;
+                subDescription: string;
+            }[];
+            /** @description The student's waivers (signature requests), newest first */
+            Submission: {
+                /** Format: uuid */
+                submission_id: string;
+                /** @enum {string} */
+                status: "pending" | "completed" | "expired";
+                completed_at: string | null;
+                created_at: string;
+                /** @description The signed document (set once completed) */
+                submission_url: string | null;
+                /** @description Where the student signs (set once the request is sent) */
+                sign_url: string | null;
+                DocusealTemplate: {
+                    name: string;
+                };
+            }[];
+        };
         StudentRenameDto: {
             first_name: string;
             last_name: string;
+        };
+        WebhookReceivedDto_Output: {
+            /** @constant */
+            received: true;
+            /** @description the event id was already recorded: nothing more is done */
+            duplicate: boolean;
         };
         OrderListDto_Output: {
             orders: {
@@ -1639,13 +1986,14 @@ export interface components {
                 };
             } | null;
             created_at: string;
-            /** @description Subscriptions bought with the order (none until subscriptions exist) */
+            /** @description Subscriptions bought with the order; each opens the subscription drawer */
             Subscription: {
                 /** Format: uuid */
                 subscription_id: string;
                 /** @enum {string} */
                 status: "active" | "expired" | "cancelled";
                 created_at: string;
+                plan_name: string;
             }[];
             /** @description Checkout-form answers given with the order (none are stored yet) */
             submissions: {
@@ -1682,6 +2030,151 @@ export interface components {
                 /** @description cents: unit_price × quantity − discount */
                 total: number;
                 loyalty_points: number;
+            }[];
+            /** @description The money audit of the order: payment-link sends, payments, refunds, oldest first */
+            activity: {
+                /** Format: uuid */
+                activity_id: string;
+                /** @enum {string} */
+                action: "payment_link_sent" | "payment_received" | "payment_link_expired" | "payment_link_cancelled" | "refund" | "refund_failed" | "subscription_cancelled";
+                /** @description cents moved by the action (a refund), else null */
+                amount: number | null;
+                detail: string;
+                /** @description the admin's name, or null for the payment provider or a job */
+                actor: string | null;
+                created_at: string;
+            }[];
+            /** @description The refunds ledger of the order, oldest first */
+            refunds: {
+                /** Format: uuid */
+                refund_id: string;
+                /** @description cents */
+                amount: number;
+                reason: string;
+                /** @description the admin's name */
+                actor: string | null;
+                /** @description the provider's answer: succeeded, or pending */
+                status: string;
+                provider_refund_id: string | null;
+                created_at: string;
+            }[];
+        };
+        InvoiceBodyDto: {
+            /** Format: uuid */
+            event_id?: string;
+            /** Format: uuid */
+            appointment_id?: string;
+        };
+        PaymentLinkSentDto_Output: {
+            /** Format: uuid */
+            order_id: string;
+            order_number: number;
+            /** @description the payment link mailed to the student (Stripe Checkout, or the demo payment page) */
+            url: string;
+            /** @description ISO 8601: when the link, and the seat it holds, run out */
+            expires_at: string;
+        };
+        RefundBodyDto: {
+            /** @description cents; leave out to refund the whole remaining amount */
+            amount?: number;
+            reason?: string;
+        };
+        RefundQuoteDto_Output: {
+            /** @description The order that paid for the seat, or null (an enrollment made before orders) */
+            order: {
+                /** Format: uuid */
+                order_id: string;
+                order_number: number;
+                status: string;
+                total: number;
+                refunded_amount: number;
+            } | null;
+            /** @description cents that can be refunded now (0 when the order cannot be refunded) */
+            refundable: number;
+            /** @description cents the course's cancellation policy refunds at this moment */
+            suggested_amount: number;
+            /** @description share of the total the policy refunds now, 0 to 1 */
+            share: number;
+            policy: {
+                id: number;
+                name: string;
+                rule: string;
+            } | null;
+            starts_at: string;
+            has_payment_method: boolean;
+            /** @description why the order cannot be refunded (the drawer's messages), or null */
+            refusal: string | null;
+        };
+        PaymentMethodsDto_Output: {
+            /** @enum {string} */
+            provider: "demo" | "stripe";
+            payment_methods: {
+                id: string;
+                brand: string;
+                last4: string;
+                exp_month: number;
+                exp_year: number;
+            }[];
+        };
+        SetupDto_Output: {
+            url: string;
+        };
+        SubscriptionOutDto_Output: {
+            /** Format: uuid */
+            subscription_id: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "cancelled";
+            created_at: string;
+            /** @description when the period paid for ends */
+            current_period_end: string | null;
+            cancelled_at: string | null;
+            /** @description the order it was bought with, if any */
+            order_id: string | null;
+            /** @enum {string} */
+            provider: "demo" | "stripe";
+            provider_subscription_id: string;
+            plan: {
+                name: string;
+                product_id: string | null;
+                /** @description cents per interval */
+                amount: number;
+                currency: string;
+                /** @enum {string} */
+                interval_unit: "days" | "weeks" | "months" | "years";
+                interval_count: number;
+            };
+            Student: {
+                /** Format: uuid */
+                student_id: string;
+                first_name: string;
+                last_name: string;
+                email: string;
+                phone: string | null;
+            };
+            /** @description Billing history: one per paid invoice, newest first */
+            subscription_invoices: {
+                /** Format: uuid */
+                invoice_id: string;
+                provider_invoice_id: string;
+                /** @description cents paid */
+                amount: number;
+                currency: string;
+                paid_at: string;
+                /** @description the provider's invoice page */
+                receipt_url: string | null;
+            }[];
+            /** @description The money audit of the subscription (cancellations, with who did them), oldest first */
+            activity: {
+                /** Format: uuid */
+                activity_id: string;
+                /** @enum {string} */
+                action: "payment_link_sent" | "payment_received" | "payment_link_expired" | "payment_link_cancelled" | "refund" | "refund_failed" | "subscription_cancelled";
+                /** @description cents moved by the action (a refund), else null */
+                amount: number | null;
+                detail: string;
+                /** @description the admin's name, or null for the payment provider or a job */
+                actor: string | null;
+                created_at: string;
             }[];
         };
         DiscountListDto_Output: {
@@ -1768,6 +2261,107 @@ export interface components {
         LoyaltyProgramUpdateDto: {
             /** @enum {string} */
             status: "active" | "disabled";
+        };
+        LoyaltyBalanceSetDto: {
+            amount: number;
+        };
+        LoyaltyBalanceDto_Output: {
+            /** @description newest first; the first entry is the current balance */
+            LoyaltyBalance: {
+                /** Format: uuid */
+                entry_id: string;
+                /** @description the balance after this entry */
+                balance: number;
+                /** @description the change: positive when earned or raised */
+                points: number;
+                /** @enum {string} */
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal";
+                order_id: string | null;
+                /** @description the admin's name, or null for an order's payment or refund */
+                actor: string | null;
+                created_at: string;
+            }[];
+        };
+        WaiverSummaryDto_Output: {
+            templates: {
+                /** Format: uuid */
+                template_id: string;
+                name: string;
+                created_at: string;
+                document_url: string | null;
+                pending: number;
+                completed: number;
+                expired: number;
+            }[];
+        };
+        ReminderDto_Output: {
+            /** Format: uuid */
+            submission_id: string;
+            /** @enum {string} */
+            status: "pending" | "completed" | "expired";
+            /** @description When this reminder was sent */
+            last_reminded_at: string;
+            /** @constant */
+            message: "Reminder sent";
+        };
+        WebhookAnswerDto_Output: {
+            /** @constant */
+            received: true;
+        };
+        SyncConfigPayloadDto: {
+            organization_id?: string | null;
+            sync_all_courses?: boolean;
+            /** @constant */
+            sync_all_enrollments?: true;
+            /** @constant */
+            provider_name: "eventbrite";
+        } | {
+            list_id?: string | null;
+            sync_all_customers?: boolean;
+            /** @constant */
+            provider_name: "mailchimp";
+        } | {
+            list_id?: string | null;
+            sync_all_customers?: boolean;
+            /** @constant */
+            provider_name: "klaviyo";
+        } | {
+            meeting_summary?: boolean;
+            /** @constant */
+            provider_name: "zoom";
+        };
+        SyncProviderOutDto_Output: {
+            provider: {
+                /** @enum {string} */
+                name: "eventbrite" | "mailchimp" | "klaviyo" | "zoom";
+                connected: boolean;
+                /** @description the connected account's name; null when not connected */
+                account_name: string | null;
+                /** @description ISO instant of the connection; null when not connected */
+                connected_at: string | null;
+                /** @description the provider's own settings (spec 001 §3) */
+                config_schema: {
+                    organization_id: string | null;
+                    sync_all_courses: boolean;
+                    /** @constant */
+                    sync_all_enrollments: true;
+                } | {
+                    list_id: string | null;
+                    sync_all_customers: boolean;
+                } | {
+                    meeting_summary: boolean;
+                };
+            };
+            /** @description Eventbrite only: the organizations of the connected account (empty until connected) */
+            organizations?: {
+                id: string;
+                name: string;
+            }[];
+            /** @description Mailchimp and Klaviyo only: the lists of the connected account (empty until connected) */
+            lists?: {
+                id: string;
+                name: string;
+            }[];
         };
         ChatAlertDto: {
             message: string;
@@ -2921,6 +3515,68 @@ export interface operations {
             };
         };
     };
+    MediaController_uploadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadOutDto_Output"];
+                };
+            };
+            /** @description No file, more than one file, or a malformed multipart body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Documents can be at most 8 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only PDF documents can be uploaded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     MediaController_serve: {
         parameters: {
             query?: never;
@@ -2950,6 +3606,7 @@ export interface operations {
                     "image/png": components["schemas"]["ErrorBodyDto"];
                     "image/jpeg": components["schemas"]["ErrorBodyDto"];
                     "image/gif": components["schemas"]["ErrorBodyDto"];
+                    "application/pdf": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -3724,7 +4381,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RemoveEnrollmentDto"];
+            };
+        };
         responses: {
             /** @description Removed */
             204: {
@@ -3732,6 +4393,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
             };
             /** @description Missing, expired or revoked token */
             401: {
@@ -3743,6 +4413,24 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The refund was refused; the student stays enrolled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3996,7 +4684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StudentOutDto_Output"];
+                    "application/json": components["schemas"]["StudentDetailDto_Output"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -4254,6 +4942,63 @@ export interface operations {
             };
         };
     };
+    StripeWebhooksController_receive: {
+        parameters: {
+            query?: never;
+            header: {
+                "stripe-signature": string;
+                /** @description t=<unix seconds>,v1=<HMAC-SHA256 of "t.body" with the endpoint secret> */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A Stripe event object, exactly as Stripe sends it */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceivedDto_Output"];
+                };
+            };
+            /** @description No signature, a bad or stale signature, or not an event: nothing is stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Stripe webhooks are not configured here (STRIPE_WEBHOOK_SECRET is not set) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     OrdersController_list: {
         parameters: {
             query?: {
@@ -4408,6 +5153,376 @@ export interface operations {
             };
             /** @description No such order in the organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PaymentLinksController_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                student_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceBodyDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkSentDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such student, session or appointment in the organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Already enrolled, a link already waiting, no seat left, the session ended, or a free session */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The payment provider did not create the checkout; the order failed and the seat is free */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    RefundsController_refund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One per refund action (1 to 200 characters): a retry with the same key refunds once */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundBodyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Order not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The order cannot be refunded (status, $0.00 total, never charged, another source, no payment method, provider refusal) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The payment provider did not answer; nothing was refunded */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    RemovalRefundController_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                enrollment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundQuoteDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Enrollment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PaymentMethodsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodsDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PaymentMethodsController_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupDto_Output"];
+                };
+            };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionOutDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Subscription not found (none in the organization) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionOutDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Subscription not found (none in the organization) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Subscription already cancelled (cancelled or expired) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Failed to cancel subscription: the payment provider refused or did not answer */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4712,6 +5827,406 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    LoyaltyBalanceController_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                student_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoyaltyBalanceSetDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoyaltyBalanceDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such student in the organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Loyalty program is not active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SubmissionsController_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaiverSummaryDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SubmissionsController_remind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submission_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Submission not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This waiver is already signed: no reminder is needed. / This waiver request has expired: no reminder can be sent. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A reminder was sent less than an hour ago. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DocusealWebhookController_receive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A DocuSeal webhook event ({event_type, timestamp, data}), exactly as DocuSeal sends it */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAnswerDto_Output"];
+                };
+            };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Invalid webhook secret */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description DocuSeal is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DemoSigningController_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description dsub_ followed by 32 hex digits */
+                submission_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such signature request: a page for a browser, the error body otherwise */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DemoSigningController_sign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description dsub_ followed by 32 hex digits */
+                submission_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    signer_name: string;
+                };
+                "application/json": {
+                    signer_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No name typed ('Type your full name to sign.'), or a malformed body: the page again for a browser, the error body otherwise */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such signature request: a page for a browser, the error body otherwise */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncController_saveConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncConfigPayloadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncProviderOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "eventbrite" | "mailchimp" | "klaviyo" | "zoom";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncProviderOutDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown sync provider. Choose eventbrite, mailchimp, klaviyo or zoom. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

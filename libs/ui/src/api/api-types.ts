@@ -16,4 +16,4 @@ export type OrganizationListResponse = Schemas['OrganizationListDto_Output'];
 export type OrganizationSummary = OrganizationListResponse['organizations'][number];
 export type ApiErrorResponse = Schemas['ErrorBodyDto'];
 export type StudentListResponse = Schemas['StudentListDto_Output'];
-export type StudentDetail = Schemas['StudentOutDto_Output'];
+export type StudentDetail = Schemas['StudentDetailDto_Output'];

@@ -28,59 +28,9 @@ export const KNOWN_MISSING = [
     issue: 11,
     screen: 'Edit Course sync settings (ticketing events)',
   },
-  {
-    method: 'get',
-    path: '/api/admin/student/{student_id}',
-    field: 'new_orders',
-    issue: 9,
-    screen: 'Student drawer, Orders',
-  },
-  {
-    method: 'post',
-    path: '/api/admin/order/{order_id}/refund',
-    issue: 9,
-    screen: 'Order drawer, Refund payment',
-  },
-  {
-    method: 'get',
-    path: '/api/admin/student/{student_id}',
-    field: 'Submission',
-    issue: 10,
-    screen: 'Student drawer, Waivers',
-  },
-  {
-    method: 'get',
-    path: '/api/admin/student/{student_id}',
-    field: 'LoyaltyBalance',
-    issue: 10,
-    screen: 'Student drawer, Loyalty points',
-  },
-  {
-    method: 'get',
-    path: '/api/admin/student/{student_id}',
-    field: 'Organization',
-    issue: 10,
-    screen: 'Student drawer, loyalty program state (Organization.LoyaltyProgram)',
-  },
-  {
-    method: 'post',
-    path: '/api/admin/student/{student_id}/loyalty-balance/set',
-    issue: 10,
-    screen: 'Student drawer, Edit points',
-  },
-  {
-    method: 'get',
-    path: '/api/admin/submission/remind/{submission_id}',
-    issue: 10,
-    screen: 'Student drawer, Send reminder',
-  },
 ] as const satisfies readonly KnownMissingCall[];
 
 /** What a screen says in place of a feature whose API is on the list. */
 export const FEATURE_NOT_AVAILABLE = {
   ticketingEvents: 'Eventbrite events are not available yet.',
-  studentOrders: "The student's orders are not available yet.",
-  studentWaivers: "The student's waivers are not available yet.",
-  loyalty: 'Loyalty points are not available yet.',
-  refund: 'Refunds are not available yet.',
 } as const;

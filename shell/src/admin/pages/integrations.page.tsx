@@ -1,5 +1,64 @@
-import { Button, Card, Flex, Typography, useDrawer, useSession } from '@studio/ui';
+import {
+  SYNC_MESSAGES,
+  SYNC_PROVIDER_KINDS,
+  SYNC_PROVIDER_LABELS,
+  SYNC_PROVIDERS,
+  type SyncProviderName,
+} from '@studio/contracts';
+import {
+  Button,
+  Card,
+  Flex,
+  QueryError,
+  Skeleton,
+  Tag,
+  Typography,
+  syncQueries,
+  useDrawer,
+  useQuery,
+  useSession,
+} from '@studio/ui';
 import { PageFrame } from './page-frame';
+
+/** One sync provider: what it is for, connected or not (and as whom), and its settings drawer. */
+function SyncProviderCard({ provider }: { provider: SyncProviderName }) {
+  const drawer = useDrawer();
+  const query = useQuery(syncQueries.provider(provider));
+  const label = SYNC_PROVIDER_LABELS[provider];
+  const state = query.data?.provider;
+  return (
+    <section aria-label={label}>
+      <Card
+        title={label}
+        size="small"
+        extra={<Typography.Text type="secondary">{SYNC_PROVIDER_KINDS[provider]}</Typography.Text>}
+      >
+        {query.isError ? (
+          <QueryError
+            title={SYNC_MESSAGES.loadFailed(provider)}
+            error={query.error}
+            onRetry={query.refetch}
+            retrying={query.isFetching}
+          />
+        ) : !state ? (
+          <Skeleton active paragraph={{ rows: 1 }} title={false} />
+        ) : (
+          <Flex justify="space-between" align="center" gap={8} wrap>
+            <Flex gap={8} align="center">
+              {state.connected ? <Tag color="green">Connected</Tag> : <Tag>Not connected</Tag>}
+              {state.connected && state.account_name ? (
+                <Typography.Text>{state.account_name}</Typography.Text>
+              ) : null}
+            </Flex>
+            <Button onClick={() => drawer.open(provider, {})} aria-label={`${label} settings`}>
+              Settings
+            </Button>
+          </Flex>
+        )}
+      </Card>
+    </section>
+  );
+}
 
 export function IntegrationsPage() {
   const { session } = useSession();
@@ -9,6 +68,9 @@ export function IntegrationsPage() {
     <PageFrame title="Integrations">
       <Flex vertical gap={16}>
         <Typography.Text type="secondary">Sync providers are set up here.</Typography.Text>
+        {SYNC_PROVIDERS.map((provider) => (
+          <SyncProviderCard key={provider} provider={provider} />
+        ))}
         {superAdmin ? (
           <Card title="Super Admin Settings" size="small">
             <Button onClick={() => drawer.open('super_admin', {})}>Switch organization</Button>

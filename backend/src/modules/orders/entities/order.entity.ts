@@ -7,7 +7,7 @@ import type { OrderStatus } from '@studio/contracts';
 /** A purchase. Enrolling a student directly from the back office makes a zero-total order of source workbench. */
 @Entity({ tableName: 'customer_order' })
 export class Order {
-  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl';
+  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'linkExpiresAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -48,6 +48,14 @@ export class Order {
   /** The provider's receipt page of the charge, once paid. */
   @Property({ type: 'text', nullable: true })
   receiptUrl?: string | null;
+
+  /** The payment link's checkout session (Stripe cs_..., demo dcs_...), for a link sent from Add student. */
+  @Property({ type: 'text', nullable: true })
+  checkoutSessionId?: string | null;
+
+  /** When the payment link, and the seat it holds, run out. */
+  @Property({ type: 'timestamptz', nullable: true })
+  linkExpiresAt?: Date | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

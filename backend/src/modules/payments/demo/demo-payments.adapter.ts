@@ -1,5 +1,5 @@
 import { formatCents } from '@studio/contracts';
-import { LockMode, MikroORM } from '@mikro-orm/core';
+import { LockMode, MikroORM, TransactionContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { PaymentEvent, PaymentEvents } from '../payment-events';
@@ -14,8 +14,10 @@ import {
   PaymentsPort,
   RefundInput,
   RefundResult,
+  SubscriptionCancelled,
 } from '../payments.port';
 import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund } from './demo-ledger.entities';
+import { DemoSubscription } from './demo-subscription.entity';
 
 export const DEMO_SESSION_ID = /^dcs_[a-f0-9]{32}$/;
 export const DEMO_PAYMENT_ID = /^dpi_[a-f0-9]{32}$/;
@@ -40,12 +42,22 @@ export class DemoPaymentsAdapter extends PaymentsPort {
     private readonly events: PaymentEvents,
     /** Absolute base of this app's public address, without a trailing slash. */
     private readonly baseUrl: string,
+    /** The embedded database (PGlite) has one connection: see em(). */
+    private readonly embedded = false,
   ) {
     super();
   }
 
+  /**
+   * The ledger's own unit of work. On PostgreSQL it is a separate connection, so the ledger commits
+   * whatever the caller does, as a real provider would. The embedded database has a single
+   * connection: a caller's open transaction (a refund under its order lock, a cancellation) holds
+   * it, and a second unit of work would wait for it forever, so there the ledger joins that
+   * transaction.
+   */
   private em(): EntityManager {
-    return this.orm.em.fork() as EntityManager;
+    const joined = this.embedded ? TransactionContext.getEntityManager(this.orm.em.name) : undefined;
+    return (joined ?? this.orm.em.fork()) as EntityManager;
   }
 
   async createCheckout(input: CreateCheckoutInput): Promise<CheckoutCreated> {
@@ -199,6 +211,28 @@ export class DemoPaymentsAdapter extends PaymentsPort {
       await this.events.emit({ type: 'checkout.cancelled', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
     }
     return session;
+  }
+
+  /** Cancels a demo subscription now; one already cancelled answers when it was. */
+  async cancelSubscription(providerSubscriptionId: string): Promise<SubscriptionCancelled> {
+    const em = this.em();
+    await em.nativeUpdate(DemoSubscription, { id: providerSubscriptionId, status: 'active' }, { status: 'canceled', canceledAt: new Date() });
+    const subscription = await em.findOne(DemoSubscription, { id: providerSubscriptionId });
+    if (!subscription) throw new PaymentNotFoundError(`No such subscription: ${providerSubscriptionId}`);
+    return { providerSubscriptionId, cancelledAt: subscription.canceledAt ?? new Date() };
+  }
+
+  /** Opens a subscription in the demo ledger (the demo data; a demo subscription checkout later). */
+  async openSubscription(organizationId: string, amountCents: number, createdAt = new Date()): Promise<string> {
+    const em = this.em();
+    const subscription = em.create(DemoSubscription, { id: newId('dsub'), organizationId, amountCents, createdAt });
+    await em.persistAndFlush(subscription);
+    return subscription.id;
+  }
+
+  /** The demo ledger's subscription, or null. */
+  findSubscription(providerSubscriptionId: string): Promise<DemoSubscription | null> {
+    return this.em().findOne(DemoSubscription, { id: providerSubscriptionId });
   }
 
   /** An open link past its expiry becomes expired, once (the conditional update), and says so. */

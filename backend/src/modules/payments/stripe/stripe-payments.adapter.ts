@@ -12,6 +12,7 @@ import {
   PaymentsPort,
   RefundInput,
   RefundResult,
+  SubscriptionCancelled,
 } from '../payments.port';
 import { StripeCustomer } from './stripe-customer.entity';
 
@@ -135,6 +136,24 @@ export class StripePaymentsAdapter extends PaymentsPort {
     });
     if (!session.url) throw new Error(`Stripe answered setup session ${session.id} without a url`);
     return { url: session.url };
+  }
+
+  async cancelSubscription(providerSubscriptionId: string): Promise<SubscriptionCancelled> {
+    const ended = (subscription: Stripe.Subscription): SubscriptionCancelled => ({
+      providerSubscriptionId: subscription.id,
+      cancelledAt: new Date((subscription.canceled_at ?? subscription.ended_at ?? Math.floor(Date.now() / 1000)) * 1000),
+    });
+    try {
+      // Now, not at period end: no final invoice and no proration credit.
+      return ended(await this.stripe.subscriptions.cancel(providerSubscriptionId, { invoice_now: false, prorate: false }));
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      // Stripe answers an ended subscription's cancel as missing ("No such subscription"), though it
+      // can still be retrieved: when it ended elsewhere (the dashboard, unpaid), that end is the answer.
+      const current = await this.notFoundAs(() => this.stripe.subscriptions.retrieve(providerSubscriptionId), `No such subscription: ${providerSubscriptionId}`);
+      if (current.status === 'canceled' || current.status === 'incomplete_expired') return ended(current);
+      throw error;
+    }
   }
 
   private em(): EntityManager {

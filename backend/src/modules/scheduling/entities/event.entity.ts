@@ -1,4 +1,12 @@
-import { Collection, Entity, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import {
+  Collection,
+  Entity,
+  ManyToOne,
+  OneToMany,
+  OptionalProps,
+  PrimaryKey,
+  Property,
+} from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Activity } from '../../catalog/entities/activity.entity';
 import { Instructor } from '../../catalog/entities/instructor.entity';
@@ -9,7 +17,8 @@ import { EventDay } from './event-day.entity';
 /** A dated session of a scheduled course; a multi-day course is one event of several days. */
 @Entity({ tableName: 'event' })
 export class Event {
-  [OptionalProps]?: 'status' | 'isFeatured' | 'isSpecialEvent' | 'syncWithEventbrite' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    'status' | 'isFeatured' | 'isSpecialEvent' | 'syncWithEventbrite' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

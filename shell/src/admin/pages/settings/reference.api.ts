@@ -1,4 +1,4 @@
-import type { instructorSchema, locationSchema, waiverSchema } from '@studio/contracts';
+import type { instructorSchema, locationSchema, paths, waiverSchema } from '@studio/contracts';
 import { answer, api } from '@studio/ui';
 
 /* What the forms hand over after the zod resolver parsed them (defaults filled in). */
@@ -26,4 +26,16 @@ export function saveInstructor(id: string | null, body: InstructorBody): Promise
 /** POST a waiver template; answers its template_id (the course form selects it). */
 export function createWaiver(body: WaiverBody) {
   return answer(api.POST('/api/admin/waiver', { body }));
+}
+
+type DocumentUploadBody = NonNullable<paths['/api/admin/upload/document']['post']['requestBody']>['content']['multipart/form-data'];
+
+/**
+ * POST /api/admin/upload/document as multipart (field `file`): a waiver's PDF; answers its url (the
+ * waiver's document_url). The generated type names the binary field a string, the browser sends the File.
+ */
+export function uploadDocument(file: File) {
+  const form = new FormData();
+  form.append('file', file);
+  return answer(api.POST('/api/admin/upload/document', { body: form as unknown as DocumentUploadBody }));
 }

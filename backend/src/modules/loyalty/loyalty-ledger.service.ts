@@ -1,0 +1,170 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { LOYALTY_BALANCE_MESSAGES, type LoyaltyEntry, type LoyaltyReason } from '@studio/contracts';
+import { ApiError } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { LoyaltyService } from './loyalty.service';
+
+/** How many entries the student drawer shows (the first is the current balance). */
+export const LEDGER_ENTRIES_SHOWN = 10;
+
+type EntryRow = {
+  id: string;
+  balance: number;
+  points: number;
+  reason: LoyaltyReason;
+  order_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  created_at: Date;
+};
+
+/**
+ * Students' points as a ledger. Every change of one student's balance runs under one transaction
+ * lock per student (pg_advisory_xact_lock), reads the last balance inside it and appends an entry
+ * with the new balance, so concurrent changes never lose one another.
+ */
+@Injectable()
+export class LoyaltyLedgerService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly loyalty: LoyaltyService,
+  ) {}
+
+  /**
+   * The newest entries of a student, newest first; the first is the current balance. The join to
+   * app_user (identity's table) is a read-only join for the admins' names, kept in this one query.
+   */
+  async entries(
+    organizationId: string,
+    studentId: string,
+    limit = LEDGER_ENTRIES_SHOWN,
+  ): Promise<LoyaltyEntry[]> {
+    const rows = await this.em.getConnection().execute<EntryRow[]>(
+      `select e.id, e.balance, e.points, e.reason, e.order_id, u.first_name, u.last_name, e.created_at
+         from loyalty_entry e left join app_user u on u.id = e.actor_user_id
+        where e.organization_id = ? and e.student_id = ?
+        order by e.created_at desc, e.id desc limit ?`,
+      [organizationId, studentId, limit],
+    );
+    return rows.map((r) => ({
+      entry_id: r.id,
+      balance: Number(r.balance),
+      points: Number(r.points),
+      reason: r.reason,
+      order_id: r.order_id,
+      actor: r.first_name === null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
+      created_at: new Date(r.created_at).toISOString(),
+    }));
+  }
+
+  /**
+   * Sets a student's balance (spec 001 §7 loyalty-balance/set): refused when the programme is not
+   * active; an entry records the difference (none when the balance is already that).
+   * The caller has checked that the student belongs to the organization.
+   */
+  async setBalance(ctx: RequestContext, studentId: string, amount: number): Promise<LoyaltyEntry[]> {
+    if (!(await this.loyalty.isActive(ctx.organizationId)))
+      throw new ApiError(HttpStatus.CONFLICT, LOYALTY_BALANCE_MESSAGES.notActive);
+    await this.em.transactional(async (em) => {
+      const current = await this.lockedBalance(em, ctx.organizationId, studentId);
+      if (current === amount) return;
+      await this.append(em, {
+        organizationId: ctx.organizationId,
+        studentId,
+        points: amount - current,
+        balance: amount,
+        reason: 'adjusted',
+        actorUserId: ctx.userId,
+      });
+    });
+    return this.entries(ctx.organizationId, studentId);
+  }
+
+  /**
+   * Points earned by a paid order: once per order, however often the payment is announced (the
+   * partial unique index on order and reason makes a repeat a no-op). Answers whether it credited.
+   */
+  async earnForOrder(
+    organizationId: string,
+    studentId: string,
+    orderId: string,
+    points: number,
+  ): Promise<boolean> {
+    if (points <= 0) return false;
+    return this.em.transactional(async (em) => {
+      const current = await this.lockedBalance(em, organizationId, studentId);
+      return this.append(em, {
+        organizationId,
+        studentId,
+        points,
+        balance: current + points,
+        reason: 'earned',
+        orderId,
+      });
+    });
+  }
+
+  /**
+   * A full refund takes back what the order earned, once; the balance never goes below 0 (points
+   * already spent stay spent). Answers whether it debited.
+   */
+  async reverseForOrder(organizationId: string, studentId: string, orderId: string): Promise<boolean> {
+    return this.em.transactional(async (em) => {
+      const [earned] = await em.execute<{ points: number }[]>(
+        `select points from loyalty_entry where organization_id = ? and order_id = ? and reason = 'earned'`,
+        [organizationId, orderId],
+      );
+      if (!earned) return false;
+      const current = await this.lockedBalance(em, organizationId, studentId);
+      const taken = Math.min(Number(earned.points), current);
+      return this.append(em, {
+        organizationId,
+        studentId,
+        points: -taken,
+        balance: current - taken,
+        reason: 'refund_reversal',
+        orderId,
+      });
+    });
+  }
+
+  /** Takes the student's ledger lock for this transaction and reads the balance inside it. */
+  private async lockedBalance(em: EntityManager, organizationId: string, studentId: string): Promise<number> {
+    await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 7))`, [`loyalty:${studentId}`]);
+    const [last] = await em.execute<{ balance: number }[]>(
+      `select balance from loyalty_entry where organization_id = ? and student_id = ? order by created_at desc, id desc limit 1`,
+      [organizationId, studentId],
+    );
+    return last ? Number(last.balance) : 0;
+  }
+
+  private async append(
+    em: EntityManager,
+    e: {
+      organizationId: string;
+      studentId: string;
+      points: number;
+      balance: number;
+      reason: LoyaltyReason;
+      orderId?: string;
+      actorUserId?: string;
+    },
+  ): Promise<boolean> {
+    const rows = await em.execute<{ id: string }[]>(
+      `insert into loyalty_entry (id, organization_id, student_id, points, balance, reason, order_id, actor_user_id, created_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, clock_timestamp())
+       on conflict do nothing returning id`,
+      [
+        e.organizationId,
+        e.studentId,
+        e.points,
+        e.balance,
+        e.reason,
+        e.orderId ?? null,
+        e.actorUserId ?? null,
+      ],
+    );
+    return rows.length > 0;
+  }
+}

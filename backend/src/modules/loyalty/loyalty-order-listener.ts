@@ -1,0 +1,29 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { OrderEvents } from '../orders/order-events';
+import { LoyaltyLedgerService } from './loyalty-ledger.service';
+import { LoyaltyService } from './loyalty.service';
+
+/**
+ * Points follow orders (issue 10): a paid order earns its product lines' points (once, however often
+ * the payment is announced), and a full refund takes them back. Only while the programme is active
+ * for earning; a reversal applies whenever the order had earned.
+ */
+@Injectable()
+export class LoyaltyOrderListener implements OnModuleInit {
+  constructor(
+    private readonly events: OrderEvents,
+    private readonly ledger: LoyaltyLedgerService,
+    private readonly loyalty: LoyaltyService,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.on('order.paid', async (e) => {
+      if (e.loyaltyPoints > 0 && (await this.loyalty.isActive(e.organizationId))) {
+        await this.ledger.earnForOrder(e.organizationId, e.studentId, e.orderId, e.loyaltyPoints);
+      }
+    });
+    this.events.on('order.refunded', async (e) => {
+      if (e.full) await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId);
+    });
+  }
+}

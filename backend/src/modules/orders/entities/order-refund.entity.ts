@@ -1,0 +1,46 @@
+import { Entity, Index, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * The refunds ledger: one row per refund made, with who made it, why, and the provider's refund id.
+ * An order's refunded amount is the sum of its rows (the refund keeps both in one transaction).
+ * Its id is the idempotency key sent to the provider; `idempotencyKey` is the client's (the header of
+ * the refund call), so a retried action finds its row and refunds once.
+ */
+@Entity({ tableName: 'order_refund' })
+@Index({ properties: ['organizationId', 'orderId', 'createdAt'] })
+@Unique({ properties: ['orderId', 'idempotencyKey'] })
+export class OrderRefund {
+  [OptionalProps]?: 'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'uuid' })
+  orderId!: string;
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'integer' })
+  amountCents!: number;
+
+  @Property({ type: 'text' })
+  reason: string = '';
+
+  @Property({ type: 'uuid', nullable: true })
+  actorUserId?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  providerRefundId?: string | null;
+
+  /** The provider's answer: succeeded, or pending while the bank processes it. */
+  @Property({ type: 'text' })
+  status: string = 'succeeded';
+
+  @Property({ type: 'text', nullable: true })
+  idempotencyKey?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Param, Post } from '@nestjs/common';
+import { ApiBadGatewayResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { enrollBodySchema, PAYMENT_LINK_MESSAGES } from '@studio/contracts';
+import { ZodResponse } from 'nestjs-zod';
+import { z } from 'zod';
+import { notFound } from '../../common/api-error';
+import { ApiInvalidBody } from '../../common/api-errors';
+import { ErrorBodyDto } from '../../common/error-body.dto';
+import { Ctx, RequestContext } from '../../common/request-context';
+import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { createZodDto } from '../../common/zod-dto';
+import { Auth } from '../identity/auth.guard';
+import { PaymentLinksService } from './payment-links.service';
+
+class InvoiceBodyDto extends createZodDto(enrollBodySchema) {}
+class PaymentLinkSentDto extends createZodDto(
+  z.object({
+    order_id: z.uuid(),
+    order_number: z.number().int(),
+    url: z.string().describe('the payment link mailed to the student (Stripe Checkout, or the demo payment page)'),
+    expires_at: z.string().describe('ISO 8601: when the link, and the seat it holds, run out'),
+  }),
+) {}
+
+/** Add student's "Send payment link" (spec 000 §2, §7 POST /api/admin/orders/invoice/{studentId}). */
+@ApiTags('orders')
+@Controller('admin/orders')
+@Auth()
+export class PaymentLinksController {
+  constructor(private readonly links: PaymentLinksService) {}
+
+  @Post('invoice/:student_id')
+  @ApiOperation({
+    summary:
+      'Send a payment link: a pending workbench order at the session price, the seat held until the link expires (PAYMENT_LINK_TTL_HOURS), the link mailed to the student',
+  })
+  @ZodResponse({ status: 201, type: PaymentLinkSentDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No such student, session or appointment in the organization' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'Already enrolled, a link already waiting, no seat left, the session ended, or a free session' })
+  @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not create the checkout; the order failed and the seat is free' })
+  @ApiInvalidBody()
+  async send(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) studentId: string, @Body() body: InvoiceBodyDto) {
+    // Appointments (students pick the time) arrive with their own issue; none exist yet.
+    if (!body.event_id) throw notFound(PAYMENT_LINK_MESSAGES.appointmentNotFound);
+    return this.links.send(ctx, studentId, body.event_id);
+  }
+}

@@ -1,0 +1,344 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import {
+  formatCents,
+  PAYMENT_LINK_MESSAGES,
+  WORKBENCH_SOURCE,
+  type OrderActivityAction,
+} from '@studio/contracts';
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
+import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
+import { MailService } from '../notifications/mail.service';
+import { Organization } from '../organizations/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
+import { PaymentsPort } from '../payments/payments.port';
+import { EnrollmentsService } from '../scheduling/enrollments.service';
+import { SeatHoldsService } from '../scheduling/seat-holds.service';
+import { StudentsService } from '../students/students.service';
+import { OrderLine } from './entities/order-line.entity';
+import { Order } from './entities/order.entity';
+import { OrderActivityService } from './order-activity.service';
+import { OrderEvent, OrderEvents } from './order-events';
+import { OrdersService } from './orders.service';
+
+export const PAYMENT_LINK_QUEUE = 'payment-links';
+export const EXPIRE_LINK_JOB = 'expire-link';
+/** The expiry job runs this long after the link's expiry, so the provider has marked it expired too. */
+const EXPIRY_GRACE_MS = 5_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The expiry job's payload: ids only. */
+export interface ExpireLinkJob {
+  orderId: string;
+  organizationId: string;
+}
+
+export interface PaymentLinkSent {
+  order_id: string;
+  order_number: number;
+  url: string;
+  expires_at: string;
+}
+
+type Ended = 'payment_link_expired' | 'payment_link_cancelled';
+type EndedEvent = Extract<PaymentEvent, { type: 'checkout.expired' | 'checkout.cancelled' }>;
+
+/**
+ * Payment links (Add student, "Send payment link"): a pending workbench order with a seat line, the
+ * seat held until the link expires, a checkout with the provider, and the link mailed to the student.
+ * The outcome arrives as a PaymentEvent (the demo page's Pay and Cancel, Stripe's webhooks) or from the
+ * expiry job that asks the provider: paid enrolls the student; expired or cancelled fails the order
+ * and frees the seat. An order's state only moves forward from pending, so a repeated or late event
+ * changes nothing.
+ */
+@Injectable()
+export class PaymentLinksService implements OnModuleInit {
+  private readonly logger = new Logger('PaymentLinks');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly orders: OrdersService,
+    private readonly students: StudentsService,
+    private readonly organizations: OrganizationsService,
+    private readonly holds: SeatHoldsService,
+    private readonly enrollments: EnrollmentsService,
+    private readonly activity: OrderActivityService,
+    private readonly payments: PaymentsPort,
+    private readonly events: PaymentEvents,
+    private readonly orderEvents: OrderEvents,
+    private readonly mail: MailService,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.on('payment.succeeded', (e) =>
+      this.paid(e.organizationId, e.orderId, e.sessionId, e.paymentIntentId, e.amountCents),
+    );
+    const endedBy = (action: Ended) => (e: EndedEvent) => this.ended(e.organizationId, e.orderId, e.sessionId, action);
+    this.events.on('checkout.expired', endedBy('payment_link_expired'));
+    this.events.on('checkout.cancelled', endedBy('payment_link_cancelled'));
+    this.queue.process(PAYMENT_LINK_QUEUE, async (job) => {
+      if (job.name === EXPIRE_LINK_JOB) await this.reconcile(job.data as ExpireLinkJob);
+    });
+  }
+
+  /**
+   * Sends the student a payment link for the session. The order, its line and the held seat commit
+   * together (under the session's seat lock); then the expiry job is queued, the provider's checkout
+   * created (outside the lock), and the mail queued.
+   */
+  async send(ctx: RequestContext, studentId: string, eventId: string): Promise<PaymentLinkSent> {
+    const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
+    const { order, student } = await this.em.transactional(async (em) => {
+      const student = await this.students.requireStudent(ctx, studentId);
+      const orderId = randomUUID();
+      const held = await this.holds.hold(ctx, em, { student, eventId, orderId, expiresAt });
+      // Thrown after the hold: the transaction rolls back, the seat with it.
+      if (held.priceCents <= 0) throw new ApiError(HttpStatus.CONFLICT, PAYMENT_LINK_MESSAGES.freeSession);
+      const order = em.create(Order, {
+        id: orderId,
+        organization: em.getReference(Organization, ctx.organizationId),
+        orderNumber: await this.orders.nextOrderNumber(em, ctx.organizationId),
+        student,
+        status: 'pending',
+        source: WORKBENCH_SOURCE,
+        totalCents: held.priceCents,
+        eventId,
+        description: held.eventName,
+        linkExpiresAt: expiresAt,
+      });
+      em.create(OrderLine, {
+        order,
+        kind: 'seat',
+        eventId,
+        description: held.eventName,
+        unitPriceCents: held.priceCents,
+      });
+      await em.flush();
+      return { order, student };
+    });
+
+    // Queued before anything can fail: whatever happens next, the order is settled at the link's expiry.
+    await this.queue.add<ExpireLinkJob>(
+      PAYMENT_LINK_QUEUE,
+      EXPIRE_LINK_JOB,
+      { orderId: order.id, organizationId: ctx.organizationId },
+      {
+        jobId: `payment-link-expiry-${order.id}`,
+        delayMs: expiresAt.getTime() - Date.now() + EXPIRY_GRACE_MS,
+        attempts: 10,
+        backoffMs: 30_000,
+      },
+    );
+
+    let checkout: { sessionId: string; url: string };
+    try {
+      const back = (
+        this.config.PUBLIC_SITE_URL ??
+        this.config.PUBLIC_APP_URL ??
+        `http://localhost:${this.config.PORT}`
+      ).replace(/\/+$/, '');
+      checkout = await this.payments.createCheckout({
+        organizationId: ctx.organizationId,
+        orderId: order.id,
+        lines: [{ name: order.description, unitAmountCents: order.totalCents, quantity: 1 }],
+        customerEmail: student.email,
+        successUrl: `${back}/`,
+        cancelUrl: `${back}/`,
+        expiresAt,
+      });
+    } catch (error) {
+      this.logger.error(`Checkout of order ${order.id} failed: ${(error as Error).message}`);
+      await this.ended(
+        ctx.organizationId,
+        order.id,
+        null,
+        'payment_link_cancelled',
+        'The payment provider refused the link',
+      );
+      throw new ApiError(HttpStatus.BAD_GATEWAY, PAYMENT_LINK_MESSAGES.providerFailed);
+    }
+
+    await this.em.fork().transactional(async (em) => {
+      await em.nativeUpdate(Order, { id: order.id }, { checkoutSessionId: checkout.sessionId });
+      this.activity.record(em, {
+        organizationId: ctx.organizationId,
+        orderId: order.id,
+        action: 'payment_link_sent',
+        actorUserId: ctx.userId,
+        amountCents: order.totalCents,
+        detail: student.email,
+      });
+    });
+
+    const organization = await this.organizations.current(ctx);
+    const until = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: organization.timezone,
+      timeZoneName: 'short',
+    }).format(expiresAt);
+    await this.mail.enqueue({
+      to: student.email,
+      subject: `Your payment link for ${oneLine(order.description)}`.slice(0, 300),
+      text: [
+        `Hello ${student.firstName},`,
+        '',
+        `${organization.name} has saved you a seat in ${order.description}. To confirm it, pay ${formatCents(order.totalCents)} here:`,
+        '',
+        checkout.url,
+        '',
+        `The link and your seat are held until ${until}.`,
+      ].join('\n'),
+      dedupeKey: `payment-link:${order.id}`,
+    });
+    return {
+      order_id: order.id,
+      order_number: order.orderNumber,
+      url: checkout.url,
+      expires_at: expiresAt.toISOString(),
+    };
+  }
+
+  /**
+   * The expiry job: asks the provider what became of the link and applies it. A link the provider
+   * still calls open after its expiry throws, so the job is retried later.
+   */
+  async reconcile(job: ExpireLinkJob): Promise<void> {
+    const order = await this.em.fork().findOne(Order, { id: job.orderId, organization: job.organizationId });
+    if (!order || order.status !== 'pending') return;
+    if (!order.checkoutSessionId) {
+      await this.ended(job.organizationId, order.id, null, 'payment_link_expired');
+      return;
+    }
+    const state = await this.payments.retrieveCheckout(order.checkoutSessionId);
+    if (state.status === 'paid' && state.paymentIntentId) {
+      await this.paid(
+        job.organizationId,
+        order.id,
+        state.sessionId,
+        state.paymentIntentId,
+        state.amountTotalCents,
+      );
+    } else if (state.status === 'expired' || state.status === 'cancelled') {
+      await this.ended(
+        job.organizationId,
+        order.id,
+        state.sessionId,
+        state.status === 'expired' ? 'payment_link_expired' : 'payment_link_cancelled',
+      );
+    } else if (!order.linkExpiresAt || order.linkExpiresAt.getTime() <= Date.now()) {
+      throw new Error(
+        `Checkout ${order.checkoutSessionId} of order ${order.id} is still open after its expiry`,
+      );
+    }
+  }
+
+  /** Paid: pending → paid, the held seat becomes the enrollment, the receipt is kept. */
+  private async paid(
+    organizationId: string,
+    orderId: string | null,
+    sessionId: string,
+    paymentIntentId: string,
+    amountCents: number,
+  ): Promise<void> {
+    const receiptUrl = await this.payments.receiptUrl(paymentIntentId).catch((error: Error) => {
+      this.logger.warn(`No receipt for ${paymentIntentId}: ${error.message}`);
+      return null;
+    });
+    let enrolledId: string | null = null;
+    const announced = await this.em.fork().transactional(async (em): Promise<OrderEvent | null> => {
+      const order = await this.lockedLinkOrder(em, organizationId, orderId, sessionId);
+      if (!order) return null;
+      order.status = 'paid';
+      order.paymentIntentId = paymentIntentId;
+      order.receiptUrl = receiptUrl;
+      let detail = '';
+      try {
+        const conversion = await this.holds.convert({ organizationId }, em, order.id);
+        if (conversion.outcome === 'enrolled') enrolledId = conversion.enrollmentId;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        // The payment completed as the link ran out and the seat went to someone else.
+        detail = `The student is not enrolled: ${error.message}`;
+        this.logger.warn(`Order ${order.id} paid without a seat: ${error.message}`);
+      }
+      this.activity.record(em, {
+        organizationId,
+        orderId: order.id,
+        action: 'payment_received',
+        amountCents,
+        detail,
+      });
+      await em.flush();
+      const lines = await em.find(OrderLine, { order: order.id });
+      return {
+        type: 'order.paid',
+        organizationId,
+        orderId: order.id,
+        studentId: order.student.id,
+        loyaltyPoints: lines.reduce((sum, l) => sum + l.loyaltyPoints * l.quantity, 0),
+      };
+    });
+    // After the commit, once per move to paid (loyalty points and the like), and the new seat (its waiver request).
+    if (announced) await this.orderEvents.emit(announced);
+    if (enrolledId) await this.enrollments.announceCreatedById({ organizationId }, enrolledId);
+  }
+
+  /** Expired or cancelled: pending → failed, the held seat is freed. */
+  private async ended(
+    organizationId: string,
+    orderId: string | null,
+    sessionId: string | null,
+    action: Ended,
+    detail = '',
+  ): Promise<void> {
+    await this.em.fork().transactional(async (em) => {
+      const order = await this.lockedLinkOrder(em, organizationId, orderId, sessionId);
+      if (!order) return;
+      order.status = 'failed';
+      await this.holds.release({ organizationId }, em, order.id);
+      this.activity.record(em, {
+        organizationId,
+        orderId: order.id,
+        action: action satisfies OrderActivityAction,
+        detail,
+      });
+      await em.flush();
+    });
+  }
+
+  /**
+   * The pending payment-link order an outcome is about, locked, or null: unknown, another
+   * organization's, another checkout's (an order is only moved by its own link), or no longer
+   * pending (a repeat or a late event).
+   */
+  private async lockedLinkOrder(
+    em: EntityManager,
+    organizationId: string,
+    orderId: string | null,
+    sessionId: string | null,
+  ): Promise<Order | null> {
+    if (orderId !== null && !UUID.test(orderId)) return null;
+    if (orderId === null && sessionId === null) return null;
+    const where = orderId
+      ? { id: orderId, organization: organizationId }
+      : { checkoutSessionId: sessionId, organization: organizationId };
+    const order = await em.findOne(Order, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!order || order.status !== 'pending' || !order.linkExpiresAt) return null;
+    if (sessionId !== null && order.checkoutSessionId && order.checkoutSessionId !== sessionId) return null;
+    return order;
+  }
+}
+
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();

@@ -1,0 +1,131 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiBadGatewayResponse, ApiBody, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { idempotencyKeySchema, refundBodySchema } from '@studio/contracts';
+import { ZodResponse, ZodValidationException } from 'nestjs-zod';
+import { z } from 'zod';
+import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
+import { ErrorBodyDto } from '../../common/error-body.dto';
+import { Ctx, RequestContext } from '../../common/request-context';
+import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { createZodDto } from '../../common/zod-dto';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
+import { Auth } from '../identity/auth.guard';
+import { PaymentsPort } from '../payments/payments.port';
+import { OrderOutDto } from './orders.dto';
+import { OrdersService } from './orders.service';
+import { RefundsService } from './refunds.service';
+
+class RefundBodyDto extends createZodDto(refundBodySchema) {}
+
+class RefundQuoteDto extends createZodDto(
+  z.object({
+    order: z
+      .object({ order_id: z.uuid(), order_number: z.number().int(), status: z.string(), total: z.number().int(), refunded_amount: z.number().int() })
+      .nullable()
+      .describe("The order that paid for the seat, or null (an enrollment made before orders)"),
+    refundable: z.number().int().describe('cents that can be refunded now (0 when the order cannot be refunded)'),
+    suggested_amount: z.number().int().describe("cents the course's cancellation policy refunds at this moment"),
+    share: z.number().describe('share of the total the policy refunds now, 0 to 1'),
+    policy: z.object({ id: z.number().int(), name: z.string(), rule: z.string() }).nullable(),
+    starts_at: z.string(),
+    has_payment_method: z.boolean(),
+    refusal: z.string().nullable().describe('why the order cannot be refunded (the drawer\'s messages), or null'),
+  }),
+) {}
+
+const paymentMethodOut = z.object({ id: z.string(), brand: z.string(), last4: z.string(), exp_month: z.number().int(), exp_year: z.number().int() });
+class PaymentMethodsDto extends createZodDto(z.object({ provider: z.enum(['demo', 'stripe']), payment_methods: z.array(paymentMethodOut) })) {}
+class SetupDto extends createZodDto(z.object({ url: z.string() })) {}
+
+/** POST /api/admin/order/{order_id}/refund (spec 001 §7). */
+@ApiTags('orders')
+@Controller('admin/order')
+@Auth()
+export class RefundsController {
+  constructor(
+    private readonly refunds: RefundsService,
+    private readonly orders: OrdersService,
+  ) {}
+
+  @Post(':order_id/refund')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Refund an order: `amount` cents for a partial refund, or no amount for all that is left',
+    description:
+      'Only paid and partial_refund workbench orders that were charged, with a payment method on file. The order row is locked while the refund is made; each action carries one idempotency key to the provider. A repeated Idempotency-Key refunds once.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'One per refund action (1 to 200 characters): a retry with the same key refunds once' })
+  @ApiBody({ type: RefundBodyDto, required: false })
+  @ZodResponse({ status: 200, type: OrderOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Order not found' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The order cannot be refunded (status, $0.00 total, never charged, another source, no payment method, provider refusal)' })
+  @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not answer; nothing was refunded' })
+  @ApiInvalidBody()
+  async refund(
+    @Ctx() ctx: RequestContext,
+    @Param('order_id', UuidParamPipe) id: string,
+    @Body() raw: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+  ) {
+    const parsed = refundBodySchema.safeParse(raw ?? {});
+    if (!parsed.success) throw new ZodValidationException(parsed.error);
+    let idempotencyKey: string | undefined;
+    if (key !== undefined) {
+      const parsedKey = idempotencyKeySchema.safeParse(key);
+      if (!parsedKey.success) throw new ZodValidationException(parsedKey.error);
+      idempotencyKey = parsedKey.data;
+    }
+    await this.refunds.refund(ctx, id, parsed.data, idempotencyKey);
+    return this.orders.get(ctx, id);
+  }
+}
+
+/** What Remove student offers to refund (spec 000 §5). */
+@ApiTags('enrollments')
+@Controller('admin/enrollment')
+@Auth()
+export class RemovalRefundController {
+  constructor(private readonly refunds: RefundsService) {}
+
+  @Get(':enrollment_id/refund-quote')
+  @ApiOperation({ summary: "The student's order and the refund the course's cancellation policy suggests now, for Remove student" })
+  @ZodResponse({ status: 200, type: RefundQuoteDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Enrollment not found' })
+  quote(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string) {
+    return this.refunds.removalQuote(ctx, id);
+  }
+}
+
+/** The studio's payment methods on file (spec 001 §6, §7) and adding one. */
+@ApiTags('billing')
+@Controller('admin/payment-methods')
+@Auth()
+export class PaymentMethodsController {
+  constructor(
+    private readonly payments: PaymentsPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "The studio's payment methods on file (refunds need one)" })
+  @ZodResponse({ status: 200, type: PaymentMethodsDto })
+  async list(@Ctx() ctx: RequestContext) {
+    const methods = await this.payments.listPaymentMethods(ctx.organizationId);
+    return {
+      provider: this.payments.provider,
+      payment_methods: methods.map((m) => ({ id: m.id, brand: m.brand, last4: m.last4, exp_month: m.expMonth, exp_year: m.expYear })),
+    };
+  }
+
+  @Post('setup')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'A page where the studio saves a payment method: Stripe Checkout in setup mode, or the demo page' })
+  @ZodResponse({ status: 200, type: SetupDto })
+  @ApiUnexpectedBody()
+  async setup(@Ctx() ctx: RequestContext) {
+    const base = (this.config.PUBLIC_APP_URL ?? `http://localhost:${this.config.PORT}`).replace(/\/+$/, '');
+    const back = `${base}/admin/settings/billing`;
+    return this.payments.createSetup({ organizationId: ctx.organizationId, successUrl: `${back}?added=1`, cancelUrl: back });
+  }
+}

@@ -1,0 +1,305 @@
+import { createHash } from 'node:crypto';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import {
+  ORDER_MESSAGES,
+  POLICIES,
+  REFUNDABLE_STATUSES,
+  REFUND_MESSAGES as M,
+  WORKBENCH_SOURCE,
+  refundRefusal,
+  refundableShare,
+  type RefundBody,
+} from '@studio/contracts';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
+import { EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
+import { EnrollmentsService } from '../scheduling/enrollments.service';
+import { OrderRefund } from './entities/order-refund.entity';
+import { Order } from './entities/order.entity';
+import { OrderActivityService } from './order-activity.service';
+import { OrderEvent, OrderEvents } from './order-events';
+
+type OrderRefundedEvent = Extract<OrderEvent, { type: 'order.refunded' }>;
+
+/** One ledger row as the order drawer shows it. */
+export interface OrderRefundOut {
+  refund_id: string;
+  amount: number;
+  reason: string;
+  actor: string | null;
+  status: string;
+  provider_refund_id: string | null;
+  created_at: string;
+}
+
+/**
+ * Runs the work of one key after the work before it with the same key, in this process. Refunds
+ * of one order wait here rather than each holding a pooled connection while it waits for the row
+ * lock (the demo provider needs a connection of its own while the lock is held); the row lock is
+ * what serialises them across API replicas.
+ */
+class KeyedQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(key) ?? Promise.resolve();
+    const result = before.catch(() => undefined).then(work);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}
+
+/**
+ * The idempotency key of one refund action at the provider. With the client's key (the
+ * Idempotency-Key of the call), a retry after a refund the provider made but this database never
+ * committed (a crash between the two) is the same action: the provider answers its first refund
+ * instead of refunding again. Without one, the ledger row's id.
+ */
+function providerKey(orderId: string, amountCents: number, ledgerId: string, clientKey?: string): string {
+  // The amount is part of it: after a refusal the same dialog may send another amount, which is another request.
+  return clientKey ? `order-refund-${orderId}-${createHash('sha256').update(clientKey).digest('hex')}-${amountCents}` : `order-refund-${ledgerId}`;
+}
+
+/** A refund the provider refused or could not make: recorded as refund_failed after the rollback. */
+class ProviderRefundError extends Error {
+  constructor(
+    readonly api: ApiError,
+    readonly amountCents: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/**
+ * Refunds of orders (issue 9, spec 001 §4–§6): the rules, the order row lock, one idempotency key
+ * per refund action to the provider, the refunds ledger and the money audit. Also the refund of
+ * Remove student, registered with scheduling's removal hooks.
+ */
+@Injectable()
+export class RefundsService implements OnModuleInit {
+  private readonly queue = new KeyedQueue();
+  private readonly logger = new Logger(RefundsService.name);
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly payments: PaymentsPort,
+    private readonly activity: OrderActivityService,
+    private readonly enrollments: EnrollmentsService,
+    private readonly removalHooks: EnrollmentRemovalHooks,
+    private readonly orderEvents: OrderEvents,
+  ) {}
+
+  onModuleInit(): void {
+    this.removalHooks.registerRefund((ctx, em, target, refund) => this.refundOnRemoval(ctx, em, target, refund));
+  }
+
+  /**
+   * POST /api/admin/order/{id}/refund: refunds `amount` cents, or all that is left. A repeated
+   * `idempotencyKey` (a retried action) answers without refunding again.
+   */
+  async refund(ctx: RequestContext, orderId: string, body: RefundBody, idempotencyKey?: string): Promise<void> {
+    await this.requireOrder(ctx, orderId);
+    const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
+    let refunded: OrderRefundedEvent | null;
+    try {
+      refunded = await this.queue.run(orderId, () =>
+        this.em.transactional((em) => this.refundLocked(ctx, em as EntityManager, orderId, { amountCents: body.amount, reason: body.reason ?? '', idempotencyKey, hasMethod })),
+      );
+    } catch (error) {
+      throw await this.afterFailure(ctx, orderId, error);
+    }
+    // After the commit: the loyalty module takes back the points of a fully refunded order.
+    if (refunded) await this.orderEvents.emit(refunded);
+  }
+
+  /** Remove student's refund: inside the removal's transaction, so a refusal keeps the student enrolled. */
+  private async refundOnRemoval(ctx: RequestContext, em: EntityManager, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
+    try {
+      if (!target.orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
+      const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
+      // The enrollment names the action: a removal retried after a refund whose commit was lost refunds once.
+      const refunded = await this.refundLocked(ctx, em, target.orderId, {
+        amountCents: refund.amountCents,
+        reason: refund.reason,
+        hasMethod,
+        idempotencyKey: `remove-enrollment-${target.enrollmentId}`,
+      });
+      // The removal commits right after this hook (the refund is its last fallible step); the
+      // money has moved at the provider either way, and the listeners are idempotent.
+      if (refunded) await this.orderEvents.emit(refunded);
+    } catch (error) {
+      const api = target.orderId ? await this.afterFailure(ctx, target.orderId, error) : (error as ApiError);
+      // The dialog tells a refused refund ("Failed to refund order. Please try again.") from a failed removal.
+      if (api instanceof ApiError) {
+        const response = api.getResponse() as { message: string; errors?: Record<string, string> };
+        throw new ApiError(api.getStatus(), response.message, { ...response.errors, refund: response.message });
+      }
+      throw api;
+    }
+  }
+
+  /** Records refund_failed for a provider failure (its own transaction: the refund's rolled back) and answers the error to throw. */
+  private async afterFailure(ctx: RequestContext, orderId: string, error: unknown): Promise<unknown> {
+    if (!(error instanceof ProviderRefundError)) return error;
+    const em = this.em.fork();
+    this.activity.record(em as EntityManager, {
+      organizationId: ctx.organizationId,
+      orderId,
+      action: 'refund_failed',
+      actorUserId: ctx.userId,
+      amountCents: error.amountCents,
+      detail: error.detail,
+    });
+    await em.flush();
+    return error.api;
+  }
+
+  private async requireOrder(ctx: RequestContext, orderId: string): Promise<void> {
+    if (!(await this.em.count(Order, { id: orderId, organization: ctx.organizationId }))) throw notFound(ORDER_MESSAGES.notFound);
+  }
+
+  /**
+   * The refund itself, in `em`'s transaction: locks the order row (SELECT … FOR NO KEY UPDATE: the
+   * row lock of an update that keeps the key, so concurrent refunds queue on it while the audit's
+   * foreign key to the order can still be written by a failure record), reads the
+   * refunded amount inside the lock, checks every rule, asks the provider with the ledger row's id
+   * as idempotency key, then writes the ledger row, the order and the audit.
+   */
+  private async refundLocked(
+    ctx: RequestContext,
+    em: EntityManager,
+    orderId: string,
+    input: { amountCents?: number; reason: string; idempotencyKey?: string; hasMethod: boolean },
+  ): Promise<OrderRefundedEvent | null> {
+    const [row] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
+      orderId,
+      ctx.organizationId,
+    ]);
+    if (!row) throw notFound(ORDER_MESSAGES.notFound);
+    const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+    if (input.idempotencyKey) {
+      const done = await em.findOne(OrderRefund, { orderId, idempotencyKey: input.idempotencyKey });
+      if (done) return null;
+    }
+    if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
+    if (order.totalCents === 0) throw new ApiError(HttpStatus.CONFLICT, M.zeroTotal);
+    if (!order.paymentIntentId) throw new ApiError(HttpStatus.CONFLICT, M.neverCharged);
+    if (order.source !== WORKBENCH_SOURCE) throw new ApiError(HttpStatus.CONFLICT, M.notWorkbench(order.source));
+    const remaining = order.totalCents - order.refundedCents;
+    if (remaining <= 0) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
+    const amount = input.amountCents ?? remaining;
+    if (amount > remaining) throw new ApiError(HttpStatus.BAD_REQUEST, M.exceedsRemaining(remaining), { amount: M.exceedsRemaining(remaining) });
+    if (!input.hasMethod) throw new ApiError(HttpStatus.CONFLICT, M.noPaymentMethod);
+
+    const entry = em.create(OrderRefund, {
+      orderId,
+      organizationId: ctx.organizationId,
+      amountCents: amount,
+      reason: input.reason,
+      actorUserId: ctx.userId,
+      idempotencyKey: input.idempotencyKey ?? null,
+    });
+    let result;
+    try {
+      result = await this.payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: amount, idempotencyKey: providerKey(orderId, amount, entry.id, input.idempotencyKey), reason: input.reason || undefined });
+    } catch (error) {
+      const detail = (error as Error).message;
+      if (error instanceof OverRefundError) throw new ProviderRefundError(new ApiError(HttpStatus.CONFLICT, detail), amount, detail);
+      if (error instanceof PaymentNotFoundError) throw new ProviderRefundError(new ApiError(HttpStatus.CONFLICT, M.neverCharged), amount, detail);
+      this.logger.error(`Refund of order ${orderId} failed at the provider: ${detail}`);
+      throw new ProviderRefundError(new ApiError(HttpStatus.BAD_GATEWAY, M.providerFailed), amount, detail);
+    }
+    if (result.status === 'failed' || result.status === 'canceled') {
+      const detail = M.providerRefused(result.status);
+      throw new ProviderRefundError(new ApiError(HttpStatus.CONFLICT, detail), amount, detail);
+    }
+    // The provider's amount: a replayed key answers the refund it made the first time.
+    const moved = result.amountCents;
+    entry.amountCents = moved;
+    entry.providerRefundId = result.refundId;
+    entry.status = result.status;
+    order.refundedCents += moved;
+    order.status = order.refundedCents >= order.totalCents ? 'refunded' : 'partial_refund';
+    this.activity.record(em, {
+      organizationId: ctx.organizationId,
+      orderId,
+      action: 'refund',
+      actorUserId: ctx.userId,
+      amountCents: moved,
+      detail: input.reason,
+    });
+    await em.flush();
+    return {
+      type: 'order.refunded',
+      organizationId: ctx.organizationId,
+      orderId,
+      studentId: order.student.id,
+      full: order.status === 'refunded',
+      amountCents: moved,
+    };
+  }
+
+  /** The refunds ledger of one order, oldest first, with the admins' names (a read-only join to app_user, in this one query). */
+  async list(organizationId: string, orderId: string): Promise<OrderRefundOut[]> {
+    const rows = await this.em.getConnection().execute<
+      { id: string; amount_cents: number; reason: string; status: string; provider_refund_id: string | null; first_name: string | null; last_name: string | null; created_at: Date }[]
+    >(
+      `select r.id, r.amount_cents, r.reason, r.status, r.provider_refund_id, u.first_name, u.last_name, r.created_at
+         from order_refund r left join app_user u on u.id = r.actor_user_id
+        where r.organization_id = ? and r.order_id = ?
+        order by r.created_at, r.id`,
+      [organizationId, orderId],
+    );
+    return rows.map((r) => ({
+      refund_id: r.id,
+      amount: Number(r.amount_cents),
+      reason: r.reason,
+      status: r.status,
+      provider_refund_id: r.provider_refund_id,
+      actor: r.first_name === null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
+      created_at: new Date(r.created_at).toISOString(),
+    }));
+  }
+
+  /**
+   * What the Remove student dialog offers: the order's paid and refundable amounts and the share the
+   * course's cancellation policy refunds now (refundableShare), as a suggested amount.
+   */
+  async removalQuote(ctx: RequestContext, enrollmentId: string) {
+    const context = await this.enrollments.removalContext(ctx, enrollmentId);
+    const order = context.orderId ? await this.em.findOne(Order, { id: context.orderId, organization: ctx.organizationId }) : null;
+    const policy = POLICIES.find((p) => p.id === context.cancelPolicyId && p.kind === 'cancellation') ?? null;
+    const msBeforeStart = context.startsAt.getTime() - Date.now();
+    const share = policy ? refundableShare(policy.id, msBeforeStart) : 0;
+    const hasPaymentMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
+    // The drawer's rules (libs/contracts), plus the source: why this order cannot be refunded, if it cannot.
+    const refusal = !order
+      ? null
+      : order.source !== WORKBENCH_SOURCE
+        ? M.notWorkbench(order.source)
+        : refundRefusal(
+            { status: order.status, total: order.totalCents, refunded_amount: order.refundedCents, stripe_payment_intent_id: order.paymentIntentId ?? null },
+            hasPaymentMethod,
+          );
+    const refundable = order && (refusal === null || refusal === M.noPaymentMethod) ? Math.max(0, order.totalCents - order.refundedCents) : 0;
+    return {
+      order: order
+        ? { order_id: order.id, order_number: order.orderNumber, status: order.status, total: order.totalCents, refunded_amount: order.refundedCents }
+        : null,
+      refundable,
+      suggested_amount: Math.min(refundable, Math.round((order?.totalCents ?? 0) * share)),
+      share,
+      policy: policy ? { id: policy.id, name: policy.name, rule: policy.rule } : null,
+      starts_at: context.startsAt.toISOString(),
+      has_payment_method: hasPaymentMethod,
+      refusal,
+    };
+  }
+}

@@ -1,0 +1,281 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { canCancelSubscription, SUBSCRIPTION_MESSAGES, type RenewalIntervalUnit, type SubscriptionStatus } from '@studio/contracts';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { Organization } from '../organizations/organization.entity';
+import { PaymentNotFoundError, PaymentsPort, type PaymentProviderName } from '../payments/payments.port';
+import { SubscriptionEvent, SubscriptionEvents } from '../payments/subscription-events';
+import { ProductsService } from '../products/products.service';
+import { StudentsService } from '../students/students.service';
+import { Order } from './entities/order.entity';
+import { SubscriptionInvoice } from './entities/subscription-invoice.entity';
+import { Subscription } from './entities/subscription.entity';
+import { OrderActivityService } from './order-activity.service';
+
+const M = SUBSCRIPTION_MESSAGES;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isTerminal = (status: SubscriptionStatus) => status !== 'active';
+
+/** A subscription as the demo data or a demo checkout opens it. */
+export interface OpenedSubscription {
+  studentId: string;
+  orderId?: string | null;
+  productId?: string | null;
+  productPriceId?: string | null;
+  planName: string;
+  amountCents: number;
+  intervalUnit: RenewalIntervalUnit;
+  intervalCount: number;
+  provider: PaymentProviderName;
+  providerSubscriptionId: string;
+  currentPeriodEnd: Date | null;
+  createdAt?: Date;
+}
+
+/** The context of what the provider did: no admin, the subscription's organization. */
+const providerContext = (organizationId: string): RequestContext => ({ organizationId, userId: '', role: 'owner', sessionId: 'payment-provider' });
+
+/**
+ * Subscriptions: kept from the provider's announcements (SubscriptionEvents, from Stripe's webhooks),
+ * shown in the subscription drawer, cancelled now through the provider. Every change is forward-only
+ * (active, then expired or cancelled; a period end only grows; an older event never overwrites a
+ * newer one), so events that come twice or out of order end in the same state.
+ */
+@Injectable()
+export class SubscriptionsService implements OnModuleInit {
+  private readonly logger = new Logger('Subscriptions');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly payments: PaymentsPort,
+    private readonly events: SubscriptionEvents,
+    private readonly activity: OrderActivityService,
+    private readonly students: StudentsService,
+    private readonly products: ProductsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.on('subscription.changed', (event) => this.applyChange(event));
+    this.events.on('subscription.invoice_paid', (event) => this.recordInvoice(event));
+  }
+
+  /** One subscription of the caller's organization (spec 001 §3); another organization's answers 404. */
+  async get(ctx: RequestContext, id: string) {
+    const sub = await this.em.findOne(Subscription, { id, organization: ctx.organizationId }, { populate: ['student'] });
+    if (!sub) throw notFound(M.notFound);
+    const [invoices, activity] = await Promise.all([
+      this.em.find(
+        SubscriptionInvoice,
+        { organizationId: ctx.organizationId, provider: sub.provider, providerSubscriptionId: sub.providerSubscriptionId },
+        { orderBy: { paidAt: 'desc', id: 'asc' } },
+      ),
+      this.activity.list(ctx.organizationId, { subscriptionId: sub.id }),
+    ]);
+    const s = sub.student;
+    return {
+      subscription_id: sub.id,
+      status: sub.status,
+      created_at: sub.createdAt.toISOString(),
+      current_period_end: sub.currentPeriodEnd?.toISOString() ?? null,
+      cancelled_at: sub.cancelledAt?.toISOString() ?? null,
+      order_id: sub.orderId ?? null,
+      provider: sub.provider,
+      provider_subscription_id: sub.providerSubscriptionId,
+      plan: {
+        name: sub.planName,
+        product_id: sub.productId ?? null,
+        amount: sub.amountCents,
+        currency: sub.currency,
+        interval_unit: sub.intervalUnit,
+        interval_count: sub.intervalCount,
+      },
+      Student: { student_id: s.id, first_name: s.firstName, last_name: s.lastName, email: s.email, phone: s.phone ?? null },
+      subscription_invoices: invoices.map((i) => ({
+        invoice_id: i.id,
+        provider_invoice_id: i.providerInvoiceId,
+        amount: i.amountCents,
+        currency: i.currency,
+        paid_at: i.paidAt.toISOString(),
+        receipt_url: i.hostedInvoiceUrl ?? null,
+      })),
+      activity,
+    };
+  }
+
+  /** The subscriptions bought with an order (the order drawer's Subscriptions section), oldest first. */
+  async listForOrder(organizationId: string, orderId: string) {
+    const subs = await this.em.find(Subscription, { organization: organizationId, orderId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return subs.map((s) => ({ subscription_id: s.id, status: s.status, created_at: s.createdAt.toISOString(), plan_name: s.planName }));
+  }
+
+  /**
+   * Cancels now, not at period end: the provider stops future payments, the status becomes
+   * cancelled, and the audit records who did it. Refused for a cancelled or expired subscription.
+   * The row stays locked while the provider is asked, so two cancels at once cancel once.
+   */
+  async cancel(ctx: RequestContext, id: string) {
+    await this.em.transactional(async (em) => {
+      const sub = await em.findOne(Subscription, { id, organization: ctx.organizationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!sub) throw notFound(M.notFound);
+      if (!canCancelSubscription(sub.status)) throw new ApiError(HttpStatus.CONFLICT, M.alreadyCancelled);
+      if (sub.provider !== this.payments.provider) {
+        throw new ApiError(HttpStatus.CONFLICT, `${M.cancelFailed}: it is billed by the ${sub.provider} provider, and ${this.payments.provider} is configured`);
+      }
+      let cancelledAt: Date;
+      try {
+        ({ cancelledAt } = await this.payments.cancelSubscription(sub.providerSubscriptionId));
+      } catch (error) {
+        this.logger.error(`Cancelling ${sub.provider} subscription ${sub.providerSubscriptionId} failed: ${(error as Error).message}`);
+        const why = error instanceof PaymentNotFoundError ? ': the payment provider does not know it' : '';
+        throw new ApiError(HttpStatus.BAD_GATEWAY, `${M.cancelFailed}${why}`);
+      }
+      sub.status = 'cancelled';
+      sub.cancelledAt = cancelledAt;
+      this.activity.record(em, {
+        organizationId: ctx.organizationId,
+        subscriptionId: sub.id,
+        orderId: sub.orderId ?? null,
+        action: 'subscription_cancelled',
+        actorUserId: ctx.userId,
+        detail: `${sub.planName}: cancelled now, no further payments`,
+      });
+    });
+    return this.get(ctx, id);
+  }
+
+  /** Records a subscription as it starts (the demo data; a demo checkout of a subscription product). */
+  async open(ctx: RequestContext, input: OpenedSubscription): Promise<Subscription> {
+    return this.em.transactional(async (em) => {
+      const student = await this.students.requireStudent(ctx, input.studentId);
+      return em.create(Subscription, {
+        organization: em.getReference(Organization, ctx.organizationId),
+        student,
+        orderId: input.orderId ?? null,
+        productId: input.productId ?? null,
+        productPriceId: input.productPriceId ?? null,
+        planName: input.planName,
+        amountCents: input.amountCents,
+        intervalUnit: input.intervalUnit,
+        intervalCount: input.intervalCount,
+        provider: input.provider,
+        providerSubscriptionId: input.providerSubscriptionId,
+        status: 'active',
+        currentPeriodEnd: input.currentPeriodEnd,
+        createdAt: input.createdAt ?? new Date(),
+      });
+    });
+  }
+
+  /** Records a paid invoice of a subscription (once per provider invoice id). */
+  async recordInvoice(event: Extract<SubscriptionEvent, { type: 'subscription.invoice_paid' }>): Promise<void> {
+    const known = await this.em.findOne(Subscription, { provider: event.provider, providerSubscriptionId: event.providerSubscriptionId });
+    const organizationId = known?.organization.id ?? event.organizationId;
+    // Not ours to know yet (no metadata, subscription not seen): fail, so the job retries later.
+    if (!organizationId || !UUID.test(organizationId)) throw new Error(`Invoice ${event.providerInvoiceId}: subscription ${event.providerSubscriptionId} is not known yet`);
+    await this.em.transactional(async (em) => {
+      await em.execute(
+        `insert into "subscription_invoice" ("id", "organization_id", "provider", "provider_subscription_id", "provider_invoice_id", "amount_cents", "currency", "paid_at", "hosted_invoice_url")
+         select gen_random_uuid(), o.id, ?, ?, ?, ?, ?, ?, ? from "organization" o where o.id = ?
+         on conflict ("provider", "provider_invoice_id") do nothing`,
+        [event.provider, event.providerSubscriptionId, event.providerInvoiceId, event.amountCents, event.currency, event.paidAt, event.hostedInvoiceUrl, organizationId],
+      );
+      // A paid period extends an active subscription (the period end only grows).
+      if (event.periodEnd) {
+        await em.execute(
+          `update "subscription" set "current_period_end" = greatest(coalesce("current_period_end", ?), ?), "updated_at" = now()
+           where "provider" = ? and "provider_subscription_id" = ? and "status" = 'active'`,
+          [event.periodEnd, event.periodEnd, event.provider, event.providerSubscriptionId],
+        );
+      }
+    });
+  }
+
+  /** Applies what the provider says about a subscription, forward only; creates it when first seen. */
+  async applyChange(event: Extract<SubscriptionEvent, { type: 'subscription.changed' }>): Promise<void> {
+    const { reference } = event;
+    if (!UUID.test(reference.organizationId)) return this.logger.warn(`Subscription ${event.providerSubscriptionId}: organization_id is not an id, ignored`);
+    const where = { provider: event.provider, providerSubscriptionId: event.providerSubscriptionId };
+    if (!(await this.em.findOne(Subscription, where))) {
+      const created = await this.createFromProvider(event);
+      if (!created) return;
+    }
+    await this.em.transactional(async (em) => {
+      const sub = await em.findOneOrFail(Subscription, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (sub.organization.id !== reference.organizationId) return;
+      if (!isTerminal(sub.status) && isTerminal(event.status)) {
+        sub.status = event.status;
+        sub.cancelledAt = event.status === 'cancelled' ? event.cancelledAt : null;
+        if (event.status === 'cancelled') {
+          this.activity.record(em, {
+            organizationId: reference.organizationId,
+            subscriptionId: sub.id,
+            orderId: sub.orderId ?? null,
+            action: 'subscription_cancelled',
+            actorUserId: null,
+            detail: `${sub.planName}: cancelled at the payment provider`,
+          });
+        }
+      }
+      if (event.currentPeriodEnd && (!sub.currentPeriodEnd || event.currentPeriodEnd > sub.currentPeriodEnd)) sub.currentPeriodEnd = event.currentPeriodEnd;
+      if (event.occurredAt >= Number(sub.providerEventAt)) {
+        sub.providerEventAt = event.occurredAt;
+        sub.amountCents = event.amountCents;
+        sub.currency = event.currency;
+        sub.intervalUnit = event.intervalUnit;
+        sub.intervalCount = event.intervalCount;
+        if (event.planName) sub.planName = event.planName;
+      }
+    });
+  }
+
+  /** The first time a provider subscription is seen: the row, active, for its student. */
+  private async createFromProvider(event: Extract<SubscriptionEvent, { type: 'subscription.changed' }>): Promise<boolean> {
+    const { reference } = event;
+    const ctx = providerContext(reference.organizationId);
+    const studentId = await this.studentOf(ctx, reference.studentId, reference.orderId);
+    if (!studentId) {
+      this.logger.warn(`Subscription ${event.providerSubscriptionId}: no student of organization ${reference.organizationId} in its metadata, ignored`);
+      return false;
+    }
+    const productId = reference.productId && UUID.test(reference.productId) ? reference.productId : null;
+    const product = productId ? await this.products.requireProduct(ctx, productId).catch(() => null) : null;
+    const orderId = reference.orderId && UUID.test(reference.orderId) && (await this.em.count(Order, { id: reference.orderId, organization: ctx.organizationId })) ? reference.orderId : null;
+    await this.em.execute(
+      `insert into "subscription" ("id", "organization_id", "student_id", "order_id", "product_id", "product_price_id", "plan_name", "amount_cents", "currency",
+         "interval_unit", "interval_count", "provider", "provider_subscription_id", "status", "current_period_end", "provider_event_at", "created_at")
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, 0, ?)
+       on conflict ("provider", "provider_subscription_id") do nothing`,
+      [
+        ctx.organizationId,
+        studentId,
+        orderId,
+        product?.id ?? null,
+        product && reference.productPriceId && UUID.test(reference.productPriceId) ? reference.productPriceId : null,
+        event.planName ?? product?.name ?? 'Subscription',
+        event.amountCents,
+        event.currency,
+        event.intervalUnit,
+        event.intervalCount,
+        event.provider,
+        event.providerSubscriptionId,
+        event.currentPeriodEnd,
+        event.startedAt,
+      ],
+    );
+    return true;
+  }
+
+  private async studentOf(ctx: RequestContext, studentId: string | null, orderId: string | null): Promise<string | null> {
+    if (studentId && UUID.test(studentId)) {
+      const student = await this.students.requireStudent(ctx, studentId).catch(() => null);
+      if (student) return student.id;
+    }
+    if (orderId && UUID.test(orderId)) {
+      const order = await this.em.findOne(Order, { id: orderId, organization: ctx.organizationId });
+      if (order) return order.student.id;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,303 @@
+import { MikroORM, RequestContext } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { RenewalIntervalUnit, SubscriptionStatus } from '@studio/contracts';
+import Stripe from 'stripe';
+import { ApiError } from '../../../common/api-error';
+import { APP_CONFIG } from '../../../config/config.module';
+import { AppConfig } from '../../../config/config.schema';
+import { JOB_QUEUE, JobQueue } from '../../../queue/job-queue';
+import { PaymentEvents } from '../payment-events';
+import { SubscriptionEvent, SubscriptionEvents, SubscriptionReference } from '../subscription-events';
+import { StripeCustomer } from './stripe-customer.entity';
+import { stripeClient } from './stripe-payments.adapter';
+import { StripeWebhookEvent } from './stripe-webhook-event.entity';
+
+/** Stripe's own default, and the issue's rule: a signature older than this is refused (replays). */
+export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
+export const STRIPE_WEBHOOK_QUEUE = 'stripe-webhooks';
+const HANDLE_EVENT_JOB = 'handle-event';
+
+export const STRIPE_WEBHOOK_MESSAGES = {
+  notConfigured: 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET is not set)',
+  missingSignature: 'Missing Stripe-Signature header',
+  badSignature: 'Invalid Stripe signature',
+  notAnEvent: 'The body is not a Stripe event',
+} as const;
+
+const INTERVALS: Record<string, RenewalIntervalUnit> = {
+  day: 'days',
+  week: 'weeks',
+  month: 'months',
+  year: 'years',
+};
+
+/** Stripe's subscription statuses in ours (spec 001 §4): only active, expired or cancelled. */
+function subscriptionStatus(status: Stripe.Subscription.Status): SubscriptionStatus {
+  if (status === 'canceled') return 'cancelled';
+  if (status === 'incomplete_expired' || status === 'unpaid' || status === 'paused') return 'expired';
+  return 'active';
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+const textOr = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 ? value : null;
+const seconds = (value: number | null | undefined): Date | null =>
+  typeof value === 'number' && value > 0 ? new Date(value * 1000) : null;
+
+/**
+ * Stripe's webhooks: the signature is checked on the raw bytes with the SDK (300 s tolerance), each
+ * event is stored once by its id, and handled by a queue job that carries only that id. Handling
+ * translates the event into PaymentEvents (payments, expiries, saved cards) and SubscriptionEvents
+ * (subscriptions and their paid invoices); the modules that listen make them idempotent and
+ * forward-only, so a repeated or late event changes nothing.
+ */
+/** A listener's failure fails the webhook job, which the queue retries (listeners are idempotent). */
+const RETRY_ON_FAILURE = { rethrow: true } as const;
+
+@Injectable()
+export class StripeWebhooksService implements OnModuleInit {
+  private readonly logger = new Logger('StripeWebhooks');
+  /** The SDK for verifying signatures and, with a secret key, reading objects an event only names. */
+  private readonly stripe: Stripe;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly orm: MikroORM,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly paymentEvents: PaymentEvents,
+    private readonly subscriptionEvents: SubscriptionEvents,
+  ) {
+    this.stripe = stripeClient(config.STRIPE_SECRET_KEY ?? 'sk_test_webhooks_only', config.STRIPE_API_BASE);
+  }
+
+  onModuleInit(): void {
+    this.queue.process(STRIPE_WEBHOOK_QUEUE, async (job) => {
+      if (job.name !== HANDLE_EVENT_JOB) return;
+      const { eventId } = job.data as { eventId: string };
+      await RequestContext.create(this.orm.em, () => this.handle(eventId));
+    });
+  }
+
+  /**
+   * Verifies and records one delivery, and queues its handling. A delivery of an event already
+   * recorded is accepted and changes nothing (a job of the same id is not queued twice).
+   */
+  async receive(
+    rawBody: unknown,
+    signature: string | undefined,
+  ): Promise<{ received: true; duplicate: boolean }> {
+    const secret = this.config.STRIPE_WEBHOOK_SECRET;
+    // Not a Stripe deployment: this endpoint does not exist here (Stripe retries any non-2xx for days,
+    // so deliveries sent before the secret is set still arrive once it is).
+    if (!secret) throw new ApiError(HttpStatus.NOT_FOUND, STRIPE_WEBHOOK_MESSAGES.notConfigured);
+    if (!signature) throw new ApiError(HttpStatus.BAD_REQUEST, STRIPE_WEBHOOK_MESSAGES.missingSignature);
+    const payload = Buffer.isBuffer(rawBody) ? rawBody : Buffer.alloc(0);
+    let event: Stripe.Event;
+    try {
+      event = this.stripe.webhooks.constructEvent(
+        payload,
+        signature,
+        secret,
+        STRIPE_SIGNATURE_TOLERANCE_SECONDS,
+      );
+    } catch {
+      throw new ApiError(HttpStatus.BAD_REQUEST, STRIPE_WEBHOOK_MESSAGES.badSignature);
+    }
+    if (
+      !event ||
+      typeof event.id !== 'string' ||
+      event.id.length > 255 ||
+      typeof event.type !== 'string' ||
+      event.type.length > 255 ||
+      typeof event.created !== 'number' ||
+      !event.data?.object
+    ) {
+      throw new ApiError(HttpStatus.BAD_REQUEST, STRIPE_WEBHOOK_MESSAGES.notAnEvent);
+    }
+    const em = this.orm.em.fork() as EntityManager;
+    const inserted = await em.getConnection().execute<{ id: string }[]>(
+      `insert into "stripe_webhook_event" ("id", "type", "payload", "stripe_created_at") values (?, ?, ?, ?)
+       on conflict ("id") do nothing returning "id"`,
+      [event.id, event.type, JSON.stringify(event), new Date(event.created * 1000)],
+    );
+    const stored = await em.findOne(StripeWebhookEvent, { id: event.id });
+    // Queued again while not yet handled: a delivery that arrives after a lost job still gets it done.
+    if (stored && !stored.processedAt) {
+      await this.queue.add(
+        STRIPE_WEBHOOK_QUEUE,
+        HANDLE_EVENT_JOB,
+        { eventId: event.id },
+        { jobId: `stripe-event-${event.id}` },
+      );
+    }
+    return { received: true, duplicate: inserted.length === 0 };
+  }
+
+  /** Handles one recorded event, once: a handled event is marked and skipped after. */
+  async handle(eventId: string): Promise<void> {
+    const em = this.orm.em.fork() as EntityManager;
+    const row = await em.findOne(StripeWebhookEvent, { id: eventId });
+    if (!row || row.processedAt) return;
+    await this.translate(row.payload as unknown as Stripe.Event);
+    await em.nativeUpdate(
+      StripeWebhookEvent,
+      { id: eventId, processedAt: null },
+      { processedAt: new Date() },
+    );
+  }
+
+  private async translate(event: Stripe.Event): Promise<void> {
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+        return this.checkoutCompleted(event.data.object);
+      case 'checkout.session.expired':
+        return this.checkoutExpired(event.data.object);
+      case 'setup_intent.succeeded':
+        return this.setupSucceeded(event.data.object);
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return this.subscriptionChanged(event.data.object, event.created);
+      case 'invoice.paid':
+        return this.invoicePaid(event.data.object, event.created);
+      default:
+        this.logger.debug(`Ignored Stripe event ${event.type} ${event.id}`);
+    }
+  }
+
+  private async checkoutCompleted(session: Stripe.Checkout.Session): Promise<void> {
+    const organizationId = textOr(session.metadata?.organization_id);
+    if (!organizationId)
+      return this.logger.warn(`Checkout session ${session.id} has no organization_id metadata: ignored`);
+    if (session.mode === 'payment') {
+      if (session.payment_status !== 'paid') return;
+      const paymentIntentId = idOf(session.payment_intent);
+      if (!paymentIntentId)
+        return this.logger.warn(`Paid checkout session ${session.id} has no payment intent: ignored`);
+      await this.paymentEvents.emit(
+        {
+          type: 'payment.succeeded',
+          provider: 'stripe',
+          sessionId: session.id,
+          orderId: textOr(session.client_reference_id) ?? textOr(session.metadata?.order_id),
+          organizationId,
+          paymentIntentId,
+          amountCents: session.amount_total ?? 0,
+        },
+        RETRY_ON_FAILURE,
+      );
+    } else if (session.mode === 'setup') {
+      const setupIntentId = idOf(session.setup_intent);
+      if (!setupIntentId) return;
+      const intent =
+        typeof session.setup_intent === 'object' && session.setup_intent
+          ? session.setup_intent
+          : await this.stripe.setupIntents.retrieve(setupIntentId);
+      const paymentMethodId = idOf(intent.payment_method);
+      if (paymentMethodId)
+        await this.paymentEvents.emit(
+          { type: 'payment_method.added', provider: 'stripe', organizationId, paymentMethodId },
+          RETRY_ON_FAILURE,
+        );
+    }
+  }
+
+  private async checkoutExpired(session: Stripe.Checkout.Session): Promise<void> {
+    const organizationId = textOr(session.metadata?.organization_id);
+    if (!organizationId || session.mode !== 'payment') return;
+    await this.paymentEvents.emit(
+      {
+        type: 'checkout.expired',
+        provider: 'stripe',
+        sessionId: session.id,
+        orderId: textOr(session.client_reference_id) ?? textOr(session.metadata?.order_id),
+        organizationId,
+      },
+      RETRY_ON_FAILURE,
+    );
+  }
+
+  /** A card saved (Checkout in setup mode): the studio is found by its Stripe customer. */
+  private async setupSucceeded(intent: Stripe.SetupIntent): Promise<void> {
+    const paymentMethodId = idOf(intent.payment_method);
+    const customerId = idOf(intent.customer);
+    if (!paymentMethodId) return;
+    let organizationId = textOr(intent.metadata?.organization_id);
+    if (!organizationId && customerId) {
+      organizationId =
+        (await this.orm.em.fork().findOne(StripeCustomer, { customerId }))?.organizationId ?? null;
+    }
+    if (!organizationId) return this.logger.warn(`SetupIntent ${intent.id} is not a studio's: ignored`);
+    await this.paymentEvents.emit(
+      { type: 'payment_method.added', provider: 'stripe', organizationId, paymentMethodId },
+      RETRY_ON_FAILURE,
+    );
+  }
+
+  private reference(metadata: Stripe.Metadata | null | undefined): SubscriptionReference | null {
+    const organizationId = textOr(metadata?.organization_id);
+    if (!organizationId) return null;
+    return {
+      organizationId,
+      orderId: textOr(metadata?.order_id),
+      studentId: textOr(metadata?.student_id),
+      productId: textOr(metadata?.product_id),
+      productPriceId: textOr(metadata?.product_price_id),
+    };
+  }
+
+  private async subscriptionChanged(subscription: Stripe.Subscription, occurredAt: number): Promise<void> {
+    const reference = this.reference(subscription.metadata);
+    if (!reference)
+      return this.logger.warn(`Subscription ${subscription.id} has no organization_id metadata: ignored`);
+    const item = subscription.items?.data?.[0];
+    const price = item?.price;
+    const event: SubscriptionEvent = {
+      type: 'subscription.changed',
+      provider: 'stripe',
+      providerSubscriptionId: subscription.id,
+      reference,
+      status: subscriptionStatus(subscription.status),
+      planName: textOr(subscription.metadata?.plan_name) ?? textOr(price?.nickname),
+      amountCents: price?.unit_amount ?? 0,
+      currency: price?.currency ?? subscription.currency ?? 'usd',
+      intervalUnit: INTERVALS[price?.recurring?.interval ?? 'month'] ?? 'months',
+      intervalCount: Math.min(Math.max(price?.recurring?.interval_count ?? 1, 1), 365),
+      currentPeriodEnd: seconds(item?.current_period_end),
+      cancelledAt:
+        subscription.status === 'canceled'
+          ? (seconds(subscription.ended_at) ??
+            seconds(subscription.canceled_at) ??
+            new Date(occurredAt * 1000))
+          : null,
+      startedAt:
+        seconds(subscription.start_date) ?? seconds(subscription.created) ?? new Date(occurredAt * 1000),
+      occurredAt,
+    };
+    await this.subscriptionEvents.emit(event);
+  }
+
+  private async invoicePaid(invoice: Stripe.Invoice, occurredAt: number): Promise<void> {
+    const details = invoice.parent?.subscription_details;
+    // API versions before 2025-03 named the subscription on the invoice itself.
+    const legacy = invoice as unknown as { subscription?: string | { id: string } | null };
+    const providerSubscriptionId = idOf(details?.subscription) ?? idOf(legacy.subscription);
+    if (!invoice.id || !providerSubscriptionId) return; // a one-off invoice: not a subscription's
+    const periodEnds = (invoice.lines?.data ?? []).map((line) => line.period?.end ?? 0);
+    await this.subscriptionEvents.emit({
+      type: 'subscription.invoice_paid',
+      provider: 'stripe',
+      providerSubscriptionId,
+      organizationId: textOr(details?.metadata?.organization_id) ?? textOr(invoice.metadata?.organization_id),
+      providerInvoiceId: invoice.id,
+      amountCents: invoice.amount_paid ?? 0,
+      currency: invoice.currency ?? 'usd',
+      paidAt: seconds(invoice.status_transitions?.paid_at) ?? new Date(occurredAt * 1000),
+      hostedInvoiceUrl: textOr(invoice.hosted_invoice_url),
+      periodEnd: seconds(Math.max(0, ...periodEnds)),
+    });
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { InProcessEvents } from '../../common/in-process-events';
+
+/**
+ * What the scheduling module announces once an enrollment is committed. The waivers module listens
+ * (enrollment.created: a course that requires a waiver gets a signature request). The caller that
+ * owns the transaction announces after commit (OrdersService.enrollDirectly). Listeners must be
+ * idempotent: an announcement may repeat.
+ */
+export type EnrollmentEvent = {
+  type: 'enrollment.created';
+  organizationId: string;
+  enrollmentId: string;
+  studentId: string;
+  eventId: string;
+  /** The course's required waiver template, or null when it requires none. */
+  requiredWaiverId: string | null;
+};
+
+/** What the scheduling module announces about enrollments (see InProcessEvents). */
+@Injectable()
+export class EnrollmentEvents extends InProcessEvents<EnrollmentEvent> {}

@@ -1,0 +1,120 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { PAYMENT_LINK_MESSAGES, SCHEDULING_MESSAGES as M } from '@studio/contracts';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { Organization } from '../organizations/organization.entity';
+import { Student } from '../students/student.entity';
+import { courseRules, isSingleParty } from './enrollments.service';
+import { Enrollment } from './entities/enrollment.entity';
+import { Event } from './entities/event.entity';
+import { SeatHold } from './entities/seat-hold.entity';
+import { lockEventForSeats } from './seats';
+
+type OrgContext = Pick<RequestContext, 'organizationId'>;
+
+export interface HeldSeat {
+  holdId: string;
+  /** The session as it was when the seat was held (inside the lock): the order's line. */
+  eventName: string;
+  priceCents: number;
+}
+
+/** What became of a hold when its order was paid. */
+export type HoldConversion =
+  | { outcome: 'enrolled'; enrollmentId: string }
+  | { outcome: 'already_enrolled'; enrollmentId: string }
+  | { outcome: 'no_hold' };
+
+/**
+ * The seats payment links hold. Each change runs in the caller's transaction under the session's
+ * seat lock (lockEventForSeats), the lock every enroll, guest change and capacity edit takes, and a
+ * live hold counts as a taken seat in all of them (seatsTaken).
+ */
+@Injectable()
+export class SeatHoldsService {
+  /**
+   * Holds one seat for the student until `expiresAt`. Refused as a direct enroll is: another
+   * organization's or a cancelled session (404), an ended session, a student already enrolled or
+   * already holding a link for it, a single-party session taken, no seat left (409).
+   */
+  async hold(
+    ctx: OrgContext,
+    em: EntityManager,
+    input: { student: Student; eventId: string; orderId: string; expiresAt: Date },
+  ): Promise<HeldSeat> {
+    const seats = await lockEventForSeats(em, ctx, input.eventId);
+    if (seats.status !== 'active') throw notFound('Event not found');
+    if (seats.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
+    if (await em.count(Enrollment, { event: input.eventId, student: input.student.id, status: 'active' })) {
+      throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
+    }
+    const pending = await em.count(SeatHold, {
+      eventId: input.eventId,
+      studentId: input.student.id,
+      releasedAt: null,
+      expiresAt: { $gt: new Date() },
+    });
+    if (pending) throw new ApiError(HttpStatus.CONFLICT, PAYMENT_LINK_MESSAGES.alreadyPending);
+    if (seats.students + seats.held > 0 && (await isSingleParty(em, input.eventId)))
+      throw new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
+    if (seats.seats + 1 > seats.capacity) throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+    const event = await em.findOneOrFail(Event, { id: seats.eventId }, { refresh: true });
+    const hold = em.create(SeatHold, {
+      organizationId: ctx.organizationId,
+      eventId: input.eventId,
+      studentId: input.student.id,
+      orderId: input.orderId,
+      expiresAt: input.expiresAt,
+    });
+    await em.flush();
+    return { holdId: hold.id, eventName: event.name, priceCents: event.priceCents };
+  }
+
+  /** Stops the order's hold from counting (the link was cancelled or expired). Nothing when none is live. */
+  async release(ctx: OrgContext, em: EntityManager, orderId: string): Promise<boolean> {
+    const changed = await em.nativeUpdate(
+      SeatHold,
+      { orderId, organizationId: ctx.organizationId, releasedAt: null },
+      { releasedAt: new Date() },
+    );
+    return changed > 0;
+  }
+
+  /**
+   * The order was paid: its held seat becomes the student's enrollment (linked to the order), in the
+   * caller's transaction under the seat lock. A live hold already counts, so the swap never
+   * oversells and always succeeds. A hold that ran out meanwhile (a payment completed just as the
+   * link expired) needs a free seat like any enroll: without one this throws the 409 "session full".
+   */
+  async convert(ctx: OrgContext, em: EntityManager, orderId: string): Promise<HoldConversion> {
+    const found = await em.findOne(SeatHold, { orderId, organizationId: ctx.organizationId });
+    if (!found) return { outcome: 'no_hold' };
+    const seats = await lockEventForSeats(em, ctx, found.eventId);
+    const hold = await em.findOneOrFail(SeatHold, { id: found.id }, { refresh: true });
+    const live = !hold.releasedAt && hold.expiresAt.getTime() > Date.now();
+    const existing = await em.findOne(Enrollment, {
+      event: hold.eventId,
+      student: hold.studentId,
+      status: 'active',
+    });
+    hold.releasedAt ??= new Date();
+    if (existing) {
+      await em.flush();
+      return { outcome: 'already_enrolled', enrollmentId: existing.id };
+    }
+    if (!live && seats.seats + hold.seats > seats.capacity)
+      throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+    // As a direct enrolment: a course that requires a waiver starts the seat's waiver as pending.
+    const { requiredWaiverId } = await courseRules(em, hold.eventId);
+    const enrollment = em.create(Enrollment, {
+      organization: em.getReference(Organization, ctx.organizationId),
+      event: em.getReference(Event, hold.eventId),
+      student: em.getReference(Student, hold.studentId),
+      orderId,
+      waiverStatus: requiredWaiverId ? 'pending' : 'not_required',
+    });
+    await em.flush();
+    return { outcome: 'enrolled', enrollmentId: enrollment.id };
+  }
+}

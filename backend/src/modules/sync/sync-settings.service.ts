@@ -1,0 +1,92 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  AnySyncConfig,
+  isSyncProvider,
+  SYNC_CONFIG_DEFAULTS,
+  SYNC_CONFIG_SCHEMAS,
+  SYNC_MESSAGES as M,
+  SyncConfigByProvider,
+  SyncConfigPayload,
+  SyncProviderName,
+  SyncRemoteChoice,
+} from '@studio/contracts';
+import { notFound } from '../../common/api-error';
+import type { RequestContext } from '../../common/request-context';
+import { SyncConfig } from './entities/sync-config.entity';
+import { SyncConnectionsService } from './sync-connections.service';
+
+type OrgContext = Pick<RequestContext, 'organizationId'>;
+
+export interface SyncProviderView {
+  provider: {
+    name: SyncProviderName;
+    connected: boolean;
+    account_name: string | null;
+    connected_at: string | null;
+    config_schema: AnySyncConfig;
+  };
+  organizations?: SyncRemoteChoice[];
+  lists?: SyncRemoteChoice[];
+}
+
+/** Reads a route's provider name: an unknown one answers 404 with the providers it could be. */
+export function requireProvider(name: string): SyncProviderName {
+  if (!isSyncProvider(name)) throw notFound(M.unknownProvider);
+  return name;
+}
+
+/** A provider's config_schema settings per organization, and the provider as the panels read it. */
+@Injectable()
+export class SyncSettingsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly connections: SyncConnectionsService,
+  ) {}
+
+  /** The saved settings, or the provider's defaults; a stored row is re-read through its schema. */
+  async config<P extends SyncProviderName>(ctx: OrgContext, provider: P): Promise<SyncConfigByProvider[P]> {
+    const row = await this.em.findOne(SyncConfig, { organization: ctx.organizationId, provider });
+    const parsed = row ? SYNC_CONFIG_SCHEMAS[provider].safeParse(row.config) : null;
+    return (parsed?.success ? parsed.data : SYNC_CONFIG_DEFAULTS[provider]) as SyncConfigByProvider[P];
+  }
+
+  /**
+   * Merges the payload's fields into the saved settings (fields left out keep their value). One
+   * upsert: two first saves at once do not collide, and two saves of different fields both stay
+   * (jsonb `||` merges the sent fields into the row as it is then).
+   */
+  async save(ctx: OrgContext, payload: SyncConfigPayload): Promise<SyncProviderView> {
+    const { provider_name: provider, ...fields } = payload;
+    const initial = SYNC_CONFIG_SCHEMAS[provider].parse({ ...SYNC_CONFIG_DEFAULTS[provider], ...fields });
+    await this.em.getConnection().execute(
+      `insert into "sync_config" ("id", "organization_id", "provider", "config", "updated_at")
+       values (?, ?, ?, ?::jsonb, now())
+       on conflict ("organization_id", "provider")
+       do update set "config" = "sync_config"."config" || ?::jsonb, "updated_at" = now()`,
+      [randomUUID(), ctx.organizationId, provider, JSON.stringify(initial), JSON.stringify(fields)],
+    );
+    return this.view(ctx, provider);
+  }
+
+  async view(ctx: OrgContext, provider: SyncProviderName): Promise<SyncProviderView> {
+    const [connection, config] = await Promise.all([
+      this.connections.find(ctx, provider),
+      this.config(ctx, provider),
+    ]);
+    const view: SyncProviderView = {
+      provider: {
+        name: provider,
+        connected: connection !== null,
+        account_name: connection?.accountName ?? null,
+        connected_at: connection?.connectedAt.toISOString() ?? null,
+        config_schema: config,
+      },
+    };
+    // The provider's own choices are read from its API by the drivers (later in issue 11): none until then.
+    if (provider === 'eventbrite') view.organizations = [];
+    if (provider === 'mailchimp' || provider === 'klaviyo') view.lists = [];
+    return view;
+  }
+}

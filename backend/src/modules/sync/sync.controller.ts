@@ -1,0 +1,40 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { SYNC_MESSAGES as M, SYNC_PROVIDERS, SyncConfigPayload } from '@studio/contracts';
+import { ZodResponse } from 'nestjs-zod';
+import { ApiInvalidBody } from '../../common/api-errors';
+import { ErrorBodyDto } from '../../common/error-body.dto';
+import { Ctx, RequestContext } from '../../common/request-context';
+import { Auth } from '../identity/auth.guard';
+import { SyncConfigPayloadDto, SyncProviderOutDto } from './sync.dto';
+import { requireProvider, SyncSettingsService } from './sync-settings.service';
+
+@ApiTags('sync')
+@Controller('admin/sync/providers')
+@Auth()
+export class SyncController {
+  constructor(private readonly settings: SyncSettingsService) {}
+
+  @Put('config_schema')
+  @ApiOperation({
+    summary:
+      "Save a provider's config_schema settings (spec 001 §3, §7): provider_name plus that provider's own fields; fields left out keep their value",
+  })
+  @ZodResponse({ status: 200, type: SyncProviderOutDto })
+  @ApiInvalidBody()
+  async saveConfig(@Ctx() ctx: RequestContext, @Body() body: SyncConfigPayloadDto) {
+    return this.settings.save(ctx, body as unknown as SyncConfigPayload);
+  }
+
+  @Get(':provider')
+  @ApiOperation({
+    summary:
+      "A sync provider for the caller's organization: connected or not, the account, config_schema; Eventbrite's organizations or the mailing-list service's lists",
+  })
+  @ApiParam({ name: 'provider', schema: { type: 'string', enum: [...SYNC_PROVIDERS] } })
+  @ZodResponse({ status: 200, type: SyncProviderOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.unknownProvider })
+  async get(@Ctx() ctx: RequestContext, @Param('provider') provider: string) {
+    return this.settings.view(ctx, requireProvider(provider));
+  }
+}

@@ -1,0 +1,147 @@
+import { applyDecorators, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { demoSignatureSchema, WAIVER_MESSAGES as M } from '@studio/contracts';
+import type { Request, Response } from 'express';
+import { ErrorBody } from '../../../common/api-error';
+import { ErrorBodyDto } from '../../../common/error-body.dto';
+import { APP_CONFIG } from '../../../config/config.module';
+import { AppConfig } from '../../../config/config.schema';
+import { WaiverSubmission } from '../waiver-submission.entity';
+import { WaiversService } from '../waivers.service';
+import { DEMO_SUBMISSION_ID, demoSignPath } from './demo-esign.adapter';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+/** Plain HTML, no script (the CSP forbids inline script): signing is a form post. */
+function page(title: string, body: string, label: boolean): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#f5f5f5;margin:0;padding:2rem 1rem;color:#1f1f1f}
+main{max-width:36rem;margin:0 auto;background:#fff;border-radius:8px;padding:1.5rem;box-shadow:0 1px 4px rgba(0,0,0,.1)}
+.demo{background:#fffbe6;border:1px solid #ffe58f;border-radius:6px;padding:.5rem .75rem;font-weight:600}
+.waiver{border:1px solid #eee;border-radius:6px;padding:.75rem 1rem;max-height:24rem;overflow:auto;white-space:pre-wrap}
+.error{color:#cf1322}
+label{display:block;margin:1rem 0 .25rem;font-weight:600}
+input{font:inherit;padding:.5rem;border:1px solid #d9d9d9;border-radius:6px;width:100%;box-sizing:border-box}
+button{font:inherit;margin-top:1rem;padding:.5rem 1.25rem;border-radius:6px;border:1px solid #1677ff;background:#1677ff;color:#fff;cursor:pointer}
+</style></head>
+<body><main>${label ? `<p class="demo" role="note">${M.demoSigningPage}</p>` : ''}
+${body}
+</main></body></html>`;
+}
+
+function signingPage(submission: WaiverSubmission, template: { name: string; body: string; documentUrl?: string | null }, label: boolean, error?: string): string {
+  const text = `<div class="waiver">${escapeHtml(template.body || template.name)}</div>${
+    template.documentUrl ? `<p><a href="${escapeHtml(template.documentUrl)}" target="_blank" rel="noopener">Read the document</a></p>` : ''
+  }`;
+  if (submission.status === 'completed') {
+    const when = submission.completedAt ? submission.completedAt.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '';
+    return page(
+      template.name,
+      `<h1>${escapeHtml(template.name)}</h1>${text}
+<p><strong>Signed</strong> by ${escapeHtml(submission.signerName ?? '')} on ${escapeHtml(when)}${submission.signerIp ? ` from address ${escapeHtml(submission.signerIp)}` : ''}.</p>`,
+      label,
+    );
+  }
+  if (submission.status === 'expired') return page(template.name, `<h1>${escapeHtml(template.name)}</h1><p>This signature request has expired.</p>`, label);
+  return page(
+    template.name,
+    `<h1>${escapeHtml(template.name)}</h1>${text}
+<form method="post" action="${demoSignPath(submission.providerSubmissionId ?? '')}">
+<label for="signer_name">Type your full name to sign</label>
+<input id="signer_name" name="signer_name" autocomplete="name" maxlength="200" required${error ? ' aria-invalid="true" aria-describedby="signer_error"' : ''}>
+${error ? `<p class="error" id="signer_error" role="alert">${escapeHtml(error)}</p>` : ''}
+<button type="submit">Sign</button>
+</form>`,
+    label,
+  );
+}
+
+const HTML = { 'text/html': { schema: { type: 'string' as const } } };
+const SUBMISSION_ID = ApiParam({ name: 'submission_id', description: 'dsub_ followed by 32 hex digits', schema: { type: 'string', pattern: '^dsub_[a-f0-9]{32}$' } });
+const htmlPage = (summary: string) =>
+  applyDecorators(
+    ApiOperation({ summary, security: [] }),
+    ApiProduces('text/html'),
+    ApiOkResponse({ description: 'The page', content: HTML }),
+    ApiNotFoundResponse({
+      description: 'No such signature request: a page for a browser, the error body otherwise',
+      content: { ...HTML, 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
+    }),
+  );
+
+/**
+ * The embedded signing page (the default e-signature provider), public: the student reads the
+ * waiver and signs by typing their name; completion is recorded with the time and the signer's
+ * address. Labelled "Demo signing page" unless WAIVER_EMBEDDED_SIGNING makes it the configured provider.
+ */
+@ApiTags('waivers')
+@ApiExtraModels(ErrorBodyDto)
+@Controller('sign/demo')
+export class DemoSigningController {
+  constructor(
+    private readonly waivers: WaiversService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private get label(): boolean {
+    return !this.config.WAIVER_EMBEDDED_SIGNING;
+  }
+
+  private html(res: Response, status: number, body: string): void {
+    res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(body);
+  }
+
+  private notFound(req: Request, res: Response): void {
+    if (req.accepts(['json', 'html']) === 'html') {
+      return this.html(res, 404, page('Not found', '<h1>Waiver not found</h1><p>This signing link does not exist.</p>', this.label));
+    }
+    const body: ErrorBody = { statusCode: 404, message: M.submissionNotFound };
+    res.status(404).json(body);
+  }
+
+  @Get(':submission_id')
+  @htmlPage('Embedded signing page: the waiver text and a name to type (labelled "Demo signing page")')
+  @SUBMISSION_ID
+  async show(@Param('submission_id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const found = DEMO_SUBMISSION_ID.test(id) ? await this.waivers.findDemo(id) : null;
+    if (!found) return this.notFound(req, res);
+    this.html(res, 200, signingPage(found.submission, found.template, this.label));
+  }
+
+  @Post(':submission_id')
+  @htmlPage('Embedded signing page: sign by typing your name; records the time and address; answers the signed page')
+  @SUBMISSION_ID
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiBody({ schema: { type: 'object', required: ['signer_name'], properties: { signer_name: { type: 'string', minLength: 1, maxLength: 200 } }, additionalProperties: false } })
+  @ApiBadRequestResponse({
+    description: `No name typed ('${M.signerNameRequired}'), or a malformed body: the page again for a browser, the error body otherwise`,
+    content: { ...HTML, 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
+  })
+  @ApiPayloadTooLargeResponse({ type: ErrorBodyDto, description: 'The body is over 1 MB' })
+  async sign(@Param('submission_id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const found = DEMO_SUBMISSION_ID.test(id) ? await this.waivers.findDemo(id) : null;
+    if (!found) return this.notFound(req, res);
+    const parsed = demoSignatureSchema.safeParse(req.body ?? {});
+    if (!parsed.success && found.submission.status === 'pending') {
+      const message = parsed.error.issues[0]?.path[0] === 'signer_name' ? parsed.error.issues[0].message : M.signerNameRequired;
+      if (req.accepts(['json', 'html']) === 'html') return this.html(res, 400, signingPage(found.submission, found.template, this.label, message));
+      const body: ErrorBody = { statusCode: 400, message, errors: { signer_name: message } };
+      res.status(400).json(body);
+      return;
+    }
+    if (parsed.success) {
+      await this.waivers.complete(found.submission.id, {
+        completedAt: new Date(),
+        submissionUrl: found.submission.signUrl ?? null,
+        signerName: parsed.data.signer_name,
+        signerIp: req.ip ?? null,
+      });
+    }
+    const after = (await this.waivers.findDemo(id))!;
+    this.html(res, 200, signingPage(after.submission, after.template, this.label));
+  }
+}

@@ -1,0 +1,94 @@
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import type { SubmissionStatus } from '@studio/contracts';
+import { randomUUID } from 'node:crypto';
+import type { EsignProviderName } from './esign.port';
+
+/**
+ * One student's signature request for one waiver template, usually for one enrollment (table
+ * waiver_submission). The student, enrollment and template are other modules' rows, referred to by
+ * id only. Completion is recorded once: the time, and for the demo signing page the typed name and
+ * the signer's address.
+ */
+@Entity({ tableName: 'waiver_submission' })
+export class WaiverSubmission {
+  [OptionalProps]?:
+    | 'status'
+    | 'enrollmentId'
+    | 'providerSubmissionId'
+    | 'providerSubmitterId'
+    | 'signUrl'
+    | 'submissionUrl'
+    | 'signerName'
+    | 'signerIp'
+    | 'createdAt'
+    | 'completedAt'
+    | 'lastRemindedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'uuid' })
+  studentId!: string;
+
+  @Property({ type: 'uuid', nullable: true })
+  enrollmentId?: string | null;
+
+  @Property({ type: 'uuid' })
+  templateId!: string;
+
+  @Property({ type: 'text' })
+  status: SubmissionStatus = 'pending';
+
+  @Property({ type: 'text' })
+  provider!: EsignProviderName;
+
+  @Property({ type: 'text', nullable: true })
+  providerSubmissionId?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  providerSubmitterId?: string | null;
+
+  /** Where the student signs; set once the request is made at the provider. */
+  @Property({ type: 'text', nullable: true })
+  signUrl?: string | null;
+
+  /** The signed document; set on completion. */
+  @Property({ type: 'text', nullable: true })
+  submissionUrl?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  signerName?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  signerIp?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  completedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastRemindedAt?: Date | null;
+}
+
+/** A waiver template's counterpart at a provider (created on first use). */
+@Entity({ tableName: 'esign_template' })
+export class EsignTemplate {
+  [OptionalProps]?: 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  templateId!: string;
+
+  @PrimaryKey({ type: 'text' })
+  provider!: EsignProviderName;
+
+  @Property({ type: 'text' })
+  providerTemplateId!: string;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

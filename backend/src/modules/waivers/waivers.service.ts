@@ -1,0 +1,307 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DOCUMENT_URL_PATTERN, WAIVER_MESSAGES as M, REMINDER_INTERVAL_MS, type WaiverSubmission as WaiverSubmissionOut, type WaiverSummary } from '@studio/contracts';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
+import { MediaService } from '../catalog/media.service';
+import { ReferenceDataService } from '../catalog/reference-data.service';
+import { MailService } from '../notifications/mail.service';
+import { EnrollmentsService } from '../scheduling/enrollments.service';
+import { StudentsService } from '../students/students.service';
+import { EsignPort, EsignWebhookEvent } from './esign.port';
+import { EsignTemplate, WaiverSubmission } from './waiver-submission.entity';
+
+export const WAIVER_QUEUE = 'waivers';
+const SEND_JOB = 'send-waiver';
+const REMIND_JOB = 'remind-waiver';
+type WaiverJob = { submissionId: string; remindedAt?: string };
+
+/** The jobs run outside a request: the organization is the submission's own. */
+const systemCtx = (organizationId: string): RequestContext => ({ organizationId, userId: '', sessionId: '', role: 'owner' });
+
+/**
+ * Waiver submissions: requested when a student enrolls in a course that requires a waiver (the
+ * sign link is mailed by a queue job), reminded at most once an hour, completed by the provider's
+ * webhook or the demo signing page. The enrollment's waiverStatus follows through EnrollmentsService.
+ */
+@Injectable()
+export class WaiversService implements OnModuleInit {
+  private readonly logger = new Logger('Waivers');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly esign: EsignPort,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly mail: MailService,
+    private readonly students: StudentsService,
+    private readonly reference: ReferenceDataService,
+    private readonly media: MediaService,
+    private readonly enrollments: EnrollmentsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.queue.process(WAIVER_QUEUE, async (job) => {
+      const data = job.data as WaiverJob;
+      if (job.name === SEND_JOB) await this.send(data.submissionId);
+      if (job.name === REMIND_JOB) await this.sendReminder(data.submissionId, data.remindedAt ?? '');
+    });
+  }
+
+  /**
+   * A pending submission for the enrollment (once, however often announced), and the job that
+   * requests it at the provider and mails the sign link.
+   */
+  async requestForEnrollment(input: { organizationId: string; studentId: string; enrollmentId: string | null; templateId: string; createdAt?: Date }): Promise<WaiverSubmission> {
+    const em = this.em.fork();
+    const id = randomUUID();
+    const [row] = await em.execute<{ id: string }[]>(
+      `insert into waiver_submission (id, organization_id, student_id, enrollment_id, template_id, status, provider, created_at)
+       values (?, ?, ?, ?, ?, 'pending', ?, ?)
+       on conflict (enrollment_id) where enrollment_id is not null do nothing
+       returning id`,
+      [id, input.organizationId, input.studentId, input.enrollmentId, input.templateId, this.esign.provider, input.createdAt ?? new Date()],
+    );
+    const submission = row
+      ? await em.findOneOrFail(WaiverSubmission, row.id)
+      : await em.findOneOrFail(WaiverSubmission, { enrollmentId: input.enrollmentId });
+    if (submission.status === 'pending' && !submission.signUrl) {
+      await this.queue.add<WaiverJob>(WAIVER_QUEUE, SEND_JOB, { submissionId: submission.id }, { jobId: `waiver-send-${submission.id}` });
+    }
+    return submission;
+  }
+
+  /**
+   * Demo data: a submission for an enrollment as it stands, requested at the provider without mail,
+   * and completed when `signed` is given (by the typed name, at that time, from a documentation address).
+   */
+  async recordDemo(input: { organizationId: string; studentId: string; enrollmentId: string; templateId: string; createdAt: Date; signed: { at: Date; name: string } | null }): Promise<void> {
+    const em = this.em.fork();
+    const submission = em.create(WaiverSubmission, {
+      organizationId: input.organizationId,
+      studentId: input.studentId,
+      enrollmentId: input.enrollmentId,
+      templateId: input.templateId,
+      provider: this.esign.provider,
+      createdAt: input.createdAt,
+    });
+    await em.flush();
+    const requested = await this.ensureRequested(submission.id);
+    if (input.signed) {
+      await this.complete(submission.id, { completedAt: input.signed.at, submissionUrl: requested?.signUrl ?? null, signerName: input.signed.name, signerIp: '203.0.113.7' });
+    }
+  }
+
+  /** The job: the provider's template and submission (once), then the mail with the sign link (deduplicated). */
+  async send(submissionId: string): Promise<void> {
+    const submission = await this.ensureRequested(submissionId);
+    if (!submission || submission.status !== 'pending' || !submission.signUrl) return;
+    const { student, template } = await this.parties(submission);
+    await this.mail.enqueue({
+      to: student.email,
+      subject: `Please sign: ${template.name}`,
+      text: `Hello ${student.firstName},\n\nBefore your class, please read and sign "${template.name}":\n${submission.signUrl}\n\nThank you.`,
+      dedupeKey: `waiver-sign:${submission.id}`,
+    });
+  }
+
+  /** Makes the signature request at the provider unless it was made; answers the submission as stored. */
+  private async ensureRequested(submissionId: string): Promise<WaiverSubmission | null> {
+    const em = this.em.fork();
+    const submission = await em.findOne(WaiverSubmission, submissionId);
+    if (!submission || submission.signUrl || submission.status !== 'pending') return submission;
+    const { student, template } = await this.parties(submission);
+    const providerTemplateId = await this.providerTemplate(em, submission.organizationId, template);
+    const created = await this.esign.createSubmission({
+      providerTemplateId,
+      externalId: submission.id,
+      signerEmail: student.email,
+      signerName: `${student.firstName} ${student.lastName}`.trim(),
+    });
+    // Only the first request is kept (a retried job after a lost answer finds it stored).
+    await em.execute(
+      `update waiver_submission set provider_submission_id = ?, provider_submitter_id = ?, sign_url = ? where id = ? and sign_url is null`,
+      [created.submissionId, created.submitterId, created.signUrl, submission.id],
+    );
+    return em.findOne(WaiverSubmission, submissionId, { refresh: true });
+  }
+
+  private async providerTemplate(
+    em: EntityManager,
+    organizationId: string,
+    template: { id: string; name: string; body: string; documentUrl?: string | null },
+  ): Promise<string> {
+    const known = await em.findOne(EsignTemplate, { templateId: template.id, provider: this.esign.provider });
+    if (known) return known.providerTemplateId;
+    // An uploaded PDF is the document to sign; otherwise the waiver's text.
+    const pdf =
+      template.documentUrl && DOCUMENT_URL_PATTERN.test(template.documentUrl)
+        ? await this.media.readDocument(systemCtx(organizationId), template.documentUrl)
+        : null;
+    const providerTemplateId = await this.esign.ensureTemplate({ externalId: template.id, name: template.name, text: template.body, pdf });
+    await em.execute(
+      `insert into esign_template (template_id, provider, provider_template_id) values (?, ?, ?) on conflict do nothing`,
+      [template.id, this.esign.provider, providerTemplateId],
+    );
+    const stored = await em.findOneOrFail(EsignTemplate, { templateId: template.id, provider: this.esign.provider }, { refresh: true });
+    return stored.providerTemplateId;
+  }
+
+  private async parties(submission: WaiverSubmission) {
+    const ctx = systemCtx(submission.organizationId);
+    const [student, template] = await Promise.all([
+      this.students.requireStudent(ctx, submission.studentId),
+      this.reference.requireWaiver(ctx, submission.templateId),
+    ]);
+    return { student, template };
+  }
+
+  /** GET /api/admin/submission/remind/{id}: refused when signed or expired, at most once an hour, then a queue job. */
+  async remind(ctx: RequestContext, submissionId: string): Promise<WaiverSubmission> {
+    const submission = await this.requireSubmission(ctx, submissionId);
+    if (submission.status === 'completed') throw new ApiError(HttpStatus.CONFLICT, M.alreadySigned);
+    if (submission.status === 'expired') throw new ApiError(HttpStatus.CONFLICT, M.expired);
+    // One statement decides: two clicks at once send one reminder.
+    const [row] = await this.em.execute<{ last_reminded_at: Date }[]>(
+      `update waiver_submission set last_reminded_at = now()
+        where id = ? and organization_id = ? and status = 'pending'
+          and (last_reminded_at is null or last_reminded_at <= now() - (? * interval '1 millisecond'))
+        returning last_reminded_at`,
+      [submission.id, ctx.organizationId, REMINDER_INTERVAL_MS],
+    );
+    if (!row) {
+      const now = await this.requireSubmission(ctx, submissionId);
+      if (now.status === 'completed') throw new ApiError(HttpStatus.CONFLICT, M.alreadySigned);
+      throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, M.reminderTooSoon);
+    }
+    const remindedAt = new Date(row.last_reminded_at).toISOString();
+    await this.queue.add<WaiverJob>(WAIVER_QUEUE, REMIND_JOB, { submissionId: submission.id, remindedAt }, { jobId: `waiver-remind-${submission.id}-${Date.parse(remindedAt)}` });
+    return this.requireSubmission(ctx, submissionId);
+  }
+
+  /** The reminder job: the request is made first if it never was; the provider reminds, or we mail the link again. */
+  async sendReminder(submissionId: string, remindedAt: string): Promise<void> {
+    const submission = await this.ensureRequested(submissionId);
+    if (!submission || submission.status !== 'pending' || !submission.signUrl) return;
+    if (submission.providerSubmitterId && (await this.esign.remind(submission.providerSubmitterId))) return;
+    const { student, template } = await this.parties(submission);
+    await this.mail.enqueue({
+      to: student.email,
+      subject: `Reminder: please sign ${template.name}`,
+      text: `Hello ${student.firstName},\n\nA reminder to read and sign "${template.name}" before your class:\n${submission.signUrl}\n\nThank you.`,
+      dedupeKey: `waiver-remind:${submission.id}:${remindedAt}`,
+    });
+  }
+
+  async requireSubmission(ctx: RequestContext, id: string): Promise<WaiverSubmission> {
+    const submission = await this.em.fork().findOne(WaiverSubmission, { id, organizationId: ctx.organizationId });
+    if (!submission) throw notFound(M.submissionNotFound);
+    return submission;
+  }
+
+  /**
+   * Records completion once (a repeated webhook or a second click changes nothing) and moves the
+   * enrollment's waiverStatus to signed. Answers whether this call completed it.
+   */
+  async complete(submissionId: string, done: { completedAt: Date; submissionUrl: string | null; signerName?: string; signerIp?: string | null }): Promise<boolean> {
+    const em = this.em.fork();
+    const [row] = await em.execute<{ organization_id: string; enrollment_id: string | null }[]>(
+      `update waiver_submission
+          set status = 'completed', completed_at = ?, submission_url = coalesce(?, submission_url), signer_name = ?, signer_ip = ?
+        where id = ? and status <> 'completed'
+        returning organization_id, enrollment_id`,
+      [done.completedAt, done.submissionUrl, done.signerName ?? null, done.signerIp ?? null, submissionId],
+    );
+    if (!row) {
+      // Already completed: a repeated delivery re-applies the enrollment's status (repairs a crash between the two writes).
+      const existing = await em.findOne(WaiverSubmission, submissionId);
+      if (existing?.status === 'completed' && existing.enrollmentId) {
+        await this.enrollments.setWaiverStatus(existing.organizationId, existing.enrollmentId, 'signed');
+      }
+      return false;
+    }
+    if (row.enrollment_id) await this.enrollments.setWaiverStatus(row.organization_id, row.enrollment_id, 'signed');
+    return true;
+  }
+
+  /** A provider's webhook, applied idempotently. Unknown submissions are ignored (another deployment's). */
+  async applyWebhook(event: EsignWebhookEvent): Promise<void> {
+    if (event.type === 'ignored') return;
+    const submission = await this.em.fork().findOne(WaiverSubmission, { provider: this.esign.provider, providerSubmissionId: event.submissionId });
+    if (!submission) {
+      this.logger.warn(`Webhook for unknown ${this.esign.provider} submission ${event.submissionId}: ignored`);
+      return;
+    }
+    if (event.type === 'completed') {
+      await this.complete(submission.id, { completedAt: event.completedAt, submissionUrl: event.documentUrl });
+      return;
+    }
+    await this.em.execute(`update waiver_submission set status = 'expired' where id = ? and status = 'pending'`, [submission.id]);
+    // Re-applied on a repeated delivery too; a signed waiver never becomes expired.
+    const now = await this.em.fork().findOne(WaiverSubmission, submission.id);
+    if (now?.status === 'expired' && now.enrollmentId) await this.enrollments.setWaiverStatus(now.organizationId, now.enrollmentId, 'expired');
+  }
+
+  /** The demo page's submission, by its provider id. */
+  async findDemo(providerSubmissionId: string) {
+    const submission = await this.em.fork().findOne(WaiverSubmission, { provider: 'demo', providerSubmissionId });
+    if (!submission) return null;
+    const { template } = await this.parties(submission);
+    return { submission, template };
+  }
+
+  /**
+   * The Waivers page: every template of the organization (by name, at most 1000) with its
+   * submissions counted by state. The templates are the catalog's, read here in one join.
+   */
+  async summary(ctx: RequestContext): Promise<WaiverSummary[]> {
+    const rows = await this.em.execute<
+      { id: string; name: string; created_at: Date; document_url: string | null; pending: string; completed: string; expired: string }[]
+    >(
+      `select t.id, t.name, t.created_at, t.document_url,
+              count(s.id) filter (where s.status = 'pending') as pending,
+              count(s.id) filter (where s.status = 'completed') as completed,
+              count(s.id) filter (where s.status = 'expired') as expired
+         from waiver_template t
+         left join waiver_submission s on s.template_id = t.id and s.organization_id = t.organization_id
+        where t.organization_id = ?
+        group by t.id
+        order by t.name, t.id
+        limit 1000`,
+      [ctx.organizationId],
+    );
+    return rows.map((r) => ({
+      template_id: r.id,
+      name: r.name,
+      created_at: new Date(r.created_at).toISOString(),
+      document_url: r.document_url,
+      pending: Number(r.pending),
+      completed: Number(r.completed),
+      expired: Number(r.expired),
+    }));
+  }
+
+  /** The student drawer's waivers (spec 001 §3 Waiver submission), newest first. */
+  async forStudent(ctx: RequestContext, studentId: string): Promise<WaiverSubmissionOut[]> {
+    const rows = await this.em.execute<
+      { id: string; status: WaiverSubmissionOut['status']; completed_at: Date | null; created_at: Date; submission_url: string | null; sign_url: string | null; name: string }[]
+    >(
+      // The template's name is the catalog's; read here in one join, written only by the catalog.
+      `select s.id, s.status, s.completed_at, s.created_at, s.submission_url, s.sign_url, t.name
+         from waiver_submission s join waiver_template t on t.id = s.template_id
+        where s.organization_id = ? and s.student_id = ?
+        order by s.created_at desc, s.id desc limit 100`,
+      [ctx.organizationId, studentId],
+    );
+    return rows.map((r) => ({
+      submission_id: r.id,
+      status: r.status,
+      completed_at: r.completed_at ? new Date(r.completed_at).toISOString() : null,
+      created_at: new Date(r.created_at).toISOString(),
+      submission_url: r.submission_url,
+      sign_url: r.sign_url,
+      DocusealTemplate: { name: r.name },
+    }));
+  }
+}

@@ -1,0 +1,135 @@
+// Issue 9 in the browser, on the built-in demo provider: send a payment link from the event drawer,
+// open it from the outbox, pay on the demo page, and see the student enrolled.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServer } from '../support/server.mjs';
+import { createDatabase } from '../support/database.mjs';
+import { launchBrowser, signIn } from '../support/browser.mjs';
+
+const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
+const LABEL = `E2E link ${Date.now()}`;
+const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
+
+let database;
+let server;
+let browser;
+
+before(async () => {
+  database = createDatabase();
+  server = await startServer({
+    DATABASE_URL: database.url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `e2e_links_${Date.now()}`,
+    SEED_DEMO: 'true',
+    DEMO_EMAIL: OWNER.email,
+    DEMO_PASSWORD: OWNER.password,
+    MAIL_OUTBOX_DIR: outbox,
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  database?.drop();
+  rmSync(outbox, { recursive: true, force: true });
+});
+
+async function api() {
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  });
+  const { token } = await login.json();
+  const call = async (method, path, body) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return res.json();
+  };
+  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+}
+
+/** The payment link mailed to `email`, read from the .eml files of the outbox. */
+async function linkMailedTo(email) {
+  const started = Date.now();
+  for (;;) {
+    for (const name of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
+      // Quoted-printable: soft line breaks (=\n) join the link back together.
+      const mail = readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '');
+      if (!mail.includes(`To: ${email}`)) continue;
+      const link = /https?:\/\/\S+?\/api\/pay\/demo\/dcs_[a-f0-9]{32}/.exec(mail)?.[0];
+      if (link) return link;
+    }
+    if (Date.now() - started > 20000) throw new Error(`no payment link mailed to ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test('send a payment link from the event drawer, pay it from the outbox, see the student enrolled', async () => {
+  const { get, post } = await api();
+  const { activities } = await get('/api/admin/activities');
+  const courses = await Promise.all(activities.map((a) => get(`/api/admin/activities/${a.activity_id}`)));
+  const course = courses.find((c) => c.activity_type === 'scheduled' && c.prices?.[0]?.unit_price > 0);
+  assert.ok(course, 'the demo seed has a paid scheduled course');
+  const date = new Date(Date.now() + 20 * 86400000).toISOString().slice(0, 10);
+  const session = await post('/api/admin/events', {
+    activity_id: course.activity_id,
+    location_id: course.location_id,
+    instructor_id: course.instructor_id,
+    dates: [{ date, time: '18:00', duration: 120 }],
+    capacity: 5,
+    internal_short_description: LABEL,
+  });
+  assert.ok(session.event_id, JSON.stringify(session));
+  const { students } = await get('/api/admin/student?limit=1');
+  const student = students[0];
+
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await page.getByRole('heading', { name: course.name }).waitFor();
+  await page.getByRole('listitem').filter({ hasText: LABEL }).click();
+  const drawer = page.locator('.ant-drawer');
+  await drawer.getByRole('region', { name: 'Event Details' }).waitFor();
+
+  // Add student → Send payment link.
+  await drawer.getByRole('button', { name: 'Add student' }).click();
+  const modal = page.locator('.ant-modal').last();
+  await modal.getByRole('button', { name: 'Enroll directly' }).waitFor();
+  const picker = modal.getByRole('combobox', { name: 'Student' });
+  await picker.click();
+  await picker.fill(student.email);
+  await page.locator('.ant-select-item-option').filter({ hasText: student.email }).first().click();
+  await modal.getByRole('button', { name: 'Send payment link' }).click();
+  await page.getByText('Payment link sent to student.').waitFor();
+  // The held seat counts: one of five taken, nobody enrolled yet.
+  await drawer.getByText('1 / 5').waitFor();
+  const grid = drawer.getByRole('region', { name: 'Enrollments' });
+  assert.equal(await grid.getByText(student.email).count(), 0);
+
+  // The student opens the mail's link and pays on the demo page.
+  const link = await linkMailedTo(student.email);
+  const payer = await browser.context.newPage();
+  await payer.goto(`${server.url}${new URL(link).pathname}`);
+  await payer.getByText('Demo payment, no card is charged').waitFor();
+  await payer.getByRole('button', { name: 'Pay' }).click();
+  await payer.getByText('This payment is complete.').waitFor();
+  await payer.close();
+
+  // Back in the back office: the student is enrolled in the held seat.
+  await page.reload();
+  await page.getByRole('listitem').filter({ hasText: LABEL }).click();
+  await drawer.getByRole('region', { name: 'Event Details' }).waitFor();
+  await grid.getByText(student.email).waitFor();
+  await drawer.getByText('1 / 5').waitFor();
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { centsToAmountText, formatCents, parseAmountToCents } from '../money';
+import { MAX_CENTS, safeText } from '../safe-input';
+
+/*
+ * Refunds (issue 9; spec 001 §4, §5, §6, §8; spec 000 §5, §8): the body of
+ * POST /api/admin/order/{order_id}/refund and of the Remove student refund, their rules and every
+ * message the API and the dialogs say. Each lives here once.
+ */
+
+/** Spec 001 §4: only these statuses can be refunded. */
+export const REFUNDABLE_STATUSES = ['paid', 'partial_refund'] as const;
+
+export const REFUND_MESSAGES = {
+  // Spec 001 §8 toasts
+  refunded: 'Order refunded successfully',
+  failedPrefix: 'Failed to refund order:',
+  failed: (reason: string) => `Failed to refund order: ${reason}`,
+  notRefundable: 'Order cannot be refunded',
+  zeroTotal: 'Order total is $0.00',
+  noPaymentMethod: 'Please add a payment method in billing settings',
+  neverCharged: 'Payment never charged',
+  takesDays: 'Refunds can take up to 10 days to appear',
+  // The API's own rules (the spec leaves the server out)
+  notWorkbench: (source: string) => `Sold through ${source}: refund it there.`,
+  exceedsRemaining: (remainingCents: number) => `Refund amount cannot exceed the remaining amount of ${formatCents(remainingCents)}`,
+  amountWholeCents: 'The amount is a whole number of cents greater than 0.',
+  reasonTooLong: 'A reason is at most 500 characters.',
+  reasonRequired: 'Enter a reason for the refund.',
+  providerFailed: 'The payment provider did not answer. Please try again.',
+  providerRefused: (status: string) => `The payment provider did not make the refund (${status}).`,
+  idempotencyKey: 'Idempotency-Key is 1 to 200 characters without control characters.',
+  // Spec 000 §5, §8: the refund of Remove student
+  amountNonZero: 'Amount must be a valid non-zero number',
+  exceedsOriginal: (amount: string) => `Refund amount cannot exceed the original amount of ${amount}`,
+  selectReason: 'Please select a reason for the refund.',
+  removeRefundFailed: 'Failed to refund order. Please try again.',
+} as const;
+
+const M = REFUND_MESSAGES;
+
+export const REFUND_REASON_MAX = 500;
+
+/** The reasons the Remove student dialog offers (spec 000 §8: "Please select a reason"). */
+export const REFUND_REASONS = [
+  'Requested by customer',
+  'Schedule conflict',
+  'Class cancelled by the studio',
+  'Duplicate payment',
+  'Other',
+] as const;
+
+const amountCents = z.number({ error: M.amountWholeCents }).int(M.amountWholeCents).min(1, M.amountWholeCents).max(MAX_CENTS, M.amountWholeCents);
+const reason = safeText({ error: M.reasonTooLong }).trim().max(REFUND_REASON_MAX, M.reasonTooLong);
+
+/** POST /api/admin/order/{order_id}/refund: `amount` (cents) for a partial refund; none refunds what is left. */
+export const refundBodySchema = z.strictObject({
+  amount: amountCents.optional().describe('cents; leave out to refund the whole remaining amount'),
+  reason: reason.optional(),
+});
+export type RefundBody = z.infer<typeof refundBodySchema>;
+
+/** DELETE /api/admin/enrollment/{enrollment_id}: an optional refund of the student's order, in the same operation. */
+export const removeEnrollmentBodySchema = z.strictObject({
+  refund: z
+    .strictObject({
+      amount: z.number({ error: M.amountNonZero }).int(M.amountNonZero).min(1, M.amountNonZero).max(MAX_CENTS, M.amountNonZero).describe('cents'),
+      reason: safeText({ error: M.selectReason }).trim().min(1, M.selectReason).max(REFUND_REASON_MAX, M.reasonTooLong),
+    })
+    .optional(),
+});
+export type RemoveEnrollmentBody = z.infer<typeof removeEnrollmentBodySchema>;
+
+/** Idempotency-Key header of a refund action: one per dialog submission, so a retry refunds once. */
+export const idempotencyKeySchema = safeText({ error: M.idempotencyKey }).min(1, M.idempotencyKey).max(200, M.idempotencyKey);
+
+/** Total minus what was refunded already. */
+export const remainingRefundable = (order: { total: number; refunded_amount: number }) => Math.max(0, order.total - order.refunded_amount);
+
+/**
+ * The partial amount typed in the order drawer's refund dialog (spec 001 §5): digits with up to 2
+ * decimals, above 0 and at most the remaining amount. Answers the cents, or null (the button is disabled).
+ */
+export function partialRefundCents(text: string, remainingCents: number): number | null {
+  const trimmed = text.trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(trimmed)) return null;
+  const value = parseAmountToCents(trimmed);
+  if (value === null || value <= 0 || value > remainingCents) return null;
+  return value;
+}
+
+/**
+ * The refund amount of Remove student (spec 000 §5): a non-zero number not above what can be
+ * refunded. Answers the cents or the message to show.
+ */
+export function removalRefundAmount(text: string, maxCents: number): { cents: number } | { error: string } {
+  const value = parseAmountToCents(text);
+  if (value === null || value <= 0) return { error: M.amountNonZero };
+  if (value > maxCents) return { error: M.exceedsOriginal(formatCents(maxCents)) };
+  return { cents: value };
+}
+
+/** The suggested amount as the form field shows it. */
+export const refundAmountText = (cents: number) => centsToAmountText(cents);
+
+/**
+ * Why an order cannot be refunded from the drawer, in the API's order of checks, or null: the
+ * status (spec 001 §4), a $0.00 total, no charge, no payment method on file (spec 001 §6).
+ * `hasPaymentMethod` undefined means not known yet (not a refusal).
+ */
+export function refundRefusal(
+  order: { status: string; total: number; refunded_amount: number; stripe_payment_intent_id: string | null },
+  hasPaymentMethod?: boolean,
+): string | null {
+  if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) return M.notRefundable;
+  if (order.total === 0) return M.zeroTotal;
+  if (!order.stripe_payment_intent_id) return M.neverCharged;
+  if (remainingRefundable(order) <= 0) return M.notRefundable;
+  if (hasPaymentMethod === false) return M.noPaymentMethod;
+  return null;
+}
+
+/** The Billing settings page (the studio's payment methods on file, spec 001 §6, §7). */
+export const BILLING_MESSAGES = {
+  loadFailed: 'Could not load the payment methods',
+  none: 'No payment method on file. Refunds need one.',
+  setupFailed: 'Could not open the page to add a payment method. Please try again.',
+  demo: 'Demo provider: the card saved is a demo card, no card is charged.',
+} as const;

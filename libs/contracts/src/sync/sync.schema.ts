@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { safeText } from '../safe-input';
+
+/**
+ * Sync providers (spec 001 §2 sync settings panels, §3 Sync provider, §7 sync calls, §8 sync
+ * toasts): the ticketing service, the two mailing-list services and the video-meeting service. One
+ * rule set, used by the API (PUT /api/admin/sync/providers/config_schema) and by the panels.
+ */
+export const SYNC_PROVIDERS = ['eventbrite', 'mailchimp', 'klaviyo', 'zoom'] as const;
+export type SyncProviderName = (typeof SYNC_PROVIDERS)[number];
+
+/** The name the panels and the toasts use. */
+export const SYNC_PROVIDER_LABELS: Record<SyncProviderName, string> = {
+  eventbrite: 'Eventbrite',
+  mailchimp: 'Mailchimp',
+  klaviyo: 'Klaviyo',
+  zoom: 'Zoom',
+};
+
+/** What each provider is for, shown on the Integrations page. */
+export const SYNC_PROVIDER_KINDS: Record<SyncProviderName, string> = {
+  eventbrite: 'Ticketing',
+  mailchimp: 'Mailing list',
+  klaviyo: 'Mailing list',
+  zoom: 'Video meetings',
+};
+
+export const isSyncProvider = (value: unknown): value is SyncProviderName =>
+  typeof value === 'string' && (SYNC_PROVIDERS as readonly string[]).includes(value);
+
+/** Where a synced record stands (one `sync_mapping` row per record and provider). */
+export const SYNC_STAGES = ['pending', 'queued', 'syncing', 'synced', 'failed', 'cancelled'] as const;
+export type SyncStage = (typeof SYNC_STAGES)[number];
+
+/** The kinds of local records a provider syncs. */
+export const SYNC_LOCAL_TYPES = ['activity', 'event', 'enrollment', 'order', 'student'] as const;
+export type SyncLocalType = (typeof SYNC_LOCAL_TYPES)[number];
+
+/** A provider-side id (Eventbrite organization, Mailchimp audience, Klaviyo list). */
+export const SYNC_REMOTE_ID_MAX = 64;
+const REMOTE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export const SYNC_MESSAGES = {
+  /** spec 001 §8: "Eventbrite settings saved", the same pattern for Mailchimp, Klaviyo, Zoom. */
+  saved: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} settings saved`,
+  saveFailed: (provider: SyncProviderName) => `Error saving ${SYNC_PROVIDER_LABELS[provider]} settings`,
+  /** spec 001 §8, for settings that belong to no single provider. */
+  settingsSaved: 'Settings saved',
+  settingsSaveFailed: 'Error saving settings',
+  unknownProvider: 'Unknown sync provider. Choose eventbrite, mailchimp, klaviyo or zoom.',
+  providerRequired: 'Choose a sync provider: eventbrite, mailchimp, klaviyo or zoom.',
+  enrollmentsAlwaysSynced: 'Eventbrite enrollments are always synced: sync_all_enrollments must be true.',
+  remoteIdInvalid: `Use the id the provider shows: letters, digits, - or _, at most ${SYNC_REMOTE_ID_MAX} characters.`,
+  toggleInvalid: 'Expected true or false.',
+  notConnected: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} is not connected.`,
+  connected: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} is connected.`,
+  loadFailed: (provider: SyncProviderName) => `Failed to load ${SYNC_PROVIDER_LABELS[provider]} settings`,
+} as const;
+
+const remoteId = safeText({ error: SYNC_MESSAGES.remoteIdInvalid })
+  .trim()
+  .min(1, SYNC_MESSAGES.remoteIdInvalid)
+  .max(SYNC_REMOTE_ID_MAX, SYNC_MESSAGES.remoteIdInvalid)
+  .regex(REMOTE_ID_PATTERN, SYNC_MESSAGES.remoteIdInvalid);
+const toggle = z.boolean({ error: SYNC_MESSAGES.toggleInvalid });
+
+/* ------------------------------------------------ what is stored and answered, per provider --- */
+
+export const eventbriteConfigSchema = z.strictObject({
+  organization_id: remoteId.nullable(),
+  sync_all_courses: toggle,
+  /** Always true (spec 001 §7). */
+  sync_all_enrollments: z.literal(true, { error: SYNC_MESSAGES.enrollmentsAlwaysSynced }),
+});
+export const mailingListConfigSchema = z.strictObject({
+  list_id: remoteId.nullable(),
+  sync_all_customers: toggle,
+});
+export const zoomConfigSchema = z.strictObject({
+  meeting_summary: toggle,
+});
+
+export type EventbriteConfig = z.infer<typeof eventbriteConfigSchema>;
+export type MailingListConfig = z.infer<typeof mailingListConfigSchema>;
+export type ZoomConfig = z.infer<typeof zoomConfigSchema>;
+export interface SyncConfigByProvider {
+  eventbrite: EventbriteConfig;
+  mailchimp: MailingListConfig;
+  klaviyo: MailingListConfig;
+  zoom: ZoomConfig;
+}
+export type AnySyncConfig = SyncConfigByProvider[SyncProviderName];
+
+/** Each provider's stored settings rule. */
+export const SYNC_CONFIG_SCHEMAS = {
+  eventbrite: eventbriteConfigSchema,
+  mailchimp: mailingListConfigSchema,
+  klaviyo: mailingListConfigSchema,
+  zoom: zoomConfigSchema,
+} as const;
+
+/** A provider's settings before anything is saved: nothing chosen, nothing synced but enrollments. */
+export const SYNC_CONFIG_DEFAULTS: SyncConfigByProvider = {
+  eventbrite: { organization_id: null, sync_all_courses: false, sync_all_enrollments: true },
+  mailchimp: { list_id: null, sync_all_customers: false },
+  klaviyo: { list_id: null, sync_all_customers: false },
+  zoom: { meeting_summary: false },
+};
+
+/* ------------------------------------------------ PUT /api/admin/sync/providers/config_schema -- */
+
+const providerName = <P extends SyncProviderName>(p: P) =>
+  z.literal(p, { error: SYNC_MESSAGES.unknownProvider });
+
+/**
+ * provider_name plus that provider's own fields only (a field of another provider is refused by
+ * name). Fields left out keep their saved value.
+ */
+export const syncConfigPayloadSchema = z.discriminatedUnion(
+  'provider_name',
+  [
+    eventbriteConfigSchema
+      .partial()
+      .extend({ provider_name: providerName('eventbrite') })
+      .strict(),
+    mailingListConfigSchema
+      .partial()
+      .extend({ provider_name: providerName('mailchimp') })
+      .strict(),
+    mailingListConfigSchema
+      .partial()
+      .extend({ provider_name: providerName('klaviyo') })
+      .strict(),
+    zoomConfigSchema
+      .partial()
+      .extend({ provider_name: providerName('zoom') })
+      .strict(),
+  ],
+  { error: SYNC_MESSAGES.providerRequired },
+);
+export type SyncConfigPayload = z.infer<typeof syncConfigPayloadSchema>;
+
+/* ------------------------------------------------ GET /api/admin/sync/providers/{provider} ----- */
+
+export const syncRemoteChoiceSchema = z.object({ id: z.string(), name: z.string() });
+export type SyncRemoteChoice = z.infer<typeof syncRemoteChoiceSchema>;

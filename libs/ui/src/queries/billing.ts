@@ -1,0 +1,11 @@
+import type { components } from '@studio/contracts/src/generated/api';
+import { $api } from '../api/query-client';
+
+/* The studio's payment methods on file (spec 001 §6, §7): the Billing settings page and the order drawer (a refund needs one). */
+const PAYMENT_METHODS = '/api/admin/payment-methods';
+
+export type PaymentMethodsResponse = components['schemas']['PaymentMethodsDto_Output'];
+export type PaymentMethod = PaymentMethodsResponse['payment_methods'][number];
+
+export const billingQueries = { paymentMethods: () => $api.queryOptions('get', PAYMENT_METHODS) };
+export const billingKeys = { paymentMethods: () => ['get', PAYMENT_METHODS] as const };

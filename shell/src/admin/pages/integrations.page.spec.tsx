@@ -1,0 +1,104 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { mockFetch, networkError, okBody, renderWithProviders, type OkBodyOf } from '@studio/ui/testing';
+import { useDrawer } from '@studio/ui';
+import { IntegrationsPage } from './integrations.page';
+
+type ProviderBody = OkBodyOf<'/api/admin/sync/providers/{provider}', 'get'>;
+const notConnected = (name: 'mailchimp' | 'klaviyo'): ProviderBody => ({
+  provider: {
+    name,
+    connected: false,
+    account_name: null,
+    connected_at: null,
+    config_schema: { list_id: null, sync_all_customers: false },
+  },
+  lists: [],
+});
+const EVENTBRITE: ProviderBody = {
+  provider: {
+    name: 'eventbrite',
+    connected: true,
+    account_name: 'Clay Studio Tickets',
+    connected_at: '2026-11-01T10:00:00.000Z',
+    config_schema: { organization_id: '111', sync_all_courses: true, sync_all_enrollments: true },
+  },
+  organizations: [],
+};
+const ZOOM: ProviderBody = {
+  provider: {
+    name: 'zoom',
+    connected: false,
+    account_name: null,
+    connected_at: null,
+    config_schema: { meeting_summary: false },
+  },
+};
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+function OpenDrawer() {
+  const { current } = useDrawer();
+  return <output aria-label="open drawer">{current ? current.type : ''}</output>;
+}
+
+describe('IntegrationsPage', () => {
+  it('lists the four providers with their state and opens one', async () => {
+    mockFetch({
+      'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        EVENTBRITE,
+      ),
+      'GET /api/admin/sync/providers/mailchimp': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('mailchimp'),
+      ),
+      'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('klaviyo'),
+      ),
+      'GET /api/admin/sync/providers/zoom': okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM),
+    });
+    renderWithProviders(
+      <>
+        <OpenDrawer />
+        <IntegrationsPage />
+      </>,
+    );
+    const eventbrite = await screen.findByRole('region', { name: 'Eventbrite' }, { timeout: 3000 });
+    expect(await within(eventbrite).findByText('Connected')).toBeInTheDocument();
+    expect(within(eventbrite).getByText('Clay Studio Tickets')).toBeInTheDocument();
+    for (const name of ['Mailchimp', 'Klaviyo', 'Zoom']) {
+      expect(
+        await within(screen.getByRole('region', { name })).findByText('Not connected'),
+      ).toBeInTheDocument();
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Klaviyo settings' }));
+    expect(screen.getByRole('status', { name: 'open drawer' })).toHaveTextContent('klaviyo');
+  });
+
+  it('a provider that fails to load shows an error with Retry, and the others still show', async () => {
+    let down = true;
+    mockFetch({
+      'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        EVENTBRITE,
+      ),
+      'GET /api/admin/sync/providers/mailchimp': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('mailchimp'),
+      ),
+      'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('klaviyo'),
+      ),
+      'GET /api/admin/sync/providers/zoom': () =>
+        down ? networkError() : okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM),
+    });
+    renderWithProviders(<IntegrationsPage />);
+    const zoom = await screen.findByRole('region', { name: 'Zoom' }, { timeout: 3000 });
+    expect(
+      await within(zoom).findByText('Failed to load Zoom settings', {}, { timeout: 3000 }),
+    ).toBeInTheDocument();
+    expect(
+      await within(screen.getByRole('region', { name: 'Eventbrite' })).findByText('Connected'),
+    ).toBeInTheDocument();
+    down = false;
+    fireEvent.click(within(zoom).getByRole('button', { name: /retry/i }));
+    expect(await within(zoom).findByText('Not connected', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+});
