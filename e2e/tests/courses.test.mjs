@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { startServer } from '../support/server.mjs';
 import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { chooseOption, launchBrowser, signIn } from '../support/browser.mjs';
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 // A 1x1 PNG: the server judges uploads by their bytes, so it must be a real image.
@@ -36,27 +36,8 @@ after(async () => {
   database?.drop();
 });
 
-/**
- * Opens an antd Select in the drawer and chooses an option: the one with that title, or with no
- * title the first (Enter takes the active option; a closing dropdown may still hold older options).
- */
-async function pick(page, dialog, name, title) {
-  const combobox = dialog.getByRole('combobox', { name });
-  await combobox.click();
-  await page.waitForFunction(
-    (el) => el.getAttribute('aria-expanded') === 'true',
-    await combobox.elementHandle(),
-  );
-  if (title) await page.locator(`.ant-select-item-option[title="${title}"]`).click();
-  else {
-    await page.locator('.ant-select-item-option-active:visible').first().waitFor();
-    await combobox.press('Enter');
-  }
-  await page.waitForFunction(
-    (el) => el.getAttribute('aria-expanded') !== 'true',
-    await combobox.elementHandle(),
-  );
-}
+/** Chooses an option of the drawer's select with that label (the first option with no title). */
+const pick = (page, dialog, name, title) => chooseOption(dialog.getByRole('combobox', { name }), title);
 
 test('create a course with an image, find it, edit it and see the change on its page', async () => {
   const page = await browser.context.newPage();

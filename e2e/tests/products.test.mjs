@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { startServer } from '../support/server.mjs';
 import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { chooseOption, launchBrowser, signIn } from '../support/browser.mjs';
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 // A 1x1 PNG: the server judges uploads by their bytes, so it must be a real image.
@@ -51,12 +51,7 @@ const get = async (path) => {
   return res.json();
 };
 
-async function pick(page, dialog, name, title) {
-  const combobox = dialog.getByRole('combobox', { name });
-  await combobox.click();
-  await page.locator(`.ant-select-item-option[title="${title}"]`).click();
-  await page.waitForFunction((el) => el.getAttribute('aria-expanded') !== 'true', await combobox.elementHandle());
-}
+const pick = (page, dialog, name, title) => chooseOption(dialog.getByRole('combobox', { name }), title);
 
 async function waitForValue(locator, pattern) {
   await locator.page().waitForFunction(
