@@ -184,6 +184,23 @@ export const configSchema = z.object({
     .optional(),
   /** Where the development sync token key is kept when SYNC_TOKEN_KEY is unset (not in production). */
   SYNC_TOKEN_KEY_FILE: z.string().min(1).default('data/sync-token.key'),
+  /**
+   * Sync providers' OAuth apps (issue 11). A provider's panel offers Connect only when both its
+   * client id and secret are set; `<PROVIDER>_BASE_URL` points every endpoint of that provider
+   * (authorize, token, revoke, API) at one origin, for the local fakes of `npm run fakes`.
+   */
+  EVENTBRITE_CLIENT_ID: z.string().min(1).max(200).optional(),
+  EVENTBRITE_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  EVENTBRITE_BASE_URL: url(['http:', 'https:']).optional(),
+  MAILCHIMP_CLIENT_ID: z.string().min(1).max(200).optional(),
+  MAILCHIMP_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  MAILCHIMP_BASE_URL: url(['http:', 'https:']).optional(),
+  KLAVIYO_CLIENT_ID: z.string().min(1).max(200).optional(),
+  KLAVIYO_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  KLAVIYO_BASE_URL: url(['http:', 'https:']).optional(),
+  ZOOM_CLIENT_ID: z.string().min(1).max(200).optional(),
+  ZOOM_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  ZOOM_BASE_URL: url(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().optional(),
 });

@@ -17,6 +17,7 @@ export class Migration20261122220000_sync extends Migration {
       "refresh_token_encrypted" text null,
       "scopes" jsonb not null default '[]',
       "expires_at" timestamptz null,
+      "metadata" jsonb not null default '{}',
       "connected_at" timestamptz not null default now(),
       "updated_at" timestamptz not null default now(),
       constraint "sync_connection_organization_provider_unique" unique ("organization_id", "provider"));`);

@@ -12,6 +12,8 @@ export interface ConnectionGrant {
   refreshToken: string | null;
   scopes: string[];
   expiresAt: Date | null;
+  /** Non-secret details later calls need (see SyncConnection.metadata). */
+  metadata?: Record<string, string>;
 }
 
 export interface ConnectionTokens {
@@ -19,6 +21,7 @@ export interface ConnectionTokens {
   refreshToken: string | null;
   scopes: string[];
   expiresAt: Date | null;
+  metadata: Record<string, string>;
 }
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
@@ -46,6 +49,7 @@ export class SyncConnectionsService {
       refreshTokenEncrypted: grant.refreshToken === null ? null : this.cipher.encrypt(grant.refreshToken),
       scopes: grant.scopes,
       expiresAt: grant.expiresAt,
+      metadata: grant.metadata ?? {},
     };
     const existing = await this.find(ctx, provider);
     if (existing) {
@@ -74,6 +78,7 @@ export class SyncConnectionsService {
           : this.cipher.decrypt(connection.refreshTokenEncrypted),
       scopes: connection.scopes,
       expiresAt: connection.expiresAt,
+      metadata: connection.metadata,
     };
   }
 
