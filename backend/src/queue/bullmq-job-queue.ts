@@ -32,7 +32,7 @@ export class BullMqJobQueue implements JobQueue {
       attempts: options.attempts ?? DEFAULT_ATTEMPTS,
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
       delay: options.delayMs,
-      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      removeOnComplete: options.removeOnComplete ? true : { age: 24 * 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     });
   }

@@ -14,6 +14,11 @@ export interface EnqueueOptions {
   attempts?: number;
   backoffMs?: number;
   delayMs?: number;
+  /**
+   * Forget the job as soon as it completes, so the same id can be queued again for a later change
+   * (sync jobs). By default completed jobs are kept a day, and their id deduplicates meanwhile.
+   */
+  removeOnComplete?: boolean;
 }
 
 /** The queue port: BullMQ on Redis in real deployments, in-process when no Redis answers. */

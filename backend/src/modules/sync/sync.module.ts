@@ -3,6 +3,9 @@ import { Module } from '@nestjs/common';
 import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConnection } from './entities/sync-connection.entity';
 import { SyncMapping } from './entities/sync-mapping.entity';
+import { SYNC_DRIVERS, SyncDriver } from './drivers/sync-driver';
+import { SYNC_JOB_HANDLERS, SyncJobHandler } from './jobs/sync-job.types';
+import { SyncJobsService } from './jobs/sync-jobs.service';
 import { SyncController } from './sync.controller';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
@@ -17,7 +20,16 @@ import { TokenCipher } from './token-cipher';
 @Module({
   imports: [MikroOrmModule.forFeature([SyncConnection, SyncConfig, SyncMapping])],
   controllers: [SyncController],
-  providers: [TokenCipher, SyncConnectionsService, SyncSettingsService],
-  exports: [SyncSettingsService, SyncConnectionsService],
+  providers: [
+    TokenCipher,
+    SyncConnectionsService,
+    SyncSettingsService,
+    SyncJobsService,
+    // One driver per provider (drivers/<provider>/); add each driver class to `inject`.
+    { provide: SYNC_DRIVERS, inject: [], useFactory: (...drivers: SyncDriver[]) => drivers },
+    // Every job handler (jobs/ and drivers/<provider>/); add each handler class to `inject`.
+    { provide: SYNC_JOB_HANDLERS, inject: [], useFactory: (...handlers: SyncJobHandler[]) => handlers },
+  ],
+  exports: [SyncSettingsService, SyncConnectionsService, SyncJobsService],
 })
 export class SyncModule {}
