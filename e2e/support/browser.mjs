@@ -49,17 +49,19 @@ export async function signIn(page, baseUrl, email, password) {
 /**
  * Chooses an option of one antd Select (a `combobox` locator): the option with that title, or
  * with no title the first. The options are looked up only in this select's own popup (the one
- * holding its `aria-controls` listbox), so a neighbour's dropdown that is still closing cannot
- * take the click. Resolves with the chosen title once the select shows it and has closed; a
- * click swallowed by the opening animation on a loaded machine is tried again, up to 3 times.
+ * holding the listbox its `aria-controls` names while it is open), so a neighbour's dropdown that
+ * is still closing cannot take the click. Resolves with the chosen title once the select has
+ * closed showing it; a click swallowed by the opening animation on a loaded machine is tried
+ * again, up to 3 times.
  */
 export async function chooseOption(combobox, title) {
   const page = combobox.page();
-  const listId = await combobox.getAttribute('aria-controls');
-  const selector = combobox.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]');
+  const select = combobox.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " ant-select ")][1]');
   let lastError;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if ((await combobox.getAttribute('aria-expanded')) !== 'true') await combobox.click();
+    await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await combobox.elementHandle());
+    const listId = await combobox.getAttribute('aria-controls');
     const popup = page.locator('.ant-select-dropdown', { has: page.locator(`[id="${listId}"]`) });
     const option = title
       ? popup.locator(`.ant-select-item-option[title="${title}"]`)
@@ -67,13 +69,9 @@ export async function chooseOption(combobox, title) {
     const chosen = title ?? (await option.getAttribute('title'));
     await option.click();
     try {
-      await selector
-        .locator('.ant-select-selection-item', { hasText: chosen })
-        .first()
-        .waitFor({ timeout: 5000 });
       await page.waitForFunction(
-        (el) => el.getAttribute('aria-expanded') !== 'true',
-        await combobox.elementHandle(),
+        ([el, root, text]) => el.getAttribute('aria-expanded') !== 'true' && root.textContent.includes(text),
+        [await combobox.elementHandle(), await select.elementHandle(), chosen ?? ''],
         { timeout: 5000 },
       );
       return chosen;
