@@ -3,7 +3,9 @@ import { Controller, type Control, type FieldPath, type FieldValues } from 'reac
 import { APP_PRIMARY_COLOR } from '../app/page-base';
 
 // Laid out and coloured like antd's vertical Form.Item around an Input, in the app's primary colour.
+// Like Form.Item, the message takes the place of the bottom margin rather than pushing the form down.
 const FIELD = { marginBottom: 24 } as const;
+const FIELD_WITH_HELP = { marginBottom: 2 } as const;
 const LABEL = {
   display: 'block',
   paddingBottom: 8,
@@ -66,7 +68,7 @@ export function SignInField<T extends FieldValues, N extends FieldPath<T>>({
       render={({ field, fieldState }) => {
         const invalid = Boolean(fieldState.error);
         return (
-          <div style={FIELD}>
+          <div style={invalid ? FIELD_WITH_HELP : FIELD}>
             <label htmlFor={id} style={LABEL}>
               {label}
             </label>
