@@ -90,6 +90,14 @@ function commonConfig({ dir, mode }) {
     module: {
       rules: [
         {
+          // antd's own ES modules are side-effect free but most of its @rc-component and
+          // @ant-design dependencies do not say so in package.json: without this, importing one
+          // export of a package index (antd's Input reads a context of @rc-component/form) keeps
+          // every module that index re-exports.
+          test: /[\\/]node_modules[\\/](@rc-component|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors))[\\/]/,
+          sideEffects: false,
+        },
+        {
           test: /\.[cm]?[jt]sx?$/,
           exclude: /node_modules/,
           use: {

@@ -7,6 +7,8 @@
 export const APP_FONT_FAMILY =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif, 'Apple Color Emoji', 'Segoe UI Emoji', 'Segoe UI Symbol', 'Noto Color Emoji'";
 export const APP_BACKGROUND = '#f5f6fa';
+/** antd's colorPrimary in the admin area; the sign-in page (plain markup) uses it too. */
+export const APP_PRIMARY_COLOR = '#3b5bdb';
 
 export function applyPageBase(doc: Document = document): void {
   const { style } = doc.body;

@@ -1,16 +1,14 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Form } from 'antd';
-// The bare Input: antd's Input index also brings Search (with Button), Password, TextArea and OTP.
-import Input from 'antd/es/input/Input';
 import { loginSchema, type LoginInput } from '@studio/contracts/src/schemas/auth.schema';
 import { MESSAGES } from '@studio/contracts/src/messages';
-import { FormField } from '@studio/ui/src/form/form-field';
 import { zodResolver } from '@studio/ui/src/form/zod-resolver';
 import { login } from '@studio/ui/src/api/session-api';
 import { writeSessionToken } from '@studio/ui/src/api/session-token';
 import { isApiError } from '@studio/ui/src/api/api-error';
 import { useSession } from '@studio/ui/src/session/session-context';
+import { APP_PRIMARY_COLOR } from '../app/page-base';
+import { SignInField } from './sign-in-field';
 
 function signInFailure(error: unknown): string {
   if (isApiError(error)) {
@@ -48,7 +46,7 @@ const BUTTON = {
   height: 36,
   border: 0,
   borderRadius: 6,
-  background: '#3b5bdb',
+  background: APP_PRIMARY_COLOR,
   color: '#fff',
   fontSize: 14,
   // Buttons do not inherit the page's font by default: use the app's.
@@ -76,28 +74,35 @@ export function SignInPage() {
   });
 
   return (
-    // Plain markup around the form: Card and Typography would pull Tabs, Tooltip and more into the first load.
+    // Plain markup, no antd: Card, Form.Item, Input and the ConfigProvider they need would bring antd's
+    // CSS-in-JS engine, rc-form, rc-trigger and more into the first load. antd loads with the admin area.
     <main style={PAGE}>
       <div style={CARD}>
         <h1 style={{ fontSize: 24, fontWeight: 600, margin: '0 0 16px' }}>Sign in</h1>
         <form onSubmit={onSubmit} aria-label="Sign in" noValidate>
-          <Form layout="vertical" component={false}>
-            {failure ? (
-              <div role="alert" style={ALERT}>
-                {failure}
-              </div>
-            ) : null}
-            <FormField control={form.control} name="email" label="Email">
-              {(field) => <Input {...field} id="email" type="email" autoComplete="username" />}
-            </FormField>
-            <FormField control={form.control} name="password" label="Password">
-              {(field) => <Input {...field} id="password" type="password" autoComplete="current-password" />}
-            </FormField>
-            {/* A plain button: antd's Button brings its wave effect and color tokens into the first load. */}
-            <button type="submit" style={BUTTON} disabled={form.formState.isSubmitting}>
-              {form.formState.isSubmitting ? 'Signing in…' : 'Sign in'}
-            </button>
-          </Form>
+          {failure ? (
+            <div role="alert" style={ALERT}>
+              {failure}
+            </div>
+          ) : null}
+          <SignInField
+            control={form.control}
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="username"
+          />
+          <SignInField
+            control={form.control}
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+          />
+          {/* A plain button: antd's Button brings its wave effect and color tokens into the first load. */}
+          <button type="submit" style={BUTTON} disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? 'Signing in…' : 'Sign in'}
+          </button>
         </form>
       </div>
     </main>
