@@ -25,7 +25,9 @@ import { startTestApp, TestApp } from './test-app';
  * pages when sync_all_customers turns on, new students and enrollments, idempotent reruns, the
  * 429 surfaced as ProviderRateLimitedError, and tenancy.
  */
-const STUDENTS = 1203; // three backfill pages of 500
+/** A student whose address Mailchimp refuses; the last in id order, so never a page's cursor. */
+const REFUSED_ID = 'ffffffff-ffff-4fff-bfff-ffffffffffff';
+const STUDENTS = 1203; // three backfill pages of 500 (with the one refused address, 1204 students)
 
 async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 30000): Promise<void> {
   const start = Date.now();
@@ -56,8 +58,8 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       )[0].n,
     );
   const mappings = (organizationId: string, provider: string) =>
-    sql<{ local_id: string; remote_id: string | null; stage: string }>(
-      `select local_id, remote_id, stage from sync_mapping where organization_id = ? and provider = ? and local_type = 'student'`,
+    sql<{ local_id: string; remote_id: string | null; stage: string; last_error: string | null }>(
+      `select local_id, remote_id, stage, last_error from sync_mapping where organization_id = ? and provider = ? and local_type = 'student'`,
       [organizationId, provider],
     );
   const md5 = (s: string) => createHash('md5').update(s).digest('hex');
@@ -92,6 +94,12 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
     b = { token: ownerB.token, organizationId: ownerB.organization.id };
     await seedStudents(a.organizationId, STUDENTS, 'alpha');
     await seedStudents(b.organizationId, 5, 'beta');
+    // One address Mailchimp refuses (the fake rejects an address without a dot in its domain).
+    await sql(
+      `insert into student (id, organization_id, first_name, last_name, email, created_at)
+       values (?, ?, 'Rae', 'Refused', 'rae@localhost', now())`,
+      [REFUSED_ID, a.organizationId],
+    );
   }, 120000);
   afterAll(async () => {
     await t?.close();
@@ -133,18 +141,32 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       await put({ provider_name: 'mailchimp', list_id: listId, sync_all_customers: true }).expect(200);
       const list = mc.state.lists.get(listId)!;
       await eventually(() => list.members.size === STUDENTS);
+      await eventually(async () =>
+        (await mappings(a.organizationId, 'mailchimp')).every(
+          (m) => m.stage !== 'queued' && m.stage !== 'syncing',
+        ),
+      );
       const created = mc.state.createdByEmail(listId);
       expect(created.size).toBe(STUDENTS);
       expect([...created.values()].every((n) => n === 1)).toBe(true);
       const batches = mc.server.requests.filter(
         (r) => r.method === 'POST' && r.path === `/3.0/lists/${listId}`,
       );
-      expect(batches.map((r) => (r.body as { members: unknown[] }).members.length)).toEqual([500, 500, 203]);
-      // Each student's mapping holds the subscriber hash and is synced.
-      await eventually(async () =>
-        (await mappings(a.organizationId, 'mailchimp')).every((m) => m.stage === 'synced'),
-      );
-      const rows = await mappings(a.organizationId, 'mailchimp');
+      expect(batches.map((r) => (r.body as { members: unknown[] }).members.length)).toEqual([500, 500, 204]);
+      // Each student's mapping holds the subscriber hash and is synced; the refused one is failed
+      // with Mailchimp's reason.
+      const all = await mappings(a.organizationId, 'mailchimp');
+      const refused = all.filter((m) => m.local_id === REFUSED_ID);
+      expect(refused).toEqual([
+        {
+          local_id: REFUSED_ID,
+          remote_id: null,
+          stage: 'failed',
+          last_error: 'Mailchimp: rae@localhost looks fake or invalid',
+        },
+      ]);
+      const rows = all.filter((m) => m.local_id !== REFUSED_ID);
+      expect(rows.every((m) => m.stage === 'synced' || m.local_id === REFUSED_ID)).toBe(true);
       expect(rows).toHaveLength(STUDENTS);
       const emails = new Map(
         (
@@ -213,10 +235,14 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       // And through the queue, again.
       await t.created.app.get(SyncJobsService).enqueue({ ...job, action: 'student.upsert' });
       await eventually(async () =>
-        (await mappings(a.organizationId, 'mailchimp')).every((m) => m.stage === 'synced'),
+        (await mappings(a.organizationId, 'mailchimp')).every(
+          (m) => m.stage === 'synced' || m.local_id === REFUSED_ID,
+        ),
       );
       await eventually(async () =>
-        (await mappings(a.organizationId, 'mailchimp')).every((m) => m.stage !== 'queued'),
+        (await mappings(a.organizationId, 'mailchimp')).every(
+          (m) => m.stage !== 'queued' && m.stage !== 'syncing',
+        ),
       );
       expect(mc.state.lists.get(listId)!.members.size).toBe(before);
       expect([...mc.state.createdByEmail(listId).values()].every((n) => n === 1)).toBe(true);
@@ -275,18 +301,25 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
 
     it('turning on sync_all_customers imports every student once, a bulk import job per page', async () => {
       const total = await studentCount(a.organizationId);
+      const importable = total - 1; // rae@localhost is refused
       await put({ provider_name: 'klaviyo', list_id: listId, sync_all_customers: true }).expect(200);
-      await eventually(() => kl.state.listEmails(listId).length === total);
+      await eventually(() => kl.state.listEmails(listId).length === importable);
+      await eventually(async () =>
+        (await mappings(a.organizationId, 'klaviyo')).every(
+          (m) => m.stage !== 'queued' && m.stage !== 'syncing',
+        ),
+      );
       const created = kl.state.createdByEmail();
-      expect(created.size).toBe(total);
+      expect(created.size).toBe(importable);
       expect([...created.values()].every((n) => n === 1)).toBe(true);
       expect(kl.state.importJobs.size).toBe(Math.ceil(total / 500));
-      await eventually(async () =>
-        (await mappings(a.organizationId, 'klaviyo')).every((m) => m.stage === 'synced'),
-      );
-      const rows = await mappings(a.organizationId, 'klaviyo');
-      expect(rows).toHaveLength(total);
-      expect(rows.every((m) => m.remote_id !== null && kl.state.profiles.has(m.remote_id))).toBe(true);
+      const all = await mappings(a.organizationId, 'klaviyo');
+      expect(all).toHaveLength(total);
+      const rows = all.filter((m) => m.local_id !== REFUSED_ID);
+      expect(
+        rows.every((m) => m.stage === 'synced' && m.remote_id !== null && kl.state.profiles.has(m.remote_id)),
+      ).toBe(true);
+      expect(all.find((m) => m.local_id === REFUSED_ID)).toMatchObject({ stage: 'failed', remote_id: null });
     }, 60000);
 
     it('a new student arrives, once, and rerunning its job duplicates nothing', async () => {

@@ -37,6 +37,8 @@ export interface FakeKlaviyoImportJob {
   completed_at: string | null;
   profileIds: string[];
   listIds: string[];
+  /** Profiles of the request that could not be imported (an invalid email). */
+  failed: number;
 }
 
 export interface FakeKlaviyoState {
@@ -194,9 +196,9 @@ export async function startFakeKlaviyo(
     attributes: {
       status: j.status,
       created_at: j.created_at,
-      total_count: j.profileIds.length,
+      total_count: j.profileIds.length + j.failed,
       completed_count: j.status === 'complete' ? j.profileIds.length : 0,
-      failed_count: 0,
+      failed_count: j.failed,
       completed_at: j.completed_at,
       expires_at: new Date(Date.parse(j.created_at) + 7 * 86_400_000).toISOString(),
       started_at: j.created_at,
@@ -322,10 +324,14 @@ export async function startFakeKlaviyo(
       completed_at: now,
       profileIds: [],
       listIds: lists.map((l) => l!.id),
+      failed: 0,
     };
     for (const p of profiles) {
       const result = upsertProfile(((p as Obj).attributes ?? {}) as Obj);
-      if (!result) continue;
+      if (!result) {
+        job.failed += 1;
+        continue;
+      }
       job.profileIds.push(result.profile.id);
       for (const l of lists) l!.profileIds.add(result.profile.id);
     }

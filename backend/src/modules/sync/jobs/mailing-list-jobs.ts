@@ -6,7 +6,7 @@ import { StudentContact, StudentsService } from '../../students/students.service
 import { DriverAuthService } from '../drivers/driver-auth';
 import type { DriverAuth } from '../drivers/sync-driver';
 import { SyncSettingsService } from '../sync-settings.service';
-import { recordStudentsSynced } from './student-list-mappings';
+import { recordStudentsFailed, recordStudentsSynced } from './student-list-mappings';
 import type { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from './sync-job.types';
 import { SyncJobsService } from './sync-jobs.service';
 
@@ -34,10 +34,20 @@ export async function activeListId(
   return config.sync_all_customers && config.list_id ? config.list_id : null;
 }
 
+export interface PageResult {
+  /** Student id → the provider's id. */
+  ids: Map<string, string>;
+  /** Student id → why the provider refused it. */
+  refused: Map<string, string>;
+}
+
 /** What a mailing-list driver does for the student sync. */
 export interface StudentListWriter {
-  /** Adds or updates the students on the list in as few calls as the API allows; the provider's id per student. */
-  upsertPage(auth: DriverAuth, listId: string, students: StudentContact[]): Promise<Map<string, string>>;
+  /**
+   * Adds or updates the students on the list in as few calls as the API allows: the provider's
+   * id per student, and the reason for each student the provider refused.
+   */
+  upsertPage(auth: DriverAuth, listId: string, students: StudentContact[]): Promise<PageResult>;
   /** Adds or updates one student on the list; the provider's id. */
   upsertOne(auth: DriverAuth, listId: string, student: StudentContact): Promise<string>;
 }
@@ -90,9 +100,10 @@ export abstract class StudentsBatchHandler extends MailingListHandler {
     const page = rows.slice(0, MAILING_LIST_PAGE);
     const next = rows[MAILING_LIST_PAGE];
     const auth = await this.auth.auth(job.organizationId, this.provider);
-    const remoteIds = page.length
+    const result: PageResult = page.length
       ? await this.writer.upsertPage(auth, listId, page)
-      : new Map<string, string>();
+      : { ids: new Map(), refused: new Map() };
+    const remoteIds = result.ids;
     await recordStudentsSynced(
       this.em,
       job.organizationId,
@@ -100,6 +111,19 @@ export abstract class StudentsBatchHandler extends MailingListHandler {
       page
         .filter((s) => remoteIds.has(s.id))
         .map((s) => ({ studentId: s.id, remoteId: remoteIds.get(s.id)! })),
+    );
+    // Students the provider refused are failed with its reason (the cursor student's own row is
+    // the job's, which the job runner writes).
+    await recordStudentsFailed(
+      this.em,
+      job.organizationId,
+      this.provider,
+      page
+        .filter((s) => s.id !== job.localId && !remoteIds.has(s.id))
+        .map((s) => ({
+          studentId: s.id,
+          error: result.refused.get(s.id) ?? `${this.provider} did not take this student`,
+        })),
     );
     if (next) {
       await this.moduleRef.get(SyncJobsService, { strict: false }).enqueue({
@@ -110,6 +134,8 @@ export abstract class StudentsBatchHandler extends MailingListHandler {
         localId: next.id,
       });
     }
+    // The page's own row is the cursor student's; the job runner marks it (a refusal of that one
+    // student is not thrown: a retry would re-run the page and every page after it).
     return { remoteId: remoteIds.get(job.localId) ?? null };
   }
 }

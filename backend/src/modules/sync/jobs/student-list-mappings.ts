@@ -25,3 +25,23 @@ export async function recordStudentsSynced(
     rows.flatMap((r) => [organizationId, provider, r.studentId, r.remoteId]),
   );
 }
+
+/** Records students the provider refused in a batch (an address it will not take): failed, with its reason. */
+export async function recordStudentsFailed(
+  em: EntityManager,
+  organizationId: string,
+  provider: SyncProviderName,
+  rows: { studentId: string; error: string }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows
+    .map(() => `(gen_random_uuid(), ?::uuid, ?, 'student', ?::uuid, 'failed', ?)`)
+    .join(', ');
+  await em.getConnection().execute(
+    `insert into sync_mapping (id, organization_id, provider, local_type, local_id, stage, last_error)
+     values ${values}
+     on conflict (organization_id, provider, local_type, local_id)
+     do update set stage = 'failed', last_error = excluded.last_error, updated_at = now()`,
+    rows.flatMap((r) => [organizationId, provider, r.studentId, r.error.slice(0, 2000)]),
+  );
+}

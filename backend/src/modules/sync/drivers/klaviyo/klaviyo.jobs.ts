@@ -38,11 +38,13 @@ export function klaviyoWriter(driver: KlaviyoDriver): StudentListWriter {
         (await client.bulkImportProfiles(job.id)).map((p) => [p.email.toLowerCase(), p.id]),
       );
       const ids = new Map<string, string>();
+      const refused = new Map<string, string>();
       for (const s of students) {
         const id = byEmail.get(s.email.toLowerCase());
         if (id) ids.set(s.id, id);
+        else refused.set(s.id, `Klaviyo import ${job.id} did not import this profile`);
       }
-      return ids;
+      return { ids, refused };
     },
     async upsertOne(auth: DriverAuth, listId: string, student: StudentContact) {
       return (await driver.client(auth.accessToken).upsertOnList(listId, contact(student))).id;

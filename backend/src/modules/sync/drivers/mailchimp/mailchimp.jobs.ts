@@ -5,7 +5,7 @@ import { StudentContact, StudentsService } from '../../../students/students.serv
 import { StudentListWriter, StudentsBatchHandler, StudentUpsertHandler } from '../../jobs/mailing-list-jobs';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { DriverAuthService } from '../driver-auth';
-import { ProviderRejectedError, type DriverAuth } from '../sync-driver';
+import type { DriverAuth } from '../sync-driver';
 import { MailchimpClient, subscriberHash } from './mailchimp.client';
 
 const contact = (s: StudentContact) => ({
@@ -22,20 +22,15 @@ export const mailchimpWriter: StudentListWriter = {
     const byEmail = new Map(
       [...result.newMembers, ...result.updatedMembers].map((m) => [m.email.toLowerCase(), m.id]),
     );
+    const refusedByEmail = new Map(result.errors.map((e) => [e.email.toLowerCase(), e.error]));
     const ids = new Map<string, string>();
+    const refused = new Map<string, string>();
     for (const s of students) {
       const id = byEmail.get(s.email.toLowerCase());
       if (id) ids.set(s.id, id);
+      else refused.set(s.id, `Mailchimp: ${refusedByEmail.get(s.email.toLowerCase()) ?? 'not added'}`);
     }
-    // A member Mailchimp refused (an invalid or compliance-blocked address) keeps its mapping unsynced.
-    if (ids.size === 0 && result.errors.length > 0) {
-      throw new ProviderRejectedError(
-        'mailchimp',
-        400,
-        `Mailchimp refused the batch: ${result.errors[0].error}`,
-      );
-    }
-    return ids;
+    return { ids, refused };
   },
   async upsertOne(auth: DriverAuth, listId: string, student: StudentContact) {
     const member = await new MailchimpClient(auth).upsertMember(listId, contact(student));
