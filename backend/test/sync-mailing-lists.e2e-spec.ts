@@ -12,6 +12,8 @@ import {
   MailchimpStudentsBatchHandler,
   MailchimpStudentUpsertHandler,
 } from '../src/modules/sync/drivers/mailchimp/mailchimp.jobs';
+import { MailchimpClient } from '../src/modules/sync/drivers/mailchimp/mailchimp.client';
+import { ProviderReconnectError } from '../src/modules/sync/drivers/provider-errors';
 import { ProviderRateLimitedError } from '../src/modules/sync/drivers/sync-driver';
 import { SyncJobsService } from '../src/modules/sync/jobs/sync-jobs.service';
 import { SyncConnectionsService } from '../src/modules/sync/sync-connections.service';
@@ -248,6 +250,25 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       expect([...mc.state.createdByEmail(listId).values()].every((n) => n === 1)).toBe(true);
     }, 60000);
 
+    it('clients for two accounts at once never mix tokens (the SDK is used per instance, not its global client)', async () => {
+      const other = await startFakeMailchimp({ lists: ['Other account list'] });
+      try {
+        const mine = { accessToken: await mc.grant(), metadata: { api_endpoint: mc.url } };
+        const theirs = { accessToken: await other.grant(), metadata: { api_endpoint: other.url } };
+        // Each token is live only at its own fake: a mixed-up call would answer 401.
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => new MailchimpClient(i % 2 ? theirs : mine).lists()),
+        );
+        answers.forEach((lists, i) =>
+          expect(lists.map((l) => l.name)).toEqual(
+            i % 2 ? ['Other account list'] : ['Studio newsletter', 'Workshop alumni'],
+          ),
+        );
+      } finally {
+        await other.close();
+      }
+    });
+
     it('a 429 is surfaced as ProviderRateLimitedError with the Retry-After', async () => {
       const [first] = await sql<{ id: string }>(
         'select id from student where organization_id = ? order by id limit 1',
@@ -377,6 +398,34 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderRateLimitedError);
       expect(error).toMatchObject({ provider: 'klaviyo', retryAfterMs: 3000 });
+    });
+
+    it('a refused token (401) says to connect again', async () => {
+      const [first] = await sql<{ id: string }>(
+        'select id from student where organization_id = ? order by id limit 1',
+        [a.organizationId],
+      );
+      kl.oauth.expireAll();
+      const error = await t.created.app
+        .get(KlaviyoStudentUpsertHandler)
+        .handle(
+          {
+            organizationId: a.organizationId,
+            provider: 'klaviyo',
+            action: 'student.upsert',
+            localType: 'student',
+            localId: first.id,
+          },
+          { id: 'x', remoteId: null, attempts: 1 },
+        )
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderReconnectError);
+      expect((error as Error).message).toBe(
+        'klaviyo refused the stored token: disconnect and connect klaviyo again',
+      );
+      // The panel still answers, with the connection and no lists.
+      const res = await get('klaviyo').expect(200);
+      expect(res.body).toMatchObject({ provider: { connected: true }, lists: [] });
     });
   });
 
