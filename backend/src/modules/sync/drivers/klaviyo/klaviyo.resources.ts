@@ -11,7 +11,11 @@ type JsonApiResource = { id?: string; attributes?: Record<string, unknown> };
 
 const read = <T>(cls: new () => T, resource: unknown): T => {
   const r = (resource ?? {}) as JsonApiResource;
-  return plainToInstance(cls, { id: r.id, ...r.attributes }, { excludeExtraneousValues: true });
+  return plainToInstance(
+    cls,
+    { id: r.id, ...r.attributes },
+    { excludeExtraneousValues: true, exposeDefaultValues: true },
+  );
 };
 const many = <T>(cls: new () => T, document: unknown): T[] =>
   (((document as { data?: unknown[] } | null)?.data ?? []) as unknown[]).map((r) => read(cls, r));

@@ -6,7 +6,7 @@ import { Expose, plainToInstance, Type } from 'class-transformer';
  */
 
 const read = <T>(cls: new () => T, plain: unknown): T =>
-  plainToInstance(cls, plain as object, { excludeExtraneousValues: true });
+  plainToInstance(cls, plain as object, { excludeExtraneousValues: true, exposeDefaultValues: true });
 
 /** GET https://login.mailchimp.com/oauth2/metadata: who connected, and the account's API host. */
 export class MailchimpAccount {
