@@ -252,6 +252,7 @@ describe('sync settings (/api/admin/sync/providers)', () => {
         refreshToken: 'klaviyo-refresh-token-plaintext',
         scopes: ['accounts:read', 'lists:read'],
         expiresAt,
+        metadata: {},
       });
       const res = await get('klaviyo').expect(200);
       expect(res.body.provider).toMatchObject({ connected: true, account_name: 'Alpha Klaviyo' });

@@ -6,6 +6,7 @@ import { ApiError, notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
+import { StudentEvents } from './student-events';
 import { Student } from './student.entity';
 
 export interface StudentQuery {
@@ -19,7 +20,10 @@ export { likeEscape };
 /** The studio's customers: search, read, create and rename, inside the caller's organization. */
 @Injectable()
 export class StudentsService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly events: StudentEvents,
+  ) {}
 
   async list(ctx: RequestContext, query: StudentQuery): Promise<{ students: Student[]; total: number }> {
     const qb = this.em.createQueryBuilder(Student, 's').where({ organization: ctx.organizationId });
@@ -62,7 +66,16 @@ export class StudentsService {
       if (error instanceof UniqueConstraintViolationException) throw taken();
       throw error;
     }
+    await this.events.emit({ type: 'student.created', organizationId: ctx.organizationId, studentId: student.id });
     return student;
+  }
+
+  /** Students as a provider sync reads them (ids, email, names), a page at a time; read-only. */
+  contacts(
+    organizationId: string,
+    query: { fromId?: string | null; limit?: number; ids?: string[] },
+  ): Promise<StudentContact[]> {
+    return readStudentContacts(this.em, organizationId, query);
   }
 
   async rename(ctx: RequestContext, id: string, input: { first_name: string; last_name: string }) {
@@ -72,6 +85,42 @@ export class StudentsService {
     await this.em.flush();
     return student;
   }
+}
+
+/** A student as other modules read it to share with a provider (the sync module's mailing lists). */
+export interface StudentContact {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+}
+
+/**
+ * Read-only pages of the organization's students for other modules (a mailing list's backfill):
+ * ordered by id, from `fromId` (inclusive) or the start; `ids` reads those students only.
+ */
+export async function readStudentContacts(
+  em: EntityManager,
+  organizationId: string,
+  query: { fromId?: string | null; limit?: number; ids?: string[] },
+): Promise<StudentContact[]> {
+  const params: unknown[] = [organizationId];
+  let where = 'organization_id = ?';
+  if (query.ids) {
+    if (query.ids.length === 0) return [];
+    where += ` and id in (${query.ids.map(() => '?').join(', ')})`;
+    params.push(...query.ids);
+  }
+  if (query.fromId) {
+    where += ' and id >= ?';
+    params.push(query.fromId);
+  }
+  const limit = query.limit ? ` limit ${Math.max(1, Math.min(10_000, Math.floor(query.limit)))}` : '';
+  const rows = await em.getConnection().execute<
+    { id: string; email: string; first_name: string; last_name: string; phone: string | null }[]
+  >(`select id, email, first_name, last_name, phone from student where ${where} order by id${limit}`, params);
+  return rows.map((r) => ({ id: r.id, email: r.email, firstName: r.first_name, lastName: r.last_name, phone: r.phone }));
 }
 
 export function mapStudent(s: Student) {

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   AnySyncConfig,
   isSyncProvider,
@@ -14,7 +14,9 @@ import {
 } from '@studio/contracts';
 import { notFound } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
+import { SYNC_DRIVERS, SyncDriver } from './drivers/sync-driver';
 import { SyncConfig } from './entities/sync-config.entity';
+import { SyncConfigEvents } from './sync-config-events';
 import { SyncConnectionsService } from './sync-connections.service';
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
@@ -40,9 +42,13 @@ export function requireProvider(name: string): SyncProviderName {
 /** A provider's config_schema settings per organization, and the provider as the panels read it. */
 @Injectable()
 export class SyncSettingsService {
+  private readonly logger = new Logger('SyncSettings');
+
   constructor(
     private readonly em: EntityManager,
     private readonly connections: SyncConnectionsService,
+    private readonly events: SyncConfigEvents,
+    @Optional() @Inject(SYNC_DRIVERS) private readonly drivers: SyncDriver[] | null,
   ) {}
 
   /** The saved settings, or the provider's defaults; a stored row is re-read through its schema. */
@@ -60,6 +66,7 @@ export class SyncSettingsService {
   async save(ctx: OrgContext, payload: SyncConfigPayload): Promise<SyncProviderView> {
     const { provider_name: provider, ...fields } = payload;
     const initial = SYNC_CONFIG_SCHEMAS[provider].parse({ ...SYNC_CONFIG_DEFAULTS[provider], ...fields });
+    const before = await this.config(ctx, provider);
     await this.em.getConnection().execute(
       `insert into "sync_config" ("id", "organization_id", "provider", "config", "updated_at")
        values (?, ?, ?, ?::jsonb, now())
@@ -67,6 +74,15 @@ export class SyncSettingsService {
        do update set "config" = "sync_config"."config" || ?::jsonb, "updated_at" = now()`,
       [randomUUID(), ctx.organizationId, provider, JSON.stringify(initial), JSON.stringify(fields)],
     );
+    const after = await this.config(ctx, provider);
+    // Listeners (the mailing lists' backfill) only enqueue; one failing is logged, the save stands.
+    await this.events.emit({
+      type: 'sync.config.saved',
+      organizationId: ctx.organizationId,
+      provider,
+      before,
+      after,
+    });
     return this.view(ctx, provider);
   }
 
@@ -84,9 +100,27 @@ export class SyncSettingsService {
         config_schema: config,
       },
     };
-    // The provider's own choices are read from its API by the drivers (later in issue 11): none until then.
     if (provider === 'eventbrite') view.organizations = [];
     if (provider === 'mailchimp' || provider === 'klaviyo') view.lists = [];
+    // The provider's own choices are read from its API by its driver, once connected.
+    const driver = this.drivers?.find((d) => d.provider === provider);
+    if (connection && driver) Object.assign(view, await this.pickers(ctx, driver));
     return view;
+  }
+
+  /**
+   * The provider's lists or organizations. A provider that fails (down, or refusing the token)
+   * leaves the choices empty rather than failing the panel, which must still show the connection
+   * and offer Disconnect; the failure is logged.
+   */
+  private async pickers(ctx: OrgContext, driver: SyncDriver) {
+    const tokens = await this.connections.tokens(ctx, driver.provider);
+    if (!tokens) return {};
+    try {
+      return await driver.pickers({ accessToken: tokens.accessToken, metadata: tokens.metadata });
+    } catch (error) {
+      this.logger.warn(`${driver.provider} choices for ${ctx.organizationId}: ${(error as Error).message}`);
+      return {};
+    }
   }
 }

@@ -1,5 +1,17 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { SchedulingModule } from '../scheduling/scheduling.module';
+import { StudentsModule } from '../students/students.module';
+import { DriverAuthService } from './drivers/driver-auth';
+import { KlaviyoDriver } from './drivers/klaviyo/klaviyo.driver';
+import { KlaviyoStudentsBatchHandler, KlaviyoStudentUpsertHandler } from './drivers/klaviyo/klaviyo.jobs';
+import { MailchimpDriver } from './drivers/mailchimp/mailchimp.driver';
+import {
+  MailchimpStudentsBatchHandler,
+  MailchimpStudentUpsertHandler,
+} from './drivers/mailchimp/mailchimp.jobs';
+import { MailingListSync } from './jobs/mailing-list-sync';
+import { SyncConfigEvents } from './sync-config-events';
 import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConnection } from './entities/sync-connection.entity';
 import { SyncMapping } from './entities/sync-mapping.entity';
@@ -18,17 +30,43 @@ import { TokenCipher } from './token-cipher';
  * and `crons/`. Today: the settings and connection state the four panels read and save.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([SyncConnection, SyncConfig, SyncMapping])],
+  imports: [
+    MikroOrmModule.forFeature([SyncConnection, SyncConfig, SyncMapping]),
+    StudentsModule,
+    SchedulingModule,
+  ],
   controllers: [SyncController],
   providers: [
     TokenCipher,
     SyncConnectionsService,
     SyncSettingsService,
     SyncJobsService,
+    SyncConfigEvents,
+    DriverAuthService,
+    MailingListSync,
+    MailchimpDriver,
+    KlaviyoDriver,
+    MailchimpStudentUpsertHandler,
+    MailchimpStudentsBatchHandler,
+    KlaviyoStudentUpsertHandler,
+    KlaviyoStudentsBatchHandler,
     // One driver per provider (drivers/<provider>/); add each driver class to `inject`.
-    { provide: SYNC_DRIVERS, inject: [], useFactory: (...drivers: SyncDriver[]) => drivers },
+    {
+      provide: SYNC_DRIVERS,
+      inject: [MailchimpDriver, KlaviyoDriver],
+      useFactory: (...drivers: SyncDriver[]) => drivers,
+    },
     // Every job handler (jobs/ and drivers/<provider>/); add each handler class to `inject`.
-    { provide: SYNC_JOB_HANDLERS, inject: [], useFactory: (...handlers: SyncJobHandler[]) => handlers },
+    {
+      provide: SYNC_JOB_HANDLERS,
+      inject: [
+        MailchimpStudentUpsertHandler,
+        MailchimpStudentsBatchHandler,
+        KlaviyoStudentUpsertHandler,
+        KlaviyoStudentsBatchHandler,
+      ],
+      useFactory: (...handlers: SyncJobHandler[]) => handlers,
+    },
   ],
   exports: [SyncSettingsService, SyncConnectionsService, SyncJobsService],
 })
