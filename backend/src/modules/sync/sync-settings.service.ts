@@ -15,6 +15,7 @@ import {
 import { notFound } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
 import { SyncConfig } from './entities/sync-config.entity';
+import { SyncOAuthService } from './oauth/sync-oauth.service';
 import { SyncConnectionsService } from './sync-connections.service';
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
@@ -25,6 +26,8 @@ export interface SyncProviderView {
     connected: boolean;
     account_name: string | null;
     connected_at: string | null;
+    oauth_configured: boolean;
+    env_vars: string[];
     config_schema: AnySyncConfig;
   };
   organizations?: SyncRemoteChoice[];
@@ -43,6 +46,7 @@ export class SyncSettingsService {
   constructor(
     private readonly em: EntityManager,
     private readonly connections: SyncConnectionsService,
+    private readonly oauth: SyncOAuthService,
   ) {}
 
   /** The saved settings, or the provider's defaults; a stored row is re-read through its schema. */
@@ -75,12 +79,15 @@ export class SyncSettingsService {
       this.connections.find(ctx, provider),
       this.config(ctx, provider),
     ]);
+    const { configured, envVars } = this.oauth.configured(provider);
     const view: SyncProviderView = {
       provider: {
         name: provider,
         connected: connection !== null,
         account_name: connection?.accountName ?? null,
         connected_at: connection?.connectedAt.toISOString() ?? null,
+        oauth_configured: configured,
+        env_vars: envVars,
         config_schema: config,
       },
     };

@@ -3,6 +3,9 @@ import { Module } from '@nestjs/common';
 import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConnection } from './entities/sync-connection.entity';
 import { SyncMapping } from './entities/sync-mapping.entity';
+import { SyncConnectService } from './oauth/sync-connect.service';
+import { SyncOAuthController } from './oauth/sync-oauth.controller';
+import { SyncOAuthService } from './oauth/sync-oauth.service';
 import { SyncController } from './sync.controller';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
@@ -16,8 +19,8 @@ import { TokenCipher } from './token-cipher';
  */
 @Module({
   imports: [MikroOrmModule.forFeature([SyncConnection, SyncConfig, SyncMapping])],
-  controllers: [SyncController],
-  providers: [TokenCipher, SyncConnectionsService, SyncSettingsService],
+  controllers: [SyncController, SyncOAuthController],
+  providers: [TokenCipher, SyncOAuthService, SyncConnectionsService, SyncSettingsService, SyncConnectService],
   exports: [SyncSettingsService, SyncConnectionsService],
 })
 export class SyncModule {}
