@@ -77,6 +77,9 @@ export const SYNC_MESSAGES = {
 /** Klaviyo's scopes (spec 001 §7), exactly these, in this order. */
 export const KLAVIYO_SCOPES = ['accounts:read', 'lists:read', 'lists:write', 'profiles:read', 'profiles:write'] as const;
 
+/** The providers whose Connect uses PKCE S256 (spec 001 §7: the second mailing-list service). */
+export const SYNC_PKCE_PROVIDERS: readonly SyncProviderName[] = ['klaviyo'];
+
 /** The localStorage key of a provider's PKCE verifier, kept by the browser between Connect and the callback. */
 export const syncPkceStorageKey = (provider: SyncProviderName) => `studio.sync.pkce.${provider}`;
 
