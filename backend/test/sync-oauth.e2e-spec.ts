@@ -52,7 +52,7 @@ describe('sync OAuth (/api/admin/sync/providers/{provider}/authorize|callback|co
   const get = (provider: string, token = a.token) =>
     http().get(`/api/admin/sync/providers/${provider}`).set('token', token);
   const sql = <T = Record<string, unknown>[]>(query: string, params: unknown[] = []) =>
-    t.withEm((em) => em.getConnection().execute<T>(query, params as never[]));
+    t.withEm((em) => em.getConnection().execute(query, params as never[])) as Promise<T>;
   const connections = () => t.created.app.get(SyncConnectionsService);
   const inContext = <T>(fn: () => Promise<T>) => OrmContext.create(t.created.app.get(EntityManager), fn);
 
