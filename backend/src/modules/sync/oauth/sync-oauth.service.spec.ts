@@ -1,5 +1,6 @@
 import { KLAVIYO_SCOPES, SYNC_MESSAGES as M } from '@studio/contracts';
 import { loadConfig } from '../../../config/config.schema';
+import { FakeHttpServer } from '../../../sync-fakes/fake-http';
 import { SyncOAuthService } from './sync-oauth.service';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
@@ -54,5 +55,25 @@ describe('SyncOAuthService.authorizationUrl', () => {
     await expect(
       flows.exchange('klaviyo', { code: 'c', state: 's', redirectUri: 'https://app.test/cb', codeVerifier: 'v'.repeat(43) }),
     ).rejects.toMatchObject({ status: 502, message: M.providerUnavailable('klaviyo') });
+  });
+});
+
+describe("SyncOAuthService.exchange: Mailchimp's token answer", () => {
+  it('takes "scope": null and "expires_in": 0 (never expires) through oauth4webapi, client credentials in the form', async () => {
+    const mailchimp = new FakeHttpServer('mailchimp');
+    let form: Record<string, string> = {};
+    mailchimp.route('POST', '/oauth2/token', (req) => {
+      form = req.body as Record<string, string>;
+      return { json: { access_token: 'mc-token', expires_in: 0, scope: null } };
+    });
+    const base = await mailchimp.listen();
+    try {
+      const flows = service({ MAILCHIMP_BASE_URL: base, MAILCHIMP_CLIENT_ID: 'mid', MAILCHIMP_CLIENT_SECRET: 'msecret' });
+      const tokens = await flows.exchange('mailchimp', { code: 'c1', state: 's', redirectUri: 'https://app.test/cb' });
+      expect(tokens).toEqual({ accessToken: 'mc-token', refreshToken: null, scopes: [], expiresAt: null });
+      expect(form).toMatchObject({ grant_type: 'authorization_code', code: 'c1', client_id: 'mid', client_secret: 'msecret' });
+    } finally {
+      await mailchimp.close();
+    }
   });
 });

@@ -39,12 +39,34 @@ const PROVIDER_OAUTH: Record<
 export const providerUsesPkce = (provider: SyncProviderName) => PROVIDER_OAUTH[provider].pkce;
 export const providerTokensExpire = (provider: SyncProviderName) => PROVIDER_OAUTH[provider].expires;
 
+/**
+ * Mailchimp's token endpoint answers `"scope": null` and `"expires_in": 0` (a token that never
+ * expires), sometimes without `token_type`: RFC 6749 wants a string scope or none and a token type.
+ * Like requests-oauthlib's Mailchimp compliance fix, the answer is normalised before oauth4webapi
+ * reads it (null scope dropped, bearer type filled in); oauth4webapi still makes the request.
+ */
+async function mailchimpCompliantFetch(url: string, init: RequestInit): Promise<Response> {
+  const response = await fetch(url, init);
+  if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  const body = (await response.json()) as Record<string, unknown>;
+  if (body.scope === null) delete body.scope;
+  if (body.token_type === undefined || body.token_type === null) body.token_type = 'bearer';
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
 interface Prepared {
   endpoints: ProviderEndpoints;
   as: oauth.AuthorizationServer;
   client: oauth.Client;
   clientAuth: oauth.ClientAuth;
-  options: { [oauth.allowInsecureRequests]?: boolean; signal: AbortSignal };
+  options: {
+    [oauth.allowInsecureRequests]?: boolean;
+    [oauth.customFetch]?: (url: string, init: oauth.CustomFetchOptions<'POST', URLSearchParams>) => Promise<Response>;
+    signal: AbortSignal;
+  };
 }
 
 /**
@@ -189,7 +211,11 @@ export class SyncOAuthService {
       client: { client_id: endpoints.clientId },
       clientAuth:
         clientAuth === 'basic' ? oauth.ClientSecretBasic(endpoints.clientSecret) : oauth.ClientSecretPost(endpoints.clientSecret),
-      options: { ...(fake ? { [oauth.allowInsecureRequests]: true } : {}), signal: AbortSignal.timeout(15000) },
+      options: {
+        ...(fake ? { [oauth.allowInsecureRequests]: true } : {}),
+        ...(provider === 'mailchimp' ? { [oauth.customFetch]: mailchimpCompliantFetch } : {}),
+        signal: AbortSignal.timeout(15000),
+      },
     };
   }
 }
