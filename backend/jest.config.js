@@ -6,5 +6,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src'],
   testRegex: '\\.spec\\.ts$',
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
+    // oauth4webapi ships ES modules only: compiled to CommonJS for jest like our own files.
+    'node_modules/oauth4webapi/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!oauth4webapi/)'],
 };

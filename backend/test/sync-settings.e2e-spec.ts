@@ -9,6 +9,9 @@ import { startTestApp, TestApp } from './test-app';
  * Sync settings (spec 001 §3, §7): each provider's GET answer, the PUT's per-provider fields, the
  * unknown provider's 404, tenancy, and the connection tokens encrypted at rest.
  */
+/** Without client credentials (none are set here), each provider names its OAuth env vars. */
+const envVarsOf = (provider: string) => [`${provider.toUpperCase()}_CLIENT_ID`, `${provider.toUpperCase()}_CLIENT_SECRET`];
+
 describe('sync settings (/api/admin/sync/providers)', () => {
   let t: TestApp;
   let a: { token: string; organizationId: string };
@@ -39,6 +42,8 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           connected: false,
           account_name: null,
           connected_at: null,
+          oauth_configured: false,
+          env_vars: envVarsOf('eventbrite'),
           config_schema: SYNC_CONFIG_DEFAULTS.eventbrite,
         },
         organizations: [],
@@ -55,6 +60,8 @@ describe('sync settings (/api/admin/sync/providers)', () => {
             connected: false,
             account_name: null,
             connected_at: null,
+            oauth_configured: false,
+            env_vars: envVarsOf(provider),
             config_schema: { list_id: null, sync_all_customers: false },
           },
           lists: [],
@@ -70,6 +77,8 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           connected: false,
           account_name: null,
           connected_at: null,
+          oauth_configured: false,
+          env_vars: envVarsOf('zoom'),
           config_schema: { meeting_summary: false },
         },
       });
@@ -126,6 +135,8 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           connected: false,
           account_name: null,
           connected_at: null,
+          oauth_configured: false,
+          env_vars: envVarsOf('klaviyo'),
           config_schema: { list_id: 'XyZ123', sync_all_customers: true },
         },
         lists: [],
@@ -215,6 +226,8 @@ describe('sync settings (/api/admin/sync/providers)', () => {
         connected: false,
         account_name: null,
         connected_at: null,
+        oauth_configured: false,
+        env_vars: envVarsOf('zoom'),
         config_schema: { meeting_summary: false },
       });
       await put({ provider_name: 'zoom', meeting_summary: false }, b.token).expect(200);

@@ -23,7 +23,7 @@ module.exports = function browserJestConfig(rootDir) {
       ],
     },
     // A few of antd's dependencies ship only ES modules: let swc compile them too.
-    transformIgnorePatterns: ['/node_modules/(?!(@ant-design/colors|@ant-design/fast-color)/)'],
+    transformIgnorePatterns: ['/node_modules/(?!(@ant-design/colors|@ant-design/fast-color|oauth4webapi)/)'],
     moduleNameMapper: {
       // Jest runs CommonJS: deep antd ES imports map to their lib twins.
       '^antd/es/(.*)$': 'antd/lib/$1',

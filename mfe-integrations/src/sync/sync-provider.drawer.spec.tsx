@@ -18,6 +18,8 @@ const EVENTBRITE: ProviderBody = {
     connected: true,
     account_name: 'Clay Studio Tickets',
     connected_at: '2026-11-01T10:00:00.000Z',
+    oauth_configured: true,
+    env_vars: ['EVENTBRITE_CLIENT_ID', 'EVENTBRITE_CLIENT_SECRET'],
     config_schema: { organization_id: '111', sync_all_courses: false, sync_all_enrollments: true },
   },
   organizations: [
@@ -31,6 +33,8 @@ const MAILCHIMP_OFF: ProviderBody = {
     connected: false,
     account_name: null,
     connected_at: null,
+    oauth_configured: true,
+    env_vars: ['MAILCHIMP_CLIENT_ID', 'MAILCHIMP_CLIENT_SECRET'],
     config_schema: { list_id: null, sync_all_customers: false },
   },
   lists: [],
@@ -41,6 +45,8 @@ const KLAVIYO: ProviderBody = {
     connected: true,
     account_name: 'Clay Studio',
     connected_at: '2026-11-01T10:00:00.000Z',
+    oauth_configured: true,
+    env_vars: ['KLAVIYO_CLIENT_ID', 'KLAVIYO_CLIENT_SECRET'],
     config_schema: { list_id: null, sync_all_customers: false },
   },
   lists: [{ id: 'XyZ123', name: 'Newsletter' }],
@@ -51,6 +57,8 @@ const ZOOM: ProviderBody = {
     connected: false,
     account_name: null,
     connected_at: null,
+    oauth_configured: true,
+    env_vars: ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET'],
     config_schema: { meeting_summary: false },
   },
 };
@@ -123,7 +131,7 @@ describe('sync provider drawers', () => {
     });
     renderWithProviders(<MailchimpDrawer data={{}} close={close} />);
     expect(await screen.findByText('Mailchimp is not connected.', {}, { timeout: 3000 })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /connect/i })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Connect' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('switch', { name: 'Sync all customers' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Mailchimp settings saved')).toBeInTheDocument();

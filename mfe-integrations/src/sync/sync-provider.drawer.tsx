@@ -8,7 +8,6 @@ import {
   type SyncRemoteChoice,
 } from '@studio/contracts';
 import {
-  Alert,
   App,
   Button,
   DrawerSection,
@@ -32,6 +31,7 @@ import {
   type DrawerProps,
 } from '@studio/ui';
 import { saveSyncConfig } from './sync.api';
+import { SyncConnection } from './sync-connection';
 
 /** Every provider's config_schema field; each provider's schema takes only its own (spec 001 §3). */
 interface SyncSettingsForm {
@@ -171,18 +171,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
       >
         <Form layout="vertical" component={false}>
           <DrawerSection title="Connection">
-            {connected ? (
-              <Alert
-                type="success"
-                showIcon
-                message={M.connected(provider)}
-                description={
-                  data.provider.account_name ? `Account: ${data.provider.account_name}` : undefined
-                }
-              />
-            ) : (
-              <Alert type="info" showIcon message={M.notConnected(provider)} />
-            )}
+            <SyncConnection provider={provider} state={data.provider} />
           </DrawerSection>
           <DrawerSection title="Settings">
             {picker ? (

@@ -15,6 +15,7 @@ import { StudentsPage } from './pages/students/students.page';
 import { ProductsPage } from './pages/products.page';
 import { DiscountsPage } from './pages/discounts.page';
 import { IntegrationsPage } from './pages/integrations.page';
+import { SyncCallbackPage } from './pages/sync-callback.page';
 import { LoyaltyPage } from './pages/settings/loyalty.page';
 import { BillingPage } from './pages/settings/billing.page';
 import { WaiversPage } from './pages/settings/waivers.page';
@@ -47,6 +48,7 @@ export function AdminArea() {
               <Route path="products" element={<ProductsPage />} />
               <Route path="discounts" element={<DiscountsPage />} />
               <Route path="settings/integrations" element={<IntegrationsPage />} />
+              <Route path="integrations/:provider/callback" element={<SyncCallbackPage />} />
               <Route path="settings/loyalty" element={<LoyaltyPage />} />
               <Route path="settings/billing" element={<BillingPage />} />
               <Route path="*" element={<Navigate to="/admin/courses" replace />} />

@@ -1,9 +1,13 @@
+import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
-import type { SyncProviderName } from '@studio/contracts';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { SYNC_MESSAGES as M, SyncProviderName } from '@studio/contracts';
+import { ApiError } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
+import type { DriverAuth } from './drivers/sync-driver';
 import { SyncConnection } from './entities/sync-connection.entity';
+import { SyncOAuthService } from './oauth/sync-oauth.service';
 import { TokenCipher } from './token-cipher';
 
 export interface ConnectionGrant {
@@ -26,6 +30,9 @@ export interface ConnectionTokens {
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
 
+/** A token that expires within this margin is refreshed before it is handed out. */
+export const REFRESH_MARGIN_MS = 60_000;
+
 /**
  * The account each organization connected per provider. Tokens go in and out of here only: they
  * are encrypted before they reach the entity and decrypted when a driver asks for them.
@@ -35,7 +42,45 @@ export class SyncConnectionsService {
   constructor(
     private readonly em: EntityManager,
     private readonly cipher: TokenCipher,
+    private readonly oauth: SyncOAuthService,
   ) {}
+
+  /**
+   * What a driver or a job needs to call the provider: the access token, refreshed first when it
+   * expires within a minute (Klaviyo, Zoom). The refresh holds the connection row's lock
+   * (select … for update), so two jobs never refresh at once: the second one waits and then reads
+   * the fresh token. Answers a 409 when the organization is not connected.
+   */
+  async auth(ctx: OrgContext, provider: SyncProviderName): Promise<DriverAuth> {
+    const current = await this.tokens(ctx, provider);
+    if (!current) throw new ApiError(HttpStatus.CONFLICT, M.notConnected(provider));
+    if (!this.expiring(current.expiresAt) || current.refreshToken === null) {
+      return { accessToken: current.accessToken, metadata: current.metadata };
+    }
+    return this.em.fork().transactional(async (em) => {
+      const row = await em.findOne(
+        SyncConnection,
+        { organization: ctx.organizationId, provider },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (!row) throw new ApiError(HttpStatus.CONFLICT, M.notConnected(provider));
+      if (!this.expiring(row.expiresAt) || row.refreshTokenEncrypted === null) {
+        return { accessToken: this.cipher.decrypt(row.accessTokenEncrypted), metadata: row.metadata };
+      }
+      const fresh = await this.oauth.refresh(provider, this.cipher.decrypt(row.refreshTokenEncrypted));
+      em.assign(row, {
+        accessTokenEncrypted: this.cipher.encrypt(fresh.accessToken),
+        refreshTokenEncrypted: fresh.refreshToken === null ? null : this.cipher.encrypt(fresh.refreshToken),
+        expiresAt: fresh.expiresAt,
+        ...(fresh.scopes.length ? { scopes: fresh.scopes } : {}),
+      });
+      return { accessToken: fresh.accessToken, metadata: row.metadata };
+    });
+  }
+
+  private expiring(expiresAt: Date | null): boolean {
+    return expiresAt !== null && expiresAt.getTime() - Date.now() < REFRESH_MARGIN_MS;
+  }
 
   find(ctx: OrgContext, provider: SyncProviderName): Promise<SyncConnection | null> {
     return this.em.findOne(SyncConnection, { organization: ctx.organizationId, provider });
@@ -82,7 +127,7 @@ export class SyncConnectionsService {
     };
   }
 
-  /** Forgets the organization's connection to the provider (revoking comes with the drivers). */
+  /** Forgets the organization's connection to the provider (SyncConnectService revokes first). */
   async forget(ctx: OrgContext, provider: SyncProviderName): Promise<void> {
     await this.em.nativeDelete(SyncConnection, { organization: ctx.organizationId, provider });
   }

@@ -17,6 +17,7 @@ import type { RequestContext } from '../../common/request-context';
 import { SYNC_DRIVERS, SyncDriver } from './drivers/sync-driver';
 import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConfigEvents } from './sync-config-events';
+import { SyncOAuthService } from './oauth/sync-oauth.service';
 import { SyncConnectionsService } from './sync-connections.service';
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
@@ -27,6 +28,8 @@ export interface SyncProviderView {
     connected: boolean;
     account_name: string | null;
     connected_at: string | null;
+    oauth_configured: boolean;
+    env_vars: string[];
     config_schema: AnySyncConfig;
   };
   organizations?: SyncRemoteChoice[];
@@ -49,6 +52,7 @@ export class SyncSettingsService {
     private readonly connections: SyncConnectionsService,
     private readonly events: SyncConfigEvents,
     @Optional() @Inject(SYNC_DRIVERS) private readonly drivers: SyncDriver[] | null,
+    private readonly oauth: SyncOAuthService,
   ) {}
 
   /** The saved settings, or the provider's defaults; a stored row is re-read through its schema. */
@@ -91,12 +95,15 @@ export class SyncSettingsService {
       this.connections.find(ctx, provider),
       this.config(ctx, provider),
     ]);
+    const { configured, envVars } = this.oauth.configured(provider);
     const view: SyncProviderView = {
       provider: {
         name: provider,
         connected: connection !== null,
         account_name: connection?.accountName ?? null,
         connected_at: connection?.connectedAt.toISOString() ?? null,
+        oauth_configured: configured,
+        env_vars: envVars,
         config_schema: config,
       },
     };
@@ -114,10 +121,8 @@ export class SyncSettingsService {
    * and offer Disconnect; the failure is logged.
    */
   private async pickers(ctx: OrgContext, driver: SyncDriver) {
-    const tokens = await this.connections.tokens(ctx, driver.provider);
-    if (!tokens) return {};
     try {
-      return await driver.pickers({ accessToken: tokens.accessToken, metadata: tokens.metadata });
+      return await driver.pickers(await this.connections.auth(ctx, driver.provider));
     } catch (error) {
       this.logger.warn(`${driver.provider} choices for ${ctx.organizationId}: ${(error as Error).message}`);
       return {};

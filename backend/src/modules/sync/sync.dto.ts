@@ -1,4 +1,6 @@
 import {
+  syncAuthorizeSchema,
+  syncCallbackSchema,
   eventbriteConfigSchema,
   mailingListConfigSchema,
   SYNC_PROVIDERS,
@@ -25,6 +27,12 @@ const providerOut = z.object({
   connected: z.boolean(),
   account_name: z.string().nullable().describe("the connected account's name; null when not connected"),
   connected_at: z.string().nullable().describe('ISO instant of the connection; null when not connected'),
+  oauth_configured: z
+    .boolean()
+    .describe("whether this server has the provider's OAuth client id and secret (Connect works)"),
+  env_vars: z
+    .array(z.string())
+    .describe('the environment variables that set the OAuth client (named by the panel when oauth_configured is false)'),
   config_schema: z
     .union([eventbriteConfigSchema, mailingListConfigSchema, zoomConfigSchema])
     .describe("the provider's own settings (spec 001 §3)"),
@@ -41,5 +49,13 @@ export class SyncProviderOutDto extends createZodDto(
       .array(syncRemoteChoiceSchema)
       .optional()
       .describe('Mailchimp and Klaviyo only: the lists of the connected account (empty until connected)'),
+  }),
+) {}
+
+export class SyncAuthorizeDto extends createZodDto(syncAuthorizeSchema) {}
+export class SyncCallbackDto extends createZodDto(syncCallbackSchema) {}
+export class SyncAuthorizeOutDto extends createZodDto(
+  z.object({
+    authorize_url: z.string().describe("the provider's authorize page: the browser goes there next"),
   }),
 ) {}

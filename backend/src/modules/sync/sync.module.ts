@@ -18,6 +18,9 @@ import { SyncMapping } from './entities/sync-mapping.entity';
 import { SYNC_DRIVERS, SyncDriver } from './drivers/sync-driver';
 import { SYNC_JOB_HANDLERS, SyncJobHandler } from './jobs/sync-job.types';
 import { SyncJobsService } from './jobs/sync-jobs.service';
+import { SyncConnectService } from './oauth/sync-connect.service';
+import { SyncOAuthController } from './oauth/sync-oauth.controller';
+import { SyncOAuthService } from './oauth/sync-oauth.service';
 import { SyncController } from './sync.controller';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
@@ -35,9 +38,11 @@ import { TokenCipher } from './token-cipher';
     StudentsModule,
     SchedulingModule,
   ],
-  controllers: [SyncController],
+  controllers: [SyncController, SyncOAuthController],
   providers: [
     TokenCipher,
+    SyncOAuthService,
+    SyncConnectService,
     SyncConnectionsService,
     SyncSettingsService,
     SyncJobsService,

@@ -1056,6 +1056,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/sync/providers/{provider}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start Connect: the provider's authorize URL, with a one-use state bound to the caller's session (10 minutes). Klaviyo: send the S256 code_challenge of a verifier the browser keeps in local storage. */
+        post: operations["SyncOAuthController_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sync/providers/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish Connect: the code and state the provider sent back (and Klaviyo's code_verifier). Refused, changing nothing: a state that is unknown, used, expired, or of another session or organization, and a code or verifier the provider refuses. Answers the provider as GET reads it. */
+        post: operations["SyncOAuthController_callback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sync/providers/{provider}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect: revokes the tokens at the provider where it can (Klaviyo, Zoom) and forgets them in every case */
+        delete: operations["SyncOAuthController_disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/slack-alert": {
         parameters: {
             query?: never;
@@ -2339,6 +2390,10 @@ export interface components {
                 account_name: string | null;
                 /** @description ISO instant of the connection; null when not connected */
                 connected_at: string | null;
+                /** @description whether this server has the provider's OAuth client id and secret (Connect works) */
+                oauth_configured: boolean;
+                /** @description the environment variables that set the OAuth client (named by the panel when oauth_configured is false) */
+                env_vars: string[];
                 /** @description the provider's own settings (spec 001 §3) */
                 config_schema: {
                     organization_id: string | null;
@@ -2362,6 +2417,20 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+        };
+        SyncAuthorizeDto: {
+            /** @description S256 PKCE challenge (required for Klaviyo) */
+            code_challenge?: string;
+        };
+        SyncAuthorizeOutDto_Output: {
+            /** @description the provider's authorize page: the browser goes there next */
+            authorize_url: string;
+        };
+        SyncCallbackDto: {
+            code: string;
+            state: string;
+            /** @description the PKCE verifier kept in local storage (Klaviyo) */
+            code_verifier?: string;
         };
         ChatAlertDto: {
             message: string;
@@ -6215,6 +6284,197 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SyncProviderOutDto_Output"];
                 };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown sync provider. Choose eventbrite, mailchimp, klaviyo or zoom. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncOAuthController_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "eventbrite" | "mailchimp" | "klaviyo" | "zoom";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncAuthorizeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncAuthorizeOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown sync provider. Choose eventbrite, mailchimp, klaviyo or zoom. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The provider's OAuth client id and secret are not set (the message names the env vars) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncOAuthController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "eventbrite" | "mailchimp" | "klaviyo" | "zoom";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncCallbackDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncProviderOutDto_Output"];
+                };
+            };
+            /**
+             * @description This connection attempt is not valid for your session. Click Connect again. / This connection attempt has expired (10 minutes). Click Connect again. / the provider refused the code or verifier
+             *
+             *     The body is invalid or not JSON: message and a message per field
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown sync provider. Choose eventbrite, mailchimp, klaviyo or zoom. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This connection attempt was already used. Click Connect again. / the OAuth client is not configured */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The provider could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncOAuthController_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "eventbrite" | "mailchimp" | "klaviyo" | "zoom";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected (also when nothing was connected) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, expired or revoked token */
             401: {

@@ -55,7 +55,64 @@ export const SYNC_MESSAGES = {
   notConnected: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} is not connected.`,
   connected: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} is connected.`,
   loadFailed: (provider: SyncProviderName) => `Failed to load ${SYNC_PROVIDER_LABELS[provider]} settings`,
+  /* Connecting (OAuth, spec 001 §7). */
+  oauthNotConfigured: (provider: SyncProviderName, envVars: readonly string[]) =>
+    `${SYNC_PROVIDER_LABELS[provider]} is not set up on this server: set ${envVars.join(' and ')}.`,
+  codeChallengeRequired: 'Klaviyo needs a PKCE code_challenge (S256, 43 characters of base64url).',
+  codeChallengeInvalid: 'code_challenge must be 43 characters of base64url (S256).',
+  codeVerifierInvalid: 'code_verifier must be 43 to 128 characters: letters, digits, -, ., _ or ~.',
+  codeInvalid: 'The authorization code is missing or too long.',
+  stateInvalid: 'This connection attempt is not valid for your session. Click Connect again.',
+  stateUsed: 'This connection attempt was already used. Click Connect again.',
+  stateExpired: 'This connection attempt has expired (10 minutes). Click Connect again.',
+  exchangeRefused: (provider: SyncProviderName) =>
+    `${SYNC_PROVIDER_LABELS[provider]} refused the connection: the code or the PKCE verifier did not match. Click Connect again.`,
+  providerUnavailable: (provider: SyncProviderName) =>
+    `${SYNC_PROVIDER_LABELS[provider]} could not be reached or refused this server's credentials. Try again later.`,
+  disconnected: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} is disconnected.`,
 } as const;
+
+/* ------------------------------------------------ Connecting (OAuth, spec 001 §7) -------------- */
+
+/** Klaviyo's scopes (spec 001 §7), exactly these, in this order. */
+export const KLAVIYO_SCOPES = ['accounts:read', 'lists:read', 'lists:write', 'profiles:read', 'profiles:write'] as const;
+
+/** The providers whose Connect uses PKCE S256 (spec 001 §7: the second mailing-list service). */
+export const SYNC_PKCE_PROVIDERS: readonly SyncProviderName[] = ['klaviyo'];
+
+/** The localStorage key of a provider's PKCE verifier, kept by the browser between Connect and the callback. */
+export const syncPkceStorageKey = (provider: SyncProviderName) => `studio.sync.pkce.${provider}`;
+
+/** The app page the provider redirects back to. */
+export const syncCallbackPath = (provider: SyncProviderName) => `/admin/integrations/${provider}/callback`;
+
+/** RFC 7636: S256 challenge is base64url of a SHA-256 (43 characters); a verifier is 43-128 unreserved characters. */
+const codeChallenge = safeText({ error: SYNC_MESSAGES.codeChallengeInvalid }).regex(
+  /^[A-Za-z0-9_-]{43}$/,
+  SYNC_MESSAGES.codeChallengeInvalid,
+);
+const codeVerifier = safeText({ error: SYNC_MESSAGES.codeVerifierInvalid }).regex(
+  /^[A-Za-z0-9._~-]{43,128}$/,
+  SYNC_MESSAGES.codeVerifierInvalid,
+);
+
+/** POST /api/admin/sync/providers/{provider}/authorize */
+export const syncAuthorizeSchema = z.strictObject({
+  code_challenge: codeChallenge.optional().describe('S256 PKCE challenge (required for Klaviyo)'),
+});
+export type SyncAuthorizePayload = z.infer<typeof syncAuthorizeSchema>;
+
+/** POST /api/admin/sync/providers/{provider}/callback */
+export const syncCallbackSchema = z.strictObject({
+  code: safeText({ error: SYNC_MESSAGES.codeInvalid })
+    .min(1, SYNC_MESSAGES.codeInvalid)
+    .max(2048, SYNC_MESSAGES.codeInvalid),
+  state: safeText({ error: SYNC_MESSAGES.stateInvalid })
+    .min(1, SYNC_MESSAGES.stateInvalid)
+    .max(256, SYNC_MESSAGES.stateInvalid),
+  code_verifier: codeVerifier.optional().describe('the PKCE verifier kept in local storage (Klaviyo)'),
+});
+export type SyncCallbackPayload = z.infer<typeof syncCallbackSchema>;
 
 const remoteId = safeText({ error: SYNC_MESSAGES.remoteIdInvalid })
   .trim()

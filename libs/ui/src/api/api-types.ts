@@ -17,3 +17,4 @@ export type OrganizationSummary = OrganizationListResponse['organizations'][numb
 export type ApiErrorResponse = Schemas['ErrorBodyDto'];
 export type StudentListResponse = Schemas['StudentListDto_Output'];
 export type StudentDetail = Schemas['StudentDetailDto_Output'];
+export type SyncProviderRead = Schemas['SyncProviderOutDto_Output'];

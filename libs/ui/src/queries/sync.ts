@@ -1,5 +1,7 @@
-import type { SyncProviderName } from '@studio/contracts';
+import { syncPkceStorageKey, type SyncProviderName } from '@studio/contracts';
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from 'oauth4webapi';
 import { $api } from '../api/query-client';
+import { answer, api } from '../api/typed-client';
 
 /* Sync providers (spec 001 §7): read by the Integrations page and each provider's settings drawer. */
 const PROVIDER = '/api/admin/sync/providers/{provider}';
@@ -11,3 +13,48 @@ export const syncQueries = {
 export const syncKeys = {
   provider: (provider: SyncProviderName) => ['get', PROVIDER, { params: { path: { provider } } }] as const,
 };
+
+/**
+ * Connect: asks the API for the provider's authorize page. For a PKCE provider (Klaviyo) the
+ * browser makes the verifier, keeps it in local storage (spec 001 §7) and sends only its S256
+ * challenge. Answers the URL to go to.
+ */
+export async function startSyncConnect(provider: SyncProviderName, pkce: boolean): Promise<string> {
+  let codeChallenge: string | undefined;
+  if (pkce) {
+    const verifier = generateRandomCodeVerifier();
+    codeChallenge = await calculatePKCECodeChallenge(verifier);
+    window.localStorage.setItem(syncPkceStorageKey(provider), verifier);
+  }
+  const answered = await answer(
+    api.POST('/api/admin/sync/providers/{provider}/authorize', {
+      params: { path: { provider } },
+      body: codeChallenge ? { code_challenge: codeChallenge } : {},
+    }),
+  );
+  return answered.authorize_url;
+}
+
+/**
+ * The provider sent the browser back: posts the code and state, with the kept verifier, which is
+ * removed whatever the answer (it is good for one attempt only). Answers the provider as read.
+ */
+export async function finishSyncConnect(provider: SyncProviderName, input: { code: string; state: string }) {
+  const key = syncPkceStorageKey(provider);
+  const verifier = window.localStorage.getItem(key);
+  window.localStorage.removeItem(key);
+  return answer(
+    api.POST('/api/admin/sync/providers/{provider}/callback', {
+      params: { path: { provider } },
+      body: { code: input.code, state: input.state, ...(verifier ? { code_verifier: verifier } : {}) },
+    }),
+  );
+}
+
+/** Disconnect: the API revokes at the provider where it can and forgets the tokens. */
+export async function disconnectSync(provider: SyncProviderName): Promise<void> {
+  const { response } = await api.DELETE('/api/admin/sync/providers/{provider}/connection', {
+    params: { path: { provider } },
+  });
+  if (!response.ok) throw new Error(`Disconnect answered ${response.status}`);
+}

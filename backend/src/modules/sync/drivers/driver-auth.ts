@@ -11,17 +11,15 @@ export class ProviderNotConnectedError extends Error {
 }
 
 /**
- * What a job needs to call a provider for an organization. The one place the drivers read
- * tokens: when SyncConnectionsService.auth(ctx, provider) (refresh on expiry) lands, this becomes
- * `return this.connections.auth(...)`.
+ * What a job needs to call a provider for an organization: the one place the drivers get tokens,
+ * refreshed first when they are about to expire (SyncConnectionsService.auth).
  */
 @Injectable()
 export class DriverAuthService {
   constructor(private readonly connections: SyncConnectionsService) {}
 
   async auth(organizationId: string, provider: SyncProviderName): Promise<DriverAuth> {
-    const tokens = await this.connections.tokens({ organizationId }, provider);
-    if (!tokens) throw new ProviderNotConnectedError(provider);
-    return { accessToken: tokens.accessToken, metadata: tokens.metadata };
+    if (!(await this.connections.find({ organizationId }, provider))) throw new ProviderNotConnectedError(provider);
+    return this.connections.auth({ organizationId }, provider);
   }
 }
