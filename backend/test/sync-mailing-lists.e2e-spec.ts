@@ -440,6 +440,8 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
             connected: false,
             account_name: null,
             connected_at: null,
+            oauth_configured: true,
+            env_vars: [`${provider.toUpperCase()}_CLIENT_ID`, `${provider.toUpperCase()}_CLIENT_SECRET`],
             config_schema: { list_id: null, sync_all_customers: false },
           },
           lists: [],
