@@ -1946,9 +1946,10 @@ export interface components {
                     email: string;
                 };
             }[];
-            totalCount: number;
+            totalCount: number | null;
             currentPage: number;
             itemsPerPage: number;
+            next_cursor: string | null;
         };
         EnrollBodyDto: {
             /** Format: uuid */
@@ -5002,6 +5003,8 @@ export interface operations {
     OrdersController_list: {
         parameters: {
             query?: {
+                /** @description the previous page's next_cursor (same sort): the page starts after its last row; `page` then only numbers it */
+                cursor?: string;
                 /** @description default desc */
                 sortOrder?: "asc" | "desc";
                 /** @description default created_at */
