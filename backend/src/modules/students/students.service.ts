@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { STUDENT_MESSAGES as M, StudentCreatePayload } from '@studio/contracts';
+import { encodeStudentCursor, STUDENT_MESSAGES as M, StudentCreatePayload, type StudentCursor } from '@studio/contracts';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
@@ -12,6 +12,8 @@ export interface StudentQuery {
   search?: string;
   page: number;
   limit: number;
+  /** Starts after this student (keyset); no OFFSET and no count then. */
+  cursor?: StudentCursor;
 }
 
 export { likeEscape };
@@ -25,7 +27,10 @@ export class StudentsService {
    * One page of the organization's students by last name: raw rows from one statement (and the
    * count beside it), shaped straight into the answer; no entities are hydrated for a list.
    */
-  async list(ctx: RequestContext, query: StudentQuery): Promise<{ students: StudentListRow[]; total: number }> {
+  async list(
+    ctx: RequestContext,
+    query: StudentQuery,
+  ): Promise<{ students: StudentListRow[]; total: number | null; nextCursor: string | null }> {
     const clauses = ['s.organization_id = ?'];
     const params: unknown[] = [ctx.organizationId];
     const term = query.search?.trim().toLowerCase();
@@ -36,14 +41,19 @@ export class StudentsService {
     }
     const where = clauses.join(' and ');
     const connection = this.em.getConnection();
-    const [rows, [count]] = await Promise.all([
+    // After a cursor: the rows past that student on the name index, no OFFSET, and no count again.
+    const keyset = query.cursor ? `(s.last_name, s.first_name, s.id) > (?, ?, ?::uuid)` : null;
+    const [rows, count] = await Promise.all([
       connection.execute<{ id: string; first_name: string; last_name: string; email: string; phone: string | null; user_id: string | null; created_at: Date }[]>(
         `select s.id, s.first_name, s.last_name, s.email, s.phone, s.user_id, s.created_at from student s
-          where ${where} order by s.last_name asc, s.first_name asc, s.id asc limit ? offset ?`,
-        [...params, query.limit, (query.page - 1) * query.limit],
+          where ${where}${keyset ? ` and ${keyset}` : ''} order by s.last_name asc, s.first_name asc, s.id asc limit ?${keyset ? '' : ' offset ?'}`,
+        query.cursor
+          ? [...params, query.cursor.last, query.cursor.first, query.cursor.id, query.limit]
+          : [...params, query.limit, (query.page - 1) * query.limit],
       ),
-      connection.execute<{ total: string }[]>(`select count(*) as total from student s where ${where}`, params),
+      keyset ? null : connection.execute<{ total: string }[]>(`select count(*) as total from student s where ${where}`, params),
     ]);
+    const last = rows.length === query.limit ? rows[rows.length - 1] : undefined;
     const students = rows.map((r) => ({
       id: r.id,
       firstName: r.first_name,
@@ -53,7 +63,11 @@ export class StudentsService {
       userId: r.user_id,
       createdAt: new Date(r.created_at),
     }));
-    return { students, total: Number(count.total) };
+    return {
+      students,
+      total: count ? Number(count[0].total) : null,
+      nextCursor: last ? encodeStudentCursor({ last: last.last_name, first: last.first_name, id: last.id }) : null,
+    };
   }
 
   async requireStudent(ctx: RequestContext, id: string): Promise<Student> {

@@ -1830,9 +1830,10 @@ export interface components {
                 user_id: string | null;
                 created_at: string;
             }[];
-            totalCount: number;
+            totalCount: number | null;
             currentPage: number;
             itemsPerPage: number;
+            next_cursor: string | null;
         };
         StudentCreateDto: {
             first_name: string;
@@ -4575,6 +4576,7 @@ export interface operations {
                 search?: string;
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;

@@ -103,7 +103,13 @@ describe('Orders page', () => {
 
   it('asks for the next page after the last row shown (cursor) and keeps the first count', async () => {
     const calls = mockFetch({
-      'GET /api/admin/orders?page=1&limit=20': okBody<'/api/admin/orders', 'get'>({ ...PAGE.body!, next_cursor: 'after-1003' }),
+      'GET /api/admin/orders?page=1&limit=20': okBody<'/api/admin/orders', 'get'>({
+        orders: [row({}), row({ order_id: 'o2', order_number: 1002 }), row({ order_id: 'o3', order_number: 1003 })],
+        totalCount: 45,
+        currentPage: 1,
+        itemsPerPage: 20,
+        next_cursor: 'after-1003',
+      }),
       'GET /api/admin/orders?page=2&cursor=after-1003&limit=20': okBody<'/api/admin/orders', 'get'>({
         orders: [row({ order_id: 'o4', order_number: 1004 })],
         totalCount: null,
