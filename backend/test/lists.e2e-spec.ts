@@ -203,6 +203,25 @@ describe('lists: courses and students', () => {
       expect(third.body).toMatchObject({ currentPage: 3, itemsPerPage: 10 });
     });
 
+    it('pages by cursor (keyset) through the same students as the numbered pages, and refuses a bad cursor', async () => {
+      const all = (await students('?limit=100&search=potter').expect(200)).body;
+      expect(all.next_cursor).toBeNull();
+      const walked: string[] = [];
+      let page = await students('?limit=10&search=potter').expect(200);
+      walked.push(...page.body.students.map((s: StudentRow) => s.student_id));
+      for (let n = 2; page.body.next_cursor; n++) {
+        page = await students(`?limit=10&search=potter&page=${n}&cursor=${page.body.next_cursor}`).expect(200);
+        expect(page.body).toMatchObject({ totalCount: null, currentPage: n, itemsPerPage: 10 });
+        walked.push(...page.body.students.map((s: StudentRow) => s.student_id));
+      }
+      expect(walked).toEqual(all.students.map((s: StudentRow) => s.student_id));
+      expect(walked).toHaveLength(25);
+      for (const bad of ['nope', Buffer.from('["a","b","not-a-uuid"]').toString('base64url'), 'x'.repeat(3001)]) {
+        const res = await students(`?cursor=${bad}`).expect(400);
+        expect(res.body.errors).toMatchObject({ cursor: STUDENT_MESSAGES.cursor });
+      }
+    });
+
     it('refuses a second student with the same email in the organization with 409 and the message, and adds nothing', async () => {
       const before = (await students('?search=ann1@').expect(200)).body.totalCount;
       const res = await create({ first_name: 'Ann', last_name: 'Again', email: 'ANN1@clay.test' });

@@ -1,4 +1,4 @@
-import { ORDER_MESSAGES, type OrderStatus } from '@studio/contracts';
+import { encodeOrderCursor, ORDER_MESSAGES, type OrderStatus } from '@studio/contracts';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
@@ -184,6 +184,45 @@ describe('orders: read side', () => {
       expect(page1.body).toMatchObject({ totalCount: 8, currentPage: 1, itemsPerPage: 3 });
       expect(page1.body.orders.map((r: OrderRow) => r.order_number)).toEqual([...numbers].reverse().slice(0, 3));
       expect(page3.body.orders.map((r: OrderRow) => r.order_number)).toEqual([...numbers].reverse().slice(6, 8));
+    });
+
+    it('pages by cursor (keyset) in every sort, through the same rows as one long page', async () => {
+      for (const sort of ['', '&sortField=order_number&sortOrder=asc', '&sortField=total&sortOrder=desc', '&sortField=created_at&sortOrder=asc']) {
+        const all = (await list(`?limit=20${sort}`).expect(200)).body;
+        expect(all.next_cursor).toBeNull();
+        const walked: string[] = [];
+        let page = await list(`?limit=3${sort}`).expect(200);
+        expect(page.body.totalCount).toBe(8);
+        walked.push(...page.body.orders.map((r: OrderRow) => r.order_id));
+        for (let n = 2; page.body.next_cursor; n++) {
+          page = await list(`?limit=3&page=${n}&cursor=${page.body.next_cursor}${sort}`).expect(200);
+          expect(page.body).toMatchObject({ totalCount: null, currentPage: n, itemsPerPage: 3 });
+          walked.push(...page.body.orders.map((r: OrderRow) => r.order_id));
+        }
+        expect(walked).toEqual(all.orders.map((r: OrderRow) => r.order_id));
+      }
+      // A cursor holds a position, never an organization: another organization's page shows its own orders.
+      const first = (await list('?limit=3').expect(200)).body;
+      const other = await list(`?limit=3&page=2&cursor=${first.next_cursor}`, b.token).expect(200);
+      for (const row of other.body.orders as OrderRow[]) expect([created.b0, created.b1, created.b2]).toContain(row.order_id);
+    });
+
+    it('refuses a cursor it did not make, or one made for another sort, with a clear 400', async () => {
+      const first = (await list('?limit=3').expect(200)).body;
+      for (const bad of [
+        'not-a-cursor',
+        'x'.repeat(301),
+        Buffer.from('{"f":"created_at","o":"desc","k":"yesterday","id":"x"}').toString('base64url'),
+        Buffer.from('[1,2]').toString('base64url'),
+        encodeOrderCursor({ f: 'created_at', o: 'desc', k: 1, id: 'nope' } as never),
+        '%F0%9F%98%80',
+      ]) {
+        const res = await list(`?cursor=${bad}`).expect(400);
+        expect(res.body.errors).toMatchObject({ cursor: ORDER_MESSAGES.cursor });
+      }
+      const res = await list(`?sortField=total&cursor=${first.next_cursor}`).expect(400);
+      expect(res.body.errors).toMatchObject({ cursor: ORDER_MESSAGES.cursor });
+      await list(`?cursor=${first.next_cursor}&cursor=${first.next_cursor}`).expect(400);
     });
 
     it('refuses a bad query with a message per field', async () => {

@@ -27,6 +27,7 @@ const STUDENTS = okBody<'/api/admin/student', 'get'>({
   totalCount: 1,
   currentPage: 1,
   itemsPerPage: STUDENT_SEARCH_LIMIT,
+  next_cursor: null,
 });
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));

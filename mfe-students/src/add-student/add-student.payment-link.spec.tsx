@@ -27,6 +27,7 @@ const STUDENTS = okBody<'/api/admin/student', 'get'>({
   totalCount: 1,
   currentPage: 1,
   itemsPerPage: STUDENT_SEARCH_LIMIT,
+  next_cursor: null,
 });
 const INVOICE = `POST /api/admin/orders/invoice/${ADA.student_id}`;
 const LINK_SENT = okBody<'/api/admin/orders/invoice/{student_id}', 'post'>({

@@ -5,7 +5,7 @@ import { Activity } from './entities/activity.entity';
 const iso = (d: Date) => d.toISOString();
 
 /** Spec 001 §4: a scheduled course is listed with a future event; an appointment when its status is listed. */
-export function isListed(course: Activity, summary: CourseScheduleSummary): boolean {
+export function isListed(course: Pick<Activity, 'activityType' | 'status'>, summary: CourseScheduleSummary): boolean {
   return course.activityType === 'appointment' ? course.status === 'listed' : summary.future_event_count > 0;
 }
 
@@ -72,19 +72,3 @@ export function mapCourse(course: Activity, summary: CourseScheduleSummary) {
   };
 }
 
-export function mapCourseListItem(course: Activity, summary: CourseScheduleSummary) {
-  return {
-    activity_id: course.id,
-    name: course.name,
-    activity_type: course.activityType,
-    listed: isListed(course, summary),
-    image: course.images.getItems()[0]?.media.url ?? null,
-    price_type: course.priceType,
-    unit_price: course.priceCents,
-    capacity: course.capacity,
-    location_address: course.location.address,
-    next_session_at: summary.next_start ? iso(summary.next_start) : null,
-    session_count: summary.event_count,
-    created_at: iso(course.createdAt),
-  };
-}

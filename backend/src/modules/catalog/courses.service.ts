@@ -17,7 +17,7 @@ import { Activity } from './entities/activity.entity';
 import { ActivityImage } from './entities/activity-image.entity';
 import { CheckoutForm } from './entities/checkout-form.entity';
 import { Media } from './entities/media.entity';
-import { mapCourse, mapCourseListItem } from './course.mapper';
+import { isListed, mapCourse } from './course.mapper';
 import { MediaService } from './media.service';
 import { ReferenceDataService } from './reference-data.service';
 
@@ -37,6 +37,19 @@ const COURSE_SORT_DEFAULT_ORDER: Record<CourseSortField, 'asc' | 'desc'> = {
   name: 'asc',
   unit_price: 'asc',
   capacity: 'asc',
+};
+
+type CourseListRow = {
+  id: string;
+  name: string;
+  activity_type: Activity['activityType'];
+  status: Activity['status'];
+  price_type: Activity['priceType'];
+  price_cents: number;
+  capacity: number;
+  created_at: Date;
+  location_address: string;
+  image: string | null;
 };
 
 const COURSE_RELATIONS = ['images.media', 'location', 'instructor', 'requiredForm', 'requiredWaiver'] as const;
@@ -188,24 +201,45 @@ export class CoursesService {
     const where = clauses.join(' and ');
     const direction = query.sortOrder ?? COURSE_SORT_DEFAULT_ORDER[query.sortField];
     const connection = this.em.getConnection();
+    // The page's rows with their first image and address in one statement (catalog's own tables),
+    // shaped straight into the answer; then the sessions' summary through the scheduling port.
     const [rows, [count]] = await Promise.all([
-      connection.execute<{ id: string }[]>(
-        `select a.id from activity a where ${where} order by ${COURSE_SORT_SQL[query.sortField](direction)} limit ? offset ?`,
+      connection.execute<CourseListRow[]>(
+        `select a.id, a.name, a.activity_type, a.status, a.price_type, a.price_cents, a.capacity, a.created_at,
+                l.address as location_address,
+                (select m.url from activity_image ai join media m on m.id = ai.media_id
+                  where ai.activity_id = a.id order by ai.position limit 1) as image
+           from activity a join location l on l.id = a.location_id
+          where ${where} order by ${COURSE_SORT_SQL[query.sortField](direction)} limit ? offset ?`,
         [...params, query.limit, (query.page - 1) * query.limit],
       ),
       connection.execute<{ total: string }[]>(`select count(*) as total from activity a where ${where}`, params),
     ]);
-    const ids = rows.map((r) => r.id);
-    const found = ids.length
-      ? await this.em.find(Activity, { id: { $in: ids }, organization: ctx.organizationId }, { populate: ['images.media', 'location'] })
-      : [];
-    const byId = new Map(found.map((c) => [c.id, c]));
-    const courses = ids.flatMap((id) => {
-      const course = byId.get(id);
-      return course ? [course] : [];
-    });
-    const summaries = await this.schedule.summaries(ctx.organizationId, ids, false);
-    return { items: courses.map((c) => mapCourseListItem(c, summaries.get(c.id) ?? emptySummary())), total: Number(count.total) };
+    const summaries = await this.schedule.summaries(
+      ctx.organizationId,
+      rows.map((r) => r.id),
+      false,
+    );
+    return {
+      items: rows.map((r) => {
+        const summary = summaries.get(r.id) ?? emptySummary();
+        return {
+          activity_id: r.id,
+          name: r.name,
+          activity_type: r.activity_type,
+          listed: isListed({ activityType: r.activity_type, status: r.status }, summary),
+          image: r.image,
+          price_type: r.price_type,
+          unit_price: Number(r.price_cents),
+          capacity: Number(r.capacity),
+          location_address: r.location_address,
+          next_session_at: summary.next_start ? summary.next_start.toISOString() : null,
+          session_count: summary.event_count,
+          created_at: new Date(r.created_at).toISOString(),
+        };
+      }),
+      total: Number(count.total),
+    };
   }
 
   private replaceImages(course: Activity, images: Media[]): void {

@@ -47,17 +47,43 @@ export class DiscountsService {
   }
 
   /** One page of the organization's codes, newest first; `search` matches any part of the code or label. */
-  async list(ctx: RequestContext, query: DiscountListQuery): Promise<{ items: DiscountCode[]; total: number }> {
-    const qb = this.em.createQueryBuilder(DiscountCode, 'd').where({ organization: ctx.organizationId });
+  async list(ctx: RequestContext, query: DiscountListQuery): Promise<{ items: DiscountListRow[]; total: number }> {
+    const clauses = ['d.organization_id = ?'];
+    const params: unknown[] = [ctx.organizationId];
     const term = query.search?.toLowerCase();
     // Uses the trigram index on the same expression.
-    if (term) qb.andWhere(`lower(d.code || ' ' || d.label) like ?`, [`%${likeEscape(term)}%`]);
-    const [items, total] = await qb
-      .orderBy({ createdAt: 'desc', id: 'desc' })
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .getResultAndCount();
-    return { items, total };
+    if (term) {
+      clauses.push(`lower(d.code || ' ' || d.label) like ?`);
+      params.push(`%${likeEscape(term)}%`);
+    }
+    const where = clauses.join(' and ');
+    const connection = this.em.getConnection();
+    // Raw rows shaped straight into the answer: no entities are hydrated for a list.
+    const [rows, [count]] = await Promise.all([
+      connection.execute<DiscountRow[]>(
+        `select d.id, d.label, d.code, d.type, d.value, d.activity_id, d.apply_logic, d.start_date, d.expiration_date,
+                d.times_used, d.created_at, d.updated_at
+           from discount_code d where ${where} order by d.created_at desc, d.id desc limit ? offset ?`,
+        [...params, query.limit, (query.page - 1) * query.limit],
+      ),
+      connection.execute<{ total: string }[]>(`select count(*) as total from discount_code d where ${where}`, params),
+    ]);
+    const date = (v: Date | null) => (v ? new Date(v) : null);
+    const items = rows.map((r) => ({
+      id: r.id,
+      label: r.label,
+      code: r.code,
+      type: r.type,
+      value: Number(r.value),
+      activityId: r.activity_id,
+      applyLogic: r.apply_logic,
+      startDate: date(r.start_date),
+      expirationDate: date(r.expiration_date),
+      timesUsed: Number(r.times_used),
+      createdAt: new Date(r.created_at),
+      updatedAt: new Date(r.updated_at),
+    }));
+    return { items, total: Number(count.total) };
   }
 
   /**
@@ -115,7 +141,28 @@ export class DiscountsService {
 }
 
 /** The answer of every promo-code endpoint: spec 000 §3 fields, plus the use count and the status now. */
-export function mapDiscount(d: DiscountCode, now: Date = new Date()) {
+/** What the promo-code answers read of a code. */
+export type DiscountListRow = Pick<
+  DiscountCode,
+  'id' | 'label' | 'code' | 'type' | 'value' | 'activityId' | 'applyLogic' | 'startDate' | 'expirationDate' | 'timesUsed' | 'createdAt' | 'updatedAt'
+>;
+
+type DiscountRow = {
+  id: string;
+  label: string;
+  code: string;
+  type: DiscountCode['type'];
+  value: number;
+  activity_id: string | null;
+  apply_logic: DiscountCode['applyLogic'];
+  start_date: Date | null;
+  expiration_date: Date | null;
+  times_used: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export function mapDiscount(d: DiscountListRow, now: Date = new Date()) {
   const start = d.startDate ? d.startDate.toISOString() : null;
   const end = d.expirationDate ? d.expirationDate.toISOString() : null;
   return {

@@ -10,6 +10,7 @@ import { Organization } from '../organizations/organization.entity';
 import { AuthSession } from './auth-session.entity';
 import { LoginRateLimiter, LoginSource } from './login-rate-limiter';
 import { timingDummyHash, verifyPassword } from './password';
+import { SessionCache } from './session-cache';
 import { hashSessionToken, newSessionToken } from './session-token';
 import { User } from './user.entity';
 
@@ -26,6 +27,9 @@ export function validDeviceId(value: string | undefined): string | null {
 /** Sign-in, sign-out and turning a token back into a caller. */
 @Injectable()
 export class AuthService {
+  /** Recently resolved tokens (5 s, bounded): see SessionCache. */
+  private readonly sessions = new SessionCache();
+
   constructor(
     private readonly em: EntityManager,
     private readonly limiter: LoginRateLimiter,
@@ -93,11 +97,14 @@ export class AuthService {
   /** Revokes the caller's session (this token only). */
   async logout(ctx: RequestContext): Promise<void> {
     await this.em.nativeUpdate(AuthSession, { id: ctx.sessionId, revokedAt: null }, { revokedAt: new Date() });
+    this.sessions.forgetSession(ctx.sessionId);
   }
 
   /** Revokes every session of the caller, this one included ("sign out everywhere"). */
   async logoutEverywhere(ctx: RequestContext): Promise<number> {
-    return this.em.nativeUpdate(AuthSession, { user: ctx.userId, revokedAt: null }, { revokedAt: new Date() });
+    const revoked = await this.em.nativeUpdate(AuthSession, { user: ctx.userId, revokedAt: null }, { revokedAt: new Date() });
+    this.sessions.forgetUser(ctx.userId);
+    return revoked;
   }
 
   /** The organization a super admin administers in this session only (their other sessions keep theirs). */
@@ -107,23 +114,35 @@ export class AuthService {
       { id: ctx.sessionId },
       { actingOrganization: this.em.getReference(Organization, organizationId) },
     );
+    this.sessions.forgetSession(ctx.sessionId);
   }
 
-  /** The caller behind a token, or null when it is unknown, revoked or expired. */
+  /**
+   * The caller behind a token, or null when it is unknown, revoked or expired. A token resolved in
+   * the last 5 seconds is answered from memory (SessionCache); unknown tokens are never cached.
+   */
   async resolve(token: string): Promise<RequestContext | null> {
     if (!token || token.length > 200) return null;
-    const session = await this.em.findOne(
-      AuthSession,
-      { tokenHash: hashSessionToken(token), revokedAt: null, expiresAt: { $gt: new Date() } },
-      { populate: ['user'] },
+    const tokenHash = hashSessionToken(token);
+    const cached = this.sessions.get(tokenHash);
+    if (cached) return cached;
+    const [row] = await this.em.getConnection().execute<
+      { session_id: string; user_id: string; role: RequestContext['role']; organization_id: string; acting_organization_id: string | null; expires_at: Date }[]
+    >(
+      `select s.id as session_id, u.id as user_id, u.role, u.organization_id, s.acting_organization_id, s.expires_at
+         from auth_session s join app_user u on u.id = s.user_id
+        where s.token_hash = ? and s.revoked_at is null and s.expires_at > now()`,
+      [tokenHash],
     );
-    if (!session) return null;
-    const acting = session.user.role === 'super_admin' ? session.actingOrganization?.id : undefined;
-    return {
-      sessionId: session.id,
-      userId: session.user.id,
-      role: session.user.role,
-      organizationId: acting ?? session.user.organization.id,
+    if (!row) return null;
+    const acting = row.role === 'super_admin' ? row.acting_organization_id : null;
+    const ctx: RequestContext = {
+      sessionId: row.session_id,
+      userId: row.user_id,
+      role: row.role,
+      organizationId: acting ?? row.organization_id,
     };
+    this.sessions.set(tokenHash, ctx, new Date(row.expires_at));
+    return ctx;
   }
 }

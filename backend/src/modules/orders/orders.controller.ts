@@ -35,14 +35,20 @@ export class OrdersController {
   @ApiQuery({ name: 'created_to', required: false, type: String, description: 'ISO 8601 instant: created before' })
   @ApiQuery({ name: 'sortField', required: false, enum: ORDER_SORT_FIELDS, description: 'default created_at' })
   @ApiQuery({ name: 'sortOrder', required: false, enum: ['asc', 'desc'], description: 'default desc' })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    type: String,
+    description: "the previous page's next_cursor (same sort): the page starts after its last row; `page` then only numbers it",
+  })
   @ZodResponse({ status: 200, type: OrderListDto })
   @ApiInvalidQuery()
   async list(@Ctx() ctx: RequestContext, @Query() raw: Record<string, unknown>) {
     const parsed = orderListQuerySchema.safeParse(raw);
     if (!parsed.success) throw new ZodValidationException(parsed.error);
     const query = parsed.data;
-    const { items, total } = await this.orders.list(ctx, query);
-    return { orders: items, totalCount: total, currentPage: query.page, itemsPerPage: query.limit };
+    const { items, total, nextCursor } = await this.orders.list(ctx, query);
+    return { orders: items, totalCount: total, currentPage: query.page, itemsPerPage: query.limit, next_cursor: nextCursor };
   }
 
   @Post('enroll/:student_id')

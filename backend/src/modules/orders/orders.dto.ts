@@ -78,8 +78,11 @@ export const orderListItem = z.object({
 export class OrderListDto extends createZodDto(
   z.object({
     orders: z.array(orderListItem),
-    totalCount: z.number().int(),
+    /** Null on a page asked for with a cursor: the count of the first page stands. */
+    totalCount: z.number().int().nullable(),
     currentPage: z.number().int(),
     itemsPerPage: z.number().int(),
+    /** Asks for the next page (same query, `cursor=`); null on the last page. */
+    next_cursor: z.string().nullable(),
   }),
 ) {}

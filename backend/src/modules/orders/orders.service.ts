@@ -1,6 +1,14 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { ORDER_MESSAGES, type OrderLineKind, type OrderListQuery, type OrderSortField, type OrderStatus } from '@studio/contracts';
+import {
+  encodeOrderCursor,
+  ORDER_MESSAGES,
+  type OrderCursor,
+  type OrderLineKind,
+  type OrderListQuery,
+  type OrderSortField,
+  type OrderStatus,
+} from '@studio/contracts';
 import { notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
@@ -19,6 +27,30 @@ const ORDER_SORT_SQL: Record<OrderSortField, (dir: 'asc' | 'desc') => string> = 
   order_number: (dir) => `o.order_number ${dir}, o.id ${dir}`,
   total: (dir) => `o.total_cents ${dir}, o.id ${dir}`,
 };
+
+/** The sort key of each sort as an exact integer: the cursor carries it (created_at in microseconds). */
+const ORDER_SORT_KEY_SQL: Record<OrderSortField, string> = {
+  created_at: `(extract(epoch from o.created_at) * 1000000)::bigint`,
+  order_number: 'o.order_number',
+  total: 'o.total_cents',
+};
+
+/** Rows after the cursor's row in the sort's order, on the same indexes as the sort (keyset paging). */
+function keysetClause(cursor: OrderCursor): { sql: string; params: unknown[] } {
+  const op = cursor.o === 'desc' ? '<' : '>';
+  switch (cursor.f) {
+    case 'created_at':
+      return {
+        sql: `(o.created_at, o.id) ${op} (timestamptz 'epoch' + ?::float8 * interval '1 microsecond', ?::uuid)`,
+        params: [cursor.k, cursor.id],
+      };
+    case 'order_number':
+      // Unique in the organization: the number alone orders the rows.
+      return { sql: `o.order_number ${op} ?`, params: [cursor.k] };
+    case 'total':
+      return { sql: `(o.total_cents, o.id) ${op} (?, ?::uuid)`, params: [cursor.k, cursor.id] };
+  }
+}
 
 /** An order as recorded by `recordOrder`: the total is the sum of its lines. */
 export interface RecordedOrder {
@@ -50,6 +82,7 @@ type OrderListRow = {
   total_cents: number;
   refunded_cents: number;
   created_at: Date;
+  sort_key: string | number;
   student_id: string;
   first_name: string;
   last_name: string;
@@ -223,15 +256,20 @@ export class OrdersService {
     const from = 'customer_order o join student s on s.id = o.student_id';
     const where = clauses.join(' and ');
     const connection = this.em.getConnection();
-    const [rows, [count]] = await Promise.all([
+    // With a cursor the page starts after its row (no OFFSET) and the count is not run again: the
+    // page keeps the total of the first page it showed.
+    const keyset = query.cursor ? keysetClause(query.cursor) : null;
+    const [rows, count] = await Promise.all([
       connection.execute<OrderListRow[]>(
         `select o.id, o.order_number, o.status, o.source, o.total_cents, o.refunded_cents, o.created_at,
-                s.id as student_id, s.first_name, s.last_name, s.email
-         from ${from} where ${where} order by ${ORDER_SORT_SQL[query.sortField](query.sortOrder)} limit ? offset ?`,
-        [...params, query.limit, (query.page - 1) * query.limit],
+                s.id as student_id, s.first_name, s.last_name, s.email, ${ORDER_SORT_KEY_SQL[query.sortField]} as sort_key
+         from ${from} where ${where}${keyset ? ` and ${keyset.sql}` : ''}
+         order by ${ORDER_SORT_SQL[query.sortField](query.sortOrder)} limit ?${keyset ? '' : ' offset ?'}`,
+        keyset ? [...params, ...keyset.params, query.limit] : [...params, query.limit, (query.page - 1) * query.limit],
       ),
-      connection.execute<{ total: string }[]>(`select count(*) as total from ${from} where ${where}`, params),
+      keyset ? null : connection.execute<{ total: string }[]>(`select count(*) as total from ${from} where ${where}`, params),
     ]);
+    const last = rows.length === query.limit ? rows[rows.length - 1] : undefined;
     return {
       items: rows.map((r) => ({
         order_id: r.id,
@@ -243,7 +281,10 @@ export class OrdersService {
         created_at: new Date(r.created_at).toISOString(),
         Student: { student_id: r.student_id, first_name: r.first_name, last_name: r.last_name, email: r.email },
       })),
-      total: Number(count.total),
+      total: count ? Number(count[0].total) : null,
+      nextCursor: last
+        ? encodeOrderCursor({ f: query.sortField, o: query.sortOrder, k: Number(last.sort_key), id: last.id })
+        : null,
     };
   }
 }

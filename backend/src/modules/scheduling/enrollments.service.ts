@@ -198,11 +198,13 @@ export class EnrollmentsService {
 
   /** One page of a session's enrollments: search, filters and sort in SQL, on indexes. */
   async list(ctx: RequestContext, eventId: string, query: EnrollmentQuery) {
-    await this.requireEventId(ctx, eventId);
     const where = enrollmentWhere(ctx.organizationId, eventId, query);
     const order = SORT_SQL[query.sortField](query.sortOrder);
     const connection = this.em.getConnection();
-    const [rows, [count]] = await Promise.all([
+    // The session check runs beside the page and the count (one round trip, not two); the page
+    // reads only the caller's organization, so another organization's session answers 404 and shows nothing.
+    const [found, rows, [count]] = await Promise.all([
+      connection.execute<{ found: number }[]>(`select 1 as found from event where id = ? and organization_id = ?`, [eventId, ctx.organizationId]),
       // Naming the students' organization lets a sort by name walk the student name index in order.
       connection.execute<EnrollmentRow[]>(
         `${ENROLLMENT_SELECT} where ${where.sql} and s.organization_id = ? order by ${order} limit ? offset ?`,
@@ -214,6 +216,7 @@ export class EnrollmentsService {
         where.params,
       ),
     ]);
+    if (found.length === 0) throw notFound('Event not found');
     return { rows, total: Number(count.total) };
   }
 

@@ -65,9 +65,12 @@ class StudentDetailDto extends createZodDto(studentDetailOut) {}
 class StudentListDto extends createZodDto(
   z.object({
     students: z.array(studentOut),
-    totalCount: z.number().int(),
+    /** Null on a page asked for with a cursor: the count of the first page stands. */
+    totalCount: z.number().int().nullable(),
     currentPage: z.number().int(),
     itemsPerPage: z.number().int(),
+    /** Asks for the next page (same search, `cursor=`); null on the last page. */
+    next_cursor: z.string().nullable(),
   }),
 ) {}
 class StudentQueryDto extends createZodDto(studentListQuerySchema) {}
@@ -91,12 +94,13 @@ export class StudentsController {
   @ZodResponse({ status: 200, type: StudentListDto })
   @ApiInvalidQuery()
   async list(@Ctx() ctx: RequestContext, @Query() query: StudentQueryDto) {
-    const { students, total } = await this.students.list(ctx, query);
+    const { students, total, nextCursor } = await this.students.list(ctx, query);
     return {
       students: students.map(mapStudent),
       totalCount: total,
       currentPage: query.page,
       itemsPerPage: query.limit,
+      next_cursor: nextCursor,
     };
   }
 

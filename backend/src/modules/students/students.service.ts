@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { STUDENT_MESSAGES as M, StudentCreatePayload } from '@studio/contracts';
+import { encodeStudentCursor, STUDENT_MESSAGES as M, StudentCreatePayload, type StudentCursor } from '@studio/contracts';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
@@ -13,6 +13,8 @@ export interface StudentQuery {
   search?: string;
   page: number;
   limit: number;
+  /** Starts after this student (keyset); no OFFSET and no count then. */
+  cursor?: StudentCursor;
 }
 
 export { likeEscape };
@@ -25,21 +27,51 @@ export class StudentsService {
     private readonly events: StudentEvents,
   ) {}
 
-  async list(ctx: RequestContext, query: StudentQuery): Promise<{ students: Student[]; total: number }> {
-    const qb = this.em.createQueryBuilder(Student, 's').where({ organization: ctx.organizationId });
+  /**
+   * One page of the organization's students by last name: raw rows from one statement (and the
+   * count beside it), shaped straight into the answer; no entities are hydrated for a list.
+   */
+  async list(
+    ctx: RequestContext,
+    query: StudentQuery,
+  ): Promise<{ students: StudentListRow[]; total: number | null; nextCursor: string | null }> {
+    const clauses = ['s.organization_id = ?'];
+    const params: unknown[] = [ctx.organizationId];
     const term = query.search?.trim().toLowerCase();
     if (term) {
       // Uses the trigram index on the same expression.
-      qb.andWhere(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`, [
-        `%${likeEscape(term)}%`,
-      ]);
+      clauses.push(`lower(s.first_name || ' ' || s.last_name || ' ' || s.email) like ?`);
+      params.push(`%${likeEscape(term)}%`);
     }
-    const [students, total] = await qb
-      .orderBy({ lastName: 'asc', firstName: 'asc', id: 'asc' })
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .getResultAndCount();
-    return { students, total };
+    const where = clauses.join(' and ');
+    const connection = this.em.getConnection();
+    // After a cursor: the rows past that student on the name index, no OFFSET, and no count again.
+    const keyset = query.cursor ? `(s.last_name, s.first_name, s.id) > (?, ?, ?::uuid)` : null;
+    const [rows, count] = await Promise.all([
+      connection.execute<{ id: string; first_name: string; last_name: string; email: string; phone: string | null; user_id: string | null; created_at: Date }[]>(
+        `select s.id, s.first_name, s.last_name, s.email, s.phone, s.user_id, s.created_at from student s
+          where ${where}${keyset ? ` and ${keyset}` : ''} order by s.last_name asc, s.first_name asc, s.id asc limit ?${keyset ? '' : ' offset ?'}`,
+        query.cursor
+          ? [...params, query.cursor.last, query.cursor.first, query.cursor.id, query.limit]
+          : [...params, query.limit, (query.page - 1) * query.limit],
+      ),
+      keyset ? null : connection.execute<{ total: string }[]>(`select count(*) as total from student s where ${where}`, params),
+    ]);
+    const last = rows.length === query.limit ? rows[rows.length - 1] : undefined;
+    const students = rows.map((r) => ({
+      id: r.id,
+      firstName: r.first_name,
+      lastName: r.last_name,
+      email: r.email,
+      phone: r.phone,
+      userId: r.user_id,
+      createdAt: new Date(r.created_at),
+    }));
+    return {
+      students,
+      total: count ? Number(count[0].total) : null,
+      nextCursor: last ? encodeStudentCursor({ last: last.last_name, first: last.first_name, id: last.id }) : null,
+    };
   }
 
   async requireStudent(ctx: RequestContext, id: string): Promise<Student> {
@@ -123,7 +155,10 @@ export async function readStudentContacts(
   return rows.map((r) => ({ id: r.id, email: r.email, firstName: r.first_name, lastName: r.last_name, phone: r.phone }));
 }
 
-export function mapStudent(s: Student) {
+/** What the student answers read of a student. */
+export type StudentListRow = Pick<Student, 'id' | 'firstName' | 'lastName' | 'email' | 'phone' | 'userId' | 'createdAt'>;
+
+export function mapStudent(s: StudentListRow) {
   return {
     student_id: s.id,
     first_name: s.firstName,

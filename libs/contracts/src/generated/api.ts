@@ -1881,9 +1881,10 @@ export interface components {
                 user_id: string | null;
                 created_at: string;
             }[];
-            totalCount: number;
+            totalCount: number | null;
             currentPage: number;
             itemsPerPage: number;
+            next_cursor: string | null;
         };
         StudentCreateDto: {
             first_name: string;
@@ -1997,9 +1998,10 @@ export interface components {
                     email: string;
                 };
             }[];
-            totalCount: number;
+            totalCount: number | null;
             currentPage: number;
             itemsPerPage: number;
+            next_cursor: string | null;
         };
         EnrollBodyDto: {
             /** Format: uuid */
@@ -4643,6 +4645,7 @@ export interface operations {
                 search?: string;
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5071,6 +5074,8 @@ export interface operations {
     OrdersController_list: {
         parameters: {
             query?: {
+                /** @description the previous page's next_cursor (same sort): the page starts after its last row; `page` then only numbers it */
+                cursor?: string;
                 /** @description default desc */
                 sortOrder?: "asc" | "desc";
                 /** @description default created_at */

@@ -44,6 +44,7 @@ export const ORDER_MESSAGES = {
   dateRange: 'The start of the date range must not be after its end.',
   sortField: `Sort by one of: ${ORDER_SORT_FIELDS.join(', ')}.`,
   sortOrder: 'Sort order is asc or desc.',
+  cursor: 'This page link is no longer valid; start again from the first page.',
   notFound: 'Order not found',
   receiptNotFound: 'Receipt URL not found',
   soldThrough: (source: string) => `Sold through ${source}`,
@@ -52,6 +53,40 @@ export const ORDER_MESSAGES = {
 const M = ORDER_MESSAGES;
 
 const instant = z.iso.datetime({ offset: true, error: M.date });
+
+/**
+ * Where the next page of the Orders page starts (keyset paging): the sort it was made for, the last
+ * row's sort key (microseconds since the epoch for created_at, else the number or the total in
+ * cents) and its id. Opaque to the browser: it sends back the `next_cursor` the API gave it.
+ */
+export interface OrderCursor {
+  f: OrderSortField;
+  o: 'asc' | 'desc';
+  k: number;
+  id: string;
+}
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The cursor the API hands out after a page ending on this row. */
+export function encodeOrderCursor(cursor: OrderCursor): string {
+  const json = JSON.stringify({ f: cursor.f, o: cursor.o, k: cursor.k, id: cursor.id });
+  return btoa(json).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The cursor back from its text, or null when it is not one the API could have made. */
+export function decodeOrderCursor(text: string): OrderCursor | null {
+  try {
+    const value: unknown = JSON.parse(atob(text.replace(/-/g, '+').replace(/_/g, '/')));
+    if (typeof value !== 'object' || value === null) return null;
+    const { f, o, k, id } = value as Record<string, unknown>;
+    if (!(ORDER_SORT_FIELDS as readonly unknown[]).includes(f) || (o !== 'asc' && o !== 'desc')) return null;
+    if (typeof k !== 'number' || !Number.isSafeInteger(k) || typeof id !== 'string' || !UUID_SHAPE.test(id)) return null;
+    return { f: f as OrderSortField, o, k, id: id.toLowerCase() };
+  } catch {
+    return null;
+  }
+}
 
 /** Query of the Orders page: search, filters, sort and page, all applied in SQL. */
 export const orderListQuerySchema = z
@@ -68,8 +103,23 @@ export const orderListQuerySchema = z
     created_to: instant.optional(),
     sortField: z.enum(ORDER_SORT_FIELDS, { error: M.sortField }).optional().default('created_at'),
     sortOrder: z.enum(['asc', 'desc'], { error: M.sortOrder }).optional().default('desc'),
+    /** The `next_cursor` of the previous page: the page starts after its row (keyset), not at an offset. */
+    cursor: z
+      .string({ error: M.cursor })
+      .max(300, M.cursor)
+      .regex(/^[A-Za-z0-9_-]+$/, M.cursor)
+      .transform((text, ctx) => {
+        const cursor = decodeOrderCursor(text);
+        if (!cursor) ctx.addIssue({ code: 'custom', message: M.cursor });
+        return cursor ?? undefined;
+      })
+      .optional(),
   })
   .strict()
+  .refine((q) => !q.cursor || (q.cursor.f === q.sortField && q.cursor.o === q.sortOrder), {
+    message: M.cursor,
+    path: ['cursor'],
+  })
   .refine((q) => !q.created_from || !q.created_to || Date.parse(q.created_from) <= Date.parse(q.created_to), {
     message: M.dateRange,
     path: ['created_to'],

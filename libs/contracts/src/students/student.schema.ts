@@ -12,6 +12,7 @@ export const STUDENT_MESSAGES = {
   page: 'Page must be a whole number from 1.',
   limit: 'Limit must be between 1 and 100.',
   search: 'Search is at most 200 characters.',
+  cursor: 'This page link is no longer valid; start again from the first page.',
 } as const;
 
 const M = STUDENT_MESSAGES;
@@ -48,6 +49,43 @@ export const studentCreateSchema = z
 export type StudentCreateInput = z.input<typeof studentCreateSchema>;
 export type StudentCreatePayload = z.output<typeof studentCreateSchema>;
 
+/**
+ * Where the next page of the Students page starts (keyset paging on last name, first name, id): the
+ * last row's sort key. Opaque to the browser, which sends back the `next_cursor` the API gave it.
+ */
+export interface StudentCursor {
+  last: string;
+  first: string;
+  id: string;
+}
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CURSOR_MAX = 3000;
+
+/** The cursor the API hands out after a page ending on this student (UTF-8, base64url). */
+export function encodeStudentCursor(cursor: StudentCursor): string {
+  const bytes = new TextEncoder().encode(JSON.stringify([cursor.last, cursor.first, cursor.id]));
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The cursor back from its text, or null when it is not one the API could have made. */
+export function decodeStudentCursor(text: string): StudentCursor | null {
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    if (!Array.isArray(value) || value.length !== 3) return null;
+    const [last, first, id] = value as unknown[];
+    if (typeof last !== 'string' || typeof first !== 'string' || typeof id !== 'string' || !UUID_SHAPE.test(id)) return null;
+    if (last.length > 1000 || first.length > 1000 || last.includes('\0') || first.includes('\0')) return null;
+    return { last, first, id: id.toLowerCase() };
+  } catch {
+    return null;
+  }
+}
+
 /** GET /api/admin/student: search (name or email), paged in SQL, by last name. */
 export const studentListQuerySchema = z
   .object({
@@ -66,6 +104,17 @@ export const studentListQuerySchema = z
       .max(100, M.limit)
       .optional()
       .default(STUDENT_PAGE_SIZE),
+    /** The `next_cursor` of the previous page: the page starts after its last student (keyset), not at an offset. */
+    cursor: z
+      .string({ error: M.cursor })
+      .max(CURSOR_MAX, M.cursor)
+      .regex(/^[A-Za-z0-9_-]+$/, M.cursor)
+      .transform((text, ctx) => {
+        const cursor = decodeStudentCursor(text);
+        if (!cursor) ctx.addIssue({ code: 'custom', message: M.cursor });
+        return cursor ?? undefined;
+      })
+      .optional(),
   })
   .strict();
 export type StudentListQuery = z.output<typeof studentListQuerySchema>;

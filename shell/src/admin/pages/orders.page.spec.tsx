@@ -40,6 +40,7 @@ const PAGE = okBody<'/api/admin/orders', 'get'>({
   totalCount: 45,
   currentPage: 1,
   itemsPerPage: 20,
+  next_cursor: null,
 });
 
 function OpenDrawer() {
@@ -98,6 +99,34 @@ describe('Orders page', () => {
         '/api/admin/orders?page=2&limit=20&search=1002&status=refunded',
       ),
     );
+  });
+
+  it('asks for the next page after the last row shown (cursor) and keeps the first count', async () => {
+    const calls = mockFetch({
+      'GET /api/admin/orders?page=1&limit=20': okBody<'/api/admin/orders', 'get'>({
+        orders: [row({}), row({ order_id: 'o2', order_number: 1002 }), row({ order_id: 'o3', order_number: 1003 })],
+        totalCount: 45,
+        currentPage: 1,
+        itemsPerPage: 20,
+        next_cursor: 'after-1003',
+      }),
+      'GET /api/admin/orders?page=2&cursor=after-1003&limit=20': okBody<'/api/admin/orders', 'get'>({
+        orders: [row({ order_id: 'o4', order_number: 1004 })],
+        totalCount: null,
+        currentPage: 2,
+        itemsPerPage: 20,
+        next_cursor: null,
+      }),
+      'GET /api/admin/orders?page=3&limit=20': PAGE,
+    });
+    renderPage();
+    await screen.findByText('#1001');
+    fireEvent.click(screen.getByTitle('2'));
+    expect(await screen.findByText('#1004')).toBeInTheDocument();
+    expect(screen.getByText('45 orders')).toBeInTheDocument();
+    // A page jumped to (not the next one) is asked for by number.
+    fireEvent.click(screen.getByTitle('3'));
+    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/admin/orders?page=3&limit=20'));
   });
 
   it('sorts by total and by order number on the server', async () => {

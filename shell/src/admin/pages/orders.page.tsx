@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   ORDER_PAGE_SIZE,
   ORDER_STATUSES,
@@ -43,9 +43,10 @@ interface OrderListParams {
   sort?: { field: OrderSortField; order: 'asc' | 'desc' };
 }
 
-function listQuery({ search, status, source, page, sort }: OrderListParams): OrderListQueryParams {
+function listQuery({ search, status, source, page, sort }: OrderListParams, cursor?: string): OrderListQueryParams {
   return {
     page,
+    ...(cursor ? { cursor } : {}),
     limit: ORDER_PAGE_SIZE,
     ...(sort ? { sortField: sort.field, sortOrder: sort.order } : {}),
     ...(search ? { search } : {}),
@@ -60,8 +61,20 @@ export function OrdersPage() {
   const dates = useDateFormat();
   const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState<OrderListParams>({ search: '', page: 1 });
-  const list = useQuery({ ...orderQueries.list(listQuery(query)), placeholderData: keepPreviousData });
+  // Keyset paging: the page after one already shown starts after its last row (its `next_cursor`),
+  // so walking deep into a million orders never makes the database skip rows. A page reached
+  // otherwise (a jump) is asked for by number. Cursor pages answer no count: the first one stands.
+  const filterKey = JSON.stringify([query.search, query.status, query.source, query.sort]);
+  const cursors = useRef(new Map<string, string>());
+  const totals = useRef(new Map<string, number>());
+  const cursor = query.page > 1 ? cursors.current.get(`${filterKey}|${query.page}`) : undefined;
+  const list = useQuery({ ...orderQueries.list(listQuery(query, cursor)), placeholderData: keepPreviousData });
   const answer = list.data;
+  useEffect(() => {
+    if (!answer || list.isPlaceholderData) return;
+    if (answer.next_cursor) cursors.current.set(`${filterKey}|${answer.currentPage + 1}`, answer.next_cursor);
+    if (answer.totalCount !== null) totals.current.set(filterKey, answer.totalCount);
+  }, [answer, list.isPlaceholderData, filterKey]);
   const filtered = Boolean(query.search || query.status || query.source);
 
   useEffect(() => {
@@ -144,7 +157,7 @@ export function OrdersPage() {
         pagination={{
           current: query.page,
           pageSize: ORDER_PAGE_SIZE,
-          total: answer?.totalCount ?? 0,
+          total: answer?.totalCount ?? totals.current.get(filterKey) ?? 0,
           showSizeChanger: false,
           showTotal: (total) => `${total} order${total === 1 ? '' : 's'}`,
         }}

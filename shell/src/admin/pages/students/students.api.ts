@@ -16,12 +16,14 @@ export interface StudentListParams {
   search: string;
   page: number;
   limit: number;
+  /** The previous page's `next_cursor`: the page starts after its last student (keyset). */
+  cursor?: string;
 }
 
 /** One page of the organization's students, searched and paged by the server; the previous page stays while the next loads. */
-export function useStudentPage({ search, page, limit }: StudentListParams) {
+export function useStudentPage({ search, page, limit, cursor }: StudentListParams) {
   return useQuery({
-    ...studentQueries.list({ page, limit, ...(search.trim() ? { search: search.trim() } : {}) }),
+    ...studentQueries.list({ page, limit, ...(cursor ? { cursor } : {}), ...(search.trim() ? { search: search.trim() } : {}) }),
     placeholderData: keepPreviousData,
   });
 }

@@ -70,6 +70,7 @@ describe('Students page', () => {
           totalCount: q.get('search') ? 1 : 42,
           currentPage: 1,
           itemsPerPage: 20,
+          next_cursor: null,
         });
       },
     });
@@ -104,11 +105,13 @@ describe('Students page', () => {
     const calls = mockFetch({
       'GET /api/admin/student': ({ url }) => {
         const page = Number(new URL(url, 'http://x').searchParams.get('page'));
+        const cursor = new URL(url, 'http://x').searchParams.get('cursor');
         return studentList({
           students: [student(page)],
-          totalCount: 45,
+          totalCount: cursor ? null : 95,
           currentPage: page,
           itemsPerPage: 20,
+          next_cursor: `after-${page}`,
         });
       },
     });
@@ -117,6 +120,11 @@ describe('Students page', () => {
     fireEvent.click(screen.getByTitle('3'));
     expect(await screen.findByText('ann3@clay.test')).toBeInTheDocument();
     expect(params(calls.at(-1)!)).toEqual({ page: '3', limit: '20' });
+    // The page after one shown starts after its last student (cursor), and the count stays.
+    fireEvent.click(screen.getByTitle('4'));
+    expect(await screen.findByText('ann4@clay.test')).toBeInTheDocument();
+    expect(params(calls.at(-1)!)).toEqual({ page: '4', limit: '20', cursor: 'after-3' });
+    expect(screen.getByText('95 students')).toBeInTheDocument();
   }, 90000);
 
   it('adds a New student through the API and shows them; a taken email shows the server message on the field', async () => {
@@ -128,7 +136,7 @@ describe('Students page', () => {
           search === 'new@clay.test'
             ? [student(9, { first_name: 'Nova', last_name: 'Kiln', email: 'new@clay.test' })]
             : [student(1)];
-        return studentList({ students: rows, totalCount: rows.length, currentPage: 1, itemsPerPage: 20 });
+        return studentList({ students: rows, totalCount: rows.length, currentPage: 1, itemsPerPage: 20, next_cursor: null });
       },
       'POST /api/admin/student': () => {
         if (taken) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { STUDENT_PAGE_SIZE } from '@studio/contracts';
 import {
@@ -32,7 +32,20 @@ export function StudentsPage() {
   const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState({ search: '', page: 1, limit: STUDENT_PAGE_SIZE });
   const [adding, setAdding] = useState(false);
-  const list = useStudentPage(query);
+  // Keyset paging: the page after one already shown starts after its last student (its
+  // `next_cursor`), so paging deep into 100,000 students never makes the database skip rows. A page
+  // reached otherwise (a jump) is asked for by number. Cursor pages answer no count: the first stands.
+  const listKey = JSON.stringify([query.search, query.limit]);
+  const cursors = useRef(new Map<string, string>());
+  const totals = useRef(new Map<string, number>());
+  const cursor = query.page > 1 ? cursors.current.get(`${listKey}|${query.page}`) : undefined;
+  const list = useStudentPage({ ...query, cursor });
+  useEffect(() => {
+    const answer = list.data;
+    if (!answer || list.isPlaceholderData) return;
+    if (answer.next_cursor) cursors.current.set(`${listKey}|${answer.currentPage + 1}`, answer.next_cursor);
+    if (answer.totalCount !== null) totals.current.set(listKey, answer.totalCount);
+  }, [list.data, list.isPlaceholderData, listKey]);
 
   useEffect(() => {
     if (studentId) open('student', { student_id: studentId, onClose: () => navigate('/admin/students') });
@@ -96,7 +109,7 @@ export function StudentsPage() {
         pagination={{
           current: query.page,
           pageSize: query.limit,
-          total: list.data?.totalCount ?? 0,
+          total: list.data?.totalCount ?? totals.current.get(listKey) ?? 0,
           showSizeChanger: false,
           showTotal: (total) => `${total} student${total === 1 ? '' : 's'}`,
           onChange: (page) => setQuery((q) => ({ ...q, page })),
