@@ -41,9 +41,9 @@ function neutralise(cell: string): string {
 }
 
 /** The waiver status as the grid labels it (spec 001 §4), not the stored code. */
-const WAIVER_LABEL = `case e.waiver_status ${Object.entries(WAIVER_STATUS_LABELS)
+const WAIVER_LABEL = `case x.waiver_status ${Object.entries(WAIVER_STATUS_LABELS)
   .map(([code, label]) => `when ${escapeLiteral(code)} then ${escapeLiteral(label)}`)
-  .join(' ')} else e.waiver_status end`;
+  .join(' ')} else x.waiver_status end`;
 
 /**
  * The export's one query: every cell formatted by PostgreSQL as the file shows it, so both paths
@@ -51,7 +51,7 @@ const WAIVER_LABEL = `case e.waiver_status ${Object.entries(WAIVER_STATUS_LABELS
  * and total are digits by the schema's checks (>= 0), the date and label are ours: only the
  * people's own text can hold a formula. Values are literals (COPY takes no parameters), escaped.
  */
-function exportQuery(input: {
+export function exportQuery(input: {
   organizationId: string;
   eventId: string;
   zone: string;
@@ -67,24 +67,27 @@ function exportQuery(input: {
     ? ` and (e.created_at, e.id) > (${escapeLiteral(input.after.created_at)}::timestamptz, ${escapeLiteral(input.after.id)}::uuid)`
     : '';
   const cells = [
-    neutralise('s.first_name'),
-    neutralise('s.last_name'),
-    neutralise('s.email'),
-    neutralise(`coalesce(s.phone, '')`),
-    'e.guest_count::text',
+    neutralise('x.first_name'),
+    neutralise('x.last_name'),
+    neutralise('x.email'),
+    neutralise(`coalesce(x.phone, '')`),
+    'x.guest_count::text',
     WAIVER_LABEL,
-    `to_char(e.created_at at time zone ${escapeLiteral(input.zone)}, 'YYYY-MM-DD HH24:MI')`,
-    `coalesce(o.order_number::text, '')`,
-    `coalesce(to_char(o.total_cents / 100.0, 'FM999999999990.00'), '')`,
+    `to_char(x.created_at at time zone ${escapeLiteral(input.zone)}, 'YYYY-MM-DD HH24:MI')`,
+    `coalesce(x.order_number::text, '')`,
+    `coalesce(to_char(x.total_cents / 100.0, 'FM999999999990.00'), '')`,
   ].map((sql, i) => `${sql} as c${i}`);
-  if (input.cursor) cells.push('e.created_at::text as cursor_at', 'e.id::text as cursor_id');
+  if (input.cursor) cells.push('x.created_at::text as cursor_at', 'x.id::text as cursor_id');
+  // The rows are sorted narrow and formatted after: the sort carries the raw columns, not the text.
   return `select ${cells.join(',\n      ')}
-    from enrollment e
-    join student s on s.id = e.student_id
-    left join customer_order o on o.id = e.order_id
-   where e.organization_id = ${escapeLiteral(input.organizationId)} and e.event_id = ${escapeLiteral(input.eventId)}
-     and e.status = 'active'${only}${keyset}
-   order by e.created_at, e.id${input.limit ? ` limit ${input.limit}` : ''}`;
+    from (select e.id, e.created_at, e.guest_count, e.waiver_status, s.first_name, s.last_name, s.email, s.phone,
+                 o.order_number, o.total_cents
+            from enrollment e
+            join student s on s.id = e.student_id
+            left join customer_order o on o.id = e.order_id
+           where e.organization_id = ${escapeLiteral(input.organizationId)} and e.event_id = ${escapeLiteral(input.eventId)}
+             and e.status = 'active'${only}${keyset}
+           order by e.created_at, e.id${input.limit ? ` limit ${input.limit}` : ''}) x`;
 }
 
 /**
@@ -109,12 +112,12 @@ export class EnrollmentExportService implements OnModuleDestroy {
     ctx: RequestContext,
     eventId: string,
     enrollmentIds: string[],
-    options: { path?: 'copy' | 'batches' } = {},
+    options: { path?: 'copy' | 'batches'; batch?: number } = {},
   ): Promise<Readable> {
     const event = await this.events.requireEvent(ctx, eventId);
     const input = { organizationId: ctx.organizationId, eventId, zone: event.location.timezone, enrollmentIds };
     const path = options.path ?? (this.config.DATABASE_URL ? 'copy' : 'batches');
-    return path === 'copy' ? this.copy(input) : this.batches(input);
+    return path === 'copy' ? this.copy(input) : this.batches(input, options.batch ?? BATCH);
   }
 
   private async copy(input: Parameters<typeof exportQuery>[0]): Promise<Readable> {
@@ -135,19 +138,19 @@ export class EnrollmentExportService implements OnModuleDestroy {
     return Readable.from(bytes(), { objectMode: false });
   }
 
-  private batches(input: Parameters<typeof exportQuery>[0]): Readable {
+  private batches(input: Parameters<typeof exportQuery>[0], size: number): Readable {
     const connection = this.em.fork().getConnection();
     async function* rows(): AsyncGenerator<string[]> {
       // The cursor keeps PostgreSQL's microseconds (as text): a JS Date would round them away.
       let after: { created_at: string; id: string } | null = null;
       for (;;) {
         const batch: Record<string, string>[] = await connection.execute(
-          exportQuery({ ...input, cursor: true, after, limit: BATCH }),
+          exportQuery({ ...input, cursor: true, after, limit: size }),
           [],
           'all',
         );
         for (const r of batch) yield EXPORT_HEADER.map((_, i) => r[`c${i}`]);
-        if (batch.length < BATCH) return;
+        if (batch.length < size) return;
         const last = batch[batch.length - 1];
         after = { created_at: last.cursor_at, id: last.cursor_id };
       }
