@@ -3,6 +3,7 @@
 // sessions offered at 4x their capacity. The control is the naive count-then-insert written here
 // with bare pg, 64 connections, the same shape of sessions and students: fast, and it oversells.
 // Throughput is attempts answered per second (a seat or "full"), the same measure for both.
+import { readFileSync } from 'node:fs';
 import { sessions, students } from './_seed.mjs';
 
 const CLIENTS = 64;
@@ -20,6 +21,12 @@ async function attempts(ctx, tag, eventIds) {
   );
   return rows.map((r, i) => ({ studentId: r.id, eventId: eventIds[i % eventIds.length] }));
 }
+
+/** User + system CPU time of a process so far, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
 
 async function runClients(queue, work) {
   let next = 0;
@@ -47,6 +54,7 @@ export async function run(ctx) {
   const apiEvents = await sessions(ctx, { count: SESSIONS, capacity: CAPACITY, name: 'Seats API' });
   const apiQueue = await attempts(ctx, 'seatsapi', apiEvents);
   const statuses = {};
+  const cpu0 = cpuMs(ctx.apiPid);
   const apiMs = await runClients(apiQueue, async ({ studentId, eventId }) => {
     const res = await fetch(`${ctx.apiUrl}/api/admin/orders/enroll/${studentId}`, {
       method: 'POST',
@@ -56,6 +64,7 @@ export async function run(ctx) {
     await res.arrayBuffer();
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   });
+  const apiCpuMs = cpuMs(ctx.apiPid) - cpu0;
   const unexpected = Object.keys(statuses).filter((s) => s !== '201' && s !== '409');
   if (unexpected.length) throw new Error(`enroll answered ${JSON.stringify(statuses)}`);
   const api = await oversold(ctx, apiEvents);
@@ -91,7 +100,7 @@ export async function run(ctx) {
   const controlRate = n / (controlMs / 1000);
   ctx.note(
     `Seats: ${CLIENTS} clients, ${n} attempts on ${SESSIONS} sessions of ${CAPACITY} seats (${OVERSUBSCRIBE}x); API answers ${JSON.stringify(statuses)}; ` +
-      `the count-then-insert control seated ${control.seated} of ${SESSIONS * CAPACITY} seats (${control.oversold} oversold).`,
+      `the API process spent ${(apiCpuMs / n).toFixed(1)} ms of CPU per attempt; the count-then-insert control seated ${control.seated} of ${SESSIONS * CAPACITY} seats (${control.oversold} oversold).`,
   );
   return [
     {
