@@ -246,10 +246,16 @@ async function main() {
     for (const file of modules) {
       log(`${file}…`);
       const m0 = Date.now();
-      const mod = await import(pathToFileURL(join(HERE, 'bench', file)).href);
-      const out = await mod.run(ctx);
-      rows.push(...out);
-      log(`${file} done in ${((Date.now() - m0) / 1000).toFixed(1)} s`);
+      try {
+        const mod = await import(pathToFileURL(join(HERE, 'bench', file)).href);
+        rows.push(...(await mod.run(ctx)));
+        log(`${file} done in ${((Date.now() - m0) / 1000).toFixed(1)} s`);
+      } catch (error) {
+        // One module's failure is reported and the others still run; the exit code says it failed.
+        console.error(error);
+        process.exitCode = 1;
+        rows.push({ figure: `${file} FAILED`, value: String(error?.message ?? error).slice(0, 80), ratio: NaN, met: false });
+      }
     }
   } catch (error) {
     console.error(error);

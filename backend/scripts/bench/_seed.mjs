@@ -66,7 +66,7 @@ export async function sessions(ctx, { count, capacity, name = 'Bench session' })
 export async function students(ctx, { count, tag }) {
   await ctx.pg.query(
     `insert into student (id, organization_id, first_name, last_name, email, phone, created_at)
-     select gen_random_uuid(), $1, ($2::text[])[1 + g % 16], 'Surname' || (g * 7919 % 100003), 'student' || g || '@' || $4 || '.bench',
+     select gen_random_uuid(), $1, ($2::text[])[1 + g % 16], 'Surname' || (g::bigint * 7919 % 100003), 'student' || g || '@' || $4 || '.bench',
             case when g % 3 = 0 then '+1 555 ' || lpad((g % 10000)::text, 4, '0') end, now() - (g || ' minutes')::interval
        from generate_series(1, $3) g`,
     [ctx.organizationId, FIRST_NAMES, count, tag],
