@@ -89,6 +89,12 @@ export async function bigSession(ctx, { rows, tag, orders = true }) {
          from student s where s.organization_id = $1 and s.email like $3`,
       [org, eventId, `%@${tag}.bench`],
     );
+    // The organization's order counter moves past the seeded numbers, as the API's own orders do.
+    await pg.query(
+      `insert into order_counter (organization_id, last_number) select $1, max(order_number) from customer_order where organization_id = $1
+       on conflict (organization_id) do update set last_number = excluded.last_number`,
+      [org],
+    );
     await pg.query(
       `insert into enrollment (id, organization_id, event_id, student_id, order_id, guest_count, waiver_status, created_at)
        select gen_random_uuid(), $1, $2, o.student_id, o.id, ((row_number() over ()) % 3 = 0)::int, 'not_required', o.created_at

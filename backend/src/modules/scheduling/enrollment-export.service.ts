@@ -30,14 +30,15 @@ const HEADER_LINE = `\uFEFF${EXPORT_HEADER.map((h) => `"${h.replaceAll('"', '""'
  * optional +, digits, spaces, ( ) . - with 7 digits or more) stays as is; otherwise an apostrophe
  * goes before a formula character (= + - @ tab CR) at the start of the cell or after a ; or ,
  * (optionally after spaces). Cells with no such place are returned at the cost of one regex test.
- * No "?" anywhere in the text: the embedded path runs it through the ORM, which reads "?" as a
+ * No "?" anywhere in the text but the batch size: the embedded path runs it through the ORM, which reads "?" as a
  * parameter ({0,1} stands for ?; the formula character is matched and put back, not looked ahead
- * at, which is the same since none of = + - @ tab CR is a ; or ,).
+ * at, which is the same since none of = + - @ tab CR is a ; or ,). No ";" either (\x3b in the
+ * patterns): the embedded driver runs a text with one as a script and answers per statement.
  */
 function neutralise(cell: string): string {
-  return `case when ${cell} !~ '(^|[;,]) *[=+@\\t\\r-]' then ${cell}
+  return `case when ${cell} !~ '(^|[\\x3b,]) *[=+@\\t\\r-]' then ${cell}
     when ${cell} ~ '^\\+{0,1}[0-9][0-9 ().-]*[0-9]$' and length(regexp_replace(${cell}, '[^0-9]', '', 'g')) >= 7 then ${cell}
-    else regexp_replace(${cell}, '(^|[;,])( *)([=+@\\t\\r-])', '\\1\\2''\\3', 'g') end`;
+    else regexp_replace(${cell}, '(^|[\\x3b,])( *)([=+@\\t\\r-])', '\\1\\2''\\3', 'g') end`;
 }
 
 /** The waiver status as the grid labels it (spec 001 §4), not the stored code. */
@@ -58,7 +59,8 @@ export function exportQuery(input: {
   enrollmentIds: string[];
   cursor?: boolean;
   after?: { created_at: string; id: string } | null;
-  limit?: number;
+  /** Rows per batch, as the one bound parameter: without any, the embedded driver runs the text as a script and answers per statement. */
+  limitParam?: boolean;
 }): string {
   const only = input.enrollmentIds.length
     ? ` and e.id = any(${escapeLiteral(`{${input.enrollmentIds.join(',')}}`)}::uuid[])`
@@ -87,7 +89,7 @@ export function exportQuery(input: {
             left join customer_order o on o.id = e.order_id
            where e.organization_id = ${escapeLiteral(input.organizationId)} and e.event_id = ${escapeLiteral(input.eventId)}
              and e.status = 'active'${only}${keyset}
-           order by e.created_at, e.id${input.limit ? ` limit ${input.limit}` : ''}) x`;
+           order by e.created_at, e.id${input.limitParam ? ' limit ?' : ''}) x`;
 }
 
 /**
@@ -144,11 +146,13 @@ export class EnrollmentExportService implements OnModuleDestroy {
       // The cursor keeps PostgreSQL's microseconds (as text): a JS Date would round them away.
       let after: { created_at: string; id: string } | null = null;
       for (;;) {
-        const batch: Record<string, string>[] = await connection.execute(
-          exportQuery({ ...input, cursor: true, after, limit: size }),
-          [],
+        const answer: Record<string, string>[] | Record<string, string>[][] = await connection.execute(
+          exportQuery({ ...input, cursor: true, after, limitParam: true }),
+          [size],
           'all',
         );
+        // Flattened should the driver still answer per statement.
+        const batch = answer.flat() as Record<string, string>[];
         for (const r of batch) yield EXPORT_HEADER.map((_, i) => r[`c${i}`]);
         if (batch.length < size) return;
         const last = batch[batch.length - 1];
