@@ -1,3 +1,7 @@
+import { neutraliseCsvCell, WAIVER_STATUS_LABELS } from '@studio/contracts';
+import { stringify } from 'csv-stringify/sync';
+import { Readable } from 'node:stream';
+import { EnrollmentExportService, EXPORT_HEADER } from '../src/modules/scheduling/enrollment-export.service';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -70,5 +74,121 @@ describe('enrollment CSV export', () => {
       'carla@glass.test': 'Unknown',
       'dan@clay.test': 'N/A',
     });
+  });
+});
+
+describe('enrollment CSV export: COPY on PostgreSQL and batches on the embedded database write the same bytes', () => {
+  let t: TestApp;
+  let token: string;
+  let organizationId: string;
+  let eventId: string;
+  const zone = 'America/New_York';
+
+  // [first, last, email, phone (null: none), waiver, created_at (UTC instant)]
+  const people: [string, string, string, string | null, string, string][] = [
+    ['Ana "the clay" Ruiz', 'Zapata, Jr.', 'ana@clay.test', '+1 212 555 0118', 'signed', '2026-03-08T06:59:59.999999Z'],
+    ['Line\nbreak', 'Carriage\r\nreturn', 'cr@clay.test', null, 'pending', '2026-03-08T07:00:00Z'],
+    ['=1+1', '+SUM(A1)', '-2', '@cmd', 'expired', '2026-11-01T05:30:00Z'],
+    ['\tTabbed', '\rReturned', 'x;=y@clay.test', '+1-2', 'not_required', '2026-11-01T06:30:00Z'],
+    ['Zoë 李', 'Ø\u00a0Ünïcødé 🎨', 'zoe@clay.test', '+44 (20) 7946-0958', 'signed', '2026-01-01T04:59:59.5Z'],
+    ['Carla;=HYPERLINK("http://evil";"x")', 'a;+b,-c;@d', 'carla@glass.test', '   ', 'pending', '2026-01-01T05:00:00Z'],
+    ['""', ',', 'quote"@clay.test', '12 Main St, Apt 4', 'signed', '2026-06-30T23:59:59Z'],
+    ['Ben', 'Same instant', 'ben@clay.test', null, 'signed', '2026-06-30T23:59:59Z'],
+  ];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const created = await t.organizationWithUser();
+    token = created.token;
+    organizationId = created.organization.id;
+    const course = await schedulableCourse(t, token);
+    eventId = await scheduleSession(t, token, course, { capacity: 20 });
+    for (const [first, last, email, phone, status, at] of people) {
+      const studentId = await addStudent(t, token);
+      const enrolled = await t.http.post(`/api/admin/orders/enroll/${studentId}`).set('token', token).send({ event_id: eventId }).expect(201);
+      // Values the sign-up forms would refuse (newlines, tabs) can still come from an import: set directly.
+      await t.withEm(async (em) => {
+        await em.getConnection().execute(`update student set first_name = ?, last_name = ?, email = ?, phone = ? where id = ?`, [first, last, email, phone, studentId]);
+        await em.getConnection().execute(`update enrollment set waiver_status = ?, created_at = ? where id = ?`, [status, at, enrolled.body.enrollment_id]);
+      });
+    }
+    // One enrollment without an order: its order cells are empty.
+    await t.withEm((em) => em.getConnection().execute(`update enrollment set order_id = null where id = (select id from enrollment where event_id = ? order by created_at desc, id desc limit 1)`, [eventId]));
+  });
+  afterAll(() => t.close());
+
+  const ctx = () => ({ organizationId, userId: 'test', sessionId: 'test', role: 'owner' as const });
+  async function read(stream: Readable): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks);
+  }
+
+  /** What the export wrote when it formatted and neutralised every cell in JavaScript. */
+  async function expectedCsv(): Promise<string> {
+    const rows = await t.withEm((em) =>
+      em.getConnection().execute<Record<string, string | number | null>[]>(
+        `select s.first_name, s.last_name, s.email, s.phone, e.guest_count, e.waiver_status, e.created_at, o.order_number, o.total_cents
+           from enrollment e join student s on s.id = e.student_id left join customer_order o on o.id = e.order_id
+          where e.event_id = ? and e.status = 'active' order by e.created_at, e.id`,
+        [eventId],
+      ),
+    );
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const date = (d: Date) => {
+      const p = Object.fromEntries(local.formatToParts(d).map((x) => [x.type, x.value]));
+      return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+    };
+    const cells = rows.map((r) =>
+      [
+        String(r.first_name),
+        String(r.last_name),
+        String(r.email),
+        r.phone === null ? '' : String(r.phone),
+        String(r.guest_count),
+        WAIVER_STATUS_LABELS[String(r.waiver_status)],
+        date(new Date(r.created_at as unknown as Date)),
+        r.order_number === null ? '' : String(r.order_number),
+        r.total_cents === null ? '' : (Number(r.total_cents) / 100).toFixed(2),
+      ].map(neutraliseCsvCell),
+    );
+    return '\uFEFF' + stringify([EXPORT_HEADER, ...cells], { quoted: true, quoted_empty: true });
+  }
+
+  it('writes the same file from COPY, from batches, and as the cell-by-cell JavaScript export did', async () => {
+    const exporter = t.created.app.get(EnrollmentExportService);
+    const viaCopy = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, [], { path: 'copy' })));
+    const viaBatches = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, [], { path: 'batches' })));
+    // Batches of 3 walk the keyset across pages, through two enrollments of the same instant.
+    const viaSmallBatches = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, [], { path: 'batches', batch: 3 })));
+    const viaHttp = await t.http.post('/api/admin/export/enrollment').set('token', token).send({ event_id: eventId, enrollment_ids: [] }).expect(200);
+    const expected = await expectedCsv();
+    expect(viaCopy.toString('utf8')).toBe(expected);
+    expect(viaBatches.equals(viaCopy)).toBe(true);
+    expect(viaSmallBatches.equals(viaCopy)).toBe(true);
+    expect(Buffer.from(viaHttp.text, 'utf8').equals(viaCopy)).toBe(true);
+    // The tricky cells are really there, quoted and neutralised as a spreadsheet needs them.
+    const text = viaCopy.toString('utf8');
+    expect(text).toContain('"Ana ""the clay"" Ruiz","Zapata, Jr."');
+    expect(text).toContain('"Line\nbreak","Carriage\r\nreturn","cr@clay.test",""');
+    expect(text).toContain(`"'=1+1","'+SUM(A1)","'-2","'@cmd"`);
+    expect(text).toContain(`"'\tTabbed","'\rReturned","x;'=y@clay.test","'+1-2"`);
+    expect(text).toContain('"Zoë 李","Ø\u00a0Ünïcødé 🎨"');
+    // Time-zone edges in New York: either side of both daylight-saving changes and of New Year.
+    for (const local of ['2026-03-08 01:59', '2026-03-08 03:00', '2026-11-01 01:30', '2025-12-31 23:59', '2026-01-01 00:00'])
+      expect(text).toContain(`"${local}"`);
+    expect(text.match(/"2026-11-01 01:30"/g)).toHaveLength(2);
+  });
+
+  it('writes the same bytes for a chosen subset on both paths', async () => {
+    const exporter = t.created.app.get(EnrollmentExportService);
+    const ids = await t.withEm((em) =>
+      em.getConnection().execute<{ id: string }[]>(`select id from enrollment where event_id = ? order by created_at desc limit 3`, [eventId]),
+    );
+    const chosen = ids.map((r) => r.id);
+    const viaCopy = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, chosen, { path: 'copy' })));
+    const viaBatches = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, chosen, { path: 'batches' })));
+    expect(viaBatches.equals(viaCopy)).toBe(true);
+    expect(viaCopy.toString('utf8').trim().split('\n')).toHaveLength(4);
   });
 });

@@ -16,12 +16,13 @@ import { MediaService } from './media.service';
 import { InstructorsController, LocationsController, PoliciesController, WaiversController } from './reference-data.controller';
 import { ReferenceDataService } from './reference-data.service';
 import { LocalDiskStorage } from './storage/local-disk.storage';
-import { S3Storage } from './storage/s3.storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
 
 /** Local disk by default; an S3-compatible bucket when S3_BUCKET is set (several API machines). */
-function mediaStorage(config: AppConfig) {
+async function mediaStorage(config: AppConfig) {
   if (!config.S3_BUCKET) return new LocalDiskStorage(config.MEDIA_DIR);
+  // The AWS SDK is loaded only when S3 is configured: it costs the start close to a second.
+  const { S3Storage } = await import('./storage/s3.storage');
   return new S3Storage({
     bucket: config.S3_BUCKET,
     region: config.S3_REGION,

@@ -1,14 +1,17 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Inject, Injectable } from '@nestjs/common';
-import { neutraliseCsvCell, WAIVER_STATUS_LABELS } from '@studio/contracts';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { WAIVER_STATUS_LABELS } from '@studio/contracts';
 import { stringify } from 'csv-stringify';
+import { escapeLiteral, Pool, PoolClient } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
 import { RequestContext } from '../../common/request-context';
-import { EnrollmentRow, enrollmentWhere, ENROLLMENT_SELECT, EnrollmentsService } from './enrollments.service';
 import { EventsService } from './events.service';
 
 const BATCH = 5000;
-const HEADER = [
+export const EXPORT_HEADER = [
   'First name',
   'Last name',
   'Email',
@@ -19,72 +22,154 @@ const HEADER = [
   'Order number',
   'Order total',
 ];
+/** The BOM (so spreadsheets read UTF-8) and the header, every name quoted like every cell. */
+const HEADER_LINE = `\uFEFF${EXPORT_HEADER.map((h) => `"${h.replaceAll('"', '""')}"`).join(',')}\n`;
 
 /**
- * Streams a session's enrollments as CSV, reading the database in keyset batches so memory stays
- * flat whatever the row count. Every field is quoted, and cells a spreadsheet would run as formulas
- * are neutralised (neutraliseCsvCell: at the start and after ; or ,; phone numbers stay readable).
+ * neutraliseCsvCell (libs/contracts) in SQL, the same rule to the byte: a phone-shaped value (an
+ * optional +, digits, spaces, ( ) . - with 7 digits or more) stays as is; otherwise an apostrophe
+ * goes before a formula character (= + - @ tab CR) at the start of the cell or after a ; or ,
+ * (optionally after spaces). Cells with no such place are returned at the cost of one regex test.
+ * No "?" anywhere in the text but the batch size: the embedded path runs it through the ORM, which reads "?" as a
+ * parameter ({0,1} stands for ?; the formula character is matched and put back, not looked ahead
+ * at, which is the same since none of = + - @ tab CR is a ; or ,). No ";" either (\x3b in the
+ * patterns): the embedded driver runs a text with one as a script and answers per statement.
+ */
+function neutralise(cell: string): string {
+  return `case when ${cell} !~ '(^|[\\x3b,]) *[=+@\\t\\r-]' then ${cell}
+    when ${cell} ~ '^\\+{0,1}[0-9][0-9 ().-]*[0-9]$' and length(regexp_replace(${cell}, '[^0-9]', '', 'g')) >= 7 then ${cell}
+    else regexp_replace(${cell}, '(^|[\\x3b,])( *)([=+@\\t\\r-])', '\\1\\2''\\3', 'g') end`;
+}
+
+/** The waiver status as the grid labels it (spec 001 §4), not the stored code. */
+const WAIVER_LABEL = `case x.waiver_status ${Object.entries(WAIVER_STATUS_LABELS)
+  .map(([code, label]) => `when ${escapeLiteral(code)} then ${escapeLiteral(label)}`)
+  .join(' ')} else x.waiver_status end`;
+
+/**
+ * The export's one query: every cell formatted by PostgreSQL as the file shows it, so both paths
+ * (COPY on a server, batches on the embedded database) write the same bytes. Guests, order number
+ * and total are digits by the schema's checks (>= 0), the date and label are ours: only the
+ * people's own text can hold a formula. Values are literals (COPY takes no parameters), escaped.
+ */
+export function exportQuery(input: {
+  organizationId: string;
+  eventId: string;
+  zone: string;
+  enrollmentIds: string[];
+  cursor?: boolean;
+  after?: { created_at: string; id: string } | null;
+  /** Rows per batch, as the one bound parameter: without any, the embedded driver runs the text as a script and answers per statement. */
+  limitParam?: boolean;
+}): string {
+  const only = input.enrollmentIds.length
+    ? ` and e.id = any(${escapeLiteral(`{${input.enrollmentIds.join(',')}}`)}::uuid[])`
+    : '';
+  const keyset = input.after
+    ? ` and (e.created_at, e.id) > (${escapeLiteral(input.after.created_at)}::timestamptz, ${escapeLiteral(input.after.id)}::uuid)`
+    : '';
+  const cells = [
+    neutralise('x.first_name'),
+    neutralise('x.last_name'),
+    neutralise('x.email'),
+    neutralise(`coalesce(x.phone, '')`),
+    'x.guest_count::text',
+    WAIVER_LABEL,
+    `to_char(x.created_at at time zone ${escapeLiteral(input.zone)}, 'YYYY-MM-DD HH24:MI')`,
+    `coalesce(x.order_number::text, '')`,
+    `coalesce(to_char(x.total_cents / 100.0, 'FM999999999990.00'), '')`,
+  ].map((sql, i) => `${sql} as c${i}`);
+  if (input.cursor) cells.push('x.created_at::text as cursor_at', 'x.id::text as cursor_id');
+  // The rows are sorted narrow and formatted after: the sort carries the raw columns, not the text.
+  return `select ${cells.join(',\n      ')}
+    from (select e.id, e.created_at, e.guest_count, e.waiver_status, s.first_name, s.last_name, s.email, s.phone,
+                 o.order_number, o.total_cents
+            from enrollment e
+            join student s on s.id = e.student_id
+            left join customer_order o on o.id = e.order_id
+           where e.organization_id = ${escapeLiteral(input.organizationId)} and e.event_id = ${escapeLiteral(input.eventId)}
+             and e.status = 'active'${only}${keyset}
+           order by e.created_at, e.id${input.limitParam ? ' limit ?' : ''}) x`;
+}
+
+/**
+ * Streams a session's enrollments as CSV (spec 001 §4). On PostgreSQL the rows come from
+ * `COPY (...) TO STDOUT` straight into the response: the database formats and quotes every cell
+ * and the API only forwards its bytes, so memory stays flat and the cost is close to COPY's own.
+ * The embedded database (PGlite) has no COPY to a client stream: it reads the same query in
+ * keyset batches and quotes with csv-stringify. Every field is quoted, empty ones too.
  */
 @Injectable()
-export class EnrollmentExportService {
+export class EnrollmentExportService implements OnModuleDestroy {
+  /** Its own small pool: a connection in COPY mode is dropped on abort, never handed back to the ORM. */
+  private pool: Pool | null = null;
+
   constructor(
     private readonly em: EntityManager,
     @Inject(EventsService) private readonly events: EventsService,
-    @Inject(EnrollmentsService) private readonly enrollments: EnrollmentsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async stream(ctx: RequestContext, eventId: string, enrollmentIds: string[]): Promise<Readable> {
+  async stream(
+    ctx: RequestContext,
+    eventId: string,
+    enrollmentIds: string[],
+    options: { path?: 'copy' | 'batches'; batch?: number } = {},
+  ): Promise<Readable> {
     const event = await this.events.requireEvent(ctx, eventId);
-    const zone = event.location.timezone;
-    const where = enrollmentWhere(ctx.organizationId, eventId, { filter: {} });
-    // One array parameter, not one per id: a selection can be larger than PostgreSQL's 65,535 parameters.
-    const only = enrollmentIds.length ? ' and e.id = any(?::uuid[])' : '';
-    const idList = enrollmentIds.length ? [`{${enrollmentIds.join(',')}}`] : [];
-    const connection = this.em.fork().getConnection();
+    const input = { organizationId: ctx.organizationId, eventId, zone: event.location.timezone, enrollmentIds };
+    const path = options.path ?? (this.config.DATABASE_URL ? 'copy' : 'batches');
+    return path === 'copy' ? this.copy(input) : this.batches(input, options.batch ?? BATCH);
+  }
 
+  private async copy(input: Parameters<typeof exportQuery>[0]): Promise<Readable> {
+    this.pool ??= new Pool({ connectionString: this.config.DATABASE_URL, max: 4, idleTimeoutMillis: 10_000 });
+    const client: PoolClient = await this.pool.connect();
+    const copy = client.query(copyTo(`copy (${exportQuery(input)}) to stdout with (format csv, force_quote *)`));
+    async function* bytes() {
+      let finished = false;
+      try {
+        yield Buffer.from(HEADER_LINE);
+        for await (const chunk of copy) yield chunk as Buffer;
+        finished = true;
+      } finally {
+        // A client that went away mid-COPY leaves the connection mid-protocol: it is closed, not reused.
+        client.release(finished ? undefined : true);
+      }
+    }
+    return Readable.from(bytes(), { objectMode: false });
+  }
+
+  private batches(input: Parameters<typeof exportQuery>[0], size: number): Readable {
+    const connection = this.em.fork().getConnection();
     async function* rows(): AsyncGenerator<string[]> {
       // The cursor keeps PostgreSQL's microseconds (as text): a JS Date would round them away.
       let after: { created_at: string; id: string } | null = null;
       for (;;) {
-        const keyset: string = after ? ' and (e.created_at, e.id) > (?::timestamptz, ?)' : '';
-        const params: unknown[] = [
-          ...where.params,
-          ...idList,
-          ...(after ? [after.created_at, after.id] : []),
-          BATCH,
-        ];
-        const batch: (EnrollmentRow & { created_cursor: string; enrolled_local: string })[] =
-          await connection.execute(
-            // Dates are formatted by PostgreSQL in the location's zone: no per-row time-zone work in JS.
-            `${ENROLLMENT_SELECT.replace(
-              'select ',
-              `select e.created_at::text as created_cursor, to_char(e.created_at at time zone ?, 'YYYY-MM-DD HH24:MI') as enrolled_local, `,
-            )} where ${where.sql}${only}${keyset} order by e.created_at, e.id limit ?`,
-            [zone, ...params],
-          );
-        for (const r of batch) {
-          yield [
-            r.first_name,
-            r.last_name,
-            r.email,
-            r.phone ?? '',
-            String(r.guest_count),
-            // The label the grid shows (spec 001 §4), not the stored code.
-            WAIVER_STATUS_LABELS[r.waiver_status] ?? r.waiver_status,
-            r.enrolled_local,
-            r.order_number === null ? '' : String(r.order_number),
-            r.total_cents === null ? '' : (r.total_cents / 100).toFixed(2),
-          ].map(neutraliseCsvCell);
-        }
-        if (batch.length < BATCH) return;
+        const answer: Record<string, string>[] | Record<string, string>[][] = await connection.execute(
+          exportQuery({ ...input, cursor: true, after, limitParam: true }),
+          [size],
+          'all',
+        );
+        // Flattened should the driver still answer per statement.
+        const batch = answer.flat() as Record<string, string>[];
+        for (const r of batch) yield EXPORT_HEADER.map((_, i) => r[`c${i}`]);
+        if (batch.length < size) return;
         const last = batch[batch.length - 1];
-        after = { created_at: last.created_cursor, id: last.enrollment_id };
+        after = { created_at: last.cursor_at, id: last.cursor_id };
       }
     }
-
-    // Every field quoted, empty ones too: a reader in any locale sees each cell whole.
-    return Readable.from(rows()).pipe(
-      stringify({ header: true, columns: HEADER, bom: true, quoted: true, quoted_empty: true }),
+    return Readable.from(
+      (async function* () {
+        yield HEADER_LINE;
+        yield* Readable.from(rows()).pipe(stringify({ quoted: true, quoted_empty: true }));
+      })(),
+      { objectMode: false },
     );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.end();
+    this.pool = null;
   }
 }

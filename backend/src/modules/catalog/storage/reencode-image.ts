@@ -1,4 +1,4 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 
 /** Larger images are refused before they are decoded (a small PNG can expand to gigabytes). */
 export const MAX_IMAGE_PIXELS = 50_000_000;
@@ -15,6 +15,8 @@ export class ImageTooLargeError extends Error {}
  * GIF animations keep their frames.
  */
 export async function reencodeImage(bytes: Buffer, type: string): Promise<Buffer> {
+  // Loaded on the first upload, not at boot: sharp and libvips cost the start close to a second.
+  const { default: sharp } = await import('sharp');
   const animated = type === 'image/gif';
   let image: Sharp;
   try {
