@@ -40,6 +40,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           account_name: null,
           connected_at: null,
           config_schema: SYNC_CONFIG_DEFAULTS.eventbrite,
+          last_synced_at: null,
+          failures: [],
+          failures_total: 0,
         },
         organizations: [],
       });
@@ -56,6 +59,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
             account_name: null,
             connected_at: null,
             config_schema: { list_id: null, sync_all_customers: false },
+            last_synced_at: null,
+            failures: [],
+            failures_total: 0,
           },
           lists: [],
         });
@@ -71,6 +77,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           account_name: null,
           connected_at: null,
           config_schema: { meeting_summary: false },
+          last_synced_at: null,
+          failures: [],
+          failures_total: 0,
         },
       });
     });
@@ -127,6 +136,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           account_name: null,
           connected_at: null,
           config_schema: { list_id: 'XyZ123', sync_all_customers: true },
+          last_synced_at: null,
+          failures: [],
+          failures_total: 0,
         },
         lists: [],
       });
@@ -216,6 +228,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
         account_name: null,
         connected_at: null,
         config_schema: { meeting_summary: false },
+        last_synced_at: null,
+        failures: [],
+        failures_total: 0,
       });
       await put({ provider_name: 'zoom', meeting_summary: false }, b.token).expect(200);
       expect((await get('zoom').expect(200)).body.provider.config_schema).toEqual({ meeting_summary: true });

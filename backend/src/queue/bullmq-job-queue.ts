@@ -45,6 +45,12 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async add<T>(queue: string, name: string, data: T, options: EnqueueOptions = {}): Promise<void> {
+    if (options.jobId) {
+      // A failed job is kept (for the dashboard) but must not swallow a new enqueue of its id
+      // (Retry, or a later change to the record): it is replaced.
+      const previous = await this.queue(queue).getJob(options.jobId);
+      if (previous && (await previous.isFailed())) await previous.remove().catch(() => undefined);
+    }
     await this.queue(queue).add(name, data, {
       jobId: options.jobId,
       attempts: options.attempts ?? DEFAULT_ATTEMPTS,

@@ -47,7 +47,10 @@ export interface WorkerOptions {
 }
 
 export interface EnqueueOptions {
-  /** Same id, same job: a repeated enqueue is ignored while the first is known. */
+  /**
+   * Same id, same job: a repeated enqueue is ignored while the first waits, runs or is kept as
+   * completed; a job that failed for good is replaced by the new one.
+   */
   jobId?: string;
   attempts?: number;
   backoffMs?: number;

@@ -6,7 +6,7 @@ import { SyncMapping } from './entities/sync-mapping.entity';
 import { SYNC_DRIVERS, SyncDriver } from './drivers/sync-driver';
 import { SYNC_JOB_HANDLERS, SyncJobHandler } from './jobs/sync-job.types';
 import { SyncJobsService } from './jobs/sync-jobs.service';
-import { SyncController } from './sync.controller';
+import { SyncController, SyncMappingsController } from './sync.controller';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
 import { TokenCipher } from './token-cipher';
@@ -19,7 +19,7 @@ import { TokenCipher } from './token-cipher';
  */
 @Module({
   imports: [MikroOrmModule.forFeature([SyncConnection, SyncConfig, SyncMapping])],
-  controllers: [SyncController],
+  controllers: [SyncController, SyncMappingsController],
   providers: [
     TokenCipher,
     SyncConnectionsService,

@@ -1056,6 +1056,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/sync/mappings/{mapping_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a failed sync from the provider's panel: its last job is queued again with fresh attempts; answers the provider as GET /admin/sync/providers/{provider} does */
+        post: operations["SyncMappingsController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/slack-alert": {
         parameters: {
             query?: never;
@@ -2351,6 +2368,29 @@ export interface components {
                 } | {
                     meeting_summary: boolean;
                 };
+                /** @description ISO instant a record last synced to the provider; null before the first */
+                last_synced_at: string | null;
+                /** @description the failed records, newest first, at most 20; each can be retried */
+                failures: {
+                    /**
+                     * Format: uuid
+                     * @description the sync mapping id, for Retry
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    local_type: "activity" | "event" | "enrollment" | "order" | "student";
+                    /** Format: uuid */
+                    local_id: string;
+                    /** @description the record's name when cheap to read, else null */
+                    label: string | null;
+                    action: string | null;
+                    last_error: string | null;
+                    attempts: number;
+                    /** @description ISO instant of the last failure */
+                    updated_at: string;
+                }[];
+                /** @description how many records failed in all */
+                failures_total: number;
             };
             /** @description Eventbrite only: the organizations of the connected account (empty until connected) */
             organizations?: {
@@ -6227,6 +6267,54 @@ export interface operations {
             };
             /** @description Unknown sync provider. Choose eventbrite, mailchimp, klaviyo or zoom. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncMappingsController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mapping_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncProviderOutDto_Output"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sync record not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only a failed sync can be retried. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import { SYNC_PROVIDERS } from '@studio/contracts';
+import { HttpStatus } from '@nestjs/common';
+import { SYNC_JOB_MESSAGES as M, SYNC_PROVIDERS, SyncProviderName } from '@studio/contracts';
+import { ApiError, notFound } from '../../../common/api-error';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import {
   JOB_QUEUE,
   JobEnvelope,
@@ -59,11 +63,11 @@ export class SyncJobsService implements OnApplicationBootstrap {
    */
   async enqueue(data: SyncJobData, options: { attempts?: number } = {}): Promise<void> {
     await this.em.getConnection().execute(
-      `insert into sync_mapping (id, organization_id, provider, local_type, local_id, stage)
-       values (gen_random_uuid(), ?, ?, ?, ?, 'queued')
+      `insert into sync_mapping (id, organization_id, provider, local_type, local_id, action, stage)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, 'queued')
        on conflict (organization_id, provider, local_type, local_id)
-       do update set stage = 'queued', updated_at = now()`,
-      [data.organizationId, data.provider, data.localType, data.localId],
+       do update set stage = 'queued', action = excluded.action, updated_at = now()`,
+      [data.organizationId, data.provider, data.localType, data.localId, data.action],
     );
     await this.queue.add(syncQueueName(data.provider), data.action, data, {
       jobId: syncJobId(data),
@@ -71,6 +75,30 @@ export class SyncJobsService implements OnApplicationBootstrap {
       backoffMs: SYNC_JOB_BACKOFF_MS,
       removeOnComplete: true,
     });
+  }
+
+  /**
+   * Retry from the panel: enqueues the failed mapping's last job again, with fresh attempts.
+   * Another organization's mapping is 404; a mapping that is not failed is 409.
+   */
+  async retry(organizationId: string, mappingId: string): Promise<SyncProviderName> {
+    if (!UUID.test(mappingId)) throw notFound(M.mappingNotFound);
+    const [mapping] = await this.em.getConnection().execute<
+      { provider: SyncJobData['provider']; local_type: SyncJobData['localType']; local_id: string; action: string | null; stage: string }[]
+    >(`select provider, local_type, local_id, action, stage from sync_mapping where id = ? and organization_id = ?`, [
+      mappingId,
+      organizationId,
+    ]);
+    if (!mapping) throw notFound(M.mappingNotFound);
+    if (mapping.stage !== 'failed' || !mapping.action) throw new ApiError(HttpStatus.CONFLICT, M.mappingNotFailed);
+    await this.enqueue({
+      organizationId,
+      provider: mapping.provider,
+      action: mapping.action,
+      localType: mapping.local_type,
+      localId: mapping.local_id,
+    });
+    return mapping.provider;
   }
 
   private async run(job: JobEnvelope<SyncJobData>): Promise<void> {
