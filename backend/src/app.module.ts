@@ -27,7 +27,8 @@ import { QueueModule } from './queue/queue.module';
 /** The whole backend: one module per bounded context, wired to the database, the queue and the logger. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, ormOptions: Options): DynamicModule {
+  /** `extraImports`: modules a special entry adds (the reliability test's worker registers a handler). */
+  static forRoot(config: AppConfig, ormOptions: Options, extraImports: DynamicModule['imports'] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -55,6 +56,7 @@ export class AppModule {
         WaiversModule,
         SyncModule,
         NotificationsModule,
+        ...extraImports,
       ],
       controllers: [HealthController],
       providers: [

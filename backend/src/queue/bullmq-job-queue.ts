@@ -33,7 +33,18 @@ export class BullMqJobQueue implements JobQueue {
     private readonly connection: Redis,
     private readonly runWorkers: boolean,
     private readonly prefix = 'studio',
+    private readonly lockMs = 30000,
   ) {}
+
+  /** Every queue this process enqueues to or processes (the dashboard lists them). */
+  queueNames(): string[] {
+    return [...this.queues.keys()].sort();
+  }
+
+  /** The BullMQ queue of a name (the dashboard's adapter reads it). */
+  bullQueue(name: string): Queue {
+    return this.queue(name);
+  }
 
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
@@ -62,6 +73,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
+    this.queue(queue); // known to the dashboard even where no worker runs
     if (!this.runWorkers) return;
     // Workers block on Redis, so each gets its own connection (BullMQ's requirement).
     const worker = new Worker(
@@ -85,6 +97,8 @@ export class BullMqJobQueue implements JobQueue {
         prefix: this.prefix,
         concurrency: options.concurrency ?? 4,
         limiter: options.limiter,
+        lockDuration: this.lockMs,
+        stalledInterval: this.lockMs,
       },
     );
     worker.on('failed', (job, error) => {
