@@ -23,6 +23,7 @@ import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
 import { StudentsModule } from './modules/students/students.module';
 import { QueueModule } from './queue/queue.module';
+import { QueueDashboardModule } from './queue/dashboard/queue-dashboard.module';
 
 /** The whole backend: one module per bounded context, wired to the database, the queue and the logger. */
 @Module({})
@@ -56,6 +57,7 @@ export class AppModule {
         WaiversModule,
         SyncModule,
         NotificationsModule,
+        QueueDashboardModule,
         ...extraImports,
       ],
       controllers: [HealthController],

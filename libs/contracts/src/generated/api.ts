@@ -1107,6 +1107,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/queue-dashboard/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Super admins: a one-time link (60 s) to the BullMQ queue dashboard at /api/admin/queues; 503 when jobs run in-process (no Redis) */
+        post: operations["QueueDashboardController_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2409,6 +2426,12 @@ export interface components {
         ChatAlertQueuedDto_Output: {
             /** @description false when no webhook is configured */
             queued: boolean;
+        };
+        DashboardLinkDto: {
+            /** @description one-time link (valid 60 s) that opens the dashboard in a browser */
+            url: string;
+            /** @description seconds the link stays valid */
+            expires_in: number;
         };
     };
     responses: never;
@@ -6415,6 +6438,54 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    QueueDashboardController_link: {
+        parameters: {
+            query?: never;
+            header: {
+                token: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLinkDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The queue runs in-process: no dashboard */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
