@@ -19,6 +19,9 @@ const EVENTBRITE: ProviderBody = {
     account_name: 'Clay Studio Tickets',
     connected_at: '2026-11-01T10:00:00.000Z',
     config_schema: { organization_id: '111', sync_all_courses: false, sync_all_enrollments: true },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
   organizations: [
     { id: '111', name: 'Clay Studio' },
@@ -32,6 +35,9 @@ const MAILCHIMP_OFF: ProviderBody = {
     account_name: null,
     connected_at: null,
     config_schema: { list_id: null, sync_all_customers: false },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
   lists: [],
 };
@@ -42,6 +48,9 @@ const KLAVIYO: ProviderBody = {
     account_name: 'Clay Studio',
     connected_at: '2026-11-01T10:00:00.000Z',
     config_schema: { list_id: null, sync_all_customers: false },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
   lists: [{ id: 'XyZ123', name: 'Newsletter' }],
 };
@@ -52,6 +61,9 @@ const ZOOM: ProviderBody = {
     account_name: null,
     connected_at: null,
     config_schema: { meeting_summary: false },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
 };
 
@@ -201,5 +213,60 @@ describe('sync provider drawers', () => {
     expect(
       await screen.findByRole('switch', { name: 'Attach meeting summaries' }, { timeout: 3000 }),
     ).toBeInTheDocument();
+  });
+
+  describe('sync activity: the last sync and the failures, with Retry', () => {
+    const FAILURE: ProviderBody['provider']['failures'][number] = {
+      id: '5b0c8f0e-3f7c-4a53-9a4b-0d1c2e3f4a5b',
+      local_type: 'student',
+      local_id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
+      label: 'Ada Lovelace',
+      action: 'student.upsert',
+      last_error: 'Klaviyo answered 503',
+      attempts: 6,
+      updated_at: '2026-11-20T15:00:00.000Z',
+    };
+    const FAILING: ProviderBody = {
+      ...KLAVIYO,
+      provider: { ...KLAVIYO.provider, last_synced_at: '2026-11-20T14:00:00.000Z', failures: [FAILURE], failures_total: 3 },
+    };
+    const RETRY = `POST /api/admin/sync/mappings/${FAILURE.id}/retry`;
+
+    it('lists the failures with their error and retries one with a toast; the list follows the answer', async () => {
+      const calls = mockFetch({
+        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(FAILING),
+        [RETRY]: okBody<'/api/admin/sync/mappings/{mapping_id}/retry', 'post'>({
+          ...FAILING,
+          provider: { ...FAILING.provider, failures: [], failures_total: 2 },
+        }),
+      });
+      renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
+      expect(await screen.findByText('Klaviyo answered 503', {}, { timeout: 3000 })).toBeInTheDocument();
+      expect(screen.getByText(/^Last sync: (?!not synced)/)).toBeInTheDocument();
+      expect(screen.getByText('3 failed syncs (the 1 most recent shown)')).toBeInTheDocument();
+      expect(screen.getByText('Student Ada Lovelace')).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', { name: 'Retry Student Ada Lovelace' }));
+      expect(await screen.findByText('Sync queued again')).toBeInTheDocument();
+      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith(`/mappings/${FAILURE.id}/retry`))).toBe(true);
+      expect(await screen.findByText('No failed syncs')).toBeInTheDocument();
+    });
+
+    it("toasts 'Error retrying the sync' and keeps the failure when Retry fails", async () => {
+      mockFetch({
+        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(FAILING),
+        [RETRY]: errorBody(409, 'Only a failed sync can be retried.'),
+      });
+      renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
+      fireEvent.click(await screen.findByRole('button', { name: 'Retry Student Ada Lovelace' }, { timeout: 3000 }));
+      expect(await screen.findByText('Error retrying the sync')).toBeInTheDocument();
+      expect(screen.getByText('Klaviyo answered 503')).toBeInTheDocument();
+    });
+
+    it('says when nothing synced yet and nothing failed', async () => {
+      mockFetch({ 'GET /api/admin/sync/providers/zoom': okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM) });
+      renderWithProviders(<ZoomDrawer data={{}} close={close} />);
+      expect(await screen.findByText('Last sync: not synced yet', {}, { timeout: 3000 })).toBeInTheDocument();
+      expect(screen.getByText('No failed syncs')).toBeInTheDocument();
+    });
   });
 });

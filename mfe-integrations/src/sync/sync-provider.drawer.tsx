@@ -32,6 +32,7 @@ import {
   type DrawerProps,
 } from '@studio/ui';
 import { saveSyncConfig } from './sync.api';
+import { SyncActivitySection } from './sync-activity';
 
 /** Every provider's config_schema field; each provider's schema takes only its own (spec 001 §3). */
 interface SyncSettingsForm {
@@ -218,6 +219,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
               </FormField>
             ))}
           </DrawerSection>
+          <SyncActivitySection provider={provider} data={data} />
         </Form>
       </DrawerShell>
     </form>
