@@ -130,6 +130,26 @@ describe.each(adapters)('job queue: %s', (_name, factory) => {
     ]);
   });
 
+  it('a job that failed for good does not swallow a new enqueue of its id (Retry)', async () => {
+    let fail = true;
+    const runs: number[] = [];
+    const finals: string[] = [];
+    queue.process(
+      'replaced',
+      async (job) => {
+        runs.push(job.attemptsMade);
+        if (fail) throw new Error('down');
+      },
+      { onFinalFailure: async (job) => void finals.push(job.id) },
+    );
+    await queue.add('replaced', 'push', {}, { jobId: 'r1', attempts: 1 });
+    await eventually(() => finals.length === 1);
+    fail = false;
+    await queue.add('replaced', 'push', {}, { jobId: 'r1', attempts: 1 });
+    await eventually(() => runs.length === 2);
+    expect(runs).toEqual([0, 0]);
+  });
+
   it('answers the health ping', async () => {
     expect(await queue.ping()).toBe(true);
   });
