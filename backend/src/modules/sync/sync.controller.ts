@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/commo
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { SYNC_JOB_MESSAGES, SYNC_MESSAGES as M, SYNC_PROVIDERS, SyncConfigPayload } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
-import { ApiInvalidBody } from '../../common/api-errors';
+import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { Auth } from '../identity/auth.guard';
@@ -59,6 +59,7 @@ export class SyncMappingsController {
   @ZodResponse({ status: 200, type: SyncProviderOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: SYNC_JOB_MESSAGES.mappingNotFound })
   @ApiConflictResponse({ type: ErrorBodyDto, description: SYNC_JOB_MESSAGES.mappingNotFailed })
+  @ApiUnexpectedBody()
   async retry(@Ctx() ctx: RequestContext, @Param('mapping_id') mappingId: string) {
     const provider = await this.jobs.retry(ctx.organizationId, mappingId);
     return this.settings.view(ctx, provider);

@@ -2,6 +2,7 @@ import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@n
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { z } from 'zod';
+import { ApiUnexpectedBody } from '../../common/api-errors';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { TOKEN_HEADER } from '@studio/contracts';
 import { createZodDto } from '../../common/zod-dto';
@@ -34,6 +35,7 @@ export class QueueDashboardController {
       'Super admins: a one-time link (60 s) to the BullMQ queue dashboard at /api/admin/queues; 503 when jobs run in-process (no Redis)',
   })
   @ApiOkResponse({ type: DashboardLinkDto })
+  @ApiUnexpectedBody()
   @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'The queue runs in-process: no dashboard' })
   async link(@Headers(TOKEN_HEADER) token: string) {
     const ticket = await this.gate.issueTicket(token);

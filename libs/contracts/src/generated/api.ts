@@ -6318,6 +6318,15 @@ export interface operations {
                     "application/json": components["schemas"]["SyncProviderOutDto_Output"];
                 };
             };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -6338,6 +6347,15 @@ export interface operations {
             };
             /** @description Only a failed sync can be retried. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6466,6 +6484,15 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardLinkDto"];
                 };
             };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -6477,6 +6504,15 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
