@@ -8,8 +8,9 @@ module.exports = {
   testRegex: '\\.spec\\.ts$',
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
-    // oauth4webapi ships ES modules only: compiled to CommonJS for jest like our own files.
+    // oauth4webapi and @nestjs/bull-shared (under @bull-board/nestjs) ship ES modules only: compiled to CommonJS for jest.
     'node_modules/oauth4webapi/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } }],
+    '/node_modules/@nestjs/bull-shared/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' }, swcrc: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!oauth4webapi/)'],
+  transformIgnorePatterns: ['/node_modules/(?!oauth4webapi/|@nestjs/bull-shared/)'],
 };

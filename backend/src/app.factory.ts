@@ -1,6 +1,6 @@
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { INestApplication, Logger } from '@nestjs/common';
+import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -40,9 +40,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /** The modules without HTTP, migrated: for the worker process and the command-line tools. */
-export async function createAppContext(config: AppConfig) {
+export async function createAppContext(config: AppConfig, extraImports: DynamicModule['imports'] = []) {
   const { options: ormOptions, embedded } = await buildOrmOptions(config);
-  const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, ormOptions), {
+  const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, ormOptions, extraImports), {
     bufferLogs: true,
   });
   try {

@@ -23,11 +23,13 @@ import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
 import { StudentsModule } from './modules/students/students.module';
 import { QueueModule } from './queue/queue.module';
+import { QueueDashboardModule } from './queue/dashboard/queue-dashboard.module';
 
 /** The whole backend: one module per bounded context, wired to the database, the queue and the logger. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, ormOptions: Options): DynamicModule {
+  /** `extraImports`: modules a special entry adds (the reliability test's worker registers a handler). */
+  static forRoot(config: AppConfig, ormOptions: Options, extraImports: DynamicModule['imports'] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -55,6 +57,8 @@ export class AppModule {
         WaiversModule,
         SyncModule,
         NotificationsModule,
+        QueueDashboardModule,
+        ...extraImports,
       ],
       controllers: [HealthController],
       providers: [

@@ -45,6 +45,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           oauth_configured: false,
           env_vars: envVarsOf('eventbrite'),
           config_schema: SYNC_CONFIG_DEFAULTS.eventbrite,
+          last_synced_at: null,
+          failures: [],
+          failures_total: 0,
         },
         organizations: [],
       });
@@ -63,6 +66,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
             oauth_configured: false,
             env_vars: envVarsOf(provider),
             config_schema: { list_id: null, sync_all_customers: false },
+            last_synced_at: null,
+            failures: [],
+            failures_total: 0,
           },
           lists: [],
         });
@@ -80,6 +86,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           oauth_configured: false,
           env_vars: envVarsOf('zoom'),
           config_schema: { meeting_summary: false },
+          last_synced_at: null,
+          failures: [],
+          failures_total: 0,
         },
       });
     });
@@ -138,6 +147,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           oauth_configured: false,
           env_vars: envVarsOf('klaviyo'),
           config_schema: { list_id: 'XyZ123', sync_all_customers: true },
+          last_synced_at: null,
+          failures: [],
+          failures_total: 0,
         },
         lists: [],
       });
@@ -229,6 +241,9 @@ describe('sync settings (/api/admin/sync/providers)', () => {
         oauth_configured: false,
         env_vars: envVarsOf('zoom'),
         config_schema: { meeting_summary: false },
+        last_synced_at: null,
+        failures: [],
+        failures_total: 0,
       });
       await put({ provider_name: 'zoom', meeting_summary: false }, b.token).expect(200);
       expect((await get('zoom').expect(200)).body.provider.config_schema).toEqual({ meeting_summary: true });

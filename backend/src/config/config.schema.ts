@@ -64,6 +64,11 @@ export const configSchema = z.object({
     .default('studio'),
   /** auto: BullMQ when Redis answers, otherwise in-process; redis: Redis is required. */
   QUEUE_MODE: z.enum(['auto', 'redis', 'in-process']).default('auto'),
+  /**
+   * How long a worker's lock on its active job lasts, and how often stalled jobs are looked for
+   * (BullMQ lockDuration and stalledInterval): a job of a killed worker runs again within about twice this.
+   */
+  QUEUE_LOCK_MS: z.coerce.number({ error: 'expected milliseconds' }).int().min(1000).max(600000).default(30000),
   SESSION_TTL_DAYS: z.coerce.number({ error: 'expected a number of days' }).positive().default(30),
   LOGIN_MAX_ATTEMPTS_PER_EMAIL: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().positive().default(50),

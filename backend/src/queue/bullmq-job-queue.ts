@@ -1,7 +1,25 @@
 import { Logger } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
+import { Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueOptions, JobHandler, JobQueue } from './job-queue';
+import {
+  DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_MS,
+  EnqueueOptions,
+  JobEnvelope,
+  JobHandler,
+  JobPermanentError,
+  JobQueue,
+  JobRateLimitedError,
+  WorkerOptions,
+} from './job-queue';
+
+const envelope = (job: Job): JobEnvelope => ({
+  id: job.id ?? '',
+  name: job.name,
+  data: job.data as unknown,
+  attemptsMade: job.attemptsMade,
+  attempts: job.opts.attempts ?? 1,
+});
 
 /** BullMQ adapter: retries with exponential backoff, idempotent job ids, workers only where enabled. */
 export class BullMqJobQueue implements JobQueue {
@@ -15,7 +33,18 @@ export class BullMqJobQueue implements JobQueue {
     private readonly connection: Redis,
     private readonly runWorkers: boolean,
     private readonly prefix = 'studio',
+    private readonly lockMs = 30000,
   ) {}
+
+  /** Every queue this process enqueues to or processes (the dashboard lists them). */
+  queueNames(): string[] {
+    return [...this.queues.keys()].sort();
+  }
+
+  /** The BullMQ queue of a name (the dashboard's adapter reads it). */
+  bullQueue(name: string): Queue {
+    return this.queue(name);
+  }
 
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
@@ -27,6 +56,12 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async add<T>(queue: string, name: string, data: T, options: EnqueueOptions = {}): Promise<void> {
+    if (options.jobId) {
+      // A failed job is kept (for the dashboard) but must not swallow a new enqueue of its id
+      // (Retry, or a later change to the record): it is replaced.
+      const previous = await this.queue(queue).getJob(options.jobId);
+      if (previous && (await previous.isFailed())) await previous.remove().catch(() => undefined);
+    }
     await this.queue(queue).add(name, data, {
       jobId: options.jobId,
       attempts: options.attempts ?? DEFAULT_ATTEMPTS,
@@ -37,18 +72,64 @@ export class BullMqJobQueue implements JobQueue {
     });
   }
 
-  process(queue: string, handler: JobHandler): void {
+  process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
+    this.queue(queue); // known to the dashboard even where no worker runs
     if (!this.runWorkers) return;
     // Workers block on Redis, so each gets its own connection (BullMQ's requirement).
     const worker = new Worker(
       queue,
-      async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data, attemptsMade: job.attemptsMade }),
-      { connection: { url: this.redisUrl, maxRetriesPerRequest: null }, prefix: this.prefix, concurrency: 4 },
+      async (job) => {
+        try {
+          await handler(envelope(job));
+        } catch (error) {
+          if (error instanceof JobRateLimitedError) {
+            // Manual rate limit: the whole queue waits (every worker), the job goes back to wait
+            // and does not spend an attempt.
+            await this.queue(queue).rateLimit(Math.max(1, Math.round(error.delayMs)));
+            throw Worker.RateLimitError();
+          }
+          if (error instanceof JobPermanentError) throw new UnrecoverableError(error.message);
+          throw error;
+        }
+      },
+      {
+        connection: { url: this.redisUrl, maxRetriesPerRequest: null },
+        prefix: this.prefix,
+        concurrency: options.concurrency ?? 4,
+        limiter: options.limiter,
+        lockDuration: this.lockMs,
+        stalledInterval: this.lockMs,
+      },
     );
-    worker.on('failed', (job, error) =>
-      this.logger.warn(`${queue}/${job?.name} ${job?.id} failed (attempt ${job?.attemptsMade}): ${error.message}`),
-    );
+    worker.on('failed', (job, error) => {
+      if (!job) return;
+      // BullMQ decides: a job moved to failed for good has finishedOn; attempts as it counts them.
+      const final = Boolean(job.finishedOn) || job.attemptsMade >= (job.opts.attempts ?? 1);
+      this.logger.warn(
+        `${queue}/${job.name} ${job.id} failed (attempt ${job.attemptsMade}/${job.opts.attempts ?? 1}${final ? ', final' : ''}): ${error.message}`,
+      );
+      if (final) void this.finalFailure(options, envelope(job), error);
+    });
+    // A job whose worker died is put back by the stalled checker; past maxStalledCount BullMQ fails
+    // it without running a processor, so no 'failed' event reaches this worker: read its state.
+    worker.on('stalled', (jobId) => {
+      void (async () => {
+        const job = await Job.fromId(this.queue(queue), jobId);
+        if (job && (await job.isFailed())) {
+          await this.finalFailure(options, envelope(job), new Error(job.failedReason || 'job stalled'));
+        }
+      })().catch((error: unknown) => this.logger.warn(`stalled ${queue} ${jobId}: ${String(error)}`));
+    });
+    worker.on('error', (error) => this.logger.warn(`${queue} worker: ${error.message}`));
     this.workers.push(worker);
+  }
+
+  private async finalFailure(options: WorkerOptions, job: JobEnvelope, error: Error): Promise<void> {
+    try {
+      await options.onFinalFailure?.(job, error);
+    } catch (hookError) {
+      this.logger.error(`final failure hook of ${job.id}: ${String(hookError)}`);
+    }
   }
 
   async ping(): Promise<boolean> {

@@ -1,5 +1,25 @@
 import { Logger } from '@nestjs/common';
-import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, EnqueueOptions, JobHandler, JobQueue } from './job-queue';
+import {
+  DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_MS,
+  EnqueueOptions,
+  JobHandler,
+  JobPermanentError,
+  JobQueue,
+  JobRateLimitedError,
+  WorkerOptions,
+} from './job-queue';
+
+/** A queue's processor with its options, and when its rate limit lets the next job start. */
+interface QueueState {
+  handler: JobHandler;
+  options: WorkerOptions;
+  /** No job of the queue starts before this instant (a 429's Retry-After). */
+  pausedUntil: number;
+  /** Start instants in the limiter's current window. */
+  windowStart: number;
+  windowCount: number;
+}
 
 interface PendingJob {
   queue: string;
@@ -18,7 +38,7 @@ interface PendingJob {
 export class InProcessJobQueue implements JobQueue {
   readonly mode = 'in-process' as const;
   private readonly logger = new Logger('InProcessJobQueue');
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, QueueState>();
   private readonly known = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiting: PendingJob[] = [];
@@ -44,9 +64,9 @@ export class InProcessJobQueue implements JobQueue {
     this.schedule(job, options.delayMs ?? 0);
   }
 
-  process(queue: string, handler: JobHandler): void {
+  process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
     if (!this.runWorkers) return;
-    this.handlers.set(queue, handler);
+    this.handlers.set(queue, { handler, options, pausedUntil: 0, windowStart: 0, windowCount: 0 });
     for (const job of this.waiting.splice(0).filter((j) => j.queue === queue)) this.schedule(job, 0);
   }
 
@@ -59,20 +79,59 @@ export class InProcessJobQueue implements JobQueue {
     this.timers.add(timer);
   }
 
+  /** Same contract as BullMQ's limiter and manual rate limit: a job waits until its queue may start one. */
+  private startDelay(state: QueueState): number {
+    const now = Date.now();
+    if (state.pausedUntil > now) return state.pausedUntil - now;
+    const limiter = state.options.limiter;
+    if (!limiter) return 0;
+    if (now - state.windowStart >= limiter.duration) {
+      state.windowStart = now;
+      state.windowCount = 0;
+    }
+    if (state.windowCount >= limiter.max) return state.windowStart + limiter.duration - now;
+    state.windowCount += 1;
+    return 0;
+  }
+
   private async run(job: PendingJob): Promise<void> {
-    const handler = this.handlers.get(job.queue);
-    if (!handler) {
+    const state = this.handlers.get(job.queue);
+    if (!state) {
       this.waiting.push(job);
       return;
     }
+    const wait = this.startDelay(state);
+    if (wait > 0) return this.schedule(job, wait);
     try {
-      await handler({ id: job.id, name: job.name, data: job.data, attemptsMade: job.attemptsMade });
+      await state.handler({
+        id: job.id,
+        name: job.name,
+        data: job.data,
+        attemptsMade: job.attemptsMade,
+        attempts: job.attempts,
+      });
       this.known.delete(`${job.queue}:${job.id}`);
     } catch (error) {
+      if (error instanceof JobRateLimitedError) {
+        // The whole queue waits; the job goes back without spending an attempt.
+        state.pausedUntil = Math.max(state.pausedUntil, Date.now() + error.delayMs);
+        return this.schedule(job, error.delayMs);
+      }
       job.attemptsMade += 1;
       this.logger.warn(`${job.queue}/${job.name} ${job.id} failed (attempt ${job.attemptsMade}): ${String(error)}`);
-      if (job.attemptsMade < job.attempts) this.schedule(job, job.backoffMs * 2 ** (job.attemptsMade - 1));
-      else this.known.delete(`${job.queue}:${job.id}`);
+      if (job.attemptsMade < job.attempts && !(error instanceof JobPermanentError)) {
+        this.schedule(job, job.backoffMs * 2 ** (job.attemptsMade - 1));
+        return;
+      }
+      this.known.delete(`${job.queue}:${job.id}`);
+      try {
+        await state.options.onFinalFailure?.(
+          { id: job.id, name: job.name, data: job.data, attemptsMade: job.attemptsMade, attempts: job.attempts },
+          error instanceof Error ? error : new Error(String(error)),
+        );
+      } catch (hookError) {
+        this.logger.error(`final failure hook of ${job.id}: ${String(hookError)}`);
+      }
     }
   }
 

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { BullMqJobQueue } from './bullmq-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
-import { JobEnvelope, JobQueue } from './job-queue';
+import { JobEnvelope, JobPermanentError, JobQueue, JobRateLimitedError } from './job-queue';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -75,6 +75,79 @@ describe.each(adapters)('job queue: %s', (_name, factory) => {
     await queue.add('sync', 'push', { id: 1 }, { jobId: 'push-1', attempts: 5, backoffMs: 10 });
     await eventually(() => attempts.length === 3);
     expect(attempts).toEqual([0, 1, 2]);
+  });
+
+  it('pauses the queue on a rate limit without spending an attempt', async () => {
+    const runs: { at: number; attemptsMade: number; id: string }[] = [];
+    let limited = false;
+    queue.process('limited', async (job) => {
+      runs.push({ at: Date.now(), attemptsMade: job.attemptsMade, id: job.id });
+      if (job.id === 'a' && !limited) {
+        limited = true;
+        throw new JobRateLimitedError(600);
+      }
+    });
+    await queue.add('limited', 'push', {}, { jobId: 'a', attempts: 1 });
+    await eventually(() => limited);
+    const limitedAt = Date.now();
+    await queue.add('limited', 'push', {}, { jobId: 'b', attempts: 1 });
+    await eventually(() => runs.length === 3, 5000);
+    // both the retried job and the one enqueued after it waited for the pause; attempts 1 was enough
+    for (const run of runs.slice(1)) expect(run.at - limitedAt).toBeGreaterThanOrEqual(450);
+    expect(runs.filter((r) => r.id === 'a').map((r) => r.attemptsMade)).toEqual([0, 0]);
+  });
+
+  it('keeps under the limiter: at most max starts per duration', async () => {
+    const starts: number[] = [];
+    queue.process('metered', async () => void starts.push(Date.now()), { limiter: { max: 2, duration: 300 } });
+    for (let i = 0; i < 6; i++) await queue.add('metered', 'push', { i }, { jobId: `m${i}` });
+    await eventually(() => starts.length === 6, 5000);
+    // 6 jobs at 2 per 300 ms take at least two full windows
+    expect(starts[5] - starts[0]).toBeGreaterThanOrEqual(550);
+  });
+
+  it('reports the final failure once: spent attempts, or at once for a permanent error', async () => {
+    const finals: { id: string; attemptsMade: number; message: string }[] = [];
+    const runs: string[] = [];
+    queue.process(
+      'failing',
+      async (job) => {
+        runs.push(job.id);
+        if (job.id === 'permanent') throw new JobPermanentError('400 invalid email');
+        throw new Error('provider down');
+      },
+      { onFinalFailure: async (job, error) => void finals.push({ id: job.id, attemptsMade: job.attemptsMade, message: error.message }) },
+    );
+    await queue.add('failing', 'push', {}, { jobId: 'transient', attempts: 3, backoffMs: 10 });
+    await queue.add('failing', 'push', {}, { jobId: 'permanent', attempts: 3, backoffMs: 10 });
+    await eventually(() => finals.length === 2, 5000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(runs.filter((id) => id === 'transient')).toHaveLength(3);
+    expect(runs.filter((id) => id === 'permanent')).toHaveLength(1);
+    expect(finals.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'permanent', attemptsMade: 1, message: '400 invalid email' },
+      { id: 'transient', attemptsMade: 3, message: 'provider down' },
+    ]);
+  });
+
+  it('a job that failed for good does not swallow a new enqueue of its id (Retry)', async () => {
+    let fail = true;
+    const runs: number[] = [];
+    const finals: string[] = [];
+    queue.process(
+      'replaced',
+      async (job) => {
+        runs.push(job.attemptsMade);
+        if (fail) throw new Error('down');
+      },
+      { onFinalFailure: async (job) => void finals.push(job.id) },
+    );
+    await queue.add('replaced', 'push', {}, { jobId: 'r1', attempts: 1 });
+    await eventually(() => finals.length === 1);
+    fail = false;
+    await queue.add('replaced', 'push', {}, { jobId: 'r1', attempts: 1 });
+    await eventually(() => runs.length === 2);
+    expect(runs).toEqual([0, 0]);
   });
 
   it('answers the health ping', async () => {

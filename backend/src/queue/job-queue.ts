@@ -3,13 +3,54 @@ export interface JobEnvelope<T = unknown> {
   id: string;
   name: string;
   data: T;
+  /** Attempts already spent before this run (a rate-limited run does not spend one). */
   attemptsMade: number;
+  /** The attempts the job was enqueued with (BullMQ's `opts.attempts`). */
+  attempts: number;
 }
 
 export type JobHandler = (job: JobEnvelope) => Promise<void>;
 
+/**
+ * Thrown by a handler when its provider answered 429: the adapter pauses the whole queue for
+ * `delayMs` (BullMQ's manual rate limit) and puts the job back without spending an attempt.
+ */
+export class JobRateLimitedError extends Error {
+  constructor(
+    readonly delayMs: number,
+    message = `rate limited for ${delayMs} ms`,
+  ) {
+    super(message);
+    this.name = 'JobRateLimitedError';
+  }
+}
+
+/** Thrown by a handler when retrying cannot help: the job fails at once (BullMQ's UnrecoverableError). */
+export class JobPermanentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobPermanentError';
+  }
+}
+
+/** Per-queue worker settings: one provider's queue is tuned to that provider's limits. */
+export interface WorkerOptions {
+  /** Jobs a worker runs at once (default 4). */
+  concurrency?: number;
+  /** At most `max` jobs started per `duration` ms, across all workers of the queue. */
+  limiter?: { max: number; duration: number };
+  /**
+   * Called once when a job has failed for good: its attempts are spent (as the queue itself
+   * counts them), it threw JobPermanentError, or it stalled more often than allowed.
+   */
+  onFinalFailure?: (job: JobEnvelope, error: Error) => Promise<void>;
+}
+
 export interface EnqueueOptions {
-  /** Same id, same job: a repeated enqueue is ignored while the first is known. */
+  /**
+   * Same id, same job: a repeated enqueue is ignored while the first waits, runs or is kept as
+   * completed; a job that failed for good is replaced by the new one.
+   */
   jobId?: string;
   attempts?: number;
   backoffMs?: number;
@@ -26,7 +67,7 @@ export interface JobQueue {
   readonly mode: 'bullmq' | 'in-process';
   add<T>(queue: string, name: string, data: T, options?: EnqueueOptions): Promise<void>;
   /** Registers the processor of a queue; runs jobs only in a process that runs workers. */
-  process(queue: string, handler: JobHandler): void;
+  process(queue: string, handler: JobHandler, options?: WorkerOptions): void;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/config.schema';
@@ -41,7 +41,7 @@ async function connectRedis(config: AppConfig): Promise<Redis | null> {
       provide: JOB_QUEUE,
       inject: [APP_CONFIG, REDIS_CONNECTION],
       useFactory: (config: AppConfig, redis: Redis | null): JobQueue => {
-        if (redis) return new BullMqJobQueue(config.REDIS_URL, redis, config.RUN_WORKER, config.REDIS_PREFIX);
+        if (redis) return new BullMqJobQueue(config.REDIS_URL, redis, config.RUN_WORKER, config.REDIS_PREFIX, config.QUEUE_LOCK_MS);
         new Logger('QueueModule').warn(
           `Redis does not answer at ${config.REDIS_URL}: jobs run in this process and are lost on restart`,
         );
@@ -51,14 +51,22 @@ async function connectRedis(config: AppConfig): Promise<Redis | null> {
   ],
   exports: [JOB_QUEUE, REDIS_CONNECTION],
 })
-export class QueueModule implements OnApplicationShutdown {
+export class QueueModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(REDIS_CONNECTION) private readonly redis: Redis | null,
   ) {}
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before any module shuts down (the database closes in onApplicationShutdown): the workers stop
+   * taking jobs and finish the active ones (BullMQ's `worker.close()`), which still write their
+   * mappings.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.queue.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
   }
 }

@@ -33,3 +33,4 @@ export * from './orders/subscription';
 export * from './orders/refund.schema';
 export * from './waivers/waiver.schema';
 export * from './sync/sync.schema';
+export * from './sync/sync-jobs.schema';

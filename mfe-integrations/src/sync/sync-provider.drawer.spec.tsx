@@ -21,6 +21,9 @@ const EVENTBRITE: ProviderBody = {
     oauth_configured: true,
     env_vars: ['EVENTBRITE_CLIENT_ID', 'EVENTBRITE_CLIENT_SECRET'],
     config_schema: { organization_id: '111', sync_all_courses: false, sync_all_enrollments: true },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
   organizations: [
     { id: '111', name: 'Clay Studio' },
@@ -36,6 +39,9 @@ const MAILCHIMP_OFF: ProviderBody = {
     oauth_configured: true,
     env_vars: ['MAILCHIMP_CLIENT_ID', 'MAILCHIMP_CLIENT_SECRET'],
     config_schema: { list_id: null, sync_all_customers: false },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
   lists: [],
 };
@@ -48,6 +54,9 @@ const KLAVIYO: ProviderBody = {
     oauth_configured: true,
     env_vars: ['KLAVIYO_CLIENT_ID', 'KLAVIYO_CLIENT_SECRET'],
     config_schema: { list_id: null, sync_all_customers: false },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
   lists: [{ id: 'XyZ123', name: 'Newsletter' }],
 };
@@ -60,6 +69,9 @@ const ZOOM: ProviderBody = {
     oauth_configured: true,
     env_vars: ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET'],
     config_schema: { meeting_summary: false },
+    last_synced_at: null,
+    failures: [],
+    failures_total: 0,
   },
 };
 
@@ -209,5 +221,60 @@ describe('sync provider drawers', () => {
     expect(
       await screen.findByRole('switch', { name: 'Attach meeting summaries' }, { timeout: 3000 }),
     ).toBeInTheDocument();
+  });
+
+  describe('sync activity: the last sync and the failures, with Retry', () => {
+    const FAILURE: ProviderBody['provider']['failures'][number] = {
+      id: '5b0c8f0e-3f7c-4a53-9a4b-0d1c2e3f4a5b',
+      local_type: 'student',
+      local_id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
+      label: 'Ada Lovelace',
+      action: 'student.upsert',
+      last_error: 'Klaviyo answered 503',
+      attempts: 6,
+      updated_at: '2026-11-20T15:00:00.000Z',
+    };
+    const FAILING: ProviderBody = {
+      ...KLAVIYO,
+      provider: { ...KLAVIYO.provider, last_synced_at: '2026-11-20T14:00:00.000Z', failures: [FAILURE], failures_total: 3 },
+    };
+    const RETRY = `POST /api/admin/sync/mappings/${FAILURE.id}/retry`;
+
+    it('lists the failures with their error and retries one with a toast; the list follows the answer', async () => {
+      const calls = mockFetch({
+        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(FAILING),
+        [RETRY]: okBody<'/api/admin/sync/mappings/{mapping_id}/retry', 'post'>({
+          ...FAILING,
+          provider: { ...FAILING.provider, failures: [], failures_total: 2 },
+        }),
+      });
+      renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
+      expect(await screen.findByText('Klaviyo answered 503', {}, { timeout: 3000 })).toBeInTheDocument();
+      expect(screen.getByText(/^Last sync: (?!not synced)/)).toBeInTheDocument();
+      expect(screen.getByText('3 failed syncs (the 1 most recent shown)')).toBeInTheDocument();
+      expect(screen.getByText('Student Ada Lovelace')).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', { name: 'Retry Student Ada Lovelace' }));
+      expect(await screen.findByText('Sync queued again')).toBeInTheDocument();
+      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith(`/mappings/${FAILURE.id}/retry`))).toBe(true);
+      expect(await screen.findByText('No failed syncs')).toBeInTheDocument();
+    });
+
+    it("toasts 'Error retrying the sync' and keeps the failure when Retry fails", async () => {
+      mockFetch({
+        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(FAILING),
+        [RETRY]: errorBody(409, 'Only a failed sync can be retried.'),
+      });
+      renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
+      fireEvent.click(await screen.findByRole('button', { name: 'Retry Student Ada Lovelace' }, { timeout: 3000 }));
+      expect(await screen.findByText('Error retrying the sync')).toBeInTheDocument();
+      expect(screen.getByText('Klaviyo answered 503')).toBeInTheDocument();
+    });
+
+    it('says when nothing synced yet and nothing failed', async () => {
+      mockFetch({ 'GET /api/admin/sync/providers/zoom': okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM) });
+      renderWithProviders(<ZoomDrawer data={{}} close={close} />);
+      expect(await screen.findByText('Last sync: not synced yet', {}, { timeout: 3000 })).toBeInTheDocument();
+      expect(screen.getByText('No failed syncs')).toBeInTheDocument();
+    });
   });
 });

@@ -32,6 +32,7 @@ import {
 } from '@studio/ui';
 import { saveSyncConfig } from './sync.api';
 import { SyncConnection } from './sync-connection';
+import { SyncActivitySection } from './sync-activity';
 
 /** Every provider's config_schema field; each provider's schema takes only its own (spec 001 §3). */
 interface SyncSettingsForm {
@@ -207,6 +208,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
               </FormField>
             ))}
           </DrawerSection>
+          <SyncActivitySection provider={provider} data={data} />
         </Form>
       </DrawerShell>
     </form>

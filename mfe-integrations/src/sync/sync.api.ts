@@ -5,3 +5,8 @@ import { answer, api } from '@studio/ui';
 export function saveSyncConfig(body: SyncConfigPayload) {
   return answer(api.PUT('/api/admin/sync/providers/config_schema', { body }));
 }
+
+/** POST /api/admin/sync/mappings/{mapping_id}/retry: queues a failed sync again; answers the provider. */
+export function retrySyncMapping(mappingId: string) {
+  return answer(api.POST('/api/admin/sync/mappings/{mapping_id}/retry', { params: { path: { mapping_id: mappingId } } }));
+}

@@ -35,6 +35,7 @@ export class Migration20261122220000_sync extends Migration {
       "local_type" text not null check ("local_type" in ('activity', 'event', 'enrollment', 'order', 'student')),
       "local_id" uuid not null,
       "remote_id" text null,
+      "action" text null,
       "stage" text not null default 'pending' check ("stage" in ('pending', 'queued', 'syncing', 'synced', 'failed', 'cancelled')),
       "last_error" text null,
       "attempts" integer not null default 0,

@@ -11,6 +11,9 @@ import {
   SyncConfigPayload,
   SyncProviderName,
   SyncRemoteChoice,
+  SYNC_FAILURES_SHOWN,
+  SyncFailure,
+  SyncLocalType,
 } from '@studio/contracts';
 import { notFound } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
@@ -31,6 +34,11 @@ export interface SyncProviderView {
     oauth_configured: boolean;
     env_vars: string[];
     config_schema: AnySyncConfig;
+    /** When a record last synced to this provider; null before the first. */
+    last_synced_at: string | null;
+    /** The failed records, newest first (at most SYNC_FAILURES_SHOWN), and how many there are. */
+    failures: SyncFailure[];
+    failures_total: number;
   };
   organizations?: SyncRemoteChoice[];
   lists?: SyncRemoteChoice[];
@@ -90,10 +98,45 @@ export class SyncSettingsService {
     return this.view(ctx, provider);
   }
 
+  /** The last sync and the failures, from the mappings (one query for the figures, one for the list). */
+  private async activity(ctx: OrgContext, provider: SyncProviderName) {
+    const connection = this.em.getConnection();
+    const [figures] = await connection.execute<{ last_synced_at: Date | null; failures_total: string }[]>(
+      `select max(last_synced_at) as last_synced_at, count(*) filter (where stage = 'failed') as failures_total
+       from sync_mapping where organization_id = ? and provider = ?`,
+      [ctx.organizationId, provider],
+    );
+    const rows = await connection.execute<
+      { id: string; local_type: SyncLocalType; local_id: string; action: string | null; last_error: string | null; attempts: number; updated_at: Date }[]
+    >(
+      `select id, local_type, local_id, action, last_error, attempts, updated_at from sync_mapping
+       where organization_id = ? and provider = ? and stage = 'failed' order by updated_at desc, id limit ?`,
+      [ctx.organizationId, provider, SYNC_FAILURES_SHOWN],
+    );
+    return {
+      last_synced_at: figures?.last_synced_at ? new Date(figures.last_synced_at).toISOString() : null,
+      failures_total: Number(figures?.failures_total ?? 0),
+      failures: rows.map(
+        (r): SyncFailure => ({
+          id: r.id,
+          local_type: r.local_type,
+          local_id: r.local_id,
+          // The record's name lives in its own module; not read here yet (see the report).
+          label: null,
+          action: r.action,
+          last_error: r.last_error,
+          attempts: r.attempts,
+          updated_at: new Date(r.updated_at).toISOString(),
+        }),
+      ),
+    };
+  }
+
   async view(ctx: OrgContext, provider: SyncProviderName): Promise<SyncProviderView> {
-    const [connection, config] = await Promise.all([
+    const [connection, config, activity] = await Promise.all([
       this.connections.find(ctx, provider),
       this.config(ctx, provider),
+      this.activity(ctx, provider),
     ]);
     const { configured, envVars } = this.oauth.configured(provider);
     const view: SyncProviderView = {
@@ -105,6 +148,7 @@ export class SyncSettingsService {
         oauth_configured: configured,
         env_vars: envVars,
         config_schema: config,
+        ...activity,
       },
     };
     if (provider === 'eventbrite') view.organizations = [];

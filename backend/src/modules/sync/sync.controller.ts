@@ -1,13 +1,14 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { SYNC_MESSAGES as M, SYNC_PROVIDERS, SyncConfigPayload } from '@studio/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { SYNC_JOB_MESSAGES, SYNC_MESSAGES as M, SYNC_PROVIDERS, SyncConfigPayload } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
-import { ApiInvalidBody } from '../../common/api-errors';
+import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { Auth } from '../identity/auth.guard';
 import { SyncConfigPayloadDto, SyncProviderOutDto } from './sync.dto';
 import { requireProvider, SyncSettingsService } from './sync-settings.service';
+import { SyncJobsService } from './jobs/sync-jobs.service';
 
 @ApiTags('sync')
 @Controller('admin/sync/providers')
@@ -36,5 +37,31 @@ export class SyncController {
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.unknownProvider })
   async get(@Ctx() ctx: RequestContext, @Param('provider') provider: string) {
     return this.settings.view(ctx, requireProvider(provider));
+  }
+}
+
+@ApiTags('sync')
+@Controller('admin/sync/mappings')
+@Auth()
+export class SyncMappingsController {
+  constructor(
+    private readonly jobs: SyncJobsService,
+    private readonly settings: SyncSettingsService,
+  ) {}
+
+  @Post(':mapping_id/retry')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Retry a failed sync from the provider's panel: its last job is queued again with fresh attempts; answers the provider as GET /admin/sync/providers/{provider} does",
+  })
+  @ApiParam({ name: 'mapping_id', schema: { type: 'string', format: 'uuid' } })
+  @ZodResponse({ status: 200, type: SyncProviderOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: SYNC_JOB_MESSAGES.mappingNotFound })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: SYNC_JOB_MESSAGES.mappingNotFailed })
+  @ApiUnexpectedBody()
+  async retry(@Ctx() ctx: RequestContext, @Param('mapping_id') mappingId: string) {
+    const provider = await this.jobs.retry(ctx.organizationId, mappingId);
+    return this.settings.view(ctx, provider);
   }
 }

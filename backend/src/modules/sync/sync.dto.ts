@@ -6,6 +6,8 @@ import {
   SYNC_PROVIDERS,
   syncConfigPayloadSchema,
   syncRemoteChoiceSchema,
+  syncFailureSchema,
+  SYNC_FAILURES_SHOWN,
   SyncProviderName,
   zoomConfigSchema,
 } from '@studio/contracts';
@@ -36,6 +38,12 @@ const providerOut = z.object({
   config_schema: z
     .union([eventbriteConfigSchema, mailingListConfigSchema, zoomConfigSchema])
     .describe("the provider's own settings (spec 001 §3)"),
+  last_synced_at: z.string().nullable().describe('ISO instant a record last synced to the provider; null before the first'),
+  failures: z
+    .array(syncFailureSchema)
+    .max(SYNC_FAILURES_SHOWN)
+    .describe(`the failed records, newest first, at most ${SYNC_FAILURES_SHOWN}; each can be retried`),
+  failures_total: z.number().int().min(0).describe('how many records failed in all'),
 });
 
 export class SyncProviderOutDto extends createZodDto(

@@ -21,7 +21,7 @@ import { SyncJobsService } from './jobs/sync-jobs.service';
 import { SyncConnectService } from './oauth/sync-connect.service';
 import { SyncOAuthController } from './oauth/sync-oauth.controller';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
-import { SyncController } from './sync.controller';
+import { SyncController, SyncMappingsController } from './sync.controller';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
 import { TokenCipher } from './token-cipher';
@@ -38,7 +38,7 @@ import { TokenCipher } from './token-cipher';
     StudentsModule,
     SchedulingModule,
   ],
-  controllers: [SyncController, SyncOAuthController],
+  controllers: [SyncController, SyncMappingsController, SyncOAuthController],
   providers: [
     TokenCipher,
     SyncOAuthService,

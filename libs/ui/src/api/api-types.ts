@@ -17,4 +17,6 @@ export type OrganizationSummary = OrganizationListResponse['organizations'][numb
 export type ApiErrorResponse = Schemas['ErrorBodyDto'];
 export type StudentListResponse = Schemas['StudentListDto_Output'];
 export type StudentDetail = Schemas['StudentDetailDto_Output'];
-export type SyncProviderRead = Schemas['SyncProviderOutDto_Output'];
+/** GET /api/admin/sync/providers/{provider} (and Retry's answer): the provider as its drawer reads it. */
+export type SyncProviderAnswer = Schemas['SyncProviderOutDto_Output'];
+export type SyncProviderRead = SyncProviderAnswer;

@@ -15,7 +15,7 @@ import { Organization } from '../../organizations/organization.entity';
 })
 export class SyncMapping {
   [OptionalProps]?:
-    'remoteId' | 'stage' | 'lastError' | 'attempts' | 'lastSyncedAt' | 'createdAt' | 'updatedAt';
+    'remoteId' | 'action' | 'stage' | 'lastError' | 'attempts' | 'lastSyncedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -34,6 +34,10 @@ export class SyncMapping {
 
   @Property({ type: 'text', nullable: true })
   remoteId: string | null = null;
+
+  /** The last job's action (`student.upsert`, …): what Retry enqueues again. */
+  @Property({ type: 'text', nullable: true })
+  action: string | null = null;
 
   @Property({ type: 'text' })
   stage: SyncStage = 'pending';

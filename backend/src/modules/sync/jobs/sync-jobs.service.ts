@@ -1,7 +1,19 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
-import { SYNC_PROVIDERS } from '@studio/contracts';
-import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../queue/job-queue';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
+import { SYNC_JOB_MESSAGES as M, SYNC_PROVIDERS, SyncProviderName } from '@studio/contracts';
+import { ApiError, notFound } from '../../../common/api-error';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import {
+  JOB_QUEUE,
+  JobEnvelope,
+  JobPermanentError,
+  JobQueue,
+  JobRateLimitedError,
+} from '../../../queue/job-queue';
+import { ProviderRateLimitedError, ProviderRejectedError } from '../drivers/sync-driver';
+import { SYNC_WORKER_OPTIONS } from './sync-rate-limits';
 import {
   SYNC_JOB_ATTEMPTS,
   SYNC_JOB_BACKOFF_MS,
@@ -18,7 +30,7 @@ import {
  * synced with the remote id, or failed with the error once the retries are spent.
  */
 @Injectable()
-export class SyncJobsService implements OnModuleInit {
+export class SyncJobsService implements OnApplicationBootstrap {
   private readonly logger = new Logger('SyncJobs');
   private readonly handlers = new Map<string, SyncJobHandler>();
 
@@ -30,27 +42,63 @@ export class SyncJobsService implements OnModuleInit {
     for (const handler of handlers ?? []) this.handlers.set(`${handler.provider}:${handler.action}`, handler);
   }
 
-  onModuleInit(): void {
+  /** Adds a handler after construction (a module's onModuleInit; processing starts at bootstrap). */
+  register(handler: SyncJobHandler): void {
+    this.handlers.set(`${handler.provider}:${handler.action}`, handler);
+  }
+
+  /** After every module's onModuleInit, so handlers registered there are known before a job runs. */
+  onApplicationBootstrap(): void {
     for (const provider of SYNC_PROVIDERS) {
-      this.queue.process(syncQueueName(provider), (job) => this.run(job as JobEnvelope<SyncJobData>));
+      this.queue.process(syncQueueName(provider), (job) => this.run(job as JobEnvelope<SyncJobData>), {
+        ...SYNC_WORKER_OPTIONS[provider],
+        onFinalFailure: (job, error) => this.markFailed(job as JobEnvelope<SyncJobData>, error),
+      });
     }
   }
 
-  /** Records the mapping as queued and enqueues the job (one job per record and action while it waits). */
-  async enqueue(data: SyncJobData): Promise<void> {
+  /**
+   * Records the mapping as queued and enqueues the job (one job per record and action while it
+   * waits). `attempts` is for tests and tools; jobs use SYNC_JOB_ATTEMPTS.
+   */
+  async enqueue(data: SyncJobData, options: { attempts?: number } = {}): Promise<void> {
     await this.em.getConnection().execute(
-      `insert into sync_mapping (id, organization_id, provider, local_type, local_id, stage)
-       values (gen_random_uuid(), ?, ?, ?, ?, 'queued')
+      `insert into sync_mapping (id, organization_id, provider, local_type, local_id, action, stage)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, 'queued')
        on conflict (organization_id, provider, local_type, local_id)
-       do update set stage = 'queued', updated_at = now()`,
-      [data.organizationId, data.provider, data.localType, data.localId],
+       do update set stage = 'queued', action = excluded.action, updated_at = now()`,
+      [data.organizationId, data.provider, data.localType, data.localId, data.action],
     );
     await this.queue.add(syncQueueName(data.provider), data.action, data, {
       jobId: syncJobId(data),
-      attempts: SYNC_JOB_ATTEMPTS,
+      attempts: options.attempts ?? SYNC_JOB_ATTEMPTS,
       backoffMs: SYNC_JOB_BACKOFF_MS,
       removeOnComplete: true,
     });
+  }
+
+  /**
+   * Retry from the panel: enqueues the failed mapping's last job again, with fresh attempts.
+   * Another organization's mapping is 404; a mapping that is not failed is 409.
+   */
+  async retry(organizationId: string, mappingId: string): Promise<SyncProviderName> {
+    if (!UUID.test(mappingId)) throw notFound(M.mappingNotFound);
+    const [mapping] = await this.em.getConnection().execute<
+      { provider: SyncJobData['provider']; local_type: SyncJobData['localType']; local_id: string; action: string | null; stage: string }[]
+    >(`select provider, local_type, local_id, action, stage from sync_mapping where id = ? and organization_id = ?`, [
+      mappingId,
+      organizationId,
+    ]);
+    if (!mapping) throw notFound(M.mappingNotFound);
+    if (mapping.stage !== 'failed' || !mapping.action) throw new ApiError(HttpStatus.CONFLICT, M.mappingNotFailed);
+    await this.enqueue({
+      organizationId,
+      provider: mapping.provider,
+      action: mapping.action,
+      localType: mapping.local_type,
+      localId: mapping.local_id,
+    });
+    return mapping.provider;
   }
 
   private async run(job: JobEnvelope<SyncJobData>): Promise<void> {
@@ -77,14 +125,34 @@ export class SyncJobsService implements OnModuleInit {
         [result?.stage ?? 'synced', result?.remoteId ?? null, mapping.id],
       );
     } catch (error) {
-      const last = job.attemptsMade + 1 >= SYNC_JOB_ATTEMPTS;
       const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof ProviderRateLimitedError) {
+        // Not an attempt: the queue pauses for Retry-After and the job runs again after it.
+        await connection.execute(
+          `update sync_mapping set stage = 'queued', attempts = greatest(attempts - 1, 0), last_error = ?,
+             updated_at = now() where id = ?`,
+          [message.slice(0, 2000), mapping.id],
+        );
+        throw new JobRateLimitedError(error.retryAfterMs, message);
+      }
+      // Retries are pending until the queue says otherwise (markFailed, from its own attempt count).
       await connection.execute(
-        `update sync_mapping set stage = ?, last_error = ?, updated_at = now() where id = ?`,
-        [last ? 'failed' : 'queued', message.slice(0, 2000), mapping.id],
+        `update sync_mapping set stage = 'queued', last_error = ?, updated_at = now() where id = ?`,
+        [message.slice(0, 2000), mapping.id],
       );
-      if (last) this.logger.warn(`${data.provider} ${data.action} ${data.localId} failed for good: ${message}`);
+      if (error instanceof ProviderRejectedError) throw new JobPermanentError(message);
       throw error;
     }
+  }
+
+  /** The queue gave up on the job (attempts spent, a permanent refusal, or stalled too often). */
+  private async markFailed(job: JobEnvelope<SyncJobData>, error: Error): Promise<void> {
+    const data = job.data;
+    this.logger.warn(`${data.provider} ${data.action} ${data.localId} failed for good: ${error.message}`);
+    await this.em.getConnection().execute(
+      `update sync_mapping set stage = 'failed', last_error = ?, updated_at = now()
+       where organization_id = ? and provider = ? and local_type = ? and local_id = ?`,
+      [error.message.slice(0, 2000), data.organizationId, data.provider, data.localType, data.localId],
+    );
   }
 }

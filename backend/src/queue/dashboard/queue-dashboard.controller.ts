@@ -1,0 +1,62 @@
+import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { z } from 'zod';
+import { ApiUnexpectedBody } from '../../common/api-errors';
+import { ErrorBodyDto } from '../../common/error-body.dto';
+import { TOKEN_HEADER } from '@studio/contracts';
+import { createZodDto } from '../../common/zod-dto';
+import { Auth } from '../../modules/identity/auth.guard';
+import { DASHBOARD_COOKIE, DASHBOARD_ROUTE, QueueDashboardGate } from './queue-dashboard.gate';
+
+class DashboardLinkDto extends createZodDto(
+  z.object({
+    url: z.string().max(300).describe('one-time link (valid 60 s) that opens the dashboard in a browser'),
+    expires_in: z.number().int().describe('seconds the link stays valid'),
+  }),
+) {}
+
+/**
+ * The queue dashboard (bull-board) is an HTML app, so it cannot send our `token` header. A super
+ * admin asks for a one-time link here (with the token); opening it swaps the ticket for an
+ * httpOnly, SameSite=Strict cookie scoped to the dashboard's path, holding a dashboard session that
+ * re-checks the caller's API session and role on every request.
+ */
+@ApiTags('queues')
+@Controller('admin/queue-dashboard')
+export class QueueDashboardController {
+  constructor(@Inject(QueueDashboardGate) private readonly gate: QueueDashboardGate) {}
+
+  @Post('link')
+  @HttpCode(200)
+  @Auth('super_admin')
+  @ApiOperation({
+    summary:
+      'Super admins: a one-time link (60 s) to the BullMQ queue dashboard at /api/admin/queues; 503 when jobs run in-process (no Redis)',
+  })
+  @ApiOkResponse({ type: DashboardLinkDto })
+  @ApiUnexpectedBody()
+  @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'The queue runs in-process: no dashboard' })
+  async link(@Headers(TOKEN_HEADER) token: string) {
+    const ticket = await this.gate.issueTicket(token);
+    return { url: `/api/admin/queue-dashboard/enter?ticket=${ticket}`, expires_in: 60 };
+  }
+
+  @Get('enter')
+  @ApiExcludeEndpoint()
+  async enter(@Query('ticket') ticket: unknown, @Res() res: Response) {
+    const session = typeof ticket === 'string' ? await this.gate.redeemTicket(ticket) : null;
+    if (!session) {
+      res.status(401).json({ statusCode: 401, message: 'This dashboard link has expired or was already used.' });
+      return;
+    }
+    res.cookie(DASHBOARD_COOKIE, session, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.gate.secureCookies,
+      path: `/api${DASHBOARD_ROUTE}`,
+      maxAge: 30 * 60 * 1000,
+    });
+    res.redirect(302, `/api${DASHBOARD_ROUTE}`);
+  }
+}

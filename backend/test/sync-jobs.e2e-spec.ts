@@ -1,0 +1,130 @@
+import { SYNC_JOB_MESSAGES as J } from '@studio/contracts';
+import { randomUUID } from 'node:crypto';
+import { ProviderRateLimitedError, ProviderRejectedError } from '../src/modules/sync/drivers/sync-driver';
+import { SyncJobData, SyncJobHandler } from '../src/modules/sync/jobs/sync-job.types';
+import { SyncJobsService } from '../src/modules/sync/jobs/sync-jobs.service';
+import { startTestApp, TestApp } from './test-app';
+
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The sync jobs as the panel sees them: a job that keeps failing ends failed with its error on the
+ * provider's read (last sync, failures), Retry re-enqueues it (org-scoped, failed only), a
+ * provider's permanent refusal fails at once, and a 429 waits without spending an attempt.
+ */
+describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
+  let t: TestApp;
+  let a: { token: string; organizationId: string };
+  let b: { token: string; organizationId: string };
+  /** What the fake provider does next for each local id. */
+  const behaviour = new Map<string, 'fail' | 'reject' | 'limit-once' | 'ok'>();
+  const calls: string[] = [];
+
+  const handler: SyncJobHandler = {
+    provider: 'mailchimp',
+    action: 'test.upsert',
+    async handle(job, mapping) {
+      calls.push(job.localId);
+      const mode = behaviour.get(job.localId) ?? 'ok';
+      if (mode === 'fail') throw new Error('Mailchimp answered 503');
+      if (mode === 'reject') throw new ProviderRejectedError('mailchimp', 400, 'Mailchimp refused: invalid email');
+      if (mode === 'limit-once') {
+        behaviour.set(job.localId, 'ok');
+        throw new ProviderRateLimitedError('mailchimp', 300);
+      }
+      return { remoteId: mapping.remoteId ?? `remote-${job.localId}` };
+    },
+  };
+  const jobs = () => t.created.app.get(SyncJobsService);
+  const enqueue = (localId: string, organizationId = a.organizationId, attempts = 2) =>
+    jobs().enqueue(
+      { organizationId, provider: 'mailchimp', action: 'test.upsert', localType: 'student', localId } satisfies SyncJobData,
+      { attempts },
+    );
+  const read = (token = a.token) =>
+    t.http.get('/api/admin/sync/providers/mailchimp').set('token', token).expect(200).then((r) => r.body.provider);
+  const retry = (id: string, token = a.token) => t.http.post(`/api/admin/sync/mappings/${id}/retry`).set('token', token);
+
+  beforeAll(async () => {
+    t = await startTestApp({ RUN_WORKER: 'true', QUEUE_MODE: 'redis' });
+    jobs().register(handler);
+    const ownerA = await t.organizationWithUser('owner', 'Alpha Ceramics');
+    const ownerB = await t.organizationWithUser('owner', 'Beta Glass');
+    a = { token: ownerA.token, organizationId: ownerA.organization.id };
+    b = { token: ownerB.token, organizationId: ownerB.organization.id };
+  }, 120000);
+  afterAll(() => t.close());
+
+  it('a job that spends its attempts is listed as failed with its error, and Retry syncs it', async () => {
+    const student = randomUUID();
+    behaviour.set(student, 'fail');
+    await enqueue(student);
+    const failed = await eventually(read, (p) => p.failures_total === 1);
+    expect(failed.last_synced_at).toBeNull();
+    expect(failed.failures).toEqual([
+      {
+        id: expect.any(String),
+        local_type: 'student',
+        local_id: student,
+        label: null,
+        action: 'test.upsert',
+        last_error: 'Mailchimp answered 503',
+        attempts: 2,
+        updated_at: expect.any(String),
+      },
+    ]);
+    expect(calls.filter((c) => c === student)).toHaveLength(2);
+    const mappingId = failed.failures[0].id as string;
+
+    // another organization cannot see or retry it
+    expect((await read(b.token)).failures).toEqual([]);
+    expect((await retry(mappingId, b.token).expect(404)).body.message).toBe(J.mappingNotFound);
+    expect((await retry('not-a-uuid').expect(404)).body.message).toBe(J.mappingNotFound);
+
+    behaviour.set(student, 'ok');
+    const answered = await retry(mappingId).expect(200);
+    expect(answered.body.provider.name).toBe('mailchimp');
+    const synced = await eventually(read, (p) => p.failures_total === 0 && p.last_synced_at !== null);
+    expect(synced.failures).toEqual([]);
+    expect(Date.parse(synced.last_synced_at)).toBeGreaterThan(Date.now() - 60000);
+
+    // a synced record is not retried
+    expect((await retry(mappingId).expect(409)).body.message).toBe(J.mappingNotFailed);
+  });
+
+  it("a provider's permanent refusal fails at once, without retries", async () => {
+    const student = randomUUID();
+    behaviour.set(student, 'reject');
+    await enqueue(student, a.organizationId, 5);
+    const p = await eventually(read, (v) => v.failures.some((f: { local_id: string }) => f.local_id === student));
+    expect(p.failures.find((f: { local_id: string }) => f.local_id === student)).toMatchObject({
+      last_error: 'Mailchimp refused: invalid email',
+      attempts: 1,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls.filter((c) => c === student)).toHaveLength(1);
+  });
+
+  it('a 429 waits for Retry-After and does not spend an attempt', async () => {
+    const student = randomUUID();
+    behaviour.set(student, 'limit-once');
+    const started = Date.now();
+    // one attempt only: the rate-limited run must not use it up
+    await enqueue(student, a.organizationId, 1);
+    await eventually(
+      () => Promise.resolve(calls.filter((c) => c === student).length),
+      (n) => n === 2,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    const p = await eventually(read, (v) => !v.failures.some((f: { local_id: string }) => f.local_id === student));
+    expect(p.last_synced_at).not.toBeNull();
+  });
+});
