@@ -1056,6 +1056,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/sync/mappings/{mapping_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a failed sync from the provider's panel: its last job is queued again with fresh attempts; answers the provider as GET /admin/sync/providers/{provider} does */
+        post: operations["SyncMappingsController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/sync/providers/{provider}/authorize": {
         parameters: {
             query?: never;
@@ -1135,6 +1152,23 @@ export interface paths {
         put?: never;
         /** Announce a new course in the chat service */
         post: operations["ChatAlertsController_newCourse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/queue-dashboard/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Super admins: a one-time link (60 s) to the BullMQ queue dashboard at /api/admin/queues; 503 when jobs run in-process (no Redis) */
+        post: operations["QueueDashboardController_link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2408,6 +2442,29 @@ export interface components {
                 } | {
                     meeting_summary: boolean;
                 };
+                /** @description ISO instant a record last synced to the provider; null before the first */
+                last_synced_at: string | null;
+                /** @description the failed records, newest first, at most 20; each can be retried */
+                failures: {
+                    /**
+                     * Format: uuid
+                     * @description the sync mapping id, for Retry
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    local_type: "activity" | "event" | "enrollment" | "order" | "student";
+                    /** Format: uuid */
+                    local_id: string;
+                    /** @description the record's name when cheap to read, else null */
+                    label: string | null;
+                    action: string | null;
+                    last_error: string | null;
+                    attempts: number;
+                    /** @description ISO instant of the last failure */
+                    updated_at: string;
+                }[];
+                /** @description how many records failed in all */
+                failures_total: number;
             };
             /** @description Eventbrite only: the organizations of the connected account (empty until connected) */
             organizations?: {
@@ -2440,6 +2497,12 @@ export interface components {
         ChatAlertQueuedDto_Output: {
             /** @description false when no webhook is configured */
             queued: boolean;
+        };
+        DashboardLinkDto: {
+            /** @description one-time link (valid 60 s) that opens the dashboard in a browser */
+            url: string;
+            /** @description seconds the link stays valid */
+            expires_in: number;
         };
     };
     responses: never;
@@ -6310,6 +6373,72 @@ export interface operations {
             };
         };
     };
+    SyncMappingsController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mapping_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncProviderOutDto_Output"];
+                };
+            };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sync record not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only a failed sync can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     SyncOAuthController_authorize: {
         parameters: {
             query?: never;
@@ -6592,6 +6721,72 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    QueueDashboardController_link: {
+        parameters: {
+            query?: never;
+            header: {
+                token: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLinkDto"];
+                };
+            };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The queue runs in-process: no dashboard */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
