@@ -96,7 +96,9 @@ export class BullMqJobQueue implements JobQueue {
         connection: { url: this.redisUrl, maxRetriesPerRequest: null },
         prefix: this.prefix,
         concurrency: options.concurrency ?? 4,
-        limiter: options.limiter,
+        // BullMQ honours a manual rateLimit() (a 429's Retry-After) only on a worker with a
+        // limiter: queues without their own limit get one too high to ever bind.
+        limiter: options.limiter ?? { max: 1_000_000, duration: 1000 },
         lockDuration: this.lockMs,
         stalledInterval: this.lockMs,
       },
