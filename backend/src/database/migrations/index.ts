@@ -15,6 +15,7 @@ import { Migration20261122190000_subscriptions } from './Migration20261122190000
 import { Migration20261122200000_loyalty_ledger } from './Migration20261122200000_loyalty_ledger';
 import { Migration20261122210000_waivers } from './Migration20261122210000_waivers';
 import { Migration20261122220000_sync } from './Migration20261122220000_sync';
+import { Migration20261122224000_sync_events } from './Migration20261122224000_sync_events';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
 export const migrationsList = [
@@ -35,4 +36,5 @@ export const migrationsList = [
   { name: 'Migration20261122200000_loyalty_ledger', class: Migration20261122200000_loyalty_ledger },
   { name: 'Migration20261122210000_waivers', class: Migration20261122210000_waivers },
   { name: 'Migration20261122220000_sync', class: Migration20261122220000_sync },
+  { name: 'Migration20261122224000_sync_events', class: Migration20261122224000_sync_events },
 ];

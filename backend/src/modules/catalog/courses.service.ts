@@ -20,6 +20,7 @@ import { Media } from './entities/media.entity';
 import { mapCourse, mapCourseListItem } from './course.mapper';
 import { MediaService } from './media.service';
 import { ReferenceDataService } from './reference-data.service';
+import { CourseEvents } from './course-events';
 
 /**
  * ORDER BY of each sort field of the Courses list: a fixed map, so user input never reaches the SQL
@@ -49,6 +50,7 @@ export class CoursesService {
     private readonly reference: ReferenceDataService,
     private readonly media: MediaService,
     @Inject(COURSE_SCHEDULE_READER) private readonly schedule: CourseScheduleReader,
+    private readonly courseEvents: CourseEvents,
   ) {}
 
   /** The course, or 404 when it does not exist in the caller's organization. */
@@ -112,6 +114,19 @@ export class CoursesService {
   }
 
   async update(ctx: RequestContext, id: string, input: CourseUpdatePayload): Promise<Activity> {
+    const course = await this.updateInTransaction(ctx, id, input);
+    // Announced once committed: the sync module links the course to its Eventbrite event.
+    await this.courseEvents.emit({
+      type: 'course.updated',
+      organizationId: ctx.organizationId,
+      activityId: course.id,
+      syncWithEventbrite: course.syncWithEventbrite,
+      eventbriteEventId: course.eventbriteEventId ?? null,
+    });
+    return course;
+  }
+
+  private async updateInTransaction(ctx: RequestContext, id: string, input: CourseUpdatePayload): Promise<Activity> {
     return this.em.transactional(async (em) => {
       const course = await this.requireCourse(ctx, id);
       const [location, instructor, images] = await Promise.all([

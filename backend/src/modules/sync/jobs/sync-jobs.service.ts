@@ -37,7 +37,12 @@ export class SyncJobsService implements OnModuleInit {
   }
 
   /** Records the mapping as queued and enqueues the job (one job per record and action while it waits). */
-  async enqueue(data: SyncJobData): Promise<void> {
+  /** As enqueue, run no sooner than `delayMs` from now (Zoom's summary after the session). */
+  async enqueueLater(data: SyncJobData, delayMs: number): Promise<void> {
+    await this.enqueue(data, { delayMs });
+  }
+
+  async enqueue(data: SyncJobData, options: { delayMs?: number } = {}): Promise<void> {
     await this.em.getConnection().execute(
       `insert into sync_mapping (id, organization_id, provider, local_type, local_id, stage)
        values (gen_random_uuid(), ?, ?, ?, ?, 'queued')
@@ -50,6 +55,7 @@ export class SyncJobsService implements OnModuleInit {
       attempts: SYNC_JOB_ATTEMPTS,
       backoffMs: SYNC_JOB_BACKOFF_MS,
       removeOnComplete: true,
+      ...(options.delayMs ? { delayMs: options.delayMs } : {}),
     });
   }
 
