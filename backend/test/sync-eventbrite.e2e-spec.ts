@@ -151,6 +151,12 @@ describe('Eventbrite sync', () => {
       stage: 'synced',
       remote_id: existing.id,
     });
+    const read = await t.http.get(`/api/admin/activities/${course.activity_id}`).set('token', a.token).expect(200);
+    expect(read.body.syncMappings).toEqual([{ SyncProvider: { name: 'eventbrite', config_schema: { sync_all_courses: false } } }]);
+    // Another organization's course read shows nothing of it, and a course never synced shows none.
+    const plain = await schedulableCourse(t, a.token);
+    expect((await t.http.get(`/api/admin/activities/${plain.activity_id}`).set('token', a.token).expect(200)).body.syncMappings).toEqual([]);
+    await t.http.get(`/api/admin/activities/${course.activity_id}`).set('token', b.token).expect(404);
   });
 
   describe('orders placed on Eventbrite', () => {

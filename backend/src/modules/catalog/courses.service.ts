@@ -21,6 +21,7 @@ import { mapCourse, mapCourseListItem } from './course.mapper';
 import { MediaService } from './media.service';
 import { ReferenceDataService } from './reference-data.service';
 import { CourseEvents } from './course-events';
+import { courseSyncMappings } from './course-sync.query';
 
 /**
  * ORDER BY of each sort field of the Courses list: a fixed map, so user input never reaches the SQL
@@ -185,7 +186,7 @@ export class CoursesService {
   async get(ctx: RequestContext, id: string) {
     const course = await this.requireCourse(ctx, id);
     const summary = (await this.schedule.summaries(ctx.organizationId, [course.id], true)).get(course.id) ?? emptySummary();
-    return mapCourse(course, summary);
+    return { ...mapCourse(course, summary), syncMappings: await courseSyncMappings(this.em, ctx.organizationId, course.id) };
   }
 
   /**
