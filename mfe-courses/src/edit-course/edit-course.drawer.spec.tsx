@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { COURSE_MESSAGES as M } from '@studio/contracts';
+import { COURSE_MESSAGES as M, SYNC_MESSAGES } from '@studio/contracts';
 import {
   courseDetail,
   errorBody,
@@ -9,7 +9,7 @@ import {
   type MockAnswer,
   type RecordedCall,
 } from '@studio/ui/testing';
-import { FEATURE_NOT_AVAILABLE, type CourseDetail } from '@studio/ui';
+import { type CourseDetail } from '@studio/ui';
 import {
   INSTRUCTOR_ID,
   LOCATION_ID,
@@ -278,14 +278,37 @@ describe('Edit Course drawer', () => {
     expect(puts(calls)[0]?.body).toMatchObject({ priceType: 'standard', price: 3000 });
   });
 
-  it('asks for an event when syncing with the ticketing service, whose events are not available yet (no request)', async () => {
-    const calls = routes();
+  it('asks for an event when syncing with the ticketing service, and says why its events cannot be listed', async () => {
+    const calls = mockFetch({
+      ...REFERENCE_ROUTES,
+      [`GET ${COURSE_PATH}`]: answerCourse(course()),
+      'GET /api/admin/partners/eventbrite/events': errorBody(409, SYNC_MESSAGES.notConnected('eventbrite')),
+    });
     await renderEdit();
-    fireEvent.click(screen.getByRole('switch', { name: 'Sync with Eventbrite' }));
-    expect(await screen.findByText(FEATURE_NOT_AVAILABLE.ticketingEvents)).toBeInTheDocument();
     expect(calls.some((c) => c.url.includes('/api/admin/partners/eventbrite/events'))).toBe(false);
+    fireEvent.click(screen.getByRole('switch', { name: 'Sync with Eventbrite' }));
+    expect(await screen.findByText(SYNC_MESSAGES.notConnected('eventbrite'))).toBeInTheDocument();
     save();
     expect(await screen.findByText(M.eventbriteEvent)).toBeInTheDocument();
     expect(puts(calls)).toHaveLength(0);
+  });
+
+  it("links the course to one of the connected organization's Eventbrite events", async () => {
+    const calls = mockFetch({
+      ...REFERENCE_ROUTES,
+      [`GET ${COURSE_PATH}`]: answerCourse(course()),
+      [`PUT ${COURSE_PATH}`]: () => answerSaved(course()),
+      'GET /api/admin/partners/eventbrite/events': okBody<'/api/admin/partners/eventbrite/events', 'get'>({
+        events: [{ id: '7001', name: 'Wheel night', start: '2031-01-10T23:00:00.000Z', status: 'live' }],
+        continuation: null,
+      }),
+    });
+    await renderEdit();
+    fireEvent.click(screen.getByRole('switch', { name: 'Sync with Eventbrite' }));
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Eventbrite event' }));
+    fireEvent.click(await screen.findByText(/^Wheel night/));
+    save();
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0]?.body).toMatchObject({ sync_with_eventbrite: true, eventbrite_event_id: '7001' });
   });
 });

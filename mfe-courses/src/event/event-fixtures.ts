@@ -28,6 +28,8 @@ export const EVENT: EventDetail = {
   is_featured: true,
   is_special_event: false,
   sync_with_eventbrite: false,
+  meeting_join_url: null,
+  meeting_summary: null,
   enrolled_count: 2,
   seats_taken: 3,
   Activity: { name: 'Wheel throwing', images: [] },

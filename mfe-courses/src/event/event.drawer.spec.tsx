@@ -75,6 +75,30 @@ describe('EventDrawer', () => {
     expect(await screen.findByRole('note')).toHaveTextContent(`add student to ${EVENT_ID}`);
   });
 
+  it("shows the session's Zoom join link and, once it has taken place, the meeting summary", async () => {
+    routes(
+      {},
+      answerEvent({
+        ...EVENT,
+        meeting_join_url: 'https://zoom.example/j/85000000001?pwd=abc',
+        meeting_summary: 'Centered clay and pulled the first walls.',
+      }),
+    );
+    await renderDrawer();
+    const meeting = screen.getByRole('region', { name: 'Meeting' });
+    expect(within(meeting).getByRole('link', { name: 'Join the Zoom meeting' })).toHaveAttribute(
+      'href',
+      'https://zoom.example/j/85000000001?pwd=abc',
+    );
+    expect(within(meeting).getByText('Centered clay and pulled the first walls.')).toBeInTheDocument();
+  });
+
+  it('shows no Meeting section for a session without a meeting', async () => {
+    routes();
+    await renderDrawer();
+    expect(screen.queryByRole('region', { name: 'Meeting' })).toBeNull();
+  });
+
   it("says 'Failed to load event details' when the event cannot be loaded", async () => {
     routes({}, errorBody(500, 'boom'));
     renderWithProviders(<EventDrawer data={{ event_id: EVENT_ID }} close={jest.fn()} />);

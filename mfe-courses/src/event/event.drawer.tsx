@@ -98,6 +98,20 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
         </Flex>
         <EventDetails event={event} timezone={timezone} />
       </DrawerSection>
+      {event.meeting_join_url ? (
+        <DrawerSection title="Meeting">
+          <Flex vertical gap={8}>
+            <a href={event.meeting_join_url} target="_blank" rel="noreferrer noopener">
+              Join the Zoom meeting
+            </a>
+            {event.meeting_summary ? (
+              <div aria-label="Meeting summary" style={{ whiteSpace: 'pre-wrap' }}>
+                {event.meeting_summary}
+              </div>
+            ) : null}
+          </Flex>
+        </DrawerSection>
+      ) : null}
       <DrawerSection title="Enrollments">
         <EnrollmentsGrid
           eventId={event.event_id}

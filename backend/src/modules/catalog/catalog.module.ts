@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { CoursesController } from './courses.controller';
+import { CourseEvents } from './course-events';
 import { CoursesService } from './courses.service';
 import { Activity } from './entities/activity.entity';
 import { ActivityImage } from './entities/activity-image.entity';
@@ -39,10 +40,11 @@ async function mediaStorage(config: AppConfig) {
   controllers: [CoursesController, LocationsController, InstructorsController, WaiversController, PoliciesController, MediaController],
   providers: [
     CoursesService,
+    CourseEvents,
     ReferenceDataService,
     MediaService,
     { provide: MEDIA_STORAGE, inject: [APP_CONFIG], useFactory: mediaStorage },
   ],
-  exports: [CoursesService, ReferenceDataService, MediaService],
+  exports: [CoursesService, CourseEvents, ReferenceDataService, MediaService],
 })
 export class CatalogModule {}

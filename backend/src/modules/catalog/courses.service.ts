@@ -20,6 +20,8 @@ import { Media } from './entities/media.entity';
 import { isListed, mapCourse } from './course.mapper';
 import { MediaService } from './media.service';
 import { ReferenceDataService } from './reference-data.service';
+import { CourseEvents } from './course-events';
+import { courseSyncMappings } from './course-sync.query';
 
 /**
  * ORDER BY of each sort field of the Courses list: a fixed map, so user input never reaches the SQL
@@ -62,6 +64,7 @@ export class CoursesService {
     private readonly reference: ReferenceDataService,
     private readonly media: MediaService,
     @Inject(COURSE_SCHEDULE_READER) private readonly schedule: CourseScheduleReader,
+    private readonly courseEvents: CourseEvents,
   ) {}
 
   /** The course, or 404 when it does not exist in the caller's organization. */
@@ -125,6 +128,19 @@ export class CoursesService {
   }
 
   async update(ctx: RequestContext, id: string, input: CourseUpdatePayload): Promise<Activity> {
+    const course = await this.updateInTransaction(ctx, id, input);
+    // Announced once committed: the sync module links the course to its Eventbrite event.
+    await this.courseEvents.emit({
+      type: 'course.updated',
+      organizationId: ctx.organizationId,
+      activityId: course.id,
+      syncWithEventbrite: course.syncWithEventbrite,
+      eventbriteEventId: course.eventbriteEventId ?? null,
+    });
+    return course;
+  }
+
+  private async updateInTransaction(ctx: RequestContext, id: string, input: CourseUpdatePayload): Promise<Activity> {
     return this.em.transactional(async (em) => {
       const course = await this.requireCourse(ctx, id);
       const [location, instructor, images] = await Promise.all([
@@ -183,7 +199,7 @@ export class CoursesService {
   async get(ctx: RequestContext, id: string) {
     const course = await this.requireCourse(ctx, id);
     const summary = (await this.schedule.summaries(ctx.organizationId, [course.id], true)).get(course.id) ?? emptySummary();
-    return mapCourse(course, summary);
+    return { ...mapCourse(course, summary), syncMappings: await courseSyncMappings(this.em, ctx.organizationId, course.id) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
@@ -89,6 +90,20 @@ type OrderListRow = {
   email: string;
 };
 
+/** Thrown inside recordExternalSale's transaction to roll it back when the sale was recorded meanwhile. */
+class DuplicateExternalSale extends Error {
+  constructor(readonly orderId: string) {
+    super('duplicate external sale');
+  }
+}
+
+/** Rolls recordExternalSale's transaction back when the sale cannot be seated. */
+class ExternalSaleNotRecorded extends Error {
+  constructor(readonly outcome: { kind: 'overbooked'; seatsLeft: number } | { kind: 'gone' }) {
+    super(outcome.kind);
+  }
+}
+
 /** Orders: the order drawer, the Orders page, and the direct-enroll order. Enrolling directly from the back office is a free order from source workbench. */
 @Injectable()
 export class OrdersService {
@@ -134,6 +149,81 @@ export class OrdersService {
     });
     // Announced once committed: the waivers module requests the course's waiver.
     await this.enrollments.announceCreated(ctx, result.enrollment);
+    return result;
+  }
+
+  /**
+   * An order sold on another platform (source `eventbrite`): the buyer becomes (or is) a student,
+   * enrolled with the seats bought under the session's seat lock, with a paid order of that source.
+   * Idempotent per external id: the same sale again answers `duplicate`. A sale the session has no
+   * seats left for writes nothing and answers `overbooked` (the sync module records the conflict).
+   */
+  async recordExternalSale(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    input: {
+      source: 'eventbrite';
+      externalId: string;
+      eventId: string;
+      buyer: { first_name: string; last_name: string; email: string };
+      seats: number;
+      totalCents: number;
+      createdAt?: Date;
+    },
+  ): Promise<
+    | { kind: 'recorded'; orderId: string; enrollmentId: string }
+    | { kind: 'duplicate'; orderId: string }
+    | { kind: 'overbooked'; seatsLeft: number }
+    | { kind: 'gone' }
+  > {
+    const result = await this.em.transactional(async (em) => {
+      const known = () =>
+        em.findOne(Order, { organization: ctx.organizationId, source: input.source, externalId: input.externalId });
+      const before = await known();
+      if (before) return { kind: 'duplicate' as const, orderId: before.id };
+      const student = await this.students.findOrCreateByEmail(ctx, em, input.buyer);
+      const seat = await this.enrollments.enrollExternal(ctx, em, student, input.eventId, input.seats);
+      // Nothing is kept (not even the buyer's new student row) when no seat is sold.
+      if (seat.kind !== 'enrolled') throw new ExternalSaleNotRecorded(seat);
+      // Inside the lock: a second delivery of the same sale waited here and now sees the first.
+      const raced = await known();
+      if (raced) throw new DuplicateExternalSale(raced.id);
+      const name = seat.enrollment.event.name;
+      const order = em.create(Order, {
+        organization: em.getReference(Organization, ctx.organizationId),
+        orderNumber: await this.nextOrderNumber(em, ctx.organizationId),
+        student,
+        status: 'paid',
+        source: input.source,
+        externalId: input.externalId,
+        totalCents: input.totalCents,
+        eventId: input.eventId,
+        description: name,
+        createdAt: input.createdAt ?? new Date(),
+      });
+      em.create(OrderLine, {
+        order,
+        kind: 'seat',
+        eventId: input.eventId,
+        description: name,
+        unitPriceCents: Math.round(input.totalCents / input.seats),
+        quantity: input.seats,
+      });
+      if (!seat.enrollment.orderId) seat.enrollment.orderId = order.id;
+      await em.flush();
+      return { kind: 'recorded' as const, orderId: order.id, enrollmentId: seat.enrollment.id, enrollment: seat.enrollment };
+    }).catch(async (error: unknown) => {
+      if (error instanceof DuplicateExternalSale) return { kind: 'duplicate' as const, orderId: error.orderId };
+      if (error instanceof ExternalSaleNotRecorded) return error.outcome;
+      if (error instanceof UniqueConstraintViolationException) {
+        const order = await this.em.fork().findOne(Order, { organization: ctx.organizationId, source: input.source, externalId: input.externalId });
+        if (order) return { kind: 'duplicate' as const, orderId: order.id };
+      }
+      throw error;
+    });
+    if (result.kind === 'recorded') {
+      await this.enrollments.announceCreatedById(ctx, result.enrollmentId);
+      return { kind: 'recorded', orderId: result.orderId, enrollmentId: result.enrollmentId };
+    }
     return result;
   }
 

@@ -149,6 +149,48 @@ export class EnrollmentsService {
   }
 
   /**
+   * A sale made on another platform (Eventbrite) for `seats` seats: the buyer and guests. Takes the
+   * same seat lock as every seat change and reads the capacity inside it. It never oversells: when
+   * the seats are not left it answers `overbooked` and writes nothing, so the caller records the
+   * conflict for the admin. A sale for a removed session answers `gone`.
+   */
+  async enrollExternal(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    student: Student,
+    eventId: string,
+    seats: number,
+  ): Promise<{ kind: 'enrolled'; enrollment: Enrollment } | { kind: 'overbooked'; seatsLeft: number } | { kind: 'gone' }> {
+    let locked;
+    try {
+      locked = await lockEventForSeats(em, ctx, eventId);
+    } catch {
+      return { kind: 'gone' };
+    }
+    if (locked.status !== 'active') return { kind: 'gone' };
+    const seatsLeft = Math.max(0, locked.capacity - locked.seats);
+    if (seats > seatsLeft) return { kind: 'overbooked', seatsLeft };
+    const rules = await courseRules(em, eventId);
+    const existing = await em.findOne(Enrollment, { event: eventId, student: student.id, status: 'active' });
+    if (existing) {
+      // The same buyer again: their party grows by the seats bought.
+      existing.guestCount += seats;
+      await em.flush();
+      return { kind: 'enrolled', enrollment: existing };
+    }
+    const enrollment = em.create(Enrollment, {
+      organization: em.getReference(Organization, ctx.organizationId),
+      event: em.getReference(Event, eventId),
+      student,
+      guestCount: seats - 1,
+      waiverStatus: rules.requiredWaiverId ? 'pending' : 'not_required',
+    });
+    await em.flush();
+    await em.populate(enrollment, ['event']);
+    return { kind: 'enrolled', enrollment };
+  }
+
+  /**
    * The announcement of a committed enrollment (EnrollmentEvents), with the waiver its course
    * requires. The caller that owns the transaction calls this after commit.
    */

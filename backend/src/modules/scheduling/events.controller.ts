@@ -50,6 +50,11 @@ class EventOutDto extends createZodDto(
     is_featured: z.boolean(),
     is_special_event: z.boolean(),
     sync_with_eventbrite: z.boolean(),
+    meeting_join_url: z.string().nullable().describe("the session's video meeting (Zoom) join URL; null when it has none"),
+    meeting_summary: z
+      .string()
+      .nullable()
+      .describe("the meeting's summary once it has taken place, when Zoom's meeting_summary is on; null until then"),
     enrolled_count: z.number().int(),
     seats_taken: z.number().int().describe('students plus their guests'),
     Activity: z.object({ name: z.string(), images: z.array(z.string()) }),

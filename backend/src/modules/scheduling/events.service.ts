@@ -12,6 +12,26 @@ import { Organization } from '../organizations/organization.entity';
 import { EventDay } from './entities/event-day.entity';
 import { Event } from './entities/event.entity';
 import { lockEventForSeats, seatsTaken } from './seats';
+import { SessionEvents } from './session-events';
+
+/** A session as the sync module writes it to Eventbrite and Zoom. */
+export interface SessionSyncView {
+  id: string;
+  activityId: string;
+  courseName: string;
+  name: string;
+  status: 'active' | 'cancelled';
+  capacity: number;
+  priceCents: number;
+  syncWithEventbrite: boolean;
+  timezone: string;
+  locationName: string;
+  locationAddress: string;
+  startsAt: Date;
+  endsAt: Date;
+  durationMins: number;
+  meetingJoinUrl: string | null;
+}
 
 /** Sessions of scheduled courses: create from the Schedule Course drawer, read, edit, delete. */
 @Injectable()
@@ -20,6 +40,7 @@ export class EventsService {
     private readonly em: EntityManager,
     private readonly courses: CoursesService,
     private readonly reference: ReferenceDataService,
+    private readonly sessionEvents: SessionEvents,
   ) {}
 
   async requireEvent(ctx: RequestContext, id: string): Promise<Event> {
@@ -33,6 +54,23 @@ export class EventsService {
   }
 
   async create(ctx: RequestContext, input: EventSchedulePayload): Promise<Event> {
+    const event = await this.createInTransaction(ctx, input);
+    await this.announceSaved(ctx, event, true);
+    return event;
+  }
+
+  /** Announced once committed (SessionEvents): the sync module syncs the session to its providers. */
+  private async announceSaved(ctx: Pick<RequestContext, 'organizationId'>, event: Event, created: boolean) {
+    await this.sessionEvents.emit({
+      type: 'session.saved',
+      organizationId: ctx.organizationId,
+      eventId: event.id,
+      activityId: event.activity.id,
+      created,
+    });
+  }
+
+  private async createInTransaction(ctx: RequestContext, input: EventSchedulePayload): Promise<Event> {
     return this.em.transactional(async (em) => {
       const course = await this.courses.requireCourse(ctx, input.activity_id);
       // Appointment courses are booked by students at a time they pick (the booking issue): no dated sessions.
@@ -87,6 +125,12 @@ export class EventsService {
    * (price 0) may leave its price out and stays free; a paid one needs a price above 0.
    */
   async update(ctx: RequestContext, id: string, body: z.output<typeof eventUpdateSchema>): Promise<Event> {
+    const event = await this.updateInTransaction(ctx, id, body);
+    await this.announceSaved(ctx, event, false);
+    return event;
+  }
+
+  private async updateInTransaction(ctx: RequestContext, id: string, body: z.output<typeof eventUpdateSchema>): Promise<Event> {
     return this.em.transactional(async (em) => {
       const seats = await lockEventForSeats(em, ctx, id);
       const event = await em.findOneOrFail(Event, { id: seats.eventId }, { refresh: true });
@@ -108,6 +152,13 @@ export class EventsService {
 
   /** Refused while students are enrolled; answers the course to go back to. */
   async delete(ctx: RequestContext, id: string): Promise<string> {
+    const activityId = await this.deleteInTransaction(ctx, id);
+    // Announced once committed: the sync module cancels the session's Eventbrite event and Zoom meeting.
+    await this.sessionEvents.emit({ type: 'session.removed', organizationId: ctx.organizationId, eventId: id, activityId });
+    return activityId;
+  }
+
+  private async deleteInTransaction(ctx: RequestContext, id: string): Promise<string> {
     return this.em.transactional(async (em) => {
       const seats = await lockEventForSeats(em, ctx, id);
       // A seat a payment link holds is a student on the way: the session stays.
@@ -120,6 +171,75 @@ export class EventsService {
       await em.flush();
       return activityId;
     });
+  }
+
+  /**
+   * A session as the sync module reads it to write it to a provider (ids only travel in its jobs);
+   * null when it is gone or belongs to another organization.
+   */
+  async syncView(organizationId: string, id: string): Promise<SessionSyncView | null> {
+    const event = await this.em.fork().findOne(
+      Event,
+      { id, organization: organizationId },
+      { populate: ['days', 'location', 'activity'] },
+    );
+    if (!event) return null;
+    return {
+      id: event.id,
+      activityId: event.activity.id,
+      courseName: event.activity.name,
+      name: event.name,
+      status: event.status,
+      capacity: event.capacity,
+      priceCents: event.priceCents,
+      syncWithEventbrite: event.syncWithEventbrite,
+      timezone: event.location.timezone,
+      locationName: event.location.name,
+      locationAddress: event.location.address,
+      startsAt: event.startsAt,
+      endsAt: event.endsAt,
+      durationMins: Math.max(1, Math.round((event.endsAt.getTime() - event.startsAt.getTime()) / 60000)),
+      meetingJoinUrl: event.meetingJoinUrl ?? null,
+    };
+  }
+
+  /**
+   * The course's next session still to end (the one a sale on a course-level ticketing event seats);
+   * null when it has none.
+   */
+  async nextSessionOf(organizationId: string, activityId: string): Promise<string | null> {
+    const [row] = await this.em.getConnection().execute<{ id: string }[]>(
+      `select id from event where organization_id = ? and activity_id = ? and status = 'active' and ends_at > now()
+        order by starts_at, id limit 1`,
+      [organizationId, activityId],
+    );
+    return row?.id ?? null;
+  }
+
+  /**
+   * The session's video meeting, as the sync module reports it: the join URL once the meeting is
+   * made (null once it is removed), the summary once the meeting has taken place.
+   */
+  async attachMeeting(
+    organizationId: string,
+    id: string,
+    meeting: { joinUrl?: string | null; summary?: string | null },
+  ): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (meeting.joinUrl !== undefined) {
+      sets.push('meeting_join_url = ?');
+      params.push(meeting.joinUrl);
+    }
+    if (meeting.summary !== undefined) {
+      sets.push('meeting_summary = ?');
+      params.push(meeting.summary);
+    }
+    if (sets.length === 0) return;
+    await this.em.getConnection().execute(
+      `update event set ${sets.join(', ')}, updated_at = now() where id = ? and organization_id = ?`,
+      [...params, id, organizationId],
+    );
   }
 
   async get(ctx: RequestContext, id: string) {
@@ -150,6 +270,8 @@ export function mapEvent(event: Event, taken: { seats: number; students: number 
     is_featured: event.isFeatured,
     is_special_event: event.isSpecialEvent,
     sync_with_eventbrite: event.syncWithEventbrite,
+    meeting_join_url: event.meetingJoinUrl ?? null,
+    meeting_summary: event.meetingSummary ?? null,
     enrolled_count: taken.students,
     seats_taken: taken.seats,
     Activity: { name: event.activity.name, images: event.activity.images.getItems().map((i) => i.media.url) },

@@ -4,6 +4,7 @@ import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
 import { SqlCourseScheduleReader } from './course-schedule.reader';
 import { EnrollmentEvents } from './enrollment-events';
+import { SessionEvents } from './session-events';
 import { EnrollmentExportService } from './enrollment-export.service';
 import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
 import { EnrollmentsController } from './enrollments.controller';
@@ -37,6 +38,7 @@ import { TagsService } from './tags.service';
     EnrollmentRemovalHooks,
     SeatHoldsService,
     EnrollmentEvents,
+    SessionEvents,
     { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
   ],
   exports: [
@@ -46,6 +48,7 @@ import { TagsService } from './tags.service';
     EnrollmentRemovalHooks,
     SeatHoldsService,
     EnrollmentEvents,
+    SessionEvents,
     COURSE_SCHEDULE_READER,
   ],
 })

@@ -80,6 +80,25 @@ export class StudentsService {
     return student;
   }
 
+  /**
+   * The organization's student with this email, created when there is none (a buyer who came
+   * through a provider, such as Eventbrite), in the caller's transaction. The unique index on the
+   * email settles two at once.
+   */
+  async findOrCreateByEmail(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    input: { first_name: string; last_name: string; email: string },
+  ): Promise<Student> {
+    const email = input.email.trim().toLowerCase();
+    await em.execute(
+      `insert into student (id, organization_id, first_name, last_name, email, created_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, now()) on conflict do nothing`,
+      [ctx.organizationId, input.first_name.slice(0, 100), input.last_name.slice(0, 100), email],
+    );
+    return em.findOneOrFail(Student, { organization: ctx.organizationId, email });
+  }
+
   async create(ctx: RequestContext, input: StudentCreatePayload) {
     const email = input.email.toLowerCase();
     const taken = () => new ApiError(HttpStatus.CONFLICT, M.emailTaken, { email: M.emailTaken });

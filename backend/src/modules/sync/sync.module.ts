@@ -25,6 +25,21 @@ import { SyncController, SyncMappingsController } from './sync.controller';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
 import { TokenCipher } from './token-cipher';
+import { CatalogModule } from '../catalog/catalog.module';
+import { OrdersModule } from '../orders/orders.module';
+import { EventbriteOrdersCron } from './crons/eventbrite-orders.cron';
+import { EventbriteEventCancelHandler, EventbriteEventUpsertHandler } from './drivers/eventbrite/eventbrite-event.handlers';
+import { EventbriteOrdersService } from './drivers/eventbrite/eventbrite-orders.service';
+import { EventbriteDriver } from './drivers/eventbrite/eventbrite.driver';
+import {
+  ZoomMeetingDeleteHandler,
+  ZoomMeetingSummaryHandler,
+  ZoomMeetingUpsertHandler,
+} from './drivers/zoom/zoom-meeting.handlers';
+import { ZoomDriver } from './drivers/zoom/zoom.driver';
+import { EventsSyncListener } from './events-sync.listener';
+import { PartnersController } from './partners.controller';
+import { SyncWebhooksController } from './webhooks.controller';
 
 /**
  * Ticketing (Eventbrite), mailing-list (Mailchimp, Klaviyo) and video-meeting (Zoom) providers,
@@ -37,8 +52,10 @@ import { TokenCipher } from './token-cipher';
     MikroOrmModule.forFeature([SyncConnection, SyncConfig, SyncMapping]),
     StudentsModule,
     SchedulingModule,
+    CatalogModule,
+    OrdersModule,
   ],
-  controllers: [SyncController, SyncMappingsController, SyncOAuthController],
+  controllers: [SyncController, SyncMappingsController, SyncOAuthController, PartnersController, SyncWebhooksController],
   providers: [
     TokenCipher,
     SyncOAuthService,
@@ -55,10 +72,20 @@ import { TokenCipher } from './token-cipher';
     MailchimpStudentsBatchHandler,
     KlaviyoStudentUpsertHandler,
     KlaviyoStudentsBatchHandler,
+    EventbriteDriver,
+    ZoomDriver,
+    EventbriteEventUpsertHandler,
+    EventbriteEventCancelHandler,
+    ZoomMeetingUpsertHandler,
+    ZoomMeetingDeleteHandler,
+    ZoomMeetingSummaryHandler,
+    EventbriteOrdersService,
+    EventbriteOrdersCron,
+    EventsSyncListener,
     // One driver per provider (drivers/<provider>/); add each driver class to `inject`.
     {
       provide: SYNC_DRIVERS,
-      inject: [MailchimpDriver, KlaviyoDriver],
+      inject: [EventbriteDriver, MailchimpDriver, KlaviyoDriver, ZoomDriver],
       useFactory: (...drivers: SyncDriver[]) => drivers,
     },
     // Every job handler (jobs/ and drivers/<provider>/); add each handler class to `inject`.
@@ -69,10 +96,15 @@ import { TokenCipher } from './token-cipher';
         MailchimpStudentsBatchHandler,
         KlaviyoStudentUpsertHandler,
         KlaviyoStudentsBatchHandler,
+        EventbriteEventUpsertHandler,
+        EventbriteEventCancelHandler,
+        ZoomMeetingUpsertHandler,
+        ZoomMeetingDeleteHandler,
+        ZoomMeetingSummaryHandler,
       ],
       useFactory: (...handlers: SyncJobHandler[]) => handlers,
     },
   ],
-  exports: [SyncSettingsService, SyncConnectionsService, SyncJobsService],
+  exports: [SyncSettingsService, SyncConnectionsService, SyncJobsService, EventbriteOrdersService],
 })
 export class SyncModule {}

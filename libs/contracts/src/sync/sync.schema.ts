@@ -70,6 +70,14 @@ export const SYNC_MESSAGES = {
   providerUnavailable: (provider: SyncProviderName) =>
     `${SYNC_PROVIDER_LABELS[provider]} could not be reached or refused this server's credentials. Try again later.`,
   disconnected: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} is disconnected.`,
+  /** GET /api/admin/partners/eventbrite/events before an organization is chosen in the Eventbrite panel. */
+  organizationRequired: 'Choose an Eventbrite organization in the Eventbrite settings first.',
+  /** The provider refused or could not be reached (the admin may retry). */
+  providerNotAnswering: (provider: SyncProviderName) =>
+    `${SYNC_PROVIDER_LABELS[provider]} did not answer. Try again in a moment.`,
+  /** A sale on Eventbrite for more seats than the session has left (a conflict for the admin). */
+  overbooked: (seatsAsked: number, seatsLeft: number) =>
+    `Sold on Eventbrite for ${seatsAsked} seat${seatsAsked === 1 ? '' : 's'} with ${seatsLeft} left: not enrolled. Refund it on Eventbrite or raise the capacity.`,
 } as const;
 
 /* ------------------------------------------------ Connecting (OAuth, spec 001 §7) -------------- */
@@ -201,3 +209,29 @@ export type SyncConfigPayload = z.infer<typeof syncConfigPayloadSchema>;
 
 export const syncRemoteChoiceSchema = z.object({ id: z.string(), name: z.string() });
 export type SyncRemoteChoice = z.infer<typeof syncRemoteChoiceSchema>;
+
+/* ------------------------------------------------ GET /api/admin/partners/eventbrite/events ---- */
+
+/** A continuation token of Eventbrite's paging, handed back as is. */
+export const SYNC_CONTINUATION_MAX = 200;
+export const ticketingEventsQuerySchema = z.object({
+  continuation: safeText()
+    .max(SYNC_CONTINUATION_MAX)
+    .regex(/^[A-Za-z0-9_=-]*$/)
+    .optional(),
+});
+export const ticketingEventSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** ISO instant (UTC). */
+  start: z.string().nullable(),
+  /** Eventbrite's status: draft, live, started, ended, completed, canceled. */
+  status: z.string(),
+});
+export type TicketingEvent = z.infer<typeof ticketingEventSchema>;
+export const ticketingEventsSchema = z.object({
+  events: z.array(ticketingEventSchema),
+  /** Pass back as `continuation` for the next page; null on the last page. */
+  continuation: z.string().nullable(),
+});
+export type TicketingEvents = z.infer<typeof ticketingEventsSchema>;

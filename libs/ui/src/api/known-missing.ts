@@ -21,16 +21,7 @@ export interface KnownMissingCall {
   screen: string;
 }
 
-export const KNOWN_MISSING = [
-  {
-    method: 'get',
-    path: '/api/admin/partners/eventbrite/events',
-    issue: 11,
-    screen: 'Edit Course sync settings (ticketing events)',
-  },
-] as const satisfies readonly KnownMissingCall[];
+export const KNOWN_MISSING = [] as const satisfies readonly KnownMissingCall[];
 
 /** What a screen says in place of a feature whose API is on the list. */
-export const FEATURE_NOT_AVAILABLE = {
-  ticketingEvents: 'Eventbrite events are not available yet.',
-} as const;
+export const FEATURE_NOT_AVAILABLE = {} as const;

@@ -57,6 +57,10 @@ export class Order {
   @Property({ type: 'timestamptz', nullable: true })
   linkExpiresAt?: Date | null;
 
+  /** The selling provider's order id, for an order sold elsewhere (source eventbrite): unique per source. */
+  @Property({ type: 'text', nullable: true })
+  externalId?: string | null;
+
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }

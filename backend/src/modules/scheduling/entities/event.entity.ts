@@ -68,6 +68,14 @@ export class Event {
   @Property({ type: 'timestamptz' })
   endsAt!: Date;
 
+  /** The session's video meeting (Zoom), set by the sync module through EventsService.attachMeeting. */
+  @Property({ type: 'text', nullable: true })
+  meetingJoinUrl?: string | null;
+
+  /** The meeting's summary once it has taken place (Zoom's AI Companion), when the admin asked for it. */
+  @Property({ type: 'text', nullable: true })
+  meetingSummary?: string | null;
+
   @OneToMany(() => EventDay, (day) => day.event, { orderBy: { position: 'asc' }, orphanRemoval: true })
   days = new Collection<EventDay>(this);
 

@@ -57,11 +57,16 @@ export class SyncJobsService implements OnApplicationBootstrap {
     }
   }
 
+  /** As enqueue, run no sooner than `delayMs` from now (Zoom's summary after the session). */
+  async enqueueLater(data: SyncJobData, delayMs: number): Promise<void> {
+    await this.enqueue(data, { delayMs });
+  }
+
   /**
    * Records the mapping as queued and enqueues the job (one job per record and action while it
    * waits). `attempts` is for tests and tools; jobs use SYNC_JOB_ATTEMPTS.
    */
-  async enqueue(data: SyncJobData, options: { attempts?: number } = {}): Promise<void> {
+  async enqueue(data: SyncJobData, options: { attempts?: number; delayMs?: number } = {}): Promise<void> {
     await this.em.getConnection().execute(
       `insert into sync_mapping (id, organization_id, provider, local_type, local_id, action, stage)
        values (gen_random_uuid(), ?, ?, ?, ?, ?, 'queued')
@@ -74,6 +79,7 @@ export class SyncJobsService implements OnApplicationBootstrap {
       attempts: options.attempts ?? SYNC_JOB_ATTEMPTS,
       backoffMs: SYNC_JOB_BACKOFF_MS,
       removeOnComplete: true,
+      ...(options.delayMs ? { delayMs: options.delayMs } : {}),
     });
   }
 

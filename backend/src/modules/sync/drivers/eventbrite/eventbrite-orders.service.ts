@@ -1,0 +1,219 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { SYNC_MESSAGES as M } from '@studio/contracts';
+import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../../queue/job-queue';
+import { OrdersService } from '../../../orders/orders.service';
+import { EventsService } from '../../../scheduling/events.service';
+import { ProviderRateLimitedError } from '../sync-driver';
+import { driverAuth, inJobContext } from '../../sync-auth';
+import { SyncConnectionsService } from '../../sync-connections.service';
+import { SyncSettingsService } from '../../sync-settings.service';
+import { EventbriteDriver } from './eventbrite.driver';
+import { EventbriteOrder } from './eventbrite.resources';
+
+/** The queue of orders coming back from Eventbrite (webhook deliveries and the polling cron). */
+export const EVENTBRITE_ORDERS_QUEUE = 'sync-eventbrite-orders';
+/** How far back each poll reads changed orders: every one is recorded once, so overlap is harmless. */
+export const EVENTBRITE_POLL_WINDOW_MS = 7 * 24 * 3600_000;
+
+export type ExternalSaleOutcome = 'recorded' | 'duplicate' | 'conflict' | 'ignored';
+
+export interface ExternalSaleConflict {
+  remote_order_id: string;
+  event_id: string | null;
+  seats: number;
+  buyer_email: string;
+  message: string;
+  created_at: string;
+}
+
+interface OrderJob {
+  organizationId: string;
+  orderId?: string;
+}
+
+/**
+ * Orders placed on Eventbrite, back into the studio: each becomes an enrollment whose order has
+ * source `eventbrite` (OrdersService.recordExternalSale, under the session's seat lock). A sale the
+ * session has no seats left for is kept in `sync_external_sale` as a conflict for the admin, with
+ * the reason; it is never dropped. One row per Eventbrite order id: a repeated delivery, or the poll
+ * finding an order the webhook already brought, changes nothing.
+ *
+ * Why a table of its own and not a failed sync_mapping: a conflicting sale has no local record to
+ * map (sync_mapping.local_id is the id of a local row), and the idempotency key is the provider's
+ * order id.
+ */
+@Injectable()
+export class EventbriteOrdersService implements OnModuleInit {
+  private readonly logger = new Logger('EventbriteOrders');
+
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly connections: SyncConnectionsService,
+    private readonly settings: SyncSettingsService,
+    private readonly driver: EventbriteDriver,
+    private readonly events: EventsService,
+    private readonly orders: OrdersService,
+  ) {}
+
+  onModuleInit(): void {
+    this.queue.process(EVENTBRITE_ORDERS_QUEUE, (job) => this.run(job as JobEnvelope<OrderJob>));
+  }
+
+  /** A webhook's order, enqueued by id (the API only enqueues; one job per organization and order). */
+  async enqueueOrder(organizationId: string, orderId: string): Promise<void> {
+    await this.queue.add(EVENTBRITE_ORDERS_QUEUE, 'order.import', { organizationId, orderId } satisfies OrderJob, {
+      jobId: `${organizationId}.eventbrite.order.${orderId}`,
+      attempts: 6,
+      backoffMs: 2000,
+    });
+  }
+
+  private run(job: JobEnvelope<OrderJob>): Promise<void> {
+    return inJobContext(this.em, () => this.runInContext(job));
+  }
+
+  private async runInContext(job: JobEnvelope<OrderJob>): Promise<void> {
+    try {
+      if (job.name === 'order.import' && job.data.orderId) await this.importById(job.data.organizationId, job.data.orderId);
+      else if (job.name === 'orders.poll') await this.poll(job.data.organizationId);
+    } catch (error) {
+      if (error instanceof ProviderRateLimitedError) this.logger.warn(error.message);
+      throw error;
+    }
+  }
+
+  /** The organizations whose Eventbrite account is this Eventbrite user (a webhook names the user). */
+  async organizationsOfUser(userId: string): Promise<string[]> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ organization_id: string }[]>(
+        `select organization_id from sync_connection where provider = 'eventbrite' and metadata->>'user_id' = ?`,
+        [userId],
+      );
+    return rows.map((r) => r.organization_id);
+  }
+
+  importById(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {
+    return inJobContext(this.em, () => this.importByIdInContext(organizationId, orderId));
+  }
+
+  private async importByIdInContext(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {
+    const auth = await driverAuth(this.connections, organizationId, 'eventbrite');
+    if (!auth) return 'ignored';
+    const order = await this.driver.client(auth.accessToken).order(orderId);
+    return this.importOrder(organizationId, order);
+  }
+
+  /** Reads the organization's orders changed in the window (every page) and imports each. */
+  poll(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {
+    return inJobContext(this.em, () => this.pollInContext(organizationId));
+  }
+
+  private async pollInContext(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {
+    const counts: Record<ExternalSaleOutcome, number> = { recorded: 0, duplicate: 0, conflict: 0, ignored: 0 };
+    const auth = await driverAuth(this.connections, organizationId, 'eventbrite');
+    const { organization_id } = await this.settings.config({ organizationId }, 'eventbrite');
+    if (!auth || !organization_id) return counts;
+    const client = this.driver.client(auth.accessToken);
+    const since = new Date(Date.now() - EVENTBRITE_POLL_WINDOW_MS);
+    let continuation: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const list = await client.orders(organization_id, since, continuation);
+      for (const order of list.orders) counts[await this.importOrder(organizationId, order)] += 1;
+      if (!list.pagination?.hasMoreItems || !list.pagination.continuation) break;
+      continuation = list.pagination.continuation;
+    }
+    return counts;
+  }
+
+  /** The local session an Eventbrite event sells: a synced session, or the next session of a linked course. */
+  private async sessionOf(organizationId: string, remoteEventId: string): Promise<string | null> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ local_type: string; local_id: string }[]>(
+        `select local_type, local_id from sync_mapping
+          where organization_id = ? and provider = 'eventbrite' and remote_id = ? and local_type in ('event', 'activity')
+          order by case local_type when 'event' then 0 else 1 end limit 1`,
+        [organizationId, remoteEventId],
+      );
+    const row = rows[0];
+    if (!row) return null;
+    return row.local_type === 'event' ? row.local_id : this.events.nextSessionOf(organizationId, row.local_id);
+  }
+
+  async importOrder(organizationId: string, order: EventbriteOrder): Promise<ExternalSaleOutcome> {
+    if (order.status !== 'placed') return 'ignored';
+    const orderId = String(order.id);
+    const connection = this.em.getConnection();
+    const [known] = await connection.execute<{ stage: string }[]>(
+      `select stage from sync_external_sale where organization_id = ? and provider = 'eventbrite' and remote_order_id = ?`,
+      [organizationId, orderId],
+    );
+    if (known) return known.stage === 'conflict' ? 'conflict' : 'duplicate';
+    const eventId = await this.sessionOf(organizationId, String(order.eventId));
+    if (!eventId) return 'ignored'; // an event this studio does not sync
+    const seats = Math.max(1, order.attendees.filter((a) => !a.cancelled && !a.refunded).length);
+    const buyer = {
+      first_name: order.firstName || order.attendees[0]?.profile?.firstName || 'Eventbrite',
+      last_name: order.lastName || order.attendees[0]?.profile?.lastName || 'buyer',
+      email: order.email,
+    };
+    const result = await this.orders.recordExternalSale(
+      { organizationId },
+      {
+        source: 'eventbrite',
+        externalId: orderId,
+        eventId,
+        buyer,
+        seats,
+        totalCents: Math.max(0, Math.round(order.costs?.gross?.value ?? 0)),
+        createdAt: order.created instanceof Date && !isNaN(order.created.getTime()) ? order.created : undefined,
+      },
+    );
+    const conflict =
+      result.kind === 'overbooked'
+        ? M.overbooked(seats, result.seatsLeft)
+        : result.kind === 'gone'
+          ? 'Sold on Eventbrite for a session that was removed: not enrolled. Refund it on Eventbrite.'
+          : null;
+    await connection.execute(
+      `insert into sync_external_sale
+         (id, organization_id, provider, remote_order_id, event_id, seats, buyer_email, stage, order_id, last_error)
+       values (gen_random_uuid(), ?, 'eventbrite', ?, ?, ?, ?, ?, ?, ?)
+       on conflict (organization_id, provider, remote_order_id) do nothing`,
+      [
+        organizationId,
+        orderId,
+        eventId,
+        seats,
+        buyer.email.slice(0, 320),
+        conflict ? 'conflict' : 'recorded',
+        result.kind === 'recorded' || result.kind === 'duplicate' ? result.orderId : null,
+        conflict,
+      ],
+    );
+    if (conflict) this.logger.warn(`Eventbrite order ${orderId}: ${conflict}`);
+    return conflict ? 'conflict' : result.kind === 'recorded' ? 'recorded' : 'duplicate';
+  }
+
+  /** The sales the admin must resolve, newest first. */
+  async conflicts(organizationId: string): Promise<ExternalSaleConflict[]> {
+    const rows = await this.em.getConnection().execute<
+      { remote_order_id: string; event_id: string | null; seats: number; buyer_email: string; last_error: string; created_at: Date }[]
+    >(
+      `select remote_order_id, event_id, seats, buyer_email, last_error, created_at from sync_external_sale
+        where organization_id = ? and stage = 'conflict' order by created_at desc limit 200`,
+      [organizationId],
+    );
+    return rows.map((r) => ({
+      remote_order_id: r.remote_order_id,
+      event_id: r.event_id,
+      seats: r.seats,
+      buyer_email: r.buyer_email,
+      message: r.last_error,
+      created_at: new Date(r.created_at).toISOString(),
+    }));
+  }
+}

@@ -1,0 +1,164 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { SYNC_MESSAGES as M } from '@studio/contracts';
+import { EventsService } from '../../../scheduling/events.service';
+import { ZOOM_SUMMARY_DELAY_MS } from '../../events-sync.listener';
+import { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from '../../jobs/sync-job.types';
+import { SyncJobsService } from '../../jobs/sync-jobs.service';
+import { driverAuth, inJobContext } from '../../sync-auth';
+import { SyncConnectionsService } from '../../sync-connections.service';
+import { SyncSettingsService } from '../../sync-settings.service';
+import { ProviderRejectedError } from '../sync-driver';
+import { ZoomClient } from './zoom.client';
+import { ZoomDriver } from './zoom.driver';
+import { ZoomMeetingSummary } from './zoom.resources';
+
+async function zoomClient(connections: SyncConnectionsService, driver: ZoomDriver, organizationId: string): Promise<ZoomClient> {
+  const auth = await driverAuth(connections, organizationId, 'zoom');
+  if (!auth) throw new ProviderRejectedError('zoom', 409, M.notConnected('zoom'));
+  return driver.client(auth.accessToken);
+}
+
+/** The summary as the event shows it: the overview, then each section, then the next steps. */
+export function summaryText(summary: ZoomMeetingSummary): string {
+  const parts = [summary.summaryOverview ?? ''];
+  for (const d of summary.summaryDetails) if (d.summary && d.summary !== summary.summaryOverview) parts.push(`${d.label}: ${d.summary}`);
+  if (summary.nextSteps.length) parts.push(`Next steps: ${summary.nextSteps.join('; ')}`);
+  return parts.filter(Boolean).join('\n\n').slice(0, 20_000);
+}
+
+/**
+ * `meeting.upsert`: a session of a course with meetings gets a Zoom meeting (created once: its
+ * number is kept on the mapping as soon as Zoom answers), updated when the session changes. The
+ * join URL goes on the session (EventsService.attachMeeting). With meeting_summary on, the summary
+ * job is queued for after the session ends.
+ */
+@Injectable()
+export class ZoomMeetingUpsertHandler implements SyncJobHandler {
+  readonly provider = 'zoom' as const;
+  readonly action = 'meeting.upsert';
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly events: EventsService,
+    private readonly connections: SyncConnectionsService,
+    private readonly settings: SyncSettingsService,
+    private readonly driver: ZoomDriver,
+    // SyncJobsService is read when needed: it depends on the handler list this handler is in.
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    return inJobContext(this.em, () => this.run(job, mapping));
+  }
+
+  private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    const session = await this.events.syncView(job.organizationId, job.localId);
+    const client = await zoomClient(this.connections, this.driver, job.organizationId);
+    if (!session || session.status !== 'active') {
+      if (mapping.remoteId) await client.deleteMeeting(mapping.remoteId).catch(ignoreGone);
+      return { stage: 'cancelled' };
+    }
+    const input = {
+      topic: session.name,
+      startsAt: session.startsAt,
+      durationMins: session.durationMins,
+      timezone: session.timezone,
+    };
+    let remoteId = mapping.remoteId;
+    let joinUrl: string;
+    if (remoteId) {
+      await client.updateMeeting(remoteId, input);
+      joinUrl = (await client.getMeeting(remoteId)).joinUrl;
+    } else {
+      const meeting = await client.createMeeting(input);
+      remoteId = String(meeting.id);
+      joinUrl = meeting.joinUrl;
+      await this.em
+        .getConnection()
+        .execute(`update sync_mapping set remote_id = ?, updated_at = now() where id = ?`, [remoteId, mapping.id]);
+    }
+    await this.events.attachMeeting(job.organizationId, session.id, { joinUrl });
+    const { meeting_summary } = await this.settings.config({ organizationId: job.organizationId }, 'zoom');
+    if (meeting_summary) {
+      await this.moduleRef.get(SyncJobsService, { strict: false }).enqueueLater(
+        { ...job, action: 'meeting.summary' },
+        Math.max(0, session.endsAt.getTime() - Date.now()) + ZOOM_SUMMARY_DELAY_MS,
+      );
+    }
+    return { remoteId };
+  }
+}
+
+const ignoreGone = (error: unknown) => {
+  if (error instanceof ProviderRejectedError && error.status === 404) return;
+  throw error;
+};
+
+/** `meeting.delete`: the session was removed; its meeting is deleted and the join URL taken off. */
+@Injectable()
+export class ZoomMeetingDeleteHandler implements SyncJobHandler {
+  readonly provider = 'zoom' as const;
+  readonly action = 'meeting.delete';
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly connections: SyncConnectionsService,
+    private readonly driver: ZoomDriver,
+  ) {}
+
+  handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    return inJobContext(this.em, () => this.run(job, mapping));
+  }
+
+  private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    if (mapping.remoteId) {
+      const client = await zoomClient(this.connections, this.driver, job.organizationId);
+      await client.deleteMeeting(mapping.remoteId).catch(ignoreGone);
+    }
+    return { stage: 'cancelled' };
+  }
+}
+
+/**
+ * `meeting.summary`: after the session, its meeting's summary (GET /meetings/{uuid}/meeting_summary)
+ * is attached to the session. Zoom answers 404 until the summary is written: the job fails and the
+ * queue retries it with backoff.
+ */
+@Injectable()
+export class ZoomMeetingSummaryHandler implements SyncJobHandler {
+  readonly provider = 'zoom' as const;
+  readonly action = 'meeting.summary';
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly events: EventsService,
+    private readonly connections: SyncConnectionsService,
+    private readonly settings: SyncSettingsService,
+    private readonly driver: ZoomDriver,
+  ) {}
+
+  handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    return inJobContext(this.em, () => this.run(job, mapping));
+  }
+
+  private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    if (!mapping.remoteId) return {};
+    const { meeting_summary } = await this.settings.config({ organizationId: job.organizationId }, 'zoom');
+    if (!meeting_summary) return {};
+    const client = await zoomClient(this.connections, this.driver, job.organizationId);
+    const meeting = await client.getMeeting(mapping.remoteId);
+    let summary: ZoomMeetingSummary;
+    try {
+      summary = await client.meetingSummary(meeting.uuid);
+    } catch (error) {
+      if (error instanceof ProviderRejectedError && error.status === 404) {
+        throw new Error(`The Zoom summary of meeting ${mapping.remoteId} is not ready yet`);
+      }
+      throw error;
+    }
+    await this.events.attachMeeting(job.organizationId, job.localId, { summary: summaryText(summary) });
+    return { remoteId: mapping.remoteId };
+  }
+}

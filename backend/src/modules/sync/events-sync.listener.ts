@@ -1,0 +1,106 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { CourseEvents } from '../catalog/course-events';
+import { EventsService } from '../scheduling/events.service';
+import { SessionEvents } from '../scheduling/session-events';
+import { SyncJobsService } from './jobs/sync-jobs.service';
+import { SyncConnectionsService } from './sync-connections.service';
+import { SyncSettingsService } from './sync-settings.service';
+
+/**
+ * A session "has meetings" when its location is online: the location's name or address says
+ * Online, Zoom or Virtual. The data model has no meeting flag on courses or locations; this keeps
+ * it in the data an admin already edits (a location named "Online") instead of a new setting.
+ */
+export const ONLINE_LOCATION = /\b(online|zoom|virtual)\b/i;
+export const hasMeetings = (s: { locationName: string; locationAddress: string }) =>
+  ONLINE_LOCATION.test(s.locationName) || ONLINE_LOCATION.test(s.locationAddress);
+
+/** How long after a session ends its Zoom summary is read (Zoom writes it a few minutes after). */
+export const ZOOM_SUMMARY_DELAY_MS = 15 * 60_000;
+
+/**
+ * Turns the scheduling and catalog announcements into sync jobs (ids only). Never writes their
+ * tables: what the jobs learn comes back through EventsService.attachMeeting and the orders module.
+ */
+@Injectable()
+export class EventsSyncListener implements OnModuleInit {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sessions: SessionEvents,
+    private readonly courses: CourseEvents,
+    private readonly events: EventsService,
+    private readonly connections: SyncConnectionsService,
+    private readonly settings: SyncSettingsService,
+    private readonly jobs: SyncJobsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.sessions.on('session.saved', (e) => this.sessionSaved(e.organizationId, e.eventId));
+    this.sessions.on('session.removed', (e) => this.sessionRemoved(e.organizationId, e.eventId));
+    this.courses.on('course.updated', (e) =>
+      this.courseLinked(e.organizationId, e.activityId, e.syncWithEventbrite ? e.eventbriteEventId : null),
+    );
+  }
+
+  private async mapping(organizationId: string, provider: 'eventbrite' | 'zoom', localType: string, localId: string) {
+    const [row] = await this.em
+      .getConnection()
+      .execute<{ remote_id: string | null; stage: string }[]>(
+        `select remote_id, stage from sync_mapping
+          where organization_id = ? and provider = ? and local_type = ? and local_id = ?`,
+        [organizationId, provider, localType, localId],
+      );
+    return row ?? null;
+  }
+
+  async sessionSaved(organizationId: string, eventId: string): Promise<void> {
+    const ctx = { organizationId };
+    const session = await this.events.syncView(organizationId, eventId);
+    if (!session) return;
+    if (await this.connections.find(ctx, 'eventbrite')) {
+      const config = await this.settings.config(ctx, 'eventbrite');
+      const synced = await this.mapping(organizationId, 'eventbrite', 'event', eventId);
+      if (config.sync_all_courses || session.syncWithEventbrite || synced?.remote_id) {
+        await this.jobs.enqueue({ organizationId, provider: 'eventbrite', action: 'event.upsert', localType: 'event', localId: eventId });
+      }
+    }
+    if ((await this.connections.find(ctx, 'zoom')) && hasMeetings(session)) {
+      await this.jobs.enqueue({ organizationId, provider: 'zoom', action: 'meeting.upsert', localType: 'event', localId: eventId });
+    }
+  }
+
+  async sessionRemoved(organizationId: string, eventId: string): Promise<void> {
+    const eventbrite = await this.mapping(organizationId, 'eventbrite', 'event', eventId);
+    if (eventbrite?.remote_id) {
+      await this.jobs.enqueue({ organizationId, provider: 'eventbrite', action: 'event.cancel', localType: 'event', localId: eventId });
+    }
+    const zoom = await this.mapping(organizationId, 'zoom', 'event', eventId);
+    if (zoom?.remote_id) {
+      await this.jobs.enqueue({ organizationId, provider: 'zoom', action: 'meeting.delete', localType: 'event', localId: eventId });
+    }
+  }
+
+  /**
+   * Edit Course's link to an existing Eventbrite event: a mapping of the course with that event's
+   * id (synced at once: nothing is written to Eventbrite). Unlinking removes the mapping.
+   */
+  async courseLinked(organizationId: string, activityId: string, eventbriteEventId: string | null): Promise<void> {
+    const connection = this.em.getConnection();
+    if (!eventbriteEventId) {
+      await connection.execute(
+        `delete from sync_mapping where organization_id = ? and provider = 'eventbrite' and local_type = 'activity' and local_id = ?`,
+        [organizationId, activityId],
+      );
+      return;
+    }
+    await connection.execute(
+      `insert into sync_mapping (id, organization_id, provider, local_type, local_id, remote_id, stage, last_synced_at)
+       values (gen_random_uuid(), ?, 'eventbrite', 'activity', ?, ?, 'synced', now())
+       on conflict (organization_id, provider, local_type, local_id)
+       do update set remote_id = excluded.remote_id, stage = 'synced', last_error = null,
+         last_synced_at = now(), updated_at = now()`,
+      [organizationId, activityId, eventbriteEventId],
+    );
+  }
+}

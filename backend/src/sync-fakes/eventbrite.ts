@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { FakeHttpServer, FakeRequest, FakeResponse, Obj } from './fake-http';
+import { FakeOAuth, mountFakeOAuth } from './fake-oauth';
+
+/*
+ * A fake of Eventbrite: OAuth at /oauth/authorize and /oauth/token (client id and secret in the
+ * form, tokens that never expire), API v3 under /v3 with Eventbrite's shapes (objects with
+ * `pagination`, `{ text, html }` names, `{ timezone, utc, local }` dates, costs in minor units).
+ * Tests place orders on it (`placeOrder`), make it answer 429 (`rateLimit`), and count its effects.
+ */
+
+export interface FakeEventbriteEvent {
+  id: string;
+  organization_id: string;
+  name: { text: string; html: string };
+  start: { timezone: string; utc: string; local: string };
+  end: { timezone: string; utc: string; local: string };
+  status: string;
+  capacity: number | null;
+  currency: string;
+  url: string;
+  created: string;
+  changed: string;
+}
+
+export interface FakeEventbriteTicketClass {
+  id: string;
+  event_id: string;
+  name: string;
+  quantity_total: number;
+  quantity_sold: number;
+  free: boolean;
+  cost: { currency: string; value: number; major_value: string; display: string } | null;
+}
+
+export interface FakeEventbriteOrder {
+  id: string;
+  event_id: string;
+  created: string;
+  changed: string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  status: string;
+  costs: { gross: { currency: string; value: number; major_value: string; display: string } };
+  attendees: Obj[];
+}
+
+export interface FakeEventbriteState {
+  user: { id: string; name: string; first_name: string; last_name: string; emails: { email: string; primary: boolean }[] };
+  organizations: { id: string; name: string }[];
+  events: Map<string, FakeEventbriteEvent>;
+  ticketClasses: Map<string, FakeEventbriteTicketClass>;
+  orders: Map<string, FakeEventbriteOrder>;
+  webhooks: Obj[];
+  /** Provider effects, to see that nothing is done twice. */
+  counts: { eventsCreated: number; eventsUpdated: number; eventsCancelled: number; ticketClassesCreated: number };
+  /** The next N API calls answer 429 with this Retry-After (seconds). */
+  rateLimit: { remaining: number; retryAfterSeconds: number };
+}
+
+export interface FakeEventbrite {
+  url: string;
+  server: FakeHttpServer;
+  oauth: FakeOAuth;
+  state: FakeEventbriteState;
+  /** Places an order on an event, as a buyer on eventbrite.com would; answers the order. */
+  placeOrder(eventId: string, buyer: { first_name: string; last_name: string; email: string; quantity?: number }): FakeEventbriteOrder;
+  /** What Eventbrite would post to a webhook for the order. */
+  webhookBody(order: FakeEventbriteOrder, action?: string): { config: Obj; api_url: string };
+  /** Adds an event made on Eventbrite itself (for the Edit Course picker). */
+  addEvent(organizationId: string, name: string, startUtc: string): FakeEventbriteEvent;
+  close(): Promise<void>;
+}
+
+let counter = 100000000;
+const nextId = () => String(++counter);
+const noMs = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function localOf(utc: string, timezone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(utc));
+  const p = Object.fromEntries(parts.map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+}
+
+const dateTime = (value: unknown, fallback?: FakeEventbriteEvent['start']) => {
+  const v = (value ?? {}) as { timezone?: string; utc?: string };
+  const timezone = v.timezone ?? fallback?.timezone ?? 'UTC';
+  const utc = v.utc ?? fallback?.utc ?? noMs(new Date());
+  return { timezone, utc, local: localOf(utc, timezone) };
+};
+
+const money = (currency: string, value: number) => ({
+  currency,
+  value,
+  major_value: (value / 100).toFixed(2),
+  display: `${(value / 100).toFixed(2)} ${currency}`,
+});
+
+/** Eventbrite pages with a continuation token; this fake's token is the next offset. */
+function page<T>(items: T[], req: FakeRequest, key: string, pageSize = 50) {
+  const size = Math.min(Number(req.query.get('page_size') ?? pageSize) || pageSize, 200);
+  const offset = Number(req.query.get('continuation') ?? 0) || 0;
+  const slice = items.slice(offset, offset + size);
+  const more = offset + size < items.length;
+  return {
+    [key]: slice,
+    pagination: {
+      object_count: items.length,
+      page_number: Math.floor(offset / size) + 1,
+      page_size: size,
+      page_count: Math.max(1, Math.ceil(items.length / size)),
+      has_more_items: more,
+      ...(more ? { continuation: String(offset + size) } : {}),
+    },
+  };
+}
+
+const notFound = (what: string): FakeResponse => ({
+  status: 404,
+  json: { status_code: 404, error: 'NOT_FOUND', error_description: `The ${what} you requested does not exist.` },
+});
+
+export async function startFakeEventbrite(
+  options: { clientId?: string; clientSecret?: string; port?: number } = {},
+): Promise<FakeEventbrite> {
+  const server = new FakeHttpServer('eventbrite');
+  const oauth = mountFakeOAuth(server, {
+    clientId: options.clientId ?? 'fake-eventbrite-client',
+    clientSecret: options.clientSecret ?? 'fake-eventbrite-secret',
+    paths: { authorize: '/oauth/authorize', token: '/oauth/token' },
+    clientAuth: 'post',
+  });
+  const state: FakeEventbriteState = {
+    user: {
+      id: '1000001',
+      name: 'Riley Studio',
+      first_name: 'Riley',
+      last_name: 'Studio',
+      emails: [{ email: 'riley@studio.example', primary: true }],
+    },
+    organizations: [
+      { id: '2000001', name: 'Riley Studio Events' },
+      { id: '2000002', name: 'Riley Pop-ups' },
+    ],
+    events: new Map(),
+    ticketClasses: new Map(),
+    orders: new Map(),
+    webhooks: [],
+    counts: { eventsCreated: 0, eventsUpdated: 0, eventsCancelled: 0, ticketClassesCreated: 0 },
+    rateLimit: { remaining: 0, retryAfterSeconds: 1 },
+  };
+
+  server.before = (req) => {
+    if (!req.path.startsWith('/v3/')) return null;
+    if (state.rateLimit.remaining > 0) {
+      state.rateLimit.remaining -= 1;
+      return {
+        status: 429,
+        headers: { 'retry-after': String(state.rateLimit.retryAfterSeconds) },
+        json: { status_code: 429, error: 'HIT_RATE_LIMIT', error_description: 'Rate limit exceeded' },
+      };
+    }
+    return oauth.requireToken(req);
+  };
+
+  const ownsOrg = (id: string) => state.organizations.some((o) => o.id === id);
+  const body = (req: FakeRequest, key: string) => (((req.body ?? {}) as Obj)[key] ?? {}) as Obj;
+  const orderView = (o: FakeEventbriteOrder, req: FakeRequest) => {
+    const expand = (req.query.get('expand') ?? '').split(',').includes('attendees');
+    const { attendees, ...rest } = o;
+    return expand ? { ...rest, attendees } : rest;
+  };
+
+  const applyEvent = (event: FakeEventbriteEvent, input: Obj) => {
+    const name = input.name as { html?: string; text?: string } | undefined;
+    if (name) {
+      const text = name.text ?? String(name.html ?? '').replace(/<[^>]*>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"');
+      event.name = { text, html: name.html ?? text };
+    }
+    if (input.start) event.start = dateTime(input.start, event.start);
+    if (input.end) event.end = dateTime(input.end, event.end);
+    if (input.capacity !== undefined) event.capacity = Number(input.capacity);
+    if (input.currency) event.currency = String(input.currency);
+    event.changed = noMs(new Date());
+  };
+
+  server
+    .route('GET', '/v3/users/me', () => ({ json: state.user }))
+    .route('GET', '/v3/users/me/organizations', (req) => ({ json: page(state.organizations, req, 'organizations') }))
+    .route('GET', '/v3/organizations/:org/events', (req) => {
+      if (!ownsOrg(req.params.org)) return notFound('organization');
+      const events = [...state.events.values()]
+        .filter((e) => e.organization_id === req.params.org)
+        .sort((a, b) => (req.query.get('order_by') === 'start_desc' ? b.start.utc.localeCompare(a.start.utc) : a.start.utc.localeCompare(b.start.utc)));
+      return { json: page(events, req, 'events') };
+    })
+    .route('POST', '/v3/organizations/:org/events', (req) => {
+      if (!ownsOrg(req.params.org)) return notFound('organization');
+      const input = body(req, 'event');
+      if (!input.name || !input.start || !input.end || !input.currency) {
+        return { status: 400, json: { status_code: 400, error: 'ARGUMENTS_ERROR', error_description: 'name, start, end and currency are required' } };
+      }
+      const id = nextId();
+      const now = noMs(new Date());
+      const event: FakeEventbriteEvent = {
+        id,
+        organization_id: req.params.org,
+        name: { text: '', html: '' },
+        start: dateTime(input.start),
+        end: dateTime(input.end),
+        status: 'draft',
+        capacity: null,
+        currency: 'USD',
+        url: `https://www.eventbrite.com/e/${id}`,
+        created: now,
+        changed: now,
+      };
+      applyEvent(event, input);
+      state.events.set(id, event);
+      state.counts.eventsCreated += 1;
+      return { json: event };
+    })
+    .route('GET', '/v3/events/:id', (req) => {
+      const event = state.events.get(req.params.id);
+      return event ? { json: event } : notFound('event');
+    })
+    .route('POST', '/v3/events/:id', (req) => {
+      const event = state.events.get(req.params.id);
+      if (!event) return notFound('event');
+      applyEvent(event, body(req, 'event'));
+      state.counts.eventsUpdated += 1;
+      return { json: event };
+    })
+    .route('POST', '/v3/events/:id/cancel', (req) => {
+      const event = state.events.get(req.params.id);
+      if (!event) return notFound('event');
+      if (event.status !== 'canceled') state.counts.eventsCancelled += 1;
+      event.status = 'canceled';
+      return { json: { canceled: true } };
+    })
+    .route('GET', '/v3/events/:id/ticket_classes', (req) => {
+      if (!state.events.has(req.params.id)) return notFound('event');
+      const list = [...state.ticketClasses.values()].filter((t) => t.event_id === req.params.id);
+      return { json: page(list, req, 'ticket_classes') };
+    })
+    .route('POST', '/v3/events/:id/ticket_classes', (req) => {
+      if (!state.events.has(req.params.id)) return notFound('event');
+      const input = body(req, 'ticket_class');
+      const ticket: FakeEventbriteTicketClass = {
+        id: nextId(),
+        event_id: req.params.id,
+        name: String(input.name ?? 'General Admission'),
+        quantity_total: Number(input.quantity_total ?? 0),
+        quantity_sold: 0,
+        free: true,
+        cost: null,
+      };
+      applyTicket(ticket, input);
+      state.ticketClasses.set(ticket.id, ticket);
+      state.counts.ticketClassesCreated += 1;
+      return { json: ticket };
+    })
+    .route('POST', '/v3/events/:id/ticket_classes/:tc', (req) => {
+      const ticket = state.ticketClasses.get(req.params.tc);
+      if (!ticket || ticket.event_id !== req.params.id) return notFound('ticket class');
+      applyTicket(ticket, body(req, 'ticket_class'));
+      return { json: ticket };
+    })
+    .route('GET', '/v3/orders/:id', (req) => {
+      const order = state.orders.get(req.params.id);
+      return order ? { json: orderView(order, req) } : notFound('order');
+    })
+    .route('GET', '/v3/organizations/:org/orders', (req) => {
+      if (!ownsOrg(req.params.org)) return notFound('organization');
+      const since = req.query.get('changed_since');
+      const list = [...state.orders.values()]
+        .filter((o) => state.events.get(o.event_id)?.organization_id === req.params.org)
+        .filter((o) => !since || o.changed >= since)
+        .sort((a, b) => a.changed.localeCompare(b.changed) || a.id.localeCompare(b.id))
+        .map((o) => orderView(o, req));
+      return { json: page(list, req, 'orders') };
+    })
+    .route('POST', '/v3/organizations/:org/webhooks', (req) => {
+      if (!ownsOrg(req.params.org)) return notFound('organization');
+      const input = (req.body ?? {}) as Obj;
+      const hook = { id: nextId(), endpoint_url: input.endpoint_url, actions: input.actions, event_id: null };
+      state.webhooks.push(hook);
+      return { json: hook };
+    });
+
+  function applyTicket(ticket: FakeEventbriteTicketClass, input: Obj) {
+    if (input.name !== undefined) ticket.name = String(input.name);
+    if (input.quantity_total !== undefined) ticket.quantity_total = Number(input.quantity_total);
+    if (input.free === true) {
+      ticket.free = true;
+      ticket.cost = null;
+    } else if (typeof input.cost === 'string') {
+      const [currency, value] = input.cost.split(',');
+      ticket.free = false;
+      ticket.cost = money(currency, Number(value));
+    }
+  }
+
+  const url = await server.listen(options.port);
+
+  return {
+    url,
+    server,
+    oauth,
+    state,
+    placeOrder(eventId, buyer) {
+      const event = state.events.get(eventId);
+      if (!event) throw new Error(`No Eventbrite event ${eventId}`);
+      const ticket = [...state.ticketClasses.values()].find((t) => t.event_id === eventId);
+      const quantity = buyer.quantity ?? 1;
+      const id = nextId();
+      const now = noMs(new Date());
+      const unit = ticket?.cost?.value ?? 0;
+      const order: FakeEventbriteOrder = {
+        id,
+        event_id: eventId,
+        created: now,
+        changed: now,
+        name: `${buyer.first_name} ${buyer.last_name}`,
+        first_name: buyer.first_name,
+        last_name: buyer.last_name,
+        email: buyer.email,
+        status: 'placed',
+        costs: { gross: money(event.currency, unit * quantity) },
+        attendees: Array.from({ length: quantity }, () => ({
+          id: nextId(),
+          event_id: eventId,
+          order_id: id,
+          ticket_class_id: ticket?.id ?? null,
+          profile: { first_name: buyer.first_name, last_name: buyer.last_name, email: buyer.email },
+          status: 'Attending',
+          cancelled: false,
+          refunded: false,
+        })),
+      };
+      if (ticket) ticket.quantity_sold += quantity;
+      state.orders.set(id, order);
+      return order;
+    },
+    webhookBody(order, action = 'order.placed') {
+      return {
+        config: { action, user_id: state.user.id, endpoint_url: 'https://studio.example/api/webhooks/eventbrite', webhook_id: randomUUID() },
+        api_url: `${url}/v3/orders/${order.id}/`,
+      };
+    },
+    addEvent(organizationId, name, startUtc) {
+      const id = nextId();
+      const end = noMs(new Date(Date.parse(startUtc) + 2 * 3600_000));
+      const event: FakeEventbriteEvent = {
+        id,
+        organization_id: organizationId,
+        name: { text: name, html: name },
+        start: dateTime({ timezone: 'America/New_York', utc: startUtc }),
+        end: dateTime({ timezone: 'America/New_York', utc: end }),
+        status: 'live',
+        capacity: 20,
+        currency: 'USD',
+        url: `https://www.eventbrite.com/e/${id}`,
+        created: noMs(new Date()),
+        changed: noMs(new Date()),
+      };
+      state.events.set(id, event);
+      return event;
+    },
+    close: () => server.close(),
+  };
+}

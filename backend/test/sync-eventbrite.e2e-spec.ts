@@ -1,0 +1,243 @@
+import { SYNC_MESSAGES as M } from '@studio/contracts';
+import { randomBytes } from 'node:crypto';
+import { EventbriteDriver } from '../src/modules/sync/drivers/eventbrite/eventbrite.driver';
+import { EventbriteOrdersService } from '../src/modules/sync/drivers/eventbrite/eventbrite-orders.service';
+import { ProviderRateLimitedError } from '../src/modules/sync/drivers/sync-driver';
+import { FakeEventbrite, startFakeEventbrite } from '../src/sync-fakes/eventbrite';
+import { eventually } from './support/fake-smtp';
+import { validCourseEdit } from './support/catalog-fixtures';
+import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
+import { connect, fakeToken, mappingOf } from './support/sync-fixtures';
+import { startTestApp, TestApp } from './test-app';
+
+/**
+ * Eventbrite against its fake: pickers, the Edit Course events picker, sessions synced as events
+ * (created once, updated, cancelled), orders coming back (webhook and poll) as enrollments with
+ * source eventbrite, overbooking kept as a conflict, course reads, tenancy.
+ */
+describe('Eventbrite sync', () => {
+  let fake: FakeEventbrite;
+  let t: TestApp;
+  let a: { token: string; organizationId: string };
+  let b: { token: string; organizationId: string };
+  const CLIENT = { id: 'fake-eventbrite-client', secret: 'fake-eventbrite-secret' };
+  const ORG = '2000001';
+
+  const save = (body: object, token = a.token) =>
+    t.http.put('/api/admin/sync/providers/config_schema').set('token', token).send({ provider_name: 'eventbrite', ...body }).expect(200);
+  const eventsPicker = (token = a.token, query = '') => t.http.get(`/api/admin/partners/eventbrite/events${query}`).set('token', token);
+  const remoteOf = async (eventId: string, organizationId = a.organizationId) =>
+    eventually(() => mappingOf(t, organizationId, 'eventbrite', 'event', eventId), (m) => m?.stage === 'synced' || m?.stage === 'cancelled' || m?.stage === 'failed');
+
+  beforeAll(async () => {
+    fake = await startFakeEventbrite();
+    t = await startTestApp({ SYNC_TOKEN_KEY: randomBytes(32).toString('base64'), EVENTBRITE_BASE_URL: fake.url, RUN_WORKER: 'true' });
+    const ownerA = await t.organizationWithUser('owner', 'Alpha Ceramics');
+    const ownerB = await t.organizationWithUser('owner', 'Beta Glass');
+    a = { token: ownerA.token, organizationId: ownerA.organization.id };
+    b = { token: ownerB.token, organizationId: ownerB.organization.id };
+  }, 120000);
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('answers the events picker with a clear 409 while Eventbrite is not connected, then until an organization is chosen', async () => {
+    const notConnected = await eventsPicker().expect(409);
+    expect(notConnected.body).toEqual({ statusCode: 409, message: M.notConnected('eventbrite') });
+    await connect(t, a.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+    const noOrg = await eventsPicker().expect(409);
+    expect(noOrg.body).toEqual({ statusCode: 409, message: M.organizationRequired });
+  });
+
+  it("identifies the account and lists the user's organizations (pickers) through the real client", async () => {
+    const driver = t.created.app.get(EventbriteDriver);
+    const token = await fakeToken(fake.url, CLIENT, 'post');
+    expect(await driver.identify(token.access_token)).toEqual({ accountName: 'Riley Studio', metadata: { user_id: fake.state.user.id } });
+    expect(await driver.pickers({ accessToken: token.access_token, metadata: {} })).toEqual({
+      organizations: [
+        { id: '2000001', name: 'Riley Studio Events' },
+        { id: '2000002', name: 'Riley Pop-ups' },
+      ],
+    });
+  });
+
+  it('turns a 429 into ProviderRateLimitedError with the Retry-After', async () => {
+    const driver = t.created.app.get(EventbriteDriver);
+    const token = await fakeToken(fake.url, CLIENT, 'post');
+    fake.state.rateLimit = { remaining: 1, retryAfterSeconds: 7 };
+    const error = await driver.identify(token.access_token).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderRateLimitedError);
+    expect((error as ProviderRateLimitedError).retryAfterMs).toBe(7000);
+  });
+
+  it("lists the chosen organization's events for Edit Course's picker, page by page", async () => {
+    await save({ organization_id: ORG });
+    for (let i = 0; i < 55; i++) fake.addEvent(ORG, `Wheel night ${i}`, `2031-01-${String((i % 28) + 1).padStart(2, '0')}T18:00:00Z`);
+    fake.addEvent('2000002', 'Other organization', '2031-02-01T18:00:00Z');
+    const first = await eventsPicker().expect(200);
+    expect(first.body.events).toHaveLength(50);
+    expect(first.body.events[0]).toEqual({ id: expect.any(String), name: expect.stringMatching(/^Wheel night/), start: expect.stringMatching(/^2031-01-28T18:00:00/), status: 'live' });
+    expect(first.body.continuation).toEqual(expect.any(String));
+    const second = await eventsPicker(a.token, `?continuation=${first.body.continuation}`).expect(200);
+    expect(second.body.events).toHaveLength(5);
+    expect(second.body.continuation).toBeNull();
+    const names = [...first.body.events, ...second.body.events].map((e: { name: string }) => e.name);
+    expect(names).not.toContain('Other organization');
+    // Another organization of the studio app has no connection of its own.
+    await eventsPicker(b.token).expect(409);
+  });
+
+  it('creates a toggled session once as an event with a ticket class, updates it, and cancels it when deleted', async () => {
+    const course = await schedulableCourse(t, a.token);
+    const created = fake.state.counts.eventsCreated;
+    const res = await t.http
+      .post('/api/admin/events')
+      .set('token', a.token)
+      .send({
+        activity_id: course.activity_id,
+        location_id: course.location_id,
+        instructor_id: course.instructor_id,
+        dates: [{ date: '2031-03-10', time: '18:00', duration: 120 }],
+        capacity: 12,
+        price: 4500,
+        sync_with_eventbrite: true,
+      })
+      .expect(201);
+    const eventId = res.body.event_id as string;
+    const mapping = await remoteOf(eventId);
+    expect(mapping).toMatchObject({ stage: 'synced', last_error: null });
+    const remote = fake.state.events.get(mapping!.remote_id!)!;
+    expect(remote).toMatchObject({ organization_id: ORG, capacity: 12, currency: 'USD', status: 'draft' });
+    expect(remote.start.utc).toBe('2031-03-10T22:00:00Z'); // 18:00 in New York (daylight time)
+    const tickets = [...fake.state.ticketClasses.values()].filter((tc) => tc.event_id === remote.id);
+    expect(tickets).toHaveLength(1);
+    expect(tickets[0]).toMatchObject({ quantity_total: 12, free: false, cost: { currency: 'USD', value: 4500 } });
+    expect(fake.state.counts.eventsCreated).toBe(created + 1);
+
+    // A change updates the same event: nothing is created again.
+    await t.http.put(`/api/admin/events/${eventId}`).set('token', a.token).send({ capacity: 20, price: 5000 }).expect(200);
+    await eventually(() => tickets[0].quantity_total, (q) => q === 20);
+    expect(tickets[0].cost).toMatchObject({ value: 5000 });
+    expect(remote.capacity).toBe(20);
+    expect(fake.state.counts.eventsCreated).toBe(created + 1);
+    expect([...fake.state.ticketClasses.values()].filter((tc) => tc.event_id === remote.id)).toHaveLength(1);
+
+    await t.http.delete(`/api/admin/events/${eventId}`).set('token', a.token).expect(200);
+    await eventually(() => remote.status, (s) => s === 'canceled');
+    expect(await remoteOf(eventId)).toMatchObject({ stage: 'cancelled', remote_id: remote.id });
+  });
+
+  it('leaves a session without the toggle alone, and syncs every session once sync_all_courses is on', async () => {
+    const course = await schedulableCourse(t, a.token);
+    const quiet = await scheduleSession(t, a.token, course, { daysFromNow: 40 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mappingOf(t, a.organizationId, 'eventbrite', 'event', quiet)).toBeNull();
+    await save({ sync_all_courses: true });
+    const all = await scheduleSession(t, a.token, course, { daysFromNow: 41 });
+    expect(await remoteOf(all)).toMatchObject({ stage: 'synced', remote_id: expect.any(String) });
+    await save({ sync_all_courses: false });
+  });
+
+  it("links a course to an existing event from Edit Course, and shows the course's syncMappings", async () => {
+    const course = await schedulableCourse(t, a.token);
+    const existing = fake.addEvent(ORG, 'Existing event', '2031-05-01T18:00:00Z');
+    const res = await t.http
+      .put(`/api/admin/activities/${course.activity_id}`)
+      .set('token', a.token)
+      .send({ ...validCourseEdit(course), sync_with_eventbrite: true, eventbrite_event_id: existing.id });
+    expect(res.status).toBe(200);
+    expect(await mappingOf(t, a.organizationId, 'eventbrite', 'activity', course.activity_id)).toMatchObject({
+      stage: 'synced',
+      remote_id: existing.id,
+    });
+    const read = await t.http.get(`/api/admin/activities/${course.activity_id}`).set('token', a.token).expect(200);
+    expect(read.body.syncMappings).toEqual([{ SyncProvider: { name: 'eventbrite', config_schema: { sync_all_courses: false } } }]);
+    // Another organization's course read shows nothing of it, and a course never synced shows none.
+    const plain = await schedulableCourse(t, a.token);
+    expect((await t.http.get(`/api/admin/activities/${plain.activity_id}`).set('token', a.token).expect(200)).body.syncMappings).toEqual([]);
+    await t.http.get(`/api/admin/activities/${course.activity_id}`).set('token', b.token).expect(404);
+  });
+
+  describe('orders placed on Eventbrite', () => {
+    let course: Awaited<ReturnType<typeof schedulableCourse>>;
+    let eventId: string;
+    let remoteId: string;
+
+    beforeAll(async () => {
+      course = await schedulableCourse(t, a.token);
+      const res = await t.http
+        .post('/api/admin/events')
+        .set('token', a.token)
+        .send({
+          activity_id: course.activity_id,
+          location_id: course.location_id,
+          instructor_id: course.instructor_id,
+          dates: [{ date: '2031-04-10', time: '18:00', duration: 120 }],
+          capacity: 3,
+          price: 4500,
+          sync_with_eventbrite: true,
+        })
+        .expect(201);
+      eventId = res.body.event_id;
+      remoteId = (await remoteOf(eventId))!.remote_id!;
+    });
+
+    const enrollments = async () =>
+      (await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=100`).set('token', a.token).expect(200)).body;
+
+    it('a webhook delivery arrives as an enrollment whose order has source eventbrite, once however often it is sent', async () => {
+      const order = fake.placeOrder(remoteId, { first_name: 'Wren', last_name: 'Hale', email: 'wren@buyer.test' });
+      const body = fake.webhookBody(order);
+      const first = await t.http.post('/api/webhooks/eventbrite').send(body).expect(200);
+      expect(first.body).toEqual({ received: true, queued: 1 });
+      await t.http.post('/api/webhooks/eventbrite').send(body).expect(200);
+      const list = await eventually(enrollments, (l) => l.totalCount === 1);
+      expect(list.enrollments[0]).toMatchObject({ Student: expect.objectContaining({ email: 'wren@buyer.test' }) });
+      const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
+      const mine = orders.body.orders.filter((o: { Student: { email: string } }) => o.Student.email === 'wren@buyer.test');
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ source: 'eventbrite', total: 4500, status: 'paid' });
+      // The poll finds the same order again: nothing more.
+      expect(await t.created.app.get(EventbriteOrdersService).poll(a.organizationId)).toMatchObject({ recorded: 0, duplicate: 1 });
+      expect((await enrollments()).totalCount).toBe(1);
+    });
+
+    it('the polling cron brings an order no webhook announced', async () => {
+      fake.placeOrder(remoteId, { first_name: 'Ola', last_name: 'Berg', email: 'ola@buyer.test' });
+      expect(await t.created.app.get(EventbriteOrdersService).poll(a.organizationId)).toMatchObject({ recorded: 1 });
+      expect((await enrollments()).totalCount).toBe(2);
+    });
+
+    it('never oversells the last seat to a local enrollment racing an Eventbrite sale; the loser on Eventbrite is a visible conflict', async () => {
+      const students = await Promise.all([0, 1, 2].map(() => addStudent(t, a.token)));
+      const sales = [0, 1, 2].map((i) => fake.placeOrder(remoteId, { first_name: 'Race', last_name: `${i}`, email: `race${i}@buyer.test` }));
+      const orders = t.created.app.get(EventbriteOrdersService);
+      const results = await Promise.all([
+        ...students.map((s) => t.http.post(`/api/admin/orders/enroll/${s}`).set('token', a.token).send({ event_id: eventId })),
+        ...sales.map((s) => orders.importById(a.organizationId, s.id)),
+      ]);
+      const local = results.slice(0, 3).filter((r) => (r as { status: number }).status === 201).length;
+      const remote = results.slice(3).filter((r) => r === 'recorded').length;
+      expect(local + remote).toBe(1); // one seat was left
+      const event = await t.http.get(`/api/admin/events/${eventId}`).set('token', a.token).expect(200);
+      expect(event.body.seats_taken).toBe(3);
+      const conflicts = await orders.conflicts(a.organizationId);
+      expect(conflicts.filter((c) => c.remote_order_id.length > 0 && sales.some((s) => s.id === c.remote_order_id))).toHaveLength(3 - remote);
+      expect(conflicts[0].message).toBe(M.overbooked(1, 0));
+      // The conflict stays one per order.
+      await orders.importById(a.organizationId, sales[0].id);
+      expect((await orders.conflicts(a.organizationId)).length).toBe(conflicts.length);
+    });
+
+    it("ignores another organization's webhook user, and B sees none of A's sales", async () => {
+      const res = await t.http
+        .post('/api/webhooks/eventbrite')
+        .send({ config: { action: 'order.placed', user_id: '999' }, api_url: `${fake.url}/v3/orders/1/` })
+        .expect(200);
+      expect(res.body.queued).toBe(0);
+      expect(await t.created.app.get(EventbriteOrdersService).conflicts(b.organizationId)).toEqual([]);
+      await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=10`).set('token', b.token).expect(404);
+    });
+  });
+});
