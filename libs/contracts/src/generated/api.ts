@@ -1124,6 +1124,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/partners/eventbrite/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events of the Eventbrite organization chosen in the Eventbrite settings, newest first, one page at a time (pass the answer's continuation back for the next) */
+        get: operations["PartnersController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/eventbrite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Eventbrite webhook deliveries (order.placed, order.updated): the order named by api_url is read back from Eventbrite with the connected organization's token and recorded once as an enrollment with an order of source eventbrite */
+        post: operations["SyncWebhooksController_eventbrite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/slack-alert": {
         parameters: {
             query?: never;
@@ -1798,6 +1832,10 @@ export interface components {
             is_featured: boolean;
             is_special_event: boolean;
             sync_with_eventbrite: boolean;
+            /** @description the session's video meeting (Zoom) join URL; null when it has none */
+            meeting_join_url: string | null;
+            /** @description the meeting's summary once it has taken place, when Zoom's meeting_summary is on; null until then */
+            meeting_summary: string | null;
             enrolled_count: number;
             /** @description students plus their guests */
             seats_taken: number;
@@ -2490,6 +2528,30 @@ export interface components {
             state: string;
             /** @description the PKCE verifier kept in local storage (Klaviyo) */
             code_verifier?: string;
+        };
+        TicketingEventsDto_Output: {
+            events: {
+                id: string;
+                name: string;
+                start: string | null;
+                status: string;
+            }[];
+            continuation: string | null;
+        };
+        EventbriteWebhookDto: {
+            config: {
+                action: string;
+                user_id?: string;
+                webhook_id?: string;
+                endpoint_url?: string;
+            };
+            api_url: string;
+        };
+        EventbriteWebhookReceivedDto_Output: {
+            /** @constant */
+            received: true;
+            /** @description orders queued for import (one per organization connected to that Eventbrite user) */
+            queued: number;
         };
         ChatAlertDto: {
             message: string;
@@ -6621,6 +6683,104 @@ export interface operations {
             };
             /** @description Unknown sync provider. Choose eventbrite, mailchimp, klaviyo or zoom. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PartnersController_events: {
+        parameters: {
+            query?: {
+                continuation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketingEventsDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Eventbrite is not connected. / Choose an Eventbrite organization in the Eventbrite settings first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Eventbrite did not answer. Try again in a moment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncWebhooksController_eventbrite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventbriteWebhookDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventbriteWebhookReceivedDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
