@@ -1,6 +1,6 @@
-import { Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { ApiUnexpectedBody } from '../../common/api-errors';
 import { ErrorBodyDto } from '../../common/error-body.dto';
@@ -37,8 +37,10 @@ export class QueueDashboardController {
   @ApiOkResponse({ type: DashboardLinkDto })
   @ApiUnexpectedBody()
   @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'The queue runs in-process: no dashboard' })
-  async link(@Headers(TOKEN_HEADER) token: string) {
-    const ticket = await this.gate.issueTicket(token);
+  async link(@Req() req: Request) {
+    // The session's own token (already checked by @Auth), read from the request rather than as a
+    // declared parameter: the typed client sends it on every call.
+    const ticket = await this.gate.issueTicket(String(req.headers[TOKEN_HEADER] ?? ''));
     return { url: `/api/admin/queue-dashboard/enter?ticket=${ticket}`, expires_in: 60 };
   }
 

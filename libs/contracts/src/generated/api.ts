@@ -6893,9 +6893,7 @@ export interface operations {
     QueueDashboardController_link: {
         parameters: {
             query?: never;
-            header: {
-                token: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };

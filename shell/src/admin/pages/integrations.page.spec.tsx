@@ -1,5 +1,13 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { mockFetch, networkError, okBody, renderWithProviders, type OkBodyOf } from '@studio/ui/testing';
+import {
+  TEST_SESSION,
+  errorBody,
+  mockFetch,
+  networkError,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { useDrawer } from '@studio/ui';
 import { IntegrationsPage } from './integrations.page';
 
@@ -115,5 +123,34 @@ describe('IntegrationsPage', () => {
     down = false;
     fireEvent.click(within(zoom).getByRole('button', { name: /retry/i }));
     expect(await within(zoom).findByText('Not connected', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('offers super admins the queue dashboard, and says why it cannot open; owners do not see it', async () => {
+    const providers = {
+      'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(EVENTBRITE),
+      'GET /api/admin/sync/providers/mailchimp': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('mailchimp'),
+      ),
+      'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('klaviyo'),
+      ),
+      'GET /api/admin/sync/providers/zoom': okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM),
+    };
+    const calls = mockFetch({
+      ...providers,
+      'POST /api/admin/queue-dashboard/link': errorBody(503, 'Jobs run in this process (no Redis): there is no queue dashboard.'),
+    });
+    const superAdmin = { ...TEST_SESSION, user: { ...TEST_SESSION.user, role: 'super_admin' as const } };
+    const view = renderWithProviders(<IntegrationsPage />, superAdmin);
+    fireEvent.click(await screen.findByRole('button', { name: 'Queue dashboard' }));
+    expect(
+      await screen.findByText('Jobs run in this process (no Redis): there is no queue dashboard.', {}, { timeout: 3000 }),
+    ).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST' && c.url === '/api/admin/queue-dashboard/link')).toHaveLength(1);
+    view.unmount();
+
+    renderWithProviders(<IntegrationsPage />);
+    await screen.findByRole('region', { name: 'Zoom' });
+    expect(screen.queryByRole('button', { name: 'Queue dashboard' })).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import {
   SYNC_MESSAGES,
   SYNC_PROVIDER_KINDS,
@@ -6,6 +7,7 @@ import {
   type SyncProviderName,
 } from '@studio/contracts';
 import {
+  App,
   Button,
   Card,
   Flex,
@@ -13,6 +15,8 @@ import {
   Skeleton,
   Tag,
   Typography,
+  queueDashboardLink,
+  serverMessage,
   syncQueries,
   useDrawer,
   useQuery,
@@ -60,6 +64,26 @@ function SyncProviderCard({ provider }: { provider: SyncProviderName }) {
   );
 }
 
+/** Opens the queue dashboard (super admins) through a one-time link; says why when it cannot. */
+function QueueDashboardButton() {
+  const { message } = App.useApp();
+  const [opening, setOpening] = useState(false);
+  const open = async () => {
+    setOpening(true);
+    try {
+      window.location.assign(await queueDashboardLink());
+    } catch (error) {
+      message.error(serverMessage(error, 'Could not open the queue dashboard'));
+      setOpening(false);
+    }
+  };
+  return (
+    <Button onClick={() => void open()} loading={opening}>
+      Queue dashboard
+    </Button>
+  );
+}
+
 export function IntegrationsPage() {
   const { session } = useSession();
   const drawer = useDrawer();
@@ -73,7 +97,10 @@ export function IntegrationsPage() {
         ))}
         {superAdmin ? (
           <Card title="Super Admin Settings" size="small">
-            <Button onClick={() => drawer.open('super_admin', {})}>Switch organization</Button>
+            <Flex gap={8} wrap>
+              <Button onClick={() => drawer.open('super_admin', {})}>Switch organization</Button>
+              <QueueDashboardButton />
+            </Flex>
           </Card>
         ) : null}
       </Flex>
