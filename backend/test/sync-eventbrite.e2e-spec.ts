@@ -50,6 +50,20 @@ describe('Eventbrite sync', () => {
     expect(noOrg.body).toEqual({ statusCode: 409, message: M.organizationRequired });
   });
 
+  it("fills the Eventbrite panel's organization picker from the driver once connected (B, not connected, gets none)", async () => {
+    const read = await t.http.get('/api/admin/sync/providers/eventbrite').set('token', a.token).expect(200);
+    expect(read.body.provider).toMatchObject({ connected: true });
+    expect(read.body.organizations).toEqual([
+      { id: '2000001', name: 'Riley Studio Events' },
+      { id: '2000002', name: 'Riley Pop-ups' },
+    ]);
+    expect(read.body.conflicts).toEqual([]);
+    expect(read.body.conflicts_total).toBe(0);
+    const other = await t.http.get('/api/admin/sync/providers/eventbrite').set('token', b.token).expect(200);
+    expect(other.body.provider.connected).toBe(false);
+    expect(other.body.organizations).toEqual([]);
+  });
+
   it("identifies the account and lists the user's organizations (pickers) through the real client", async () => {
     const driver = t.created.app.get(EventbriteDriver);
     const token = await fakeToken(fake.url, CLIENT, 'post');
