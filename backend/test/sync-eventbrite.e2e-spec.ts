@@ -1,4 +1,4 @@
-import { SYNC_MESSAGES as M } from '@studio/contracts';
+import { SYNC_CONFLICT_MESSAGES as C, SYNC_MESSAGES as M } from '@studio/contracts';
 import { randomBytes } from 'node:crypto';
 import { EventbriteDriver } from '../src/modules/sync/drivers/eventbrite/eventbrite.driver';
 import { EventbriteOrdersService } from '../src/modules/sync/drivers/eventbrite/eventbrite-orders.service';
@@ -48,6 +48,20 @@ describe('Eventbrite sync', () => {
     await connect(t, a.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
     const noOrg = await eventsPicker().expect(409);
     expect(noOrg.body).toEqual({ statusCode: 409, message: M.organizationRequired });
+  });
+
+  it("fills the Eventbrite panel's organization picker from the driver once connected (B, not connected, gets none)", async () => {
+    const read = await t.http.get('/api/admin/sync/providers/eventbrite').set('token', a.token).expect(200);
+    expect(read.body.provider).toMatchObject({ connected: true });
+    expect(read.body.organizations).toEqual([
+      { id: '2000001', name: 'Riley Studio Events' },
+      { id: '2000002', name: 'Riley Pop-ups' },
+    ]);
+    expect(read.body.conflicts).toEqual([]);
+    expect(read.body.conflicts_total).toBe(0);
+    const other = await t.http.get('/api/admin/sync/providers/eventbrite').set('token', b.token).expect(200);
+    expect(other.body.provider.connected).toBe(false);
+    expect(other.body.organizations).toEqual([]);
   });
 
   it("identifies the account and lists the user's organizations (pickers) through the real client", async () => {
@@ -228,6 +242,46 @@ describe('Eventbrite sync', () => {
       // The conflict stays one per order.
       await orders.importById(a.organizationId, sales[0].id);
       expect((await orders.conflicts(a.organizationId)).length).toBe(conflicts.length);
+    });
+
+    it('shows the conflicts in the Eventbrite read; Mark resolved takes one off for good, and another org gets 404', async () => {
+      const read = async (token = a.token) =>
+        (await t.http.get('/api/admin/sync/providers/eventbrite').set('token', token).expect(200)).body;
+      const before = await read();
+      expect(before.conflicts_total).toBeGreaterThanOrEqual(2);
+      expect(before.conflicts).toHaveLength(before.conflicts_total);
+      const first = before.conflicts[0];
+      expect(first).toEqual({
+        id: expect.any(String),
+        remote_order_id: expect.any(String),
+        event_id: eventId,
+        seats: 1,
+        buyer_email: expect.stringMatching(/^race\d@buyer\.test$/),
+        message: M.overbooked(1, 0),
+        created_at: expect.any(String),
+      });
+      // B's panel shows none of A's conflicts, and B cannot resolve one (404, not 403).
+      const other = await read(b.token);
+      expect(other.conflicts).toEqual([]);
+      expect(other.conflicts_total).toBe(0);
+      const foreign = await t.http.post(`/api/admin/sync/conflicts/${first.id}/resolve`).set('token', b.token).expect(404);
+      expect(foreign.body.message).toBe(C.notFound);
+      await t.http.post('/api/admin/sync/conflicts/not-a-uuid/resolve').set('token', a.token).expect(404);
+
+      const resolved = await t.http.post(`/api/admin/sync/conflicts/${first.id}/resolve`).set('token', a.token).expect(200);
+      expect(resolved.body.conflicts_total).toBe(before.conflicts_total - 1);
+      expect(resolved.body.conflicts.map((c: { id: string }) => c.id)).not.toContain(first.id);
+      // Resolving twice is a 404: it is no longer an open conflict.
+      await t.http.post(`/api/admin/sync/conflicts/${first.id}/resolve`).set('token', a.token).expect(404);
+      // The order is still known: importing it again neither enrolls it nor reopens the conflict.
+      const orders = t.created.app.get(EventbriteOrdersService);
+      expect(await orders.importById(a.organizationId, first.remote_order_id)).toBe('duplicate');
+      expect((await read()).conflicts_total).toBe(before.conflicts_total - 1);
+      const event = await t.http.get(`/api/admin/events/${eventId}`).set('token', a.token).expect(200);
+      expect(event.body.seats_taken).toBe(3);
+      // Mailing lists and Zoom carry no conflicts.
+      const zoom = await t.http.get('/api/admin/sync/providers/zoom').set('token', a.token).expect(200);
+      expect(zoom.body).not.toHaveProperty('conflicts');
     });
 
     it("ignores another organization's webhook user, and B sees none of A's sales", async () => {

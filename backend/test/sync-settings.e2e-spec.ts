@@ -34,7 +34,7 @@ describe('sync settings (/api/admin/sync/providers)', () => {
   afterAll(() => t.close());
 
   describe('GET a provider', () => {
-    it('answers Eventbrite not connected, its defaults and an empty organization list', async () => {
+    it('answers Eventbrite not connected, its defaults, an empty organization list and no sale conflicts', async () => {
       const res = await get('eventbrite').expect(200);
       expect(res.body).toEqual({
         provider: {
@@ -50,6 +50,8 @@ describe('sync settings (/api/admin/sync/providers)', () => {
           failures_total: 0,
         },
         organizations: [],
+        conflicts: [],
+        conflicts_total: 0,
       });
     });
 

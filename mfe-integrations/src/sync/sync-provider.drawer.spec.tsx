@@ -7,6 +7,7 @@ import {
   renderWithProviders,
   type OkBodyOf,
 } from '@studio/ui/testing';
+import { SYNC_MESSAGES } from '@studio/contracts';
 import { EventbriteDrawer, KlaviyoDrawer, MailchimpDrawer, ZoomDrawer } from './sync-provider.drawer';
 
 type ProviderBody = OkBodyOf<'/api/admin/sync/providers/{provider}', 'get'>;
@@ -275,6 +276,59 @@ describe('sync provider drawers', () => {
       renderWithProviders(<ZoomDrawer data={{}} close={close} />);
       expect(await screen.findByText('Last sync: not synced yet', {}, { timeout: 3000 })).toBeInTheDocument();
       expect(screen.getByText('No failed syncs')).toBeInTheDocument();
+    });
+  });
+
+  describe('Eventbrite sale conflicts, with Mark resolved', () => {
+    const CONFLICT: NonNullable<ProviderBody['conflicts']>[number] = {
+      id: '7c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e',
+      remote_order_id: '9000123',
+      event_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+      seats: 2,
+      buyer_email: 'wren@buyer.test',
+      message: SYNC_MESSAGES.overbooked(2, 1),
+      created_at: '2026-11-20T15:00:00.000Z',
+    };
+    const WITH_CONFLICT: ProviderBody = { ...EVENTBRITE, conflicts: [CONFLICT], conflicts_total: 4 };
+    const RESOLVE = `POST /api/admin/sync/conflicts/${CONFLICT.id}/resolve`;
+
+    it('lists the conflict with its message; Mark resolved toasts and the list follows the answer', async () => {
+      const calls = mockFetch({
+        'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(WITH_CONFLICT),
+        [RESOLVE]: okBody<'/api/admin/sync/conflicts/{conflict_id}/resolve', 'post'>({
+          ...EVENTBRITE,
+          conflicts: [],
+          conflicts_total: 0,
+        }),
+      });
+      renderWithProviders(<EventbriteDrawer data={{}} close={close} />);
+      expect(
+        await screen.findByText('Sold on Eventbrite for 2 seats with 1 left: not enrolled. Refund it on Eventbrite or raise the capacity.', {}, { timeout: 3000 }),
+      ).toBeInTheDocument();
+      expect(screen.getByText('4 sales to resolve (the 1 most recent shown)')).toBeInTheDocument();
+      expect(screen.getByText(/Eventbrite order 9000123 · wren@buyer\.test · 2 seats/)).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', { name: 'Mark order 9000123 resolved' }));
+      expect(await screen.findByText('Conflict marked resolved')).toBeInTheDocument();
+      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith(`/conflicts/${CONFLICT.id}/resolve`))).toBe(true);
+      expect(await screen.findByText('No sale conflicts')).toBeInTheDocument();
+    });
+
+    it("toasts 'Error resolving the conflict' and keeps it when the call fails", async () => {
+      mockFetch({
+        'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(WITH_CONFLICT),
+        [RESOLVE]: errorBody(404, 'Sale conflict not found.'),
+      });
+      renderWithProviders(<EventbriteDrawer data={{}} close={close} />);
+      fireEvent.click(await screen.findByRole('button', { name: 'Mark order 9000123 resolved' }, { timeout: 3000 }));
+      expect(await screen.findByText('Error resolving the conflict')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Mark order 9000123 resolved' })).toBeInTheDocument();
+    });
+
+    it('the mailing lists show no conflicts section', async () => {
+      mockFetch({ 'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(KLAVIYO) });
+      renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
+      expect(await screen.findByText('Klaviyo is connected.', {}, { timeout: 3000 })).toBeInTheDocument();
+      expect(screen.queryByText('Sale conflicts')).toBeNull();
     });
   });
 });

@@ -33,6 +33,7 @@ import {
 import { saveSyncConfig } from './sync.api';
 import { SyncConnection } from './sync-connection';
 import { SyncActivitySection } from './sync-activity';
+import { SyncConflictsSection } from './sync-conflicts';
 
 /** Every provider's config_schema field; each provider's schema takes only its own (spec 001 §3). */
 interface SyncSettingsForm {
@@ -209,6 +210,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
             ))}
           </DrawerSection>
           <SyncActivitySection provider={provider} data={data} />
+          {provider === 'eventbrite' ? <SyncConflictsSection data={data} /> : null}
         </Form>
       </DrawerShell>
     </form>

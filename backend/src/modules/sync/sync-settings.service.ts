@@ -14,10 +14,12 @@ import {
   SYNC_FAILURES_SHOWN,
   SyncFailure,
   SyncLocalType,
+  SyncSaleConflict,
 } from '@studio/contracts';
 import { notFound } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
 import { SYNC_DRIVERS, SyncDriver } from './drivers/sync-driver';
+import { readSaleConflicts } from './drivers/eventbrite/eventbrite-conflicts';
 import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConfigEvents } from './sync-config-events';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
@@ -42,6 +44,9 @@ export interface SyncProviderView {
   };
   organizations?: SyncRemoteChoice[];
   lists?: SyncRemoteChoice[];
+  /** Eventbrite only: the sales held as conflicts for the admin (newest first, bounded) and their count. */
+  conflicts?: SyncSaleConflict[];
+  conflicts_total?: number;
 }
 
 /** Reads a route's provider name: an unknown one answers 404 with the providers it could be. */
@@ -151,7 +156,10 @@ export class SyncSettingsService {
         ...activity,
       },
     };
-    if (provider === 'eventbrite') view.organizations = [];
+    if (provider === 'eventbrite') {
+      view.organizations = [];
+      Object.assign(view, await readSaleConflicts(this.em, ctx.organizationId));
+    }
     if (provider === 'mailchimp' || provider === 'klaviyo') view.lists = [];
     // The provider's own choices are read from its API by its driver, once connected.
     const driver = this.drivers?.find((d) => d.provider === provider);

@@ -1,6 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { SYNC_JOB_MESSAGES, SYNC_MESSAGES as M, SYNC_PROVIDERS, SyncConfigPayload } from '@studio/contracts';
+import {
+  SYNC_CONFLICT_MESSAGES,
+  SYNC_JOB_MESSAGES,
+  SYNC_MESSAGES as M,
+  SYNC_PROVIDERS,
+  SyncConfigPayload,
+} from '@studio/contracts';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { ZodResponse } from 'nestjs-zod';
 import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
 import { ErrorBodyDto } from '../../common/error-body.dto';
@@ -9,6 +16,7 @@ import { Auth } from '../identity/auth.guard';
 import { SyncConfigPayloadDto, SyncProviderOutDto } from './sync.dto';
 import { requireProvider, SyncSettingsService } from './sync-settings.service';
 import { SyncJobsService } from './jobs/sync-jobs.service';
+import { resolveSaleConflict } from './drivers/eventbrite/eventbrite-conflicts';
 
 @ApiTags('sync')
 @Controller('admin/sync/providers')
@@ -63,5 +71,30 @@ export class SyncMappingsController {
   async retry(@Ctx() ctx: RequestContext, @Param('mapping_id') mappingId: string) {
     const provider = await this.jobs.retry(ctx.organizationId, mappingId);
     return this.settings.view(ctx, provider);
+  }
+}
+
+@ApiTags('sync')
+@Controller('admin/sync/conflicts')
+@Auth()
+export class SyncConflictsController {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly settings: SyncSettingsService,
+  ) {}
+
+  @Post(':conflict_id/resolve')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Mark an Eventbrite sale conflict resolved (refunded or handled on Eventbrite): it leaves the Eventbrite panel, and the order is still never imported again; answers the provider as GET /admin/sync/providers/eventbrite does',
+  })
+  @ApiParam({ name: 'conflict_id', schema: { type: 'string', format: 'uuid' } })
+  @ZodResponse({ status: 200, type: SyncProviderOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: SYNC_CONFLICT_MESSAGES.notFound })
+  @ApiUnexpectedBody()
+  async resolve(@Ctx() ctx: RequestContext, @Param('conflict_id') conflictId: string) {
+    await resolveSaleConflict(this.em, ctx.organizationId, conflictId);
+    return this.settings.view(ctx, 'eventbrite');
   }
 }

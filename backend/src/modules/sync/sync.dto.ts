@@ -8,6 +8,8 @@ import {
   syncRemoteChoiceSchema,
   syncFailureSchema,
   SYNC_FAILURES_SHOWN,
+  SYNC_CONFLICTS_SHOWN,
+  syncSaleConflictSchema,
   SyncProviderName,
   zoomConfigSchema,
 } from '@studio/contracts';
@@ -57,6 +59,14 @@ export class SyncProviderOutDto extends createZodDto(
       .array(syncRemoteChoiceSchema)
       .optional()
       .describe('Mailchimp and Klaviyo only: the lists of the connected account (empty until connected)'),
+    conflicts: z
+      .array(syncSaleConflictSchema)
+      .max(SYNC_CONFLICTS_SHOWN)
+      .optional()
+      .describe(
+        `Eventbrite only: sales placed on Eventbrite that could not be enrolled, newest first, at most ${SYNC_CONFLICTS_SHOWN}; each can be marked resolved`,
+      ),
+    conflicts_total: z.number().int().min(0).optional().describe('Eventbrite only: how many sale conflicts are open'),
   }),
 ) {}
 

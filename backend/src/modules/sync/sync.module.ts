@@ -21,7 +21,7 @@ import { SyncJobsService } from './jobs/sync-jobs.service';
 import { SyncConnectService } from './oauth/sync-connect.service';
 import { SyncOAuthController } from './oauth/sync-oauth.controller';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
-import { SyncController, SyncMappingsController } from './sync.controller';
+import { SyncConflictsController, SyncController, SyncMappingsController } from './sync.controller';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
 import { TokenCipher } from './token-cipher';
@@ -55,7 +55,7 @@ import { SyncWebhooksController } from './webhooks.controller';
     CatalogModule,
     OrdersModule,
   ],
-  controllers: [SyncController, SyncMappingsController, SyncOAuthController, PartnersController, SyncWebhooksController],
+  controllers: [SyncController, SyncMappingsController, SyncConflictsController, SyncOAuthController, PartnersController, SyncWebhooksController],
   providers: [
     TokenCipher,
     SyncOAuthService,

@@ -1073,6 +1073,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/sync/conflicts/{conflict_id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark an Eventbrite sale conflict resolved (refunded or handled on Eventbrite): it leaves the Eventbrite panel, and the order is still never imported again; answers the provider as GET /admin/sync/providers/eventbrite does */
+        post: operations["SyncConflictsController_resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/sync/providers/{provider}/authorize": {
         parameters: {
             query?: never;
@@ -2514,6 +2531,27 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description Eventbrite only: sales placed on Eventbrite that could not be enrolled, newest first, at most 20; each can be marked resolved */
+            conflicts?: {
+                /**
+                 * Format: uuid
+                 * @description the conflict id, for Mark resolved
+                 */
+                id: string;
+                /** @description Eventbrite's order id */
+                remote_order_id: string;
+                /** @description the session the sale was for */
+                event_id: string | null;
+                /** @description the seats the Eventbrite order asked for */
+                seats: number;
+                buyer_email: string;
+                /** @description why it was not enrolled (the seats left, or the session removed) */
+                message: string;
+                /** @description ISO instant the sale came back from Eventbrite */
+                created_at: string;
+            }[];
+            /** @description Eventbrite only: how many sale conflicts are open */
+            conflicts_total?: number;
         };
         SyncAuthorizeDto: {
             /** @description S256 PKCE challenge (required for Klaviyo) */
@@ -6483,6 +6521,63 @@ export interface operations {
             };
             /** @description Only a failed sync can be retried. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SyncConflictsController_resolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conflict_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncProviderOutDto_Output"];
+                };
+            };
+            /** @description A body was sent and is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sale conflict not found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -23,3 +23,27 @@ export const syncFailureSchema = z.object({
   updated_at: z.string().describe('ISO instant of the last failure'),
 });
 export type SyncFailure = z.infer<typeof syncFailureSchema>;
+
+/* ------------------------------------------------ Eventbrite sale conflicts --------------------- */
+
+/** Messages of the Eventbrite sale conflicts in the Eventbrite panel. */
+export const SYNC_CONFLICT_MESSAGES = {
+  notFound: 'Sale conflict not found.',
+  resolved: 'Conflict marked resolved',
+  resolveFailed: 'Error resolving the conflict',
+} as const;
+
+/** How many open conflicts the Eventbrite read lists (the newest first); `conflicts_total` counts them all. */
+export const SYNC_CONFLICTS_SHOWN = 20;
+
+/** A sale placed on Eventbrite that could not be enrolled (overbooked, or its session was removed). */
+export const syncSaleConflictSchema = z.object({
+  id: z.uuid().describe('the conflict id, for Mark resolved'),
+  remote_order_id: z.string().max(100).describe("Eventbrite's order id"),
+  event_id: z.uuid().nullable().describe('the session the sale was for'),
+  seats: z.number().int().min(0).describe('the seats the Eventbrite order asked for'),
+  buyer_email: z.string().max(320),
+  message: z.string().max(2000).describe('why it was not enrolled (the seats left, or the session removed)'),
+  created_at: z.string().describe('ISO instant the sale came back from Eventbrite'),
+});
+export type SyncSaleConflict = z.infer<typeof syncSaleConflictSchema>;

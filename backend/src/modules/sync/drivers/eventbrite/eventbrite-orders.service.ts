@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { SYNC_MESSAGES as M } from '@studio/contracts';
+import { SYNC_MESSAGES as M, SyncSaleConflict } from '@studio/contracts';
 import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../../queue/job-queue';
 import { OrdersService } from '../../../orders/orders.service';
 import { EventsService } from '../../../scheduling/events.service';
@@ -10,6 +10,7 @@ import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { EventbriteDriver } from './eventbrite.driver';
 import { EventbriteOrder } from './eventbrite.resources';
+import { readSaleConflicts } from './eventbrite-conflicts';
 
 /** The queue of orders coming back from Eventbrite (webhook deliveries and the polling cron). */
 export const EVENTBRITE_ORDERS_QUEUE = 'sync-eventbrite-orders';
@@ -18,14 +19,7 @@ export const EVENTBRITE_POLL_WINDOW_MS = 7 * 24 * 3600_000;
 
 export type ExternalSaleOutcome = 'recorded' | 'duplicate' | 'conflict' | 'ignored';
 
-export interface ExternalSaleConflict {
-  remote_order_id: string;
-  event_id: string | null;
-  seats: number;
-  buyer_email: string;
-  message: string;
-  created_at: string;
-}
+export type ExternalSaleConflict = SyncSaleConflict;
 
 interface OrderJob {
   organizationId: string;
@@ -198,22 +192,8 @@ export class EventbriteOrdersService implements OnModuleInit {
     return conflict ? 'conflict' : result.kind === 'recorded' ? 'recorded' : 'duplicate';
   }
 
-  /** The sales the admin must resolve, newest first. */
+  /** The sales the admin must resolve, newest first (at most 200). */
   async conflicts(organizationId: string): Promise<ExternalSaleConflict[]> {
-    const rows = await this.em.getConnection().execute<
-      { remote_order_id: string; event_id: string | null; seats: number; buyer_email: string; last_error: string; created_at: Date }[]
-    >(
-      `select remote_order_id, event_id, seats, buyer_email, last_error, created_at from sync_external_sale
-        where organization_id = ? and stage = 'conflict' order by created_at desc limit 200`,
-      [organizationId],
-    );
-    return rows.map((r) => ({
-      remote_order_id: r.remote_order_id,
-      event_id: r.event_id,
-      seats: r.seats,
-      buyer_email: r.buyer_email,
-      message: r.last_error,
-      created_at: new Date(r.created_at).toISOString(),
-    }));
+    return (await readSaleConflicts(this.em, organizationId, 200)).conflicts;
   }
 }
