@@ -94,7 +94,7 @@ export class SyncConflictsController {
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: SYNC_CONFLICT_MESSAGES.notFound })
   @ApiUnexpectedBody()
   async resolve(@Ctx() ctx: RequestContext, @Param('conflict_id') conflictId: string) {
-    await resolveSaleConflict(this.em, ctx.organizationId, conflictId);
+    await resolveSaleConflict(this.em, ctx.organizationId, conflictId, ctx.userId);
     return this.settings.view(ctx, 'eventbrite');
   }
 }

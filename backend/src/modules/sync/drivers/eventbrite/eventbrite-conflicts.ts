@@ -42,16 +42,20 @@ export async function readSaleConflicts(
 /**
  * The admin marks a conflict resolved (refunded or handled on Eventbrite): it leaves the panel's
  * list. The row stays, so the order is still known and a later webhook or poll does not bring the
- * sale back. Until `sync_external_sale.stage` allows a `resolved` value (a migration), a resolved
- * conflict is stored as `recorded` with no local order and its reason kept in `last_error`.
+ * sale back; it keeps its reason (`last_error`), who resolved it and when.
  * Another organization's id, an unknown one, or one that is not an open conflict answers 404.
  */
-export async function resolveSaleConflict(em: EntityManager, organizationId: string, id: string): Promise<void> {
+export async function resolveSaleConflict(
+  em: EntityManager,
+  organizationId: string,
+  id: string,
+  userId: string | null,
+): Promise<void> {
   if (!UUID.test(id)) throw notFound(C.notFound);
   const rows = await em.getConnection().execute<{ id: string }[]>(
-    `update sync_external_sale set stage = 'recorded', updated_at = now()
+    `update sync_external_sale set stage = 'resolved', resolved_at = now(), resolved_by = ?, updated_at = now()
       where id = ? and organization_id = ? and stage = 'conflict' returning id`,
-    [id, organizationId],
+    [userId, id, organizationId],
   );
   if (rows.length === 0) throw notFound(C.notFound);
 }
