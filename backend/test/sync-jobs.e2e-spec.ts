@@ -1,4 +1,5 @@
 import { SYNC_JOB_MESSAGES as J } from '@studio/contracts';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { ProviderRateLimitedError, ProviderRejectedError } from '../src/modules/sync/drivers/sync-driver';
 import { SyncJobData, SyncJobHandler } from '../src/modules/sync/jobs/sync-job.types';
@@ -43,6 +44,30 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
       return { remoteId: mapping.remoteId ?? `remote-${job.localId}` };
     },
   };
+  /** A record that changes while its job runs: the handler reads it fresh, and can be held mid-run. */
+  const records = new Map<string, string>();
+  const seen: { localId: string; value: string | undefined }[] = [];
+  let hold: Promise<void> | null = null;
+  const changing: SyncJobHandler = {
+    provider: 'mailchimp',
+    action: 'test.changing',
+    async handle(job, mapping) {
+      const value = records.get(job.localId);
+      seen.push({ localId: job.localId, value });
+      if (hold) await hold;
+      return { remoteId: mapping.remoteId ?? `remote-${job.localId}` };
+    },
+  };
+  const mappingOf = async (localId: string) =>
+    (
+      await t.created.app
+        .get(EntityManager)
+        .getConnection()
+        .execute<{ stage: string; remote_id: string | null; version: number }[]>(
+          'select stage, remote_id, version from sync_mapping where local_id = ?',
+          [localId],
+        )
+    )[0];
   const jobs = () => t.created.app.get(SyncJobsService);
   const enqueue = (localId: string, organizationId = a.organizationId, attempts = 2) =>
     jobs().enqueue(
@@ -56,6 +81,7 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
   beforeAll(async () => {
     t = await startTestApp({ RUN_WORKER: 'true', QUEUE_MODE: 'redis' });
     jobs().register(handler);
+    jobs().register(changing);
     const ownerA = await t.organizationWithUser('owner', 'Alpha Ceramics');
     const ownerB = await t.organizationWithUser('owner', 'Beta Glass');
     a = { token: ownerA.token, organizationId: ownerA.organization.id };
@@ -126,5 +152,41 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
     const p = await eventually(read, (v) => !v.failures.some((f: { local_id: string }) => f.local_id === student));
     expect(p.last_synced_at).not.toBeNull();
+  });
+
+  it('a change made while its job runs is synced by a follow-up job, not lost', async () => {
+    const student = randomUUID();
+    const data: SyncJobData = { organizationId: a.organizationId, provider: 'mailchimp', action: 'test.changing', localType: 'student', localId: student };
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
+    records.set(student, 'ada@example.test');
+    await jobs().enqueue(data);
+    await eventually(() => Promise.resolve(seen.filter((s) => s.localId === student).length), (n) => n === 1);
+    // the job has read the record and is calling the provider when the student changes
+    records.set(student, 'ada.lovelace@example.test');
+    await jobs().enqueue(data);
+    hold = null;
+    release();
+    await eventually(() => mappingOf(student), (m) => m.stage === 'synced');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.filter((s) => s.localId === student).map((s) => s.value)).toEqual([
+      'ada@example.test',
+      'ada.lovelace@example.test',
+    ]);
+    expect(await mappingOf(student)).toEqual({ stage: 'synced', remote_id: `remote-${student}`, version: 2 });
+  });
+
+  it('three changes while its job waits are one job, which reads the last one', async () => {
+    const student = randomUUID();
+    const data: SyncJobData = { organizationId: a.organizationId, provider: 'mailchimp', action: 'test.changing', localType: 'student', localId: student };
+    for (const email of ['bo@example.test', 'bo.1@example.test', 'bo.2@example.test']) {
+      records.set(student, email);
+      await jobs().enqueue(data, { delayMs: 400 });
+    }
+    expect((await mappingOf(student)).stage).toBe('queued');
+    await eventually(() => mappingOf(student), (m) => m.stage === 'synced');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.filter((s) => s.localId === student).map((s) => s.value)).toEqual(['bo.2@example.test']);
+    expect((await mappingOf(student)).version).toBe(1);
   });
 });

@@ -250,6 +250,38 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       expect([...mc.state.createdByEmail(listId).values()].every((n) => n === 1)).toBe(true);
     }, 60000);
 
+    it('a backfill page whose own (cursor) student Mailchimp refuses marks that student failed with the reason, without retrying the page', async () => {
+      const pageCalls = () =>
+        mc.server.requests.filter(
+          (r) =>
+            r.method === 'POST' &&
+            r.path === `/3.0/lists/${listId}` &&
+            JSON.stringify(r.body).includes('rae@localhost'),
+        ).length;
+      const before = pageCalls();
+      // REFUSED_ID is last in id order: a page from it holds only that student
+      await t.created.app.get(SyncJobsService).enqueue({
+        organizationId: a.organizationId,
+        provider: 'mailchimp',
+        action: 'students.batch',
+        localType: 'student',
+        localId: REFUSED_ID,
+      });
+      await eventually(async () =>
+        (await mappings(a.organizationId, 'mailchimp')).every((m) => m.stage !== 'queued' && m.stage !== 'syncing'),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await mappings(a.organizationId, 'mailchimp')).filter((m) => m.local_id === REFUSED_ID)).toEqual([
+        {
+          local_id: REFUSED_ID,
+          remote_id: null,
+          stage: 'failed',
+          last_error: 'Mailchimp: rae@localhost looks fake or invalid',
+        },
+      ]);
+      expect(pageCalls() - before).toBe(1);
+    });
+
     it('clients for two accounts at once never mix tokens (the SDK is used per instance, not its global client)', async () => {
       const other = await startFakeMailchimp({ lists: ['Other account list'] });
       try {

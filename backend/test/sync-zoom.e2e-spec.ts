@@ -100,8 +100,31 @@ describe('Zoom sync', () => {
     fake.summarize(meeting, 'Centered clay and pulled the first walls.');
     // The summary job waits in the queue until 15 minutes after the session ends; run it now.
     const queue = (t.created.app.get(JOB_QUEUE) as unknown as { queue(name: string): Queue }).queue('sync-zoom');
-    const jobId = syncJobId({ organizationId: a.organizationId, provider: 'zoom', action: 'meeting.summary', localType: 'event', localId: id });
-    const delayed = await eventually(() => queue.getJob(jobId), (j) => Boolean(j));
+    // the job id carries the mapping's version (a change made while a job runs is a new job)
+    const version = () =>
+      t.withEm(async (em) => {
+        const [row] = await em
+          .getConnection()
+          .execute<{ version: number }[]>(
+            `select version from sync_mapping where organization_id = ? and provider = 'zoom' and local_type = 'event' and local_id = ?`,
+            [a.organizationId, id],
+          );
+        return row;
+      });
+    const delayed = await eventually(
+      async () =>
+        queue.getJob(
+          syncJobId({
+            organizationId: a.organizationId,
+            provider: 'zoom',
+            action: 'meeting.summary',
+            localType: 'event',
+            localId: id,
+            version: (await version())?.version,
+          }),
+        ),
+      (j) => Boolean(j),
+    );
     const endsAt = Date.parse((await event(id).expect(200)).body.ends_at);
     expect(delayed!.timestamp + delayed!.opts.delay!).toBeGreaterThanOrEqual(endsAt + ZOOM_SUMMARY_DELAY_MS - 60_000);
     await delayed!.promote();

@@ -152,11 +152,16 @@ export async function run(ctx = {}) {
 
     const oursRate = (ours.count / ours.ms) * 1000;
     const bareRate = (reference.count / reference.ms) * 1000;
+    ctx.note?.(
+      `sync: ${jobs} jobs enqueued through SyncJobsService, then run by one \`dist/worker.js\` process (plus the test-only ` +
+        `no-op handler of test/support/sync-reliability-worker.js: one PUT to a local fake), timed from the fake's first ` +
+        `call to its last; reference: a bare BullMQ Worker (concurrency 4) doing the same PUT on the same Redis, same run.`,
+    );
     return [
       {
         figure: `sync jobs/s, ${jobs} jobs (our worker process vs bare BullMQ Worker, concurrency 4, same Redis and fake)`,
-        value: Math.round(oursRate),
-        reference: Math.round(bareRate),
+        value: `${Math.round(oursRate)} jobs/s`,
+        reference: `${Math.round(bareRate)} jobs/s`,
         ratio: Number((oursRate / bareRate).toFixed(2)),
         target: 'ratio ≥ 0.25 (ours writes the mapping twice per job)',
         met: oursRate / bareRate >= 0.25,

@@ -39,6 +39,12 @@ export interface FakeMailchimpState {
   createdByEmail(listId: string): Map<string, number>;
   /** Answers 429 to the next API calls. */
   rateLimit: FakeRateLimit;
+  /**
+   * Injected faults of the member upsert (PUT), for the reliability test: the percent of emails
+   * whose first PUT answers 503 before writing (`before`), or writes and then answers 503 (the
+   * answer is lost, `after`). Chosen by a hash of the email, so the same emails fail every run.
+   */
+  faults: { before: number; after: number };
   addList(name: string): FakeMailchimpList;
 }
 
@@ -91,6 +97,7 @@ export async function startFakeMailchimp(
     lists: new Map(),
     effects: [],
     rateLimit: new FakeRateLimit(),
+    faults: { before: 0, after: 0 },
     createdByEmail(listId) {
       const counts = new Map<string, number>();
       for (const e of this.effects) {
@@ -253,6 +260,7 @@ export async function startFakeMailchimp(
   });
 
   // Add or update a list member.
+  const putSeen = new Set<string>();
   server.route('PUT', '/3.0/lists/:list_id/members/:subscriber_hash', (req: FakeRequest) => {
     const list = state.lists.get(req.params.list_id);
     if (!list) return problem(404, 'Resource Not Found', 'The requested resource could not be found.');
@@ -261,7 +269,14 @@ export async function startFakeMailchimp(
     if (!email || hash(email) !== req.params.subscriber_hash.toLowerCase()) {
       return problem(400, 'Invalid Resource', 'The subscriber hash does not match the email address.');
     }
-    return { json: memberJson(write(list, body, typeof body.status === 'string').member) };
+    const first = !putSeen.has(hash(email));
+    putSeen.add(hash(email));
+    const roll = createHash('sha1').update(`fault${email.toLowerCase()}`).digest()[0] % 100;
+    const unavailable = () => problem(503, 'Service Unavailable', 'Please try again later.');
+    if (first && roll < state.faults.before) return unavailable();
+    const { member } = write(list, body, typeof body.status === 'string');
+    if (first && roll >= state.faults.before && roll < state.faults.before + state.faults.after) return unavailable();
+    return { json: memberJson(member) };
   });
 
   server.route('GET', '/3.0/lists/:list_id/members/:subscriber_hash', (req) => {

@@ -1,16 +1,19 @@
 /*
- * TEST ONLY. The worker process of test/sync-reliability.e2e-spec.ts: the production worker
- * (dist/worker.js's startWorker, same modules, same SIGTERM handling) plus one test module that
- * registers a provider-effect handler against the test's fake. It stands in for the Mailchimp
- * member upsert until the synclists branch lands; the lead switches the test to it at merge.
+ * TEST ONLY. The production worker (dist/worker.js's startWorker, same modules, same SIGTERM
+ * handling) plus one test module that registers a handler (`mailchimp` / `reliability.member`)
+ * doing one HTTP call against a generic counting fake. The reliability test's main runs use the
+ * real worker and the real Mailchimp upsert; this one serves what that path cannot show:
+ * - the duplicate run: a keyless POST (a create) with the remote-id check off, since Mailchimp's
+ *   PUT by subscriber hash cannot create a member twice;
+ * - the SIGTERM run, whose fake answers slowly on demand;
+ * - scripts/bench/sync.mjs, which times our worker against a bare BullMQ Worker doing the same
+ *   no-op call.
  *
  * RELIABILITY_FAKE_URL: the fake provider. RELIABILITY_MODE:
- *   put  (default) the effect is a PUT keyed by the record's local id (an upsert, like Mailchimp's
- *        PUT /lists/{id}/members/{hash} and Klaviyo's profile import), and a record whose mapping
- *        already has a remote id is not sent again;
+ *   put  (default) the effect is a PUT keyed by the record's local id (an upsert), and a record
+ *        whose mapping already has a remote id is not sent again;
  *   post the effect is a keyless POST (a create) and the remote id is not checked: what the test
  *        shows fails.
- * RELIABILITY_DELAY_MS: the fake's answer is slow (the SIGTERM test).
  */
 const path = require('node:path');
 const dist = path.join(__dirname, '..', '..', 'dist');

@@ -17,6 +17,7 @@ import { Migration20261122210000_waivers } from './Migration20261122210000_waive
 import { Migration20261122220000_sync } from './Migration20261122220000_sync';
 import { Migration20261122223000_sync_oauth_state } from './Migration20261122223000_sync_oauth_state';
 import { Migration20261122224000_sync_events } from './Migration20261122224000_sync_events';
+import { Migration20261122225000_sync_mapping_version } from './Migration20261122225000_sync_mapping_version';
 import { Migration20261122233000_list_indexes } from './Migration20261122233000_list_indexes';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
@@ -40,5 +41,6 @@ export const migrationsList = [
   { name: 'Migration20261122220000_sync', class: Migration20261122220000_sync },
   { name: 'Migration20261122223000_sync_oauth_state', class: Migration20261122223000_sync_oauth_state },
   { name: 'Migration20261122224000_sync_events', class: Migration20261122224000_sync_events },
+  { name: 'Migration20261122225000_sync_mapping_version', class: Migration20261122225000_sync_mapping_version },
   { name: 'Migration20261122233000_list_indexes', class: Migration20261122233000_list_indexes },
 ];

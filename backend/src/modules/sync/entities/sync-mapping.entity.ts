@@ -15,7 +15,7 @@ import { Organization } from '../../organizations/organization.entity';
 })
 export class SyncMapping {
   [OptionalProps]?:
-    'remoteId' | 'action' | 'stage' | 'lastError' | 'attempts' | 'lastSyncedAt' | 'createdAt' | 'updatedAt';
+    'remoteId' | 'action' | 'stage' | 'lastError' | 'attempts' | 'version' | 'lastSyncedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -47,6 +47,10 @@ export class SyncMapping {
 
   @Property({ type: 'integer' })
   attempts: number = 0;
+
+  /** Bumped by each change enqueued while the record is not already waiting; part of the job id. */
+  @Property({ type: 'integer' })
+  version: number = 0;
 
   @Property({ type: 'timestamptz', nullable: true })
   lastSyncedAt: Date | null = null;

@@ -134,8 +134,15 @@ export abstract class StudentsBatchHandler extends MailingListHandler {
         localId: next.id,
       });
     }
-    // The page's own row is the cursor student's; the job runner marks it (a refusal of that one
-    // student is not thrown: a retry would re-run the page and every page after it).
-    return { remoteId: remoteIds.get(job.localId) ?? null };
+    // The page's own row is the cursor student's; the job runner marks it. A refusal of that one
+    // student is not thrown (a retry would re-run the page and every page after it): the job
+    // succeeds and the student's mapping is failed with the provider's reason.
+    const cursorId = remoteIds.get(job.localId);
+    if (cursorId) return { remoteId: cursorId };
+    if (!page.some((s) => s.id === job.localId)) return { stage: 'cancelled' }; // the student is gone
+    return {
+      stage: 'failed',
+      error: result.refused.get(job.localId) ?? `${this.provider} did not take this student`,
+    };
   }
 }

@@ -8,6 +8,11 @@ export interface SyncJobData {
   action: string;
   localType: SyncLocalType;
   localId: string;
+  /**
+   * The mapping's version when enqueued (set by SyncJobsService.enqueue, part of the job id): a job
+   * whose version is behind the mapping's was superseded by a newer one and does nothing.
+   */
+  version?: number;
 }
 
 /** The mapping as the handler finds it: the remote id once created, so a create is never repeated. */
@@ -20,8 +25,14 @@ export interface SyncJobMapping {
 export interface SyncJobResult {
   /** The provider's id of the record, kept on the mapping. */
   remoteId?: string | null;
-  /** `cancelled` when the remote record was cancelled or removed; `synced` by default. */
-  stage?: 'synced' | 'cancelled';
+  /**
+   * `cancelled` when the remote record was cancelled or removed; `failed` when the provider refused
+   * the record itself and retrying cannot help (with `error`, its reason), without failing the job
+   * (a batch page whose own record was refused still did the rest of the page); `synced` by default.
+   */
+  stage?: 'synced' | 'cancelled' | 'failed';
+  /** Why the record failed (with stage `failed`). */
+  error?: string;
 }
 
 /**
@@ -41,9 +52,13 @@ export const SYNC_JOB_HANDLERS = Symbol('SYNC_JOB_HANDLERS');
 /** One queue per provider, so one provider's rate limit pauses only its own jobs. */
 export const syncQueueName = (provider: SyncProviderName) => `sync-${provider}`;
 
-/** Deterministic: the same change to the same record is one job while it waits. */
+/**
+ * Deterministic: changes to the same record are one job while it waits. The mapping's version is
+ * part of it, so a change made while the record's job runs is a new job (BullMQ ignores an add
+ * whose id is still in the queue, and a running job's id is).
+ */
 export const syncJobId = (job: SyncJobData) =>
-  [job.organizationId, job.provider, job.action, job.localType, job.localId].join('.');
+  [job.organizationId, job.provider, job.action, job.localType, job.localId, `v${job.version ?? 0}`].join('.');
 
 export const SYNC_JOB_ATTEMPTS = 6;
 export const SYNC_JOB_BACKOFF_MS = 2000;

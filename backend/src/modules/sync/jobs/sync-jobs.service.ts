@@ -63,19 +63,32 @@ export class SyncJobsService implements OnApplicationBootstrap {
   }
 
   /**
-   * Records the mapping as queued and enqueues the job (one job per record and action while it
-   * waits). `attempts` is for tests and tools; jobs use SYNC_JOB_ATTEMPTS.
+   * Records the mapping as queued and enqueues the job. The mapping's version is bumped unless it
+   * is already queued: a waiting job reads the record fresh when it runs, so repeated changes while
+   * it waits stay one job (same version, same job id), while a change made when the record is
+   * syncing (or synced, or failed) is a new job under a new id. `attempts` is for tests and tools;
+   * jobs use SYNC_JOB_ATTEMPTS.
    */
   async enqueue(data: SyncJobData, options: { attempts?: number; delayMs?: number } = {}): Promise<void> {
-    await this.em.getConnection().execute(
-      `insert into sync_mapping (id, organization_id, provider, local_type, local_id, action, stage)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, 'queued')
+    const [row] = await this.em.getConnection().execute<{ version: number }[]>(
+      `insert into sync_mapping (id, organization_id, provider, local_type, local_id, action, stage, version)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, 'queued', 1)
        on conflict (organization_id, provider, local_type, local_id)
-       do update set stage = 'queued', action = excluded.action, updated_at = now()`,
+       do update set stage = 'queued', action = excluded.action, updated_at = now(),
+         version = case when sync_mapping.stage = 'queued' then sync_mapping.version else sync_mapping.version + 1 end
+       returning version`,
       [data.organizationId, data.provider, data.localType, data.localId, data.action],
     );
-    await this.queue.add(syncQueueName(data.provider), data.action, data, {
-      jobId: syncJobId(data),
+    const job: SyncJobData = {
+      organizationId: data.organizationId,
+      provider: data.provider,
+      action: data.action,
+      localType: data.localType,
+      localId: data.localId,
+      version: row.version,
+    };
+    await this.queue.add(syncQueueName(data.provider), data.action, job, {
+      jobId: syncJobId(job),
       attempts: options.attempts ?? SYNC_JOB_ATTEMPTS,
       backoffMs: SYNC_JOB_BACKOFF_MS,
       removeOnComplete: true,
@@ -112,23 +125,40 @@ export class SyncJobsService implements OnApplicationBootstrap {
     const handler = this.handlers.get(`${data.provider}:${data.action}`);
     if (!handler) throw new Error(`No sync handler for ${data.provider} ${data.action}`);
     const connection = this.em.getConnection();
-    const [mapping] = await connection.execute<{ id: string; remote_id: string | null; attempts: number }[]>(
+    // A job of an older version was superseded by a newer one (enqueued while this one waited for
+    // a retry): that one reads the record fresh, this one does nothing. (A job without a version
+    // was enqueued before versions existed: it runs.)
+    const [mapping] = await connection.execute<{ id: string; remote_id: string | null; attempts: number; version: number }[]>(
       `update sync_mapping set stage = 'syncing', attempts = attempts + 1, updated_at = now()
        where organization_id = ? and provider = ? and local_type = ? and local_id = ?
-       returning id, remote_id, attempts`,
-      [data.organizationId, data.provider, data.localType, data.localId],
+         and (?::integer is null or version <= ?::integer)
+       returning id, remote_id, attempts, version`,
+      [data.organizationId, data.provider, data.localType, data.localId, data.version ?? null, data.version ?? null],
     );
-    if (!mapping) return; // the record's mapping is gone (organization deleted): nothing to do
+    if (!mapping) return; // superseded, or the record's mapping is gone (organization deleted)
+    const version = data.version ?? mapping.version;
     try {
       const result = await handler.handle(data, {
         id: mapping.id,
         remoteId: mapping.remote_id,
         attempts: mapping.attempts,
       });
+      // The remote id is kept in any case; the stage only if no newer change was enqueued while
+      // this job ran (its job is queued under the next version and will sync it).
+      const stage = result?.stage ?? 'synced';
       await connection.execute(
-        `update sync_mapping set stage = ?, remote_id = coalesce(?, remote_id), last_error = null,
-           last_synced_at = now(), updated_at = now() where id = ?`,
-        [result?.stage ?? 'synced', result?.remoteId ?? null, mapping.id],
+        `update sync_mapping set remote_id = coalesce(?, remote_id), last_synced_at = now(), updated_at = now(),
+           stage = case when version = ? then ? else stage end,
+           last_error = case when version = ? then ? else last_error end
+         where id = ?`,
+        [
+          result?.remoteId ?? null,
+          version,
+          stage,
+          version,
+          stage === 'failed' ? (result?.error ?? `${data.provider} refused this record`).slice(0, 2000) : null,
+          mapping.id,
+        ],
       );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -151,14 +181,26 @@ export class SyncJobsService implements OnApplicationBootstrap {
     }
   }
 
-  /** The queue gave up on the job (attempts spent, a permanent refusal, or stalled too often). */
+  /**
+   * The queue gave up on the job (attempts spent, a permanent refusal, or stalled too often). A
+   * newer version's job is queued when the versions differ: that one decides the stage.
+   */
   private async markFailed(job: JobEnvelope<SyncJobData>, error: Error): Promise<void> {
     const data = job.data;
     this.logger.warn(`${data.provider} ${data.action} ${data.localId} failed for good: ${error.message}`);
     await this.em.getConnection().execute(
       `update sync_mapping set stage = 'failed', last_error = ?, updated_at = now()
-       where organization_id = ? and provider = ? and local_type = ? and local_id = ?`,
-      [error.message.slice(0, 2000), data.organizationId, data.provider, data.localType, data.localId],
+       where organization_id = ? and provider = ? and local_type = ? and local_id = ?
+         and (?::integer is null or version = ?::integer)`,
+      [
+        error.message.slice(0, 2000),
+        data.organizationId,
+        data.provider,
+        data.localType,
+        data.localId,
+        data.version ?? null,
+        data.version ?? null,
+      ],
     );
   }
 }
