@@ -11,6 +11,7 @@
 //   figure: what is measured; value / reference: display strings with units; ratio: a number
 //   (value / reference, NaN when there is none); target: e.g. '<= 1.5x'; met: boolean.
 // `BENCH_ONLY=export,seats` runs only the modules whose names contain one of the words.
+// `BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the API process.
 // The exit code is non-zero only when something failed, never because a target was missed.
 //
 // ctx, what a module receives:
@@ -168,7 +169,10 @@ async function main() {
     LOG_LEVEL: 'warn',
     REDIS_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
   };
-  const server = spawn(process.execPath, [join(ROOT, 'backend/dist/main.js')], {
+  // BENCH_API_NODE_ARGS: extra node flags for the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  // (a CPU profile of the API under the bench's load, written when the bench stops it).
+  const apiNodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...apiNodeArgs, join(ROOT, 'backend/dist/main.js')], {
     cwd: ROOT,
     env: { ...apiEnv, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],

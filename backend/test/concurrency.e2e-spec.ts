@@ -108,4 +108,30 @@ describe('concurrent changes', () => {
       expect(res.body).toEqual({ statusCode: 409, message: M.tagNameTaken, errors: { name: M.tagNameTaken } });
     }
   });
+
+  it('seats exactly the capacity when 24 students enroll at once, refuses the rest as full, and numbers the orders without gaps', async () => {
+    const eventId = await scheduleSession(t, token, course, { capacity: 6, daysFromNow: 90 });
+    const students = await Promise.all(Array.from({ length: 24 }, () => addStudent(t, token)));
+    const answers = await Promise.all(
+      students.map((s) => t.http.post(`/api/admin/orders/enroll/${s}`).set('token', token).send({ event_id: eventId })),
+    );
+    const seated = answers.filter((r) => r.status === 201);
+    expect(seated).toHaveLength(6);
+    for (const res of answers.filter((r) => r.status !== 201)) expect(res.body).toEqual({ statusCode: 409, message: M.sessionFull });
+    expect(await seatsOf(eventId)).toEqual({ capacity: 6, seats: 6 });
+    // The counter is taken in the last statement before commit: every seated order has its number,
+    // one after the other.
+    const numbers = seated.map((r) => r.body.order_number as number).sort((a, b) => a - b);
+    expect(numbers).toEqual(numbers.map((_, i) => numbers[0] + i));
+    for (const res of seated) {
+      const order = await t.http.get(`/api/admin/order/${res.body.order_id}`).set('token', token).expect(200);
+      expect(order.body).toMatchObject({ order_number: res.body.order_number, total: 0, source: 'workbench', status: 'paid' });
+      expect(order.body.lines).toMatchObject([{ kind: 'seat', event_id: eventId, unit_price: 0, quantity: 1 }]);
+    }
+    // The quick refusal before the lock keeps the rules' order: a seated student asking again in the
+    // full session hears "already enrolled", not "full".
+    const again = await t.http.post(`/api/admin/orders/enroll/${students[answers.indexOf(seated[0])]}`).set('token', token).send({ event_id: eventId });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(M.alreadyEnrolled);
+  });
 });

@@ -55,6 +55,8 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65535).default(3000),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  /** Connections each process keeps to PostgreSQL at most (a transaction waiting on a row lock holds one). */
+  DATABASE_POOL_MAX: z.coerce.number({ error: 'expected a number' }).int().min(1).max(200).default(20),
   PGLITE_DATA_DIR: z.string().min(1).default('data/pglite'),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   /** Namespace of this deployment's keys in Redis (queues, rate-limit counters). */

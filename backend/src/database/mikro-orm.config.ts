@@ -32,7 +32,7 @@ export async function buildOrmOptions(
         ...common,
         driver: PostgreSqlDriver,
         clientUrl: config.DATABASE_URL,
-        pool: { min: 0, max: 10 },
+        pool: { min: 0, max: config.DATABASE_POOL_MAX },
       },
     };
   }

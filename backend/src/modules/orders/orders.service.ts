@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
@@ -129,23 +130,42 @@ export class OrdersService {
 
   /** Enrolls the student in the session with a zero-total workbench order, in one transaction. */
   async enrollDirectly(ctx: RequestContext, studentId: string, eventId: string) {
+    const student = await this.students.requireStudent(ctx, studentId);
+    // A full session (most attempts when a class is in demand) is refused here, without a
+    // transaction or a wait on the seat lock; this read may only refuse, enroll() decides in the lock.
+    const refusal = await this.enrollments.refusalBeforeLock(ctx, student.id, eventId);
+    if (refusal) throw refusal;
     const result = await this.em.transactional(async (em) => {
-      const student = await this.students.requireStudent(ctx, studentId);
       const enrollment = await this.enrollments.enroll(ctx, em, student, eventId);
-      const order = em.create(Order, {
-        organization: em.getReference(Organization, ctx.organizationId),
-        orderNumber: await this.nextOrderNumber(em, ctx.organizationId),
-        student,
-        status: 'paid',
-        source: 'workbench',
-        totalCents: 0,
-        eventId,
-        description: enrollment.event.name,
-      });
-      em.create(OrderLine, { order, kind: 'seat', eventId, description: enrollment.event.name, unitPriceCents: 0 });
-      enrollment.orderId = order.id;
-      await em.flush();
-      return { enrollment, order };
+      const name = enrollment.event.name;
+      // The order, its seat line and the enrollment's link to it in one statement that also takes the
+      // next number: the counter row serialises every order of the organization until commit, so it
+      // is taken last, in the statement right before the commit (numbers stay without gaps).
+      const orderId = randomUUID();
+      const [row] = await em.execute<{ order_number: number }[]>(
+        `with n as (
+           insert into order_counter (organization_id, last_number) values (?, 1001)
+           on conflict (organization_id) do update set last_number = order_counter.last_number + 1
+           returning last_number
+         ), o as (
+           insert into customer_order (id, organization_id, order_number, student_id, status, source, total_cents, event_id, description, created_at)
+           select ?, ?, n.last_number, ?, 'paid', 'workbench', 0, ?, ?, ? from n
+           returning id, order_number
+         ), l as (
+           insert into order_line (id, order_id, position, kind, event_id, description, unit_price_cents, quantity)
+           select ?, o.id, 0, 'seat', ?, ?, 0, 1 from o
+         ), e as (
+           update enrollment set order_id = o.id from o where enrollment.id = ?
+         )
+         select order_number from o`,
+        [ctx.organizationId, orderId, ctx.organizationId, student.id, eventId, name, new Date(), randomUUID(), eventId, name, enrollment.id],
+      );
+      // The enrollment's link to its order is written by the statement above (as the entity's
+      // orderId was before): nothing is left to flush, so the commit follows at once.
+      return {
+        enrollment,
+        order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },
+      };
     });
     // Announced once committed: the waivers module requests the course's waiver.
     await this.enrollments.announceCreated(ctx, result.enrollment);

@@ -13,7 +13,7 @@ import { EnrollmentEvents } from './enrollment-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
-import { lockEventForSeats } from './seats';
+import { LockedSeats, lockEventForSeats } from './seats';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -101,6 +101,25 @@ export async function courseRules(
   return { singleParty: Boolean(row?.single_party), requiredWaiverId: row?.required_waiver_id ?? null };
 }
 
+/**
+ * Why a student cannot take a seat in the session, or null when they can: the rules of enroll(), in
+ * the order the admin sees them. Inside the seat lock it decides; before it (refusalBeforeLock) it may
+ * only refuse.
+ */
+export function enrollRefusal(
+  s: Pick<LockedSeats, 'status' | 'endsAt' | 'capacity' | 'seats' | 'students' | 'held'> & {
+    alreadyEnrolled: boolean;
+    singleParty: boolean;
+  },
+): ApiError | null {
+  if (s.status !== 'active') return notFound('Event not found');
+  if (s.endsAt.getTime() <= Date.now()) return new ApiError(HttpStatus.CONFLICT, M.eventFinished);
+  if (s.alreadyEnrolled) return new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
+  if (s.students + s.held > 0 && s.singleParty) return new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
+  if (s.seats + 1 > s.capacity) return new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+  return null;
+}
+
 /** Seats in sessions: enroll (never oversold), list, remove, guests. */
 @Injectable()
 export class EnrollmentsService {
@@ -121,15 +140,11 @@ export class EnrollmentsService {
     eventId: string,
   ): Promise<Enrollment> {
     const seats = await lockEventForSeats(em, ctx, eventId);
-    if (seats.status !== 'active') throw notFound('Event not found');
-    if (seats.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
     const existing = await em.count(Enrollment, { event: eventId, student: student.id, status: 'active' });
-    if (existing > 0) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
     // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
     const rules = await courseRules(em, eventId);
-    if (seats.students + seats.held > 0 && rules.singleParty)
-      throw new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
-    if (seats.seats + 1 > seats.capacity) throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+    const refusal = enrollRefusal({ ...seats, alreadyEnrolled: existing > 0, singleParty: rules.singleParty });
+    if (refusal) throw refusal;
     // A course that requires a waiver starts the seat's waiver as pending; the waivers module moves it on.
     const enrollment = em.create(Enrollment, {
       organization: em.getReference(Organization, ctx.organizationId),
@@ -146,6 +161,46 @@ export class EnrollmentsService {
     }
     await em.populate(enrollment, ['event']);
     return enrollment;
+  }
+
+  /**
+   * The refusal an enrolment would get, read WITHOUT the seat lock, in one query: so a full session
+   * (or a finished one, or a student already in it) is answered at once, without a transaction or a
+   * wait on the lock. It may only refuse, never admit: when it finds nothing to refuse, the caller
+   * still goes through enroll(), which decides inside the lock. A refusal seen here is one a locked
+   * read at this instant would also give (seats only come back when someone removes a seat).
+   */
+  async refusalBeforeLock(ctx: Pick<RequestContext, 'organizationId'>, studentId: string, eventId: string): Promise<ApiError | null> {
+    const [row] = await this.em.getConnection().execute<
+      { capacity: number; ends_at: Date; status: 'active' | 'cancelled'; single_party: boolean | null; enrolled: boolean; seats: string; students: string; held: string }[]
+    >(
+      `select ev.capacity, ev.ends_at, ev.status, a.single_party,
+              exists (select 1 from enrollment e where e.event_id = ev.id and e.student_id = ? and e.status = 'active') as enrolled,
+              coalesce(t.seats, 0) as seats, coalesce(t.students, 0) as students, coalesce(t.held, 0) as held
+         from event ev
+         left join activity a on a.id = ev.activity_id
+         cross join lateral (
+           select sum(seats) as seats, sum(students) as students, sum(held) as held
+             from (select 1 + guest_count as seats, 1 as students, 0 as held
+                     from enrollment where status = 'active' and event_id = ev.id
+                   union all
+                   select seats, 0, seats
+                     from seat_hold where released_at is null and expires_at > clock_timestamp() and event_id = ev.id) taken
+         ) t
+        where ev.id = ? and ev.organization_id = ?`,
+      [studentId, eventId, ctx.organizationId],
+    );
+    if (!row) return notFound('Event not found');
+    return enrollRefusal({
+      status: row.status,
+      endsAt: new Date(row.ends_at),
+      capacity: row.capacity,
+      seats: Number(row.seats),
+      students: Number(row.students),
+      held: Number(row.held),
+      alreadyEnrolled: row.enrolled,
+      singleParty: Boolean(row.single_party),
+    });
   }
 
   /**
