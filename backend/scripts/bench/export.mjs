@@ -101,7 +101,9 @@ export async function run(ctx) {
     ctx.note('The 1,000,000-row export memory figure was skipped (BENCH_BIG_ROWS=0).');
   }
   ctx.note(
-    'Export reference: COPY (select the raw columns ...) TO STDOUT read by bare pg in the bench process; the API formats, neutralises and quotes every cell in SQL and streams COPY through HTTP.',
+    'Export reference: COPY ... TO STDOUT of the same rows, read by bare pg in the bench process: the same joins (enrollment, student, order), filter and order as the export, ' +
+      "but the raw columns in PostgreSQL's own text. So the ratio is the export's own overhead: formatting (local time, money, waiver label), formula neutralisation and quoting in SQL, " +
+      'plus the HTTP hop and the session check; a reference without the joins would charge the export for reading the rows it must read.',
   );
   return rows;
 }

@@ -29,14 +29,18 @@ const HEADER_LINE = `\uFEFF${EXPORT_HEADER.map((h) => `"${h.replaceAll('"', '""'
  * neutraliseCsvCell (libs/contracts) in SQL, the same rule to the byte: a phone-shaped value (an
  * optional +, digits, spaces, ( ) . - with 7 digits or more) stays as is; otherwise an apostrophe
  * goes before a formula character (= + - @ tab CR) at the start of the cell or after a ; or ,
- * (optionally after spaces). Cells with no such place are returned at the cost of one regex test.
+ * (optionally after spaces). Cells with no , or ; and a plain first character skip the regexes.
  * No "?" anywhere in the text but the batch size: the embedded path runs it through the ORM, which reads "?" as a
  * parameter ({0,1} stands for ?; the formula character is matched and put back, not looked ahead
  * at, which is the same since none of = + - @ tab CR is a ; or ,). No ";" either (\x3b in the
  * patterns): the embedded driver runs a text with one as a script and answers per statement.
  */
 function neutralise(cell: string): string {
-  return `case when ${cell} !~ '(^|[\\x3b,]) *[=+@\\t\\r-]' then ${cell}
+  // The cheap test first: no , or ; in the cell and a first character that is neither a formula
+  // character nor a space (ascii('') is 0) means no place the rule acts on, with no regex run.
+  // Most names and emails end there; the rest take the regex tests below, unchanged.
+  return `case when strpos(${cell}, ',') = 0 and strpos(${cell}, chr(59)) = 0 and ascii(${cell}) not in (9, 13, 32, 43, 45, 61, 64) then ${cell}
+    when ${cell} !~ '(^|[\\x3b,]) *[=+@\\t\\r-]' then ${cell}
     when ${cell} ~ '^\\+{0,1}[0-9][0-9 ().-]*[0-9]$' and length(regexp_replace(${cell}, '[^0-9]', '', 'g')) >= 7 then ${cell}
     else regexp_replace(${cell}, '(^|[\\x3b,])( *)([=+@\\t\\r-])', '\\1\\2''\\3', 'g') end`;
 }
@@ -77,7 +81,8 @@ export function exportQuery(input: {
     WAIVER_LABEL,
     `to_char(x.created_at at time zone ${escapeLiteral(input.zone)}, 'YYYY-MM-DD HH24:MI')`,
     `coalesce(x.order_number::text, '')`,
-    `coalesce(to_char(x.total_cents / 100.0, 'FM999999999990.00'), '')`,
+    // Integer arithmetic, not to_char of a numeric: total_cents is an integer >= 0 by the schema.
+    `coalesce((x.total_cents / 100)::text || '.' || lpad((x.total_cents % 100)::text, 2, '0'), '')`,
   ].map((sql, i) => `${sql} as c${i}`);
   if (input.cursor) cells.push('x.created_at::text as cursor_at', 'x.id::text as cursor_id');
   // The rows are sorted narrow and formatted after: the sort carries the raw columns, not the text.

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import {
   CheckoutCreated,
   CheckoutState,
@@ -16,8 +16,18 @@ import {
 } from '../payments.port';
 import { StripeCustomer } from './stripe-customer.entity';
 
+/**
+ * The SDK, loaded on first use rather than at boot (issue 12: the API starts in under 3 s; a
+ * studio without Stripe never needs it).
+ */
+export function stripeSdk(): typeof Stripe {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('stripe') as typeof Stripe;
+}
+
 /** Builds the SDK client; `apiBase` (tests: a local fake) sets its host, port and protocol. */
 export function stripeClient(secretKey: string, apiBase?: string): Stripe {
+  const Stripe = stripeSdk();
   if (!apiBase) return new Stripe(secretKey);
   const url = new URL(apiBase);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
@@ -98,7 +108,7 @@ export class StripePaymentsAdapter extends PaymentsPort {
       );
       return { refundId: refund.id, status: (refund.status ?? 'pending') as RefundResult['status'], amountCents: refund.amount };
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError) {
         if (error.code && OVER_REFUND_CODES.has(error.code)) throw new OverRefundError(error.message);
         if (error.code === 'resource_missing') throw new PaymentNotFoundError(error.message);
       }
@@ -147,7 +157,7 @@ export class StripePaymentsAdapter extends PaymentsPort {
       // Now, not at period end: no final invoice and no proration credit.
       return ended(await this.stripe.subscriptions.cancel(providerSubscriptionId, { invoice_now: false, prorate: false }));
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      if (!(error instanceof stripeSdk().errors.StripeInvalidRequestError)) throw error;
       // Stripe answers an ended subscription's cancel as missing ("No such subscription"), though it
       // can still be retrieved: when it ended elsewhere (the dashboard, unpaid), that end is the answer.
       const current = await this.notFoundAs(() => this.stripe.subscriptions.retrieve(providerSubscriptionId), `No such subscription: ${providerSubscriptionId}`);
@@ -180,7 +190,7 @@ export class StripePaymentsAdapter extends PaymentsPort {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') throw new PaymentNotFoundError(message);
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError && error.code === 'resource_missing') throw new PaymentNotFoundError(message);
       throw error;
     }
   }

@@ -2,7 +2,7 @@ import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { RenewalIntervalUnit, SubscriptionStatus } from '@studio/contracts';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { ApiError } from '../../../common/api-error';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AppConfig } from '../../../config/config.schema';
@@ -60,7 +60,7 @@ const RETRY_ON_FAILURE = { rethrow: true } as const;
 export class StripeWebhooksService implements OnModuleInit {
   private readonly logger = new Logger('StripeWebhooks');
   /** The SDK for verifying signatures and, with a secret key, reading objects an event only names. */
-  private readonly stripe: Stripe;
+  private client: Stripe | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -68,8 +68,12 @@ export class StripeWebhooksService implements OnModuleInit {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly paymentEvents: PaymentEvents,
     private readonly subscriptionEvents: SubscriptionEvents,
-  ) {
-    this.stripe = stripeClient(config.STRIPE_SECRET_KEY ?? 'sk_test_webhooks_only', config.STRIPE_API_BASE);
+  ) {}
+
+  /** Built on the first delivery, not at boot: loading the SDK is a start cost most studios skip. */
+  private get stripe(): Stripe {
+    this.client ??= stripeClient(this.config.STRIPE_SECRET_KEY ?? 'sk_test_webhooks_only', this.config.STRIPE_API_BASE);
+    return this.client;
   }
 
   onModuleInit(): void {

@@ -20,8 +20,11 @@ interface SdkApiClient {
   setConfig(config: { accessToken: string }): void;
   lists: SdkLists;
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const ApiClient = require('@mailchimp/mailchimp_marketing/src/ApiClient') as new () => SdkApiClient;
+/** Loaded on the first client, not at boot (issue 12: the API starts in under 3 s). */
+function sdkApiClient(): new () => SdkApiClient {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@mailchimp/mailchimp_marketing/src/ApiClient') as new () => SdkApiClient;
+}
 
 /** Mailchimp's batch subscribe takes at most 500 members per call. */
 export const MAILCHIMP_BATCH_MAX = 500;
@@ -41,7 +44,7 @@ export class MailchimpClient {
   constructor(auth: DriverAuth) {
     const endpoint = auth.metadata.api_endpoint;
     if (!endpoint) throw new Error('Mailchimp connection has no api_endpoint: connect Mailchimp again');
-    this.sdk = new ApiClient();
+    this.sdk = new (sdkApiClient())();
     this.sdk.basePath = `${endpoint.replace(/\/+$/, '')}/3.0`;
     this.sdk.timeout = 30_000;
     // No `server` key: the SDK would rewrite the word "server" in the URL with it.
