@@ -45,6 +45,8 @@ export class QueueDashboardController {
   }
 
   @Get('enter')
+  // A browser redirect into the dashboard, not an API call: left out of the OpenAPI document
+  // (test/platform.e2e-spec.ts names it as the one such route).
   @ApiExcludeEndpoint()
   async enter(@Query('ticket') ticket: unknown, @Res() res: Response) {
     const session = typeof ticket === 'string' ? await this.gate.redeemTicket(ticket) : null;
