@@ -1,5 +1,5 @@
-// Connecting Klaviyo in chromium through the PKCE flow (spec 001 §7) against a local fake of its
-// OAuth server: Connect keeps the verifier in local storage and sends the challenge, the fake's
+// Connecting Klaviyo in chromium through the PKCE flow (spec 001 §7) against the local fake of
+// Klaviyo (its OAuth server, and the account call the driver makes after the exchange): Connect keeps the verifier in local storage and sends the challenge, the fake's
 // authorize page approves and redirects back, the callback page posts code + state + verifier and
 // shows "Klaviyo is connected."; Disconnect revokes the token at the fake and forgets it.
 import assert from 'node:assert/strict';
@@ -11,8 +11,7 @@ import { createDatabase } from '../support/database.mjs';
 import { launchBrowser, signIn } from '../support/browser.mjs';
 
 const require = createRequire(import.meta.url);
-const { FakeHttpServer } = require(join(ROOT, 'backend/dist/sync-fakes/fake-http.js'));
-const { mountFakeOAuth } = require(join(ROOT, 'backend/dist/sync-fakes/fake-oauth.js'));
+const { startFakeKlaviyo } = require(join(ROOT, 'backend/dist/sync-fakes/klaviyo.js'));
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const SCOPES = 'accounts:read lists:read lists:write profiles:read profiles:write';
@@ -20,20 +19,15 @@ const SCOPES = 'accounts:read lists:read lists:write profiles:read profiles:writ
 let database;
 let server;
 let browser;
+let fake;
 let klaviyo;
 let oauth;
 
 before(async () => {
-  klaviyo = new FakeHttpServer('klaviyo');
-  oauth = mountFakeOAuth(klaviyo, {
-    clientId: 'studio-klaviyo',
-    clientSecret: 'klaviyo-secret',
-    paths: { authorize: '/oauth/authorize', token: '/oauth/token', revoke: '/oauth/revoke' },
-    clientAuth: 'basic',
-    pkce: true,
-    expiresInSeconds: 3600,
-  });
-  const klaviyoUrl = await klaviyo.listen();
+  fake = await startFakeKlaviyo({ clientId: 'studio-klaviyo', clientSecret: 'klaviyo-secret' });
+  klaviyo = fake.server;
+  oauth = fake.oauth;
+  const klaviyoUrl = fake.url;
   database = createDatabase();
   server = await startServer({
     DATABASE_URL: database.url,
@@ -53,7 +47,7 @@ after(async () => {
   await browser?.close();
   await server?.stop();
   database?.drop();
-  await klaviyo?.close();
+  await fake?.close();
 });
 
 test('connects Klaviyo through PKCE, sees "Klaviyo is connected.", then disconnects (revoked at Klaviyo)', async () => {
