@@ -67,3 +67,26 @@ test('the Integrations page lists the providers; the Zoom drawer saves its setti
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a provider card's main switch saves with the generic toast, and the drawer shows it after a reload", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await page.goto(`${server.url}/admin/settings/integrations`);
+  const mailchimp = page.getByRole('region', { name: 'Mailchimp' });
+  const toggle = mailchimp.getByRole('switch', { name: 'Mailchimp: Sync all customers' });
+  await toggle.waitFor();
+  assert.equal(await toggle.getAttribute('aria-checked'), 'false');
+  await toggle.click();
+  await page.getByText('Settings saved', { exact: true }).waitFor();
+
+  // Read back from the server: the card and the provider's drawer both show it on.
+  await page.reload();
+  await mailchimp.getByRole('switch', { name: 'Mailchimp: Sync all customers', checked: true }).waitFor();
+  await page.getByRole('button', { name: 'Mailchimp settings' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('switch', { name: 'Sync all customers', checked: true }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

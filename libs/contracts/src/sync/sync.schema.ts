@@ -25,6 +25,17 @@ export const SYNC_PROVIDER_KINDS: Record<SyncProviderName, string> = {
   zoom: 'Video meetings',
 };
 
+/**
+ * Each provider's main switch, which the Integrations page shows on the provider's card so sync
+ * can be paused or resumed at a glance (saved with the generic "Settings saved" toast, spec 001 §8).
+ */
+export const SYNC_MAIN_TOGGLES = {
+  eventbrite: { field: 'sync_all_courses', label: 'Sync all courses' },
+  mailchimp: { field: 'sync_all_customers', label: 'Sync all customers' },
+  klaviyo: { field: 'sync_all_customers', label: 'Sync all customers' },
+  zoom: { field: 'meeting_summary', label: 'Attach meeting summaries' },
+} as const satisfies Record<SyncProviderName, { field: string; label: string }>;
+
 export const isSyncProvider = (value: unknown): value is SyncProviderName =>
   typeof value === 'string' && (SYNC_PROVIDERS as readonly string[]).includes(value);
 
@@ -83,7 +94,13 @@ export const SYNC_MESSAGES = {
 /* ------------------------------------------------ Connecting (OAuth, spec 001 §7) -------------- */
 
 /** Klaviyo's scopes (spec 001 §7), exactly these, in this order. */
-export const KLAVIYO_SCOPES = ['accounts:read', 'lists:read', 'lists:write', 'profiles:read', 'profiles:write'] as const;
+export const KLAVIYO_SCOPES = [
+  'accounts:read',
+  'lists:read',
+  'lists:write',
+  'profiles:read',
+  'profiles:write',
+] as const;
 
 /** The providers whose Connect uses PKCE S256 (spec 001 §7: the second mailing-list service). */
 export const SYNC_PKCE_PROVIDERS: readonly SyncProviderName[] = ['klaviyo'];

@@ -1,4 +1,4 @@
-import { syncPkceStorageKey, type SyncProviderName } from '@studio/contracts';
+import { syncPkceStorageKey, type SyncConfigPayload, type SyncProviderName } from '@studio/contracts';
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from 'oauth4webapi';
 import { $api } from '../api/query-client';
 import { answer, api } from '../api/typed-client';
@@ -15,6 +15,11 @@ export const syncQueries = {
 export const syncKeys = {
   provider: (provider: SyncProviderName) => ['get', PROVIDER, { params: { path: { provider } } }] as const,
 };
+
+/** PUT /api/admin/sync/providers/config_schema (fields left out keep their value): answers the saved provider. */
+export function saveSyncConfig(body: SyncConfigPayload) {
+  return answer(api.PUT('/api/admin/sync/providers/config_schema', { body }));
+}
 
 /**
  * Connect: asks the API for the provider's authorize page. For a PKCE provider (Klaviyo) the

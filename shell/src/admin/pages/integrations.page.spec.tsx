@@ -153,4 +153,42 @@ describe('IntegrationsPage', () => {
     await screen.findByRole('region', { name: 'Zoom' });
     expect(screen.queryByRole('button', { name: 'Queue dashboard' })).toBeNull();
   });
+
+  it("a card's main switch saves that one setting with the generic toast, and says when saving failed", async () => {
+    let failing = false;
+    const calls = mockFetch({
+      'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(EVENTBRITE),
+      'GET /api/admin/sync/providers/mailchimp': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('mailchimp'),
+      ),
+      'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+        notConnected('klaviyo'),
+      ),
+      'GET /api/admin/sync/providers/zoom': okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM),
+      'PUT /api/admin/sync/providers/config_schema': () =>
+        failing
+          ? errorBody(500, 'Internal server error')
+          : okBody<'/api/admin/sync/providers/config_schema', 'put'>({
+              ...ZOOM,
+              provider: { ...ZOOM.provider, config_schema: { meeting_summary: true } },
+            }),
+    });
+    renderWithProviders(<IntegrationsPage />);
+    const toggle = await screen.findByRole('switch', { name: 'Zoom: Attach meeting summaries' }, { timeout: 3000 });
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+    // Eventbrite's saved "sync all courses" shows on its card.
+    expect(screen.getByRole('switch', { name: 'Eventbrite: Sync all courses' })).toHaveAttribute('aria-checked', 'true');
+
+    fireEvent.click(toggle);
+    expect(await screen.findByText('Settings saved', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+    const puts = calls.filter((c) => c.method === 'PUT');
+    expect(puts).toHaveLength(1);
+    expect(puts[0].body).toEqual({ provider_name: 'zoom', meeting_summary: true });
+
+    failing = true;
+    fireEvent.click(toggle);
+    expect(await screen.findByText('Error saving settings', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+  });
 });

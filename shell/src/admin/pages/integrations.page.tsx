@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  SYNC_MAIN_TOGGLES,
   SYNC_MESSAGES,
   SYNC_PROVIDER_KINDS,
   SYNC_PROVIDER_LABELS,
@@ -13,23 +14,66 @@ import {
   Flex,
   QueryError,
   Skeleton,
+  Switch,
   Tag,
   Typography,
   queueDashboardLink,
+  saveSyncConfig,
   serverMessage,
+  syncKeys,
   syncQueries,
   useDrawer,
   useQuery,
+  useQueryClient,
   useSession,
 } from '@studio/ui';
 import { PageFrame } from './page-frame';
 
-/** One sync provider: what it is for, connected or not (and as whom), and its settings drawer. */
+/**
+ * The provider's main switch (SYNC_MAIN_TOGGLES), saved on its own with the page's generic
+ * toasts (spec 001 §8 "Settings saved" / "Error saving settings"); the drawer holds the rest.
+ */
+function MainToggle({ provider, checked }: { provider: SyncProviderName; checked: boolean }) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [saving, setSaving] = useState(false);
+  const { field, label } = SYNC_MAIN_TOGGLES[provider];
+  const save = async (on: boolean) => {
+    setSaving(true);
+    try {
+      const saved = await saveSyncConfig({ provider_name: provider, [field]: on } as Parameters<
+        typeof saveSyncConfig
+      >[0]);
+      queryClient.setQueryData(syncKeys.provider(provider), saved);
+      message.success(SYNC_MESSAGES.settingsSaved);
+    } catch (error) {
+      console.error(`Saving ${SYNC_PROVIDER_LABELS[provider]} ${field} failed`, error);
+      message.error(SYNC_MESSAGES.settingsSaveFailed);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Flex gap={8} align="center">
+      <Switch
+        size="small"
+        checked={checked}
+        loading={saving}
+        onChange={(on) => void save(on)}
+        aria-label={`${SYNC_PROVIDER_LABELS[provider]}: ${label}`}
+      />
+      <Typography.Text>{label}</Typography.Text>
+    </Flex>
+  );
+}
+
+/** One sync provider: what it is for, connected or not (and as whom), its main switch and its settings drawer. */
 function SyncProviderCard({ provider }: { provider: SyncProviderName }) {
   const drawer = useDrawer();
   const query = useQuery(syncQueries.provider(provider));
   const label = SYNC_PROVIDER_LABELS[provider];
   const state = query.data?.provider;
+  const config = state?.config_schema as Record<string, unknown> | undefined;
   return (
     <section aria-label={label}>
       <Card
@@ -54,9 +98,15 @@ function SyncProviderCard({ provider }: { provider: SyncProviderName }) {
                 <Typography.Text>{state.account_name}</Typography.Text>
               ) : null}
             </Flex>
-            <Button onClick={() => drawer.open(provider, {})} aria-label={`${label} settings`}>
-              Settings
-            </Button>
+            <Flex gap={16} align="center" wrap>
+              <MainToggle
+                provider={provider}
+                checked={config?.[SYNC_MAIN_TOGGLES[provider].field] === true}
+              />
+              <Button onClick={() => drawer.open(provider, {})} aria-label={`${label} settings`}>
+                Settings
+              </Button>
+            </Flex>
           </Flex>
         )}
       </Card>
