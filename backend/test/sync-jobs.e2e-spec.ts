@@ -189,4 +189,27 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
     expect(seen.filter((s) => s.localId === student).map((s) => s.value)).toEqual(['bo.2@example.test']);
     expect((await mappingOf(student)).version).toBe(1);
   });
+
+  it("a failed record is named as the admin knows it (the student's name), and only inside its organization", async () => {
+    const created = await t.http
+      .post('/api/admin/student')
+      .set('token', a.token)
+      .send({ first_name: 'Ines', last_name: 'Labelle', email: `ines.${randomUUID().slice(0, 8)}@example.com` })
+      .expect(201);
+    const studentId = created.body.student_id as string;
+    behaviour.set(studentId, 'reject');
+    await enqueue(studentId);
+    const failed = await eventually(read, (p) => p.failures.some((f: { local_id: string }) => f.local_id === studentId));
+    expect(failed.failures.find((f: { local_id: string }) => f.local_id === studentId).label).toBe('Ines Labelle');
+
+    // The same id failing in another organization is not named from this one's student.
+    await enqueue(studentId, b.organizationId);
+    const other = await eventually(
+      () => read(b.token),
+      (p) => p.failures.some((f: { local_id: string }) => f.local_id === studentId),
+    );
+    expect(other.failures.find((f: { local_id: string }) => f.local_id === studentId).label).toBeNull();
+
+    behaviour.set(studentId, 'ok');
+  });
 });

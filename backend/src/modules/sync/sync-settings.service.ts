@@ -24,6 +24,7 @@ import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConfigEvents } from './sync-config-events';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
 import { SyncConnectionsService } from './sync-connections.service';
+import { failureLabels } from './failure-labels.query';
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
 
@@ -118,6 +119,7 @@ export class SyncSettingsService {
        where organization_id = ? and provider = ? and stage = 'failed' order by updated_at desc, id limit ?`,
       [ctx.organizationId, provider, SYNC_FAILURES_SHOWN],
     );
+    const labels = await failureLabels(this.em, ctx.organizationId, rows);
     return {
       last_synced_at: figures?.last_synced_at ? new Date(figures.last_synced_at).toISOString() : null,
       failures_total: Number(figures?.failures_total ?? 0),
@@ -126,8 +128,8 @@ export class SyncSettingsService {
           id: r.id,
           local_type: r.local_type,
           local_id: r.local_id,
-          // The record's name lives in its own module; not read here yet (see the report).
-          label: null,
+          // Null when the record is gone (deleted since it failed): the panel shows its id.
+          label: labels.get(`${r.local_type}:${r.local_id}`) ?? null,
           action: r.action,
           last_error: r.last_error,
           attempts: r.attempts,
