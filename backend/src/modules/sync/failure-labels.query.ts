@@ -53,7 +53,8 @@ export async function failureLabels(
   for (const row of rows) {
     if (!row.name) continue;
     const when = row.starts_at && row.zone ? `, ${formatDateTime(row.starts_at, row.zone)}` : '';
-    labels.set(`${row.local_type}:${row.local_id}`, `${row.name}${when}`);
+    // At most 300 characters, as the answer declares (names are bounded, a name plus a time is not).
+    labels.set(`${row.local_type}:${row.local_id}`, `${row.name}${when}`.slice(0, 300));
   }
   return labels;
 }
