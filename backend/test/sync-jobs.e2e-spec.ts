@@ -1,9 +1,10 @@
-import { SYNC_JOB_MESSAGES as J } from '@studio/contracts';
+import { SYNC_JOB_MESSAGES as J, SYNC_MESSAGES as M } from '@studio/contracts';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { ProviderRateLimitedError, ProviderRejectedError } from '../src/modules/sync/drivers/sync-driver';
 import { SyncJobData, SyncJobHandler } from '../src/modules/sync/jobs/sync-job.types';
 import { SyncJobsService } from '../src/modules/sync/jobs/sync-jobs.service';
+import { SyncReconnectRequiredError } from '../src/modules/sync/oauth/sync-oauth.service';
 import { startTestApp, TestApp } from './test-app';
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20000): Promise<T> {
@@ -26,7 +27,7 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
   let a: { token: string; organizationId: string };
   let b: { token: string; organizationId: string };
   /** What the fake provider does next for each local id. */
-  const behaviour = new Map<string, 'fail' | 'reject' | 'limit-once' | 'ok'>();
+  const behaviour = new Map<string, 'fail' | 'reject' | 'reconnect' | 'limit-once' | 'ok'>();
   const calls: string[] = [];
 
   const handler: SyncJobHandler = {
@@ -37,6 +38,7 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
       const mode = behaviour.get(job.localId) ?? 'ok';
       if (mode === 'fail') throw new Error('Mailchimp answered 503');
       if (mode === 'reject') throw new ProviderRejectedError('mailchimp', 400, 'Mailchimp refused: invalid email');
+      if (mode === 'reconnect') throw new SyncReconnectRequiredError('mailchimp');
       if (mode === 'limit-once') {
         behaviour.set(job.localId, 'ok');
         throw new ProviderRateLimitedError('mailchimp', 300);
@@ -133,6 +135,19 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
     const p = await eventually(read, (v) => v.failures.some((f: { local_id: string }) => f.local_id === student));
     expect(p.failures.find((f: { local_id: string }) => f.local_id === student)).toMatchObject({
       last_error: 'Mailchimp refused: invalid email',
+      attempts: 1,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls.filter((c) => c === student)).toHaveLength(1);
+  });
+
+  it('a connection the provider no longer accepts fails at once with the message to connect again', async () => {
+    const student = randomUUID();
+    behaviour.set(student, 'reconnect');
+    await enqueue(student, a.organizationId, 5);
+    const p = await eventually(read, (v) => v.failures.some((f: { local_id: string }) => f.local_id === student));
+    expect(p.failures.find((f: { local_id: string }) => f.local_id === student)).toMatchObject({
+      last_error: M.reconnectRequired('mailchimp'),
       attempts: 1,
     });
     await new Promise((r) => setTimeout(r, 300));

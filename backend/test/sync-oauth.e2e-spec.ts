@@ -250,6 +250,26 @@ describe('sync OAuth (/api/admin/sync/providers/{provider}/authorize|callback|co
       },
     );
 
+    it('a refresh the provider refuses (revoked there) says to connect again, and keeps the saved tokens', async () => {
+      const ctx = { organizationId: a.organizationId };
+      const before = await inContext(() => connections().tokens(ctx, 'zoom'));
+      const issued = fakes.zoom.tokens.get(before!.accessToken)!;
+      await sql(`update "sync_connection" set "expires_at" = now() + interval '30 seconds' where "organization_id" = ? and "provider" = ?`, [
+        a.organizationId,
+        'zoom',
+      ]);
+      issued.revoked = true; // the studio removed the app at Zoom
+      try {
+        await expect(inContext(() => connections().auth(ctx, 'zoom'))).rejects.toMatchObject({
+          status: 409,
+          message: M.reconnectRequired('zoom'),
+        });
+        expect((await inContext(() => connections().tokens(ctx, 'zoom')))!.accessToken).toBe(before!.accessToken);
+      } finally {
+        issued.revoked = false;
+      }
+    });
+
     it('answers 409 when asked for the auth of a provider that is not connected', async () => {
       await expect(inContext(() => connections().auth({ organizationId: b.organizationId }, 'zoom'))).rejects.toMatchObject({
         status: 409,

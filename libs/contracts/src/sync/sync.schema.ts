@@ -78,6 +78,9 @@ export const SYNC_MESSAGES = {
   stateExpired: 'This connection attempt has expired (10 minutes). Click Connect again.',
   exchangeRefused: (provider: SyncProviderName) =>
     `${SYNC_PROVIDER_LABELS[provider]} refused the connection: the code or the PKCE verifier did not match. Click Connect again.`,
+  /** The provider refused to refresh the saved access (revoked or expired there): only a new Connect helps. */
+  reconnectRequired: (provider: SyncProviderName) =>
+    `${SYNC_PROVIDER_LABELS[provider]} no longer accepts this studio's saved access. Disconnect and connect ${SYNC_PROVIDER_LABELS[provider]} again.`,
   providerUnavailable: (provider: SyncProviderName) =>
     `${SYNC_PROVIDER_LABELS[provider]} could not be reached or refused this server's credentials. Try again later.`,
   disconnected: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} is disconnected.`,

@@ -74,6 +74,17 @@ interface Prepared {
  * Plain http is allowed only when `<PROVIDER>_BASE_URL` points the provider at a local fake;
  * the real hosts are always https.
  */
+/**
+ * The provider refused to refresh the connection's token (the studio revoked the app there, or the
+ * grant expired): a 409 saying to connect again for an admin call, and a permanent failure for a
+ * sync job, which retries could not mend.
+ */
+export class SyncReconnectRequiredError extends ApiError {
+  constructor(readonly provider: SyncProviderName) {
+    super(HttpStatus.CONFLICT, M.reconnectRequired(provider));
+  }
+}
+
 @Injectable()
 export class SyncOAuthService {
   private readonly logger = new Logger('SyncOAuth');
@@ -115,7 +126,7 @@ export class SyncOAuthService {
     const p = this.prepare(provider);
     const pkce = PROVIDER_OAUTH[provider].pkce;
     if (pkce && !input.codeVerifier) throw new ApiError(HttpStatus.BAD_REQUEST, M.codeVerifierInvalid);
-    return this.call(provider, async () => {
+    return this.call(provider, 'exchange', async () => {
       const params = oauth.validateAuthResponse(
         p.as,
         p.client,
@@ -138,7 +149,7 @@ export class SyncOAuthService {
   /** A new access token from the refresh token (Klaviyo and Zoom rotate the refresh token too). */
   async refresh(provider: SyncProviderName, refreshToken: string): Promise<OAuthTokens> {
     const p = this.prepare(provider);
-    return this.call(provider, async () => {
+    return this.call(provider, 'refresh', async () => {
       const response = await oauth.refreshTokenGrantRequest(p.as, p.client, p.clientAuth, refreshToken, p.options);
       const answer = await oauth.processRefreshTokenResponse(p.as, p.client, response);
       const tokens = this.tokens(provider, answer);
@@ -155,7 +166,7 @@ export class SyncOAuthService {
     if (!p.as.revocation_endpoint) return false;
     // Revoking the refresh token ends the grant (and its access tokens) at Klaviyo; Zoom revokes by access token.
     const token = provider === 'klaviyo' && tokens.refreshToken ? tokens.refreshToken : tokens.accessToken;
-    await this.call(provider, async () => {
+    await this.call(provider, 'revoke', async () => {
       const response = await oauth.revocationRequest(p.as, p.client, p.clientAuth, token, {
         ...p.options,
         additionalParameters: { token_type_hint: token === tokens.accessToken ? 'access_token' : 'refresh_token' },
@@ -176,12 +187,14 @@ export class SyncOAuthService {
   }
 
   /** Maps the provider's refusals to clear 4xx/502 answers. */
-  private async call<T>(provider: SyncProviderName, fn: () => Promise<T>): Promise<T> {
+  private async call<T>(provider: SyncProviderName, kind: 'exchange' | 'refresh' | 'revoke', fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (error instanceof oauth.ResponseBodyError && (error.error === 'invalid_grant' || error.error === 'invalid_request')) {
+        // A refused refresh token was revoked or has expired at the provider: no retry can help.
+        if (kind === 'refresh') throw new SyncReconnectRequiredError(provider);
         throw new ApiError(HttpStatus.BAD_REQUEST, M.exchangeRefused(provider));
       }
       if (error instanceof oauth.AuthorizationResponseError) {
