@@ -332,7 +332,23 @@ describe('catalog: courses, reference data and images', () => {
         .set('token', a.token)
         .send({ name: 'Annex', address: '14 Kiln Street', timezone: 'America/Chicago' })
         .expect(200);
-      expect(renamed.body).toMatchObject({ name: 'Annex', timezone: 'America/Chicago' });
+      expect(renamed.body).toMatchObject({ name: 'Annex', timezone: 'America/Chicago', online: false });
+      // Marked online, then read back from the list; a non-boolean is refused with its message.
+      await t.http
+        .put(`/api/admin/location/${a.refs.location_id}`)
+        .set('token', a.token)
+        .send({ name: 'Annex', address: '14 Kiln Street', timezone: 'America/Chicago', online: true })
+        .expect(200);
+      const listA = await t.http.get('/api/admin/location').set('token', a.token).expect(200);
+      expect(listA.body.locations.find((l: { location_id: string }) => l.location_id === a.refs.location_id)).toMatchObject({
+        online: true,
+      });
+      const notBool = await t.http
+        .put(`/api/admin/location/${a.refs.location_id}`)
+        .set('token', a.token)
+        .send({ address: '14 Kiln Street', timezone: 'UTC', online: 'yes' });
+      expect(notBool.status).toBe(400);
+      expect(notBool.body.errors).toEqual({ online: REFERENCE_MESSAGES.onlineToggle });
       await t.http
         .put(`/api/admin/location/${a.refs.location_id}`)
         .set('token', b.token)

@@ -22,16 +22,18 @@ describe('Zoom sync', () => {
   let b: { token: string; organizationId: string };
   const CLIENT = { id: 'fake-zoom-client', secret: 'fake-zoom-secret' };
 
-  /** A course whose location is online: its sessions get meetings. */
-  async function onlineCourse(token: string) {
+  /** A course at a location marked online (or not): only the first's sessions get meetings. */
+  async function courseAt(token: string, location: { name: string; address: string; online?: boolean }) {
     const course = await schedulableCourse(t, token);
-    const online = await t.http
+    const created = await t.http
       .post('/api/admin/location')
       .set('token', token)
-      .send({ name: 'Online (Zoom)', address: 'Online', timezone: 'America/New_York' })
+      .send({ ...location, timezone: 'America/New_York' })
       .expect(201);
-    return { ...course, location_id: online.body.location_id as string };
+    expect(created.body.online).toBe(location.online ?? false);
+    return { ...course, location_id: created.body.location_id as string };
   }
+  const onlineCourse = (token: string) => courseAt(token, { name: 'Live stream', address: 'From the studio', online: true });
   const event = (id: string, token = a.token) => t.http.get(`/api/admin/events/${id}`).set('token', token);
 
   beforeAll(async () => {
@@ -78,12 +80,15 @@ describe('Zoom sync', () => {
     expect(await mappingOf(t, a.organizationId, 'zoom', 'event', id)).toMatchObject({ stage: 'cancelled' });
   });
 
-  it('gives no meeting to a session at a studio location', async () => {
-    const course = await schedulableCourse(t, a.token);
-    const id = await scheduleSession(t, a.token, course, { daysFromNow: 11 });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await mappingOf(t, a.organizationId, 'zoom', 'event', id)).toBeNull();
-    expect((await event(id).expect(200)).body.meeting_join_url).toBeNull();
+  it('gives no meeting to a session at a location not marked online, whatever its name says', async () => {
+    const studio = await schedulableCourse(t, a.token);
+    const named = await courseAt(a.token, { name: 'Online (Zoom)', address: 'Virtual room' });
+    for (const course of [studio, named]) {
+      const id = await scheduleSession(t, a.token, course, { daysFromNow: 11 });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await mappingOf(t, a.organizationId, 'zoom', 'event', id)).toBeNull();
+      expect((await event(id).expect(200)).body.meeting_join_url).toBeNull();
+    }
   });
 
   it('attaches the meeting summary to the event when meeting_summary is on', async () => {

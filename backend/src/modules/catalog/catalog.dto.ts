@@ -18,7 +18,13 @@ export class LocationDto extends createZodDto(locationSchema) {}
 export class InstructorDto extends createZodDto(instructorSchema) {}
 export class WaiverDto extends createZodDto(waiverSchema) {}
 
-const locationOut = z.object({ location_id: z.uuid(), name: z.string(), address: z.string(), timezone: z.string() });
+const locationOut = z.object({
+  location_id: z.uuid(),
+  name: z.string(),
+  address: z.string(),
+  timezone: z.string(),
+  online: z.boolean().describe('sessions here get a video meeting (Zoom) when it is connected'),
+});
 export class LocationOutDto extends createZodDto(locationOut) {}
 export class LocationListDto extends createZodDto(z.object({ locations: z.array(locationOut) })) {}
 

@@ -112,7 +112,13 @@ export class ReferenceDataService {
 
 export type { InstructorInput, LocationInput, WaiverInput };
 
-export const mapLocation = (l: Location) => ({ location_id: l.id, name: l.name, address: l.address, timezone: l.timezone });
+export const mapLocation = (l: Location) => ({
+  location_id: l.id,
+  name: l.name,
+  address: l.address,
+  timezone: l.timezone,
+  online: l.online,
+});
 export const mapInstructor = (i: Instructor) => ({
   instructor_id: i.id,
   first_name: i.firstName,

@@ -27,6 +27,8 @@ export interface SessionSyncView {
   timezone: string;
   locationName: string;
   locationAddress: string;
+  /** The location's classes happen online (they get a video meeting). */
+  locationOnline: boolean;
   startsAt: Date;
   endsAt: Date;
   durationMins: number;
@@ -196,6 +198,7 @@ export class EventsService {
       timezone: event.location.timezone,
       locationName: event.location.name,
       locationAddress: event.location.address,
+      locationOnline: event.location.online,
       startsAt: event.startsAt,
       endsAt: event.endsAt,
       durationMins: Math.max(1, Math.round((event.endsAt.getTime() - event.startsAt.getTime()) / 60000)),

@@ -7,14 +7,8 @@ import { SyncJobsService } from './jobs/sync-jobs.service';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
 
-/**
- * A session "has meetings" when its location is online: the location's name or address says
- * Online, Zoom or Virtual. The data model has no meeting flag on courses or locations; this keeps
- * it in the data an admin already edits (a location named "Online") instead of a new setting.
- */
-export const ONLINE_LOCATION = /\b(online|zoom|virtual)\b/i;
-export const hasMeetings = (s: { locationName: string; locationAddress: string }) =>
-  ONLINE_LOCATION.test(s.locationName) || ONLINE_LOCATION.test(s.locationAddress);
+/** A session "has meetings" when its location is marked online (Settings > Locations). */
+export const hasMeetings = (s: { locationOnline: boolean }) => s.locationOnline;
 
 /** How long after a session ends its Zoom summary is read (Zoom writes it a few minutes after). */
 export const ZOOM_SUMMARY_DELAY_MS = 15 * 60_000;

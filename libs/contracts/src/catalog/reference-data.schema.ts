@@ -5,6 +5,7 @@ import { isValidTimeZone } from '../time';
 export const REFERENCE_MESSAGES = {
   addressRequired: 'An address is required.',
   timezone: 'Choose a valid time zone.',
+  onlineToggle: 'Expected true or false.',
   instructorNameRequired: 'A first name is required.',
   photoUrl: 'Upload the photo with the image uploader.',
   waiverNameRequired: 'A waiver name is required.',
@@ -23,6 +24,8 @@ export const locationSchema = z
     name: safeText().trim().max(200).optional().default(''),
     address: safeText({ error: R.addressRequired }).trim().min(1, R.addressRequired).max(500),
     timezone: safeText({ error: R.timezone }).max(100, R.timezone).refine(isValidTimeZone, R.timezone),
+    /** Classes here happen online: their sessions get a video meeting when Zoom is connected. */
+    online: z.boolean({ error: R.onlineToggle }).optional().default(false),
   })
   .strict();
 export type LocationInput = z.input<typeof locationSchema>;

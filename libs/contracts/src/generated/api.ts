@@ -1610,6 +1610,8 @@ export interface components {
                 name: string;
                 address: string;
                 timezone: string;
+                /** @description sessions here get a video meeting (Zoom) when it is connected */
+                online: boolean;
             }[];
         };
         LocationDto: {
@@ -1617,6 +1619,8 @@ export interface components {
             name: string;
             address: string;
             timezone: string;
+            /** @default false */
+            online: boolean;
         };
         LocationOutDto_Output: {
             /** Format: uuid */
@@ -1624,6 +1628,8 @@ export interface components {
             name: string;
             address: string;
             timezone: string;
+            /** @description sessions here get a video meeting (Zoom) when it is connected */
+            online: boolean;
         };
         InstructorListDto_Output: {
             instructors: {

@@ -20,6 +20,10 @@ export class Location {
   @Property({ type: 'text' })
   timezone!: string;
 
+  /** Classes here happen online: with Zoom connected, each session gets a meeting (the sync module). */
+  @Property({ type: 'boolean' })
+  online: boolean = false;
+
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }

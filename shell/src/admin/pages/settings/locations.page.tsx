@@ -11,7 +11,9 @@ import {
   FormField,
   Input,
   Select,
+  Switch,
   Table,
+  Tag,
   useOrganizationTimezone,
   zodResolver,
   QueryError,
@@ -32,7 +34,7 @@ export function LocationsPage() {
   const zone = useOrganizationTimezone();
   const [editing, setEditing] = useState<string | null>(null);
   const zones = useMemo(timeZoneOptions, []);
-  const empty = useMemo(() => ({ name: '', address: '', timezone: zone }), [zone]);
+  const empty = useMemo(() => ({ name: '', address: '', timezone: zone, online: false }), [zone]);
   const form = useForm<LocationInput, unknown, LocationBody>({
     resolver: zodResolver(locationSchema),
     defaultValues: empty,
@@ -47,7 +49,11 @@ export function LocationsPage() {
 
   const startEdit = (location: LocationItem | null) => {
     setEditing(location?.location_id ?? null);
-    reset(location ? { name: location.name, address: location.address, timezone: location.timezone } : empty);
+    reset(
+      location
+        ? { name: location.name, address: location.address, timezone: location.timezone, online: location.online }
+        : empty,
+    );
   };
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -84,6 +90,11 @@ export function LocationsPage() {
             { key: 'address', title: 'Address', dataIndex: 'address' },
             { key: 'timezone', title: 'Time zone', dataIndex: 'timezone' },
             {
+              key: 'online',
+              title: 'Online',
+              render: (_, l) => (l.online ? <Tag color="blue">Online</Tag> : null),
+            },
+            {
               key: 'edit',
               title: '',
               render: (_, l) => (
@@ -113,6 +124,23 @@ export function LocationsPage() {
                     onChange={field.onChange}
                     options={zones}
                   />
+                )}
+              </FormField>
+              <FormField
+                control={control}
+                name="online"
+                extra="Sessions here get a Zoom meeting, with its join link on the session, when Zoom is connected."
+              >
+                {(field) => (
+                  <Flex gap={8} align="center">
+                    <Switch
+                      id="online"
+                      checked={Boolean(field.value)}
+                      onChange={(on) => field.onChange(on)}
+                      aria-label="Classes here happen online"
+                    />
+                    <span>Classes here happen online</span>
+                  </Flex>
                 )}
               </FormField>
               <Flex gap={8}>

@@ -1,0 +1,57 @@
+// Settings > Locations in chromium against the real API: a location marked online is saved, listed
+// with its Online tag, and read back from the server (after a reload) when edited again.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startServer } from '../support/server.mjs';
+import { createDatabase } from '../support/database.mjs';
+import { launchBrowser, signIn } from '../support/browser.mjs';
+
+const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
+
+let database;
+let server;
+let browser;
+
+before(async () => {
+  database = createDatabase();
+  server = await startServer({
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'true',
+    DEMO_EMAIL: OWNER.email,
+    DEMO_PASSWORD: OWNER.password,
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  database?.drop();
+});
+
+test('a location marked online is saved, listed as Online, and shown on when edited after a reload', async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await page.goto(`${server.url}/admin/settings/locations`);
+  await page.getByRole('heading', { name: 'Locations' }).waitFor();
+
+  const form = page.getByRole('form', { name: 'Location' });
+  await form.getByLabel('Name').fill('Live stream room');
+  await form.getByLabel('Address').fill('Streamed from 14 Kiln Street');
+  const online = form.getByRole('switch', { name: 'Classes here happen online' });
+  assert.equal(await online.getAttribute('aria-checked'), 'false');
+  await online.click();
+  await form.getByRole('button', { name: 'Add location' }).click();
+  await page.getByText('Location saved').waitFor();
+
+  await page.reload();
+  const row = page.getByRole('row', { name: /Live stream room/ });
+  await row.getByText('Online', { exact: true }).waitFor();
+  await row.getByRole('button', { name: 'Edit Streamed from 14 Kiln Street' }).click();
+  await form.getByRole('switch', { name: 'Classes here happen online', checked: true }).waitFor();
+  assert.equal(await form.getByLabel('Name').inputValue(), 'Live stream room');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
