@@ -153,8 +153,8 @@ export async function seedDemoCatalog(app: INestApplicationContext, ctx: Request
   const em = app.get(EntityManager);
 
   const locations = [
-    await reference.createLocation(ctx, { name: 'Main Studio', address: '214 Kent Ave, Brooklyn, NY 11249', timezone }),
-    await reference.createLocation(ctx, { name: 'Riverside Annex', address: '88 Water St, Beacon, NY 12508', timezone }),
+    await reference.createLocation(ctx, { name: 'Main Studio', address: '214 Kent Ave, Brooklyn, NY 11249', timezone, online: false }),
+    await reference.createLocation(ctx, { name: 'Riverside Annex', address: '88 Water St, Beacon, NY 12508', timezone, online: false }),
   ];
   const instructors = [
     await reference.createInstructor(ctx, { first_name: 'Mira', last_name: 'Okafor', photo_url: null }),
