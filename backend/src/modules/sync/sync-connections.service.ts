@@ -8,6 +8,7 @@ import { Organization } from '../organizations/organization.entity';
 import type { DriverAuth } from './drivers/sync-driver';
 import { SyncConnection } from './entities/sync-connection.entity';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
+import { SyncConfigEvents } from './sync-config-events';
 import { TokenCipher } from './token-cipher';
 
 export interface ConnectionGrant {
@@ -43,6 +44,7 @@ export class SyncConnectionsService {
     private readonly em: EntityManager,
     private readonly cipher: TokenCipher,
     private readonly oauth: SyncOAuthService,
+    private readonly events: SyncConfigEvents,
   ) {}
 
   /**
@@ -97,18 +99,26 @@ export class SyncConnectionsService {
       metadata: grant.metadata ?? {},
     };
     const existing = await this.find(ctx, provider);
+    let connection: SyncConnection;
     if (existing) {
       this.em.assign(existing, { ...fields, connectedAt: new Date() });
       await this.em.flush();
-      return existing;
+      connection = existing;
+    } else {
+      connection = this.em.create(SyncConnection, {
+        organization: this.em.getReference(Organization, ctx.organizationId),
+        provider,
+        ...fields,
+      });
+      await this.em.persistAndFlush(connection);
     }
-    const connection = this.em.create(SyncConnection, {
-      organization: this.em.getReference(Organization, ctx.organizationId),
-      provider,
-      ...fields,
-    });
-    await this.em.persistAndFlush(connection);
+    await this.changed(ctx, provider, true);
     return connection;
+  }
+
+  /** Tells the module's caches (MailingListSwitches) that the organization's connection changed. */
+  private changed(ctx: OrgContext, provider: SyncProviderName, connected: boolean): Promise<void> {
+    return this.events.emit({ type: 'sync.connection.changed', organizationId: ctx.organizationId, provider, connected });
   }
 
   /** The connection's tokens in clear, for a driver's call; null when not connected. */
@@ -130,5 +140,6 @@ export class SyncConnectionsService {
   /** Forgets the organization's connection to the provider (SyncConnectService revokes first). */
   async forget(ctx: OrgContext, provider: SyncProviderName): Promise<void> {
     await this.em.nativeDelete(SyncConnection, { organization: ctx.organizationId, provider });
+    await this.changed(ctx, provider, false);
   }
 }

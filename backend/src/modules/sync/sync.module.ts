@@ -10,6 +10,7 @@ import {
   MailchimpStudentsBatchHandler,
   MailchimpStudentUpsertHandler,
 } from './drivers/mailchimp/mailchimp.jobs';
+import { MailingListSwitches } from './jobs/mailing-list-switches';
 import { MailingListSync } from './jobs/mailing-list-sync';
 import { SyncConfigEvents } from './sync-config-events';
 import { SyncConfig } from './entities/sync-config.entity';
@@ -65,6 +66,7 @@ import { SyncWebhooksController } from './webhooks.controller';
     SyncJobsService,
     SyncConfigEvents,
     DriverAuthService,
+    MailingListSwitches,
     MailingListSync,
     MailchimpDriver,
     KlaviyoDriver,

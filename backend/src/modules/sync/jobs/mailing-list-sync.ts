@@ -6,14 +6,13 @@ import { StudentEvents } from '../../students/student-events';
 import { StudentsService } from '../../students/students.service';
 import { SyncConfigEvents } from '../sync-config-events';
 import { SyncConnectionsService } from '../sync-connections.service';
-import { SyncSettingsService } from '../sync-settings.service';
 import {
-  activeListId,
   MAILING_LIST_PROVIDERS,
   MailingListProvider,
   STUDENT_UPSERT,
   STUDENTS_BATCH,
 } from './mailing-list-jobs';
+import { MailingListSwitches } from './mailing-list-switches';
 import { SyncJobsService } from './sync-jobs.service';
 
 /**
@@ -26,7 +25,7 @@ import { SyncJobsService } from './sync-jobs.service';
 export class MailingListSync implements OnModuleInit {
   constructor(
     private readonly em: EntityManager,
-    private readonly settings: SyncSettingsService,
+    private readonly switches: MailingListSwitches,
     private readonly connections: SyncConnectionsService,
     private readonly jobs: SyncJobsService,
     private readonly students: StudentsService,
@@ -67,9 +66,10 @@ export class MailingListSync implements OnModuleInit {
 
   private async studentChanged(organizationId: string, studentId: string): Promise<void> {
     await RequestContext.create(this.em, async () => {
+      // Cached (MailingListSwitches): an organization without mailing-list sync reads nothing here.
+      const lists = await this.switches.activeLists(organizationId);
       for (const provider of MAILING_LIST_PROVIDERS) {
-        if (!(await activeListId(this.settings, organizationId, provider))) continue;
-        if (!(await this.connections.find({ organizationId }, provider))) continue;
+        if (!lists[provider]) continue;
         await this.jobs.enqueue({
           organizationId,
           provider,
