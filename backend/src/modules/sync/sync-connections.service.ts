@@ -31,6 +31,16 @@ export interface ConnectionTokens {
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
 
+/**
+ * The organization has no connection to the provider: a 409 with the contracts' message for an
+ * admin call, and a permanent failure for a job (SyncJobsService: retrying cannot connect it).
+ */
+export class ProviderNotConnectedError extends ApiError {
+  constructor(readonly provider: SyncProviderName) {
+    super(HttpStatus.CONFLICT, M.notConnected(provider));
+  }
+}
+
 /** A token that expires within this margin is refreshed before it is handed out. */
 export const REFRESH_MARGIN_MS = 60_000;
 
@@ -48,14 +58,22 @@ export class SyncConnectionsService {
   ) {}
 
   /**
-   * What a driver or a job needs to call the provider: the access token, refreshed first when it
-   * expires within a minute (Klaviyo, Zoom). The refresh holds the connection row's lock
-   * (select … for update), so two jobs never refresh at once: the second one waits and then reads
-   * the fresh token. Answers a 409 when the organization is not connected.
+   * The one place drivers, jobs and admin calls get a provider's token: the access token,
+   * refreshed first when it expires within a minute (Klaviyo, Zoom). The refresh holds the
+   * connection row's lock (select … for update), so two jobs never refresh at once: the second one
+   * waits and then reads the fresh token. Throws ProviderNotConnectedError (409) when the
+   * organization is not connected; authIfConnected answers null instead.
    */
   async auth(ctx: OrgContext, provider: SyncProviderName): Promise<DriverAuth> {
+    const auth = await this.authIfConnected(ctx, provider);
+    if (!auth) throw new ProviderNotConnectedError(provider);
+    return auth;
+  }
+
+  /** As auth, for work that simply does nothing without a connection (an order import, a poll): null then. */
+  async authIfConnected(ctx: OrgContext, provider: SyncProviderName): Promise<DriverAuth | null> {
     const current = await this.tokens(ctx, provider);
-    if (!current) throw new ApiError(HttpStatus.CONFLICT, M.notConnected(provider));
+    if (!current) return null;
     if (!this.expiring(current.expiresAt) || current.refreshToken === null) {
       return { accessToken: current.accessToken, metadata: current.metadata };
     }
@@ -65,7 +83,7 @@ export class SyncConnectionsService {
         { organization: ctx.organizationId, provider },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      if (!row) throw new ApiError(HttpStatus.CONFLICT, M.notConnected(provider));
+      if (!row) return null; // forgotten meanwhile
       if (!this.expiring(row.expiresAt) || row.refreshTokenEncrypted === null) {
         return { accessToken: this.cipher.decrypt(row.accessTokenEncrypted), metadata: row.metadata };
       }

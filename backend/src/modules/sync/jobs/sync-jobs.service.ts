@@ -13,6 +13,7 @@ import {
   JobRateLimitedError,
 } from '../../../queue/job-queue';
 import { ProviderRateLimitedError, ProviderRejectedError } from '../drivers/sync-driver';
+import { ProviderNotConnectedError } from '../sync-connections.service';
 import { SYNC_WORKER_OPTIONS } from './sync-rate-limits';
 import {
   SYNC_JOB_ATTEMPTS,
@@ -176,7 +177,10 @@ export class SyncJobsService implements OnApplicationBootstrap {
         `update sync_mapping set stage = 'queued', last_error = ?, updated_at = now() where id = ?`,
         [message.slice(0, 2000), mapping.id],
       );
-      if (error instanceof ProviderRejectedError) throw new JobPermanentError(message);
+      // Refused for good, or not connected (disconnected after the job was queued): retrying cannot help.
+      if (error instanceof ProviderRejectedError || error instanceof ProviderNotConnectedError) {
+        throw new JobPermanentError(message);
+      }
       throw error;
     }
   }

@@ -5,7 +5,7 @@ import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../../queue/job-queue';
 import { OrdersService } from '../../../orders/orders.service';
 import { EventsService } from '../../../scheduling/events.service';
 import { ProviderRateLimitedError } from '../sync-driver';
-import { driverAuth, inJobContext } from '../../sync-auth';
+import { inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { EventbriteDriver } from './eventbrite.driver';
@@ -94,7 +94,7 @@ export class EventbriteOrdersService implements OnModuleInit {
   }
 
   private async importByIdInContext(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {
-    const auth = await driverAuth(this.connections, organizationId, 'eventbrite');
+    const auth = await this.connections.authIfConnected({ organizationId }, 'eventbrite');
     if (!auth) return 'ignored';
     const order = await this.driver.client(auth.accessToken).order(orderId);
     return this.importOrder(organizationId, order);
@@ -107,7 +107,7 @@ export class EventbriteOrdersService implements OnModuleInit {
 
   private async pollInContext(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {
     const counts: Record<ExternalSaleOutcome, number> = { recorded: 0, duplicate: 0, conflict: 0, ignored: 0 };
-    const auth = await driverAuth(this.connections, organizationId, 'eventbrite');
+    const auth = await this.connections.authIfConnected({ organizationId }, 'eventbrite');
     const { organization_id } = await this.settings.config({ organizationId }, 'eventbrite');
     if (!auth || !organization_id) return counts;
     const client = this.driver.client(auth.accessToken);

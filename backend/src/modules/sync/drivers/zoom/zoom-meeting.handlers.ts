@@ -1,12 +1,11 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { SYNC_MESSAGES as M } from '@studio/contracts';
 import { EventsService } from '../../../scheduling/events.service';
 import { ZOOM_SUMMARY_DELAY_MS } from '../../events-sync.listener';
 import { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from '../../jobs/sync-job.types';
 import { SyncJobsService } from '../../jobs/sync-jobs.service';
-import { driverAuth, inJobContext } from '../../sync-auth';
+import { inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { ProviderRejectedError } from '../sync-driver';
@@ -15,9 +14,7 @@ import { ZoomDriver } from './zoom.driver';
 import { ZoomMeetingSummary } from './zoom.resources';
 
 async function zoomClient(connections: SyncConnectionsService, driver: ZoomDriver, organizationId: string): Promise<ZoomClient> {
-  const auth = await driverAuth(connections, organizationId, 'zoom');
-  if (!auth) throw new ProviderRejectedError('zoom', 409, M.notConnected('zoom'));
-  return driver.client(auth.accessToken);
+  return driver.client((await connections.auth({ organizationId }, 'zoom')).accessToken);
 }
 
 /** The summary as the event shows it: the overview, then each section, then the next steps. */
