@@ -1,4 +1,3 @@
-import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { SYNC_JOB_MESSAGES as J, SYNC_MESSAGES as M } from '@studio/contracts';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
@@ -40,10 +39,9 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
       if (mode === 'fail') throw new Error('Mailchimp answered 503');
       if (mode === 'reject') throw new ProviderRejectedError('mailchimp', 400, 'Mailchimp refused: invalid email');
       if (mode === 'needs-auth') {
-        // As a real handler does: the token of an organization that is not connected.
-        await OrmContext.create(t.created.app.get(EntityManager), () =>
-          t.created.app.get(SyncConnectionsService).auth({ organizationId: job.organizationId }, 'mailchimp'),
-        );
+        // As a real handler does, in the job's MikroORM context (made by the job runner, not here):
+        // the token of an organization that is not connected.
+        await t.created.app.get(SyncConnectionsService).auth({ organizationId: job.organizationId }, 'mailchimp');
       }
       if (mode === 'limit-once') {
         behaviour.set(job.localId, 'ok');

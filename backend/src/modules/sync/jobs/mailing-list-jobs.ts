@@ -1,4 +1,3 @@
-import { RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ModuleRef } from '@nestjs/core';
 import type { SyncProviderName } from '@studio/contracts';
@@ -65,8 +64,9 @@ abstract class MailingListHandler implements SyncJobHandler {
     protected readonly writer: StudentListWriter,
   ) {}
 
+  /** Runs in the job's MikroORM context (SyncJobsService.run). */
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return RequestContext.create(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping);
   }
 
   protected abstract run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult>;

@@ -1,4 +1,4 @@
-import { RequestContext } from '@mikro-orm/core';
+import { CreateRequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EnrollmentEvents } from '../../scheduling/enrollment-events';
@@ -24,6 +24,7 @@ import { SyncJobsService } from './sync-jobs.service';
 @Injectable()
 export class MailingListSync implements OnModuleInit {
   constructor(
+    // Read by @CreateRequestContext() on the listener entries.
     private readonly em: EntityManager,
     private readonly switches: MailingListSwitches,
     private readonly connections: SyncConnectionsService,
@@ -49,35 +50,33 @@ export class MailingListSync implements OnModuleInit {
   }
 
   /** Enqueues the first page of the backfill of every student onto the provider's list. */
+  @CreateRequestContext() // a listener's entry: its own MikroORM context
   async backfill(organizationId: string, provider: MailingListProvider): Promise<void> {
-    await RequestContext.create(this.em, async () => {
-      if (!(await this.connections.find({ organizationId }, provider))) return;
-      const [first] = await this.students.contacts(organizationId, { limit: 1 });
-      if (!first) return;
-      await this.jobs.enqueue({
-        organizationId,
-        provider,
-        action: STUDENTS_BATCH,
-        localType: 'student',
-        localId: first.id,
-      });
+    if (!(await this.connections.find({ organizationId }, provider))) return;
+    const [first] = await this.students.contacts(organizationId, { limit: 1 });
+    if (!first) return;
+    await this.jobs.enqueue({
+      organizationId,
+      provider,
+      action: STUDENTS_BATCH,
+      localType: 'student',
+      localId: first.id,
     });
   }
 
+  @CreateRequestContext() // a listener's entry: its own MikroORM context
   private async studentChanged(organizationId: string, studentId: string): Promise<void> {
-    await RequestContext.create(this.em, async () => {
-      // Cached (MailingListSwitches): an organization without mailing-list sync reads nothing here.
-      const lists = await this.switches.activeLists(organizationId);
-      for (const provider of MAILING_LIST_PROVIDERS) {
-        if (!lists[provider]) continue;
-        await this.jobs.enqueue({
-          organizationId,
-          provider,
-          action: STUDENT_UPSERT,
-          localType: 'student',
-          localId: studentId,
-        });
-      }
-    });
+    // Cached (MailingListSwitches): an organization without mailing-list sync reads nothing here.
+    const lists = await this.switches.activeLists(organizationId);
+    for (const provider of MAILING_LIST_PROVIDERS) {
+      if (!lists[provider]) continue;
+      await this.jobs.enqueue({
+        organizationId,
+        provider,
+        action: STUDENT_UPSERT,
+        localType: 'student',
+        localId: studentId,
+      });
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { CreateRequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { HttpStatus } from '@nestjs/common';
@@ -121,6 +122,11 @@ export class SyncJobsService implements OnApplicationBootstrap {
     return mapping.provider;
   }
 
+  /**
+   * The job's entry: its one MikroORM context is made here (jobs run outside any HTTP request);
+   * handlers run inside it and never make their own.
+   */
+  @CreateRequestContext()
   private async run(job: JobEnvelope<SyncJobData>): Promise<void> {
     const data = job.data;
     const handler = this.handlers.get(`${data.provider}:${data.action}`);

@@ -3,7 +3,6 @@ import { SYNC_MESSAGES as M } from '@studio/contracts';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { EventsService, SessionSyncView } from '../../../scheduling/events.service';
 import { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from '../../jobs/sync-job.types';
-import { inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { ProviderRejectedError } from '../sync-driver';
@@ -64,7 +63,7 @@ export class EventbriteEventUpsertHandler implements SyncJobHandler {
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
@@ -98,14 +97,13 @@ export class EventbriteEventCancelHandler implements SyncJobHandler {
   readonly action = 'event.cancel';
 
   constructor(
-    private readonly em: EntityManager,
     private readonly connections: SyncConnectionsService,
     private readonly settings: SyncSettingsService,
     private readonly driver: EventbriteDriver,
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {

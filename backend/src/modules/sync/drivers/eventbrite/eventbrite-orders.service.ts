@@ -1,3 +1,4 @@
+import { CreateRequestContext, EnsureRequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SYNC_MESSAGES as M, SyncSaleConflict } from '@studio/contracts';
@@ -5,7 +6,6 @@ import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../../queue/job-queue';
 import { OrdersService } from '../../../orders/orders.service';
 import { EventsService } from '../../../scheduling/events.service';
 import { ProviderRateLimitedError } from '../sync-driver';
-import { inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { EventbriteDriver } from './eventbrite.driver';
@@ -64,8 +64,9 @@ export class EventbriteOrdersService implements OnModuleInit {
     });
   }
 
+  @CreateRequestContext() // the job's entry: its one MikroORM context
   private run(job: JobEnvelope<OrderJob>): Promise<void> {
-    return inJobContext(this.em, () => this.runInContext(job));
+    return this.runInContext(job);
   }
 
   private async runInContext(job: JobEnvelope<OrderJob>): Promise<void> {
@@ -89,8 +90,9 @@ export class EventbriteOrdersService implements OnModuleInit {
     return rows.map((r) => r.organization_id);
   }
 
+  @EnsureRequestContext() // the job's context, or its own when called outside a job
   importById(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {
-    return inJobContext(this.em, () => this.importByIdInContext(organizationId, orderId));
+    return this.importByIdInContext(organizationId, orderId);
   }
 
   private async importByIdInContext(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {
@@ -101,8 +103,9 @@ export class EventbriteOrdersService implements OnModuleInit {
   }
 
   /** Reads the organization's orders changed in the window (every page) and imports each. */
+  @EnsureRequestContext() // the job's context, or its own when called outside a job
   poll(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {
-    return inJobContext(this.em, () => this.pollInContext(organizationId));
+    return this.pollInContext(organizationId);
   }
 
   private async pollInContext(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {

@@ -5,7 +5,6 @@ import { EventsService } from '../../../scheduling/events.service';
 import { ZOOM_SUMMARY_DELAY_MS } from '../../events-sync.listener';
 import { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from '../../jobs/sync-job.types';
 import { SyncJobsService } from '../../jobs/sync-jobs.service';
-import { inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { ProviderRejectedError } from '../sync-driver';
@@ -47,7 +46,7 @@ export class ZoomMeetingUpsertHandler implements SyncJobHandler {
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
@@ -100,13 +99,12 @@ export class ZoomMeetingDeleteHandler implements SyncJobHandler {
   readonly action = 'meeting.delete';
 
   constructor(
-    private readonly em: EntityManager,
     private readonly connections: SyncConnectionsService,
     private readonly driver: ZoomDriver,
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
@@ -129,7 +127,6 @@ export class ZoomMeetingSummaryHandler implements SyncJobHandler {
   readonly action = 'meeting.summary';
 
   constructor(
-    private readonly em: EntityManager,
     private readonly events: EventsService,
     private readonly connections: SyncConnectionsService,
     private readonly settings: SyncSettingsService,
@@ -137,7 +134,7 @@ export class ZoomMeetingSummaryHandler implements SyncJobHandler {
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
