@@ -79,7 +79,7 @@ describe('Eventbrite sync', () => {
   it('turns a 429 into ProviderRateLimitedError with the Retry-After', async () => {
     const driver = t.created.app.get(EventbriteDriver);
     const token = await fakeToken(fake.url, CLIENT, 'post');
-    fake.state.rateLimit = { remaining: 1, retryAfterSeconds: 7 };
+    fake.state.rateLimit.next(1, 7);
     const error = await driver.identify(token.access_token).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderRateLimitedError);
     expect((error as ProviderRateLimitedError).retryAfterMs).toBe(7000);

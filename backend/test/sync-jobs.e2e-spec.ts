@@ -5,6 +5,7 @@ import { ProviderRateLimitedError, ProviderRejectedError } from '../src/modules/
 import { SyncJobData, SyncJobHandler } from '../src/modules/sync/jobs/sync-job.types';
 import { SyncJobsService } from '../src/modules/sync/jobs/sync-jobs.service';
 import { SyncReconnectRequiredError } from '../src/modules/sync/oauth/sync-oauth.service';
+import { SyncConnectionsService } from '../src/modules/sync/sync-connections.service';
 import { startTestApp, TestApp } from './test-app';
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20000): Promise<T> {
@@ -27,7 +28,7 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
   let a: { token: string; organizationId: string };
   let b: { token: string; organizationId: string };
   /** What the fake provider does next for each local id. */
-  const behaviour = new Map<string, 'fail' | 'reject' | 'reconnect' | 'limit-once' | 'ok'>();
+  const behaviour = new Map<string, 'fail' | 'reject' | 'reconnect' | 'limit-once' | 'needs-auth' | 'ok'>();
   const calls: string[] = [];
 
   const handler: SyncJobHandler = {
@@ -39,6 +40,11 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
       if (mode === 'fail') throw new Error('Mailchimp answered 503');
       if (mode === 'reject') throw new ProviderRejectedError('mailchimp', 400, 'Mailchimp refused: invalid email');
       if (mode === 'reconnect') throw new SyncReconnectRequiredError('mailchimp');
+      if (mode === 'needs-auth') {
+        // As a real handler does, in the job's MikroORM context (made by the job runner, not here):
+        // the token of an organization that is not connected.
+        await t.created.app.get(SyncConnectionsService).auth({ organizationId: job.organizationId }, 'mailchimp');
+      }
       if (mode === 'limit-once') {
         behaviour.set(job.localId, 'ok');
         throw new ProviderRateLimitedError('mailchimp', 300);
@@ -148,6 +154,19 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
     const p = await eventually(read, (v) => v.failures.some((f: { local_id: string }) => f.local_id === student));
     expect(p.failures.find((f: { local_id: string }) => f.local_id === student)).toMatchObject({
       last_error: M.reconnectRequired('mailchimp'),
+      attempts: 1,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls.filter((c) => c === student)).toHaveLength(1);
+  });
+
+  it('a job of an organization that is not connected (disconnected after it was queued) fails at once, saying so', async () => {
+    const student = randomUUID();
+    behaviour.set(student, 'needs-auth');
+    await enqueue(student, a.organizationId, 5);
+    const p = await eventually(read, (v) => v.failures.some((f: { local_id: string }) => f.local_id === student));
+    expect(p.failures.find((f: { local_id: string }) => f.local_id === student)).toMatchObject({
+      last_error: M.notConnected('mailchimp'),
       attempts: 1,
     });
     await new Promise((r) => setTimeout(r, 300));

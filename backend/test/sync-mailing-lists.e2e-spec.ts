@@ -146,7 +146,7 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       await eventually(async () =>
         (await mappings(a.organizationId, 'mailchimp')).every(
           (m) => m.stage !== 'queued' && m.stage !== 'syncing',
-        ),
+          ),
       );
       const created = mc.state.createdByEmail(listId);
       expect(created.size).toBe(STUDENTS);
@@ -229,22 +229,23 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       const batch = t.created.app.get(MailchimpStudentsBatchHandler);
       const one = t.created.app.get(MailchimpStudentUpsertHandler);
       const mapping = { id: 'x', remoteId: null, attempts: 1 };
-      const r1 = await batch.handle({ ...job, action: 'students.batch' }, mapping);
-      const r2 = await batch.handle({ ...job, action: 'students.batch' }, mapping);
-      await one.handle({ ...job, action: 'student.upsert' }, mapping);
-      await one.handle({ ...job, action: 'student.upsert' }, mapping);
+      // Handlers run in the job's MikroORM context (SyncJobsService.run makes it); here, the test's.
+      const r1 = await inContext(() => batch.handle({ ...job, action: 'students.batch' }, mapping));
+      const r2 = await inContext(() => batch.handle({ ...job, action: 'students.batch' }, mapping));
+      await inContext(() => one.handle({ ...job, action: 'student.upsert' }, mapping));
+      await inContext(() => one.handle({ ...job, action: 'student.upsert' }, mapping));
       expect(r1).toEqual(r2);
       // And through the queue, again.
       await t.created.app.get(SyncJobsService).enqueue({ ...job, action: 'student.upsert' });
       await eventually(async () =>
         (await mappings(a.organizationId, 'mailchimp')).every(
           (m) => m.stage === 'synced' || m.local_id === REFUSED_ID,
-        ),
+          ),
       );
       await eventually(async () =>
         (await mappings(a.organizationId, 'mailchimp')).every(
           (m) => m.stage !== 'queued' && m.stage !== 'syncing',
-        ),
+          ),
       );
       expect(mc.state.lists.get(listId)!.members.size).toBe(before);
       expect([...mc.state.createdByEmail(listId).values()].every((n) => n === 1)).toBe(true);
@@ -307,19 +308,20 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
         [a.organizationId],
       );
       mc.state.rateLimit.next(1, 7);
-      const error = await t.created.app
-        .get(MailchimpStudentUpsertHandler)
-        .handle(
-          {
-            organizationId: a.organizationId,
-            provider: 'mailchimp',
-            action: 'student.upsert',
-            localType: 'student',
-            localId: first.id,
-          },
-          { id: 'x', remoteId: null, attempts: 1 },
-        )
-        .catch((e: unknown) => e);
+      const error = await inContext(() =>
+        t.created.app
+          .get(MailchimpStudentUpsertHandler)
+          .handle(
+            {
+              organizationId: a.organizationId,
+              provider: 'mailchimp',
+              action: 'student.upsert',
+              localType: 'student',
+              localId: first.id,
+            },
+            { id: 'x', remoteId: null, attempts: 1 },
+          ),
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderRateLimitedError);
       expect(error).toMatchObject({ provider: 'mailchimp', retryAfterMs: 7000 });
     });
@@ -360,7 +362,7 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       await eventually(async () =>
         (await mappings(a.organizationId, 'klaviyo')).every(
           (m) => m.stage !== 'queued' && m.stage !== 'syncing',
-        ),
+          ),
       );
       const created = kl.state.createdByEmail();
       expect(created.size).toBe(importable);
@@ -392,19 +394,21 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
         localType: 'student' as const,
         localId: res.body.student_id as string,
       };
-      const r1 = await handler.handle(job, { id: 'x', remoteId: null, attempts: 1 });
-      const r2 = await handler.handle(job, { id: 'x', remoteId: null, attempts: 2 });
+      const r1 = await inContext(() => handler.handle(job, { id: 'x', remoteId: null, attempts: 1 }));
+      const r2 = await inContext(() => handler.handle(job, { id: 'x', remoteId: null, attempts: 2 }));
       expect(r1).toEqual(r2);
       const [first] = await sql<{ id: string }>(
         'select id from student where organization_id = ? order by id limit 1',
         [a.organizationId],
       );
-      await t.created.app
-        .get(KlaviyoStudentsBatchHandler)
-        .handle(
-          { ...job, action: 'students.batch', localId: first.id },
-          { id: 'x', remoteId: null, attempts: 1 },
-        );
+      await inContext(() =>
+        t.created.app
+          .get(KlaviyoStudentsBatchHandler)
+          .handle(
+            { ...job, action: 'students.batch', localId: first.id },
+            { id: 'x', remoteId: null, attempts: 1 },
+          ),
+      );
       expect(kl.state.createdByEmail().get('kai.later@example.test')).toBe(1);
       expect([...kl.state.createdByEmail().values()].every((n) => n === 1)).toBe(true);
     }, 60000);
@@ -415,19 +419,20 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
         [a.organizationId],
       );
       kl.state.rateLimit.next(1, 3);
-      const error = await t.created.app
-        .get(KlaviyoStudentUpsertHandler)
-        .handle(
-          {
-            organizationId: a.organizationId,
-            provider: 'klaviyo',
-            action: 'student.upsert',
-            localType: 'student',
-            localId: first.id,
-          },
-          { id: 'x', remoteId: null, attempts: 1 },
-        )
-        .catch((e: unknown) => e);
+      const error = await inContext(() =>
+        t.created.app
+          .get(KlaviyoStudentUpsertHandler)
+          .handle(
+            {
+              organizationId: a.organizationId,
+              provider: 'klaviyo',
+              action: 'student.upsert',
+              localType: 'student',
+              localId: first.id,
+            },
+            { id: 'x', remoteId: null, attempts: 1 },
+          ),
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderRateLimitedError);
       expect(error).toMatchObject({ provider: 'klaviyo', retryAfterMs: 3000 });
     });
@@ -438,19 +443,20 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
         [a.organizationId],
       );
       kl.oauth.expireAll();
-      const error = await t.created.app
-        .get(KlaviyoStudentUpsertHandler)
-        .handle(
-          {
-            organizationId: a.organizationId,
-            provider: 'klaviyo',
-            action: 'student.upsert',
-            localType: 'student',
-            localId: first.id,
-          },
-          { id: 'x', remoteId: null, attempts: 1 },
-        )
-        .catch((e: unknown) => e);
+      const error = await inContext(() =>
+        t.created.app
+          .get(KlaviyoStudentUpsertHandler)
+          .handle(
+            {
+              organizationId: a.organizationId,
+              provider: 'klaviyo',
+              action: 'student.upsert',
+              localType: 'student',
+              localId: first.id,
+            },
+            { id: 'x', remoteId: null, attempts: 1 },
+          ),
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderReconnectError);
       expect((error as Error).message).toBe(
         'klaviyo refused the stored token: disconnect and connect klaviyo again',

@@ -80,6 +80,20 @@ describe('Zoom sync', () => {
     expect(await mappingOf(t, a.organizationId, 'zoom', 'event', id)).toMatchObject({ stage: 'cancelled' });
   });
 
+  it('a 429 from Zoom pauses the queue for its Retry-After, then the meeting is created once', async () => {
+    const course = await onlineCourse(a.token);
+    const created = fake.state.counts.meetingsCreated;
+    const limited = fake.state.rateLimit.answered;
+    fake.state.rateLimit.next(1, 1);
+    const started = Date.now();
+    const id = await scheduleSession(t, a.token, course, { daysFromNow: 12, capacity: 4 });
+    await eventually(async () => (await event(id).expect(200)).body, (e) => e.meeting_join_url !== null);
+    expect(fake.state.rateLimit.answered).toBe(limited + 1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(fake.state.counts.meetingsCreated).toBe(created + 1);
+    expect(await mappingOf(t, a.organizationId, 'zoom', 'event', id)).toMatchObject({ stage: 'synced' });
+  });
+
   it('gives no meeting to a session at a location not marked online, whatever its name says', async () => {
     const studio = await schedulableCourse(t, a.token);
     const named = await courseAt(a.token, { name: 'Online (Zoom)', address: 'Virtual room' });

@@ -75,6 +75,12 @@ export class BullMqJobQueue implements JobQueue {
   process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
     this.queue(queue); // known to the dashboard even where no worker runs
     if (!this.runWorkers) return;
+    if (options.globalConcurrency) {
+      // Kept in Redis by the queue, read by every worker: N processes together stay under it.
+      this.queue(queue)
+        .setGlobalConcurrency(options.globalConcurrency)
+        .catch((error: unknown) => this.logger.warn(`${queue} global concurrency: ${String(error)}`));
+    }
     // Workers block on Redis, so each gets its own connection (BullMQ's requirement).
     const worker = new Worker(
       queue,

@@ -19,7 +19,17 @@ interface QueueState {
   /** Start instants in the limiter's current window. */
   windowStart: number;
   windowCount: number;
+  /** Jobs running now, and the due jobs waiting for one of them to end (concurrency). */
+  running: number;
+  ready: PendingJob[];
 }
+
+/**
+ * Jobs of a queue run at once: its concurrency and global concurrency, where it sets them (this
+ * process is every worker); a queue that sets neither runs every due job at once, as before.
+ */
+const concurrencyOf = (options: WorkerOptions) =>
+  Math.max(1, Math.min(options.concurrency ?? Infinity, options.globalConcurrency ?? Infinity));
 
 interface PendingJob {
   queue: string;
@@ -66,7 +76,7 @@ export class InProcessJobQueue implements JobQueue {
 
   process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
     if (!this.runWorkers) return;
-    this.handlers.set(queue, { handler, options, pausedUntil: 0, windowStart: 0, windowCount: 0 });
+    this.handlers.set(queue, { handler, options, pausedUntil: 0, windowStart: 0, windowCount: 0, running: 0, ready: [] });
     for (const job of this.waiting.splice(0).filter((j) => j.queue === queue)) this.schedule(job, 0);
   }
 
@@ -100,8 +110,23 @@ export class InProcessJobQueue implements JobQueue {
       this.waiting.push(job);
       return;
     }
+    if (state.running >= concurrencyOf(state.options)) {
+      state.ready.push(job);
+      return;
+    }
     const wait = this.startDelay(state);
     if (wait > 0) return this.schedule(job, wait);
+    state.running += 1;
+    try {
+      await this.attempt(state, job);
+    } finally {
+      state.running -= 1;
+      const next = state.ready.shift();
+      if (next) this.schedule(next, 0);
+    }
+  }
+
+  private async attempt(state: QueueState, job: PendingJob): Promise<void> {
     try {
       await state.handler({
         id: job.id,

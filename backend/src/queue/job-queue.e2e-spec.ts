@@ -106,6 +106,30 @@ describe.each(adapters)('job queue: %s', (_name, factory) => {
     expect(starts[5] - starts[0]).toBeGreaterThanOrEqual(550);
   });
 
+  it('runs at most globalConcurrency jobs of a queue at once, however many workers each allow', async () => {
+    let running = 0;
+    let most = 0;
+    let done = 0;
+    const work = async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 60));
+      running -= 1;
+      done += 1;
+    };
+    // BullMQ: two workers (as two processes would have) of 4 each; in-process: its one worker.
+    const other = factory === adapters[0][1] ? await factory() : null;
+    try {
+      queue.process('capped', work, { concurrency: 4, globalConcurrency: 3 });
+      other?.queue.process('capped', work, { concurrency: 4, globalConcurrency: 3 });
+      for (let i = 0; i < 12; i++) await queue.add('capped', 'push', { i }, { jobId: `c${i}` });
+      await eventually(() => done === 12, 8000);
+      expect(most).toBe(3);
+    } finally {
+      await other?.cleanup();
+    }
+  });
+
   it('reports the final failure once: spent attempts, or at once for a permanent error', async () => {
     const finals: { id: string; attemptsMade: number; message: string }[] = [];
     const runs: string[] = [];

@@ -37,6 +37,11 @@ export class JobPermanentError extends Error {
 export interface WorkerOptions {
   /** Jobs a worker runs at once (default 4). */
   concurrency?: number;
+  /**
+   * Jobs of the queue running at once across every worker of every process (BullMQ's global
+   * concurrency), for a provider that caps simultaneous connections rather than a rate.
+   */
+  globalConcurrency?: number;
   /** At most `max` jobs started per `duration` ms, across all workers of the queue. */
   limiter?: { max: number; duration: number };
   /**

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { FakeHttpServer, FakeRequest, FakeResponse, Obj } from './fake-http';
+import { FakeHttpServer, FakeRateLimit, FakeRequest, FakeResponse, Obj } from './fake-http';
 import { FakeOAuth, mountFakeOAuth } from './fake-oauth';
 
 /*
  * A fake of Eventbrite: OAuth at /oauth/authorize and /oauth/token (client id and secret in the
  * form, tokens that never expire), API v3 under /v3 with Eventbrite's shapes (objects with
  * `pagination`, `{ text, html }` names, `{ timezone, utc, local }` dates, costs in minor units).
- * Tests place orders on it (`placeOrder`), make it answer 429 (`rateLimit`), and count its effects.
+ * Tests place orders on it (`placeOrder`), make it answer 429 (`state.rateLimit.next`), and count its effects.
  */
 
 export interface FakeEventbriteEvent {
@@ -56,8 +56,8 @@ export interface FakeEventbriteState {
   webhooks: Obj[];
   /** Provider effects, to see that nothing is done twice. */
   counts: { eventsCreated: number; eventsUpdated: number; eventsCancelled: number; ticketClassesCreated: number };
-  /** The next N API calls answer 429 with this Retry-After (seconds). */
-  rateLimit: { remaining: number; retryAfterSeconds: number };
+  /** Answers 429 to the next API calls (the server's FakeRateLimit). */
+  rateLimit: FakeRateLimit;
 }
 
 export interface FakeEventbrite {
@@ -158,21 +158,17 @@ export async function startFakeEventbrite(
     orders: new Map(),
     webhooks: [],
     counts: { eventsCreated: 0, eventsUpdated: 0, eventsCancelled: 0, ticketClassesCreated: 0 },
-    rateLimit: { remaining: 0, retryAfterSeconds: 1 },
+    rateLimit: server.rateLimit,
   };
 
-  server.before = (req) => {
-    if (!req.path.startsWith('/v3/')) return null;
-    if (state.rateLimit.remaining > 0) {
-      state.rateLimit.remaining -= 1;
-      return {
-        status: 429,
-        headers: { 'retry-after': String(state.rateLimit.retryAfterSeconds) },
-        json: { status_code: 429, error: 'HIT_RATE_LIMIT', error_description: 'Rate limit exceeded' },
-      };
-    }
-    return oauth.requireToken(req);
-  };
+  // Every API call: a live bearer token, then the rate limit (429 with Retry-After).
+  server.guardApi({
+    prefix: '/v3/',
+    check: (req) => oauth.requireToken(req),
+    tooMany: () => ({
+      json: { status_code: 429, error: 'HIT_RATE_LIMIT', error_description: 'Rate limit exceeded' },
+    }),
+  });
 
   const ownsOrg = (id: string) => state.organizations.some((o) => o.id === id);
   const body = (req: FakeRequest, key: string) => (((req.body ?? {}) as Obj)[key] ?? {}) as Obj;

@@ -50,22 +50,3 @@ export async function grantOverHttp(options: {
     expiresIn: body.expires_in ?? null,
   };
 }
-
-/** Answers 429 for the next `count` API calls (Retry-After in seconds), then serves again. */
-export class FakeRateLimit {
-  private remaining = 0;
-  private retryAfterSeconds = 1;
-
-  /** The next `count` API calls answer 429 with Retry-After. */
-  next(count: number, retryAfterSeconds = 1): void {
-    this.remaining = count;
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-
-  /** Consumes one limited call: the Retry-After seconds, or null when the call is served. */
-  take(): number | null {
-    if (this.remaining <= 0) return null;
-    this.remaining -= 1;
-    return this.retryAfterSeconds;
-  }
-}

@@ -33,6 +33,38 @@ export interface FakeResponse {
 
 export type FakeHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
 
+/** Every fake's 429 switch: the next `count` API calls answer 429 (Retry-After in seconds), then it serves again. */
+export class FakeRateLimit {
+  private remaining = 0;
+  private retryAfterSeconds = 1;
+  /** How many calls it answered 429, to see that a test's 429 did happen. */
+  answered = 0;
+
+  /** The next `count` API calls answer 429 with Retry-After. */
+  next(count: number, retryAfterSeconds = 1): void {
+    this.remaining = count;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** Consumes one limited call: the Retry-After seconds, or null when the call is served. */
+  take(): number | null {
+    if (this.remaining <= 0) return null;
+    this.remaining -= 1;
+    this.answered += 1;
+    return this.retryAfterSeconds;
+  }
+}
+
+/** How a fake guards its API (see FakeHttpServer.guardApi). */
+export interface FakeApiGuard {
+  /** Where the provider's API lives (`/v3/`, `/3.0/`, `/api/`, `/v2/`); OAuth pages are not guarded. */
+  prefix: string;
+  /** The provider's own refusals before anything else (a missing token, a required header); null to go on. */
+  check?: (req: FakeRequest) => FakeResponse | null;
+  /** The provider's 429 body; the Retry-After header is added. */
+  tooMany: (retryAfterSeconds: number) => FakeResponse;
+}
+
 interface Route {
   method: string;
   pattern: RegExp;
@@ -45,8 +77,10 @@ export class FakeHttpServer {
   private server: Server | null = null;
   /** Every request, in arrival order (method, path, body). */
   readonly requests: { method: string; path: string; body: FakeRequest['body'] }[] = [];
-  /** Runs before every route; an answer here short-circuits it (used for 429s and auth checks). */
+  /** Runs before every route; an answer here short-circuits it (set by guardApi: auth checks, then 429s). */
   before: ((req: FakeRequest) => FakeResponse | null) | null = null;
+  /** The API's 429 switch, consulted by `before` on every API call (guardApi). */
+  readonly rateLimit = new FakeRateLimit();
   url = '';
 
   constructor(readonly name: string) {}
@@ -60,6 +94,23 @@ export class FakeHttpServer {
       })}/?$`,
     );
     this.routes.push({ method, pattern, names, handler });
+    return this;
+  }
+
+  /**
+   * Sets `before` for the API under `guard.prefix`, the same way for every fake: the provider's
+   * own checks first, then the shared rate limit (429 in the provider's shape, with Retry-After).
+   */
+  guardApi(guard: FakeApiGuard): this {
+    this.before = (req) => {
+      if (!req.path.startsWith(guard.prefix)) return null;
+      const refused = guard.check?.(req);
+      if (refused) return refused;
+      const retryAfter = this.rateLimit.take();
+      if (retryAfter === null) return null;
+      const answer = guard.tooMany(retryAfter);
+      return { ...answer, status: 429, headers: { ...answer.headers, 'retry-after': String(retryAfter) } };
+    };
     return this;
   }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { FakeHttpServer, FakeRequest, FakeResponse, Obj } from './fake-http';
-import { FakeRateLimit, grantOverHttp } from './fake-grant';
+import { FakeHttpServer, FakeRateLimit, FakeRequest, FakeResponse, Obj } from './fake-http';
+import { grantOverHttp } from './fake-grant';
 import { FakeOAuth, mountFakeOAuth } from './fake-oauth';
 
 /*
@@ -116,7 +116,7 @@ export async function startFakeKlaviyo(
     profiles: new Map(),
     importJobs: new Map(),
     effects: [],
-    rateLimit: new FakeRateLimit(),
+    rateLimit: server.rateLimit,
     createdByEmail() {
       const counts = new Map<string, number>();
       for (const e of this.effects)
@@ -135,32 +135,29 @@ export async function startFakeKlaviyo(
   };
   for (const name of options.lists ?? ['Newsletter', 'Students']) state.addList(name);
 
-  server.before = (req) => {
-    if (!req.path.startsWith('/api/')) return null;
-    if (!req.headers.revision)
-      return errors(400, 'invalid', 'Invalid input.', 'The revision header is required.');
-    if (oauth.requireToken(req)) {
-      return errors(
-        401,
-        'not_authenticated',
-        'Authentication credentials were not provided.',
-        'Missing or invalid access token.',
-      );
-    }
-    const retryAfter = state.rateLimit.take();
-    if (retryAfter !== null) {
-      return errors(
+  server.guardApi({
+    prefix: '/api/',
+    check: (req) => {
+      if (!req.headers.revision)
+        return errors(400, 'invalid', 'Invalid input.', 'The revision header is required.');
+      if (oauth.requireToken(req)) {
+        return errors(
+          401,
+          'not_authenticated',
+          'Authentication credentials were not provided.',
+          'Missing or invalid access token.',
+        );
+      }
+      return null;
+    },
+    tooMany: (retryAfter) =>
+      errors(
         429,
         'throttled',
         'Request was throttled.',
         `Request was throttled. Expected available in ${retryAfter} seconds.`,
-        {
-          'retry-after': String(retryAfter),
-        },
-      );
-    }
-    return null;
-  };
+      ),
+  });
 
   const self = (path: string) => `${server.url}${path}`;
   const listJson = (l: FakeKlaviyoList) => ({

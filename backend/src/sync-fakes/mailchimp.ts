@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { FakeHttpServer, FakeRequest, FakeResponse, Obj } from './fake-http';
-import { grantOverHttp, FakeRateLimit } from './fake-grant';
+import { FakeHttpServer, FakeRateLimit, FakeRequest, FakeResponse, Obj } from './fake-http';
+import { grantOverHttp } from './fake-grant';
 import { FakeOAuth, mountFakeOAuth } from './fake-oauth';
 
 /*
@@ -96,7 +96,7 @@ export async function startFakeMailchimp(
     accountName: options.accountName ?? 'Fake Mailchimp Studio',
     lists: new Map(),
     effects: [],
-    rateLimit: new FakeRateLimit(),
+    rateLimit: server.rateLimit,
     faults: { before: 0, after: 0 },
     createdByEmail(listId) {
       const counts = new Map<string, number>();
@@ -120,19 +120,12 @@ export async function startFakeMailchimp(
   for (const name of options.lists ?? ['Studio newsletter', 'Workshop alumni']) state.addList(name);
 
   // Every API call: a live bearer token, then the rate limit (429 with Retry-After).
-  server.before = (req) => {
-    if (!req.path.startsWith('/3.0/')) return null;
-    const denied = oauth.requireToken(req);
-    if (denied) return problem(401, 'API Key Invalid', 'Your request did not include a valid access token.');
-    const retryAfter = state.rateLimit.take();
-    if (retryAfter !== null) {
-      return {
-        ...problem(429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.'),
-        headers: { 'retry-after': String(retryAfter) },
-      };
-    }
-    return null;
-  };
+  server.guardApi({
+    prefix: '/3.0/',
+    check: (req) =>
+      oauth.requireToken(req) ? problem(401, 'API Key Invalid', 'Your request did not include a valid access token.') : null,
+    tooMany: () => problem(429, 'Too Many Requests', 'You have exceeded the limit of 10 simultaneous connections.'),
+  });
 
   server.route('GET', '/oauth2/metadata', (req) => {
     const auth = String(req.headers.authorization ?? '');

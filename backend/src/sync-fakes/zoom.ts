@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { FakeHttpServer, FakeResponse, Obj } from './fake-http';
+import { FakeHttpServer, FakeRateLimit, FakeResponse, Obj } from './fake-http';
 import { FakeOAuth, mountFakeOAuth } from './fake-oauth';
 
 /*
@@ -29,7 +29,8 @@ export interface FakeZoomState {
   /** Summaries by meeting UUID; a meeting without one answers 404 as Zoom does before it is ready. */
   summaries: Map<string, Obj>;
   counts: { meetingsCreated: number; meetingsUpdated: number; meetingsDeleted: number; summariesRead: number };
-  rateLimit: { remaining: number; retryAfterSeconds: number };
+  /** Answers 429 to the next API calls (the server's FakeRateLimit). */
+  rateLimit: FakeRateLimit;
 }
 
 export interface FakeZoom {
@@ -69,21 +70,15 @@ export async function startFakeZoom(
     meetings: new Map(),
     summaries: new Map(),
     counts: { meetingsCreated: 0, meetingsUpdated: 0, meetingsDeleted: 0, summariesRead: 0 },
-    rateLimit: { remaining: 0, retryAfterSeconds: 1 },
+    rateLimit: server.rateLimit,
   };
 
-  server.before = (req) => {
-    if (!req.path.startsWith('/v2/')) return null;
-    if (state.rateLimit.remaining > 0) {
-      state.rateLimit.remaining -= 1;
-      return {
-        status: 429,
-        headers: { 'retry-after': String(state.rateLimit.retryAfterSeconds) },
-        json: { code: 429, message: "You have exceeded the daily rate limit of this API." },
-      };
-    }
-    return oauth.requireToken(req);
-  };
+  // Every API call: a live bearer token, then the rate limit (429 with Retry-After).
+  server.guardApi({
+    prefix: '/v2/',
+    check: (req) => oauth.requireToken(req),
+    tooMany: () => ({ json: { code: 429, message: 'You have exceeded the daily rate limit of this API.' } }),
+  });
 
   const missing = (id: string): FakeResponse => ({
     status: 404,

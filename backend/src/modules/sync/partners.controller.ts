@@ -9,7 +9,6 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { createZodDto } from '../../common/zod-dto';
 import { Auth } from '../identity/auth.guard';
 import { EventbriteDriver } from './drivers/eventbrite/eventbrite.driver';
-import { requireDriverAuth } from './sync-auth';
 import { SyncConnectionsService } from './sync-connections.service';
 import { SyncSettingsService } from './sync-settings.service';
 
@@ -40,7 +39,7 @@ export class PartnersController {
   })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: M.providerNotAnswering('eventbrite') })
   async events(@Ctx() ctx: RequestContext, @Query() query: TicketingEventsQueryDto) {
-    const auth = await requireDriverAuth(this.connections, ctx.organizationId, 'eventbrite');
+    const auth = await this.connections.auth(ctx, 'eventbrite');
     const { organization_id } = await this.settings.config(ctx, 'eventbrite');
     if (!organization_id) throw new ApiError(HttpStatus.CONFLICT, M.organizationRequired);
     try {

@@ -8,6 +8,7 @@ import { Organization } from '../organizations/organization.entity';
 import type { DriverAuth } from './drivers/sync-driver';
 import { SyncConnection } from './entities/sync-connection.entity';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
+import { SyncConfigEvents } from './sync-config-events';
 import { TokenCipher } from './token-cipher';
 
 export interface ConnectionGrant {
@@ -30,6 +31,16 @@ export interface ConnectionTokens {
 
 type OrgContext = Pick<RequestContext, 'organizationId'>;
 
+/**
+ * The organization has no connection to the provider: a 409 with the contracts' message for an
+ * admin call, and a permanent failure for a job (SyncJobsService: retrying cannot connect it).
+ */
+export class ProviderNotConnectedError extends ApiError {
+  constructor(readonly provider: SyncProviderName) {
+    super(HttpStatus.CONFLICT, M.notConnected(provider));
+  }
+}
+
 /** A token that expires within this margin is refreshed before it is handed out. */
 export const REFRESH_MARGIN_MS = 60_000;
 
@@ -43,17 +54,26 @@ export class SyncConnectionsService {
     private readonly em: EntityManager,
     private readonly cipher: TokenCipher,
     private readonly oauth: SyncOAuthService,
+    private readonly events: SyncConfigEvents,
   ) {}
 
   /**
-   * What a driver or a job needs to call the provider: the access token, refreshed first when it
-   * expires within a minute (Klaviyo, Zoom). The refresh holds the connection row's lock
-   * (select … for update), so two jobs never refresh at once: the second one waits and then reads
-   * the fresh token. Answers a 409 when the organization is not connected.
+   * The one place drivers, jobs and admin calls get a provider's token: the access token,
+   * refreshed first when it expires within a minute (Klaviyo, Zoom). The refresh holds the
+   * connection row's lock (select … for update), so two jobs never refresh at once: the second one
+   * waits and then reads the fresh token. Throws ProviderNotConnectedError (409) when the
+   * organization is not connected; authIfConnected answers null instead.
    */
   async auth(ctx: OrgContext, provider: SyncProviderName): Promise<DriverAuth> {
+    const auth = await this.authIfConnected(ctx, provider);
+    if (!auth) throw new ProviderNotConnectedError(provider);
+    return auth;
+  }
+
+  /** As auth, for work that simply does nothing without a connection (an order import, a poll): null then. */
+  async authIfConnected(ctx: OrgContext, provider: SyncProviderName): Promise<DriverAuth | null> {
     const current = await this.tokens(ctx, provider);
-    if (!current) throw new ApiError(HttpStatus.CONFLICT, M.notConnected(provider));
+    if (!current) return null;
     if (!this.expiring(current.expiresAt) || current.refreshToken === null) {
       return { accessToken: current.accessToken, metadata: current.metadata };
     }
@@ -63,7 +83,7 @@ export class SyncConnectionsService {
         { organization: ctx.organizationId, provider },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      if (!row) throw new ApiError(HttpStatus.CONFLICT, M.notConnected(provider));
+      if (!row) return null; // forgotten meanwhile
       if (!this.expiring(row.expiresAt) || row.refreshTokenEncrypted === null) {
         return { accessToken: this.cipher.decrypt(row.accessTokenEncrypted), metadata: row.metadata };
       }
@@ -97,18 +117,26 @@ export class SyncConnectionsService {
       metadata: grant.metadata ?? {},
     };
     const existing = await this.find(ctx, provider);
+    let connection: SyncConnection;
     if (existing) {
       this.em.assign(existing, { ...fields, connectedAt: new Date() });
       await this.em.flush();
-      return existing;
+      connection = existing;
+    } else {
+      connection = this.em.create(SyncConnection, {
+        organization: this.em.getReference(Organization, ctx.organizationId),
+        provider,
+        ...fields,
+      });
+      await this.em.persistAndFlush(connection);
     }
-    const connection = this.em.create(SyncConnection, {
-      organization: this.em.getReference(Organization, ctx.organizationId),
-      provider,
-      ...fields,
-    });
-    await this.em.persistAndFlush(connection);
+    await this.changed(ctx, provider, true);
     return connection;
+  }
+
+  /** Tells the module's caches (MailingListSwitches) that the organization's connection changed. */
+  private changed(ctx: OrgContext, provider: SyncProviderName, connected: boolean): Promise<void> {
+    return this.events.emit({ type: 'sync.connection.changed', organizationId: ctx.organizationId, provider, connected });
   }
 
   /** The connection's tokens in clear, for a driver's call; null when not connected. */
@@ -130,5 +158,6 @@ export class SyncConnectionsService {
   /** Forgets the organization's connection to the provider (SyncConnectService revokes first). */
   async forget(ctx: OrgContext, provider: SyncProviderName): Promise<void> {
     await this.em.nativeDelete(SyncConnection, { organization: ctx.organizationId, provider });
+    await this.changed(ctx, provider, false);
   }
 }

@@ -56,6 +56,12 @@ export function requireProvider(name: string): SyncProviderName {
   return name;
 }
 
+/** A stored settings row (its jsonb) read through the provider's schema; the defaults when absent or invalid. */
+export function parseSyncConfig<P extends SyncProviderName>(provider: P, stored: unknown): SyncConfigByProvider[P] {
+  const parsed = stored == null ? null : SYNC_CONFIG_SCHEMAS[provider].safeParse(stored);
+  return (parsed?.success ? parsed.data : SYNC_CONFIG_DEFAULTS[provider]) as SyncConfigByProvider[P];
+}
+
 /** A provider's config_schema settings per organization, and the provider as the panels read it. */
 @Injectable()
 export class SyncSettingsService {
@@ -72,8 +78,7 @@ export class SyncSettingsService {
   /** The saved settings, or the provider's defaults; a stored row is re-read through its schema. */
   async config<P extends SyncProviderName>(ctx: OrgContext, provider: P): Promise<SyncConfigByProvider[P]> {
     const row = await this.em.findOne(SyncConfig, { organization: ctx.organizationId, provider });
-    const parsed = row ? SYNC_CONFIG_SCHEMAS[provider].safeParse(row.config) : null;
-    return (parsed?.success ? parsed.data : SYNC_CONFIG_DEFAULTS[provider]) as SyncConfigByProvider[P];
+    return parseSyncConfig(provider, row?.config);
   }
 
   /**

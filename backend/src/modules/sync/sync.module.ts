@@ -2,7 +2,6 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { SchedulingModule } from '../scheduling/scheduling.module';
 import { StudentsModule } from '../students/students.module';
-import { DriverAuthService } from './drivers/driver-auth';
 import { KlaviyoDriver } from './drivers/klaviyo/klaviyo.driver';
 import { KlaviyoStudentsBatchHandler, KlaviyoStudentUpsertHandler } from './drivers/klaviyo/klaviyo.jobs';
 import { MailchimpDriver } from './drivers/mailchimp/mailchimp.driver';
@@ -10,6 +9,7 @@ import {
   MailchimpStudentsBatchHandler,
   MailchimpStudentUpsertHandler,
 } from './drivers/mailchimp/mailchimp.jobs';
+import { MailingListSwitches } from './jobs/mailing-list-switches';
 import { MailingListSync } from './jobs/mailing-list-sync';
 import { SyncConfigEvents } from './sync-config-events';
 import { SyncConfig } from './entities/sync-config.entity';
@@ -64,7 +64,7 @@ import { SyncWebhooksController } from './webhooks.controller';
     SyncSettingsService,
     SyncJobsService,
     SyncConfigEvents,
-    DriverAuthService,
+    MailingListSwitches,
     MailingListSync,
     MailchimpDriver,
     KlaviyoDriver,

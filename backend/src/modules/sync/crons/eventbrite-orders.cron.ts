@@ -1,8 +1,8 @@
+import { CreateRequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../queue/job-queue';
 import { EventbriteOrdersService } from '../drivers/eventbrite/eventbrite-orders.service';
-import { inJobContext } from '../sync-auth';
 
 export const EVENTBRITE_POLL_QUEUE = 'sync-eventbrite-poll';
 export const EVENTBRITE_POLL_INTERVAL_MS = 5 * 60_000;
@@ -63,8 +63,9 @@ export class EventbriteOrdersCron implements OnApplicationBootstrap {
     });
   }
 
+  @CreateRequestContext() // the job's entry: its one MikroORM context
   private run(job: JobEnvelope<{ organizationId: string }>): Promise<void> {
-    return inJobContext(this.em, () => this.runInContext(job));
+    return this.runInContext(job);
   }
 
   private async runInContext(job: JobEnvelope<{ organizationId: string }>): Promise<void> {

@@ -1,10 +1,9 @@
-import { RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ModuleRef } from '@nestjs/core';
 import type { SyncProviderName } from '@studio/contracts';
 import { StudentContact, StudentsService } from '../../students/students.service';
-import { DriverAuthService } from '../drivers/driver-auth';
 import type { DriverAuth } from '../drivers/sync-driver';
+import { SyncConnectionsService } from '../sync-connections.service';
 import { SyncSettingsService } from '../sync-settings.service';
 import { recordStudentsFailed, recordStudentsSynced } from './student-list-mappings';
 import type { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from './sync-job.types';
@@ -60,13 +59,14 @@ abstract class MailingListHandler implements SyncJobHandler {
     protected readonly em: EntityManager,
     protected readonly students: StudentsService,
     protected readonly settings: SyncSettingsService,
-    protected readonly auth: DriverAuthService,
+    protected readonly connections: SyncConnectionsService,
     protected readonly moduleRef: ModuleRef,
     protected readonly writer: StudentListWriter,
   ) {}
 
+  /** Runs in the job's MikroORM context (SyncJobsService.run). */
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return RequestContext.create(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping);
   }
 
   protected abstract run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult>;
@@ -81,7 +81,7 @@ export abstract class StudentUpsertHandler extends MailingListHandler {
     if (!listId) return { stage: 'cancelled' };
     const [student] = await this.students.contacts(job.organizationId, { ids: [job.localId] });
     if (!student) return { stage: 'cancelled' };
-    const auth = await this.auth.auth(job.organizationId, this.provider);
+    const auth = await this.connections.auth({ organizationId: job.organizationId }, this.provider);
     return { remoteId: await this.writer.upsertOne(auth, listId, student) };
   }
 }
@@ -99,7 +99,7 @@ export abstract class StudentsBatchHandler extends MailingListHandler {
     });
     const page = rows.slice(0, MAILING_LIST_PAGE);
     const next = rows[MAILING_LIST_PAGE];
-    const auth = await this.auth.auth(job.organizationId, this.provider);
+    const auth = await this.connections.auth({ organizationId: job.organizationId }, this.provider);
     const result: PageResult = page.length
       ? await this.writer.upsertPage(auth, listId, page)
       : { ids: new Map(), refused: new Map() };

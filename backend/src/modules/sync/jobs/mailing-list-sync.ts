@@ -1,4 +1,4 @@
-import { RequestContext } from '@mikro-orm/core';
+import { CreateRequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EnrollmentEvents } from '../../scheduling/enrollment-events';
@@ -6,14 +6,13 @@ import { StudentEvents } from '../../students/student-events';
 import { StudentsService } from '../../students/students.service';
 import { SyncConfigEvents } from '../sync-config-events';
 import { SyncConnectionsService } from '../sync-connections.service';
-import { SyncSettingsService } from '../sync-settings.service';
 import {
-  activeListId,
   MAILING_LIST_PROVIDERS,
   MailingListProvider,
   STUDENT_UPSERT,
   STUDENTS_BATCH,
 } from './mailing-list-jobs';
+import { MailingListSwitches } from './mailing-list-switches';
 import { SyncJobsService } from './sync-jobs.service';
 
 /**
@@ -25,8 +24,9 @@ import { SyncJobsService } from './sync-jobs.service';
 @Injectable()
 export class MailingListSync implements OnModuleInit {
   constructor(
+    // Read by @CreateRequestContext() on the listener entries.
     private readonly em: EntityManager,
-    private readonly settings: SyncSettingsService,
+    private readonly switches: MailingListSwitches,
     private readonly connections: SyncConnectionsService,
     private readonly jobs: SyncJobsService,
     private readonly students: StudentsService,
@@ -50,34 +50,33 @@ export class MailingListSync implements OnModuleInit {
   }
 
   /** Enqueues the first page of the backfill of every student onto the provider's list. */
+  @CreateRequestContext() // a listener's entry: its own MikroORM context
   async backfill(organizationId: string, provider: MailingListProvider): Promise<void> {
-    await RequestContext.create(this.em, async () => {
-      if (!(await this.connections.find({ organizationId }, provider))) return;
-      const [first] = await this.students.contacts(organizationId, { limit: 1 });
-      if (!first) return;
-      await this.jobs.enqueue({
-        organizationId,
-        provider,
-        action: STUDENTS_BATCH,
-        localType: 'student',
-        localId: first.id,
-      });
+    if (!(await this.connections.find({ organizationId }, provider))) return;
+    const [first] = await this.students.contacts(organizationId, { limit: 1 });
+    if (!first) return;
+    await this.jobs.enqueue({
+      organizationId,
+      provider,
+      action: STUDENTS_BATCH,
+      localType: 'student',
+      localId: first.id,
     });
   }
 
+  @CreateRequestContext() // a listener's entry: its own MikroORM context
   private async studentChanged(organizationId: string, studentId: string): Promise<void> {
-    await RequestContext.create(this.em, async () => {
-      for (const provider of MAILING_LIST_PROVIDERS) {
-        if (!(await activeListId(this.settings, organizationId, provider))) continue;
-        if (!(await this.connections.find({ organizationId }, provider))) continue;
-        await this.jobs.enqueue({
-          organizationId,
-          provider,
-          action: STUDENT_UPSERT,
-          localType: 'student',
-          localId: studentId,
-        });
-      }
-    });
+    // Cached (MailingListSwitches): an organization without mailing-list sync reads nothing here.
+    const lists = await this.switches.activeLists(organizationId);
+    for (const provider of MAILING_LIST_PROVIDERS) {
+      if (!lists[provider]) continue;
+      await this.jobs.enqueue({
+        organizationId,
+        provider,
+        action: STUDENT_UPSERT,
+        localType: 'student',
+        localId: studentId,
+      });
+    }
   }
 }

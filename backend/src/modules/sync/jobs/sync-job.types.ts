@@ -38,7 +38,8 @@ export interface SyncJobResult {
 /**
  * Does one action against one provider for one record. Registered in the SYNC_JOB_HANDLERS list.
  * It must be idempotent: it can run again after a crash, so it reads the mapping's remote id and
- * updates instead of creating again. A 429 is thrown as ProviderRateLimitedError.
+ * updates instead of creating again. A 429 is thrown as ProviderRateLimitedError. It runs inside
+ * the job's MikroORM context, made once by SyncJobsService.run: it never makes its own.
  */
 export interface SyncJobHandler {
   readonly provider: SyncProviderName;

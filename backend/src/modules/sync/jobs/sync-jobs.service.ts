@@ -1,3 +1,4 @@
+import { CreateRequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { HttpStatus } from '@nestjs/common';
@@ -14,6 +15,7 @@ import {
 } from '../../../queue/job-queue';
 import { ProviderRateLimitedError, ProviderRejectedError } from '../drivers/sync-driver';
 import { SyncReconnectRequiredError } from '../oauth/sync-oauth.service';
+import { ProviderNotConnectedError } from '../sync-connections.service';
 import { SYNC_WORKER_OPTIONS } from './sync-rate-limits';
 import {
   SYNC_JOB_ATTEMPTS,
@@ -121,6 +123,11 @@ export class SyncJobsService implements OnApplicationBootstrap {
     return mapping.provider;
   }
 
+  /**
+   * The job's entry: its one MikroORM context is made here (jobs run outside any HTTP request);
+   * handlers run inside it and never make their own.
+   */
+  @CreateRequestContext()
   private async run(job: JobEnvelope<SyncJobData>): Promise<void> {
     const data = job.data;
     const handler = this.handlers.get(`${data.provider}:${data.action}`);
@@ -177,7 +184,13 @@ export class SyncJobsService implements OnApplicationBootstrap {
         `update sync_mapping set stage = 'queued', last_error = ?, updated_at = now() where id = ?`,
         [message.slice(0, 2000), mapping.id],
       );
-      if (error instanceof ProviderRejectedError || error instanceof SyncReconnectRequiredError) {
+      // Refused for good, not connected (disconnected after the job was queued), or a connection the
+      // provider no longer accepts: retrying cannot help.
+      if (
+        error instanceof ProviderRejectedError ||
+        error instanceof ProviderNotConnectedError ||
+        error instanceof SyncReconnectRequiredError
+      ) {
         throw new JobPermanentError(message);
       }
       throw error;

@@ -3,7 +3,6 @@ import { SYNC_MESSAGES as M } from '@studio/contracts';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { EventsService, SessionSyncView } from '../../../scheduling/events.service';
 import { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from '../../jobs/sync-job.types';
-import { driverAuth, inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { ProviderRejectedError } from '../sync-driver';
@@ -23,8 +22,7 @@ async function connected(
   driver: EventbriteDriver,
   organizationId: string,
 ): Promise<{ client: EventbriteClient; organization: string }> {
-  const auth = await driverAuth(connections, organizationId, 'eventbrite');
-  if (!auth) throw new ProviderRejectedError('eventbrite', 409, M.notConnected('eventbrite'));
+  const auth = await connections.auth({ organizationId }, 'eventbrite');
   const { organization_id } = await settings.config({ organizationId }, 'eventbrite');
   if (!organization_id) throw new ProviderRejectedError('eventbrite', 409, M.organizationRequired);
   return { client: driver.client(auth.accessToken), organization: organization_id };
@@ -65,7 +63,7 @@ export class EventbriteEventUpsertHandler implements SyncJobHandler {
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
@@ -99,14 +97,13 @@ export class EventbriteEventCancelHandler implements SyncJobHandler {
   readonly action = 'event.cancel';
 
   constructor(
-    private readonly em: EntityManager,
     private readonly connections: SyncConnectionsService,
     private readonly settings: SyncSettingsService,
     private readonly driver: EventbriteDriver,
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {

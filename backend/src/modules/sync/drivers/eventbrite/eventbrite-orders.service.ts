@@ -1,3 +1,4 @@
+import { CreateRequestContext, EnsureRequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SYNC_MESSAGES as M, SyncSaleConflict } from '@studio/contracts';
@@ -5,7 +6,6 @@ import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../../queue/job-queue';
 import { OrdersService } from '../../../orders/orders.service';
 import { EventsService } from '../../../scheduling/events.service';
 import { ProviderRateLimitedError } from '../sync-driver';
-import { driverAuth, inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { EventbriteDriver } from './eventbrite.driver';
@@ -64,8 +64,9 @@ export class EventbriteOrdersService implements OnModuleInit {
     });
   }
 
+  @CreateRequestContext() // the job's entry: its one MikroORM context
   private run(job: JobEnvelope<OrderJob>): Promise<void> {
-    return inJobContext(this.em, () => this.runInContext(job));
+    return this.runInContext(job);
   }
 
   private async runInContext(job: JobEnvelope<OrderJob>): Promise<void> {
@@ -89,25 +90,27 @@ export class EventbriteOrdersService implements OnModuleInit {
     return rows.map((r) => r.organization_id);
   }
 
+  @EnsureRequestContext() // the job's context, or its own when called outside a job
   importById(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {
-    return inJobContext(this.em, () => this.importByIdInContext(organizationId, orderId));
+    return this.importByIdInContext(organizationId, orderId);
   }
 
   private async importByIdInContext(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {
-    const auth = await driverAuth(this.connections, organizationId, 'eventbrite');
+    const auth = await this.connections.authIfConnected({ organizationId }, 'eventbrite');
     if (!auth) return 'ignored';
     const order = await this.driver.client(auth.accessToken).order(orderId);
     return this.importOrder(organizationId, order);
   }
 
   /** Reads the organization's orders changed in the window (every page) and imports each. */
+  @EnsureRequestContext() // the job's context, or its own when called outside a job
   poll(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {
-    return inJobContext(this.em, () => this.pollInContext(organizationId));
+    return this.pollInContext(organizationId);
   }
 
   private async pollInContext(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {
     const counts: Record<ExternalSaleOutcome, number> = { recorded: 0, duplicate: 0, conflict: 0, ignored: 0 };
-    const auth = await driverAuth(this.connections, organizationId, 'eventbrite');
+    const auth = await this.connections.authIfConnected({ organizationId }, 'eventbrite');
     const { organization_id } = await this.settings.config({ organizationId }, 'eventbrite');
     if (!auth || !organization_id) return counts;
     const client = this.driver.client(auth.accessToken);

@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { StudentContact, StudentsService } from '../../../students/students.service';
 import { StudentListWriter, StudentsBatchHandler, StudentUpsertHandler } from '../../jobs/mailing-list-jobs';
+import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
-import { DriverAuthService } from '../driver-auth';
 import { ProviderRejectedError, type DriverAuth } from '../sync-driver';
 import { KlaviyoDriver } from './klaviyo.driver';
 
@@ -59,11 +59,11 @@ export class KlaviyoStudentUpsertHandler extends StudentUpsertHandler {
     em: EntityManager,
     students: StudentsService,
     settings: SyncSettingsService,
-    auth: DriverAuthService,
+    connections: SyncConnectionsService,
     moduleRef: ModuleRef,
     driver: KlaviyoDriver,
   ) {
-    super(em, students, settings, auth, moduleRef, klaviyoWriter(driver));
+    super(em, students, settings, connections, moduleRef, klaviyoWriter(driver));
   }
 }
 
@@ -74,10 +74,10 @@ export class KlaviyoStudentsBatchHandler extends StudentsBatchHandler {
     em: EntityManager,
     students: StudentsService,
     settings: SyncSettingsService,
-    auth: DriverAuthService,
+    connections: SyncConnectionsService,
     moduleRef: ModuleRef,
     driver: KlaviyoDriver,
   ) {
-    super(em, students, settings, auth, moduleRef, klaviyoWriter(driver));
+    super(em, students, settings, connections, moduleRef, klaviyoWriter(driver));
   }
 }

@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { StudentContact, StudentsService } from '../../../students/students.service';
 import { StudentListWriter, StudentsBatchHandler, StudentUpsertHandler } from '../../jobs/mailing-list-jobs';
+import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
-import { DriverAuthService } from '../driver-auth';
 import type { DriverAuth } from '../sync-driver';
 import { MailchimpClient, subscriberHash } from './mailchimp.client';
 
@@ -45,10 +45,10 @@ export class MailchimpStudentUpsertHandler extends StudentUpsertHandler {
     em: EntityManager,
     students: StudentsService,
     settings: SyncSettingsService,
-    auth: DriverAuthService,
+    connections: SyncConnectionsService,
     moduleRef: ModuleRef,
   ) {
-    super(em, students, settings, auth, moduleRef, mailchimpWriter);
+    super(em, students, settings, connections, moduleRef, mailchimpWriter);
   }
 }
 
@@ -59,9 +59,9 @@ export class MailchimpStudentsBatchHandler extends StudentsBatchHandler {
     em: EntityManager,
     students: StudentsService,
     settings: SyncSettingsService,
-    auth: DriverAuthService,
+    connections: SyncConnectionsService,
     moduleRef: ModuleRef,
   ) {
-    super(em, students, settings, auth, moduleRef, mailchimpWriter);
+    super(em, students, settings, connections, moduleRef, mailchimpWriter);
   }
 }

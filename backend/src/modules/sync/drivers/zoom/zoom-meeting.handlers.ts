@@ -1,12 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { SYNC_MESSAGES as M } from '@studio/contracts';
 import { EventsService } from '../../../scheduling/events.service';
 import { ZOOM_SUMMARY_DELAY_MS } from '../../events-sync.listener';
 import { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from '../../jobs/sync-job.types';
 import { SyncJobsService } from '../../jobs/sync-jobs.service';
-import { driverAuth, inJobContext } from '../../sync-auth';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { ProviderRejectedError } from '../sync-driver';
@@ -15,9 +13,7 @@ import { ZoomDriver } from './zoom.driver';
 import { ZoomMeetingSummary } from './zoom.resources';
 
 async function zoomClient(connections: SyncConnectionsService, driver: ZoomDriver, organizationId: string): Promise<ZoomClient> {
-  const auth = await driverAuth(connections, organizationId, 'zoom');
-  if (!auth) throw new ProviderRejectedError('zoom', 409, M.notConnected('zoom'));
-  return driver.client(auth.accessToken);
+  return driver.client((await connections.auth({ organizationId }, 'zoom')).accessToken);
 }
 
 /** The summary as the event shows it: the overview, then each section, then the next steps. */
@@ -50,7 +46,7 @@ export class ZoomMeetingUpsertHandler implements SyncJobHandler {
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
@@ -103,13 +99,12 @@ export class ZoomMeetingDeleteHandler implements SyncJobHandler {
   readonly action = 'meeting.delete';
 
   constructor(
-    private readonly em: EntityManager,
     private readonly connections: SyncConnectionsService,
     private readonly driver: ZoomDriver,
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
@@ -132,7 +127,6 @@ export class ZoomMeetingSummaryHandler implements SyncJobHandler {
   readonly action = 'meeting.summary';
 
   constructor(
-    private readonly em: EntityManager,
     private readonly events: EventsService,
     private readonly connections: SyncConnectionsService,
     private readonly settings: SyncSettingsService,
@@ -140,7 +134,7 @@ export class ZoomMeetingSummaryHandler implements SyncJobHandler {
   ) {}
 
   handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    return inJobContext(this.em, () => this.run(job, mapping));
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
