@@ -1,5 +1,7 @@
 import { SYNC_CONFLICT_MESSAGES as C, SYNC_MESSAGES as M } from '@studio/contracts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Enrollment } from '../src/modules/scheduling/entities/enrollment.entity';
+import { EnrollmentsService } from '../src/modules/scheduling/enrollments.service';
 import { EventbriteDriver } from '../src/modules/sync/drivers/eventbrite/eventbrite.driver';
 import { EventbriteOrdersService } from '../src/modules/sync/drivers/eventbrite/eventbrite-orders.service';
 import { ProviderRateLimitedError } from '../src/modules/sync/drivers/sync-driver';
@@ -215,6 +217,21 @@ describe('Eventbrite sync', () => {
       // The poll finds the same order again: nothing more.
       expect(await t.created.app.get(EventbriteOrdersService).poll(a.organizationId)).toMatchObject({ recorded: 0, duplicate: 1 });
       expect((await enrollments()).totalCount).toBe(1);
+    });
+
+    it("links the sale's enrollment to its order through the scheduling module, the one writer of enrollment.order_id", async () => {
+      const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
+      const sale = orders.body.orders.find((o: { Student: { email: string } }) => o.Student.email === 'wren@buyer.test');
+      const row = (await enrollments()).enrollments.find((e: { Student: { email: string } }) => e.Student.email === 'wren@buyer.test');
+      expect(row.Order).toEqual({ order_id: sale.order_id, order_number: sale.order_number, totalPrice: 4500 });
+      const scheduling = t.created.app.get(EnrollmentsService);
+      await t.withEm(async (em) => {
+        const enrollment = await em.findOneOrFail(Enrollment, row.enrollment_id);
+        // Another organization cannot link it, and an enrollment already linked keeps its order.
+        await expect(scheduling.linkOrder({ organizationId: b.organizationId }, em, enrollment, randomUUID())).rejects.toMatchObject({ status: 404 });
+        expect(await scheduling.linkOrder({ organizationId: a.organizationId }, em, enrollment, randomUUID(), { keepExisting: true })).toBe(false);
+      });
+      expect((await enrollments()).enrollments.find((e: { enrollment_id: string }) => e.enrollment_id === row.enrollment_id).Order.order_id).toBe(sale.order_id);
     });
 
     it('the polling cron brings an order no webhook announced', async () => {

@@ -138,9 +138,9 @@ export class OrdersService {
     const result = await this.em.transactional(async (em) => {
       const enrollment = await this.enrollments.enroll(ctx, em, student, eventId);
       const name = enrollment.event.name;
-      // The order, its seat line and the enrollment's link to it in one statement that also takes the
-      // next number: the counter row serialises every order of the organization until commit, so it
-      // is taken last, in the statement right before the commit (numbers stay without gaps).
+      // The order and its seat line in one statement that also takes the next number: the counter
+      // row serialises every order of the organization until commit, so it is taken last, right
+      // before the enrollment's link and the commit (numbers stay without gaps).
       const orderId = randomUUID();
       const [row] = await em.execute<{ order_number: number }[]>(
         `with n as (
@@ -154,14 +154,13 @@ export class OrdersService {
          ), l as (
            insert into order_line (id, order_id, position, kind, event_id, description, unit_price_cents, quantity)
            select ?, o.id, 0, 'seat', ?, ?, 0, 1 from o
-         ), e as (
-           update enrollment set order_id = o.id from o where enrollment.id = ?
          )
          select order_number from o`,
-        [ctx.organizationId, orderId, ctx.organizationId, student.id, eventId, name, new Date(), randomUUID(), eventId, name, enrollment.id],
+        [ctx.organizationId, orderId, ctx.organizationId, student.id, eventId, name, new Date(), randomUUID(), eventId, name],
       );
-      // The enrollment's link to its order is written by the statement above (as the entity's
-      // orderId was before): nothing is left to flush, so the commit follows at once.
+      // The enrollment's link to its order belongs to the scheduling module (it owns the table):
+      // one update right after the order exists, then the commit.
+      await this.enrollments.linkOrder(ctx, em, enrollment, orderId);
       return {
         enrollment,
         order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },
@@ -228,8 +227,8 @@ export class OrdersService {
         unitPriceCents: Math.round(input.totalCents / input.seats),
         quantity: input.seats,
       });
-      if (!seat.enrollment.orderId) seat.enrollment.orderId = order.id;
       await em.flush();
+      await this.enrollments.linkOrder(ctx, em, seat.enrollment, order.id, { keepExisting: true });
       return { kind: 'recorded' as const, orderId: order.id, enrollmentId: seat.enrollment.id, enrollment: seat.enrollment };
     }).catch(async (error: unknown) => {
       if (error instanceof DuplicateExternalSale) return { kind: 'duplicate' as const, orderId: error.orderId };

@@ -246,6 +246,26 @@ export class EnrollmentsService {
   }
 
   /**
+   * Links an enrollment to the order that paid its seat: the one writer of `enrollment.order_id`
+   * (the orders module calls it in its own transaction, once the order row exists). With
+   * `keepExisting`, an enrollment already linked keeps its order (a buyer's second external sale
+   * grows the party of the first). Answers whether the link was written.
+   */
+  async linkOrder(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    enrollment: Enrollment,
+    orderId: string,
+    options: { keepExisting?: boolean } = {},
+  ): Promise<boolean> {
+    if (enrollment.organization.id !== ctx.organizationId) throw notFound('Enrollment not found');
+    if (options.keepExisting && enrollment.orderId) return false;
+    enrollment.orderId = orderId;
+    await em.flush();
+    return true;
+  }
+
+  /**
    * The announcement of a committed enrollment (EnrollmentEvents), with the waiver its course
    * requires. The caller that owns the transaction calls this after commit.
    */
