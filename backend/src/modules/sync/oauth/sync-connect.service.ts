@@ -102,6 +102,8 @@ export class SyncConnectService {
         account = await driver.identify(tokens.accessToken);
       } catch (error) {
         this.logger.warn(`${provider} identify failed: ${error instanceof Error ? error.message : String(error)}`);
+        // Nothing is stored: the grant just made must not stay live at the provider either.
+        await this.revokeQuietly(provider, tokens);
         throw new ApiError(HttpStatus.BAD_GATEWAY, M.providerUnavailable(provider));
       }
     }
@@ -111,15 +113,25 @@ export class SyncConnectService {
   /** Revokes at the provider where it can (Klaviyo, Zoom), then forgets the tokens in every case. */
   async disconnect(ctx: SessionContext, provider: SyncProviderName): Promise<void> {
     const tokens = await this.connections.tokens(ctx, provider);
-    if (tokens && this.oauthFlows.configured(provider).configured) {
-      try {
-        await this.oauthFlows.revoke(provider, tokens);
-      } catch (error) {
-        // A provider that cannot be reached must not keep the organization connected here.
-        this.logger.warn(`${provider} revoke failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    if (tokens) await this.revokeQuietly(provider, tokens);
     await this.connections.forget(ctx, provider);
+  }
+
+  /**
+   * Revokes the tokens where the provider supports it (Klaviyo, Zoom; a no-op elsewhere). A
+   * provider that cannot be reached is logged: it must not keep the organization connected here,
+   * nor hide the error the caller answers.
+   */
+  private async revokeQuietly(
+    provider: SyncProviderName,
+    tokens: { accessToken: string; refreshToken: string | null },
+  ): Promise<void> {
+    if (!this.oauthFlows.configured(provider).configured) return;
+    try {
+      await this.oauthFlows.revoke(provider, tokens);
+    } catch (error) {
+      this.logger.warn(`${provider} revoke failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Marks the state used, once, for this session, organization and provider, within the TTL. */
