@@ -10,6 +10,8 @@ import { eventually } from './support/fake-smtp';
 import { validCourseEdit } from './support/catalog-fixtures';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { connect, fakeToken, mappingOf } from './support/sync-fixtures';
+import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
+import { EVENTBRITE_POLL_QUEUE, EventbriteOrdersCron, eventbritePollScheduler } from '../src/modules/sync/crons/eventbrite-orders.cron';
 import { startTestApp, TestApp } from './test-app';
 
 /**
@@ -309,6 +311,39 @@ describe('Eventbrite sync', () => {
       expect(res.body.queued).toBe(0);
       expect(await t.created.app.get(EventbriteOrdersService).conflicts(b.organizationId)).toEqual([]);
       await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=10`).set('token', b.token).expect(404);
+    });
+  });
+  describe('the polling schedule (organizations without a webhook)', () => {
+    const schedules = () => t.created.app.get<JobQueue>(JOB_QUEUE).schedulerIds(EVENTBRITE_POLL_QUEUE);
+
+    it('keeps one repeatable poll per connected organization with an Eventbrite organization chosen; Disconnect removes it', async () => {
+      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
+      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+      await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+      // Connected but no organization chosen: nothing to poll yet.
+      await save({ sync_all_courses: false }, b.token);
+      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+      await save({ organization_id: '2000002' }, b.token);
+      expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
+      // Saving again (another replica, another field) keeps the one schedule.
+      await save({ sync_all_courses: false }, b.token);
+      expect((await schedules()).filter((id) => id === eventbritePollScheduler(b.organizationId))).toHaveLength(1);
+      await t.http.delete('/api/admin/sync/providers/eventbrite/connection').set('token', b.token).expect(204);
+      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
+    });
+
+    it('a start reconciles the schedules with the connections, and a poll of an organization no longer polled removes its schedule', async () => {
+      const cron = t.created.app.get(EventbriteOrdersCron);
+      const queue = t.created.app.get<JobQueue>(JOB_QUEUE);
+      await cron.schedule(b.organizationId); // left over: B is no longer connected
+      await cron.unschedule(a.organizationId); // lost: A still polls
+      await cron.reconcile();
+      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
+      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+      // The schedule's own job removes a schedule that outlived its connection.
+      await queue.upsertScheduler(EVENTBRITE_POLL_QUEUE, eventbritePollScheduler(b.organizationId), 'orders.poll', { organizationId: b.organizationId }, { everyMs: 60_000 });
+      await eventually(schedules, (ids) => !ids.includes(eventbritePollScheduler(b.organizationId)));
     });
   });
 });

@@ -11,6 +11,13 @@ export type SyncConfigEvent = {
   after: AnySyncConfig;
 };
 
-/** What the sync settings announce inside the sync module (see InProcessEvents). */
+/** An organization disconnected a provider (its tokens are forgotten). */
+export type SyncDisconnectedEvent = {
+  type: 'sync.disconnected';
+  organizationId: string;
+  provider: SyncProviderName;
+};
+
+/** What the sync settings and connections announce inside the sync module (see InProcessEvents). */
 @Injectable()
-export class SyncConfigEvents extends InProcessEvents<SyncConfigEvent> {}
+export class SyncConfigEvents extends InProcessEvents<SyncConfigEvent | SyncDisconnectedEvent> {}

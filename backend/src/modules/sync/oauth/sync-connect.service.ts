@@ -8,6 +8,7 @@ import type { RequestContext } from '../../../common/request-context';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config.schema';
 import { SYNC_DRIVERS, SyncDriver } from '../drivers/sync-driver';
+import { SyncConfigEvents } from '../sync-config-events';
 import { SyncConnectionsService } from '../sync-connections.service';
 import { providerUsesPkce, SyncOAuthService } from './sync-oauth.service';
 
@@ -43,6 +44,7 @@ export class SyncConnectService {
     private readonly connections: SyncConnectionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(SYNC_DRIVERS) private readonly drivers: SyncDriver[] | null,
+    private readonly events: SyncConfigEvents,
   ) {}
 
   /** The provider's authorize URL for this session (Klaviyo: with the browser's S256 challenge). */
@@ -115,6 +117,8 @@ export class SyncConnectService {
     const tokens = await this.connections.tokens(ctx, provider);
     if (tokens) await this.revokeQuietly(provider, tokens);
     await this.connections.forget(ctx, provider);
+    // Listeners only clean up (the Eventbrite poll's schedule); one failing is logged.
+    await this.events.emit({ type: 'sync.disconnected', organizationId: ctx.organizationId, provider });
   }
 
   /**
