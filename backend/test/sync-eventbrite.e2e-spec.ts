@@ -10,6 +10,9 @@ import { eventually } from './support/fake-smtp';
 import { validCourseEdit } from './support/catalog-fixtures';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { connect, fakeToken, mappingOf } from './support/sync-fixtures';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { EventbriteWebhooksService } from '../src/modules/sync/drivers/eventbrite/eventbrite-webhooks.service';
+import { inJobContext } from '../src/modules/sync/sync-auth';
 import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
 import { EVENTBRITE_POLL_QUEUE, EventbriteOrdersCron, eventbritePollScheduler } from '../src/modules/sync/crons/eventbrite-orders.cron';
 import { startTestApp, TestApp } from './test-app';
@@ -30,6 +33,18 @@ describe('Eventbrite sync', () => {
   const save = (body: object, token = a.token) =>
     t.http.put('/api/admin/sync/providers/config_schema').set('token', token).send({ provider_name: 'eventbrite', ...body }).expect(200);
   const eventsPicker = (token = a.token, query = '') => t.http.get(`/api/admin/partners/eventbrite/events${query}`).set('token', token);
+  const PUBLIC_URL = 'https://studio.example';
+  const schedules = () => t.created.app.get<JobQueue>(JOB_QUEUE).schedulerIds(EVENTBRITE_POLL_QUEUE);
+  const metadataOf = (organizationId: string) =>
+    t.withEm(async (em) => {
+      const [row] = await em
+        .getConnection()
+        .execute<{ metadata: Record<string, string> }[]>(`select metadata from sync_connection where organization_id = ? and provider = 'eventbrite'`, [organizationId]);
+      return row?.metadata ?? null;
+    });
+  const reconcileWebhook = (organizationId: string) =>
+    inJobContext(t.created.app.get(EntityManager), () => t.created.app.get(EventbriteWebhooksService).reconcile(organizationId));
+  const hooksOn = (eventbriteOrganization: string) => fake.state.webhooks.filter((w) => w.organization_id === eventbriteOrganization);
   const remoteOf = async (eventId: string, organizationId = a.organizationId) =>
     eventually(() => mappingOf(t, organizationId, 'eventbrite', 'event', eventId), (m) => m?.stage === 'synced' || m?.stage === 'cancelled' || m?.stage === 'failed');
 
@@ -204,6 +219,57 @@ describe('Eventbrite sync', () => {
     const enrollments = async () =>
       (await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=100`).set('token', a.token).expect(200)).body;
 
+    it('registers the Eventbrite webhook once the server knows its public URL, keeps its id on the connection, and stops polling', async () => {
+      // An organization is chosen, but the server has no public URL: no webhook, the poll runs.
+      expect(fake.state.webhooks).toEqual([]);
+      expect((await metadataOf(a.organizationId))?.webhook_id).toBeUndefined();
+      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
+      t.config.PUBLIC_APP_URL = PUBLIC_URL;
+      await save({ organization_id: ORG });
+      const [hook] = await eventually(() => hooksOn(ORG), (l) => l.length === 1);
+      expect(hook).toMatchObject({
+        endpoint_url: `${PUBLIC_URL}/api/webhooks/eventbrite`,
+        actions: 'order.placed,order.refunded,order.updated',
+        event_id: null,
+      });
+      const metadata = await eventually(() => metadataOf(a.organizationId), (m) => m?.webhook_id === hook.id);
+      expect(metadata).toEqual({
+        user_id: fake.state.user.id,
+        webhook_id: hook.id,
+        webhook_organization_id: ORG,
+        webhook_endpoint_url: `${PUBLIC_URL}/api/webhooks/eventbrite`,
+      });
+      await eventually(schedules, (ids) => !ids.includes(eventbritePollScheduler(a.organizationId)));
+      // Saving again, and running the job again, registers nothing more.
+      await save({ sync_all_courses: false });
+      await reconcileWebhook(a.organizationId);
+      expect(fake.state.counts.webhooksCreated).toBe(1);
+      expect(fake.state.webhooks).toHaveLength(1);
+    });
+
+    it('changing the Eventbrite organization replaces the webhook (the old one is deleted), and a lost create answer is adopted, not repeated', async () => {
+      const [first] = hooksOn(ORG);
+      await save({ organization_id: '2000002' });
+      const [moved] = await eventually(() => hooksOn('2000002'), (l) => l.length === 1);
+      await eventually(() => metadataOf(a.organizationId), (m) => m?.webhook_id === moved.id && m?.webhook_organization_id === '2000002');
+      expect(hooksOn(ORG)).toEqual([]);
+      expect(fake.server.requests.some((r) => r.method === 'DELETE' && r.path === `/v3/webhooks/${first.id}/`)).toBe(true);
+      await save({ organization_id: ORG });
+      const [back] = await eventually(() => hooksOn(ORG), (l) => l.length === 1);
+      await eventually(() => metadataOf(a.organizationId), (m) => m?.webhook_id === back.id);
+      expect(fake.state.webhooks).toHaveLength(1);
+      expect(fake.state.counts.webhooksDeleted).toBe(2);
+      // The create succeeded but its answer was lost (nothing kept): the next run adopts it.
+      const created = fake.state.counts.webhooksCreated;
+      await t.withEm((em) =>
+        em.getConnection().execute(`update sync_connection set metadata = metadata - 'webhook_id' where organization_id = ? and provider = 'eventbrite'`, [a.organizationId]),
+      );
+      await reconcileWebhook(a.organizationId);
+      expect(fake.state.counts.webhooksCreated).toBe(created);
+      expect((await metadataOf(a.organizationId))?.webhook_id).toBe(back.id);
+      expect(await schedules()).not.toContain(eventbritePollScheduler(a.organizationId));
+    });
+
     it('a webhook delivery arrives as an enrollment whose order has source eventbrite, once however often it is sent', async () => {
       const order = fake.placeOrder(remoteId, { first_name: 'Wren', last_name: 'Hale', email: 'wren@buyer.test' });
       const body = fake.webhookBody(order);
@@ -303,7 +369,18 @@ describe('Eventbrite sync', () => {
       expect(zoom.body).not.toHaveProperty('conflicts');
     });
 
-    it("ignores another organization's webhook user, and B sees none of A's sales", async () => {
+    it("ignores a delivery of a webhook the studio did not register (even naming A's Eventbrite user), and B sees none of A's sales", async () => {
+      const order = fake.placeOrder(remoteId, { first_name: 'Forged', last_name: 'Hook', email: 'forged@buyer.test' });
+      const real = fake.webhookBody(order);
+      const forged = { ...real, config: { ...real.config, webhook_id: '424242' } };
+      expect((await t.http.post('/api/webhooks/eventbrite').send(forged).expect(200)).body.queued).toBe(0);
+      const noId = { ...real, config: { action: 'order.placed', user_id: fake.state.user.id } };
+      expect((await t.http.post('/api/webhooks/eventbrite').send(noId).expect(200)).body.queued).toBe(0);
+      const otherAction = fake.webhookBody(order, 'event.published');
+      expect((await t.http.post('/api/webhooks/eventbrite').send(otherAction).expect(200)).body.queued).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
+      expect(orders.body.orders.map((o: { Student: { email: string } }) => o.Student.email)).not.toContain('forged@buyer.test');
       const res = await t.http
         .post('/api/webhooks/eventbrite')
         .send({ config: { action: 'order.placed', user_id: '999' }, api_url: `${fake.url}/v3/orders/1/` })
@@ -313,37 +390,70 @@ describe('Eventbrite sync', () => {
       await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=10`).set('token', b.token).expect(404);
     });
   });
-  describe('the polling schedule (organizations without a webhook)', () => {
-    const schedules = () => t.created.app.get<JobQueue>(JOB_QUEUE).schedulerIds(EVENTBRITE_POLL_QUEUE);
-
-    it('keeps one repeatable poll per connected organization with an Eventbrite organization chosen; Disconnect removes it', async () => {
-      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
-      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
-      await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
-      // Connected but no organization chosen: nothing to poll yet.
-      await save({ sync_all_courses: false }, b.token);
-      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
-      await save({ organization_id: '2000002' }, b.token);
-      expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
-      // Saving again (another replica, another field) keeps the one schedule.
-      await save({ sync_all_courses: false }, b.token);
-      expect((await schedules()).filter((id) => id === eventbritePollScheduler(b.organizationId))).toHaveLength(1);
-      await t.http.delete('/api/admin/sync/providers/eventbrite/connection').set('token', b.token).expect(204);
-      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
-      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
+  describe('the polling schedule and the webhook on connect and disconnect', () => {
+    it('polls, on one repeatable schedule, an organization with an Eventbrite organization chosen and no webhook (no public URL); Disconnect removes it', async () => {
+      // A has its webhook: no poll.
+      expect(await schedules()).not.toContain(eventbritePollScheduler(a.organizationId));
+      delete t.config.PUBLIC_APP_URL;
+      try {
+        await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+        // Connected but no organization chosen: nothing to poll yet.
+        await save({ sync_all_courses: false }, b.token);
+        expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+        await save({ organization_id: '2000002' }, b.token);
+        expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
+        // Saving again (another replica, another field) keeps the one schedule, and registers no webhook.
+        await save({ sync_all_courses: false }, b.token);
+        await reconcileWebhook(b.organizationId);
+        expect((await schedules()).filter((id) => id === eventbritePollScheduler(b.organizationId))).toHaveLength(1);
+        expect(hooksOn('2000002')).toEqual([]);
+        await t.http.delete('/api/admin/sync/providers/eventbrite/connection').set('token', b.token).expect(204);
+        expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+      } finally {
+        t.config.PUBLIC_APP_URL = PUBLIC_URL;
+      }
     });
 
     it('a start reconciles the schedules with the connections, and a poll of an organization no longer polled removes its schedule', async () => {
       const cron = t.created.app.get(EventbriteOrdersCron);
       const queue = t.created.app.get<JobQueue>(JOB_QUEUE);
+      await cron.schedule(a.organizationId); // left over: A has a webhook now
       await cron.schedule(b.organizationId); // left over: B is no longer connected
-      await cron.unschedule(a.organizationId); // lost: A still polls
       await cron.reconcile();
-      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
+      expect(await schedules()).not.toContain(eventbritePollScheduler(a.organizationId));
       expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
       // The schedule's own job removes a schedule that outlived its connection.
       await queue.upsertScheduler(EVENTBRITE_POLL_QUEUE, eventbritePollScheduler(b.organizationId), 'orders.poll', { organizationId: b.organizationId }, { everyMs: 60_000 });
       await eventually(schedules, (ids) => !ids.includes(eventbritePollScheduler(b.organizationId)));
+    });
+
+    it('Disconnect deletes the webhook at Eventbrite; when Eventbrite fails, the failure is logged and the disconnect stands', async () => {
+      const disconnect = () => t.http.delete('/api/admin/sync/providers/eventbrite/connection').set('token', b.token).expect(204);
+      await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+      await save({ organization_id: '2000002' }, b.token);
+      const [hook] = await eventually(() => hooksOn('2000002'), (l) => l.length === 1);
+      await eventually(() => metadataOf(b.organizationId), (m) => m?.webhook_id === hook.id);
+      await disconnect();
+      expect(hooksOn('2000002')).toEqual([]);
+      expect(await metadataOf(b.organizationId)).toBeNull();
+      // A's webhook is untouched.
+      expect(hooksOn(ORG)).toHaveLength(1);
+
+      await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+      await save({ organization_id: '2000001' }, b.token);
+      // B's own webhook on the Eventbrite organization A also uses (A's is not adopted: A holds it).
+      await eventually(() => hooksOn(ORG), (l) => l.length === 2);
+      const bHook = (await eventually(() => metadataOf(b.organizationId), (m) => Boolean(m?.webhook_id)))!.webhook_id;
+      expect(bHook).not.toBe((await metadataOf(a.organizationId))!.webhook_id);
+      const before = fake.server.before;
+      fake.server.before = (req) => (req.method === 'DELETE' ? { status: 503, json: { error: 'unavailable' } } : (before?.(req) ?? null));
+      try {
+        await disconnect();
+      } finally {
+        fake.server.before = before;
+      }
+      expect(await metadataOf(b.organizationId)).toBeNull();
+      expect(hooksOn(ORG).map((w) => w.id)).toContain(bHook); // left at Eventbrite (logged)
     });
   });
 });

@@ -11,13 +11,19 @@ export type SyncConfigEvent = {
   after: AnySyncConfig;
 };
 
-/** An organization disconnected a provider (its tokens are forgotten). */
-export type SyncDisconnectedEvent = {
-  type: 'sync.disconnected';
-  organizationId: string;
-  provider: SyncProviderName;
-};
+/**
+ * A connection's life: `sync.connected` once stored (also a reconnect), `sync.disconnecting` while
+ * its tokens are still there (listeners undo what they set up at the provider, best effort, and
+ * must not throw), `sync.disconnected` once they are forgotten.
+ */
+export type SyncConnectionEvent = {
+  [T in 'sync.connected' | 'sync.disconnecting' | 'sync.disconnected']: {
+    type: T;
+    organizationId: string;
+    provider: SyncProviderName;
+  };
+}['sync.connected' | 'sync.disconnecting' | 'sync.disconnected'];
 
 /** What the sync settings and connections announce inside the sync module (see InProcessEvents). */
 @Injectable()
-export class SyncConfigEvents extends InProcessEvents<SyncConfigEvent | SyncDisconnectedEvent> {}
+export class SyncConfigEvents extends InProcessEvents<SyncConfigEvent | SyncConnectionEvent> {}

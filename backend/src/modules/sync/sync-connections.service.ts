@@ -127,6 +127,21 @@ export class SyncConnectionsService {
     };
   }
 
+  /**
+   * Sets (a string) or removes (null) keys of the connection's metadata in one statement, leaving
+   * the others and the tokens as they are. Answers false when the organization is not connected.
+   */
+  async updateMetadata(ctx: OrgContext, provider: SyncProviderName, patch: Record<string, string | null>): Promise<boolean> {
+    const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== null));
+    const remove = Object.keys(patch).filter((k) => patch[k] === null);
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `update sync_connection set metadata = (metadata || ?::jsonb)${remove.map(() => ' - ?').join('')}, updated_at = now()
+        where organization_id = ? and provider = ? returning id`,
+      [JSON.stringify(set), ...remove, ctx.organizationId, provider],
+    );
+    return rows.length > 0;
+  }
+
   /** Forgets the organization's connection to the provider (SyncConnectService revokes first). */
   async forget(ctx: OrgContext, provider: SyncProviderName): Promise<void> {
     await this.em.nativeDelete(SyncConnection, { organization: ctx.organizationId, provider });

@@ -110,11 +110,15 @@ export class SyncConnectService {
       }
     }
     await this.connections.store(ctx, provider, { ...tokens, accountName: account.accountName, metadata: account.metadata });
+    // Listeners only enqueue (Eventbrite's webhook registration).
+    await this.events.emit({ type: 'sync.connected', organizationId: ctx.organizationId, provider });
   }
 
   /** Revokes at the provider where it can (Klaviyo, Zoom), then forgets the tokens in every case. */
   async disconnect(ctx: SessionContext, provider: SyncProviderName): Promise<void> {
     const tokens = await this.connections.tokens(ctx, provider);
+    // While the tokens still work: Eventbrite's webhook is deleted (best effort, logged).
+    if (tokens) await this.events.emit({ type: 'sync.disconnecting', organizationId: ctx.organizationId, provider });
     if (tokens) await this.revokeQuietly(provider, tokens);
     await this.connections.forget(ctx, provider);
     // Listeners only clean up (the Eventbrite poll's schedule); one failing is logged.

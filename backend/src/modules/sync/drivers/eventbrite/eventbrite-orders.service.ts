@@ -55,12 +55,17 @@ export class EventbriteOrdersService implements OnModuleInit {
     this.queue.process(EVENTBRITE_ORDERS_QUEUE, (job) => this.run(job as JobEnvelope<OrderJob>));
   }
 
-  /** A webhook's order, enqueued by id (the API only enqueues; one job per organization and order). */
-  async enqueueOrder(organizationId: string, orderId: string): Promise<void> {
+  /**
+   * A webhook's order, enqueued by id (the API only enqueues). One job per organization, order and
+   * action while it waits; forgotten once done, so a later change of the same order (its refund) is
+   * a new job. The job reads the order as it is then: repeated deliveries change nothing.
+   */
+  async enqueueOrder(organizationId: string, orderId: string, action = 'order.placed'): Promise<void> {
     await this.queue.add(EVENTBRITE_ORDERS_QUEUE, 'order.import', { organizationId, orderId } satisfies OrderJob, {
-      jobId: `${organizationId}.eventbrite.order.${orderId}`,
+      jobId: `${organizationId}.eventbrite.order.${orderId}.${action.replace(/[^a-z_.]/g, '')}`,
       attempts: 6,
       backoffMs: 2000,
+      removeOnComplete: true,
     });
   }
 
@@ -76,17 +81,6 @@ export class EventbriteOrdersService implements OnModuleInit {
       if (error instanceof ProviderRateLimitedError) this.logger.warn(error.message);
       throw error;
     }
-  }
-
-  /** The organizations whose Eventbrite account is this Eventbrite user (a webhook names the user). */
-  async organizationsOfUser(userId: string): Promise<string[]> {
-    const rows = await this.em
-      .getConnection()
-      .execute<{ organization_id: string }[]>(
-        `select organization_id from sync_connection where provider = 'eventbrite' and metadata->>'user_id' = ?`,
-        [userId],
-      );
-    return rows.map((r) => r.organization_id);
   }
 
   importById(organizationId: string, orderId: string): Promise<ExternalSaleOutcome> {

@@ -161,8 +161,16 @@ export class EventbriteOrderList {
 export class EventbriteWebhook {
   id!: string;
   @Expose({ name: 'endpoint_url' }) endpointUrl!: string;
+  /** Comma-separated: `order.placed,order.refunded,order.updated`. */
   actions!: string;
   @Expose({ name: 'event_id' }) eventId!: string | null;
+}
+
+export class EventbriteWebhookList {
+  @Type(() => EventbriteWebhook)
+  webhooks: EventbriteWebhook[] = [];
+  @Type(() => EventbritePagination)
+  pagination!: EventbritePagination;
 }
 
 /** What Eventbrite posts to a webhook: the action and the API URL of the changed object. */
