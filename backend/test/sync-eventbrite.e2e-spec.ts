@@ -5,7 +5,9 @@ import { EnrollmentsService } from '../src/modules/scheduling/enrollments.servic
 import { EventbriteDriver } from '../src/modules/sync/drivers/eventbrite/eventbrite.driver';
 import { EventbriteOrdersService } from '../src/modules/sync/drivers/eventbrite/eventbrite-orders.service';
 import { ProviderRateLimitedError } from '../src/modules/sync/drivers/sync-driver';
-import { FakeEventbrite, startFakeEventbrite } from '../src/sync-fakes/eventbrite';
+import { FakeEventbrite, FakeEventbriteOrder, startFakeEventbrite } from '../src/sync-fakes/eventbrite';
+import { plainToInstance } from 'class-transformer';
+import { EventbriteOrder } from '../src/modules/sync/drivers/eventbrite/eventbrite.resources';
 import { eventually } from './support/fake-smtp';
 import { validCourseEdit } from './support/catalog-fixtures';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
@@ -196,6 +198,8 @@ describe('Eventbrite sync', () => {
     let course: Awaited<ReturnType<typeof schedulableCourse>>;
     let eventId: string;
     let remoteId: string;
+    let wrenOrder: FakeEventbriteOrder;
+    let olaOrder: FakeEventbriteOrder;
 
     beforeAll(async () => {
       course = await schedulableCourse(t, a.token);
@@ -271,7 +275,7 @@ describe('Eventbrite sync', () => {
     });
 
     it('a webhook delivery arrives as an enrollment whose order has source eventbrite, once however often it is sent', async () => {
-      const order = fake.placeOrder(remoteId, { first_name: 'Wren', last_name: 'Hale', email: 'wren@buyer.test' });
+      const order = (wrenOrder = fake.placeOrder(remoteId, { first_name: 'Wren', last_name: 'Hale', email: 'wren@buyer.test' }));
       const body = fake.webhookBody(order);
       const first = await t.http.post('/api/webhooks/eventbrite').send(body).expect(200);
       expect(first.body).toEqual({ received: true, queued: 1 });
@@ -303,7 +307,7 @@ describe('Eventbrite sync', () => {
     });
 
     it('the polling cron brings an order no webhook announced', async () => {
-      fake.placeOrder(remoteId, { first_name: 'Ola', last_name: 'Berg', email: 'ola@buyer.test' });
+      olaOrder = fake.placeOrder(remoteId, { first_name: 'Ola', last_name: 'Berg', email: 'ola@buyer.test' });
       expect(await t.created.app.get(EventbriteOrdersService).poll(a.organizationId)).toMatchObject({ recorded: 1 });
       expect((await enrollments()).totalCount).toBe(2);
     });
@@ -381,6 +385,7 @@ describe('Eventbrite sync', () => {
       await new Promise((r) => setTimeout(r, 300));
       const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
       expect(orders.body.orders.map((o: { Student: { email: string } }) => o.Student.email)).not.toContain('forged@buyer.test');
+      fake.state.orders.delete(order.id); // out of the later polls
       const res = await t.http
         .post('/api/webhooks/eventbrite')
         .send({ config: { action: 'order.placed', user_id: '999' }, api_url: `${fake.url}/v3/orders/1/` })
@@ -388,6 +393,106 @@ describe('Eventbrite sync', () => {
       expect(res.body.queued).toBe(0);
       expect(await t.created.app.get(EventbriteOrdersService).conflicts(b.organizationId)).toEqual([]);
       await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=10`).set('token', b.token).expect(404);
+    });
+
+    describe('refunded or cancelled on Eventbrite', () => {
+      const seatsTaken = async () => (await t.http.get(`/api/admin/events/${eventId}`).set('token', a.token).expect(200)).body.seats_taken as number;
+      const saleOf = async (email: string) =>
+        (await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200)).body.orders.find(
+          (o: { Student: { email: string } }) => o.Student.email === email,
+        );
+      const enrolled = async (email: string) =>
+        ((await enrollments()).enrollments.find((e: { Student: { email: string } }) => e.Student.email === email) ?? null) as {
+          GuestEnrollments: unknown[];
+        } | null;
+      const deliver = (order: FakeEventbriteOrder, action: string) => t.http.post('/api/webhooks/eventbrite').send(fake.webhookBody(order, action)).expect(200);
+      const service = () => t.created.app.get(EventbriteOrdersService);
+
+      it('a refund (webhook order.refunded) gives the seat back: the enrollment is removed and the order marked refunded, once however often it comes', async () => {
+        const before = await seatsTaken();
+        expect(await enrolled('wren@buyer.test')).not.toBeNull();
+        fake.refundOrder(wrenOrder.id);
+        expect((await deliver(wrenOrder, 'order.refunded')).body.queued).toBe(1);
+        await deliver(wrenOrder, 'order.refunded');
+        await eventually(() => enrolled('wren@buyer.test'), (e) => e === null);
+        expect(await seatsTaken()).toBe(before - 1);
+        const sale = await saleOf('wren@buyer.test');
+        expect(sale).toMatchObject({ status: 'refunded', total: 4500 });
+        const drawer = await t.http.get(`/api/admin/order/${sale.order_id}`).set('token', a.token).expect(200);
+        expect(drawer.body).toMatchObject({ status: 'refunded', refunded_amount: 4500 });
+        expect(drawer.body.activity).toEqual([expect.objectContaining({ action: 'refund', amount: 4500, detail: 'Refunded or cancelled on Eventbrite: seats released' })]);
+        // The same refund again, by webhook, import or poll, changes nothing.
+        await deliver(wrenOrder, 'order.updated');
+        expect(await service().importById(a.organizationId, wrenOrder.id)).toBe('duplicate');
+        expect((await service().poll(a.organizationId)).released).toBe(0);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await seatsTaken()).toBe(before - 1);
+        expect((await t.http.get(`/api/admin/order/${sale.order_id}`).set('token', a.token).expect(200)).body.activity).toHaveLength(1);
+      });
+
+      it('the poll asks for refunded and cancelled orders too, and releases the seat of one cancelled on Eventbrite', async () => {
+        const before = await seatsTaken();
+        fake.refundOrder(olaOrder.id, 'cancelled');
+        expect(await service().poll(a.organizationId)).toMatchObject({ released: 1, recorded: 0 });
+        expect(fake.server.requests.filter((r) => r.path === `/v3/organizations/${ORG}/orders/`).length).toBeGreaterThan(0);
+        expect(await enrolled('ola@buyer.test')).toBeNull();
+        expect(await seatsTaken()).toBe(before - 1);
+        expect((await saleOf('ola@buyer.test')).status).toBe('refunded');
+      });
+
+      it("a buyer's second sale refunded (order.updated) shrinks their party; two releases of the first at once release it once", async () => {
+        const before = await seatsTaken();
+        const buyer = { first_name: 'Pat', last_name: 'Moss', email: 'pat@buyer.test' };
+        const first = fake.placeOrder(remoteId, buyer);
+        const second = fake.placeOrder(remoteId, buyer);
+        expect(await service().importById(a.organizationId, first.id)).toBe('recorded');
+        expect(await service().importById(a.organizationId, second.id)).toBe('recorded');
+        expect((await enrolled('pat@buyer.test'))!.GuestEnrollments).toHaveLength(1);
+        expect(await seatsTaken()).toBe(before + 2);
+
+        fake.refundOrder(second.id);
+        await deliver(second, 'order.updated');
+        await eventually(() => enrolled('pat@buyer.test'), (e) => e?.GuestEnrollments.length === 0);
+        expect(await seatsTaken()).toBe(before + 1);
+
+        fake.refundOrder(first.id);
+        const outcomes = await Promise.all([service().importById(a.organizationId, first.id), service().importById(a.organizationId, first.id)]);
+        expect(outcomes.sort()).toEqual(['duplicate', 'released']);
+        expect(await enrolled('pat@buyer.test')).toBeNull();
+        expect(await seatsTaken()).toBe(before);
+      });
+
+      it('a sale held as a conflict and refunded on Eventbrite is resolved by itself (it took no seat)', async () => {
+        const open = await service().conflicts(a.organizationId);
+        expect(open.length).toBeGreaterThan(0);
+        const conflict = open[0];
+        const before = await seatsTaken();
+        const order = fake.refundOrder(conflict.remote_order_id);
+        await deliver(order, 'order.refunded');
+        await eventually(() => service().conflicts(a.organizationId), (l) => !l.some((c) => c.id === conflict.id));
+        const [row] = await t.withEm((em) =>
+          em.getConnection().execute<{ stage: string; resolved_by: string | null; resolved_at: Date | null }[]>(
+            'select stage, resolved_by, resolved_at from sync_external_sale where id = ?',
+            [conflict.id],
+          ),
+        );
+        expect(row).toMatchObject({ stage: 'resolved', resolved_by: null });
+        expect(row.resolved_at).not.toBeNull();
+        expect(await seatsTaken()).toBe(before);
+      });
+
+      it('an order refunded before it was ever recorded is not enrolled by a late import of its placed state', async () => {
+        const before = await seatsTaken();
+        const order = fake.placeOrder(remoteId, { first_name: 'Quinn', last_name: 'Late', email: 'quinn@buyer.test' });
+        const placed = plainToInstance(EventbriteOrder, JSON.parse(JSON.stringify(order)));
+        fake.refundOrder(order.id);
+        expect(await service().importById(a.organizationId, order.id)).toBe('ignored');
+        // The 'placed' delivery, read before the refund, arrives last.
+        expect(await t.withEm(() => service().importOrder(a.organizationId, placed))).toBe('duplicate');
+        expect(await enrolled('quinn@buyer.test')).toBeNull();
+        expect(await saleOf('quinn@buyer.test')).toBeUndefined();
+        expect(await seatsTaken()).toBe(before);
+      });
     });
   });
   describe('the polling schedule and the webhook on connect and disconnect', () => {

@@ -308,8 +308,16 @@ export async function startFakeEventbrite(
     .route('GET', '/v3/organizations/:org/orders', (req) => {
       if (!ownsOrg(req.params.org)) return notFound('organization');
       const since = req.query.get('changed_since');
+      // Eventbrite's `status` filter: active (attending, the default), inactive, both, all_not_deleted.
+      const status = req.query.get('status') ?? 'active';
+      const wanted = (o: FakeEventbriteOrder) =>
+        status === 'active' ? o.status === 'placed'
+        : status === 'inactive' ? o.status !== 'placed' && o.status !== 'deleted'
+        : status === 'all_not_deleted' ? o.status !== 'deleted'
+        : true;
       const list = [...state.orders.values()]
         .filter((o) => state.events.get(o.event_id)?.organization_id === req.params.org)
+        .filter(wanted)
         .filter((o) => !since || o.changed >= since)
         .sort((a, b) => a.changed.localeCompare(b.changed) || a.id.localeCompare(b.id))
         .map((o) => orderView(o, req));

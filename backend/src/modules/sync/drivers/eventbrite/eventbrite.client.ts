@@ -154,12 +154,16 @@ export class EventbriteClient {
     return this.http.as(EventbriteOrder, { path, query: { expand: 'attendees' } });
   }
 
-  /** One page of an organization's orders changed since the instant, with attendees. */
+  /**
+   * One page of an organization's orders changed since the instant, with attendees: placed ones and
+   * refunded or cancelled ones (`all_not_deleted`; Eventbrite's default lists only attending orders).
+   */
   orders(organizationId: string, changedSince: Date | null, continuation?: string): Promise<EventbriteOrderList> {
     return this.http.as(EventbriteOrderList, {
       path: `/organizations/${encodeURIComponent(organizationId)}/orders/`,
       query: {
         expand: 'attendees',
+        status: 'all_not_deleted',
         changed_since: changedSince ? eventbriteUtc(changedSince) : undefined,
         continuation,
       },

@@ -141,7 +141,7 @@ export class EventbriteOrder {
   @Expose({ name: 'first_name' }) firstName!: string | null;
   @Expose({ name: 'last_name' }) lastName!: string | null;
   email!: string;
-  /** `placed`, `refunded`, `deleted`… */
+  /** `placed`, `refunded`, `cancelled`, `deleted`… (EVENTBRITE_RELEASED_STATUSES free the seats). */
   status!: string;
   @Type(() => EventbriteOrderCosts)
   costs!: EventbriteOrderCosts | null;
