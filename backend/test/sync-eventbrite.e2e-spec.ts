@@ -15,6 +15,7 @@ import { connect, fakeToken, mappingOf } from './support/sync-fixtures';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { EventbriteWebhooksService } from '../src/modules/sync/drivers/eventbrite/eventbrite-webhooks.service';
 import { inJobContext } from '../src/modules/sync/sync-auth';
+import { SyncConfigEvents } from '../src/modules/sync/sync-config-events';
 import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
 import { EVENTBRITE_POLL_QUEUE, EventbriteOrdersCron, eventbritePollScheduler } from '../src/modules/sync/crons/eventbrite-orders.cron';
 import { startTestApp, TestApp } from './test-app';
@@ -506,6 +507,10 @@ describe('Eventbrite sync', () => {
         await save({ sync_all_courses: false }, b.token);
         expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
         await save({ organization_id: '2000002' }, b.token);
+        expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
+        // A reconnect (its announcement) schedules the poll again, had it been lost.
+        await t.created.app.get(EventbriteOrdersCron).unschedule(b.organizationId);
+        await t.created.app.get(SyncConfigEvents).emit({ type: 'sync.connected', organizationId: b.organizationId, provider: 'eventbrite' });
         expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
         // Saving again (another replica, another field) keeps the one schedule, and registers no webhook.
         await save({ sync_all_courses: false }, b.token);

@@ -17,8 +17,8 @@ export const eventbritePollScheduler = (organizationId: string) => `${organizati
  * organization (the queue's upsertScheduler: BullMQ's job scheduler on Redis, a timer in-process),
  * every EVENTBRITE_POLL_INTERVAL_MS. Upserting is idempotent, so every API replica may do it.
  *
- * The schedules follow the connections: a config save, a webhook registered or deleted, or a
- * disconnect calls `refresh`; each start reconciles them all; and a poll that finds its
+ * The schedules follow the connections: a config save, a (re)connect, a webhook registered or
+ * deleted, or a disconnect calls `refresh`; each start reconciles them all; and a poll that finds its
  * organization no longer polled removes its own schedule.
  */
 @Injectable()
@@ -32,6 +32,10 @@ export class EventbriteOrdersCron implements OnApplicationBootstrap {
     configEvents: SyncConfigEvents,
   ) {
     configEvents.on('sync.config.saved', async (e) => {
+      if (e.provider === 'eventbrite') await this.refresh(e.organizationId);
+    });
+    // A reconnect keeps the chosen organization: it polls again unless a webhook gets registered.
+    configEvents.on('sync.connected', async (e) => {
       if (e.provider === 'eventbrite') await this.refresh(e.organizationId);
     });
     configEvents.on('sync.disconnected', async (e) => {
