@@ -1,13 +1,22 @@
 import { SYNC_CONFLICT_MESSAGES as C, SYNC_MESSAGES as M } from '@studio/contracts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Enrollment } from '../src/modules/scheduling/entities/enrollment.entity';
+import { EnrollmentsService } from '../src/modules/scheduling/enrollments.service';
 import { EventbriteDriver } from '../src/modules/sync/drivers/eventbrite/eventbrite.driver';
 import { EventbriteOrdersService } from '../src/modules/sync/drivers/eventbrite/eventbrite-orders.service';
 import { ProviderRateLimitedError } from '../src/modules/sync/drivers/sync-driver';
-import { FakeEventbrite, startFakeEventbrite } from '../src/sync-fakes/eventbrite';
+import { FakeEventbrite, FakeEventbriteOrder, startFakeEventbrite } from '../src/sync-fakes/eventbrite';
+import { plainToInstance } from 'class-transformer';
+import { EventbriteOrder } from '../src/modules/sync/drivers/eventbrite/eventbrite.resources';
 import { eventually } from './support/fake-smtp';
 import { validCourseEdit } from './support/catalog-fixtures';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { connect, fakeToken, mappingOf } from './support/sync-fixtures';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { EventbriteWebhooksService } from '../src/modules/sync/drivers/eventbrite/eventbrite-webhooks.service';
+import { SyncConfigEvents } from '../src/modules/sync/sync-config-events';
+import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
+import { EVENTBRITE_POLL_QUEUE, EventbriteOrdersCron, eventbritePollScheduler } from '../src/modules/sync/crons/eventbrite-orders.cron';
 import { startTestApp, TestApp } from './test-app';
 
 /**
@@ -26,6 +35,18 @@ describe('Eventbrite sync', () => {
   const save = (body: object, token = a.token) =>
     t.http.put('/api/admin/sync/providers/config_schema').set('token', token).send({ provider_name: 'eventbrite', ...body }).expect(200);
   const eventsPicker = (token = a.token, query = '') => t.http.get(`/api/admin/partners/eventbrite/events${query}`).set('token', token);
+  const PUBLIC_URL = 'https://studio.example';
+  const schedules = () => t.created.app.get<JobQueue>(JOB_QUEUE).schedulerIds(EVENTBRITE_POLL_QUEUE);
+  const metadataOf = (organizationId: string) =>
+    t.withEm(async (em) => {
+      const [row] = await em
+        .getConnection()
+        .execute<{ metadata: Record<string, string> }[]>(`select metadata from sync_connection where organization_id = ? and provider = 'eventbrite'`, [organizationId]);
+      return row?.metadata ?? null;
+    });
+  const reconcileWebhook = (organizationId: string) =>
+    t.created.app.get(EventbriteWebhooksService).reconcile(organizationId);
+  const hooksOn = (eventbriteOrganization: string) => fake.state.webhooks.filter((w) => w.organization_id === eventbriteOrganization);
   const remoteOf = async (eventId: string, organizationId = a.organizationId) =>
     eventually(() => mappingOf(t, organizationId, 'eventbrite', 'event', eventId), (m) => m?.stage === 'synced' || m?.stage === 'cancelled' || m?.stage === 'failed');
 
@@ -177,6 +198,8 @@ describe('Eventbrite sync', () => {
     let course: Awaited<ReturnType<typeof schedulableCourse>>;
     let eventId: string;
     let remoteId: string;
+    let wrenOrder: FakeEventbriteOrder;
+    let olaOrder: FakeEventbriteOrder;
 
     beforeAll(async () => {
       course = await schedulableCourse(t, a.token);
@@ -200,8 +223,59 @@ describe('Eventbrite sync', () => {
     const enrollments = async () =>
       (await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=100`).set('token', a.token).expect(200)).body;
 
+    it('registers the Eventbrite webhook once the server knows its public URL, keeps its id on the connection, and stops polling', async () => {
+      // An organization is chosen, but the server has no public URL: no webhook, the poll runs.
+      expect(fake.state.webhooks).toEqual([]);
+      expect((await metadataOf(a.organizationId))?.webhook_id).toBeUndefined();
+      expect(await schedules()).toContain(eventbritePollScheduler(a.organizationId));
+      t.config.PUBLIC_APP_URL = PUBLIC_URL;
+      await save({ organization_id: ORG });
+      const [hook] = await eventually(() => hooksOn(ORG), (l) => l.length === 1);
+      expect(hook).toMatchObject({
+        endpoint_url: `${PUBLIC_URL}/api/webhooks/eventbrite`,
+        actions: 'order.placed,order.refunded,order.updated',
+        event_id: null,
+      });
+      const metadata = await eventually(() => metadataOf(a.organizationId), (m) => m?.webhook_id === hook.id);
+      expect(metadata).toEqual({
+        user_id: fake.state.user.id,
+        webhook_id: hook.id,
+        webhook_organization_id: ORG,
+        webhook_endpoint_url: `${PUBLIC_URL}/api/webhooks/eventbrite`,
+      });
+      await eventually(schedules, (ids) => !ids.includes(eventbritePollScheduler(a.organizationId)));
+      // Saving again, and running the job again, registers nothing more.
+      await save({ sync_all_courses: false });
+      await reconcileWebhook(a.organizationId);
+      expect(fake.state.counts.webhooksCreated).toBe(1);
+      expect(fake.state.webhooks).toHaveLength(1);
+    });
+
+    it('changing the Eventbrite organization replaces the webhook (the old one is deleted), and a lost create answer is adopted, not repeated', async () => {
+      const [first] = hooksOn(ORG);
+      await save({ organization_id: '2000002' });
+      const [moved] = await eventually(() => hooksOn('2000002'), (l) => l.length === 1);
+      await eventually(() => metadataOf(a.organizationId), (m) => m?.webhook_id === moved.id && m?.webhook_organization_id === '2000002');
+      expect(hooksOn(ORG)).toEqual([]);
+      expect(fake.server.requests.some((r) => r.method === 'DELETE' && r.path === `/v3/webhooks/${first.id}/`)).toBe(true);
+      await save({ organization_id: ORG });
+      const [back] = await eventually(() => hooksOn(ORG), (l) => l.length === 1);
+      await eventually(() => metadataOf(a.organizationId), (m) => m?.webhook_id === back.id);
+      expect(fake.state.webhooks).toHaveLength(1);
+      expect(fake.state.counts.webhooksDeleted).toBe(2);
+      // The create succeeded but its answer was lost (nothing kept): the next run adopts it.
+      const created = fake.state.counts.webhooksCreated;
+      await t.withEm((em) =>
+        em.getConnection().execute(`update sync_connection set metadata = metadata - 'webhook_id' where organization_id = ? and provider = 'eventbrite'`, [a.organizationId]),
+      );
+      await reconcileWebhook(a.organizationId);
+      expect(fake.state.counts.webhooksCreated).toBe(created);
+      expect((await metadataOf(a.organizationId))?.webhook_id).toBe(back.id);
+      expect(await schedules()).not.toContain(eventbritePollScheduler(a.organizationId));
+    });
+
     it('a webhook delivery arrives as an enrollment whose order has source eventbrite, once however often it is sent', async () => {
-      const order = fake.placeOrder(remoteId, { first_name: 'Wren', last_name: 'Hale', email: 'wren@buyer.test' });
+      const order = (wrenOrder = fake.placeOrder(remoteId, { first_name: 'Wren', last_name: 'Hale', email: 'wren@buyer.test' }));
       const body = fake.webhookBody(order);
       const first = await t.http.post('/api/webhooks/eventbrite').send(body).expect(200);
       expect(first.body).toEqual({ received: true, queued: 1 });
@@ -217,8 +291,23 @@ describe('Eventbrite sync', () => {
       expect((await enrollments()).totalCount).toBe(1);
     });
 
+    it("links the sale's enrollment to its order through the scheduling module, the one writer of enrollment.order_id", async () => {
+      const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
+      const sale = orders.body.orders.find((o: { Student: { email: string } }) => o.Student.email === 'wren@buyer.test');
+      const row = (await enrollments()).enrollments.find((e: { Student: { email: string } }) => e.Student.email === 'wren@buyer.test');
+      expect(row.Order).toEqual({ order_id: sale.order_id, order_number: sale.order_number, totalPrice: 4500 });
+      const scheduling = t.created.app.get(EnrollmentsService);
+      await t.withEm(async (em) => {
+        const enrollment = await em.findOneOrFail(Enrollment, row.enrollment_id);
+        // Another organization cannot link it, and an enrollment already linked keeps its order.
+        await expect(scheduling.linkOrder({ organizationId: b.organizationId }, em, enrollment, randomUUID())).rejects.toMatchObject({ status: 404 });
+        expect(await scheduling.linkOrder({ organizationId: a.organizationId }, em, enrollment, randomUUID(), { keepExisting: true })).toBe(false);
+      });
+      expect((await enrollments()).enrollments.find((e: { enrollment_id: string }) => e.enrollment_id === row.enrollment_id).Order.order_id).toBe(sale.order_id);
+    });
+
     it('the polling cron brings an order no webhook announced', async () => {
-      fake.placeOrder(remoteId, { first_name: 'Ola', last_name: 'Berg', email: 'ola@buyer.test' });
+      olaOrder = fake.placeOrder(remoteId, { first_name: 'Ola', last_name: 'Berg', email: 'ola@buyer.test' });
       expect(await t.created.app.get(EventbriteOrdersService).poll(a.organizationId)).toMatchObject({ recorded: 1 });
       expect((await enrollments()).totalCount).toBe(2);
     });
@@ -284,7 +373,19 @@ describe('Eventbrite sync', () => {
       expect(zoom.body).not.toHaveProperty('conflicts');
     });
 
-    it("ignores another organization's webhook user, and B sees none of A's sales", async () => {
+    it("ignores a delivery of a webhook the studio did not register (even naming A's Eventbrite user), and B sees none of A's sales", async () => {
+      const order = fake.placeOrder(remoteId, { first_name: 'Forged', last_name: 'Hook', email: 'forged@buyer.test' });
+      const real = fake.webhookBody(order);
+      const forged = { ...real, config: { ...real.config, webhook_id: '424242' } };
+      expect((await t.http.post('/api/webhooks/eventbrite').send(forged).expect(200)).body.queued).toBe(0);
+      const noId = { ...real, config: { action: 'order.placed', user_id: fake.state.user.id } };
+      expect((await t.http.post('/api/webhooks/eventbrite').send(noId).expect(200)).body.queued).toBe(0);
+      const otherAction = fake.webhookBody(order, 'event.published');
+      expect((await t.http.post('/api/webhooks/eventbrite').send(otherAction).expect(200)).body.queued).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
+      expect(orders.body.orders.map((o: { Student: { email: string } }) => o.Student.email)).not.toContain('forged@buyer.test');
+      fake.state.orders.delete(order.id); // out of the later polls
       const res = await t.http
         .post('/api/webhooks/eventbrite')
         .send({ config: { action: 'order.placed', user_id: '999' }, api_url: `${fake.url}/v3/orders/1/` })
@@ -292,6 +393,176 @@ describe('Eventbrite sync', () => {
       expect(res.body.queued).toBe(0);
       expect(await t.created.app.get(EventbriteOrdersService).conflicts(b.organizationId)).toEqual([]);
       await t.http.get(`/api/admin/enrollment/event/${eventId}?page=1&limit=10`).set('token', b.token).expect(404);
+    });
+
+    describe('refunded or cancelled on Eventbrite', () => {
+      const seatsTaken = async () => (await t.http.get(`/api/admin/events/${eventId}`).set('token', a.token).expect(200)).body.seats_taken as number;
+      const saleOf = async (email: string) =>
+        (await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200)).body.orders.find(
+          (o: { Student: { email: string } }) => o.Student.email === email,
+        );
+      const enrolled = async (email: string) =>
+        ((await enrollments()).enrollments.find((e: { Student: { email: string } }) => e.Student.email === email) ?? null) as {
+          GuestEnrollments: unknown[];
+        } | null;
+      const deliver = (order: FakeEventbriteOrder, action: string) => t.http.post('/api/webhooks/eventbrite').send(fake.webhookBody(order, action)).expect(200);
+      const service = () => t.created.app.get(EventbriteOrdersService);
+
+      it('a refund (webhook order.refunded) gives the seat back: the enrollment is removed and the order marked refunded, once however often it comes', async () => {
+        const before = await seatsTaken();
+        expect(await enrolled('wren@buyer.test')).not.toBeNull();
+        fake.refundOrder(wrenOrder.id);
+        expect((await deliver(wrenOrder, 'order.refunded')).body.queued).toBe(1);
+        await deliver(wrenOrder, 'order.refunded');
+        await eventually(() => enrolled('wren@buyer.test'), (e) => e === null);
+        expect(await seatsTaken()).toBe(before - 1);
+        const sale = await saleOf('wren@buyer.test');
+        expect(sale).toMatchObject({ status: 'refunded', total: 4500 });
+        const drawer = await t.http.get(`/api/admin/order/${sale.order_id}`).set('token', a.token).expect(200);
+        expect(drawer.body).toMatchObject({ status: 'refunded', refunded_amount: 4500 });
+        expect(drawer.body.activity).toEqual([expect.objectContaining({ action: 'refund', amount: 4500, detail: 'Refunded or cancelled on Eventbrite: seats released' })]);
+        // The same refund again, by webhook, import or poll, changes nothing.
+        await deliver(wrenOrder, 'order.updated');
+        expect(await service().importById(a.organizationId, wrenOrder.id)).toBe('duplicate');
+        expect((await service().poll(a.organizationId)).released).toBe(0);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await seatsTaken()).toBe(before - 1);
+        expect((await t.http.get(`/api/admin/order/${sale.order_id}`).set('token', a.token).expect(200)).body.activity).toHaveLength(1);
+      });
+
+      it('the poll asks for refunded and cancelled orders too, and releases the seat of one cancelled on Eventbrite', async () => {
+        const before = await seatsTaken();
+        fake.refundOrder(olaOrder.id, 'cancelled');
+        expect(await service().poll(a.organizationId)).toMatchObject({ released: 1, recorded: 0 });
+        expect(fake.server.requests.filter((r) => r.path === `/v3/organizations/${ORG}/orders/`).length).toBeGreaterThan(0);
+        expect(await enrolled('ola@buyer.test')).toBeNull();
+        expect(await seatsTaken()).toBe(before - 1);
+        expect((await saleOf('ola@buyer.test')).status).toBe('refunded');
+      });
+
+      it("a buyer's second sale refunded (order.updated) shrinks their party; two releases of the first at once release it once", async () => {
+        const before = await seatsTaken();
+        const buyer = { first_name: 'Pat', last_name: 'Moss', email: 'pat@buyer.test' };
+        const first = fake.placeOrder(remoteId, buyer);
+        const second = fake.placeOrder(remoteId, buyer);
+        expect(await service().importById(a.organizationId, first.id)).toBe('recorded');
+        expect(await service().importById(a.organizationId, second.id)).toBe('recorded');
+        expect((await enrolled('pat@buyer.test'))!.GuestEnrollments).toHaveLength(1);
+        expect(await seatsTaken()).toBe(before + 2);
+
+        fake.refundOrder(second.id);
+        await deliver(second, 'order.updated');
+        await eventually(() => enrolled('pat@buyer.test'), (e) => e?.GuestEnrollments.length === 0);
+        expect(await seatsTaken()).toBe(before + 1);
+
+        fake.refundOrder(first.id);
+        const outcomes = await Promise.all([service().importById(a.organizationId, first.id), service().importById(a.organizationId, first.id)]);
+        expect(outcomes.sort()).toEqual(['duplicate', 'released']);
+        expect(await enrolled('pat@buyer.test')).toBeNull();
+        expect(await seatsTaken()).toBe(before);
+      });
+
+      it('a sale held as a conflict and refunded on Eventbrite is resolved by itself (it took no seat)', async () => {
+        const open = await service().conflicts(a.organizationId);
+        expect(open.length).toBeGreaterThan(0);
+        const conflict = open[0];
+        const before = await seatsTaken();
+        const order = fake.refundOrder(conflict.remote_order_id);
+        await deliver(order, 'order.refunded');
+        await eventually(() => service().conflicts(a.organizationId), (l) => !l.some((c) => c.id === conflict.id));
+        const [row] = await t.withEm((em) =>
+          em.getConnection().execute<{ stage: string; resolved_by: string | null; resolved_at: Date | null }[]>(
+            'select stage, resolved_by, resolved_at from sync_external_sale where id = ?',
+            [conflict.id],
+          ),
+        );
+        expect(row).toMatchObject({ stage: 'resolved', resolved_by: null });
+        expect(row.resolved_at).not.toBeNull();
+        expect(await seatsTaken()).toBe(before);
+      });
+
+      it('an order refunded before it was ever recorded is not enrolled by a late import of its placed state', async () => {
+        const before = await seatsTaken();
+        const order = fake.placeOrder(remoteId, { first_name: 'Quinn', last_name: 'Late', email: 'quinn@buyer.test' });
+        const placed = plainToInstance(EventbriteOrder, JSON.parse(JSON.stringify(order)));
+        fake.refundOrder(order.id);
+        expect(await service().importById(a.organizationId, order.id)).toBe('ignored');
+        // The 'placed' delivery, read before the refund, arrives last.
+        expect(await t.withEm(() => service().importOrder(a.organizationId, placed))).toBe('duplicate');
+        expect(await enrolled('quinn@buyer.test')).toBeNull();
+        expect(await saleOf('quinn@buyer.test')).toBeUndefined();
+        expect(await seatsTaken()).toBe(before);
+      });
+    });
+  });
+  describe('the polling schedule and the webhook on connect and disconnect', () => {
+    it('polls, on one repeatable schedule, an organization with an Eventbrite organization chosen and no webhook (no public URL); Disconnect removes it', async () => {
+      // A has its webhook: no poll.
+      expect(await schedules()).not.toContain(eventbritePollScheduler(a.organizationId));
+      delete t.config.PUBLIC_APP_URL;
+      try {
+        await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+        // Connected but no organization chosen: nothing to poll yet.
+        await save({ sync_all_courses: false }, b.token);
+        expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+        await save({ organization_id: '2000002' }, b.token);
+        expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
+        // A reconnect (its announcement) schedules the poll again, had it been lost.
+        await t.created.app.get(EventbriteOrdersCron).unschedule(b.organizationId);
+        await t.created.app.get(SyncConfigEvents).emit({ type: 'sync.connected', organizationId: b.organizationId, provider: 'eventbrite' });
+        expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
+        // Saving again (another replica, another field) keeps the one schedule, and registers no webhook.
+        await save({ sync_all_courses: false }, b.token);
+        await reconcileWebhook(b.organizationId);
+        expect((await schedules()).filter((id) => id === eventbritePollScheduler(b.organizationId))).toHaveLength(1);
+        expect(hooksOn('2000002')).toEqual([]);
+        await t.http.delete('/api/admin/sync/providers/eventbrite/connection').set('token', b.token).expect(204);
+        expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+      } finally {
+        t.config.PUBLIC_APP_URL = PUBLIC_URL;
+      }
+    });
+
+    it('a start reconciles the schedules with the connections, and a poll of an organization no longer polled removes its schedule', async () => {
+      const cron = t.created.app.get(EventbriteOrdersCron);
+      const queue = t.created.app.get<JobQueue>(JOB_QUEUE);
+      await cron.schedule(a.organizationId); // left over: A has a webhook now
+      await cron.schedule(b.organizationId); // left over: B is no longer connected
+      await cron.reconcile();
+      expect(await schedules()).not.toContain(eventbritePollScheduler(a.organizationId));
+      expect(await schedules()).not.toContain(eventbritePollScheduler(b.organizationId));
+      // The schedule's own job removes a schedule that outlived its connection.
+      await queue.upsertScheduler(EVENTBRITE_POLL_QUEUE, eventbritePollScheduler(b.organizationId), 'orders.poll', { organizationId: b.organizationId }, { everyMs: 60_000 });
+      await eventually(schedules, (ids) => !ids.includes(eventbritePollScheduler(b.organizationId)));
+    });
+
+    it('Disconnect deletes the webhook at Eventbrite; when Eventbrite fails, the failure is logged and the disconnect stands', async () => {
+      const disconnect = () => t.http.delete('/api/admin/sync/providers/eventbrite/connection').set('token', b.token).expect(204);
+      await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+      await save({ organization_id: '2000002' }, b.token);
+      const [hook] = await eventually(() => hooksOn('2000002'), (l) => l.length === 1);
+      await eventually(() => metadataOf(b.organizationId), (m) => m?.webhook_id === hook.id);
+      await disconnect();
+      expect(hooksOn('2000002')).toEqual([]);
+      expect(await metadataOf(b.organizationId)).toBeNull();
+      // A's webhook is untouched.
+      expect(hooksOn(ORG)).toHaveLength(1);
+
+      await connect(t, b.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: fake.state.user.id });
+      await save({ organization_id: '2000001' }, b.token);
+      // B's own webhook on the Eventbrite organization A also uses (A's is not adopted: A holds it).
+      await eventually(() => hooksOn(ORG), (l) => l.length === 2);
+      const bHook = (await eventually(() => metadataOf(b.organizationId), (m) => Boolean(m?.webhook_id)))!.webhook_id;
+      expect(bHook).not.toBe((await metadataOf(a.organizationId))!.webhook_id);
+      const before = fake.server.before;
+      fake.server.before = (req) => (req.method === 'DELETE' ? { status: 503, json: { error: 'unavailable' } } : (before?.(req) ?? null));
+      try {
+        await disconnect();
+      } finally {
+        fake.server.before = before;
+      }
+      expect(await metadataOf(b.organizationId)).toBeNull();
+      expect(hooksOn(ORG).map((w) => w.id)).toContain(bHook); // left at Eventbrite (logged)
     });
   });
 });

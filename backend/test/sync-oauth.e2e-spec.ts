@@ -8,7 +8,7 @@ import { FakeOAuth } from '../src/sync-fakes/fake-oauth';
 import { startFakeEventbrite } from '../src/sync-fakes/eventbrite';
 import { startFakeKlaviyo } from '../src/sync-fakes/klaviyo';
 import { startFakeMailchimp } from '../src/sync-fakes/mailchimp';
-import { startFakeZoom } from '../src/sync-fakes/zoom';
+import { FakeZoom, startFakeZoom } from '../src/sync-fakes/zoom';
 import { startTestApp, TestApp } from './test-app';
 
 /**
@@ -28,6 +28,7 @@ describe('sync OAuth (/api/admin/sync/providers/{provider}/authorize|callback|co
   let t: TestApp;
   const servers = {} as Record<SyncProviderName, FakeHttpServer>;
   const fakes = {} as Record<SyncProviderName, FakeOAuth>;
+  let zoomFake: FakeZoom;
   let a: { token: string; organizationId: string; email: string };
   let b: { token: string; organizationId: string };
 
@@ -69,6 +70,7 @@ describe('sync OAuth (/api/admin/sync/providers/{provider}/authorize|callback|co
       const clientSecret = `${provider}-secret-${randomBytes(4).toString('hex')}`;
       const fake = await start[provider]({ clientId, clientSecret });
       fakes[provider] = fake.oauth;
+      if (provider === 'zoom') zoomFake = fake as FakeZoom;
       servers[provider] = fake.server;
       const P = provider.toUpperCase();
       env[`${P}_BASE_URL`] = fake.url;
@@ -297,6 +299,43 @@ describe('sync OAuth (/api/admin/sync/providers/{provider}/authorize|callback|co
     it('answers 404 for an unknown provider', async () => {
       const res = await disconnect('hubspot').expect(404);
       expect(res.body.message).toBe(M.unknownProvider);
+    });
+  });
+
+  describe('the account call fails after the exchange', () => {
+    it('revokes the fresh tokens at the provider, stores nothing, and answers a clear 502', async () => {
+      await disconnect('zoom').expect(204);
+      const { code, state } = await approve('zoom');
+      const issuedBefore = new Set(fakes.zoom.tokens.keys());
+      const revokes = () => servers.zoom.requests.filter((r) => r.path === '/oauth/revoke').length;
+      const revokesBefore = revokes();
+      // The token exchange succeeds; the driver's account call (GET /v2/users/me) then fails.
+      zoomFake.state.rateLimit.next(1, 1);
+      const res = await callback('zoom', { code, state }).expect(502);
+      expect(res.body.message).toBe(M.providerUnavailable('zoom'));
+      const fresh = [...fakes.zoom.tokens.values()].filter((tok) => !issuedBefore.has(tok.accessToken));
+      expect(fresh).toHaveLength(1);
+      expect(fresh[0].revoked).toBe(true);
+      expect(revokes()).toBe(revokesBefore + 1);
+      expect((await get('zoom').expect(200)).body.provider.connected).toBe(false);
+      expect(await sql(`select 1 from "sync_connection" where "organization_id" = ? and "provider" = 'zoom'`, [a.organizationId])).toHaveLength(0);
+    });
+
+    it('still answers the 502 when the revocation itself fails (logged), with nothing stored', async () => {
+      const { code, state } = await approve('zoom');
+      const revokes = () => servers.zoom.requests.filter((r) => r.path === '/oauth/revoke').length;
+      const revokesBefore = revokes();
+      zoomFake.state.rateLimit.next(1, 1);
+      const before = servers.zoom.before;
+      servers.zoom.before = (req) => (req.path === '/oauth/revoke' ? { status: 503, json: { error: 'unavailable' } } : (before?.(req) ?? null));
+      try {
+        const res = await callback('zoom', { code, state }).expect(502);
+        expect(res.body.message).toBe(M.providerUnavailable('zoom'));
+      } finally {
+        servers.zoom.before = before;
+      }
+      expect(revokes()).toBe(revokesBefore + 1); // it was tried
+      expect((await get('zoom').expect(200)).body.provider.connected).toBe(false);
     });
   });
 

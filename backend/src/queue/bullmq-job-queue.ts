@@ -10,6 +10,7 @@ import {
   JobPermanentError,
   JobQueue,
   JobRateLimitedError,
+  ScheduleOptions,
   WorkerOptions,
 } from './job-queue';
 
@@ -70,6 +71,32 @@ export class BullMqJobQueue implements JobQueue {
       removeOnComplete: options.removeOnComplete ? true : { age: 24 * 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     });
+  }
+
+  async upsertScheduler<T>(queue: string, schedulerId: string, name: string, data: T, options: ScheduleOptions): Promise<void> {
+    await this.queue(queue).upsertJobScheduler(
+      schedulerId,
+      { every: options.everyMs },
+      {
+        name,
+        data,
+        opts: {
+          attempts: options.attempts ?? DEFAULT_ATTEMPTS,
+          backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
+          removeOnComplete: { age: 24 * 3600, count: 100 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        },
+      },
+    );
+  }
+
+  async removeScheduler(queue: string, schedulerId: string): Promise<boolean> {
+    return this.queue(queue).removeJobScheduler(schedulerId);
+  }
+
+  async schedulerIds(queue: string): Promise<string[]> {
+    const found = await this.queue(queue).getJobSchedulers(0, -1, true);
+    return found.map((s) => s.key).sort();
   }
 
   process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {

@@ -7,6 +7,7 @@ import {
   JobPermanentError,
   JobQueue,
   JobRateLimitedError,
+  ScheduleOptions,
   WorkerOptions,
 } from './job-queue';
 
@@ -41,6 +42,14 @@ interface PendingJob {
   backoffMs: number;
 }
 
+/** One schedule of upsertScheduler: its settings (to tell a real change) and its interval timer. */
+interface Schedule {
+  signature: string;
+  timer: NodeJS.Timeout | null;
+  /** The id of the last job it produced (the next waits until that one has started, as in BullMQ). */
+  lastJobKey: string | null;
+}
+
 /**
  * The one-machine fallback when no Redis answers: same retries and id deduplication as the BullMQ
  * adapter, but jobs live in memory and are lost on restart (the start-up log says so).
@@ -52,6 +61,9 @@ export class InProcessJobQueue implements JobQueue {
   private readonly known = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiting: PendingJob[] = [];
+  private readonly schedules = new Map<string, Schedule>();
+  /** Jobs picked up by a handler (running, or retried after one), by `queue:id`. */
+  private readonly started = new Set<string>();
   private sequence = 0;
   private closed = false;
 
@@ -72,6 +84,48 @@ export class InProcessJobQueue implements JobQueue {
       backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     };
     this.schedule(job, options.delayMs ?? 0);
+  }
+
+  /**
+   * BullMQ's job scheduler with `every`, on a timer: a job now, then one per interval. The same
+   * settings again keep the running schedule (and its rhythm); new settings restart it. Like BullMQ,
+   * a schedule produces its next job only once the previous one has started, so a slow or stopped
+   * worker does not pile them up. Without workers in this process nothing would ever run them, so
+   * nothing is produced (the schedule is still listed).
+   */
+  async upsertScheduler<T>(queue: string, schedulerId: string, name: string, data: T, options: ScheduleOptions): Promise<void> {
+    const key = `${queue}:${schedulerId}`;
+    const signature = JSON.stringify([name, data, options.everyMs, options.attempts ?? null, options.backoffMs ?? null]);
+    const existing = this.schedules.get(key);
+    if (existing?.signature === signature) return;
+    if (existing?.timer) clearInterval(existing.timer);
+    const schedule: Schedule = { signature, timer: null, lastJobKey: null };
+    this.schedules.set(key, schedule);
+    if (!this.runWorkers || this.closed) return;
+    const produce = () => {
+      if (this.schedules.get(key) !== schedule) return;
+      const last = schedule.lastJobKey;
+      if (last && this.known.has(last) && !this.started.has(last)) return;
+      const jobId = `repeat:${schedulerId}:${Date.now()}`;
+      schedule.lastJobKey = `${queue}:${jobId}`;
+      void this.add(queue, name, data, { jobId, attempts: options.attempts, backoffMs: options.backoffMs });
+    };
+    schedule.timer = setInterval(produce, Math.max(1, options.everyMs));
+    produce();
+  }
+
+  async removeScheduler(queue: string, schedulerId: string): Promise<boolean> {
+    const key = `${queue}:${schedulerId}`;
+    const schedule = this.schedules.get(key);
+    if (!schedule) return false;
+    if (schedule.timer) clearInterval(schedule.timer);
+    this.schedules.delete(key);
+    return true;
+  }
+
+  async schedulerIds(queue: string): Promise<string[]> {
+    const prefix = `${queue}:`;
+    return [...this.schedules.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)).sort();
   }
 
   process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
@@ -127,6 +181,8 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   private async attempt(state: QueueState, job: PendingJob): Promise<void> {
+    const key = `${job.queue}:${job.id}`;
+    this.started.add(key);
     try {
       await state.handler({
         id: job.id,
@@ -135,7 +191,8 @@ export class InProcessJobQueue implements JobQueue {
         attemptsMade: job.attemptsMade,
         attempts: job.attempts,
       });
-      this.known.delete(`${job.queue}:${job.id}`);
+      this.known.delete(key);
+      this.started.delete(key);
     } catch (error) {
       if (error instanceof JobRateLimitedError) {
         // The whole queue waits; the job goes back without spending an attempt.
@@ -148,7 +205,8 @@ export class InProcessJobQueue implements JobQueue {
         this.schedule(job, job.backoffMs * 2 ** (job.attemptsMade - 1));
         return;
       }
-      this.known.delete(`${job.queue}:${job.id}`);
+      this.known.delete(key);
+      this.started.delete(key);
       try {
         await state.options.onFinalFailure?.(
           { id: job.id, name: job.name, data: job.data, attemptsMade: job.attemptsMade, attempts: job.attempts },
@@ -166,6 +224,8 @@ export class InProcessJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const schedule of this.schedules.values()) if (schedule.timer) clearInterval(schedule.timer);
+    this.schedules.clear();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }

@@ -174,6 +174,32 @@ describe.each(adapters)('job queue: %s', (_name, factory) => {
     expect(runs).toEqual([0, 0]);
   });
 
+  it('runs a schedule now and then every interval, once however often it is upserted, until it is removed', async () => {
+    const runs: { at: number; data: unknown; id: string }[] = [];
+    queue.process('polls', async (job) => void runs.push({ at: Date.now(), data: job.data, id: job.id }));
+    // Two replicas upsert the same schedule at start: one schedule, one job per interval.
+    await queue.upsertScheduler('polls', 'org-1.poll', 'orders.poll', { organizationId: 'org-1' }, { everyMs: 400 });
+    await queue.upsertScheduler('polls', 'org-1.poll', 'orders.poll', { organizationId: 'org-1' }, { everyMs: 400 });
+    await queue.upsertScheduler('polls', 'org-2.poll', 'orders.poll', { organizationId: 'org-2' }, { everyMs: 400 });
+    expect(await queue.schedulerIds('polls')).toEqual(['org-1.poll', 'org-2.poll']);
+    await eventually(() => runs.filter((r) => (r.data as { organizationId: string }).organizationId === 'org-1').length >= 3, 5000);
+    const org1 = runs.filter((r) => (r.data as { organizationId: string }).organizationId === 'org-1');
+    // Every interval, not twice per interval (the second upsert added no schedule).
+    for (let i = 1; i < org1.length; i++) expect(org1[i].at - org1[i - 1].at).toBeGreaterThanOrEqual(300);
+    expect(new Set(org1.map((r) => r.id)).size).toBe(org1.length);
+
+    expect(await queue.removeScheduler('polls', 'org-1.poll')).toBe(true);
+    expect(await queue.removeScheduler('polls', 'org-1.poll')).toBe(false);
+    expect(await queue.schedulerIds('polls')).toEqual(['org-2.poll']);
+    await new Promise((r) => setTimeout(r, 150)); // a job produced just before the removal may still run
+    const after = runs.filter((r) => (r.data as { organizationId: string }).organizationId === 'org-1').length;
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(runs.filter((r) => (r.data as { organizationId: string }).organizationId === 'org-1').length).toBe(after);
+    // The other schedule kept running.
+    expect(runs.filter((r) => (r.data as { organizationId: string }).organizationId === 'org-2').length).toBeGreaterThanOrEqual(4);
+    await queue.removeScheduler('polls', 'org-2.poll');
+  });
+
   it('answers the health ping', async () => {
     expect(await queue.ping()).toBe(true);
   });
@@ -189,6 +215,16 @@ describe('in-process queue without workers', () => {
     await queue.add('emails', 'welcome', { userId: 'u1' });
     await new Promise((r) => setTimeout(r, 100));
     expect(seen).toEqual([]);
+    await queue.close();
+  });
+
+  it('lists a schedule but produces no job nothing here would run', async () => {
+    const queue = new InProcessJobQueue(false);
+    await queue.upsertScheduler('polls', 'org-1.poll', 'orders.poll', {}, { everyMs: 20 });
+    expect(await queue.schedulerIds('polls')).toEqual(['org-1.poll']);
+    await new Promise((r) => setTimeout(r, 100));
+    // Nothing piled up: a process with workers registering later would run no backlog of polls.
+    expect((queue as unknown as { waiting: unknown[] }).waiting).toHaveLength(0);
     await queue.close();
   });
 });

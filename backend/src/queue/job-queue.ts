@@ -67,10 +67,28 @@ export interface EnqueueOptions {
   removeOnComplete?: boolean;
 }
 
+/** A repeatable schedule: one job of the template every `everyMs` (BullMQ's job scheduler with `every`). */
+export interface ScheduleOptions {
+  everyMs: number;
+  /** Attempts and backoff of each job the schedule produces. */
+  attempts?: number;
+  backoffMs?: number;
+}
+
 /** The queue port: BullMQ on Redis in real deployments, in-process when no Redis answers. */
 export interface JobQueue {
   readonly mode: 'bullmq' | 'in-process';
   add<T>(queue: string, name: string, data: T, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Creates or updates the queue's schedule `schedulerId`: a job `name` with `data` now, then every
+   * `everyMs`. Upserting the same schedule again (every API replica at start) keeps one schedule,
+   * and one job per interval, however many processes upsert it.
+   */
+  upsertScheduler<T>(queue: string, schedulerId: string, name: string, data: T, options: ScheduleOptions): Promise<void>;
+  /** Stops the schedule (its jobs already running finish); answers whether there was one. */
+  removeScheduler(queue: string, schedulerId: string): Promise<boolean>;
+  /** The ids of the queue's schedules. */
+  schedulerIds(queue: string): Promise<string[]>;
   /** Registers the processor of a queue; runs jobs only in a process that runs workers. */
   process(queue: string, handler: JobHandler, options?: WorkerOptions): void;
   ping(): Promise<boolean>;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { FakeHttpServer, FakeRateLimit, FakeRequest, FakeResponse, Obj } from './fake-http';
 import { FakeOAuth, mountFakeOAuth } from './fake-oauth';
 
@@ -47,15 +47,34 @@ export interface FakeEventbriteOrder {
   attendees: Obj[];
 }
 
+/** A webhook as Eventbrite answers it (`organization_id` is this fake's own bookkeeping). */
+export interface FakeEventbriteWebhook {
+  id: string;
+  resource_uri: string;
+  endpoint_url: string;
+  actions: string;
+  event_id: string | null;
+  user_id: string;
+  created: string;
+  organization_id: string;
+}
+
 export interface FakeEventbriteState {
   user: { id: string; name: string; first_name: string; last_name: string; emails: { email: string; primary: boolean }[] };
   organizations: { id: string; name: string }[];
   events: Map<string, FakeEventbriteEvent>;
   ticketClasses: Map<string, FakeEventbriteTicketClass>;
   orders: Map<string, FakeEventbriteOrder>;
-  webhooks: Obj[];
+  webhooks: FakeEventbriteWebhook[];
   /** Provider effects, to see that nothing is done twice. */
-  counts: { eventsCreated: number; eventsUpdated: number; eventsCancelled: number; ticketClassesCreated: number };
+  counts: {
+    eventsCreated: number;
+    eventsUpdated: number;
+    eventsCancelled: number;
+    ticketClassesCreated: number;
+    webhooksCreated: number;
+    webhooksDeleted: number;
+  };
   /** Answers 429 to the next API calls (the server's FakeRateLimit). */
   rateLimit: FakeRateLimit;
 }
@@ -67,8 +86,13 @@ export interface FakeEventbrite {
   state: FakeEventbriteState;
   /** Places an order on an event, as a buyer on eventbrite.com would; answers the order. */
   placeOrder(eventId: string, buyer: { first_name: string; last_name: string; email: string; quantity?: number }): FakeEventbriteOrder;
-  /** What Eventbrite would post to a webhook for the order. */
+  /**
+   * What Eventbrite would post for the order: from the webhook registered on the event's
+   * organization (a made-up webhook id when none is).
+   */
   webhookBody(order: FakeEventbriteOrder, action?: string): { config: Obj; api_url: string };
+  /** Refunds (or cancels) an order, as the organizer would on eventbrite.com; answers the order. */
+  refundOrder(orderId: string, status?: 'refunded' | 'cancelled'): FakeEventbriteOrder;
   /** Adds an event made on Eventbrite itself (for the Edit Course picker). */
   addEvent(organizationId: string, name: string, startUtc: string): FakeEventbriteEvent;
   close(): Promise<void>;
@@ -157,7 +181,7 @@ export async function startFakeEventbrite(
     ticketClasses: new Map(),
     orders: new Map(),
     webhooks: [],
-    counts: { eventsCreated: 0, eventsUpdated: 0, eventsCancelled: 0, ticketClassesCreated: 0 },
+    counts: { eventsCreated: 0, eventsUpdated: 0, eventsCancelled: 0, ticketClassesCreated: 0, webhooksCreated: 0, webhooksDeleted: 0 },
     rateLimit: server.rateLimit,
   };
 
@@ -280,19 +304,58 @@ export async function startFakeEventbrite(
     .route('GET', '/v3/organizations/:org/orders', (req) => {
       if (!ownsOrg(req.params.org)) return notFound('organization');
       const since = req.query.get('changed_since');
+      // Eventbrite's `status` filter: active (attending, the default), inactive, both, all_not_deleted.
+      const status = req.query.get('status') ?? 'active';
+      const wanted = (o: FakeEventbriteOrder) =>
+        status === 'active' ? o.status === 'placed'
+        : status === 'inactive' ? o.status !== 'placed' && o.status !== 'deleted'
+        : status === 'all_not_deleted' ? o.status !== 'deleted'
+        : true;
       const list = [...state.orders.values()]
         .filter((o) => state.events.get(o.event_id)?.organization_id === req.params.org)
+        .filter(wanted)
         .filter((o) => !since || o.changed >= since)
         .sort((a, b) => a.changed.localeCompare(b.changed) || a.id.localeCompare(b.id))
         .map((o) => orderView(o, req));
       return { json: page(list, req, 'orders') };
     })
+    // Webhooks: created on an organization with `endpoint_url` and comma-separated `actions`
+    // (and an optional `event_id`), listed per organization, deleted by id.
     .route('POST', '/v3/organizations/:org/webhooks', (req) => {
       if (!ownsOrg(req.params.org)) return notFound('organization');
       const input = (req.body ?? {}) as Obj;
-      const hook = { id: nextId(), endpoint_url: input.endpoint_url, actions: input.actions, event_id: null };
+      const endpoint = typeof input.endpoint_url === 'string' ? input.endpoint_url : '';
+      const actions = typeof input.actions === 'string' ? input.actions : '';
+      if (!/^https?:\/\//.test(endpoint) || !actions) {
+        return { status: 400, json: { status_code: 400, error: 'ARGUMENTS_ERROR', error_description: 'endpoint_url and actions are required' } };
+      }
+      const id = nextId();
+      const hook: FakeEventbriteWebhook = {
+        id,
+        resource_uri: `${url}/v3/webhooks/${id}/`,
+        endpoint_url: endpoint,
+        actions,
+        event_id: typeof input.event_id === 'string' ? input.event_id : null,
+        user_id: state.user.id,
+        created: noMs(new Date()),
+        organization_id: req.params.org,
+      };
       state.webhooks.push(hook);
-      return { json: hook };
+      state.counts.webhooksCreated += 1;
+      const { organization_id: _org, ...view } = hook;
+      return { json: view };
+    })
+    .route('GET', '/v3/organizations/:org/webhooks', (req) => {
+      if (!ownsOrg(req.params.org)) return notFound('organization');
+      const list = state.webhooks.filter((w) => w.organization_id === req.params.org).map(({ organization_id: _org, ...view }) => view);
+      return { json: page(list, req, 'webhooks') };
+    })
+    .route('DELETE', '/v3/webhooks/:id', (req) => {
+      const index = state.webhooks.findIndex((w) => w.id === req.params.id);
+      if (index < 0) return notFound('webhook');
+      state.webhooks.splice(index, 1);
+      state.counts.webhooksDeleted += 1;
+      return { json: {} };
     });
 
   function applyTicket(ticket: FakeEventbriteTicketClass, input: Obj) {
@@ -350,10 +413,32 @@ export async function startFakeEventbrite(
       return order;
     },
     webhookBody(order, action = 'order.placed') {
+      const organization = state.events.get(order.event_id)?.organization_id;
+      const hook = state.webhooks.find((w) => w.organization_id === organization);
       return {
-        config: { action, user_id: state.user.id, endpoint_url: 'https://studio.example/api/webhooks/eventbrite', webhook_id: randomUUID() },
+        config: {
+          action,
+          user_id: state.user.id,
+          endpoint_url: hook?.endpoint_url ?? 'https://studio.example/api/webhooks/eventbrite',
+          webhook_id: hook?.id ?? String(randomInt(1e8, 1e9)),
+        },
         api_url: `${url}/v3/orders/${order.id}/`,
       };
+    },
+    refundOrder(orderId, status = 'refunded') {
+      const order = state.orders.get(orderId);
+      if (!order) throw new Error(`No Eventbrite order ${orderId}`);
+      order.status = status;
+      // The poll reads orders changed since an instant: a refund is a change.
+      order.changed = noMs(new Date(Math.max(Date.now(), Date.parse(order.changed) + 1000)));
+      for (const attendee of order.attendees) {
+        if (status === 'refunded') attendee.refunded = true;
+        attendee.cancelled = true;
+        attendee.status = status === 'refunded' ? 'Refunded' : 'Not Attending';
+      }
+      const ticket = [...state.ticketClasses.values()].find((t) => t.event_id === order.event_id);
+      if (ticket) ticket.quantity_sold = Math.max(0, ticket.quantity_sold - order.attendees.length);
+      return order;
     },
     addEvent(organizationId, name, startUtc) {
       const id = nextId();

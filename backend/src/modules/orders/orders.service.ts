@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
@@ -138,9 +138,9 @@ export class OrdersService {
     const result = await this.em.transactional(async (em) => {
       const enrollment = await this.enrollments.enroll(ctx, em, student, eventId);
       const name = enrollment.event.name;
-      // The order, its seat line and the enrollment's link to it in one statement that also takes the
-      // next number: the counter row serialises every order of the organization until commit, so it
-      // is taken last, in the statement right before the commit (numbers stay without gaps).
+      // The order and its seat line in one statement that also takes the next number: the counter
+      // row serialises every order of the organization until commit, so it is taken last, right
+      // before the enrollment's link and the commit (numbers stay without gaps).
       const orderId = randomUUID();
       const [row] = await em.execute<{ order_number: number }[]>(
         `with n as (
@@ -154,14 +154,13 @@ export class OrdersService {
          ), l as (
            insert into order_line (id, order_id, position, kind, event_id, description, unit_price_cents, quantity)
            select ?, o.id, 0, 'seat', ?, ?, 0, 1 from o
-         ), e as (
-           update enrollment set order_id = o.id from o where enrollment.id = ?
          )
          select order_number from o`,
-        [ctx.organizationId, orderId, ctx.organizationId, student.id, eventId, name, new Date(), randomUUID(), eventId, name, enrollment.id],
+        [ctx.organizationId, orderId, ctx.organizationId, student.id, eventId, name, new Date(), randomUUID(), eventId, name],
       );
-      // The enrollment's link to its order is written by the statement above (as the entity's
-      // orderId was before): nothing is left to flush, so the commit follows at once.
+      // The enrollment's link to its order belongs to the scheduling module (it owns the table):
+      // one update right after the order exists, then the commit.
+      await this.enrollments.linkOrder(ctx, em, enrollment, orderId);
       return {
         enrollment,
         order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },
@@ -202,8 +201,13 @@ export class OrdersService {
       if (before) return { kind: 'duplicate' as const, orderId: before.id };
       const student = await this.students.findOrCreateByEmail(ctx, em, input.buyer);
       const seat = await this.enrollments.enrollExternal(ctx, em, student, input.eventId, input.seats);
-      // Nothing is kept (not even the buyer's new student row) when no seat is sold.
-      if (seat.kind !== 'enrolled') throw new ExternalSaleNotRecorded(seat);
+      // Nothing is kept (not even the buyer's new student row) when no seat is sold; a second
+      // delivery of a sale recorded while it waited for the lock is that sale, not a conflict.
+      if (seat.kind !== 'enrolled') {
+        const recorded = await known();
+        if (recorded) throw new DuplicateExternalSale(recorded.id);
+        throw new ExternalSaleNotRecorded(seat);
+      }
       // Inside the lock: a second delivery of the same sale waited here and now sees the first.
       const raced = await known();
       if (raced) throw new DuplicateExternalSale(raced.id);
@@ -228,8 +232,8 @@ export class OrdersService {
         unitPriceCents: Math.round(input.totalCents / input.seats),
         quantity: input.seats,
       });
-      if (!seat.enrollment.orderId) seat.enrollment.orderId = order.id;
       await em.flush();
+      await this.enrollments.linkOrder(ctx, em, seat.enrollment, order.id, { keepExisting: true });
       return { kind: 'recorded' as const, orderId: order.id, enrollmentId: seat.enrollment.id, enrollment: seat.enrollment };
     }).catch(async (error: unknown) => {
       if (error instanceof DuplicateExternalSale) return { kind: 'duplicate' as const, orderId: error.orderId };
@@ -245,6 +249,54 @@ export class OrdersService {
       return { kind: 'recorded', orderId: result.orderId, enrollmentId: result.enrollmentId };
     }
     return result;
+  }
+
+  /**
+   * A sale recorded by recordExternalSale was refunded or cancelled on the other platform: its seats
+   * are given back (the buyer's party shrinks, their enrollment is removed when no seat is left)
+   * and the order is marked refunded, with a line in its history, in one transaction under the
+   * session's seat lock, the lock enrolment takes. Idempotent: an order already refunded answers
+   * `already` and changes nothing; a sale never recorded answers `unknown`.
+   */
+  async releaseExternalSale(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    input: { source: 'eventbrite'; externalId: string; reason: string },
+  ): Promise<{ kind: 'released'; orderId: string; enrollment: 'released' | 'removed' | 'nothing_held' } | { kind: 'already'; orderId: string } | { kind: 'unknown' }> {
+    const found = await this.em.findOne(Order, { organization: ctx.organizationId, source: input.source, externalId: input.externalId });
+    if (!found) return { kind: 'unknown' };
+    // Read without a lock, this may only say "nothing to do"; the transaction decides.
+    if (found.status === 'refunded') return { kind: 'already', orderId: found.id };
+    const seatLines = await this.em.find(OrderLine, { order: found.id, kind: 'seat' });
+    const seats = Math.max(1, seatLines.reduce((sum, l) => sum + (l.quantity ?? 1), 0));
+    return this.em.transactional(async (em) => {
+      const claim = async () => {
+        const order = await em.findOne(Order, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        if (!order || order.status === 'refunded') return false;
+        const amount = order.totalCents - order.refundedCents;
+        order.status = 'refunded';
+        order.refundedCents = order.totalCents;
+        this.activity.record(em, {
+          organizationId: ctx.organizationId,
+          orderId: order.id,
+          action: 'refund',
+          amountCents: amount,
+          detail: input.reason,
+        });
+        await em.flush();
+        return true;
+      };
+      if (!found.eventId) {
+        return (await claim()) ? { kind: 'released' as const, orderId: found.id, enrollment: 'nothing_held' as const } : { kind: 'already' as const, orderId: found.id };
+      }
+      const released = await this.enrollments.releaseExternal(
+        ctx,
+        em,
+        { eventId: found.eventId, studentId: found.student.id, seats },
+        claim,
+      );
+      if (released === 'not_claimed') return { kind: 'already' as const, orderId: found.id };
+      return { kind: 'released' as const, orderId: found.id, enrollment: released };
+    });
   }
 
   /**

@@ -231,6 +231,8 @@ export class EnrollmentsService {
       // The same buyer again: their party grows by the seats bought.
       existing.guestCount += seats;
       await em.flush();
+      // The caller names the order after the session (a bare reference has no name).
+      await em.populate(existing, ['event']);
       return { kind: 'enrolled', enrollment: existing };
     }
     const enrollment = em.create(Enrollment, {
@@ -243,6 +245,65 @@ export class EnrollmentsService {
     await em.flush();
     await em.populate(enrollment, ['event']);
     return { kind: 'enrolled', enrollment };
+  }
+
+  /**
+   * Gives back the seats of a sale made on another platform that was refunded or cancelled there,
+   * under the session's seat lock (the lock enrolment takes). `claim` runs inside the lock first:
+   * the caller's own check and change (its order not refunded yet, now marked refunded); when it
+   * answers false nothing is released, so the same refund twice changes nothing. Then the buyer's
+   * party shrinks by `seats`, and their enrollment is removed when no seat of it is left. A session
+   * removed meanwhile, or a seat the admin already removed, leaves nothing to release.
+   */
+  async releaseExternal(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    input: { eventId: string; studentId: string; seats: number },
+    claim: () => Promise<boolean>,
+  ): Promise<'released' | 'removed' | 'nothing_held' | 'not_claimed'> {
+    let locked = true;
+    try {
+      await lockEventForSeats(em, ctx, input.eventId);
+    } catch {
+      locked = false; // the session is gone: no seat to give back
+    }
+    if (!(await claim())) return 'not_claimed';
+    if (!locked) return 'nothing_held';
+    const enrollment = await em.findOne(
+      Enrollment,
+      { event: input.eventId, student: input.studentId, organization: ctx.organizationId, status: 'active' },
+      { refresh: true },
+    );
+    if (!enrollment) return 'nothing_held';
+    if (enrollment.guestCount + 1 <= input.seats) {
+      enrollment.status = 'removed';
+      enrollment.removedAt = new Date();
+      await em.flush();
+      return 'removed';
+    }
+    enrollment.guestCount -= input.seats;
+    await em.flush();
+    return 'released';
+  }
+
+  /**
+   * Links an enrollment to the order that paid its seat: the one writer of `enrollment.order_id`
+   * (the orders module calls it in its own transaction, once the order row exists). With
+   * `keepExisting`, an enrollment already linked keeps its order (a buyer's second external sale
+   * grows the party of the first). Answers whether the link was written.
+   */
+  async linkOrder(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    enrollment: Enrollment,
+    orderId: string,
+    options: { keepExisting?: boolean } = {},
+  ): Promise<boolean> {
+    if (enrollment.organization.id !== ctx.organizationId) throw notFound('Enrollment not found');
+    if (options.keepExisting && enrollment.orderId) return false;
+    enrollment.orderId = orderId;
+    await em.flush();
+    return true;
   }
 
   /**

@@ -11,20 +11,26 @@ export type SyncConfigSavedEvent = {
   after: AnySyncConfig;
 };
 
-/** An organization connected a provider (or connected it again), or forgot its connection. */
-export type SyncConnectionChangedEvent = {
-  type: 'sync.connection.changed';
-  organizationId: string;
-  provider: SyncProviderName;
-  connected: boolean;
-};
+export type SyncConfigEvent = SyncConfigSavedEvent;
 
-export type SyncConfigEvent = SyncConfigSavedEvent | SyncConnectionChangedEvent;
+/**
+ * A connection's life: `sync.connected` once stored (also a reconnect; SyncConnectionsService),
+ * `sync.disconnecting` while its tokens are still there (SyncConnectService) (listeners undo what they set up at the provider, best effort, and
+ * must not throw), `sync.disconnected` once they are forgotten.
+ */
+export type SyncConnectionEvent = {
+  [T in 'sync.connected' | 'sync.disconnecting' | 'sync.disconnected']: {
+    type: T;
+    organizationId: string;
+    provider: SyncProviderName;
+  };
+}['sync.connected' | 'sync.disconnecting' | 'sync.disconnected'];
 
 /**
  * What the sync settings and connections announce inside the sync module (see InProcessEvents):
- * the mailing lists backfill on a save, and the cached mailing-list switches are dropped on both.
- * In process only: another API process learns of a change when its cache entry expires.
+ * the mailing lists backfill on a save, and the cached mailing-list switches are dropped on a save
+ * and on a connection change; the Eventbrite webhook and poll schedule follow both. In process
+ * only: another API process learns of a change when its cache entry expires.
  */
 @Injectable()
-export class SyncConfigEvents extends InProcessEvents<SyncConfigEvent> {}
+export class SyncConfigEvents extends InProcessEvents<SyncConfigEvent | SyncConnectionEvent> {}

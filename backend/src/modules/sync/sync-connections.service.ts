@@ -134,9 +134,16 @@ export class SyncConnectionsService {
     return connection;
   }
 
-  /** Tells the module's caches (MailingListSwitches) that the organization's connection changed. */
+  /**
+   * Announces the connection's life (SyncConfigEvents): `sync.connected` once stored (also a
+   * reconnect), `sync.disconnected` once forgotten. Listeners only enqueue or drop caches.
+   */
   private changed(ctx: OrgContext, provider: SyncProviderName, connected: boolean): Promise<void> {
-    return this.events.emit({ type: 'sync.connection.changed', organizationId: ctx.organizationId, provider, connected });
+    return this.events.emit({
+      type: connected ? 'sync.connected' : 'sync.disconnected',
+      organizationId: ctx.organizationId,
+      provider,
+    });
   }
 
   /** The connection's tokens in clear, for a driver's call; null when not connected. */
@@ -153,6 +160,21 @@ export class SyncConnectionsService {
       expiresAt: connection.expiresAt,
       metadata: connection.metadata,
     };
+  }
+
+  /**
+   * Sets (a string) or removes (null) keys of the connection's metadata in one statement, leaving
+   * the others and the tokens as they are. Answers false when the organization is not connected.
+   */
+  async updateMetadata(ctx: OrgContext, provider: SyncProviderName, patch: Record<string, string | null>): Promise<boolean> {
+    const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== null));
+    const remove = Object.keys(patch).filter((k) => patch[k] === null);
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `update sync_connection set metadata = (metadata || ?::jsonb)${remove.map(() => ' - ?').join('')}, updated_at = now()
+        where organization_id = ? and provider = ? returning id`,
+      [JSON.stringify(set), ...remove, ctx.organizationId, provider],
+    );
+    return rows.length > 0;
   }
 
   /** Forgets the organization's connection to the provider (SyncConnectService revokes first). */

@@ -30,6 +30,7 @@ import { OrdersModule } from '../orders/orders.module';
 import { EventbriteOrdersCron } from './crons/eventbrite-orders.cron';
 import { EventbriteEventCancelHandler, EventbriteEventUpsertHandler } from './drivers/eventbrite/eventbrite-event.handlers';
 import { EventbriteOrdersService } from './drivers/eventbrite/eventbrite-orders.service';
+import { EventbriteWebhooksService } from './drivers/eventbrite/eventbrite-webhooks.service';
 import { EventbriteDriver } from './drivers/eventbrite/eventbrite.driver';
 import {
   ZoomMeetingDeleteHandler,
@@ -81,6 +82,7 @@ import { SyncWebhooksController } from './webhooks.controller';
     ZoomMeetingSummaryHandler,
     EventbriteOrdersService,
     EventbriteOrdersCron,
+    EventbriteWebhooksService,
     EventsSyncListener,
     // One driver per provider (drivers/<provider>/); add each driver class to `inject`.
     {

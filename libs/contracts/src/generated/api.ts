@@ -1167,7 +1167,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Eventbrite webhook deliveries (order.placed, order.updated): the order named by api_url is read back from Eventbrite with the connected organization's token and recorded once as an enrollment with an order of source eventbrite */
+        /** Eventbrite webhook deliveries (order.placed, order.refunded, order.updated) of a webhook the studio registered: the order named by api_url is read back from Eventbrite with the connected organization's token, recorded once as an enrollment with an order of source eventbrite, and its seats released when Eventbrite refunded or cancelled it */
         post: operations["SyncWebhooksController_eventbrite"];
         delete?: never;
         options?: never;
@@ -2594,7 +2594,7 @@ export interface components {
         EventbriteWebhookReceivedDto_Output: {
             /** @constant */
             received: true;
-            /** @description orders queued for import (one per organization connected to that Eventbrite user) */
+            /** @description orders queued for import (one when the delivery names a webhook the studio registered, else 0) */
             queued: number;
         };
         ChatAlertDto: {

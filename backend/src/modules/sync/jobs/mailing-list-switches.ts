@@ -37,7 +37,8 @@ export class MailingListSwitches implements OnModuleInit {
 
   onModuleInit(): void {
     this.events.on('sync.config.saved', (e) => this.invalidate(e.organizationId));
-    this.events.on('sync.connection.changed', (e) => this.invalidate(e.organizationId));
+    this.events.on('sync.connected', (e) => this.invalidate(e.organizationId));
+    this.events.on('sync.disconnected', (e) => this.invalidate(e.organizationId));
   }
 
   /** The organization's active lists, from the cache while it is fresh. */

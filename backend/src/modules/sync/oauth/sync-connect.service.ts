@@ -8,6 +8,7 @@ import type { RequestContext } from '../../../common/request-context';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config.schema';
 import { SYNC_DRIVERS, SyncDriver } from '../drivers/sync-driver';
+import { SyncConfigEvents } from '../sync-config-events';
 import { SyncConnectionsService } from '../sync-connections.service';
 import { providerUsesPkce, SyncOAuthService } from './sync-oauth.service';
 
@@ -43,6 +44,7 @@ export class SyncConnectService {
     private readonly connections: SyncConnectionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(SYNC_DRIVERS) private readonly drivers: SyncDriver[] | null,
+    private readonly events: SyncConfigEvents,
   ) {}
 
   /** The provider's authorize URL for this session (Klaviyo: with the browser's S256 challenge). */
@@ -102,24 +104,40 @@ export class SyncConnectService {
         account = await driver.identify(tokens.accessToken);
       } catch (error) {
         this.logger.warn(`${provider} identify failed: ${error instanceof Error ? error.message : String(error)}`);
+        // Nothing is stored: the grant just made must not stay live at the provider either.
+        await this.revokeQuietly(provider, tokens);
         throw new ApiError(HttpStatus.BAD_GATEWAY, M.providerUnavailable(provider));
       }
     }
+    // Announces sync.connected: listeners only enqueue (Eventbrite's webhook registration).
     await this.connections.store(ctx, provider, { ...tokens, accountName: account.accountName, metadata: account.metadata });
   }
 
   /** Revokes at the provider where it can (Klaviyo, Zoom), then forgets the tokens in every case. */
   async disconnect(ctx: SessionContext, provider: SyncProviderName): Promise<void> {
     const tokens = await this.connections.tokens(ctx, provider);
-    if (tokens && this.oauthFlows.configured(provider).configured) {
-      try {
-        await this.oauthFlows.revoke(provider, tokens);
-      } catch (error) {
-        // A provider that cannot be reached must not keep the organization connected here.
-        this.logger.warn(`${provider} revoke failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    // While the tokens still work: Eventbrite's webhook is deleted (best effort, logged).
+    if (tokens) await this.events.emit({ type: 'sync.disconnecting', organizationId: ctx.organizationId, provider });
+    if (tokens) await this.revokeQuietly(provider, tokens);
+    // Announces sync.disconnected: listeners only clean up (the Eventbrite poll's schedule, cached switches).
     await this.connections.forget(ctx, provider);
+  }
+
+  /**
+   * Revokes the tokens where the provider supports it (Klaviyo, Zoom; a no-op elsewhere). A
+   * provider that cannot be reached is logged: it must not keep the organization connected here,
+   * nor hide the error the caller answers.
+   */
+  private async revokeQuietly(
+    provider: SyncProviderName,
+    tokens: { accessToken: string; refreshToken: string | null },
+  ): Promise<void> {
+    if (!this.oauthFlows.configured(provider).configured) return;
+    try {
+      await this.oauthFlows.revoke(provider, tokens);
+    } catch (error) {
+      this.logger.warn(`${provider} revoke failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Marks the state used, once, for this session, organization and provider, within the TTL. */

@@ -17,7 +17,18 @@ export const EVENTBRITE_ORDERS_QUEUE = 'sync-eventbrite-orders';
 /** How far back each poll reads changed orders: every one is recorded once, so overlap is harmless. */
 export const EVENTBRITE_POLL_WINDOW_MS = 7 * 24 * 3600_000;
 
-export type ExternalSaleOutcome = 'recorded' | 'duplicate' | 'conflict' | 'ignored';
+export type ExternalSaleOutcome = 'recorded' | 'duplicate' | 'conflict' | 'released' | 'ignored';
+
+/**
+ * The order statuses that free the seats: refunded or cancelled on Eventbrite (and an order the
+ * organizer deleted). A placed order whose attendees are partly refunded keeps its seats.
+ */
+export const EVENTBRITE_RELEASED_STATUSES: ReadonlySet<string> = new Set(['refunded', 'cancelled', 'canceled', 'deleted']);
+
+/** Why the seats went back, in the order's history. */
+const RELEASE_REASON = 'Refunded or cancelled on Eventbrite: seats released';
+/** A tombstone: the sale was refunded before it was recorded here, so a late import must not enroll it. */
+const RELEASED_BEFORE_RECORDED = 'Refunded or cancelled on Eventbrite before it was recorded: not enrolled.';
 
 export type ExternalSaleConflict = SyncSaleConflict;
 
@@ -55,12 +66,17 @@ export class EventbriteOrdersService implements OnModuleInit {
     this.queue.process(EVENTBRITE_ORDERS_QUEUE, (job) => this.run(job as JobEnvelope<OrderJob>));
   }
 
-  /** A webhook's order, enqueued by id (the API only enqueues; one job per organization and order). */
-  async enqueueOrder(organizationId: string, orderId: string): Promise<void> {
+  /**
+   * A webhook's order, enqueued by id (the API only enqueues). One job per organization, order and
+   * action while it waits; forgotten once done, so a later change of the same order (its refund) is
+   * a new job. The job reads the order as it is then: repeated deliveries change nothing.
+   */
+  async enqueueOrder(organizationId: string, orderId: string, action = 'order.placed'): Promise<void> {
     await this.queue.add(EVENTBRITE_ORDERS_QUEUE, 'order.import', { organizationId, orderId } satisfies OrderJob, {
-      jobId: `${organizationId}.eventbrite.order.${orderId}`,
+      jobId: `${organizationId}.eventbrite.order.${orderId}.${action.replace(/[^a-z_.]/g, '')}`,
       attempts: 6,
       backoffMs: 2000,
+      removeOnComplete: true,
     });
   }
 
@@ -77,17 +93,6 @@ export class EventbriteOrdersService implements OnModuleInit {
       if (error instanceof ProviderRateLimitedError) this.logger.warn(error.message);
       throw error;
     }
-  }
-
-  /** The organizations whose Eventbrite account is this Eventbrite user (a webhook names the user). */
-  async organizationsOfUser(userId: string): Promise<string[]> {
-    const rows = await this.em
-      .getConnection()
-      .execute<{ organization_id: string }[]>(
-        `select organization_id from sync_connection where provider = 'eventbrite' and metadata->>'user_id' = ?`,
-        [userId],
-      );
-    return rows.map((r) => r.organization_id);
   }
 
   @EnsureRequestContext() // the job's context, or its own when called outside a job
@@ -109,7 +114,7 @@ export class EventbriteOrdersService implements OnModuleInit {
   }
 
   private async pollInContext(organizationId: string): Promise<Record<ExternalSaleOutcome, number>> {
-    const counts: Record<ExternalSaleOutcome, number> = { recorded: 0, duplicate: 0, conflict: 0, ignored: 0 };
+    const counts: Record<ExternalSaleOutcome, number> = { recorded: 0, duplicate: 0, conflict: 0, released: 0, ignored: 0 };
     const auth = await this.connections.authIfConnected({ organizationId }, 'eventbrite');
     const { organization_id } = await this.settings.config({ organizationId }, 'eventbrite');
     if (!auth || !organization_id) return counts;
@@ -141,6 +146,7 @@ export class EventbriteOrdersService implements OnModuleInit {
   }
 
   async importOrder(organizationId: string, order: EventbriteOrder): Promise<ExternalSaleOutcome> {
+    if (EVENTBRITE_RELEASED_STATUSES.has(order.status)) return this.releaseOrder(organizationId, order);
     if (order.status !== 'placed') return 'ignored';
     const orderId = String(order.id);
     const connection = this.em.getConnection();
@@ -175,11 +181,11 @@ export class EventbriteOrdersService implements OnModuleInit {
         : result.kind === 'gone'
           ? 'Sold on Eventbrite for a session that was removed: not enrolled. Refund it on Eventbrite.'
           : null;
-    await connection.execute(
+    const inserted = await connection.execute<{ id: string }[]>(
       `insert into sync_external_sale
          (id, organization_id, provider, remote_order_id, event_id, seats, buyer_email, stage, order_id, last_error)
        values (gen_random_uuid(), ?, 'eventbrite', ?, ?, ?, ?, ?, ?, ?)
-       on conflict (organization_id, provider, remote_order_id) do nothing`,
+       on conflict (organization_id, provider, remote_order_id) do nothing returning id`,
       [
         organizationId,
         orderId,
@@ -191,8 +197,65 @@ export class EventbriteOrdersService implements OnModuleInit {
         conflict,
       ],
     );
+    if (inserted.length === 0 && result.kind === 'recorded') {
+      // The refund came in while this sale was being recorded, and left its tombstone: give back
+      // the seats just taken.
+      const [row] = await connection.execute<{ stage: string; order_id: string | null }[]>(
+        `select stage, order_id from sync_external_sale where organization_id = ? and provider = 'eventbrite' and remote_order_id = ?`,
+        [organizationId, orderId],
+      );
+      if (row?.stage === 'resolved' && row.order_id === null) {
+        await this.orders.releaseExternalSale({ organizationId }, { source: 'eventbrite', externalId: orderId, reason: RELEASE_REASON });
+        return 'released';
+      }
+    }
     if (conflict) this.logger.warn(`Eventbrite order ${orderId}: ${conflict}`);
     return conflict ? 'conflict' : result.kind === 'recorded' ? 'recorded' : 'duplicate';
+  }
+
+  /**
+   * An order refunded or cancelled on Eventbrite. A recorded sale gives its seats back and its order
+   * is marked refunded (OrdersService.releaseExternalSale, under the seat lock); a conflict is
+   * resolved by itself (no seat was taken); a sale never recorded leaves a tombstone, so an import
+   * of its earlier `placed` state (a delivery late or racing) does not enroll it. Idempotent.
+   */
+  private async releaseOrder(organizationId: string, order: EventbriteOrder): Promise<ExternalSaleOutcome> {
+    const orderId = String(order.id);
+    const connection = this.em.getConnection();
+    const read = async () =>
+      (
+        await connection.execute<{ id: string; stage: string; order_id: string | null }[]>(
+          `select id, stage, order_id from sync_external_sale where organization_id = ? and provider = 'eventbrite' and remote_order_id = ?`,
+          [organizationId, orderId],
+        )
+      )[0];
+    let known = await read();
+    if (!known) {
+      const eventId = await this.sessionOf(organizationId, String(order.eventId));
+      if (!eventId) return 'ignored'; // an event this studio does not sync
+      const tombstone = await connection.execute<{ id: string }[]>(
+        `insert into sync_external_sale
+           (id, organization_id, provider, remote_order_id, event_id, seats, buyer_email, stage, order_id, last_error, resolved_at)
+         values (gen_random_uuid(), ?, 'eventbrite', ?, ?, ?, ?, 'resolved', null, ?, now())
+         on conflict (organization_id, provider, remote_order_id) do nothing returning id`,
+        [organizationId, orderId, eventId, Math.max(1, order.attendees.length), (order.email ?? '').slice(0, 320), RELEASED_BEFORE_RECORDED],
+      );
+      if (tombstone.length) return 'ignored';
+      known = await read(); // recorded meanwhile
+      if (!known) return 'ignored';
+    }
+    if (known.stage === 'conflict') {
+      const resolved = await connection.execute<{ id: string }[]>(
+        `update sync_external_sale set stage = 'resolved', resolved_at = now(), resolved_by = null, updated_at = now()
+          where id = ? and stage = 'conflict' returning id`,
+        [known.id],
+      );
+      return resolved.length ? 'released' : 'duplicate';
+    }
+    if (known.stage !== 'recorded') return 'duplicate';
+    const result = await this.orders.releaseExternalSale({ organizationId }, { source: 'eventbrite', externalId: orderId, reason: RELEASE_REASON });
+    if (result.kind === 'released') this.logger.log(`Eventbrite order ${orderId} refunded or cancelled: seats released (${result.enrollment})`);
+    return result.kind === 'released' ? 'released' : 'duplicate';
   }
 
   /** The sales the admin must resolve, newest first (at most 200). */

@@ -1,4 +1,5 @@
 import { ProviderHttp } from '../provider-http';
+import { ProviderRejectedError } from '../sync-driver';
 import {
   EventbriteEvent,
   EventbriteEventList,
@@ -10,6 +11,7 @@ import {
   EventbriteTicketClassList,
   EventbriteUser,
   EventbriteWebhook,
+  EventbriteWebhookList,
 } from './eventbrite.resources';
 
 /** What the studio writes to an Eventbrite event (a session of a course). */
@@ -152,26 +154,60 @@ export class EventbriteClient {
     return this.http.as(EventbriteOrder, { path, query: { expand: 'attendees' } });
   }
 
-  /** One page of an organization's orders changed since the instant, with attendees. */
+  /**
+   * One page of an organization's orders changed since the instant, with attendees: placed ones and
+   * refunded or cancelled ones (`all_not_deleted`; Eventbrite's default lists only attending orders).
+   */
   orders(organizationId: string, changedSince: Date | null, continuation?: string): Promise<EventbriteOrderList> {
     return this.http.as(EventbriteOrderList, {
       path: `/organizations/${encodeURIComponent(organizationId)}/orders/`,
       query: {
         expand: 'attendees',
+        status: 'all_not_deleted',
         changed_since: changedSince ? eventbriteUtc(changedSince) : undefined,
         continuation,
       },
     });
   }
 
+  /** Registers the studio's webhook on an organization, for EVENTBRITE_WEBHOOK_ACTIONS. */
   createWebhook(organizationId: string, endpointUrl: string): Promise<EventbriteWebhook> {
     return this.http.as(EventbriteWebhook, {
       method: 'POST',
       path: `/organizations/${encodeURIComponent(organizationId)}/webhooks/`,
-      body: { endpoint_url: endpointUrl, actions: 'order.placed,order.updated' },
+      body: { endpoint_url: endpointUrl, actions: EVENTBRITE_WEBHOOK_ACTIONS.join(',') },
     });
   }
+
+  /** The organization's webhooks (every page). */
+  async webhooks(organizationId: string): Promise<EventbriteWebhook[]> {
+    const all: EventbriteWebhook[] = [];
+    let continuation: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const list = await this.http.as(EventbriteWebhookList, {
+        path: `/organizations/${encodeURIComponent(organizationId)}/webhooks/`,
+        query: { continuation },
+      });
+      all.push(...list.webhooks);
+      if (!list.pagination?.hasMoreItems || !list.pagination.continuation) break;
+      continuation = list.pagination.continuation;
+    }
+    return all;
+  }
+
+  /** Deletes a webhook; one Eventbrite no longer has (404) counts as deleted. */
+  async deleteWebhook(webhookId: string): Promise<void> {
+    try {
+      await this.http.call({ method: 'DELETE', path: `/webhooks/${encodeURIComponent(webhookId)}/` });
+    } catch (error) {
+      if (error instanceof ProviderRejectedError && error.status === 404) return;
+      throw error;
+    }
+  }
 }
+
+/** The order changes the studio's webhook asks Eventbrite for. */
+export const EVENTBRITE_WEBHOOK_ACTIONS = ['order.placed', 'order.refunded', 'order.updated'] as const;
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -141,7 +141,7 @@ export class EventbriteOrder {
   @Expose({ name: 'first_name' }) firstName!: string | null;
   @Expose({ name: 'last_name' }) lastName!: string | null;
   email!: string;
-  /** `placed`, `refunded`, `deleted`… */
+  /** `placed`, `refunded`, `cancelled`, `deleted`… (EVENTBRITE_RELEASED_STATUSES free the seats). */
   status!: string;
   @Type(() => EventbriteOrderCosts)
   costs!: EventbriteOrderCosts | null;
@@ -161,8 +161,16 @@ export class EventbriteOrderList {
 export class EventbriteWebhook {
   id!: string;
   @Expose({ name: 'endpoint_url' }) endpointUrl!: string;
+  /** Comma-separated: `order.placed,order.refunded,order.updated`. */
   actions!: string;
   @Expose({ name: 'event_id' }) eventId!: string | null;
+}
+
+export class EventbriteWebhookList {
+  @Type(() => EventbriteWebhook)
+  webhooks: EventbriteWebhook[] = [];
+  @Type(() => EventbritePagination)
+  pagination!: EventbritePagination;
 }
 
 /** What Eventbrite posts to a webhook: the action and the API URL of the changed object. */
