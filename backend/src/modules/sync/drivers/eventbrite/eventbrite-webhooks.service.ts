@@ -1,4 +1,5 @@
 import { EnsureRequestContext } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG } from '../../../../config/config.module';
@@ -61,8 +62,11 @@ export class EventbriteWebhooksService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.queue.process(EVENTBRITE_WEBHOOKS_QUEUE, (job) =>
-      this.reconcile((job as JobEnvelope<{ organizationId: string }>).data.organizationId),
+    // One reconcile at a time across every worker: two at once could both create a webhook.
+    this.queue.process(
+      EVENTBRITE_WEBHOOKS_QUEUE,
+      (job) => this.reconcile((job as JobEnvelope<{ organizationId: string }>).data.organizationId),
+      { concurrency: 1, globalConcurrency: 1 },
     );
   }
 
@@ -72,9 +76,14 @@ export class EventbriteWebhooksService implements OnModuleInit {
     return base ? `${base}/api/webhooks/eventbrite` : null;
   }
 
+  /**
+   * A reconcile reads the state when it runs, so every change gets its own job: one id per change
+   * (not per organization), or a save made while the previous job runs would be dropped as a
+   * duplicate of it and its organization never registered. Runs are idempotent and one at a time.
+   */
   async enqueue(organizationId: string): Promise<void> {
     await this.queue.add(EVENTBRITE_WEBHOOKS_QUEUE, 'webhook.reconcile', { organizationId }, {
-      jobId: `${organizationId}.eventbrite.webhook`,
+      jobId: `${organizationId}.eventbrite.webhook.${randomUUID()}`,
       attempts: 5,
       backoffMs: 2000,
       removeOnComplete: true,
