@@ -12,7 +12,6 @@ import { eventually } from './support/fake-smtp';
 import { validCourseEdit } from './support/catalog-fixtures';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { connect, fakeToken, mappingOf } from './support/sync-fixtures';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { EventbriteWebhooksService } from '../src/modules/sync/drivers/eventbrite/eventbrite-webhooks.service';
 import { SyncConfigEvents } from '../src/modules/sync/sync-config-events';
 import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
