@@ -130,14 +130,14 @@ export class OrdersService {
 
   /** Enrolls the student in the session with a zero-total workbench order, in one transaction. */
   async enrollDirectly(ctx: RequestContext, studentId: string, eventId: string) {
-    const student = await this.students.requireStudent(ctx, studentId);
-    // A full session (most attempts when a class is in demand) is refused here, without a
-    // transaction or a wait on the seat lock; this read may only refuse, enroll() decides in the lock.
-    const refusal = await this.enrollments.refusalBeforeLock(ctx, student.id, eventId);
+    // A student of another organization (404), or a full session (most attempts when a class is in
+    // demand), is refused here by one read, without a transaction or a wait on the seat lock; this
+    // read may only refuse, enroll() decides in the lock.
+    const refusal = await this.enrollments.refusalBeforeLock(ctx, studentId, eventId);
     if (refusal) throw refusal;
     const result = await this.em.transactional(async (em) => {
-      const enrollment = await this.enrollments.enroll(ctx, em, student, eventId);
-      const name = enrollment.event.name;
+      const enrollment = await this.enrollments.enroll(ctx, em, studentId, eventId);
+      const name = enrollment.eventName;
       // The order, its seat line and the enrollment's link to it in one statement that also takes the
       // next number: the counter row serialises every order of the organization until commit, so it
       // is taken last, in the statement right before the commit (numbers stay without gaps).
@@ -158,7 +158,7 @@ export class OrdersService {
            update enrollment set order_id = o.id from o where enrollment.id = ?
          )
          select order_number from o`,
-        [ctx.organizationId, orderId, ctx.organizationId, student.id, eventId, name, new Date(), randomUUID(), eventId, name, enrollment.id],
+        [ctx.organizationId, orderId, ctx.organizationId, studentId, eventId, name, new Date(), randomUUID(), eventId, name, enrollment.id],
       );
       // The enrollment's link to its order is written by the statement above (as the entity's
       // orderId was before): nothing is left to flush, so the commit follows at once.

@@ -49,6 +49,12 @@ export interface SyncProviderView {
   conflicts_total?: number;
 }
 
+/** A stored config re-read through its provider's schema; the defaults when there is none or it fails. */
+function parseConfig<P extends SyncProviderName>(provider: P, stored: unknown): SyncConfigByProvider[P] {
+  const parsed = stored === undefined || stored === null ? null : SYNC_CONFIG_SCHEMAS[provider].safeParse(stored);
+  return (parsed?.success ? parsed.data : SYNC_CONFIG_DEFAULTS[provider]) as SyncConfigByProvider[P];
+}
+
 /** Reads a route's provider name: an unknown one answers 404 with the providers it could be. */
 export function requireProvider(name: string): SyncProviderName {
   if (!isSyncProvider(name)) throw notFound(M.unknownProvider);
@@ -71,8 +77,22 @@ export class SyncSettingsService {
   /** The saved settings, or the provider's defaults; a stored row is re-read through its schema. */
   async config<P extends SyncProviderName>(ctx: OrgContext, provider: P): Promise<SyncConfigByProvider[P]> {
     const row = await this.em.findOne(SyncConfig, { organization: ctx.organizationId, provider });
-    const parsed = row ? SYNC_CONFIG_SCHEMAS[provider].safeParse(row.config) : null;
-    return (parsed?.success ? parsed.data : SYNC_CONFIG_DEFAULTS[provider]) as SyncConfigByProvider[P];
+    return parseConfig(provider, row?.config);
+  }
+
+  /**
+   * config() of several providers in one read, without loading entities (a listener that runs on
+   * every new enrollment asks for both mailing lists).
+   */
+  async configs<P extends SyncProviderName>(ctx: OrgContext, providers: readonly P[]): Promise<{ [K in P]: SyncConfigByProvider[K] }> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ provider: P; config: unknown }[]>(
+        `select provider, config from sync_config where organization_id = ? and provider in (${providers.map(() => '?').join(', ')})`,
+        [ctx.organizationId, ...providers],
+      );
+    const stored = new Map(rows.map((r) => [r.provider, r.config]));
+    return Object.fromEntries(providers.map((p) => [p, parseConfig(p, stored.get(p))])) as { [K in P]: SyncConfigByProvider[K] };
   }
 
   /**

@@ -8,7 +8,6 @@ import { SyncConfigEvents } from '../sync-config-events';
 import { SyncConnectionsService } from '../sync-connections.service';
 import { SyncSettingsService } from '../sync-settings.service';
 import {
-  activeListId,
   MAILING_LIST_PROVIDERS,
   MailingListProvider,
   STUDENT_UPSERT,
@@ -66,9 +65,12 @@ export class MailingListSync implements OnModuleInit {
   }
 
   private async studentChanged(organizationId: string, studentId: string): Promise<void> {
+    // Both lists' settings in one read; most organizations sync neither, and then nothing else runs.
+    const configs = await this.settings.configs({ organizationId }, MAILING_LIST_PROVIDERS);
+    const active = MAILING_LIST_PROVIDERS.filter((p) => configs[p].sync_all_customers && configs[p].list_id);
+    if (!active.length) return;
     await RequestContext.create(this.em, async () => {
-      for (const provider of MAILING_LIST_PROVIDERS) {
-        if (!(await activeListId(this.settings, organizationId, provider))) continue;
+      for (const provider of active) {
         if (!(await this.connections.find({ organizationId }, provider))) continue;
         await this.jobs.enqueue({
           organizationId,
