@@ -16,6 +16,7 @@ import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
 import { mountBodyParsers } from './web/body-parsers';
 import { mountSecurityHeaders } from './web/security-headers';
+import { installZodResponseSerialization } from './common/zod-response-serialization';
 
 export interface CreatedApp {
   app: NestExpressApplication;
@@ -90,6 +91,8 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
       bodyParser: false,
     });
     app.useLogger(app.get(PinoLogger));
+    // Answers are parsed through their @ZodResponse schema by the handlers themselves (no global interceptor).
+    installZodResponseSerialization(app);
     mountSecurityHeaders(app.getHttpAdapter().getInstance(), config);
     mountBodyParsers(app.getHttpAdapter().getInstance());
     // X-Forwarded-For names the client only when the TCP peer is a configured proxy; otherwise

@@ -3,8 +3,7 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { Options } from '@mikro-orm/core';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { ZodSerializerInterceptor, ZodValidationPipe } from 'nestjs-zod';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ZodValidationPipe } from 'nestjs-zod';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/config.schema';
 import { ErrorFilter } from './common/error.filter';
@@ -63,7 +62,6 @@ export class AppModule {
       controllers: [HealthController],
       providers: [
         { provide: APP_PIPE, useClass: ZodValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: ZodSerializerInterceptor },
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],
     };

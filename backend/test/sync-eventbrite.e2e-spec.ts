@@ -299,8 +299,8 @@ describe('Eventbrite sync', () => {
       await t.withEm(async (em) => {
         const enrollment = await em.findOneOrFail(Enrollment, row.enrollment_id);
         // Another organization cannot link it, and an enrollment already linked keeps its order.
-        await expect(scheduling.linkOrder({ organizationId: b.organizationId }, em, enrollment, randomUUID())).rejects.toMatchObject({ status: 404 });
-        expect(await scheduling.linkOrder({ organizationId: a.organizationId }, em, enrollment, randomUUID(), { keepExisting: true })).toBe(false);
+        await expect(scheduling.linkOrder({ organizationId: b.organizationId }, em, enrollment.id, randomUUID())).rejects.toMatchObject({ status: 404 });
+        expect(await scheduling.linkOrder({ organizationId: a.organizationId }, em, enrollment.id, randomUUID(), { keepExisting: true })).toBe(false);
       });
       expect((await enrollments()).enrollments.find((e: { enrollment_id: string }) => e.enrollment_id === row.enrollment_id).Order.order_id).toBe(sale.order_id);
     });

@@ -3,17 +3,26 @@
 // sessions offered at 4x their capacity. The control is the naive count-then-insert written here
 // with bare pg, 64 connections, the same shape of sessions and students: fast, and it oversells.
 // Throughput is attempts answered per second (a seat or "full"), the same measure for both.
+// A second reference puts the same naive count-then-insert behind the API's HTTP shape (its own
+// process answering POST /enroll/:student_id with JSON, on a pool of the API's size, no auth, no
+// transaction: _http-control.mjs), so the cost of HTTP and JSON is shown apart from the rules.
+// Each contender first runs a warm-up of WARMUP_SESSIONS sessions of the same shape (not counted),
+// as the lists bench warms up: the figures are a running server's, not its first requests'.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sessions, students } from './_seed.mjs';
 
 const CLIENTS = 64;
 const SESSIONS = 16;
 const CAPACITY = 16;
 const OVERSUBSCRIBE = 4;
+const WARMUP_SESSIONS = 4;
 
 /** Every (student, session) attempt, interleaved so the clients crowd every session at once. */
 async function attempts(ctx, tag, eventIds) {
-  const total = SESSIONS * CAPACITY * OVERSUBSCRIBE;
+  const total = eventIds.length * CAPACITY * OVERSUBSCRIBE;
   await students(ctx, { count: total, tag });
   const { rows } = await ctx.pg.query(
     `select id from student where organization_id = $1 and email like $2 order by email`,
@@ -49,33 +58,24 @@ async function oversold(ctx, eventIds) {
   return rows[0];
 }
 
-export async function run(ctx) {
-  // The API: its own sessions and students.
-  const apiEvents = await sessions(ctx, { count: SESSIONS, capacity: CAPACITY, name: 'Seats API' });
-  const apiQueue = await attempts(ctx, 'seatsapi', apiEvents);
+/** Runs the queue through an HTTP enroll endpoint (the API's or the reference's); answers ms and statuses. */
+async function overHttp(url, headers, queue) {
   const statuses = {};
-  const cpu0 = cpuMs(ctx.apiPid);
-  const apiMs = await runClients(apiQueue, async ({ studentId, eventId }) => {
-    const res = await fetch(`${ctx.apiUrl}/api/admin/orders/enroll/${studentId}`, {
-      method: 'POST',
-      headers: ctx.headers,
-      body: JSON.stringify({ event_id: eventId }),
-    });
+  const ms = await runClients(queue, async ({ studentId, eventId }) => {
+    const res = await fetch(`${url}/${studentId}`, { method: 'POST', headers, body: JSON.stringify({ event_id: eventId }) });
     await res.arrayBuffer();
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   });
-  const apiCpuMs = cpuMs(ctx.apiPid) - cpu0;
   const unexpected = Object.keys(statuses).filter((s) => s !== '201' && s !== '409');
-  if (unexpected.length) throw new Error(`enroll answered ${JSON.stringify(statuses)}`);
-  const api = await oversold(ctx, apiEvents);
+  if (unexpected.length) throw new Error(`${url} answered ${JSON.stringify(statuses)}`);
+  return { ms, statuses };
+}
 
-  // The control: count, then insert, no lock, no transaction.
-  const controlEvents = await sessions(ctx, { count: SESSIONS, capacity: CAPACITY, name: 'Seats control' });
-  const controlQueue = await attempts(ctx, 'seatsctl', controlEvents);
+/** The control: count, then insert, no lock, no transaction, on 64 bare pg connections. */
+async function bareControl(ctx, queue) {
   const conns = await Promise.all(Array.from({ length: CLIENTS }, () => ctx.pgClient()));
-  let controlMs;
   try {
-    controlMs = await runClients(controlQueue, async ({ studentId, eventId }, c) => {
+    return await runClients(queue, async ({ studentId, eventId }, c) => {
       const db = conns[c];
       const {
         rows: [{ taken, capacity }],
@@ -93,14 +93,69 @@ export async function run(ctx) {
   } finally {
     await Promise.all(conns.map((c) => c.end()));
   }
-  const control = await oversold(ctx, controlEvents);
+}
 
-  const n = apiQueue.length;
+/** Sessions and their interleaved attempts for one contender (a warm-up and a measured run). */
+async function round(ctx, name, tag, count) {
+  const events = await sessions(ctx, { count, capacity: CAPACITY, name });
+  return { events, queue: await attempts(ctx, tag, events) };
+}
+
+/** Starts _http-control.mjs as its own process; answers its base URL and a stop function. */
+async function startHttpControl(ctx) {
+  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), '_http-control.mjs'), ctx.dbUrl, ctx.organizationId], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('exit', (code) => reject(new Error(`HTTP control exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/enroll`,
+    pid: child.pid,
+    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM')))),
+  };
+}
+
+export async function run(ctx) {
+  const apiUrl = `${ctx.apiUrl}/api/admin/orders/enroll`;
+  // The API: its own sessions and students.
+  const apiWarm = await round(ctx, 'Seats API warm-up', 'seatsapiw', WARMUP_SESSIONS);
+  await overHttp(apiUrl, ctx.headers, apiWarm.queue);
+  const apiRun = await round(ctx, 'Seats API', 'seatsapi', SESSIONS);
+  const cpu0 = cpuMs(ctx.apiPid);
+  const { ms: apiMs, statuses } = await overHttp(apiUrl, ctx.headers, apiRun.queue);
+  const apiCpuMs = cpuMs(ctx.apiPid) - cpu0;
+  const api = await oversold(ctx, apiRun.events);
+
+  // The control: count, then insert, no lock, no transaction.
+  await bareControl(ctx, (await round(ctx, 'Seats control warm-up', 'seatsctlw', WARMUP_SESSIONS)).queue);
+  const controlRun = await round(ctx, 'Seats control', 'seatsctl', SESSIONS);
+  const controlMs = await bareControl(ctx, controlRun.queue);
+  const control = await oversold(ctx, controlRun.events);
+
+  // The same control behind the API's HTTP shape.
+  const httpControl = await startHttpControl(ctx);
+  let httpMs, httpCpuMs, httpStatuses, http;
+  try {
+    await overHttp(httpControl.url, { 'content-type': 'application/json' }, (await round(ctx, 'Seats HTTP warm-up', 'seatshttpw', WARMUP_SESSIONS)).queue);
+    const httpRun = await round(ctx, 'Seats HTTP control', 'seatshttp', SESSIONS);
+    const h0 = cpuMs(httpControl.pid);
+    ({ ms: httpMs, statuses: httpStatuses } = await overHttp(httpControl.url, { 'content-type': 'application/json' }, httpRun.queue));
+    httpCpuMs = cpuMs(httpControl.pid) - h0;
+    http = await oversold(ctx, httpRun.events);
+  } finally {
+    await httpControl.stop();
+  }
+
+  const n = apiRun.queue.length;
   const apiRate = n / (apiMs / 1000);
   const controlRate = n / (controlMs / 1000);
+  const httpRate = n / (httpMs / 1000);
   ctx.note(
-    `Seats: ${CLIENTS} clients, ${n} attempts on ${SESSIONS} sessions of ${CAPACITY} seats (${OVERSUBSCRIBE}x); API answers ${JSON.stringify(statuses)}; ` +
-      `the API process spent ${(apiCpuMs / n).toFixed(1)} ms of CPU per attempt; the count-then-insert control seated ${control.seated} of ${SESSIONS * CAPACITY} seats (${control.oversold} oversold).`,
+    `Seats: ${CLIENTS} clients, ${n} attempts on ${SESSIONS} sessions of ${CAPACITY} seats (${OVERSUBSCRIBE}x), after a warm-up of ${WARMUP_SESSIONS} such sessions per contender; API answers ${JSON.stringify(statuses)}; ` +
+      `the API process spent ${(apiCpuMs / n).toFixed(1)} ms of CPU per attempt; the count-then-insert control seated ${control.seated} of ${SESSIONS * CAPACITY} seats (${control.oversold} oversold); ` +
+      `the same behind HTTP (own process, no auth, no transaction, no order) answered ${JSON.stringify(httpStatuses)}, spent ${(httpCpuMs / n).toFixed(1)} ms of CPU per attempt and seated ${http.seated} (${http.oversold} oversold).`,
   );
   return [
     {
@@ -118,6 +173,12 @@ export async function run(ctx) {
       ratio: apiRate / controlRate,
       target: '>= 0.5x',
       met: apiRate / controlRate >= 0.5,
+    },
+    {
+      figure: `Seats, ${CLIENTS} clients: throughput, against count-then-insert over HTTP`,
+      value: `${apiRate.toFixed(0)} /s (API)`,
+      reference: `${httpRate.toFixed(0)} /s (HTTP control)`,
+      ratio: apiRate / httpRate,
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { INestApplicationContext } from '@nestjs/common';
-import { addDays, format } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
 import { courseCreateSchema, CourseCreateInput, wallClockToUtc } from '@studio/contracts';
 import { RequestContext } from '../common/request-context';
 import { Activity } from '../modules/catalog/entities/activity.entity';

@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { addDays } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
 import { courseListQuerySchema, discountInstant, formatInZone, discountPayloadSchema, type DiscountPayloadInput } from '@studio/contracts';
 import { RequestContext } from '../common/request-context';
 import { CoursesService } from '../modules/catalog/courses.service';

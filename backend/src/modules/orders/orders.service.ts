@@ -130,14 +130,14 @@ export class OrdersService {
 
   /** Enrolls the student in the session with a zero-total workbench order, in one transaction. */
   async enrollDirectly(ctx: RequestContext, studentId: string, eventId: string) {
-    const student = await this.students.requireStudent(ctx, studentId);
-    // A full session (most attempts when a class is in demand) is refused here, without a
-    // transaction or a wait on the seat lock; this read may only refuse, enroll() decides in the lock.
-    const refusal = await this.enrollments.refusalBeforeLock(ctx, student.id, eventId);
+    // A student of another organization (404), or a full session (most attempts when a class is in
+    // demand), is refused here by one read, without a transaction or a wait on the seat lock; this
+    // read may only refuse, enroll() decides in the lock.
+    const refusal = await this.enrollments.refusalBeforeLock(ctx, studentId, eventId);
     if (refusal) throw refusal;
     const result = await this.em.transactional(async (em) => {
-      const enrollment = await this.enrollments.enroll(ctx, em, student, eventId);
-      const name = enrollment.event.name;
+      const enrollment = await this.enrollments.enroll(ctx, em, studentId, eventId);
+      const name = enrollment.eventName;
       // The order and its seat line in one statement that also takes the next number: the counter
       // row serialises every order of the organization until commit, so it is taken last, right
       // before the enrollment's link and the commit (numbers stay without gaps).
@@ -156,11 +156,11 @@ export class OrdersService {
            select ?, o.id, 0, 'seat', ?, ?, 0, 1 from o
          )
          select order_number from o`,
-        [ctx.organizationId, orderId, ctx.organizationId, student.id, eventId, name, new Date(), randomUUID(), eventId, name],
+        [ctx.organizationId, orderId, ctx.organizationId, studentId, eventId, name, new Date(), randomUUID(), eventId, name],
       );
       // The enrollment's link to its order belongs to the scheduling module (it owns the table):
       // one update right after the order exists, then the commit.
-      await this.enrollments.linkOrder(ctx, em, enrollment, orderId);
+      await this.enrollments.linkOrder(ctx, em, enrollment.id, orderId);
       return {
         enrollment,
         order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },
@@ -233,7 +233,7 @@ export class OrdersService {
         quantity: input.seats,
       });
       await em.flush();
-      await this.enrollments.linkOrder(ctx, em, seat.enrollment, order.id, { keepExisting: true });
+      await this.enrollments.linkOrder(ctx, em, seat.enrollment.id, order.id, { keepExisting: true });
       return { kind: 'recorded' as const, orderId: order.id, enrollmentId: seat.enrollment.id, enrollment: seat.enrollment };
     }).catch(async (error: unknown) => {
       if (error instanceof DuplicateExternalSale) return { kind: 'duplicate' as const, orderId: error.orderId };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
@@ -13,7 +14,7 @@ import { EnrollmentEvents } from './enrollment-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
-import { LockedSeats, lockEventForSeats } from './seats';
+import { LockedSeats, lockEventForSeats, lockEventRow, SEATS_TAKEN_LATERAL } from './seats';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -29,6 +30,17 @@ export interface EnrollmentRow {
   user_id: string | null;
   order_number: number | null;
   total_cents: number | null;
+}
+
+/** A seat taken by EnrollmentsService.enroll, committed with the caller's transaction. */
+export interface EnrolledSeat {
+  id: string;
+  eventId: string;
+  /** The session's name, as the order line describes the seat. */
+  eventName: string;
+  studentId: string;
+  /** The waiver template the course requires (read under the seat lock), or null. */
+  requiredWaiverId: string | null;
 }
 
 /** Builds the WHERE clause of the enrollments grid and export for one event. */
@@ -132,35 +144,54 @@ export class EnrollmentsService {
   /**
    * Takes the session's seat lock, then checks the seats and inserts, in the caller's transaction:
    * concurrent seat changes on one session run one after the other, so the last seat is sold once.
+   * Three statements under the lock: the row lock, one read of everything the rules need (seats
+   * taken, the student's seat if any, the course's rules, the session's name) and the insert.
    */
   async enroll(
     ctx: RequestContext,
     em: EntityManager,
-    student: Student,
+    studentId: string,
     eventId: string,
-  ): Promise<Enrollment> {
-    const seats = await lockEventForSeats(em, ctx, eventId);
-    const existing = await em.count(Enrollment, { event: eventId, student: student.id, status: 'active' });
+  ): Promise<EnrolledSeat> {
+    const locked = await lockEventRow(em, ctx, eventId);
+    // A later statement than the lock's: it sees what the seat change before this one committed.
+    const [row] = await em.execute<
+      { name: string; single_party: boolean | null; required_waiver_id: string | null; enrolled: boolean; seats: string; students: string; held: string }[]
+    >(
+      `select ev.name, a.single_party, a.required_waiver_id,
+              exists (select 1 from enrollment e where e.event_id = ev.id and e.student_id = ? and e.status = 'active') as enrolled,
+              coalesce(t.seats, 0) as seats, coalesce(t.students, 0) as students, coalesce(t.held, 0) as held
+         from event ev
+         left join activity a on a.id = ev.activity_id
+         ${SEATS_TAKEN_LATERAL}
+        where ev.id = ?`,
+      [studentId, locked.eventId],
+    );
     // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
-    const rules = await courseRules(em, eventId);
-    const refusal = enrollRefusal({ ...seats, alreadyEnrolled: existing > 0, singleParty: rules.singleParty });
+    const refusal = enrollRefusal({
+      ...locked,
+      seats: Number(row.seats),
+      students: Number(row.students),
+      held: Number(row.held),
+      alreadyEnrolled: row.enrolled,
+      singleParty: Boolean(row.single_party),
+    });
     if (refusal) throw refusal;
     // A course that requires a waiver starts the seat's waiver as pending; the waivers module moves it on.
-    const enrollment = em.create(Enrollment, {
-      organization: em.getReference(Organization, ctx.organizationId),
-      event: em.getReference(Event, eventId),
-      student,
-      waiverStatus: rules.requiredWaiverId ? 'pending' : 'not_required',
-    });
+    const requiredWaiverId = row.required_waiver_id ?? null;
+    const id = randomUUID();
     try {
-      await em.flush();
+      await em.execute(
+        `insert into enrollment (id, organization_id, event_id, student_id, guest_count, status, waiver_status, created_at)
+         values (?, ?, ?, ?, 0, 'active', ?, ?)`,
+        [id, ctx.organizationId, locked.eventId, studentId, requiredWaiverId ? 'pending' : 'not_required', new Date()],
+      );
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException)
         throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
       throw error;
     }
-    await em.populate(enrollment, ['event']);
-    return enrollment;
+    return { id, eventId: locked.eventId, eventName: row.name, studentId, requiredWaiverId };
   }
 
   /**
@@ -169,28 +200,36 @@ export class EnrollmentsService {
    * wait on the lock. It may only refuse, never admit: when it finds nothing to refuse, the caller
    * still goes through enroll(), which decides inside the lock. A refusal seen here is one a locked
    * read at this instant would also give (seats only come back when someone removes a seat).
+   * The same query answers "Student not found" first when the organization has no such student:
+   * the one read of the students module's table here, so that every attempt costs one round trip.
    */
   async refusalBeforeLock(ctx: Pick<RequestContext, 'organizationId'>, studentId: string, eventId: string): Promise<ApiError | null> {
     const [row] = await this.em.getConnection().execute<
-      { capacity: number; ends_at: Date; status: 'active' | 'cancelled'; single_party: boolean | null; enrolled: boolean; seats: string; students: string; held: string }[]
+      {
+        student_found: boolean;
+        id: string | null;
+        capacity: number;
+        ends_at: Date;
+        status: 'active' | 'cancelled';
+        single_party: boolean | null;
+        enrolled: boolean;
+        seats: string;
+        students: string;
+        held: string;
+      }[]
     >(
-      `select ev.capacity, ev.ends_at, ev.status, a.single_party,
+      `select exists (select 1 from student s where s.id = ? and s.organization_id = ?) as student_found,
+              ev.id, ev.capacity, ev.ends_at, ev.status, a.single_party,
               exists (select 1 from enrollment e where e.event_id = ev.id and e.student_id = ? and e.status = 'active') as enrolled,
               coalesce(t.seats, 0) as seats, coalesce(t.students, 0) as students, coalesce(t.held, 0) as held
-         from event ev
+         from (select 1) one
+         left join event ev on ev.id = ? and ev.organization_id = ?
          left join activity a on a.id = ev.activity_id
-         cross join lateral (
-           select sum(seats) as seats, sum(students) as students, sum(held) as held
-             from (select 1 + guest_count as seats, 1 as students, 0 as held
-                     from enrollment where status = 'active' and event_id = ev.id
-                   union all
-                   select seats, 0, seats
-                     from seat_hold where released_at is null and expires_at > clock_timestamp() and event_id = ev.id) taken
-         ) t
-        where ev.id = ? and ev.organization_id = ?`,
-      [studentId, eventId, ctx.organizationId],
+         ${SEATS_TAKEN_LATERAL}`,
+      [studentId, ctx.organizationId, studentId, eventId, ctx.organizationId],
     );
-    if (!row) return notFound('Event not found');
+    if (!row.student_found) return notFound('Student not found');
+    if (!row.id) return notFound('Event not found');
     return enrollRefusal({
       status: row.status,
       endsAt: new Date(row.ends_at),
@@ -295,21 +334,20 @@ export class EnrollmentsService {
   async linkOrder(
     ctx: Pick<RequestContext, 'organizationId'>,
     em: EntityManager,
-    enrollment: Enrollment,
+    enrollmentId: string,
     orderId: string,
     options: { keepExisting?: boolean } = {},
   ): Promise<boolean> {
-    if (enrollment.organization.id !== ctx.organizationId) throw notFound('Enrollment not found');
-    if (options.keepExisting && enrollment.orderId) return false;
-    enrollment.orderId = orderId;
-    await em.flush();
-    return true;
+    // One statement, scoped to the organization (the caller may hold the order counter's lock).
+    const linked = await em.execute<{ id: string }[]>(
+      `update enrollment set order_id = ? where id = ? and organization_id = ?${options.keepExisting ? ' and order_id is null' : ''} returning id`,
+      [orderId, enrollmentId, ctx.organizationId],
+    );
+    if (linked.length) return true;
+    if (options.keepExisting && (await em.count(Enrollment, { id: enrollmentId, organization: ctx.organizationId }))) return false;
+    throw notFound('Enrollment not found');
   }
 
-  /**
-   * The announcement of a committed enrollment (EnrollmentEvents), with the waiver its course
-   * requires. The caller that owns the transaction calls this after commit.
-   */
   /** announceCreated for an enrollment known by its id (a seat bought through a payment link). */
   async announceCreatedById(
     ctx: Pick<RequestContext, 'organizationId'>,
@@ -318,18 +356,26 @@ export class EnrollmentsService {
     const enrollment = await this.em
       .fork()
       .findOneOrFail(Enrollment, { id: enrollmentId, organization: ctx.organizationId });
-    await this.announceCreated(ctx, enrollment);
+    await this.announceCreated(ctx, { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id });
   }
 
-  async announceCreated(ctx: Pick<RequestContext, 'organizationId'>, enrollment: Enrollment): Promise<void> {
-    const eventId = enrollment.event.id;
-    const { requiredWaiverId } = await courseRules(this.em, eventId);
+  /**
+   * The announcement of a committed enrollment (EnrollmentEvents), with the waiver its course
+   * requires (read again unless the seat carries it, as enroll()'s does). The caller that owns the
+   * transaction calls this after commit.
+   */
+  async announceCreated(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    seat: { id: string; eventId: string; studentId: string; requiredWaiverId?: string | null },
+  ): Promise<void> {
+    const requiredWaiverId =
+      seat.requiredWaiverId !== undefined ? seat.requiredWaiverId : (await courseRules(this.em, seat.eventId)).requiredWaiverId;
     await this.events.emit({
       type: 'enrollment.created',
       organizationId: ctx.organizationId,
-      enrollmentId: enrollment.id,
-      studentId: enrollment.student.id,
-      eventId,
+      enrollmentId: seat.id,
+      studentId: seat.studentId,
+      eventId: seat.eventId,
       requiredWaiverId,
     });
   }

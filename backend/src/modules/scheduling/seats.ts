@@ -42,12 +42,52 @@ export async function seatsTaken(em: EntityManager, eventIds: string[]): Promise
   return result;
 }
 
+/**
+ * seatsTaken of one session as a lateral subquery over `ev` (the session row of the outer query):
+ * columns seats, students and held, null when nothing is taken. The same counting as seatsTaken.
+ */
+export const SEATS_TAKEN_LATERAL = `
+  cross join lateral (
+    select sum(seats) as seats, sum(students) as students, sum(held) as held
+      from (select 1 + guest_count as seats, 1 as students, 0 as held
+              from enrollment where status = 'active' and event_id = ev.id
+            union all
+            select seats, 0, seats
+              from seat_hold where released_at is null and expires_at > clock_timestamp() and event_id = ev.id) taken
+  ) t`;
+
 /** A session locked for a seat change, with its capacity and seats read inside the lock. */
-export interface LockedSeats extends SeatsTaken {
+export interface LockedSeats extends SeatsTaken, LockedEvent {}
+
+/** The session row as locked by lockEventRow: its capacity, end and status, read under the lock. */
+export interface LockedEvent {
   eventId: string;
   capacity: number;
   endsAt: Date;
   status: 'active' | 'cancelled';
+}
+
+/**
+ * The row lock of lockEventForSeats alone (SELECT … FOR UPDATE on the session, in the caller's
+ * transaction), for a caller that reads the seats taken itself in its next statement (enroll reads
+ * them with its other rules in one query). The seats must be read by a LATER statement than this
+ * one: a statement that waited for the lock still sees the snapshot it started with.
+ * Another organization's session, or none, is 404.
+ */
+export async function lockEventRow(
+  em: EntityManager,
+  ctx: Pick<RequestContext, 'organizationId'>,
+  eventId: string,
+): Promise<LockedEvent> {
+  if (!em.isInTransaction()) throw new Error('lockEventForSeats must run inside a transaction');
+  const [row] = await em.execute<
+    { id: string; capacity: number; ends_at: Date; status: 'active' | 'cancelled' }[]
+  >(`select id, capacity, ends_at, status from event where id = ? and organization_id = ? for update`, [
+    eventId,
+    ctx.organizationId,
+  ]);
+  if (!row) throw notFound('Event not found');
+  return { eventId: row.id, capacity: row.capacity, endsAt: new Date(row.ends_at), status: row.status };
 }
 
 /**
@@ -62,20 +102,7 @@ export async function lockEventForSeats(
   ctx: Pick<RequestContext, 'organizationId'>,
   eventId: string,
 ): Promise<LockedSeats> {
-  if (!em.isInTransaction()) throw new Error('lockEventForSeats must run inside a transaction');
-  const [row] = await em.execute<
-    { id: string; capacity: number; ends_at: Date; status: 'active' | 'cancelled' }[]
-  >(`select id, capacity, ends_at, status from event where id = ? and organization_id = ? for update`, [
-    eventId,
-    ctx.organizationId,
-  ]);
-  if (!row) throw notFound('Event not found');
-  const taken = (await seatsTaken(em, [row.id])).get(row.id) ?? { seats: 0, students: 0, held: 0 };
-  return {
-    eventId: row.id,
-    capacity: row.capacity,
-    endsAt: new Date(row.ends_at),
-    status: row.status,
-    ...taken,
-  };
+  const locked = await lockEventRow(em, ctx, eventId);
+  const taken = (await seatsTaken(em, [locked.eventId])).get(locked.eventId) ?? { seats: 0, students: 0, held: 0 };
+  return { ...locked, ...taken };
 }
