@@ -165,7 +165,7 @@ export class EnrollmentsService {
          left join activity a on a.id = ev.activity_id
          ${SEATS_TAKEN_LATERAL}
         where ev.id = ?`,
-      [studentId, locked.eventId],
+      [studentId, locked.eventId, locked.eventId, locked.eventId],
     );
     // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
     const refusal = enrollRefusal({
@@ -226,7 +226,7 @@ export class EnrollmentsService {
          left join event ev on ev.id = ? and ev.organization_id = ?
          left join activity a on a.id = ev.activity_id
          ${SEATS_TAKEN_LATERAL}`,
-      [studentId, ctx.organizationId, studentId, eventId, ctx.organizationId],
+      [studentId, ctx.organizationId, studentId, eventId, ctx.organizationId, eventId, eventId],
     );
     if (!row.student_found) return notFound('Student not found');
     if (!row.id) return notFound('Event not found');
