@@ -161,11 +161,16 @@ describe('enrollment CSV export: COPY on PostgreSQL and batches on the embedded 
     const viaBatches = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, [], { path: 'batches' })));
     // Batches of 3 walk the keyset across pages, through two enrollments of the same instant.
     const viaSmallBatches = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, [], { path: 'batches', batch: 3 })));
+    // Blocks of 1 and 200 bytes: every COPY chunk written alone, and blocks cut across chunks.
+    const viaCopyBlocks = await Promise.all(
+      [1, 200].map((writeBlock) => t.withEm(async () => read(await exporter.stream(ctx(), eventId, [], { path: 'copy', writeBlock })))),
+    );
     const viaHttp = await t.http.post('/api/admin/export/enrollment').set('token', token).send({ event_id: eventId, enrollment_ids: [] }).expect(200);
     const expected = await expectedCsv();
     expect(viaCopy.toString('utf8')).toBe(expected);
     expect(viaBatches.equals(viaCopy)).toBe(true);
     expect(viaSmallBatches.equals(viaCopy)).toBe(true);
+    for (const blocks of viaCopyBlocks) expect(blocks.equals(viaCopy)).toBe(true);
     expect(Buffer.from(viaHttp.text, 'utf8').equals(viaCopy)).toBe(true);
     // The tricky cells are really there, quoted and neutralised as a spreadsheet needs them.
     const text = viaCopy.toString('utf8');
