@@ -15,7 +15,7 @@ import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
 import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
-import { LockedSeats, lockEventForSeats, lockEventRow } from './seats';
+import { LockedSeats, lockEventForSeats } from './seats';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -154,14 +154,16 @@ export class EnrollmentsService {
     studentId: string,
     eventId: string,
   ): Promise<EnrolledSeat> {
-    const locked = await lockEventRow(em, ctx, eventId);
-    // A later statement than the lock's: it sees what the seat change before this one committed.
-    const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId, eventId: locked.eventId, checkStudent: false });
-    const [row] = await em.execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
+    const locked = await lockEventForSeats(em, ctx, eventId, async (event) => {
+      // A later statement than the lock's: it sees what the seat change before this one committed.
+      const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId, eventId: event.eventId, checkStudent: false });
+      const [row] = await em.execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
+      return { ...rulesSeats(row), rules: row };
+    });
+    const row = locked.rules;
     // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
     const refusal = enrollRefusal({
       ...locked,
-      ...rulesSeats(row),
       alreadyEnrolled: row.enrolled,
       singleParty: Boolean(row.single_party),
     });
