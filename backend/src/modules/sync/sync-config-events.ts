@@ -29,7 +29,7 @@ export type SyncEvent = SyncConfigSavedEvent | SyncConnectionEvent;
 
 /**
  * What the sync settings and connections announce inside the sync module (see InProcessEvents):
- * the mailing lists backfill on a save, and the cached mailing-list switches are dropped on a save
+ * the mailing lists backfill on a save, and the cached sync switches (SyncSwitches) are dropped on a save
  * and on a connection change; the Eventbrite webhook and poll schedule follow both. In process
  * only: another API process learns of a change when its cache entry expires.
  */
