@@ -2,7 +2,7 @@ import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EnrollmentEvents } from '../src/modules/scheduling/enrollment-events';
-import { MAILING_LIST_SWITCHES_TTL_MS, MailingListSwitches } from '../src/modules/sync/jobs/mailing-list-switches';
+import { SYNC_SWITCHES_TTL_MS, SyncSwitches } from '../src/modules/sync/sync-switches';
 import { SyncConnectionsService } from '../src/modules/sync/sync-connections.service';
 import { SyncSettingsService } from '../src/modules/sync/sync-settings.service';
 import { startTestApp, TestApp } from './test-app';
@@ -75,7 +75,7 @@ describe('mailing-list switches (the new student / enrollment hot path)', () => 
   afterEach(() => jest.restoreAllMocks());
 
   it('an organization with no mailing-list sync reads its switches once, not on every enrollment and new student', async () => {
-    const switches = t.created.app.get(MailingListSwitches);
+    const switches = t.created.app.get(SyncSwitches);
     switches.invalidate(org.organizationId);
     const reads = jest.spyOn(switches, 'read');
     const configReads = jest.spyOn(t.created.app.get(SyncSettingsService), 'config');
@@ -96,7 +96,7 @@ describe('mailing-list switches (the new student / enrollment hot path)', () => 
   });
 
   it('turning the sync on is seen by the very next enrollment in this process, and disconnecting by the one after', async () => {
-    const switches = t.created.app.get(MailingListSwitches);
+    const switches = t.created.app.get(SyncSwitches);
     expect(await switches.activeLists(org.organizationId)).toEqual({}); // cached: nothing on
     await connectMailchimp();
     await t.http
@@ -120,7 +120,7 @@ describe('mailing-list switches (the new student / enrollment hot path)', () => 
   });
 
   it('a change this process was not told of (another API process) is seen once the entry expires', async () => {
-    const switches = t.created.app.get(MailingListSwitches);
+    const switches = t.created.app.get(SyncSwitches);
     expect(await switches.activeLists(org.organizationId)).toEqual({ mailchimp: 'a1b2c3d4e5' });
     // Another process turns the sync off: its event never reaches this one.
     await sql(
@@ -132,7 +132,7 @@ describe('mailing-list switches (the new student / enrollment hot path)', () => 
     await enroll(stale);
     expect(await enqueued()).toContain(stale); // within the TTL: still on here
     const now = Date.now();
-    jest.spyOn(Date, 'now').mockReturnValue(now + MAILING_LIST_SWITCHES_TTL_MS + 1);
+    jest.spyOn(Date, 'now').mockReturnValue(now + SYNC_SWITCHES_TTL_MS + 1);
     const fresh = await newStudent();
     await enroll(fresh);
     expect(await enqueued()).not.toContain(fresh);

@@ -3,6 +3,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { LOYALTY_BALANCE_MESSAGES, type LoyaltyEntry, type LoyaltyReason } from '@studio/contracts';
 import { ApiError } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
+import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
 import { LoyaltyService } from './loyalty.service';
 
 /** How many entries the student drawer shows (the first is the current balance). */
@@ -14,10 +15,8 @@ type EntryRow = {
   points: number;
   reason: LoyaltyReason;
   order_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
   created_at: Date;
-};
+} & ActorNameColumns;
 
 /**
  * Students' points as a ledger. Every change of one student's balance runs under one transaction
@@ -32,17 +31,18 @@ export class LoyaltyLedgerService {
   ) {}
 
   /**
-   * The newest entries of a student, newest first; the first is the current balance. The join to
-   * app_user (identity's table) is a read-only join for the admins' names, kept in this one query.
+   * The newest entries of a student, newest first; the first is the current balance. The admins'
+   * names come from the read-only join to app_user of identity/actor-name, in this one query.
    */
   async entries(
     organizationId: string,
     studentId: string,
     limit = LEDGER_ENTRIES_SHOWN,
   ): Promise<LoyaltyEntry[]> {
+    const actor = actorNameSql('e.actor_user_id');
     const rows = await this.em.getConnection().execute<EntryRow[]>(
-      `select e.id, e.balance, e.points, e.reason, e.order_id, u.first_name, u.last_name, e.created_at
-         from loyalty_entry e left join app_user u on u.id = e.actor_user_id
+      `select e.id, e.balance, e.points, e.reason, e.order_id, ${actor.columns}, e.created_at
+         from loyalty_entry e ${actor.join}
         where e.organization_id = ? and e.student_id = ?
         order by e.created_at desc, e.id desc limit ?`,
       [organizationId, studentId, limit],
@@ -53,7 +53,7 @@ export class LoyaltyLedgerService {
       points: Number(r.points),
       reason: r.reason,
       order_id: r.order_id,
-      actor: r.first_name === null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
+      actor: actorName(r),
       created_at: new Date(r.created_at).toISOString(),
     }));
   }

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ORDER_ACTIVITY_ACTIONS, type OrderActivityAction } from '@studio/contracts';
 import { z } from 'zod';
+import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
 import { OrderActivity } from './entities/order-activity.entity';
 
 /** One history line as the order and subscription drawers show it. */
@@ -44,15 +45,16 @@ export class OrderActivityService {
     });
   }
 
-  /** The history of one order or one subscription, oldest first, with the admins' names. The join to app_user (the identity module's table) is a read-only join for this list, kept in this one query. */
+  /** The history of one order or one subscription, oldest first, with the admins' names. The admins' names come from the read-only join to app_user of identity/actor-name, in this one query. */
   async list(organizationId: string, of: { orderId: string } | { subscriptionId: string }): Promise<OrderActivityOut[]> {
     const column = 'orderId' in of ? 'a.order_id' : 'a.subscription_id';
     const id = 'orderId' in of ? of.orderId : of.subscriptionId;
+    const actor = actorNameSql('a.actor_user_id');
     const rows = await this.em.getConnection().execute<
-      { id: string; action: OrderActivityAction; amount_cents: number | null; detail: string; first_name: string | null; last_name: string | null; created_at: Date }[]
+      ({ id: string; action: OrderActivityAction; amount_cents: number | null; detail: string; created_at: Date } & ActorNameColumns)[]
     >(
-      `select a.id, a.action, a.amount_cents, a.detail, u.first_name, u.last_name, a.created_at
-         from order_activity a left join app_user u on u.id = a.actor_user_id
+      `select a.id, a.action, a.amount_cents, a.detail, ${actor.columns}, a.created_at
+         from order_activity a ${actor.join}
         where a.organization_id = ? and ${column} = ?
         order by a.created_at, a.id`,
       [organizationId, id],
@@ -62,7 +64,7 @@ export class OrderActivityService {
       action: r.action,
       amount: r.amount_cents === null ? null : Number(r.amount_cents),
       detail: r.detail,
-      actor: r.first_name === null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
+      actor: actorName(r),
       created_at: new Date(r.created_at).toISOString(),
     }));
   }

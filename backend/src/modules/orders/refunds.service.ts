@@ -16,6 +16,7 @@ import { RequestContext } from '../../common/request-context';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
 import { EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
+import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
 import { OrderRefund } from './entities/order-refund.entity';
 import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
@@ -246,13 +247,14 @@ export class RefundsService implements OnModuleInit {
     };
   }
 
-  /** The refunds ledger of one order, oldest first, with the admins' names (a read-only join to app_user, in this one query). */
+  /** The refunds ledger of one order, oldest first, with the admins' names (the read-only join to app_user of identity/actor-name, in this one query). */
   async list(organizationId: string, orderId: string): Promise<OrderRefundOut[]> {
+    const actor = actorNameSql('r.actor_user_id');
     const rows = await this.em.getConnection().execute<
-      { id: string; amount_cents: number; reason: string; status: string; provider_refund_id: string | null; first_name: string | null; last_name: string | null; created_at: Date }[]
+      ({ id: string; amount_cents: number; reason: string; status: string; provider_refund_id: string | null; created_at: Date } & ActorNameColumns)[]
     >(
-      `select r.id, r.amount_cents, r.reason, r.status, r.provider_refund_id, u.first_name, u.last_name, r.created_at
-         from order_refund r left join app_user u on u.id = r.actor_user_id
+      `select r.id, r.amount_cents, r.reason, r.status, r.provider_refund_id, ${actor.columns}, r.created_at
+         from order_refund r ${actor.join}
         where r.organization_id = ? and r.order_id = ?
         order by r.created_at, r.id`,
       [organizationId, orderId],
@@ -263,7 +265,7 @@ export class RefundsService implements OnModuleInit {
       reason: r.reason,
       status: r.status,
       provider_refund_id: r.provider_refund_id,
-      actor: r.first_name === null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
+      actor: actorName(r),
       created_at: new Date(r.created_at).toISOString(),
     }));
   }

@@ -14,7 +14,8 @@ import { EnrollmentEvents } from './enrollment-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
-import { LockedSeats, lockEventForSeats, lockEventRow, SEATS_TAKEN_LATERAL } from './seats';
+import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
+import { LockedSeats, lockEventForSeats } from './seats';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -153,26 +154,16 @@ export class EnrollmentsService {
     studentId: string,
     eventId: string,
   ): Promise<EnrolledSeat> {
-    const locked = await lockEventRow(em, ctx, eventId);
-    // A later statement than the lock's: it sees what the seat change before this one committed.
-    const [row] = await em.execute<
-      { name: string; single_party: boolean | null; required_waiver_id: string | null; enrolled: boolean; seats: string; students: string; held: string }[]
-    >(
-      `select ev.name, a.single_party, a.required_waiver_id,
-              exists (select 1 from enrollment e where e.event_id = ev.id and e.student_id = ? and e.status = 'active') as enrolled,
-              coalesce(t.seats, 0) as seats, coalesce(t.students, 0) as students, coalesce(t.held, 0) as held
-         from event ev
-         left join activity a on a.id = ev.activity_id
-         ${SEATS_TAKEN_LATERAL}
-        where ev.id = ?`,
-      [studentId, locked.eventId, locked.eventId, locked.eventId],
-    );
+    const locked = await lockEventForSeats(em, ctx, eventId, async (event) => {
+      // A later statement than the lock's: it sees what the seat change before this one committed.
+      const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId, eventId: event.eventId, checkStudent: false });
+      const [row] = await em.execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
+      return { ...rulesSeats(row), rules: row };
+    });
+    const row = locked.rules;
     // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
     const refusal = enrollRefusal({
       ...locked,
-      seats: Number(row.seats),
-      students: Number(row.students),
-      held: Number(row.held),
       alreadyEnrolled: row.enrolled,
       singleParty: Boolean(row.single_party),
     });
@@ -204,39 +195,15 @@ export class EnrollmentsService {
    * the one read of the students module's table here, so that every attempt costs one round trip.
    */
   async refusalBeforeLock(ctx: Pick<RequestContext, 'organizationId'>, studentId: string, eventId: string): Promise<ApiError | null> {
-    const [row] = await this.em.getConnection().execute<
-      {
-        student_found: boolean;
-        id: string | null;
-        capacity: number;
-        ends_at: Date;
-        status: 'active' | 'cancelled';
-        single_party: boolean | null;
-        enrolled: boolean;
-        seats: string;
-        students: string;
-        held: string;
-      }[]
-    >(
-      `select exists (select 1 from student s where s.id = ? and s.organization_id = ?) as student_found,
-              ev.id, ev.capacity, ev.ends_at, ev.status, a.single_party,
-              exists (select 1 from enrollment e where e.event_id = ev.id and e.student_id = ? and e.status = 'active') as enrolled,
-              coalesce(t.seats, 0) as seats, coalesce(t.students, 0) as students, coalesce(t.held, 0) as held
-         from (select 1) one
-         left join event ev on ev.id = ? and ev.organization_id = ?
-         left join activity a on a.id = ev.activity_id
-         ${SEATS_TAKEN_LATERAL}`,
-      [studentId, ctx.organizationId, studentId, eventId, ctx.organizationId, eventId, eventId],
-    );
+    const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId, eventId, checkStudent: true });
+    const [row] = await this.em.getConnection().execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
     if (!row.student_found) return notFound('Student not found');
     if (!row.id) return notFound('Event not found');
     return enrollRefusal({
       status: row.status,
       endsAt: new Date(row.ends_at),
       capacity: row.capacity,
-      seats: Number(row.seats),
-      students: Number(row.students),
-      held: Number(row.held),
+      ...rulesSeats(row),
       alreadyEnrolled: row.enrolled,
       singleParty: Boolean(row.single_party),
     });

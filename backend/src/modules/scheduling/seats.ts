@@ -61,7 +61,7 @@ export const SEATS_TAKEN_LATERAL = `
 /** A session locked for a seat change, with its capacity and seats read inside the lock. */
 export interface LockedSeats extends SeatsTaken, LockedEvent {}
 
-/** The session row as locked by lockEventRow: its capacity, end and status, read under the lock. */
+/** The session row as the seat lock reads it: its capacity, end and status, read under the lock. */
 export interface LockedEvent {
   eventId: string;
   capacity: number;
@@ -70,17 +70,34 @@ export interface LockedEvent {
 }
 
 /**
- * The row lock of lockEventForSeats alone (SELECT … FOR UPDATE on the session, in the caller's
- * transaction), for a caller that reads the seats taken itself in its next statement (enroll reads
- * them with its other rules in one query). The seats must be read by a LATER statement than this
- * one: a statement that waited for the lock still sees the snapshot it started with.
+ * THE lock of every seat change: enroll, guests, capacity edit, deletion, payment-link holds and
+ * their conversion into enrollments. Locks the session row (SELECT … FOR UPDATE) in the caller's
+ * transaction, then reads the capacity and the seats taken (held seats included) inside the lock, so
+ * concurrent changes run one after the other and each sees what the one before it committed.
  * Another organization's session, or none, is 404.
+ *
+ * The seats are read by a LATER statement than the lock's (a statement that waited for the lock
+ * still sees the snapshot it started with): seatsTaken by default, or `readInside`, for a caller
+ * that reads the seats with its other rules in one statement (enroll, enrollmentRulesQuery). What
+ * readInside answers (the seats taken, and whatever else it read) joins the locked session's fields.
  */
-export async function lockEventRow(
+export async function lockEventForSeats(
   em: EntityManager,
   ctx: Pick<RequestContext, 'organizationId'>,
   eventId: string,
-): Promise<LockedEvent> {
+): Promise<LockedSeats>;
+export async function lockEventForSeats<R extends SeatsTaken>(
+  em: EntityManager,
+  ctx: Pick<RequestContext, 'organizationId'>,
+  eventId: string,
+  readInside: (locked: LockedEvent) => Promise<R>,
+): Promise<LockedEvent & R>;
+export async function lockEventForSeats(
+  em: EntityManager,
+  ctx: Pick<RequestContext, 'organizationId'>,
+  eventId: string,
+  readInside?: (locked: LockedEvent) => Promise<SeatsTaken>,
+): Promise<LockedSeats> {
   if (!em.isInTransaction()) throw new Error('lockEventForSeats must run inside a transaction');
   const [row] = await em.execute<
     { id: string; capacity: number; ends_at: Date; status: 'active' | 'cancelled' }[]
@@ -89,22 +106,9 @@ export async function lockEventRow(
     ctx.organizationId,
   ]);
   if (!row) throw notFound('Event not found');
-  return { eventId: row.id, capacity: row.capacity, endsAt: new Date(row.ends_at), status: row.status };
-}
-
-/**
- * THE lock of every seat change: enroll, guests, capacity edit, deletion, payment-link holds and
- * their conversion into enrollments. Locks the session row (SELECT … FOR UPDATE) in the caller's
- * transaction, then reads the capacity and the seats taken (held seats included) inside the lock, so
- * concurrent changes run one after the other and each sees what the one before it committed.
- * Another organization's session, or none, is 404.
- */
-export async function lockEventForSeats(
-  em: EntityManager,
-  ctx: Pick<RequestContext, 'organizationId'>,
-  eventId: string,
-): Promise<LockedSeats> {
-  const locked = await lockEventRow(em, ctx, eventId);
-  const taken = (await seatsTaken(em, [locked.eventId])).get(locked.eventId) ?? { seats: 0, students: 0, held: 0 };
+  const locked: LockedEvent = { eventId: row.id, capacity: row.capacity, endsAt: new Date(row.ends_at), status: row.status };
+  const taken = readInside
+    ? await readInside(locked)
+    : ((await seatsTaken(em, [locked.eventId])).get(locked.eventId) ?? { seats: 0, students: 0, held: 0 });
   return { ...locked, ...taken };
 }

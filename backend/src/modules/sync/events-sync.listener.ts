@@ -4,8 +4,7 @@ import { CourseEvents } from '../catalog/course-events';
 import { EventsService } from '../scheduling/events.service';
 import { SessionEvents } from '../scheduling/session-events';
 import { SyncJobsService } from './jobs/sync-jobs.service';
-import { SyncConnectionsService } from './sync-connections.service';
-import { SyncSettingsService } from './sync-settings.service';
+import { SyncSwitches } from './sync-switches';
 
 /** A session "has meetings" when its location is marked online (Settings > Locations). */
 export const hasMeetings = (s: { locationOnline: boolean }) => s.locationOnline;
@@ -24,8 +23,7 @@ export class EventsSyncListener implements OnModuleInit {
     private readonly sessions: SessionEvents,
     private readonly courses: CourseEvents,
     private readonly events: EventsService,
-    private readonly connections: SyncConnectionsService,
-    private readonly settings: SyncSettingsService,
+    private readonly switches: SyncSwitches,
     private readonly jobs: SyncJobsService,
   ) {}
 
@@ -48,18 +46,23 @@ export class EventsSyncListener implements OnModuleInit {
     return row ?? null;
   }
 
+  /**
+   * A saved session goes to Eventbrite (when connected, and its course or every course syncs, or it
+   * is already there) and gets a Zoom meeting (when connected and its location is online). Which
+   * providers are connected, and Eventbrite's sync_all_courses, come from SyncSwitches (cached per
+   * organization, dropped at once on a settings save, connect or disconnect in this process).
+   */
   async sessionSaved(organizationId: string, eventId: string): Promise<void> {
-    const ctx = { organizationId };
     const session = await this.events.syncView(organizationId, eventId);
     if (!session) return;
-    if (await this.connections.find(ctx, 'eventbrite')) {
-      const config = await this.settings.config(ctx, 'eventbrite');
+    const switches = await this.switches.of(organizationId);
+    if (switches.eventbrite.connected) {
       const synced = await this.mapping(organizationId, 'eventbrite', 'event', eventId);
-      if (config.sync_all_courses || session.syncWithEventbrite || synced?.remote_id) {
+      if (switches.eventbrite.config.sync_all_courses || session.syncWithEventbrite || synced?.remote_id) {
         await this.jobs.enqueue({ organizationId, provider: 'eventbrite', action: 'event.upsert', localType: 'event', localId: eventId });
       }
     }
-    if ((await this.connections.find(ctx, 'zoom')) && hasMeetings(session)) {
+    if (switches.zoom.connected && hasMeetings(session)) {
       await this.jobs.enqueue({ organizationId, provider: 'zoom', action: 'meeting.upsert', localType: 'event', localId: eventId });
     }
   }

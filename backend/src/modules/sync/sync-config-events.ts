@@ -11,8 +11,6 @@ export type SyncConfigSavedEvent = {
   after: AnySyncConfig;
 };
 
-export type SyncConfigEvent = SyncConfigSavedEvent;
-
 /**
  * A connection's life: `sync.connected` once stored (also a reconnect; SyncConnectionsService),
  * `sync.disconnecting` while its tokens are still there (SyncConnectService) (listeners undo what they set up at the provider, best effort, and
@@ -26,11 +24,14 @@ export type SyncConnectionEvent = {
   };
 }['sync.connected' | 'sync.disconnecting' | 'sync.disconnected'];
 
+/** Every announcement of SyncConfigEvents: a settings save or a connection's life. Listeners read theirs by `type`. */
+export type SyncEvent = SyncConfigSavedEvent | SyncConnectionEvent;
+
 /**
  * What the sync settings and connections announce inside the sync module (see InProcessEvents):
- * the mailing lists backfill on a save, and the cached mailing-list switches are dropped on a save
+ * the mailing lists backfill on a save, and the cached sync switches (SyncSwitches) are dropped on a save
  * and on a connection change; the Eventbrite webhook and poll schedule follow both. In process
  * only: another API process learns of a change when its cache entry expires.
  */
 @Injectable()
-export class SyncConfigEvents extends InProcessEvents<SyncConfigEvent | SyncConnectionEvent> {}
+export class SyncConfigEvents extends InProcessEvents<SyncEvent> {}

@@ -9,9 +9,9 @@ import {
   MailchimpStudentsBatchHandler,
   MailchimpStudentUpsertHandler,
 } from './drivers/mailchimp/mailchimp.jobs';
-import { MailingListSwitches } from './jobs/mailing-list-switches';
 import { MailingListSync } from './jobs/mailing-list-sync';
 import { SyncConfigEvents } from './sync-config-events';
+import { SyncSwitches } from './sync-switches';
 import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConnection } from './entities/sync-connection.entity';
 import { SyncMapping } from './entities/sync-mapping.entity';
@@ -65,7 +65,7 @@ import { SyncWebhooksController } from './webhooks.controller';
     SyncSettingsService,
     SyncJobsService,
     SyncConfigEvents,
-    MailingListSwitches,
+    SyncSwitches,
     MailingListSync,
     MailchimpDriver,
     KlaviyoDriver,

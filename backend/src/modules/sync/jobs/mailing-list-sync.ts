@@ -6,13 +6,13 @@ import { StudentEvents } from '../../students/student-events';
 import { StudentsService } from '../../students/students.service';
 import { SyncConfigEvents } from '../sync-config-events';
 import { SyncConnectionsService } from '../sync-connections.service';
+import { SyncSwitches } from '../sync-switches';
 import {
   MAILING_LIST_PROVIDERS,
   MailingListProvider,
   STUDENT_UPSERT,
   STUDENTS_BATCH,
 } from './mailing-list-jobs';
-import { MailingListSwitches } from './mailing-list-switches';
 import { SyncJobsService } from './sync-jobs.service';
 
 /**
@@ -26,7 +26,7 @@ export class MailingListSync implements OnModuleInit {
   constructor(
     // Read by @CreateRequestContext() on the listener entries.
     private readonly em: EntityManager,
-    private readonly switches: MailingListSwitches,
+    private readonly switches: SyncSwitches,
     private readonly connections: SyncConnectionsService,
     private readonly jobs: SyncJobsService,
     private readonly students: StudentsService,
@@ -66,7 +66,7 @@ export class MailingListSync implements OnModuleInit {
 
   @CreateRequestContext() // a listener's entry: its own MikroORM context
   private async studentChanged(organizationId: string, studentId: string): Promise<void> {
-    // Cached (MailingListSwitches): an organization without mailing-list sync reads nothing here.
+    // Cached (SyncSwitches): an organization without mailing-list sync reads nothing here.
     const lists = await this.switches.activeLists(organizationId);
     for (const provider of MAILING_LIST_PROVIDERS) {
       if (!lists[provider]) continue;

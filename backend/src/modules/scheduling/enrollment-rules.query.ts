@@ -1,0 +1,63 @@
+import { SEATS_TAKEN_LATERAL } from './seats';
+
+/** What enrollRefusal needs of a session that a seat lock does not already answer, in one row. */
+export interface EnrollmentRulesRow {
+  /** Only when asked for (checkStudent): whether the organization has the student. */
+  student_found?: boolean;
+  /** Null when the organization has no such session. */
+  id: string | null;
+  name: string;
+  capacity: number;
+  ends_at: Date;
+  status: 'active' | 'cancelled';
+  single_party: boolean | null;
+  required_waiver_id: string | null;
+  enrolled: boolean;
+  seats: string;
+  students: string;
+  held: string;
+}
+
+/**
+ * THE read of the enrolment rules of one student in one session, in one statement: the session
+ * (its capacity, end, status and name), its course's rules (single party, required waiver), whether
+ * the student already holds a seat in it, and the seats taken (SEATS_TAKEN_LATERAL, the session's id
+ * bound as a value so the planner reads its rows by index). Used by enroll() inside the seat lock
+ * (a later statement than the lock's) and by refusalBeforeLock() without it, so a rule reads the same
+ * in both. With checkStudent the row also tells whether the organization has the student.
+ * Always one row: another organization's session, or none, answers `id` null.
+ */
+export function enrollmentRulesQuery(input: {
+  organizationId: string;
+  studentId: string;
+  eventId: string;
+  checkStudent: boolean;
+}): { sql: string; params: unknown[] } {
+  const { organizationId, studentId, eventId } = input;
+  const studentFound = input.checkStudent
+    ? `exists (select 1 from student s where s.id = ? and s.organization_id = ?) as student_found,`
+    : '';
+  return {
+    sql: `select ${studentFound}
+              ev.id, ev.name, ev.capacity, ev.ends_at, ev.status, a.single_party, a.required_waiver_id,
+              exists (select 1 from enrollment e where e.event_id = ev.id and e.student_id = ? and e.status = 'active') as enrolled,
+              coalesce(t.seats, 0) as seats, coalesce(t.students, 0) as students, coalesce(t.held, 0) as held
+         from (select 1) one
+         left join event ev on ev.id = ? and ev.organization_id = ?
+         left join activity a on a.id = ev.activity_id
+         ${SEATS_TAKEN_LATERAL}`,
+    params: [
+      ...(input.checkStudent ? [studentId, organizationId] : []),
+      studentId,
+      eventId,
+      organizationId,
+      eventId,
+      eventId,
+    ],
+  };
+}
+
+/** The seats taken of an EnrollmentRulesRow, as numbers (the sums come back as strings). */
+export function rulesSeats(row: EnrollmentRulesRow): { seats: number; students: number; held: number } {
+  return { seats: Number(row.seats), students: Number(row.students), held: Number(row.held) };
+}
