@@ -8,12 +8,15 @@
 // connections, as the API does on its pool; the API's extra cost is the HTTP hop, the token lookup, validation
 // and the JSON shaping, which is what the targets bound.
 import { createRequire } from 'node:module';
+import { startListsFloor, stepStatements } from './_lists-floor.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
 const ITER = Number(process.env.BENCH_LIST_ITER ?? 50);
 const WARMUP = 5;
+/** Lists whose SQL median is under this many ms also run against the bare HTTP floor. */
+const FLOOR_BELOW_MS = Number(process.env.BENCH_FLOOR_BELOW_MS ?? 20);
 
 /** The opaque cursor of the orders list (the API's encoding; the bench builds deep ones directly). */
 const orderCursor = (sortField, sortOrder, key, id) =>
@@ -173,14 +176,16 @@ const sql = {
       ],
       [`select count(*) as total from activity a where a.organization_id = $1`, [org]],
     ],
-    (ids) => [
-      [
-        `select activity_id, count(*) as event_count, count(*) filter (where starts_at > now()) as future_count,
+    // The page's sessions summary, for the ids the first step answered (see stepStatements).
+    {
+      afterIds: {
+        prefix: `select activity_id, count(*) as event_count, count(*) filter (where starts_at > now()) as future_count,
                 min(starts_at) filter (where starts_at > now()) as next_start
-           from event where organization_id = $1 and activity_id in (${ids.map((_, i) => `$${i + 2}`).join(', ')}) and status = 'active' group by activity_id`,
-        [org, ...ids],
-      ],
-    ],
+           from event where organization_id = $1 and activity_id in (`,
+        suffix: `) and status = 'active' group by activity_id`,
+        values: [org],
+      },
+    },
   ],
   discounts: (org) => [
     [
@@ -232,13 +237,13 @@ export async function run(ctx) {
   }
   /**
    * The statements of one request, as the API sends them: a list of steps run one after the other,
-   * the statements of a step side by side; a step may be a function of the first step's ids.
+   * the statements of a step side by side; a step may depend on the first step's ids.
    */
   async function reference(steps) {
     const t0 = performance.now();
     let ids = null;
     for (const step of steps) {
-      const statements = typeof step === 'function' ? step(ids) : step;
+      const statements = stepStatements(step, ids);
       const results = await Promise.all(statements.map(([text, values], i) => clients[i % clients.length].query(text, values)));
       if (ids === null) ids = results[0].rows.map((r) => r.id);
     }
@@ -347,24 +352,64 @@ export async function run(ctx) {
     ['products: first page', () => '/api/admin/products?limit=20', () => sql.products(org)],
   ];
 
+  // The floor (see _lists-floor.mjs) for the lists whose SQL takes under FLOOR_BELOW_MS: there the
+  // fixed cost of an HTTP request is most of the API's time, and the floor shows how much.
+  const small = [];
+  for (const [, , statements] of scenarios) {
+    const probe = [];
+    for (let i = 0; i < 3; i++) probe.push(await reference(statements()));
+    small.push(median(probe) < FLOOR_BELOW_MS);
+  }
+  const floor = await startListsFloor(dbUrl, scenarios.map(([, , statements], i) => (small[i] ? statements() : null)));
+
   const rows = [];
+  const floorRows = [];
   const fmt = (ms) => `${ms.toFixed(2)} ms`;
-  for (const [name, path, statements] of scenarios) {
-    const apiTimes = [];
-    const refTimes = [];
-    for (let i = 0; i < WARMUP + ITER; i++) {
-      // Alternate which goes first, so neither always finds the cache warmer.
-      const order = i % 2 === 0 ? ['api', 'ref'] : ['ref', 'api'];
-      for (const which of order) {
-        const ms = which === 'api' ? (await api(path())).ms : await reference(statements());
-        if (i >= WARMUP) (which === 'api' ? apiTimes : refTimes).push(ms);
+  try {
+    for (const [index, [name, path, statements]] of scenarios.entries()) {
+      const apiTimes = [];
+      const refTimes = [];
+      const floorTimes = [];
+      const contenders = small[index] ? ['api', 'ref', 'floor'] : ['api', 'ref'];
+      for (let i = 0; i < WARMUP + ITER; i++) {
+        // Rotate which goes first, so none always finds the cache warmer.
+        const order = contenders.map((_, k) => contenders[(i + k) % contenders.length]);
+        for (const which of order) {
+          const ms =
+            which === 'api' ? (await api(path())).ms : which === 'ref' ? await reference(statements()) : await floor.get(index);
+          if (i >= WARMUP) ({ api: apiTimes, ref: refTimes, floor: floorTimes })[which].push(ms);
+        }
+      }
+      const m = [median(apiTimes), median(refTimes)];
+      const p = [p99(apiTimes), p99(refTimes)];
+      rows.push(
+        { figure: `list ${name}: median`, value: fmt(m[0]), reference: fmt(m[1]), ratio: m[0] / m[1], target: '<= 1.5x', met: m[0] / m[1] <= 1.5 },
+        { figure: `list ${name}: p99`, value: fmt(p[0]), reference: fmt(p[1]), ratio: p[0] / p[1], target: '<= 2x', met: p[0] / p[1] <= 2 },
+      );
+      if (floorTimes.length) {
+        const f = median(floorTimes);
+        floorRows.push({
+          figure: `list ${name}: median, against the same SQL behind bare node:http`,
+          value: fmt(m[0]),
+          reference: `${fmt(f)} (floor)`,
+          ratio: m[0] / f,
+          target: '',
+          floorOverSql: f / m[1],
+        });
       }
     }
-    const m = [median(apiTimes), median(refTimes)];
-    const p = [p99(apiTimes), p99(refTimes)];
-    rows.push(
-      { figure: `list ${name}: median`, value: fmt(m[0]), reference: fmt(m[1]), ratio: m[0] / m[1], target: '<= 1.5x', met: m[0] / m[1] <= 1.5 },
-      { figure: `list ${name}: p99`, value: fmt(p[0]), reference: fmt(p[1]), ratio: p[0] / p[1], target: '<= 2x', met: p[0] / p[1] <= 2 },
+  } finally {
+    await floor.stop();
+  }
+  rows.push(...floorRows);
+  if (floorRows.length) {
+    const worst = Math.max(...floorRows.map((r) => r.floorOverSql));
+    const best = Math.min(...floorRows.map((r) => r.floorOverSql));
+    const over = floorRows.filter((r) => r.floorOverSql > 1.5).length;
+    ctx.note(
+      `Lists floor: for the ${floorRows.length} lists whose SQL takes under ${FLOOR_BELOW_MS} ms, the same statements behind a bare node:http server on a pg pool ` +
+        `(_lists-floor.mjs, own process, no framework, no auth) take ${best.toFixed(2)}x to ${worst.toFixed(2)}x their SQL; for ${over} of them HTTP alone is over the 1.5x median target. ` +
+        'The "against bare node:http" rows show the API against that floor.',
     );
   }
   await Promise.all(extra.map((c) => c.end()));
