@@ -155,6 +155,25 @@ describe('enrollment CSV export: COPY on PostgreSQL and batches on the embedded 
     return '\uFEFF' + stringify([EXPORT_HEADER, ...cells], { quoted: true, quoted_empty: true });
   }
 
+  it('skips the formula rule only for rows whose own text it would not change (student.csv_plain)', async () => {
+    const rows = await t.withEm((em) =>
+      em.getConnection().execute<{ email: string; csv_plain: boolean | null }[]>(
+        `select s.email, s.csv_plain from enrollment e join student s on s.id = e.student_id where e.event_id = ?`,
+        [eventId],
+      ),
+    );
+    const plain = new Map(rows.map((r) => [r.email, r.csv_plain === true]));
+    // Newlines need quoting, not the rule; a phone-shaped phone keeps its +; the rest hold a , ; or a formula start.
+    expect(people.map(([, , email]) => plain.get(email))).toEqual([false, true, false, false, true, false, false, true]);
+    // Kept on every write: a name edited into a formula is no longer plain.
+    await t.withEm((em) => em.getConnection().execute(`update student set first_name = '=cmd' where id = (select id from student where email = 'ben@clay.test' and organization_id = ?)`, [organizationId]));
+    const [ben] = await t.withEm((em) =>
+      em.getConnection().execute<{ csv_plain: boolean }[]>(`select csv_plain from student where email = 'ben@clay.test' and organization_id = ?`, [organizationId]),
+    );
+    expect(ben.csv_plain).toBe(false);
+    await t.withEm((em) => em.getConnection().execute(`update student set first_name = 'Ben' where email = 'ben@clay.test' and organization_id = ?`, [organizationId]));
+  });
+
   it('writes the same file from COPY, from batches, and as the cell-by-cell JavaScript export did', async () => {
     const exporter = t.created.app.get(EnrollmentExportService);
     const viaCopy = await t.withEm(async () => read(await exporter.stream(ctx(), eventId, [], { path: 'copy' })));

@@ -20,6 +20,7 @@ import { Migration20261122224000_sync_events } from './Migration20261122224000_s
 import { Migration20261122225000_sync_mapping_version } from './Migration20261122225000_sync_mapping_version';
 import { Migration20261122233000_list_indexes } from './Migration20261122233000_list_indexes';
 import { Migration20261123010000_location_online } from './Migration20261123010000_location_online';
+import { Migration20261123020000_student_csv_plain } from './Migration20261123020000_student_csv_plain';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
 export const migrationsList = [
@@ -45,4 +46,5 @@ export const migrationsList = [
   { name: 'Migration20261122225000_sync_mapping_version', class: Migration20261122225000_sync_mapping_version },
   { name: 'Migration20261122233000_list_indexes', class: Migration20261122233000_list_indexes },
   { name: 'Migration20261123010000_location_online', class: Migration20261123010000_location_online },
+  { name: 'Migration20261123020000_student_csv_plain', class: Migration20261123020000_student_csv_plain },
 ];
