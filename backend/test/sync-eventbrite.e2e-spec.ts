@@ -563,5 +563,32 @@ describe('Eventbrite sync', () => {
       expect(await metadataOf(b.organizationId)).toBeNull();
       expect(hooksOn(ORG).map((w) => w.id)).toContain(bHook); // left at Eventbrite (logged)
     });
+
+    it("a reconnect of the same account keeps its webhook, with no gap and no second one; connecting another account deletes the old account's webhook", async () => {
+      const owner = await t.organizationWithUser('owner', 'Gamma Wood');
+      const c = { token: owner.token, organizationId: owner.organization.id };
+      const user = fake.state.user.id;
+      await connect(t, c.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: user });
+      await save({ organization_id: '2000002' }, c.token);
+      const hook = (await eventually(() => metadataOf(c.organizationId), (m) => Boolean(m?.webhook_id)))!.webhook_id;
+      const created = fake.state.counts.webhooksCreated;
+
+      // The same Eventbrite user again: the webhook id is still on the connection at once.
+      await connect(t, c.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: user });
+      expect(await metadataOf(c.organizationId)).toMatchObject({ user_id: user, webhook_id: hook, webhook_organization_id: '2000002' });
+      await reconcileWebhook(c.organizationId);
+      expect(fake.state.counts.webhooksCreated).toBe(created);
+      expect(hooksOn('2000002').map((w) => w.id)).toEqual([hook]);
+
+      // Another Eventbrite user: the old account's webhook is deleted while its token still works,
+      // and the new account gets its own.
+      await connect(t, c.organizationId, 'eventbrite', await fakeToken(fake.url, CLIENT, 'post'), { user_id: 'another-eventbrite-user' });
+      expect(fake.server.requests.some((r) => r.method === 'DELETE' && r.path === `/v3/webhooks/${hook}/`)).toBe(true);
+      expect(await metadataOf(c.organizationId)).toEqual({ user_id: 'another-eventbrite-user' });
+      const next = (await eventually(() => metadataOf(c.organizationId), (m) => Boolean(m?.webhook_id)))!.webhook_id;
+      expect(next).not.toBe(hook);
+      expect(hooksOn('2000002').map((w) => w.id)).toEqual([next]);
+      await t.http.delete('/api/admin/sync/providers/eventbrite/connection').set('token', c.token).expect(204);
+    });
   });
 });

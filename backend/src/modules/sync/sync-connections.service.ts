@@ -45,6 +45,15 @@ export class ProviderNotConnectedError extends ApiError {
 export const REFRESH_MARGIN_MS = 60_000;
 
 /**
+ * Whether a new grant is for the account already connected: every identity key the provider's
+ * identify call answered (Eventbrite's user_id, Klaviyo's account_id, Mailchimp's api_endpoint)
+ * has the stored value. A provider that answers none (Zoom) is the same account.
+ */
+export function sameAccount(stored: Record<string, string>, identified: Record<string, string>): boolean {
+  return Object.entries(identified).every(([key, value]) => stored[key] === value);
+}
+
+/**
  * The account each organization connected per provider. Tokens go in and out of here only: they
  * are encrypted before they reach the entity and decrypted when a driver asks for them.
  */
@@ -108,18 +117,24 @@ export class SyncConnectionsService {
 
   /** Saves (or replaces) the organization's connection to the provider, tokens encrypted. */
   async store(ctx: OrgContext, provider: SyncProviderName, grant: ConnectionGrant): Promise<SyncConnection> {
+    const metadata = grant.metadata ?? {};
     const fields = {
       accountName: grant.accountName,
       accessTokenEncrypted: this.cipher.encrypt(grant.accessToken),
       refreshTokenEncrypted: grant.refreshToken === null ? null : this.cipher.encrypt(grant.refreshToken),
       scopes: grant.scopes,
       expiresAt: grant.expiresAt,
-      metadata: grant.metadata ?? {},
     };
     const existing = await this.find(ctx, provider);
     let connection: SyncConnection;
     if (existing) {
-      this.em.assign(existing, { ...fields, connectedAt: new Date() });
+      // A reconnect of the same account keeps what the jobs recorded on the connection (Eventbrite's
+      // webhook id): the deliveries of that webhook stay accepted, with no gap until a reconcile.
+      // Another account is let go first, while its tokens are still the stored ones (its webhook is
+      // deleted at the provider, as on Disconnect), and starts from its own metadata.
+      const same = sameAccount(existing.metadata ?? {}, metadata);
+      if (!same) await this.events.emit({ type: 'sync.disconnecting', organizationId: ctx.organizationId, provider });
+      this.em.assign(existing, { ...fields, metadata: same ? { ...existing.metadata, ...metadata } : metadata, connectedAt: new Date() });
       await this.em.flush();
       connection = existing;
     } else {
@@ -127,6 +142,7 @@ export class SyncConnectionsService {
         organization: this.em.getReference(Organization, ctx.organizationId),
         provider,
         ...fields,
+        metadata,
       });
       await this.em.persistAndFlush(connection);
     }
