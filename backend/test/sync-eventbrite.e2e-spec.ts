@@ -461,6 +461,47 @@ describe('Eventbrite sync', () => {
         expect(await seatsTaken()).toBe(before);
       });
 
+      it('a placed order partly refunded on Eventbrite gives back those seats and records what they cost, once however often it comes', async () => {
+        const before = await seatsTaken();
+        const capacity = (cap: number) => t.http.put(`/api/admin/events/${eventId}`).set('token', a.token).send({ capacity: cap, price: 4500 }).expect(200);
+        await capacity(before + 3); // room for a party of three
+        const order = fake.placeOrder(remoteId, { first_name: 'Quin', last_name: 'Lark', email: 'quin@buyer.test', quantity: 3 });
+        expect(await service().importById(a.organizationId, order.id)).toBe('recorded');
+        expect((await enrolled('quin@buyer.test'))!.GuestEnrollments).toHaveLength(2);
+        expect(await seatsTaken()).toBe(before + 3);
+        const drawer = async () => (await t.http.get(`/api/admin/order/${(await saleOf('quin@buyer.test')).order_id}`).set('token', a.token).expect(200)).body;
+
+        // One of the three tickets refunded; the order stays placed on Eventbrite.
+        fake.refundAttendees(order.id, 1);
+        await deliver(order, 'order.updated');
+        await eventually(() => enrolled('quin@buyer.test'), (e) => e?.GuestEnrollments.length === 1);
+        expect(await seatsTaken()).toBe(before + 2);
+        expect(await drawer()).toMatchObject({ status: 'partial_refund', total: 13500, refunded_amount: 4500 });
+        expect((await drawer()).activity).toEqual([
+          expect.objectContaining({ action: 'refund', amount: 4500, detail: 'Partly refunded or cancelled on Eventbrite: 1 seat released' }),
+        ]);
+        // The same change again, twice at once: nothing more.
+        expect(await Promise.all([service().importById(a.organizationId, order.id), service().importById(a.organizationId, order.id)])).toEqual(['duplicate', 'duplicate']);
+        expect(await seatsTaken()).toBe(before + 2);
+
+        // A second ticket, delivered twice at once: released once.
+        fake.refundAttendees(order.id, 1);
+        const outcomes = await Promise.all([service().importById(a.organizationId, order.id), service().importById(a.organizationId, order.id)]);
+        expect(outcomes.sort()).toEqual(['duplicate', 'released']);
+        expect((await enrolled('quin@buyer.test'))!.GuestEnrollments).toHaveLength(0);
+        expect(await seatsTaken()).toBe(before + 1);
+        expect(await drawer()).toMatchObject({ status: 'partial_refund', refunded_amount: 9000 });
+
+        // Then the whole order: the last seat goes, the order is refunded in full.
+        fake.refundOrder(order.id);
+        expect(await service().importById(a.organizationId, order.id)).toBe('released');
+        expect(await enrolled('quin@buyer.test')).toBeNull();
+        expect(await seatsTaken()).toBe(before);
+        expect(await drawer()).toMatchObject({ status: 'refunded', refunded_amount: 13500 });
+        expect((await drawer()).activity).toHaveLength(3);
+        await capacity(3);
+      });
+
       it('a sale held as a conflict and refunded on Eventbrite is resolved by itself (it took no seat)', async () => {
         const open = await service().conflicts(a.organizationId);
         expect(open.length).toBeGreaterThan(0);

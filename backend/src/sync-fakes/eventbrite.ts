@@ -93,6 +93,8 @@ export interface FakeEventbrite {
   webhookBody(order: FakeEventbriteOrder, action?: string): { config: Obj; api_url: string };
   /** Refunds (or cancels) an order, as the organizer would on eventbrite.com; answers the order. */
   refundOrder(orderId: string, status?: 'refunded' | 'cancelled'): FakeEventbriteOrder;
+  /** Refunds `count` attendees of a placed order, which stays placed (a partial refund). */
+  refundAttendees(orderId: string, count: number): FakeEventbriteOrder;
   /** Adds an event made on Eventbrite itself (for the Edit Course picker). */
   addEvent(organizationId: string, name: string, startUtc: string): FakeEventbriteEvent;
   close(): Promise<void>;
@@ -406,6 +408,7 @@ export async function startFakeEventbrite(
           status: 'Attending',
           cancelled: false,
           refunded: false,
+          costs: { gross: money(event.currency, unit) },
         })),
       };
       if (ticket) ticket.quantity_sold += quantity;
@@ -438,6 +441,21 @@ export async function startFakeEventbrite(
       }
       const ticket = [...state.ticketClasses.values()].find((t) => t.event_id === order.event_id);
       if (ticket) ticket.quantity_sold = Math.max(0, ticket.quantity_sold - order.attendees.length);
+      return order;
+    },
+    refundAttendees(orderId, count) {
+      const order = state.orders.get(orderId);
+      if (!order) throw new Error(`No Eventbrite order ${orderId}`);
+      // Eventbrite refunds attendees one by one; the order stays placed while some still attend.
+      order.changed = noMs(new Date(Math.max(Date.now(), Date.parse(order.changed) + 1000)));
+      const attending = order.attendees.filter((a) => !a.cancelled);
+      for (const attendee of attending.slice(0, count)) {
+        attendee.refunded = true;
+        attendee.cancelled = true;
+        attendee.status = 'Refunded';
+      }
+      const ticket = [...state.ticketClasses.values()].find((t) => t.event_id === order.event_id);
+      if (ticket) ticket.quantity_sold = Math.max(0, ticket.quantity_sold - Math.min(count, attending.length));
       return order;
     },
     addEvent(organizationId, name, startUtc) {

@@ -260,21 +260,35 @@ export class OrdersService {
    */
   async releaseExternalSale(
     ctx: Pick<RequestContext, 'organizationId'>,
-    input: { source: 'eventbrite'; externalId: string; reason: string },
+    input: {
+      source: 'eventbrite';
+      externalId: string;
+      reason: string;
+      /**
+       * Only some seats of the sale: `seats` of them go, the order's refunded amount becomes
+       * `refundedCents` (what those tickets cost, never above the total) and its status
+       * partial_refund. `claim` is the caller's own check and change, in this transaction under the
+       * order's lock: false means another delivery did it already, and nothing changes.
+       */
+      partial?: { seats: number; refundedCents: number; claim: (em: EntityManager) => Promise<boolean> };
+    },
   ): Promise<{ kind: 'released'; orderId: string; enrollment: 'released' | 'removed' | 'nothing_held' } | { kind: 'already'; orderId: string } | { kind: 'unknown' }> {
     const found = await this.em.findOne(Order, { organization: ctx.organizationId, source: input.source, externalId: input.externalId });
     if (!found) return { kind: 'unknown' };
     // Read without a lock, this may only say "nothing to do"; the transaction decides.
     if (found.status === 'refunded') return { kind: 'already', orderId: found.id };
     const seatLines = await this.em.find(OrderLine, { order: found.id, kind: 'seat' });
-    const seats = Math.max(1, seatLines.reduce((sum, l) => sum + (l.quantity ?? 1), 0));
+    const partial = input.partial;
+    const seats = partial ? partial.seats : Math.max(1, seatLines.reduce((sum, l) => sum + (l.quantity ?? 1), 0));
     return this.em.transactional(async (em) => {
       const claim = async () => {
         const order = await em.findOne(Order, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
         if (!order || order.status === 'refunded') return false;
-        const amount = order.totalCents - order.refundedCents;
-        order.status = 'refunded';
-        order.refundedCents = order.totalCents;
+        if (partial && !(await partial.claim(em))) return false;
+        const refundedTo = partial ? Math.min(order.totalCents, Math.max(order.refundedCents, partial.refundedCents)) : order.totalCents;
+        const amount = refundedTo - order.refundedCents;
+        order.status = partial ? (refundedTo > 0 ? 'partial_refund' : order.status) : 'refunded';
+        order.refundedCents = refundedTo;
         this.activity.record(em, {
           organizationId: ctx.organizationId,
           orderId: order.id,

@@ -21,12 +21,14 @@ export type ExternalSaleOutcome = 'recorded' | 'duplicate' | 'conflict' | 'relea
 
 /**
  * The order statuses that free the seats: refunded or cancelled on Eventbrite (and an order the
- * organizer deleted). A placed order whose attendees are partly refunded keeps its seats.
+ * organizer deleted). A placed order whose attendees are partly refunded gives back theirs (releasePartly).
  */
 export const EVENTBRITE_RELEASED_STATUSES: ReadonlySet<string> = new Set(['refunded', 'cancelled', 'canceled', 'deleted']);
 
 /** Why the seats went back, in the order's history. */
 const RELEASE_REASON = 'Refunded or cancelled on Eventbrite: seats released';
+/** Some attendees of a placed order refunded or cancelled on Eventbrite. */
+const PARTLY_RELEASED = (seats: number) => `Partly refunded or cancelled on Eventbrite: ${seats} ${seats === 1 ? 'seat' : 'seats'} released`;
 /** A tombstone: the sale was refunded before it was recorded here, so a late import must not enroll it. */
 const RELEASED_BEFORE_RECORDED = 'Refunded or cancelled on Eventbrite before it was recorded: not enrolled.';
 
@@ -150,11 +152,14 @@ export class EventbriteOrdersService implements OnModuleInit {
     if (order.status !== 'placed') return 'ignored';
     const orderId = String(order.id);
     const connection = this.em.getConnection();
-    const [known] = await connection.execute<{ stage: string }[]>(
-      `select stage from sync_external_sale where organization_id = ? and provider = 'eventbrite' and remote_order_id = ?`,
+    const [known] = await connection.execute<{ id: string; stage: string; seats: number }[]>(
+      `select id, stage, seats from sync_external_sale where organization_id = ? and provider = 'eventbrite' and remote_order_id = ?`,
       [organizationId, orderId],
     );
-    if (known) return known.stage === 'conflict' ? 'conflict' : 'duplicate';
+    if (known) {
+      const partly = known.stage === 'recorded' ? await this.releasePartly(organizationId, order, known) : null;
+      return partly ?? (known.stage === 'conflict' ? 'conflict' : 'duplicate');
+    }
     const eventId = await this.sessionOf(organizationId, String(order.eventId));
     if (!eventId) return 'ignored'; // an event this studio does not sync
     const seats = Math.max(1, order.attendees.filter((a) => !a.cancelled && !a.refunded).length);
@@ -211,6 +216,50 @@ export class EventbriteOrdersService implements OnModuleInit {
     }
     if (conflict) this.logger.warn(`Eventbrite order ${orderId}: ${conflict}`);
     return conflict ? 'conflict' : result.kind === 'recorded' ? 'recorded' : 'duplicate';
+  }
+
+  /**
+   * A placed order some of whose attendees were refunded or cancelled on Eventbrite: the buyer's
+   * party shrinks by the seats no longer attending, and the order records what those tickets cost
+   * as refunded (status partial_refund), through OrdersService.releaseExternalSale under the seat
+   * lock. The sale's seat count here is the claim, changed in that same transaction only if it is
+   * still what was read: two deliveries of the same change release its seats once. Null when
+   * nothing changed (or the order came without its attendees).
+   */
+  private async releasePartly(
+    organizationId: string,
+    order: EventbriteOrder,
+    known: { id: string; seats: number },
+  ): Promise<ExternalSaleOutcome | null> {
+    if (!order.attendees.length) return null;
+    const attending = order.attendees.filter((a) => !a.cancelled && !a.refunded).length;
+    if (attending >= known.seats) return null;
+    if (attending === 0) return this.releaseOrder(organizationId, order);
+    const refundedCents = order.attendees
+      .filter((a) => a.cancelled || a.refunded)
+      .reduce((sum, a) => sum + Math.max(0, Math.round(a.costs?.gross?.value ?? 0)), 0);
+    const released = known.seats - attending;
+    const result = await this.orders.releaseExternalSale(
+      { organizationId },
+      {
+        source: 'eventbrite',
+        externalId: String(order.id),
+        reason: PARTLY_RELEASED(released),
+        partial: {
+          seats: released,
+          refundedCents,
+          claim: async (em) =>
+            (
+              await em.execute<{ id: string }[]>(
+                `update sync_external_sale set seats = ?, updated_at = now() where id = ? and seats = ? returning id`,
+                [attending, known.id, known.seats],
+              )
+            ).length > 0,
+        },
+      },
+    );
+    if (result.kind === 'released') this.logger.log(`Eventbrite order ${order.id} partly refunded: ${released} seat(s) released (${result.enrollment})`);
+    return result.kind === 'released' ? 'released' : 'duplicate';
   }
 
   /**

@@ -123,6 +123,9 @@ export class EventbriteAttendee {
   status!: string;
   cancelled!: boolean;
   refunded!: boolean;
+  /** What this attendee's ticket cost (its share of the order's gross). */
+  @Type(() => EventbriteOrderCosts)
+  costs?: EventbriteOrderCosts | null;
 }
 
 export class EventbriteOrderCosts {
