@@ -13,23 +13,26 @@ export interface SeatsTaken {
 }
 
 /**
- * Seats taken per event: each active enrollment is one seat plus its guests; each live seat hold
- * (unreleased, not expired) its seats. An expired hold stops counting at its expiry, whether or not
- * the expiry job has run yet.
+ * THE counting rule, as the rows that take seats in the sessions `eventFilter` picks (`in (…)` or
+ * `= ?`, its placeholders once per table): each active enrollment is one seat plus its guests; each
+ * live seat hold (unreleased, not expired) its seats. An expired hold stops counting at its expiry,
+ * whether or not the expiry job has run yet. seatsTaken and SEATS_TAKEN_LATERAL both sum these rows.
  */
+const takenRows = (eventFilter: string) => `
+  select event_id, 1 + guest_count as seats, 1 as students, 0 as held
+    from enrollment where status = 'active' and event_id ${eventFilter}
+  union all
+  select event_id, seats, 0, seats
+    from seat_hold where released_at is null and expires_at > clock_timestamp() and event_id ${eventFilter}`;
+
+/** Seats taken per event (takenRows). */
 export async function seatsTaken(em: EntityManager, eventIds: string[]): Promise<Map<string, SeatsTaken>> {
   const result = new Map<string, SeatsTaken>();
   if (eventIds.length === 0) return result;
   const list = eventIds.map(() => '?').join(', ');
   const rows = await em.execute<{ event_id: string; seats: string; students: string; held: string }[]>(
     `select event_id, sum(seats) as seats, sum(students) as students, sum(held) as held
-       from (select event_id, 1 + guest_count as seats, 1 as students, 0 as held
-               from enrollment
-              where status = 'active' and event_id in (${list})
-             union all
-             select event_id, seats, 0, seats
-               from seat_hold
-              where released_at is null and expires_at > clock_timestamp() and event_id in (${list})) taken
+       from (${takenRows(`in (${list})`)}) taken
       group by event_id`,
     [...eventIds, ...eventIds],
   );
@@ -46,16 +49,12 @@ export async function seatsTaken(em: EntityManager, eventIds: string[]): Promise
  * seatsTaken of one session as a lateral subquery; its two `?` are the session's id, bound as a value
  * (not `ev.id`): the planner then uses the id's own statistics, so a table holding one session of a
  * million seats still reads this session's few rows by index, not the whole table under the seat lock.
- * Columns seats, students and held, null when nothing is taken. The same counting as seatsTaken.
+ * Columns seats, students and held, null when nothing is taken. The same rows as seatsTaken (takenRows).
  */
 export const SEATS_TAKEN_LATERAL = `
   cross join lateral (
     select sum(seats) as seats, sum(students) as students, sum(held) as held
-      from (select 1 + guest_count as seats, 1 as students, 0 as held
-              from enrollment where status = 'active' and event_id = ?
-            union all
-            select seats, 0, seats
-              from seat_hold where released_at is null and expires_at > clock_timestamp() and event_id = ?) taken
+      from (${takenRows('= ?')}) taken
   ) t`;
 
 /** A session locked for a seat change, with its capacity and seats read inside the lock. */
