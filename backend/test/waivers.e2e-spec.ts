@@ -477,6 +477,26 @@ describe('the embedded signing page as the configured provider (WAIVER_EMBEDDED_
   }, 180000);
 });
 
+describe('waiver jobs on BullMQ (a worker has no request context to inherit)', () => {
+  it('requests the signature and mails the link, and a removal withdraws it', async () => {
+    const outbox = join(await mkdtemp(join(tmpdir(), 'waivers-bull-')), 'outbox');
+    const t = await startTestApp({ QUEUE_MODE: 'redis', RUN_WORKER: 'true', MAIL_OUTBOX_DIR: outbox });
+    try {
+      const s = await studio(t);
+      const h = helpers(t);
+      const kim = await addStudent(t, s.a.token, { first_name: 'Kim', email: 'kim@bull.test' });
+      const enrollment = await h.enroll(kim, s.waiverEvent, s.a.token);
+      const submission = await h.sent(kim, s.a.token);
+      await eventually(async () => (await mails(outbox)).find((m) => m.text?.includes(submission.sign_url!)));
+      await h.remove(enrollment, s.a.token);
+      expect((await h.detail(kim, s.a.token)).Submission).toEqual([]);
+      expect((await h.remind(submission.submission_id, s.a.token).expect(404)).body.message).toBe(M.submissionNotFound);
+    } finally {
+      await t.close();
+    }
+  }, 180000);
+});
+
 describe('demo data', () => {
   it('seeds a waiver course whose seats have completed and pending waivers, each matching its enrollment', async () => {
     const t = await startTestApp({ SEED_DEMO: 'true' });

@@ -1,3 +1,4 @@
+import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
@@ -45,9 +46,13 @@ export class WaiversService implements OnModuleInit {
   onModuleInit(): void {
     this.queue.process(WAIVER_QUEUE, async (job) => {
       const data = job.data as WaiverJob;
-      if (job.name === SEND_JOB) await this.send(data.submissionId);
-      if (job.name === REMIND_JOB) await this.sendReminder(data.submissionId, data.remindedAt ?? '');
-      if (job.name === ARCHIVE_JOB) await this.archiveAtProvider(data.submissionId);
+      // Each job in its own MikroORM context: a BullMQ worker has none to inherit, and the other
+      // modules' services (students, waiver templates, media) read through the request-scoped one.
+      await OrmContext.create(this.em, async () => {
+        if (job.name === SEND_JOB) await this.send(data.submissionId);
+        if (job.name === REMIND_JOB) await this.sendReminder(data.submissionId, data.remindedAt ?? '');
+        if (job.name === ARCHIVE_JOB) await this.archiveAtProvider(data.submissionId);
+      });
     });
   }
 
