@@ -356,6 +356,22 @@ describe('waivers through DocuSeal (the official client against a local fake)', 
     expect(remote.submitters[0].emails_sent).toBe(0);
   });
 
+  it('DocuSeal failing to archive does not undo the withdrawal; the archive is retried', async () => {
+    const lea = await addStudent(t, s.a.token, { first_name: 'Lea', email: 'lea@ds.test' });
+    const enrollment = await h.enroll(lea, s.waiverEvent, s.a.token);
+    const submission = await h.sent(lea, s.a.token);
+    const remote = remoteOf(submission.submission_id);
+    fake.failArchives = 1;
+    await h.remove(enrollment, s.a.token);
+
+    await eventually(async () => fake.failArchives === 0);
+    expect((await h.detail(lea, s.a.token)).Submission).toEqual([]);
+    expect(await h.row(submission.submission_id)).toMatchObject({ status: 'pending', withdrawn_at: expect.anything() });
+    expect((await h.remind(submission.submission_id, s.a.token).expect(404)).body.message).toBe(M.submissionNotFound);
+    await archivedAt(remote.id);
+    expect(fake.requests.filter((r) => r.method === 'DELETE' && r.path === `/submissions/${remote.id}`)).toHaveLength(2);
+  });
+
   it('a signed waiver stays when the student is removed, and is not archived', async () => {
     const flo = await addStudent(t, s.a.token, { first_name: 'Flo', email: 'flo@ds.test' });
     const enrollment = await h.enroll(flo, s.waiverEvent, s.a.token);

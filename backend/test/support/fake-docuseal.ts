@@ -37,6 +37,8 @@ export interface FakeDocuseal {
   submissions: Map<number, { id: number; template_id: number; status: string; combined_document_url: string | null; archived_at: string | null; submitters: FakeDocusealSubmitter[] }>;
   /** The submissions archived through DELETE /submissions/{id}, in order (a repeat is listed again). */
   archived: number[];
+  /** While above zero, DELETE /submissions/{id} answers 500 (and counts down): DocuSeal failing. */
+  failArchives: number;
   /** The signer completes the form on DocuSeal's page: answers the form.completed webhook body. */
   completeSubmission(submissionId: number): Obj;
   close(): Promise<void>;
@@ -131,6 +133,10 @@ export async function startFakeDocuseal(apiKey = 'docuseal_test_key'): Promise<F
       return { status: 200, body: { ...submission, submitters: submission.submitters.map(submitterOut) } };
     }
     if (method === 'DELETE' && (match = /^\/submissions\/(\d+)$/.exec(path))) {
+      if (api.failArchives > 0) {
+        api.failArchives -= 1;
+        return { status: 500, body: { error: 'Internal Server Error' } };
+      }
       // DocuSeal archives (a soft delete); archiving again keeps the first time.
       const submission = submissions.get(Number(match[1]));
       if (!submission) return { status: 404, body: { error: 'Not found' } };
@@ -177,13 +183,14 @@ export async function startFakeDocuseal(apiKey = 'docuseal_test_key'): Promise<F
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
 
-  return {
+  const api: FakeDocuseal = {
     url: `${origin}/api`,
     apiKey,
     requests,
     templates,
     submissions,
     archived,
+    failArchives: 0,
     completeSubmission(submissionId: number) {
       const submission = submissions.get(submissionId);
       if (!submission) throw new Error(`No fake DocuSeal submission ${submissionId}`);
@@ -205,4 +212,5 @@ export async function startFakeDocuseal(apiKey = 'docuseal_test_key'): Promise<F
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return api;
 }
