@@ -4,6 +4,9 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocusealApi } from '@docuseal/api';
+import { RequestContext as OrmContext } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { OrdersService } from '../src/modules/orders/orders.service';
 import { DocusealEsignAdapter } from '../src/modules/waivers/docuseal/docuseal-esign.adapter';
 import { FakeDocuseal, startFakeDocuseal } from './support/fake-docuseal';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
@@ -51,6 +54,7 @@ async function studio(t: TestApp) {
   return {
     a,
     b,
+    withWaiver,
     waiverEvent: await scheduleSession(t, a.token, withWaiver, { capacity: 20 }),
     paidWaiverEvent: await scheduleSession(t, a.token, withWaiver, { capacity: 20, price: 3000 }),
     plainEvent: await scheduleSession(t, a.token, plain, { capacity: 20 }),
@@ -73,7 +77,11 @@ function helpers(t: TestApp) {
       return s?.sign_url ? s : null;
     });
   const remind = (id: string, token: string) => t.http.get(`/api/admin/submission/remind/${id}`).set('token', token);
-  return { detail, enroll, grid, waiverStatus, sent, remind };
+  const remove = (enrollmentId: string, token: string, body?: object) => t.http.delete(`/api/admin/enrollment/${enrollmentId}`).set('token', token).send(body ?? {}).expect(204);
+  /** The stored row, withdrawn ones included (the API no longer shows those). */
+  const row = async (submissionId: string) =>
+    (await t.withEm((em) => em.execute<{ status: string; withdrawn_at: Date | null; enrollment_id: string | null }[]>(`select status, withdrawn_at, enrollment_id from waiver_submission where id = ?`, [submissionId])))[0];
+  return { detail, enroll, grid, waiverStatus, sent, remind, remove, row };
 }
 
 describe('waivers on the embedded (demo) signing page', () => {
@@ -201,6 +209,26 @@ describe('waivers on the embedded (demo) signing page', () => {
     const res = await t.http.post('/api/webhooks/docuseal').send({ event_type: 'form.completed', data: {} }).expect(404);
     expect(res.body.message).toBe(M.webhookNotConfigured);
   });
+
+  it('removing the student withdraws the pending waiver: not listed, no reminder, the signing page refuses it', async () => {
+    const gus = await addStudent(t, s.a.token, { first_name: 'Gus', email: 'gus@clay.test' });
+    const enrollment = await h.enroll(gus, s.waiverEvent, s.a.token);
+    const submission = await h.sent(gus, s.a.token);
+    const path = new URL(submission.sign_url!).pathname;
+    await h.remove(enrollment, s.a.token);
+
+    expect((await h.detail(gus, s.a.token)).Submission).toEqual([]);
+    // The status is kept (the API's statuses are unchanged); the withdrawal is its own column.
+    expect(await h.row(submission.submission_id)).toMatchObject({ status: 'pending', withdrawn_at: expect.anything() });
+    expect((await h.remind(submission.submission_id, s.a.token).expect(404)).body.message).toBe(M.submissionNotFound);
+    await t.http.get(path).set('accept', 'text/html').expect(404);
+    const refused = await t.http.post(path).type('form').send({ signer_name: 'Gus' }).set('accept', 'application/json').expect(404);
+    expect(refused.body.message).toBe(M.submissionNotFound);
+    expect(await h.row(submission.submission_id)).toMatchObject({ status: 'pending' });
+    // Not counted on the Waivers page either (Ada and Pat pending, Cy and Di signed, as before).
+    const summary = await t.http.get('/api/admin/submission/summary').set('token', s.a.token).expect(200);
+    expect(summary.body.templates).toEqual([expect.objectContaining({ name: 'Studio safety waiver', pending: 2, completed: 2, expired: 0 })]);
+  });
 });
 
 describe('waivers through DocuSeal (the official client against a local fake)', () => {
@@ -310,6 +338,135 @@ describe('waivers through DocuSeal (the official client against a local fake)', 
     expect(Buffer.from(documents[0].file, 'base64').equals(PDF)).toBe(true);
   });
 
+  const remoteOf = (submissionId: string) => [...fake.submissions.values()].find((x) => x.submitters[0].external_id === submissionId)!;
+  const archivedAt = (remoteId: number) => eventually(async () => fake.archived.includes(remoteId));
+
+  it('removing a student withdraws their pending waiver: gone from their waivers, archived at DocuSeal, no reminder', async () => {
+    const eve = await addStudent(t, s.a.token, { first_name: 'Eve', email: 'eve@ds.test' });
+    const enrollment = await h.enroll(eve, s.waiverEvent, s.a.token);
+    const submission = await h.sent(eve, s.a.token);
+    const remote = remoteOf(submission.submission_id);
+    await h.remove(enrollment, s.a.token);
+
+    expect((await h.detail(eve, s.a.token)).Submission).toEqual([]);
+    await archivedAt(remote.id);
+    expect(fake.requests).toContainEqual(expect.objectContaining({ method: 'DELETE', path: `/submissions/${remote.id}` }));
+    expect(remote.archived_at).toEqual(expect.any(String));
+    expect((await h.remind(submission.submission_id, s.a.token).expect(404)).body.message).toBe(M.submissionNotFound);
+    expect(remote.submitters[0].emails_sent).toBe(0);
+  });
+
+  it('DocuSeal failing to archive does not undo the withdrawal; the archive is retried', async () => {
+    const lea = await addStudent(t, s.a.token, { first_name: 'Lea', email: 'lea@ds.test' });
+    const enrollment = await h.enroll(lea, s.waiverEvent, s.a.token);
+    const submission = await h.sent(lea, s.a.token);
+    const remote = remoteOf(submission.submission_id);
+    fake.failArchives = 1;
+    await h.remove(enrollment, s.a.token);
+
+    await eventually(async () => fake.failArchives === 0);
+    expect((await h.detail(lea, s.a.token)).Submission).toEqual([]);
+    expect(await h.row(submission.submission_id)).toMatchObject({ status: 'pending', withdrawn_at: expect.anything() });
+    expect((await h.remind(submission.submission_id, s.a.token).expect(404)).body.message).toBe(M.submissionNotFound);
+    await archivedAt(remote.id);
+    expect(fake.requests.filter((r) => r.method === 'DELETE' && r.path === `/submissions/${remote.id}`)).toHaveLength(2);
+  });
+
+  it('a signed waiver stays when the student is removed, and is not archived', async () => {
+    const flo = await addStudent(t, s.a.token, { first_name: 'Flo', email: 'flo@ds.test' });
+    const enrollment = await h.enroll(flo, s.waiverEvent, s.a.token);
+    const submission = await h.sent(flo, s.a.token);
+    const remote = remoteOf(submission.submission_id);
+    await webhook(fake.completeSubmission(remote.id), SECRET).expect(200);
+    await h.remove(enrollment, s.a.token);
+
+    const [kept] = (await h.detail(flo, s.a.token)).Submission;
+    expect(kept).toMatchObject({ submission_id: submission.submission_id, status: 'completed', submission_url: remote.combined_document_url });
+    expect(await h.row(submission.submission_id)).toMatchObject({ withdrawn_at: null });
+    // Give a queued archive the time to run: none may.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fake.requests.some((r) => r.method === 'DELETE' && r.path === `/submissions/${remote.id}`)).toBe(false);
+  });
+
+  it('a student still enrolled in another session of a course needing the same waiver keeps a pending waiver for it', async () => {
+    const second = await scheduleSession(t, s.a.token, s.withWaiver, { capacity: 20 });
+    const gil = await addStudent(t, s.a.token, { first_name: 'Gil', email: 'gil@ds.test' });
+    const first = await h.enroll(gil, s.waiverEvent, s.a.token);
+    const other = await h.enroll(gil, second, s.a.token);
+    // Each seat has its own request: two pending, both sent.
+    const both = await eventually(async () => {
+      const list = (await h.detail(gil, s.a.token)).Submission;
+      return list.length === 2 && list.every((x) => x.sign_url) ? list : null;
+    });
+    const rows = await Promise.all(both.map(async (x) => ({ x, enrollmentId: (await h.row(x.submission_id)).enrollment_id })));
+    const ofFirst = rows.find((y) => y.enrollmentId === first)!.x;
+    const ofOther = both.find((x) => x.submission_id !== ofFirst.submission_id)!;
+    await h.remove(first, s.a.token);
+
+    // The removed seat's request goes; the one the student still needs stays pending and can be reminded.
+    const left = (await h.detail(gil, s.a.token)).Submission;
+    expect(left).toEqual([expect.objectContaining({ submission_id: ofOther.submission_id, status: 'pending', DocusealTemplate: { name: 'Studio safety waiver' } })]);
+    expect(await h.waiverStatus(second, other, s.a.token)).toBe('pending');
+    await h.remind(ofOther.submission_id, s.a.token).expect(200);
+    await archivedAt(remoteOf(ofFirst.submission_id).id);
+    expect(remoteOf(ofOther.submission_id).archived_at).toBeNull();
+  });
+
+  it('a request the other seat relies on (it has none of its own) is kept pending', async () => {
+    const second = await scheduleSession(t, s.a.token, s.withWaiver, { capacity: 20 });
+    const hal = await addStudent(t, s.a.token, { first_name: 'Hal', email: 'hal@ds.test' });
+    const first = await h.enroll(hal, s.waiverEvent, s.a.token);
+    const submission = await h.sent(hal, s.a.token);
+    const other = await h.enroll(hal, second, s.a.token);
+    await eventually(async () => (await h.detail(hal, s.a.token)).Submission.filter((x) => x.sign_url).length === 2);
+    // As if the second seat had been covered by the first request (no request of its own).
+    await t.withEm((em) => em.execute(`delete from waiver_submission where enrollment_id = ?`, [other]));
+    await h.remove(first, s.a.token);
+
+    expect((await h.detail(hal, s.a.token)).Submission).toEqual([expect.objectContaining({ submission_id: submission.submission_id, status: 'pending' })]);
+    expect(await h.row(submission.submission_id)).toMatchObject({ withdrawn_at: null });
+    await h.remind(submission.submission_id, s.a.token).expect(200);
+    expect(remoteOf(submission.submission_id).archived_at).toBeNull();
+  });
+
+  it('Remove student with a refund withdraws the waiver too', async () => {
+    const ida = await addStudent(t, s.a.token, { first_name: 'Ida', email: 'ida@ds.test' });
+    const link = await t.http.post(`/api/admin/orders/invoice/${ida}`).set('token', s.a.token).send({ event_id: s.paidWaiverEvent }).expect(201);
+    await t.http.post(`${new URL(link.body.url).pathname}/pay`).type('form').send('').expect(200);
+    const submission = await h.sent(ida, s.a.token);
+    const [seat] = (await h.grid(s.paidWaiverEvent, s.a.token)).filter((e) => e.waiverStatus === 'pending');
+    // The refund is refused without a card in billing settings: one is saved on the demo payment page.
+    const setup = await t.http.post('/api/admin/payment-methods/setup').set('token', s.a.token).expect(200);
+    await t.http.post(`${new URL(setup.body.url).pathname}/pay`).type('form').send('').expect(200);
+    await h.remove(seat.enrollment_id, s.a.token, { refund: { amount: 3000, reason: 'Other' } });
+
+    expect((await h.detail(ida, s.a.token)).Submission).toEqual([]);
+    await archivedAt(remoteOf(submission.submission_id).id);
+    expect((await h.remind(submission.submission_id, s.a.token).expect(404)).body.message).toBe(M.submissionNotFound);
+  });
+
+  it('a sale refunded on Eventbrite gives the seat back and withdraws its waiver', async () => {
+    const orders = t.created.app.get(OrdersService);
+    const ctx = { organizationId: s.a.organizationId };
+    // As the Eventbrite order job calls them: in its own MikroORM context.
+    const inJob = <T>(fn: () => Promise<T>) => OrmContext.create(t.created.app.get(EntityManager), fn);
+    const sale = await inJob(() => orders.recordExternalSale(ctx, {
+      source: 'eventbrite',
+      externalId: 'eb-order-waiver-1',
+      eventId: s.waiverEvent,
+      buyer: { first_name: 'Jo', last_name: 'Buyer', email: 'jo@ds.test' },
+      seats: 1,
+      totalCents: 2500,
+    }));
+    if (sale.kind !== 'recorded') throw new Error(`not recorded: ${sale.kind}`);
+    const [{ student_id: jo }] = await t.withEm((em) => em.execute<{ student_id: string }[]>(`select student_id from enrollment where id = ?`, [sale.enrollmentId]));
+    const submission = await h.sent(jo, s.a.token);
+    expect(await inJob(() => orders.releaseExternalSale(ctx, { source: 'eventbrite', externalId: 'eb-order-waiver-1', reason: 'Refunded on Eventbrite' }))).toMatchObject({ kind: 'released', enrollment: 'removed' });
+
+    expect((await h.detail(jo, s.a.token)).Submission).toEqual([]);
+    await archivedAt(remoteOf(submission.submission_id).id);
+  });
+
   it('the adapter refuses a wrong API key (DocuSeal answers 401)', async () => {
     const adapter = new DocusealEsignAdapter(new DocusealApi({ key: 'wrong-key-123', url: fake.url }), fake.url, SECRET);
     await expect(adapter.ensureTemplate({ externalId: 'x', name: 'W', text: 'T' })).rejects.toThrow(/401/);
@@ -330,6 +487,26 @@ describe('the embedded signing page as the configured provider (WAIVER_EMBEDDED_
       expect(page.text).not.toContain(M.demoSigningPage);
       await t.http.post(path).type('form').send({ signer_name: 'Ada' }).expect(200);
       expect((await h.detail(ada, s.a.token)).Submission[0].status).toBe('completed');
+    } finally {
+      await t.close();
+    }
+  }, 180000);
+});
+
+describe('waiver jobs on BullMQ (a worker has no request context to inherit)', () => {
+  it('requests the signature and mails the link, and a removal withdraws it', async () => {
+    const outbox = join(await mkdtemp(join(tmpdir(), 'waivers-bull-')), 'outbox');
+    const t = await startTestApp({ QUEUE_MODE: 'redis', RUN_WORKER: 'true', MAIL_OUTBOX_DIR: outbox });
+    try {
+      const s = await studio(t);
+      const h = helpers(t);
+      const kim = await addStudent(t, s.a.token, { first_name: 'Kim', email: 'kim@bull.test' });
+      const enrollment = await h.enroll(kim, s.waiverEvent, s.a.token);
+      const submission = await h.sent(kim, s.a.token);
+      await eventually(async () => (await mails(outbox)).find((m) => m.text?.includes(submission.sign_url!)));
+      await h.remove(enrollment, s.a.token);
+      expect((await h.detail(kim, s.a.token)).Submission).toEqual([]);
+      expect((await h.remind(submission.submission_id, s.a.token).expect(404)).body.message).toBe(M.submissionNotFound);
     } finally {
       await t.close();
     }

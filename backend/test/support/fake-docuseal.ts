@@ -5,11 +5,12 @@ import { AddressInfo } from 'node:net';
 /*
  * A local, stateful stand-in for DocuSeal's HTTP API (https://www.docuseal.com/docs/api), for the
  * calls the DocuSeal adapter makes through `@docuseal/api`: templates from HTML or PDF
- * (POST /templates/html, /templates/pdf), submissions (POST /submissions/init, GET /submissions/{id}),
- * and submitters (PUT /submitters/{id}, where send_email re-sends the signing request). Requests must
- * carry the API key as X-Auth-Token (401 otherwise, as DocuSeal). Answers have DocuSeal's shapes. What
- * a signer does on DocuSeal's pages is played by `completeSubmission`, which answers the
- * form.completed webhook body DocuSeal would post.
+ * (POST /templates/html, /templates/pdf), submissions (POST /submissions/init, GET /submissions/{id},
+ * DELETE /submissions/{id}, which archives it and answers its id and archived_at), and submitters
+ * (PUT /submitters/{id}, where send_email re-sends the signing request). Requests must carry the
+ * API key as X-Auth-Token (401 otherwise, as DocuSeal). Answers have DocuSeal's shapes. What a
+ * signer does on DocuSeal's pages is played by `completeSubmission`, which answers the form.completed
+ * webhook body DocuSeal would post.
  */
 
 type Obj = Record<string, unknown>;
@@ -33,7 +34,11 @@ export interface FakeDocuseal {
   apiKey: string;
   requests: { method: string; path: string; body: Obj | null }[];
   templates: Map<number, Obj>;
-  submissions: Map<number, { id: number; template_id: number; status: string; combined_document_url: string | null; submitters: FakeDocusealSubmitter[] }>;
+  submissions: Map<number, { id: number; template_id: number; status: string; combined_document_url: string | null; archived_at: string | null; submitters: FakeDocusealSubmitter[] }>;
+  /** The submissions archived through DELETE /submissions/{id}, in order (a repeat is listed again). */
+  archived: number[];
+  /** While above zero, DELETE /submissions/{id} answers 500 (and counts down): DocuSeal failing. */
+  failArchives: number;
   /** The signer completes the form on DocuSeal's page: answers the form.completed webhook body. */
   completeSubmission(submissionId: number): Obj;
   close(): Promise<void>;
@@ -44,6 +49,7 @@ export async function startFakeDocuseal(apiKey = 'docuseal_test_key'): Promise<F
   const submissions: FakeDocuseal['submissions'] = new Map();
   const submitters = new Map<number, FakeDocusealSubmitter>();
   const requests: FakeDocuseal['requests'] = [];
+  const archived: number[] = [];
   let sequence = 1000;
   let origin = '';
 
@@ -118,13 +124,25 @@ export async function startFakeDocuseal(apiKey = 'docuseal_test_key'): Promise<F
         submitters.set(submitter.id, submitter);
         return submitter;
       });
-      submissions.set(id, { id, template_id: templateId, status: 'pending', combined_document_url: null, submitters: made });
+      submissions.set(id, { id, template_id: templateId, status: 'pending', combined_document_url: null, archived_at: null, submitters: made });
       return { status: 200, body: { id, submitters: made.map(submitterOut), expire_at: null, created_at: new Date().toISOString() } };
     }
     if (method === 'GET' && (match = /^\/submissions\/(\d+)$/.exec(path))) {
       const submission = submissions.get(Number(match[1]));
       if (!submission) return { status: 404, body: { error: 'Not found' } };
       return { status: 200, body: { ...submission, submitters: submission.submitters.map(submitterOut) } };
+    }
+    if (method === 'DELETE' && (match = /^\/submissions\/(\d+)$/.exec(path))) {
+      if (api.failArchives > 0) {
+        api.failArchives -= 1;
+        return { status: 500, body: { error: 'Internal Server Error' } };
+      }
+      // DocuSeal archives (a soft delete); archiving again keeps the first time.
+      const submission = submissions.get(Number(match[1]));
+      if (!submission) return { status: 404, body: { error: 'Not found' } };
+      submission.archived_at ??= new Date().toISOString();
+      archived.push(submission.id);
+      return { status: 200, body: { id: submission.id, archived_at: submission.archived_at } };
     }
     if (method === 'PUT' && (match = /^\/submitters\/(\d+)$/.exec(path))) {
       const submitter = submitters.get(Number(match[1]));
@@ -165,12 +183,14 @@ export async function startFakeDocuseal(apiKey = 'docuseal_test_key'): Promise<F
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
 
-  return {
+  const api: FakeDocuseal = {
     url: `${origin}/api`,
     apiKey,
     requests,
     templates,
     submissions,
+    archived,
+    failArchives: 0,
     completeSubmission(submissionId: number) {
       const submission = submissions.get(submissionId);
       if (!submission) throw new Error(`No fake DocuSeal submission ${submissionId}`);
@@ -192,4 +212,5 @@ export async function startFakeDocuseal(apiKey = 'docuseal_test_key'): Promise<F
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return api;
 }

@@ -21,6 +21,7 @@ import { Migration20261122225000_sync_mapping_version } from './Migration2026112
 import { Migration20261122233000_list_indexes } from './Migration20261122233000_list_indexes';
 import { Migration20261123010000_location_online } from './Migration20261123010000_location_online';
 import { Migration20261123020000_student_csv_plain } from './Migration20261123020000_student_csv_plain';
+import { Migration20261123030000_waiver_withdrawn } from './Migration20261123030000_waiver_withdrawn';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test runs find the same set. */
 export const migrationsList = [
@@ -47,4 +48,5 @@ export const migrationsList = [
   { name: 'Migration20261122233000_list_indexes', class: Migration20261122233000_list_indexes },
   { name: 'Migration20261123010000_location_online', class: Migration20261123010000_location_online },
   { name: 'Migration20261123020000_student_csv_plain', class: Migration20261123020000_student_csv_plain },
+  { name: 'Migration20261123030000_waiver_withdrawn', class: Migration20261123030000_waiver_withdrawn },
 ];

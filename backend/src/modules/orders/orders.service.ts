@@ -280,7 +280,7 @@ export class OrdersService {
     const seatLines = await this.em.find(OrderLine, { order: found.id, kind: 'seat' });
     const partial = input.partial;
     const seats = partial ? partial.seats : Math.max(1, seatLines.reduce((sum, l) => sum + (l.quantity ?? 1), 0));
-    return this.em.transactional(async (em) => {
+    const result = await this.em.transactional(async (em) => {
       const claim = async () => {
         const order = await em.findOne(Order, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
         if (!order || order.status === 'refunded') return false;
@@ -300,7 +300,9 @@ export class OrdersService {
         return true;
       };
       if (!found.eventId) {
-        return (await claim()) ? { kind: 'released' as const, orderId: found.id, enrollment: 'nothing_held' as const } : { kind: 'already' as const, orderId: found.id };
+        return (await claim())
+          ? { kind: 'released' as const, orderId: found.id, enrollment: 'nothing_held' as const, removed: null }
+          : { kind: 'already' as const, orderId: found.id };
       }
       const released = await this.enrollments.releaseExternal(
         ctx,
@@ -308,9 +310,13 @@ export class OrdersService {
         { eventId: found.eventId, studentId: found.student.id, seats },
         claim,
       );
-      if (released === 'not_claimed') return { kind: 'already' as const, orderId: found.id };
-      return { kind: 'released' as const, orderId: found.id, enrollment: released };
+      if (released.outcome === 'not_claimed') return { kind: 'already' as const, orderId: found.id };
+      return { kind: 'released' as const, orderId: found.id, enrollment: released.outcome, removed: released.removed };
     });
+    if (result.kind === 'already') return result;
+    // Announced once committed: the waivers module withdraws the removed seat's signature request.
+    if (result.removed) await this.enrollments.announceRemoved(ctx, result.removed);
+    return { kind: 'released', orderId: result.orderId, enrollment: result.enrollment };
   }
 
   /**

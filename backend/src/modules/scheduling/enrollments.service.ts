@@ -33,6 +33,13 @@ export interface EnrollmentRow {
   total_cents: number | null;
 }
 
+/** An enrollment just removed, as its enrollment.removed announcement names it. */
+export interface RemovedSeat {
+  id: string;
+  eventId: string;
+  studentId: string;
+}
+
 /** A seat taken by EnrollmentsService.enroll, committed with the caller's transaction. */
 export interface EnrolledSeat {
   id: string;
@@ -266,30 +273,31 @@ export class EnrollmentsService {
     em: EntityManager,
     input: { eventId: string; studentId: string; seats: number },
     claim: () => Promise<boolean>,
-  ): Promise<'released' | 'removed' | 'nothing_held' | 'not_claimed'> {
+  ): Promise<{ outcome: 'released' | 'removed' | 'nothing_held' | 'not_claimed'; removed: RemovedSeat | null }> {
     let locked = true;
     try {
       await lockEventForSeats(em, ctx, input.eventId);
     } catch {
       locked = false; // the session is gone: no seat to give back
     }
-    if (!(await claim())) return 'not_claimed';
-    if (!locked) return 'nothing_held';
+    if (!(await claim())) return { outcome: 'not_claimed', removed: null };
+    if (!locked) return { outcome: 'nothing_held', removed: null };
     const enrollment = await em.findOne(
       Enrollment,
       { event: input.eventId, student: input.studentId, organization: ctx.organizationId, status: 'active' },
       { refresh: true },
     );
-    if (!enrollment) return 'nothing_held';
+    if (!enrollment) return { outcome: 'nothing_held', removed: null };
     if (enrollment.guestCount + 1 <= input.seats) {
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
-      return 'removed';
+      // The caller owns the transaction: it announces the removal (announceRemoved) once committed.
+      return { outcome: 'removed', removed: { id: enrollment.id, eventId: input.eventId, studentId: input.studentId } };
     }
     enrollment.guestCount -= input.seats;
     await em.flush();
-    return 'released';
+    return { outcome: 'released', removed: null };
   }
 
   /**
@@ -397,7 +405,7 @@ export class EnrollmentsService {
    * student enrolled.
    */
   async remove(ctx: RequestContext, enrollmentId: string, refund?: RemovalRefund): Promise<void> {
-    await this.em.transactional(async (em) => {
+    const removed = await this.em.transactional(async (em): Promise<RemovedSeat> => {
       const enrollment = await this.lockedEnrollment(em, ctx, enrollmentId);
       if (refund)
         await this.removalHooks.refund(
@@ -409,7 +417,38 @@ export class EnrollmentsService {
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
+      return { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id };
     });
+    // Announced once committed: the waivers module withdraws a signature request nobody needs now.
+    await this.announceRemoved(ctx, removed);
+  }
+
+  /**
+   * The announcement of a committed removal (EnrollmentEvents). The caller that owns the
+   * transaction calls this after commit; a failing listener is logged and does not fail the caller.
+   */
+  async announceRemoved(ctx: Pick<RequestContext, 'organizationId'>, seat: RemovedSeat): Promise<void> {
+    await this.events.emit({
+      type: 'enrollment.removed',
+      organizationId: ctx.organizationId,
+      enrollmentId: seat.id,
+      studentId: seat.studentId,
+      eventId: seat.eventId,
+    });
+  }
+
+  /**
+   * The student's active enrollments (in the organization) whose course requires this waiver
+   * template: what the waivers module asks before withdrawing a request.
+   */
+  async activeRequiringWaiver(organizationId: string, studentId: string, templateId: string): Promise<string[]> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `select e.id
+         from enrollment e join event ev on ev.id = e.event_id join activity a on a.id = ev.activity_id
+        where e.organization_id = ? and e.student_id = ? and e.status = 'active' and a.required_waiver_id = ?`,
+      [organizationId, studentId, templateId],
+    );
+    return rows.map((r) => r.id);
   }
 
   /**

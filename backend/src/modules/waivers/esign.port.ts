@@ -1,6 +1,6 @@
 /**
  * The e-signature service, as the waivers module needs it: templates (a waiver's document),
- * submissions with their sign URLs, reminders, and the completion webhook checked by its secret.
+ * submissions with their sign URLs, reminders, withdrawal (archive), and the completion webhook checked by its secret.
  * Two adapters: the built-in demo signing page (the default, no keys, no network) and DocuSeal
  * (DOCUSEAL_URL and DOCUSEAL_API_KEY). The class is also the Nest injection token.
  *
@@ -63,6 +63,12 @@ export abstract class EsignPort {
    * re-sends its signing request), false when the caller must mail the sign link.
    */
   abstract remind(submitterId: string): Promise<boolean>;
+
+  /**
+   * Withdraws a signature request at the provider so its sign link stops working (DocuSeal archives
+   * the submission: DELETE /submissions/{id}). Archiving one already archived is harmless.
+   */
+  abstract archiveSubmission(submissionId: string): Promise<void>;
 
   /**
    * Checks the webhook's secret (throws EsignWebhookRefused) and reads what happened. The caller

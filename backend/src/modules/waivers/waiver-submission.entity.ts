@@ -7,7 +7,7 @@ import type { EsignProviderName } from './esign.port';
  * One student's signature request for one waiver template, usually for one enrollment (table
  * waiver_submission). The student, enrollment and template are other modules' rows, referred to by
  * id only. Completion is recorded once: the time, and for the demo signing page the typed name and
- * the signer's address.
+ * the signer's address. A pending request whose enrollment was removed may be withdrawn (withdrawnAt).
  */
 @Entity({ tableName: 'waiver_submission' })
 export class WaiverSubmission {
@@ -22,7 +22,8 @@ export class WaiverSubmission {
     | 'signerIp'
     | 'createdAt'
     | 'completedAt'
-    | 'lastRemindedAt';
+    | 'lastRemindedAt'
+    | 'withdrawnAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -73,6 +74,13 @@ export class WaiverSubmission {
 
   @Property({ type: 'timestamptz', nullable: true })
   lastRemindedAt?: Date | null;
+
+  /**
+   * Set when a pending request was withdrawn (its enrollment was removed and no other seat of the
+   * student needs it): hidden from the student's waivers, no reminder, no signing. The status is kept.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  withdrawnAt?: Date | null;
 }
 
 /** A waiver template's counterpart at a provider (created on first use). */

@@ -6,7 +6,8 @@ import { WaiversService } from './waivers.service';
 
 /**
  * Where the waivers module joins the others without them importing it: an enrollment in a course
- * that requires a waiver gets a signature request (EnrollmentEvents), and the student detail gets
+ * that requires a waiver gets a signature request, a removed one has its pending request withdrawn
+ * (EnrollmentEvents), and the student detail gets
  * the student's submissions (StudentDetailParts).
  */
 @Injectable()
@@ -26,6 +27,13 @@ export class WaiversListeners implements OnModuleInit, StudentWaiversSource {
         studentId: e.studentId,
         enrollmentId: e.enrollmentId,
         templateId: e.requiredWaiverId,
+      });
+    });
+    this.enrollments.on('enrollment.removed', async (e) => {
+      await this.waivers.withdrawForRemovedEnrollment({
+        organizationId: e.organizationId,
+        studentId: e.studentId,
+        enrollmentId: e.enrollmentId,
       });
     });
   }

@@ -1,3 +1,4 @@
+import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
@@ -16,6 +17,7 @@ import { EsignTemplate, WaiverSubmission } from './waiver-submission.entity';
 export const WAIVER_QUEUE = 'waivers';
 const SEND_JOB = 'send-waiver';
 const REMIND_JOB = 'remind-waiver';
+const ARCHIVE_JOB = 'archive-waiver';
 type WaiverJob = { submissionId: string; remindedAt?: string };
 
 /** The jobs run outside a request: the organization is the submission's own. */
@@ -44,8 +46,13 @@ export class WaiversService implements OnModuleInit {
   onModuleInit(): void {
     this.queue.process(WAIVER_QUEUE, async (job) => {
       const data = job.data as WaiverJob;
-      if (job.name === SEND_JOB) await this.send(data.submissionId);
-      if (job.name === REMIND_JOB) await this.sendReminder(data.submissionId, data.remindedAt ?? '');
+      // Each job in its own MikroORM context: a BullMQ worker has none to inherit, and the other
+      // modules' services (students, waiver templates, media) read through the request-scoped one.
+      await OrmContext.create(this.em, async () => {
+        if (job.name === SEND_JOB) await this.send(data.submissionId);
+        if (job.name === REMIND_JOB) await this.sendReminder(data.submissionId, data.remindedAt ?? '');
+        if (job.name === ARCHIVE_JOB) await this.archiveAtProvider(data.submissionId);
+      });
     });
   }
 
@@ -96,7 +103,7 @@ export class WaiversService implements OnModuleInit {
   /** The job: the provider's template and submission (once), then the mail with the sign link (deduplicated). */
   async send(submissionId: string): Promise<void> {
     const submission = await this.ensureRequested(submissionId);
-    if (!submission || submission.status !== 'pending' || !submission.signUrl) return;
+    if (!submission || submission.status !== 'pending' || submission.withdrawnAt || !submission.signUrl) return;
     const { student, template } = await this.parties(submission);
     await this.mail.enqueue({
       to: student.email,
@@ -110,7 +117,7 @@ export class WaiversService implements OnModuleInit {
   private async ensureRequested(submissionId: string): Promise<WaiverSubmission | null> {
     const em = this.em.fork();
     const submission = await em.findOne(WaiverSubmission, submissionId);
-    if (!submission || submission.signUrl || submission.status !== 'pending') return submission;
+    if (!submission || submission.signUrl || submission.status !== 'pending' || submission.withdrawnAt) return submission;
     const { student, template } = await this.parties(submission);
     const providerTemplateId = await this.providerTemplate(em, submission.organizationId, template);
     const created = await this.esign.createSubmission({
@@ -124,7 +131,10 @@ export class WaiversService implements OnModuleInit {
       `update waiver_submission set provider_submission_id = ?, provider_submitter_id = ?, sign_url = ? where id = ? and sign_url is null`,
       [created.submissionId, created.submitterId, created.signUrl, submission.id],
     );
-    return em.findOne(WaiverSubmission, submissionId, { refresh: true });
+    const stored = await em.findOne(WaiverSubmission, submissionId, { refresh: true });
+    // Withdrawn while the request was being made: the withdrawal saw no provider submission to archive.
+    if (stored?.withdrawnAt && stored.status === 'pending') await this.queueArchive(stored.id);
+    return stored;
   }
 
   private async providerTemplate(
@@ -161,11 +171,13 @@ export class WaiversService implements OnModuleInit {
   async remind(ctx: RequestContext, submissionId: string): Promise<WaiverSubmission> {
     const submission = await this.requireSubmission(ctx, submissionId);
     if (submission.status === 'completed') throw new ApiError(HttpStatus.CONFLICT, M.alreadySigned);
+    // A withdrawn request is no longer the student's: answered as an unknown one.
+    if (submission.withdrawnAt) throw notFound(M.submissionNotFound);
     if (submission.status === 'expired') throw new ApiError(HttpStatus.CONFLICT, M.expired);
     // One statement decides: two clicks at once send one reminder.
     const [row] = await this.em.execute<{ last_reminded_at: Date }[]>(
       `update waiver_submission set last_reminded_at = now()
-        where id = ? and organization_id = ? and status = 'pending'
+        where id = ? and organization_id = ? and status = 'pending' and withdrawn_at is null
           and (last_reminded_at is null or last_reminded_at <= now() - (? * interval '1 millisecond'))
         returning last_reminded_at`,
       [submission.id, ctx.organizationId, REMINDER_INTERVAL_MS],
@@ -173,6 +185,7 @@ export class WaiversService implements OnModuleInit {
     if (!row) {
       const now = await this.requireSubmission(ctx, submissionId);
       if (now.status === 'completed') throw new ApiError(HttpStatus.CONFLICT, M.alreadySigned);
+      if (now.withdrawnAt) throw notFound(M.submissionNotFound);
       throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, M.reminderTooSoon);
     }
     const remindedAt = new Date(row.last_reminded_at).toISOString();
@@ -183,7 +196,7 @@ export class WaiversService implements OnModuleInit {
   /** The reminder job: the request is made first if it never was; the provider reminds, or we mail the link again. */
   async sendReminder(submissionId: string, remindedAt: string): Promise<void> {
     const submission = await this.ensureRequested(submissionId);
-    if (!submission || submission.status !== 'pending' || !submission.signUrl) return;
+    if (!submission || submission.status !== 'pending' || submission.withdrawnAt || !submission.signUrl) return;
     if (submission.providerSubmitterId && (await this.esign.remind(submission.providerSubmitterId))) return;
     const { student, template } = await this.parties(submission);
     await this.mail.enqueue({
@@ -194,6 +207,62 @@ export class WaiversService implements OnModuleInit {
     });
   }
 
+  /**
+   * enrollment.removed: the removed enrollment's request, while still pending, is withdrawn unless
+   * the student still needs it: another active enrollment of theirs requires the same waiver and
+   * has no request of its own (each enrollment normally gets its own, so that one stays and this one
+   * goes). A signed or expired request is left as it is. Then the provider's submission is archived
+   * by a queue job, best effort. Idempotent.
+   */
+  async withdrawForRemovedEnrollment(input: { organizationId: string; studentId: string; enrollmentId: string }): Promise<boolean> {
+    const em = this.em.fork();
+    const submission = await em.findOne(WaiverSubmission, { organizationId: input.organizationId, enrollmentId: input.enrollmentId });
+    if (!submission || submission.status !== 'pending') return false;
+    if (!submission.withdrawnAt) {
+      const others = await this.enrollments.activeRequiringWaiver(input.organizationId, submission.studentId, submission.templateId);
+      if (others.length) {
+        const covered = await em.execute<{ enrollment_id: string }[]>(
+          `select enrollment_id from waiver_submission
+            where organization_id = ? and template_id = ? and withdrawn_at is null and enrollment_id in (${others.map(() => '?').join(', ')})`,
+          [input.organizationId, submission.templateId, ...others],
+        );
+        const own = new Set(covered.map((r) => r.enrollment_id));
+        if (others.some((id) => !own.has(id))) return false;
+      }
+      // One statement decides: a signature recorded meanwhile keeps it.
+      const withdrawn = await em.execute<{ id: string }[]>(
+        `update waiver_submission set withdrawn_at = now() where id = ? and status = 'pending' and withdrawn_at is null returning id`,
+        [submission.id],
+      );
+      if (!withdrawn.length) return false;
+      this.logger.log(`Waiver request ${submission.id} withdrawn: enrollment ${input.enrollmentId} was removed`);
+    }
+    // A repeated announcement queues the archive again (the job id deduplicates).
+    await this.queueArchive(submission.id);
+    return true;
+  }
+
+  private async queueArchive(submissionId: string): Promise<void> {
+    await this.queue.add<WaiverJob>(WAIVER_QUEUE, ARCHIVE_JOB, { submissionId }, { jobId: `waiver-archive-${submissionId}` });
+  }
+
+  /**
+   * The archive job: the provider's submission of a withdrawn request is archived so its sign link
+   * stops working. Best effort: a provider failure is logged (the job retries) and never undoes the
+   * withdrawal.
+   */
+  async archiveAtProvider(submissionId: string): Promise<void> {
+    const submission = await this.em.fork().findOne(WaiverSubmission, submissionId);
+    if (!submission?.withdrawnAt || submission.status === 'completed' || !submission.providerSubmissionId) return;
+    if (submission.provider !== this.esign.provider) return; // made through another provider: not reachable from here
+    try {
+      await this.esign.archiveSubmission(submission.providerSubmissionId);
+    } catch (error) {
+      this.logger.warn(`Archiving ${submission.provider} submission ${submission.providerSubmissionId} (waiver request ${submission.id}) failed: ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
   async requireSubmission(ctx: RequestContext, id: string): Promise<WaiverSubmission> {
     const submission = await this.em.fork().findOne(WaiverSubmission, { id, organizationId: ctx.organizationId });
     if (!submission) throw notFound(M.submissionNotFound);
@@ -202,13 +271,15 @@ export class WaiversService implements OnModuleInit {
 
   /**
    * Records completion once (a repeated webhook or a second click changes nothing) and moves the
-   * enrollment's waiverStatus to signed. Answers whether this call completed it.
+   * enrollment's waiverStatus to signed. Answers whether this call completed it. A signature is
+   * never withdrawn: one the provider reports for a request withdrawn meanwhile (signed before the
+   * archive reached it) is recorded and shown again. The demo page refuses a withdrawn request itself.
    */
   async complete(submissionId: string, done: { completedAt: Date; submissionUrl: string | null; signerName?: string; signerIp?: string | null }): Promise<boolean> {
     const em = this.em.fork();
     const [row] = await em.execute<{ organization_id: string; enrollment_id: string | null }[]>(
       `update waiver_submission
-          set status = 'completed', completed_at = ?, submission_url = coalesce(?, submission_url), signer_name = ?, signer_ip = ?
+          set status = 'completed', completed_at = ?, submission_url = coalesce(?, submission_url), signer_name = ?, signer_ip = ?, withdrawn_at = null
         where id = ? and status <> 'completed'
         returning organization_id, enrollment_id`,
       [done.completedAt, done.submissionUrl, done.signerName ?? null, done.signerIp ?? null, submissionId],
@@ -243,17 +314,17 @@ export class WaiversService implements OnModuleInit {
     if (now?.status === 'expired' && now.enrollmentId) await this.enrollments.setWaiverStatus(now.organizationId, now.enrollmentId, 'expired');
   }
 
-  /** The demo page's submission, by its provider id. */
+  /** The demo page's submission, by its provider id; a withdrawn one is not found (it cannot be signed). */
   async findDemo(providerSubmissionId: string) {
     const submission = await this.em.fork().findOne(WaiverSubmission, { provider: 'demo', providerSubmissionId });
-    if (!submission) return null;
+    if (!submission || submission.withdrawnAt) return null;
     const { template } = await this.parties(submission);
     return { submission, template };
   }
 
   /**
    * The Waivers page: every template of the organization (by name, at most 1000) with its
-   * submissions counted by state. The templates are the catalog's, read here in one join.
+   * submissions counted by state (withdrawn ones are not counted). The templates are the catalog's, read here in one join.
    */
   async summary(ctx: RequestContext): Promise<WaiverSummary[]> {
     const rows = await this.em.execute<
@@ -264,7 +335,7 @@ export class WaiversService implements OnModuleInit {
               count(s.id) filter (where s.status = 'completed') as completed,
               count(s.id) filter (where s.status = 'expired') as expired
          from waiver_template t
-         left join waiver_submission s on s.template_id = t.id and s.organization_id = t.organization_id
+         left join waiver_submission s on s.template_id = t.id and s.organization_id = t.organization_id and s.withdrawn_at is null
         where t.organization_id = ?
         group by t.id
         order by t.name, t.id
@@ -282,7 +353,7 @@ export class WaiversService implements OnModuleInit {
     }));
   }
 
-  /** The student drawer's waivers (spec 001 §3 Waiver submission), newest first. */
+  /** The student drawer's waivers (spec 001 §3 Waiver submission), newest first; withdrawn ones are not listed. */
   async forStudent(ctx: RequestContext, studentId: string): Promise<WaiverSubmissionOut[]> {
     const rows = await this.em.execute<
       { id: string; status: WaiverSubmissionOut['status']; completed_at: Date | null; created_at: Date; submission_url: string | null; sign_url: string | null; name: string }[]
@@ -290,7 +361,7 @@ export class WaiversService implements OnModuleInit {
       // The template's name is the catalog's; read here in one join, written only by the catalog.
       `select s.id, s.status, s.completed_at, s.created_at, s.submission_url, s.sign_url, t.name
          from waiver_submission s join waiver_template t on t.id = s.template_id
-        where s.organization_id = ? and s.student_id = ?
+        where s.organization_id = ? and s.student_id = ? and s.withdrawn_at is null
         order by s.created_at desc, s.id desc limit 100`,
       [ctx.organizationId, studentId],
     );

@@ -32,6 +32,9 @@ export class DemoEsignAdapter extends EsignPort {
     return false;
   }
 
+  /** Nothing to do: the demo submissions are the rows themselves, and the signing page refuses a withdrawn one. */
+  async archiveSubmission(): Promise<void> {}
+
   parseWebhook(): EsignWebhookEvent {
     throw new EsignWebhookRefused('The demo signing service has no webhook');
   }

@@ -41,7 +41,7 @@ const idOf = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? Str
  * DocuSeal (https://www.docuseal.com/docs/api) through its official client `@docuseal/api`.
  * Templates are created from the waiver's PDF or text (HTML with field tags) on first use;
  * submissions are created without DocuSeal's own email (the app mails the sign link); a reminder
- * asks DocuSeal to send its signing request again; the webhook (form.completed,
+ * asks DocuSeal to send its signing request again; a withdrawn request is archived; the webhook (form.completed,
  * submission.completed, submission.expired) carries the secret configured in DocuSeal's webhook
  * settings as the X-Docuseal-Secret header.
  */
@@ -94,6 +94,11 @@ export class DocusealEsignAdapter extends EsignPort {
   async remind(submitterId: string): Promise<boolean> {
     await this.client.updateSubmitter(Number(submitterId), { send_email: true });
     return true;
+  }
+
+  /** DocuSeal archives the submission (DELETE /submissions/{id}); its signing page stops accepting signatures. */
+  async archiveSubmission(submissionId: string): Promise<void> {
+    await this.client.archiveSubmission(Number(submissionId));
   }
 
   parseWebhook(headers: Headers, body: unknown): EsignWebhookEvent {
