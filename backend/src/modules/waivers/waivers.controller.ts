@@ -52,7 +52,7 @@ export class SubmissionsController {
   @Get('remind/:submission_id')
   @ApiOperation({
     summary:
-      'Reminds the student to sign (a queue job): refused once signed or expired; at most once an hour per submission',
+      'Reminds the student to sign (a queue job): refused once signed or expired, and 404 once withdrawn (the student was removed); at most once an hour per submission',
   })
   @ZodResponse({ status: 200, type: ReminderDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.submissionNotFound })

@@ -977,7 +977,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reminds the student to sign (a queue job): refused once signed or expired; at most once an hour per submission */
+        /** Reminds the student to sign (a queue job): refused once signed or expired, and 404 once withdrawn (the student was removed); at most once an hour per submission */
         get: operations["SubmissionsController_remind"];
         put?: never;
         post?: never;
