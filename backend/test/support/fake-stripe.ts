@@ -14,7 +14,8 @@ import fixtures from './stripe-fixtures.json';
  * answer, and refuses other parameters (`idempotency_error`). What a payer does on Stripe's pages is played by `completeCheckout` and `expireCheckout`.
  *
  * Prices, subscriptions (create, retrieve, cancel now) and their invoices are kept too; `renewSubscription`
- * plays a billing cycle. Every change is also an event (`events`, Stripe's event objects, oldest first),
+ * plays a billing cycle. `answerNextRefund` makes the next refund pending (or requires_action) and
+ * `updateRefund` plays its later success, failure or cancellation (refund.updated, refund.failed). Every change is also an event (`events`, Stripe's event objects, oldest first),
  * which `signWebhook` signs as Stripe signs a delivery: `t=<seconds>,v1=<HMAC-SHA256(secret, t.payload)>`.
  */
 
@@ -64,6 +65,14 @@ export interface FakeStripe {
   completeCheckout(sessionId: string): StripeObject;
   /** The session runs out (as when expires_at passes). */
   expireCheckout(sessionId: string): StripeObject;
+  /** The next refund created answers this status instead of succeeded (as a bank that takes days, or asks for action). */
+  answerNextRefund(status: 'pending' | 'requires_action'): void;
+  /**
+   * A refund changes at Stripe: its status (and failure_reason) is set, a failed or canceled refund's
+   * amount is no longer refunded on the charge, and the event is answered (refund.failed for a failure,
+   * refund.updated otherwise, or `type`, e.g. charge.refund.updated of older API versions).
+   */
+  updateRefund(refundId: string, status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled', options?: { failureReason?: string; type?: string }): StripeObject;
   close(): Promise<void>;
 }
 
@@ -79,6 +88,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
   const subscriptions = new Map<string, StripeObject>();
   const invoices = new Map<string, StripeObject>();
   const events: StripeObject[] = [];
+  let nextRefundStatus: string | null = null;
   // Events of one second still come in order: each is created at least a second after the last.
   let lastEventAt = 0;
   const emit = (type: string, object: StripeObject, previous?: Params): StripeObject => {
@@ -232,8 +242,9 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       payment_intent: charge.payment_intent,
       reason: (p.reason as string) ?? null,
       metadata: (p.metadata as object) ?? {},
-      status: 'succeeded',
+      status: nextRefundStatus ?? 'succeeded',
     };
+    nextRefundStatus = null;
     refunds.set(refund.id, refund);
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
@@ -562,6 +573,23 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       Object.assign(session, { status: 'expired', url: null });
       emit('checkout.session.expired', publicSession(session) as StripeObject);
       return publicSession(session) as StripeObject;
+    },
+    answerNextRefund(status) {
+      nextRefundStatus = status;
+    },
+    updateRefund(refundId, status, options = {}) {
+      const refund = get(refunds, 'refund', refundId);
+      const previous = { status: refund.status, failure_reason: refund.failure_reason ?? null };
+      const wasReversed = refund.status === 'failed' || refund.status === 'canceled';
+      const reversed = status === 'failed' || status === 'canceled';
+      Object.assign(refund, { status, failure_reason: status === 'failed' ? (options.failureReason ?? 'unknown') : null });
+      // The money is back on the charge once the refund failed or was canceled.
+      const charge = charges.get(refund.charge as string);
+      if (charge && reversed !== wasReversed) {
+        charge.amount_refunded = (charge.amount_refunded as number) + (reversed ? -1 : 1) * (refund.amount as number);
+        charge.refunded = charge.amount_refunded === charge.amount;
+      }
+      return emit(options.type ?? (status === 'failed' ? 'refund.failed' : 'refund.updated'), refund, previous);
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

@@ -13,6 +13,7 @@ import {
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
+import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
 import { EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
@@ -23,6 +24,17 @@ import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
 
 type OrderRefundedEvent = Extract<OrderEvent, { type: 'order.refunded' }>;
+type RefundUpdatedEvent = Extract<PaymentEvent, { type: 'refund.updated' }>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A refund's statuses at the provider by how far along they are: a ledger row only moves forward,
+ * so a late delivery of an older change changes nothing. failed and canceled are final (the money
+ * never left); a succeeded refund can still fail (Stripe: rarely, days later).
+ */
+const REFUND_STAGE: Record<string, number> = { pending: 0, requires_action: 0, succeeded: 1, failed: 2, canceled: 2 };
+const reversed = (status: string) => status === 'failed' || status === 'canceled';
 
 /** One ledger row as the order drawer shows it. */
 export interface OrderRefundOut {
@@ -95,10 +107,76 @@ export class RefundsService implements OnModuleInit {
     private readonly enrollments: EnrollmentsService,
     private readonly removalHooks: EnrollmentRemovalHooks,
     private readonly orderEvents: OrderEvents,
+    private readonly paymentEvents: PaymentEvents,
   ) {}
 
   onModuleInit(): void {
     this.removalHooks.registerRefund((ctx, em, target, refund) => this.refundOnRemoval(ctx, em, target, refund));
+    this.paymentEvents.on('refund.updated', (event) => this.providerUpdate(event));
+  }
+
+  /**
+   * A refund changed at the provider (PaymentEvents refund.updated, from Stripe's refund webhooks).
+   * Its ledger row is found by the provider's refund id in the event's organization only; an unknown
+   * id is logged and ignored. The row's status follows the provider's; a refund that failed or was
+   * canceled gives its amount back to the order (refunded amount and status) and writes a
+   * refund_failed history line, under the order's row lock, once. Enrollments are not touched: a
+   * student removed with the refund stays removed.
+   */
+  async providerUpdate(event: RefundUpdatedEvent): Promise<void> {
+    const { organizationId, providerRefundId } = event;
+    if (!UUID.test(organizationId)) return this.logger.warn(`Refund ${providerRefundId}: organization_id is not an id, ignored`);
+    if (!Object.hasOwn(REFUND_STAGE, event.status)) return this.logger.warn(`Refund ${providerRefundId}: unknown status ${event.status}, ignored`);
+    const connection = this.em.getConnection();
+    const [row] = await connection.execute<{ order_id: string }[]>(
+      `select order_id from order_refund where organization_id = ? and provider_refund_id = ? limit 1`,
+      [organizationId, providerRefundId],
+    );
+    // Not in the ledger yet: the refund may be one whose transaction is still open (it holds the order's
+    // lock while it asks the provider), so the order of its payment is locked and the ledger read again.
+    const byPayment =
+      row || !event.paymentIntentId
+        ? []
+        : await connection.execute<{ order_id: string }[]>(
+            `select id as order_id from customer_order where organization_id = ? and payment_intent_id = ?`,
+            [organizationId, event.paymentIntentId],
+          );
+    const orderIds = row ? [row.order_id] : byPayment.map((r) => r.order_id);
+    for (const orderId of orderIds) {
+      const applied = await this.queue.run(orderId, () => this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, orderId)));
+      if (applied) return;
+    }
+    this.logger.warn(`Refund ${providerRefundId} (${event.status}) is not in the refunds of organization ${organizationId}: ignored`);
+  }
+
+  /** Answers whether the refund is this order's (whether or not anything changed). */
+  private async providerUpdateLocked(em: EntityManager, event: RefundUpdatedEvent, orderId: string): Promise<boolean> {
+    const [locked] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
+      orderId,
+      event.organizationId,
+    ]);
+    if (!locked) return false;
+    const entry = await em.findOne(OrderRefund, { orderId, organizationId: event.organizationId, providerRefundId: event.providerRefundId }, { refresh: true });
+    if (!entry) return false;
+    const from = Object.hasOwn(REFUND_STAGE, entry.status) ? REFUND_STAGE[entry.status] : REFUND_STAGE.succeeded;
+    if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return true;
+    entry.status = event.status;
+    if (reversed(event.status)) {
+      const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+      // What this ledger counted when the refund was made is what is given back.
+      order.refundedCents = Math.max(0, order.refundedCents - entry.amountCents);
+      if (order.status === 'refunded' || order.status === 'partial_refund') order.status = order.refundedCents > 0 ? 'partial_refund' : 'paid';
+      this.activity.record(em, {
+        organizationId: event.organizationId,
+        orderId,
+        action: 'refund_failed',
+        actorUserId: null,
+        amountCents: entry.amountCents,
+        detail: M.providerReversed(entry.amountCents, event.failureReason ?? event.status),
+      });
+    }
+    await em.flush();
+    return true;
   }
 
   /**
@@ -209,7 +287,7 @@ export class RefundsService implements OnModuleInit {
     });
     let result;
     try {
-      result = await this.payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: amount, idempotencyKey: providerKey(orderId, amount, entry.id, input.idempotencyKey), reason: input.reason || undefined });
+      result = await this.payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: amount, idempotencyKey: providerKey(orderId, amount, entry.id, input.idempotencyKey), reason: input.reason || undefined, organizationId: ctx.organizationId, orderId });
     } catch (error) {
       const detail = (error as Error).message;
       if (error instanceof OverRefundError) throw new ProviderRefundError(new ApiError(HttpStatus.CONFLICT, detail), amount, detail);

@@ -5,7 +5,8 @@ import { InProcessEvents } from '../../common/in-process-events';
  * What a payment provider announces. The orders module subscribes (payment.succeeded: the order is
  * paid, the student enrolled; checkout.expired / checkout.cancelled: the order fails, the seat is
  * freed). The demo provider emits these when the payer clicks Pay or Cancel, or when an expired link
- * is looked at; Stripe's arrive later through its webhooks.
+ * is looked at; Stripe's arrive later through its webhooks. refund.updated: a refund's status changed
+ * at the provider (the orders module gives back the amount of one that failed).
  */
 export type PaymentEvent =
   | {
@@ -31,7 +32,26 @@ export type PaymentEvent =
       orderId: string | null;
       organizationId: string;
     }
-  | { type: 'payment_method.added'; provider: string; organizationId: string; paymentMethodId: string };
+  | { type: 'payment_method.added'; provider: string; organizationId: string; paymentMethodId: string }
+  | {
+      /**
+       * A refund changed at the provider after it was made (Stripe: refund.updated, refund.failed,
+       * charge.refund.updated): a pending refund succeeded, or failed or was canceled and the money
+       * never left. The orders module finds its ledger row by the provider's refund id, in this
+       * organization only.
+       */
+      type: 'refund.updated';
+      provider: string;
+      organizationId: string;
+      providerRefundId: string;
+      /** The payment the refund is of: finds the order when the ledger row is not committed yet. */
+      paymentIntentId: string | null;
+      /** The provider's status: pending, requires_action, succeeded, failed or canceled. */
+      status: string;
+      amountCents: number;
+      /** Why it failed (Stripe's failure_reason), when it did. */
+      failureReason: string | null;
+    };
 
 /**
  * What a payment provider announces (see InProcessEvents). Handlers run after the provider's own

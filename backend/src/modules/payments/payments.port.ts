@@ -57,6 +57,9 @@ export interface RefundInput {
   idempotencyKey: string;
   /** Free text, kept with the provider's refund. */
   reason?: string;
+  /** Kept with the provider's refund (Stripe: metadata), so its later changes name the studio and order. */
+  organizationId?: string;
+  orderId?: string;
 }
 
 export interface RefundResult {

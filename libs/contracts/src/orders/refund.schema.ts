@@ -29,6 +29,8 @@ export const REFUND_MESSAGES = {
   reasonRequired: 'Enter a reason for the refund.',
   providerFailed: 'The payment provider did not answer. Please try again.',
   providerRefused: (status: string) => `The payment provider did not make the refund (${status}).`,
+  // The history line of a refund the provider later failed or canceled (its amount is given back to the order)
+  providerReversed: (amountCents: number, reason: string) => `Refund of ${formatCents(amountCents)} failed: ${reason}`,
   idempotencyKey: 'Idempotency-Key is 1 to 200 characters without control characters.',
   // Spec 000 §5, §8: the refund of Remove student
   amountNonZero: 'Amount must be a valid non-zero number',

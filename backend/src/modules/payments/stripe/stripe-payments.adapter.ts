@@ -102,7 +102,12 @@ export class StripePaymentsAdapter extends PaymentsPort {
           payment_intent: input.paymentIntentId,
           amount: input.amountCents,
           reason: 'requested_by_customer',
-          metadata: input.reason ? { reason: input.reason.slice(0, 500) } : {},
+          // The studio and order: refund.updated / refund.failed webhooks are attributed by these.
+          metadata: {
+            ...(input.reason ? { reason: input.reason.slice(0, 500) } : {}),
+            ...(input.organizationId ? { organization_id: input.organizationId } : {}),
+            ...(input.orderId ? { order_id: input.orderId } : {}),
+          },
         },
         { idempotencyKey: input.idempotencyKey },
       );

@@ -167,6 +167,12 @@ export class StripeWebhooksService implements OnModuleInit {
         return this.subscriptionChanged(event.data.object, event.created);
       case 'invoice.paid':
         return this.invoicePaid(event.data.object, event.created);
+      case 'refund.updated':
+      case 'refund.failed':
+        return this.refundChanged(event.data.object);
+      // API versions before 2024-10 announced a refund's changes on the charge's name; the object is the refund.
+      case 'charge.refund.updated':
+        return this.refundChanged(event.data.object as Stripe.Refund);
       default:
         this.logger.debug(`Ignored Stripe event ${event.type} ${event.id}`);
     }
@@ -239,6 +245,45 @@ export class StripeWebhooksService implements OnModuleInit {
       { type: 'payment_method.added', provider: 'stripe', organizationId, paymentMethodId },
       RETRY_ON_FAILURE,
     );
+  }
+
+  /**
+   * A refund's status changed (a pending refund succeeded, failed or was canceled). The studio is the
+   * refund's organization_id metadata (refunds made by the adapter carry it), else its payment
+   * intent's (our Checkout sets it there); a refund neither names is not a studio's and is ignored.
+   */
+  private async refundChanged(refund: Stripe.Refund): Promise<void> {
+    if (typeof refund?.id !== 'string' || typeof refund.status !== 'string') return this.logger.warn('A refund event without a refund id or status: ignored');
+    const organizationId = textOr(refund.metadata?.organization_id) ?? (await this.paymentIntentOrganization(refund.payment_intent));
+    if (!organizationId) return this.logger.warn(`Refund ${refund.id} names no studio (no organization_id metadata on it or its payment intent): ignored`);
+    await this.paymentEvents.emit(
+      {
+        type: 'refund.updated',
+        provider: 'stripe',
+        organizationId,
+        providerRefundId: refund.id,
+        paymentIntentId: idOf(refund.payment_intent),
+        status: refund.status,
+        amountCents: refund.amount ?? 0,
+        failureReason: textOr(refund.failure_reason),
+      },
+      RETRY_ON_FAILURE,
+    );
+  }
+
+  /** The organization_id metadata of a payment intent, read from Stripe when the event only names it. */
+  private async paymentIntentOrganization(intent: string | Stripe.PaymentIntent | null | undefined): Promise<string | null> {
+    if (intent && typeof intent === 'object') return textOr(intent.metadata?.organization_id);
+    const intentId = textOr(intent);
+    // Without a secret key this deployment only verifies webhooks: it cannot read Stripe's objects.
+    if (!intentId || !this.config.STRIPE_SECRET_KEY) return null;
+    try {
+      return textOr((await this.stripe.paymentIntents.retrieve(intentId)).metadata?.organization_id);
+    } catch (error) {
+      // Not this account's payment: nothing to resolve. Anything else (network) fails the job, which is retried.
+      if ((error as { code?: string }).code === 'resource_missing') return null;
+      throw error;
+    }
   }
 
   private reference(metadata: Stripe.Metadata | null | undefined): SubscriptionReference | null {
