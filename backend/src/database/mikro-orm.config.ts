@@ -1,5 +1,4 @@
 import { Options } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { mkdirSync } from 'node:fs';
 import { AppConfig } from '../config/config.schema';
@@ -21,7 +20,7 @@ export async function buildOrmOptions(
   const common: Options = {
     entities,
     forceUtcTimezone: true,
-    extensions: [Migrator],
+    // No Migrator extension registered: MikroORM loads @mikro-orm/migrations on the first getMigrator().
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     allowGlobalContext: false,
     debug: false,

@@ -3,7 +3,10 @@
  * location's IANA time zone. These helpers are the only place that converts between the two.
  */
 import { TZDate } from '@date-fns/tz';
-import { format, isValid, parse } from 'date-fns';
+// Subpath imports: the package index loads every function (about 70 ms of the API's start).
+import { format } from 'date-fns/format';
+import { isValid } from 'date-fns/isValid';
+import { parse } from 'date-fns/parse';
 
 export const DEFAULT_TIMEZONE = 'America/New_York';
 
