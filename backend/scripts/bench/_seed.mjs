@@ -109,6 +109,10 @@ export async function bigSession(ctx, { rows, tag, orders = true }) {
       [org, eventId, `%@${tag}.bench`],
     );
   }
-  await pg.query('analyze');
+  // Quiesced before anything is measured: the rows' visibility settled (vacuum), statistics fresh,
+  // and the dirty pages written out (checkpoint), so autovacuum or a checkpoint started by the seed
+  // does not run during one side's timings and not the other's.
+  await pg.query('vacuum (analyze) enrollment, student, customer_order, order_line');
+  await pg.query('checkpoint');
   return eventId;
 }
