@@ -26,12 +26,12 @@ import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
+import { isUuid } from '../../common/uuid-param.pipe';
 
 export const PAYMENT_LINK_QUEUE = 'payment-links';
 export const EXPIRE_LINK_JOB = 'expire-link';
 /** The expiry job runs this long after the link's expiry, so the provider has marked it expired too. */
 const EXPIRY_GRACE_MS = 5_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The expiry job's payload: ids only. */
 export interface ExpireLinkJob {
@@ -329,7 +329,7 @@ export class PaymentLinksService implements OnModuleInit {
     orderId: string | null,
     sessionId: string | null,
   ): Promise<Order | null> {
-    if (orderId !== null && !UUID.test(orderId)) return null;
+    if (orderId !== null && !isUuid(orderId)) return null;
     if (orderId === null && sessionId === null) return null;
     const where = orderId
       ? { id: orderId, organization: organizationId }

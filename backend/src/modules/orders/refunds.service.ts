@@ -22,11 +22,11 @@ import { OrderRefund } from './entities/order-refund.entity';
 import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
+import { isUuid } from '../../common/uuid-param.pipe';
 
 type OrderRefundedEvent = Extract<OrderEvent, { type: 'order.refunded' }>;
 type RefundUpdatedEvent = Extract<PaymentEvent, { type: 'refund.updated' }>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A refund's statuses at the provider by how far along they are: a ledger row only moves forward,
@@ -125,7 +125,7 @@ export class RefundsService implements OnModuleInit {
    */
   async providerUpdate(event: RefundUpdatedEvent): Promise<void> {
     const { organizationId, providerRefundId } = event;
-    if (!UUID.test(organizationId)) return this.logger.warn(`Refund ${providerRefundId}: organization_id is not an id, ignored`);
+    if (!isUuid(organizationId)) return this.logger.warn(`Refund ${providerRefundId}: organization_id is not an id, ignored`);
     if (!Object.hasOwn(REFUND_STAGE, event.status)) return this.logger.warn(`Refund ${providerRefundId}: unknown status ${event.status}, ignored`);
     const connection = this.em.getConnection();
     const [row] = await connection.execute<{ order_id: string }[]>(

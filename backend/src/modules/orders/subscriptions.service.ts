@@ -13,9 +13,9 @@ import { Order } from './entities/order.entity';
 import { SubscriptionInvoice } from './entities/subscription-invoice.entity';
 import { Subscription } from './entities/subscription.entity';
 import { OrderActivityService } from './order-activity.service';
+import { isUuid } from '../../common/uuid-param.pipe';
 
 const M = SUBSCRIPTION_MESSAGES;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isTerminal = (status: SubscriptionStatus) => status !== 'active';
 
 /** A subscription as the demo data or a demo checkout opens it. */
@@ -173,7 +173,7 @@ export class SubscriptionsService implements OnModuleInit {
     const known = await this.em.findOne(Subscription, { provider: event.provider, providerSubscriptionId: event.providerSubscriptionId });
     const organizationId = known?.organization.id ?? event.organizationId;
     // Not ours to know yet (no metadata, subscription not seen): fail, so the job retries later.
-    if (!organizationId || !UUID.test(organizationId)) throw new Error(`Invoice ${event.providerInvoiceId}: subscription ${event.providerSubscriptionId} is not known yet`);
+    if (!organizationId || !isUuid(organizationId)) throw new Error(`Invoice ${event.providerInvoiceId}: subscription ${event.providerSubscriptionId} is not known yet`);
     await this.em.transactional(async (em) => {
       await em.execute(
         `insert into "subscription_invoice" ("id", "organization_id", "provider", "provider_subscription_id", "provider_invoice_id", "amount_cents", "currency", "paid_at", "hosted_invoice_url")
@@ -195,7 +195,7 @@ export class SubscriptionsService implements OnModuleInit {
   /** Applies what the provider says about a subscription, forward only; creates it when first seen. */
   async applyChange(event: Extract<SubscriptionEvent, { type: 'subscription.changed' }>): Promise<void> {
     const { reference } = event;
-    if (!UUID.test(reference.organizationId)) return this.logger.warn(`Subscription ${event.providerSubscriptionId}: organization_id is not an id, ignored`);
+    if (!isUuid(reference.organizationId)) return this.logger.warn(`Subscription ${event.providerSubscriptionId}: organization_id is not an id, ignored`);
     const where = { provider: event.provider, providerSubscriptionId: event.providerSubscriptionId };
     if (!(await this.em.findOne(Subscription, where))) {
       const created = await this.createFromProvider(event);
@@ -239,9 +239,9 @@ export class SubscriptionsService implements OnModuleInit {
       this.logger.warn(`Subscription ${event.providerSubscriptionId}: no student of organization ${reference.organizationId} in its metadata, ignored`);
       return false;
     }
-    const productId = reference.productId && UUID.test(reference.productId) ? reference.productId : null;
+    const productId = reference.productId && isUuid(reference.productId) ? reference.productId : null;
     const product = productId ? await this.products.requireProduct(ctx, productId).catch(() => null) : null;
-    const orderId = reference.orderId && UUID.test(reference.orderId) && (await this.em.count(Order, { id: reference.orderId, organization: ctx.organizationId })) ? reference.orderId : null;
+    const orderId = reference.orderId && isUuid(reference.orderId) && (await this.em.count(Order, { id: reference.orderId, organization: ctx.organizationId })) ? reference.orderId : null;
     await this.em.execute(
       `insert into "subscription" ("id", "organization_id", "student_id", "order_id", "product_id", "product_price_id", "plan_name", "amount_cents", "currency",
          "interval_unit", "interval_count", "provider", "provider_subscription_id", "status", "current_period_end", "provider_event_at", "created_at")
@@ -252,7 +252,7 @@ export class SubscriptionsService implements OnModuleInit {
         studentId,
         orderId,
         product?.id ?? null,
-        product && reference.productPriceId && UUID.test(reference.productPriceId) ? reference.productPriceId : null,
+        product && reference.productPriceId && isUuid(reference.productPriceId) ? reference.productPriceId : null,
         event.planName ?? product?.name ?? 'Subscription',
         event.amountCents,
         event.currency,
@@ -268,11 +268,11 @@ export class SubscriptionsService implements OnModuleInit {
   }
 
   private async studentOf(ctx: RequestContext, studentId: string | null, orderId: string | null): Promise<string | null> {
-    if (studentId && UUID.test(studentId)) {
+    if (studentId && isUuid(studentId)) {
       const student = await this.students.requireStudent(ctx, studentId).catch(() => null);
       if (student) return student.id;
     }
-    if (orderId && UUID.test(orderId)) {
+    if (orderId && isUuid(orderId)) {
       const order = await this.em.findOne(Order, { id: orderId, organization: ctx.organizationId });
       if (order) return order.student.id;
     }

@@ -16,9 +16,9 @@ import { Event } from './entities/event.entity';
 import { Tag } from './entities/tag.entity';
 import { EventsService } from './events.service';
 import { seatsTaken } from './seats';
+import { isUuid } from '../../common/uuid-param.pipe';
 
 type TagInput = z.output<typeof tagSchema>;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const mapTag = (t: Tag) => ({
   tag_id: t.id,
@@ -65,7 +65,7 @@ export class TagsService {
 
   async update(ctx: RequestContext, id: string, input: TagInput) {
     if (isSystemTagId(id)) throw new ApiError(HttpStatus.BAD_REQUEST, M.systemTagsReadOnly);
-    if (!UUID.test(id)) throw notFound('Tag not found');
+    if (!isUuid(id)) throw notFound('Tag not found');
     const tag = await this.em.findOne(Tag, { id, organization: ctx.organizationId });
     if (!tag) throw notFound('Tag not found');
     this.em.assign(tag, {
@@ -110,7 +110,7 @@ export class TagsService {
   async setForEvent(ctx: RequestContext, eventId: string, tagIds: string[]) {
     const event = await this.events.requireEvent(ctx, eventId);
     const custom = [...new Set(tagIds.filter((id) => !isSystemTagId(id)))];
-    if (custom.some((id) => !UUID.test(id)))
+    if (custom.some((id) => !isUuid(id)))
       throw new ApiError(HttpStatus.BAD_REQUEST, M.invalidTagData, { tags: M.invalidTagData });
     const found = custom.length
       ? await this.em.count(Tag, { id: { $in: custom }, organization: ctx.organizationId })

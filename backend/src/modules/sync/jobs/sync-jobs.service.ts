@@ -5,7 +5,6 @@ import { HttpStatus } from '@nestjs/common';
 import { SYNC_JOB_MESSAGES as M, SYNC_PROVIDERS, SyncProviderName } from '@studio/contracts';
 import { ApiError, notFound } from '../../../common/api-error';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import {
   JOB_QUEUE,
   JobEnvelope,
@@ -26,6 +25,7 @@ import {
   syncJobId,
   syncQueueName,
 } from './sync-job.types';
+import { isUuid } from '../../../common/uuid-param.pipe';
 
 /**
  * The API only enqueues; workers (in this process on `npm start`, or `node dist/worker.js`) run
@@ -104,7 +104,7 @@ export class SyncJobsService implements OnApplicationBootstrap {
    * Another organization's mapping is 404; a mapping that is not failed is 409.
    */
   async retry(organizationId: string, mappingId: string): Promise<SyncProviderName> {
-    if (!UUID.test(mappingId)) throw notFound(M.mappingNotFound);
+    if (!isUuid(mappingId)) throw notFound(M.mappingNotFound);
     const [mapping] = await this.em.getConnection().execute<
       { provider: SyncJobData['provider']; local_type: SyncJobData['localType']; local_id: string; action: string | null; stage: string }[]
     >(`select provider, local_type, local_id, action, stage from sync_mapping where id = ? and organization_id = ?`, [

@@ -1,8 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { SYNC_CONFLICT_MESSAGES as C, SYNC_CONFLICTS_SHOWN, SyncSaleConflict } from '@studio/contracts';
 import { notFound } from '../../../../common/api-error';
+import { isUuid } from '../../../../common/uuid-param.pipe';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The Eventbrite sales held as conflicts (`sync_external_sale`, stage `conflict`) for the admin:
@@ -51,7 +51,7 @@ export async function resolveSaleConflict(
   id: string,
   userId: string | null,
 ): Promise<void> {
-  if (!UUID.test(id)) throw notFound(C.notFound);
+  if (!isUuid(id)) throw notFound(C.notFound);
   const rows = await em.getConnection().execute<{ id: string }[]>(
     `update sync_external_sale set stage = 'resolved', resolved_at = now(), resolved_by = ?, updated_at = now()
       where id = ? and organization_id = ? and stage = 'conflict' returning id`,
