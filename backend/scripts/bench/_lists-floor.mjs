@@ -1,13 +1,14 @@
 // The lists bench's second reference, the floor: the same statements as each list request, behind
 // a bare node:http server in its own process (like the API) on a pg pool, answering their rows as
 // JSON: no framework, no auth, no validation, no shaping. It shows how much of the API's time over
-// the SQL is HTTP itself (the client's fetch, the server's parse and write, the extra hop) and how
+// the SQL is HTTP itself (the client's request and read, the server's parse and write, the extra hop) and how
 // much is ours. Started by lists.mjs; the scenarios are given once, then GET /<index> runs one.
 // Usage (as a process): node _lists-floor.mjs <database url>; prints its port once listening.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { request } from './_http-client.mjs';
 
 /**
  * A step's statements: a list of [text, values], or `{ afterIds: { prefix, suffix, values } }`, a
@@ -32,8 +33,8 @@ export async function startListsFloor(dbUrl, scenarioSteps) {
     pid: child.pid,
     async get(index) {
       const t0 = performance.now();
-      const res = await fetch(`${base}/${index}`);
-      const body = await res.json();
+      const res = await request(`${base}/${index}`);
+      const body = res.json();
       const ms = performance.now() - t0;
       if (!res.ok) throw new Error(`lists floor ${index}: ${res.status} ${JSON.stringify(body)}`);
       return ms;

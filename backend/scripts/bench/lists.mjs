@@ -8,6 +8,7 @@
 // connections, as the API does on its pool; the API's extra cost is the HTTP hop, the token lookup, validation
 // and the JSON shaping, which is what the targets bound.
 import { createRequire } from 'node:module';
+import { request } from './_http-client.mjs';
 import { startListsFloor, stepStatements } from './_lists-floor.mjs';
 
 const require = createRequire(import.meta.url);
@@ -229,8 +230,8 @@ export async function run(ctx) {
 
   async function api(path) {
     const t0 = performance.now();
-    const res = await fetch(`${apiUrl}${path}`, { headers });
-    const body = await res.json();
+    const res = await request(`${apiUrl}${path}`, { headers });
+    const body = res.json();
     const ms = performance.now() - t0;
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
     return { ms, body };

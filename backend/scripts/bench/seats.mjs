@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from './_http-client.mjs';
 import { sessions, students } from './_seed.mjs';
 
 const CLIENTS = 64;
@@ -31,10 +32,16 @@ async function attempts(ctx, tag, eventIds) {
   return rows.map((r, i) => ({ studentId: r.id, eventId: eventIds[i % eventIds.length] }));
 }
 
-/** User + system CPU time of a process so far, in ms (clock ticks of 10 ms). */
-const cpuMs = (pid) => {
+/** User and system CPU time of a process so far, in ms (clock ticks of 10 ms). */
+const cpuTimes = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
+  return { user: Number(f[11]) * 10, system: Number(f[12]) * 10 };
+};
+/** CPU spent between two cpuTimes readings, per attempt: "x ms (y user, z system)". */
+const perAttempt = (a, b, n) => {
+  const user = (b.user - a.user) / n;
+  const system = (b.system - a.system) / n;
+  return `${(user + system).toFixed(2)} ms (${user.toFixed(2)} user, ${system.toFixed(2)} system)`;
 };
 
 async function runClients(queue, work) {
@@ -62,8 +69,7 @@ async function oversold(ctx, eventIds) {
 async function overHttp(url, headers, queue) {
   const statuses = {};
   const ms = await runClients(queue, async ({ studentId, eventId }) => {
-    const res = await fetch(`${url}/${studentId}`, { method: 'POST', headers, body: JSON.stringify({ event_id: eventId }) });
-    await res.arrayBuffer();
+    const res = await request(`${url}/${studentId}`, { method: 'POST', headers, body: JSON.stringify({ event_id: eventId }) });
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   });
   const unexpected = Object.keys(statuses).filter((s) => s !== '201' && s !== '409');
@@ -123,9 +129,9 @@ export async function run(ctx) {
   const apiWarm = await round(ctx, 'Seats API warm-up', 'seatsapiw', WARMUP_SESSIONS);
   await overHttp(apiUrl, ctx.headers, apiWarm.queue);
   const apiRun = await round(ctx, 'Seats API', 'seatsapi', SESSIONS);
-  const cpu0 = cpuMs(ctx.apiPid);
+  const cpu0 = cpuTimes(ctx.apiPid);
   const { ms: apiMs, statuses } = await overHttp(apiUrl, ctx.headers, apiRun.queue);
-  const apiCpuMs = cpuMs(ctx.apiPid) - cpu0;
+  const apiCpu = perAttempt(cpu0, cpuTimes(ctx.apiPid), apiRun.queue.length);
   const api = await oversold(ctx, apiRun.events);
 
   // The control: count, then insert, no lock, no transaction.
@@ -136,13 +142,13 @@ export async function run(ctx) {
 
   // The same control behind the API's HTTP shape.
   const httpControl = await startHttpControl(ctx);
-  let httpMs, httpCpuMs, httpStatuses, http;
+  let httpMs, httpCpu, httpStatuses, http;
   try {
     await overHttp(httpControl.url, { 'content-type': 'application/json' }, (await round(ctx, 'Seats HTTP warm-up', 'seatshttpw', WARMUP_SESSIONS)).queue);
     const httpRun = await round(ctx, 'Seats HTTP control', 'seatshttp', SESSIONS);
-    const h0 = cpuMs(httpControl.pid);
+    const h0 = cpuTimes(httpControl.pid);
     ({ ms: httpMs, statuses: httpStatuses } = await overHttp(httpControl.url, { 'content-type': 'application/json' }, httpRun.queue));
-    httpCpuMs = cpuMs(httpControl.pid) - h0;
+    httpCpu = perAttempt(h0, cpuTimes(httpControl.pid), httpRun.queue.length);
     http = await oversold(ctx, httpRun.events);
   } finally {
     await httpControl.stop();
@@ -154,8 +160,8 @@ export async function run(ctx) {
   const httpRate = n / (httpMs / 1000);
   ctx.note(
     `Seats: ${CLIENTS} clients, ${n} attempts on ${SESSIONS} sessions of ${CAPACITY} seats (${OVERSUBSCRIBE}x), after a warm-up of ${WARMUP_SESSIONS} such sessions per contender; API answers ${JSON.stringify(statuses)}; ` +
-      `the API process spent ${(apiCpuMs / n).toFixed(1)} ms of CPU per attempt; the count-then-insert control seated ${control.seated} of ${SESSIONS * CAPACITY} seats (${control.oversold} oversold); ` +
-      `the same behind HTTP (own process, no auth, no transaction, no order) answered ${JSON.stringify(httpStatuses)}, spent ${(httpCpuMs / n).toFixed(1)} ms of CPU per attempt and seated ${http.seated} (${http.oversold} oversold).`,
+      `the API process spent ${apiCpu} of CPU per attempt; the count-then-insert control seated ${control.seated} of ${SESSIONS * CAPACITY} seats (${control.oversold} oversold); ` +
+      `the same behind HTTP (own process, no auth, no transaction, no order) answered ${JSON.stringify(httpStatuses)}, spent ${httpCpu} of CPU per attempt and seated ${http.seated} (${http.oversold} oversold).`,
   );
   return [
     {
