@@ -22,6 +22,7 @@ import { OrderRefund } from './entities/order-refund.entity';
 import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
+import { statusAfterRefund } from './order-status';
 import { isUuid } from '../../common/uuid-param.pipe';
 
 type OrderRefundedEvent = Extract<OrderEvent, { type: 'order.refunded' }>;
@@ -165,7 +166,7 @@ export class RefundsService implements OnModuleInit {
       const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
       // What this ledger counted when the refund was made is what is given back.
       order.refundedCents = Math.max(0, order.refundedCents - entry.amountCents);
-      if (order.status === 'refunded' || order.status === 'partial_refund') order.status = order.refundedCents > 0 ? 'partial_refund' : 'paid';
+      if (order.status === 'refunded' || order.status === 'partial_refund') order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
       this.activity.record(em, {
         organizationId: event.organizationId,
         orderId,
@@ -305,7 +306,7 @@ export class RefundsService implements OnModuleInit {
     entry.providerRefundId = result.refundId;
     entry.status = result.status;
     order.refundedCents += moved;
-    order.status = order.refundedCents >= order.totalCents ? 'refunded' : 'partial_refund';
+    order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
     this.activity.record(em, {
       organizationId: ctx.organizationId,
       orderId,
