@@ -133,6 +133,33 @@ describe('loyalty points ledger', () => {
     expect(await ledger.reverseForOrder(a.organizationId, ada, randomUUID())).toBe(false);
   });
 
+  it('a failed refund gives back what its reversal took, once however often it is announced; the next full refund takes it again', async () => {
+    await set(ada, { amount: 100 }).expect(200);
+    const orderId = randomUUID();
+    const [firstRefund, failedRefund, secondRefund] = [randomUUID(), randomUUID(), randomUUID()];
+    // Nothing taken back yet: nothing to give back.
+    expect(await ledger.restoreForOrder(a.organizationId, ada, orderId, failedRefund)).toBe(false);
+    await ledger.earnForOrder(a.organizationId, ada, orderId, 500);
+    expect(await ledger.reverseForOrder(a.organizationId, ada, orderId, firstRefund)).toBe(true);
+    expect((await entries(ada))[0]).toMatchObject({ balance: 100, points: -500 });
+    const restored = await Promise.all([1, 2, 3].map(() => ledger.restoreForOrder(a.organizationId, ada, orderId, failedRefund)));
+    expect(restored.filter(Boolean)).toHaveLength(1);
+    expect(await ledger.restoreForOrder(a.organizationId, ada, orderId, failedRefund)).toBe(false);
+    expect((await entries(ada))[0]).toMatchObject({ balance: 600, points: 500, reason: 'refund_failed', order_id: orderId, actor: null });
+    // The first refund announced again changes nothing; the order refunded again loses its points again.
+    expect(await ledger.reverseForOrder(a.organizationId, ada, orderId, firstRefund)).toBe(false);
+    expect(await ledger.reverseForOrder(a.organizationId, ada, orderId, secondRefund)).toBe(true);
+    expect(await ledger.reverseForOrder(a.organizationId, ada, orderId, secondRefund)).toBe(false);
+    // The first failure announced again (late) does not give them back.
+    expect(await ledger.restoreForOrder(a.organizationId, ada, orderId, failedRefund)).toBe(false);
+    expect((await entries(ada)).filter((e) => e.order_id === orderId).map((e) => [e.reason, e.points, e.balance])).toEqual([
+      ['refund_reversal', -500, 100],
+      ['refund_failed', 500, 600],
+      ['refund_reversal', -500, 100],
+      ['earned', 500, 600],
+    ]);
+  });
+
   it('concurrent changes to one balance never lose one another (the per-student lock)', async () => {
     await set(ada, { amount: 0 }).expect(200);
     await Promise.all(
@@ -162,6 +189,7 @@ describe('loyalty points ledger', () => {
       orderId,
       studentId: ada,
       amountCents: 100,
+      refundId: randomUUID(),
     };
     await events.emit({ ...refunded, full: false });
     expect((await entries(ada))[0].balance).toBe(400);

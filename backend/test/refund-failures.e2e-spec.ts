@@ -1,5 +1,6 @@
-import { REFUND_MESSAGES as M } from '@studio/contracts';
+import { LOYALTY_REASON_LABELS, REFUND_MESSAGES as M } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
+import { OrderEvents } from '../src/modules/orders/order-events';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
@@ -254,6 +255,87 @@ describe('refunds that fail at Stripe after they were made', () => {
     const after = await drawer(a, paid.id);
     expect(after).toMatchObject({ status: 'partial_refund', refunded_amount: 1000 });
     expect(failedLines(after)).toHaveLength(1);
+  });
+
+  describe('loyalty points of a refund that then fails', () => {
+    type Entry = { balance: number; points: number; reason: string; order_id: string | null };
+    const points = async (o: Org, studentId: string) =>
+      (await t.http.get(`/api/admin/student/${studentId}`).set('token', o.token).expect(200)).body.LoyaltyBalance as Entry[];
+
+    it('the points the full refund took back are given back once; refunded again, they are taken back again', async () => {
+      await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
+      const s = await addStudent(t, a.token);
+      await t.http.post(`/api/admin/student/${s}/loyalty-balance/set`).set('token', a.token).send({ amount: 1000 }).expect(200);
+      const paymentIntentId = await charge(a, 5000);
+      const paid = await t.withEm(() =>
+        t.created.app.get(OrdersService).recordOrder(ctx(a), {
+          studentId: s,
+          status: 'paid',
+          source: 'workbench',
+          paymentIntentId,
+          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 2500, quantity: 2, loyaltyPoints: 150 }],
+        }),
+      );
+      // Its payment announced as the orders module announces it: the kits earn 300 points.
+      await t.created.app.get(OrderEvents).emit({ type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 300 });
+      const beforeRefund = (await points(a, s))[0].balance;
+      expect(beforeRefund).toBe(1300);
+
+      fake.answerNextRefund('pending');
+      const line = lastRefund((await refund(a, paid.id, { reason: 'Class moved' }).expect(200)).body);
+      expect((await points(a, s))[0]).toMatchObject({ balance: 1000, points: -300, reason: 'refund_reversal', order_id: paid.id });
+
+      const failed = fake.updateRefund(line.provider_refund_id, 'failed', { failureReason: 'expired_or_canceled_card' });
+      await deliverAll(failed);
+      expect(await drawer(a, paid.id)).toMatchObject({ status: 'paid', refunded_amount: 0 });
+      const restored = await points(a, s);
+      expect(restored[0]).toMatchObject({ balance: beforeRefund, points: 300, reason: 'refund_failed', order_id: paid.id });
+      expect(LOYALTY_REASON_LABELS.refund_failed).toBe('Restored after a failed refund');
+
+      // The same event again, and the same change under the other event types: nothing more.
+      expect((await deliver(failed).expect(200)).body).toEqual({ received: true, duplicate: true });
+      await deliverAll(another(failed, 'refund.updated'), another(failed, 'charge.refund.updated'));
+      expect(await points(a, s)).toEqual(restored);
+
+      // Refunded again: the points go again, once.
+      await refund(a, paid.id, { reason: 'Class moved' }).expect(200);
+      const again = await points(a, s);
+      expect(again[0]).toMatchObject({ balance: 1000, points: -300, reason: 'refund_reversal', order_id: paid.id });
+      expect(again.filter((e) => e.order_id === paid.id).map((e) => [e.reason, e.points])).toEqual([
+        ['refund_reversal', -300],
+        ['refund_failed', 300],
+        ['refund_reversal', -300],
+        ['earned', 300],
+      ]);
+    });
+
+    it('a failed part of an order refunded in parts gives back the points its full refund took; a failed partial refund gives none', async () => {
+      const s = await addStudent(t, a.token);
+      const paymentIntentId = await charge(a, 4000);
+      const paid = await t.withEm(() =>
+        t.created.app.get(OrdersService).recordOrder(ctx(a), {
+          studentId: s,
+          status: 'paid',
+          source: 'workbench',
+          paymentIntentId,
+          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 4000, loyaltyPoints: 200 }],
+        }),
+      );
+      await t.created.app.get(OrderEvents).emit({ type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 200 });
+      fake.answerNextRefund('pending');
+      const first = lastRefund((await refund(a, paid.id, { amount: 1000 }).expect(200)).body);
+      // A partial refund took nothing, so its failure gives nothing back.
+      await deliverAll(fake.updateRefund(first.provider_refund_id, 'failed'));
+      expect((await points(a, s))[0]).toMatchObject({ balance: 200, reason: 'earned' });
+      await refund(a, paid.id, { amount: 1500 }).expect(200);
+      fake.answerNextRefund('pending');
+      const last = lastRefund((await refund(a, paid.id, { amount: 2500 }).expect(200)).body);
+      expect((await points(a, s))[0]).toMatchObject({ balance: 0, reason: 'refund_reversal' });
+      // The refund that completed it fails: partial_refund again, and the points are back.
+      await deliverAll(fake.updateRefund(last.provider_refund_id, 'failed'));
+      expect(await drawer(a, paid.id)).toMatchObject({ status: 'partial_refund', refunded_amount: 1500 });
+      expect((await points(a, s))[0]).toMatchObject({ balance: 200, points: 200, reason: 'refund_failed' });
+    });
   });
 
   describe('Remove student with a refund that then fails', () => {

@@ -31,6 +31,8 @@ const NAMES = [
   'Migration20261123010000_location_online',
   'Migration20261123020000_student_csv_plain',
   'Migration20261123030000_waiver_withdrawn',
+  'Migration20261123100000_webhook_lookup_indexes',
+  'Migration20261123110000_loyalty_refund_failed',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

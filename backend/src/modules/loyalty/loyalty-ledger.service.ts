@@ -106,18 +106,18 @@ export class LoyaltyLedgerService {
   }
 
   /**
-   * A full refund takes back what the order earned, once; the balance never goes below 0 (points
-   * already spent stay spent). Answers whether it debited.
+   * A full refund takes back what the order earned; the balance never goes below 0 (points already
+   * spent stay spent). Only while the points are not taken back already, and once per refund
+   * (`refundId`, its row in the order's refunds ledger: the unique index on order, reason and
+   * refund makes a repeat a no-op): after a failed refund gave them back, the next full refund takes
+   * them again. Answers whether it debited.
    */
-  async reverseForOrder(organizationId: string, studentId: string, orderId: string): Promise<boolean> {
+  async reverseForOrder(organizationId: string, studentId: string, orderId: string, refundId?: string): Promise<boolean> {
     return this.em.transactional(async (em) => {
-      const [earned] = await em.execute<{ points: number }[]>(
-        `select points from loyalty_entry where organization_id = ? and order_id = ? and reason = 'earned'`,
-        [organizationId, orderId],
-      );
-      if (!earned) return false;
       const current = await this.lockedBalance(em, organizationId, studentId);
-      const taken = Math.min(Number(earned.points), current);
+      const order = await this.orderPoints(em, organizationId, orderId);
+      if (order.earned === null || order.takenBack !== null) return false;
+      const taken = Math.min(order.earned, current);
       return this.append(em, {
         organizationId,
         studentId,
@@ -125,8 +125,51 @@ export class LoyaltyLedgerService {
         balance: current - taken,
         reason: 'refund_reversal',
         orderId,
+        refundId,
       });
     });
+  }
+
+  /**
+   * The refund that took the order's points back failed at the payment provider (the money stayed
+   * with the studio): what its reversal took is given back, once per failed refund (`refundId`, its
+   * row in the order's refunds ledger), and only while the points are taken back. Answers whether it
+   * credited.
+   */
+  async restoreForOrder(organizationId: string, studentId: string, orderId: string, refundId: string): Promise<boolean> {
+    return this.em.transactional(async (em) => {
+      const current = await this.lockedBalance(em, organizationId, studentId);
+      const { takenBack } = await this.orderPoints(em, organizationId, orderId);
+      if (takenBack === null) return false;
+      return this.append(em, {
+        organizationId,
+        studentId,
+        points: takenBack,
+        balance: current + takenBack,
+        reason: 'refund_failed',
+        orderId,
+        refundId,
+      });
+    });
+  }
+
+  /**
+   * What an order earned (null: nothing), and what its last reversal took back while no failed
+   * refund has given it back since (null: its points are not taken back). Read under the student's lock.
+   */
+  private async orderPoints(em: EntityManager, organizationId: string, orderId: string): Promise<{ earned: number | null; takenBack: number | null }> {
+    const rows = await em.execute<{ reason: LoyaltyReason; points: number }[]>(
+      `select reason, points from loyalty_entry
+        where organization_id = ? and order_id = ? and reason in ('earned', 'refund_reversal', 'refund_failed')
+        order by created_at, id`,
+      [organizationId, orderId],
+    );
+    const earned = rows.find((r) => r.reason === 'earned');
+    const last = rows.filter((r) => r.reason !== 'earned').at(-1);
+    return {
+      earned: earned ? Number(earned.points) : null,
+      takenBack: last?.reason === 'refund_reversal' ? -Number(last.points) : null,
+    };
   }
 
   /** Takes the student's ledger lock for this transaction and reads the balance inside it. */
@@ -148,12 +191,13 @@ export class LoyaltyLedgerService {
       balance: number;
       reason: LoyaltyReason;
       orderId?: string;
+      refundId?: string;
       actorUserId?: string;
     },
   ): Promise<boolean> {
     const rows = await em.execute<{ id: string }[]>(
-      `insert into loyalty_entry (id, organization_id, student_id, points, balance, reason, order_id, actor_user_id, created_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, clock_timestamp())
+      `insert into loyalty_entry (id, organization_id, student_id, points, balance, reason, order_id, refund_id, actor_user_id, created_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())
        on conflict do nothing returning id`,
       [
         e.organizationId,
@@ -162,6 +206,7 @@ export class LoyaltyLedgerService {
         e.balance,
         e.reason,
         e.orderId ?? null,
+        e.refundId ?? null,
         e.actorUserId ?? null,
       ],
     );

@@ -5,8 +5,9 @@ import { LoyaltyService } from './loyalty.service';
 
 /**
  * Points follow orders (issue 10): a paid order earns its product lines' points (once, however often
- * the payment is announced), and a full refund takes them back. Only while the programme is active
- * for earning; a reversal applies whenever the order had earned.
+ * the payment is announced), a full refund takes them back, and when that refund then fails at the
+ * provider they are given back. Only while the programme is active for earning; a reversal and its
+ * restoring apply whenever the order had earned.
  */
 @Injectable()
 export class LoyaltyOrderListener implements OnModuleInit {
@@ -23,7 +24,10 @@ export class LoyaltyOrderListener implements OnModuleInit {
       }
     });
     this.events.on('order.refunded', async (e) => {
-      if (e.full) await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId);
+      if (e.full) await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
+    });
+    this.events.on('order.refund_failed', async (e) => {
+      if (e.wasFull) await this.ledger.restoreForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
     });
   }
 }

@@ -19,6 +19,7 @@ import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
 import { OrderLine } from './entities/order-line.entity';
 import { OrderActivityService } from './order-activity.service';
+import { statusAfterRefund } from './order-status';
 import { SubscriptionsService } from './subscriptions.service';
 import { RefundsService } from './refunds.service';
 import { Order } from './entities/order.entity';
@@ -287,7 +288,7 @@ export class OrdersService {
         if (partial && !(await partial.claim(em))) return false;
         const refundedTo = partial ? Math.min(order.totalCents, Math.max(order.refundedCents, partial.refundedCents)) : order.totalCents;
         const amount = refundedTo - order.refundedCents;
-        order.status = partial ? (refundedTo > 0 ? 'partial_refund' : order.status) : 'refunded';
+        order.status = statusAfterRefund(order.totalCents, refundedTo, order.status, partial ? 'part' : 'whole');
         order.refundedCents = refundedTo;
         this.activity.record(em, {
           organizationId: ctx.organizationId,

@@ -22,9 +22,11 @@ import { OrderRefund } from './entities/order-refund.entity';
 import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
+import { statusAfterRefund } from './order-status';
 import { isUuid } from '../../common/uuid-param.pipe';
 
 type OrderRefundedEvent = Extract<OrderEvent, { type: 'order.refunded' }>;
+type RefundFailedEvent = Extract<OrderEvent, { type: 'order.refund_failed' }>;
 type RefundUpdatedEvent = Extract<PaymentEvent, { type: 'refund.updated' }>;
 
 
@@ -120,8 +122,9 @@ export class RefundsService implements OnModuleInit {
    * Its ledger row is found by the provider's refund id in the event's organization only; an unknown
    * id is logged and ignored. The row's status follows the provider's; a refund that failed or was
    * canceled gives its amount back to the order (refunded amount and status) and writes a
-   * refund_failed history line, under the order's row lock, once. Enrollments are not touched: a
-   * student removed with the refund stays removed.
+   * refund_failed history line, under the order's row lock, once; after the commit, order.refund_failed
+   * is announced (the loyalty module gives back the points a full refund took). Enrollments are not
+   * touched: a student removed with the refund stays removed.
    */
   async providerUpdate(event: RefundUpdatedEvent): Promise<void> {
     const { organizationId, providerRefundId } = event;
@@ -144,28 +147,44 @@ export class RefundsService implements OnModuleInit {
     const orderIds = row ? [row.order_id] : byPayment.map((r) => r.order_id);
     for (const orderId of orderIds) {
       const applied = await this.queue.run(orderId, () => this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, orderId)));
-      if (applied) return;
+      if (!applied) continue;
+      // Announced once, by the delivery that changed the row: a repeated delivery changes nothing and announces nothing.
+      if (applied.failed) await this.orderEvents.emit(applied.failed);
+      return;
     }
     this.logger.warn(`Refund ${providerRefundId} (${event.status}) is not in the refunds of organization ${organizationId}: ignored`);
   }
 
-  /** Answers whether the refund is this order's (whether or not anything changed). */
-  private async providerUpdateLocked(em: EntityManager, event: RefundUpdatedEvent, orderId: string): Promise<boolean> {
+  /**
+   * Null when the refund is not this order's; else whether it failed just now (the event to
+   * announce after the commit), whether or not anything changed.
+   */
+  private async providerUpdateLocked(em: EntityManager, event: RefundUpdatedEvent, orderId: string): Promise<{ failed: RefundFailedEvent | null } | null> {
     const [locked] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
       orderId,
       event.organizationId,
     ]);
-    if (!locked) return false;
+    if (!locked) return null;
     const entry = await em.findOne(OrderRefund, { orderId, organizationId: event.organizationId, providerRefundId: event.providerRefundId }, { refresh: true });
-    if (!entry) return false;
+    if (!entry) return null;
     const from = Object.hasOwn(REFUND_STAGE, entry.status) ? REFUND_STAGE[entry.status] : REFUND_STAGE.succeeded;
-    if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return true;
+    if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return { failed: null };
     entry.status = event.status;
+    let failed: RefundFailedEvent | null = null;
     if (reversed(event.status)) {
       const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+      failed = {
+        type: 'order.refund_failed',
+        organizationId: event.organizationId,
+        orderId,
+        studentId: order.student.id,
+        wasFull: order.status === 'refunded',
+        amountCents: entry.amountCents,
+        refundId: entry.id,
+      };
       // What this ledger counted when the refund was made is what is given back.
       order.refundedCents = Math.max(0, order.refundedCents - entry.amountCents);
-      if (order.status === 'refunded' || order.status === 'partial_refund') order.status = order.refundedCents > 0 ? 'partial_refund' : 'paid';
+      if (order.status === 'refunded' || order.status === 'partial_refund') order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
       this.activity.record(em, {
         organizationId: event.organizationId,
         orderId,
@@ -176,7 +195,7 @@ export class RefundsService implements OnModuleInit {
       });
     }
     await em.flush();
-    return true;
+    return { failed };
   }
 
   /**
@@ -305,7 +324,7 @@ export class RefundsService implements OnModuleInit {
     entry.providerRefundId = result.refundId;
     entry.status = result.status;
     order.refundedCents += moved;
-    order.status = order.refundedCents >= order.totalCents ? 'refunded' : 'partial_refund';
+    order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
     this.activity.record(em, {
       organizationId: ctx.organizationId,
       orderId,
@@ -322,6 +341,7 @@ export class RefundsService implements OnModuleInit {
       studentId: order.student.id,
       full: order.status === 'refunded',
       amountCents: moved,
+      refundId: entry.id,
     };
   }
 

@@ -2021,7 +2021,7 @@ export interface components {
                 /** @description the change: positive when earned or raised */
                 points: number;
                 /** @enum {string} */
-                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal";
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed";
                 order_id: string | null;
                 /** @description the admin's name, or null for an order's payment or refund */
                 actor: string | null;
@@ -2423,7 +2423,7 @@ export interface components {
                 /** @description the change: positive when earned or raised */
                 points: number;
                 /** @enum {string} */
-                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal";
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed";
                 order_id: string | null;
                 /** @description the admin's name, or null for an order's payment or refund */
                 actor: string | null;

@@ -44,8 +44,11 @@ export function centsToPoints(cents: number): number {
 
 /* ---------- The points ledger (issue 10, spec 001 §2 Loyalty dialog, §5, §7) ---------- */
 
-/** Why a balance changed: earned on a paid order, set by an admin, spent, or taken back by a full refund. */
-export const LOYALTY_REASONS = ['earned', 'adjusted', 'redeemed', 'refund_reversal'] as const;
+/**
+ * Why a balance changed: earned on a paid order, set by an admin, spent, taken back by a full refund,
+ * or given back when that refund failed at the payment provider (the money stayed with the studio).
+ */
+export const LOYALTY_REASONS = ['earned', 'adjusted', 'redeemed', 'refund_reversal', 'refund_failed'] as const;
 export type LoyaltyReason = (typeof LOYALTY_REASONS)[number];
 
 export const LOYALTY_REASON_LABELS: Record<LoyaltyReason, string> = {
@@ -53,6 +56,7 @@ export const LOYALTY_REASON_LABELS: Record<LoyaltyReason, string> = {
   adjusted: 'Adjusted by an admin',
   redeemed: 'Redeemed',
   refund_reversal: 'Reversed by a refund',
+  refund_failed: 'Restored after a failed refund',
 };
 
 /** The largest balance an admin may set (a bound, so no number overflows its column). */

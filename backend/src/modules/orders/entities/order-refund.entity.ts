@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
  */
 @Entity({ tableName: 'order_refund' })
 @Index({ properties: ['organizationId', 'orderId', 'createdAt'] })
+/** A refund's change at the provider finds its row by the provider's refund id (migration webhook_lookup_indexes). */
+@Index({ name: 'order_refund_provider_refund_index', properties: ['organizationId', 'providerRefundId'] })
 @Unique({ properties: ['orderId', 'idempotencyKey'] })
 export class OrderRefund {
   [OptionalProps]?: 'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey';
