@@ -15,7 +15,9 @@ import fixtures from './stripe-fixtures.json';
  *
  * Prices, subscriptions (create, retrieve, cancel now) and their invoices are kept too; `renewSubscription`
  * plays a billing cycle. `answerNextRefund` makes the next refund pending (or requires_action) and
- * `updateRefund` plays its later success, failure or cancellation (refund.updated, refund.failed). Every change is also an event (`events`, Stripe's event objects, oldest first),
+ * `updateRefund` plays its later success, failure or cancellation (refund.updated, refund.failed);
+ * `dashboardRefund` plays a refund made in Stripe's dashboard, and `holdNextRefund` holds a refund's
+ * answer while its webhooks are delivered. A refund is announced as refund.created and charge.refunded. Every change is also an event (`events`, Stripe's event objects, oldest first),
  * which `signWebhook` signs as Stripe signs a delivery: `t=<seconds>,v1=<HMAC-SHA256(secret, t.payload)>`.
  */
 
@@ -73,6 +75,18 @@ export interface FakeStripe {
    * refund.updated otherwise, or `type`, e.g. charge.refund.updated of older API versions).
    */
   updateRefund(refundId: string, status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled', options?: { failureReason?: string; type?: string }): StripeObject;
+  /**
+   * A studio owner refunds the payment in the Stripe dashboard (no metadata: not made through the
+   * API): the refund (all that is left by default) and its events, refund.created and charge.refunded
+   * (whose charge, as since API 2022-11-15, does not list its refunds).
+   */
+  dashboardRefund(paymentIntentId: string, options?: { amount?: number; status?: 'pending' | 'succeeded'; reason?: string }): { refund: StripeObject; created: StripeObject; chargeRefunded: StripeObject };
+  /**
+   * Holds the answer of the next refund created through the API until `release` is called; `created`
+   * resolves with the refund once Stripe made it (its events are in `events`). Plays a webhook that
+   * arrives while the caller's transaction is still open.
+   */
+  holdNextRefund(): { created: Promise<StripeObject>; release: () => void };
   close(): Promise<void>;
 }
 
@@ -89,6 +103,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
   const invoices = new Map<string, StripeObject>();
   const events: StripeObject[] = [];
   let nextRefundStatus: string | null = null;
+  let refundHold: { onCreated: (refund: StripeObject) => void; released: Promise<void> } | null = null;
   // Events of one second still come in order: each is created at least a second after the last.
   let lastEventAt = 0;
   const emit = (type: string, object: StripeObject, previous?: Params): StripeObject => {
@@ -248,7 +263,20 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     refunds.set(refund.id, refund);
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
+    // As Stripe: the refund, then the charge it refunded (whose refunds are not listed unless expanded).
+    emit('refund.created', refund);
+    const { refunds: _listed, ...unexpanded } = charge;
+    emit('charge.refunded', unexpanded as StripeObject, { amount_refunded: (charge.amount_refunded as number) - amount, refunded: false });
     return refund;
+  };
+
+  /** GET /v1/refunds: newest first, of one charge or payment intent when asked. */
+  const listRefunds = (q: Params) => {
+    if (q.charge && !charges.has(q.charge as string)) throw missing('charge', q.charge as string, 'charge');
+    const data = [...refunds.values()]
+      .filter((r) => (!q.charge || r.charge === q.charge) && (!q.payment_intent || r.payment_intent === q.payment_intent))
+      .reverse();
+    return { object: 'list', data: clone(data), has_more: false, url: '/v1/refunds' };
   };
 
   const listPaymentMethods = (q: Params) => {
@@ -405,6 +433,8 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     if (method === 'GET' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) return publicSession(get(sessions, 'checkout.session', m[1]));
     if (method === 'GET' && (m = path.match(/^\/v1\/payment_intents\/([^/]+)$/))) return paymentIntentOf(m[1], (params.expand as string[]) ?? []);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
+    if (method === 'GET' && path === '/v1/refunds') return listRefunds(params);
+    if (method === 'GET' && (m = path.match(/^\/v1\/refunds\/([^/]+)$/))) return clone(get(refunds, 'refund', m[1]));
     if (method === 'GET' && path === '/v1/payment_methods') return listPaymentMethods(params);
     if (method === 'GET' && (m = path.match(/^\/v1\/setup_intents\/([^/]+)$/))) return clone(get(setupIntents, 'setup_intent', m[1]));
     if (method === 'POST' && path === '/v1/prices') return clone(createPrice(params));
@@ -460,7 +490,11 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       }
       // Stripe keeps the answer of a key (success or 400) and replays it for 24 hours.
       if (cacheKey && status < 500) idempotent.set(cacheKey, { status, body, params: raw });
-      send(status, body);
+      const hold = method === 'POST' && url.pathname === '/v1/refunds' && status === 200 ? refundHold : null;
+      if (!hold) return send(status, body);
+      refundHold = null;
+      hold.onCreated(body as StripeObject);
+      void hold.released.then(() => send(status, body));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -590,6 +624,20 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         charge.refunded = charge.amount_refunded === charge.amount;
       }
       return emit(options.type ?? (status === 'failed' ? 'refund.failed' : 'refund.updated'), refund, previous);
+    },
+    dashboardRefund(paymentIntentId, options = {}) {
+      if (options.status) nextRefundStatus = options.status;
+      const refund = createRefund({ payment_intent: paymentIntentId, amount: options.amount, reason: options.reason });
+      const [created, chargeRefunded] = events.slice(-2);
+      return { refund: clone(refund), created, chargeRefunded };
+    },
+    holdNextRefund() {
+      let release!: () => void;
+      let onCreated!: (refund: StripeObject) => void;
+      const released = new Promise<void>((r) => (release = r));
+      const created = new Promise<StripeObject>((r) => (onCreated = r));
+      refundHold = { onCreated, released };
+      return { created, release };
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
 import { useDrawer, type OrderDetail } from '@studio/ui';
+import { REFUND_MESSAGES } from '@studio/contracts';
 import { OrderDrawer } from './order.drawer';
 
 /** What GET /api/admin/order/{order_id} answers: an invented field fails the typecheck. */
@@ -58,6 +59,7 @@ const ORDER: OrderDetail = {
       actor: 'Mia Owner',
       status: 'succeeded',
       provider_refund_id: 're_1',
+      origin: 'app',
       created_at: '2026-03-06T10:00:00Z',
     },
   ],
@@ -141,10 +143,25 @@ describe('OrderDrawer', () => {
     expect(summary).toHaveTextContent('Refunds');
     expect(summary).toHaveTextContent('Class moved');
     expect(summary).toHaveTextContent('Mia Owner');
+    expect(summary).not.toHaveTextContent(REFUND_MESSAGES.madeAtProvider);
     // The money audit, failures included.
     expect(summary).toHaveTextContent('History');
     expect(summary).toHaveTextContent('Refund failed');
     expect(summary).toHaveTextContent('Card issuer declined');
+  });
+
+  it('a refund made in the Stripe dashboard says so where an admin would be named', async () => {
+    await renderDrawer({
+      ...ORDER,
+      refunds: [
+        ...ORDER.refunds,
+        { refund_id: 'r2', amount: 1200, reason: '', actor: null, status: 'succeeded', provider_refund_id: 're_2', origin: 'provider', created_at: '2026-03-08T10:00:00Z' },
+      ],
+    });
+    const rows = within(screen.getByRole('region', { name: 'Order summary' })).getAllByRole('row');
+    const dashboard = rows.find((row) => row.textContent?.includes('$12.00'));
+    expect(dashboard).toHaveTextContent(REFUND_MESSAGES.madeAtProvider);
+    expect(REFUND_MESSAGES.madeAtProvider).toBe('In Stripe');
   });
 
   it.each([

@@ -88,7 +88,7 @@ function OrderActions({ order, hasPaymentMethod, onRefund }: { order: OrderDetai
   );
 }
 
-/** The refunds ledger: amount, reason, who and when. */
+/** The refunds ledger: amount, reason, who (or In Stripe, for a refund made in the Stripe dashboard) and when. */
 function RefundHistory({ order }: { order: OrderDetail }) {
   const dates = useDateFormat();
   if (order.refunds.length === 0) return null;
@@ -104,7 +104,8 @@ function RefundHistory({ order }: { order: OrderDetail }) {
         { key: 'date', title: 'Date', render: (_, r) => dates.dateTime(r.created_at) },
         { key: 'amount', title: 'Amount', align: 'right', render: (_, r) => formatCents(r.amount) },
         { key: 'reason', title: 'Reason', render: (_, r) => r.reason },
-        { key: 'by', title: 'By', render: (_, r) => r.actor ?? '' },
+        // A refund made in the Stripe dashboard has no admin: it says where it was made.
+        { key: 'by', title: 'By', render: (_, r) => r.actor ?? (r.origin === 'provider' ? REFUND_MESSAGES.madeAtProvider : '') },
       ]}
     />
   );

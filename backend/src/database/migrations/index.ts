@@ -33,6 +33,7 @@ const NAMES = [
   'Migration20261123030000_waiver_withdrawn',
   'Migration20261123100000_webhook_lookup_indexes',
   'Migration20261123110000_loyalty_refund_failed',
+  'Migration20261123120000_external_refunds',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

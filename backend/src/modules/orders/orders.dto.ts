@@ -1,4 +1,4 @@
-import { ORDER_LINE_KINDS, ORDER_STATUSES, SUBSCRIPTION_STATUSES } from '@studio/contracts';
+import { ORDER_LINE_KINDS, ORDER_STATUSES, REFUND_ORIGINS, SUBSCRIPTION_STATUSES } from '@studio/contracts';
 import { z } from 'zod';
 import { createZodDto } from '../../common/zod-dto';
 import { orderActivityOut } from './order-activity.service';
@@ -8,9 +8,12 @@ export const orderRefundOut = z.object({
   refund_id: z.uuid(),
   amount: z.number().int().describe('cents'),
   reason: z.string(),
-  actor: z.string().nullable().describe("the admin's name"),
-  status: z.string().describe("the provider's answer: succeeded, or pending"),
+  actor: z.string().nullable().describe("the admin's name; null for a refund made at the payment provider"),
+  status: z.string().describe("the provider's status: succeeded, pending, requires_action, failed or canceled"),
   provider_refund_id: z.string().nullable(),
+  origin: z
+    .enum(REFUND_ORIGINS)
+    .describe('app: made in this back office; provider: made at the payment provider itself (the Stripe dashboard), recorded from its webhooks; its amount is what it counted on the order'),
   created_at: z.string(),
 });
 

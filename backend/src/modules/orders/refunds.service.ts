@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
@@ -10,6 +10,7 @@ import {
   refundRefusal,
   refundableShare,
   type RefundBody,
+  type RefundOrigin,
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
@@ -37,6 +38,10 @@ type RefundUpdatedEvent = Extract<PaymentEvent, { type: 'refund.updated' }>;
  */
 const REFUND_STAGE: Record<string, number> = { pending: 0, requires_action: 0, succeeded: 1, failed: 2, canceled: 2 };
 const reversed = (status: string) => status === 'failed' || status === 'canceled';
+/** The statuses of an order whose money was taken: a refund made at the provider moves them (statusAfterRefund). */
+const MONEY_TAKEN = new Set<string>(['paid', 'partial_refund', 'refunded']);
+/** The provider as the history names it ("Refunded $12.00 in Stripe"). */
+const providerName = (provider: string) => (provider === 'stripe' ? 'Stripe' : provider.charAt(0).toUpperCase() + provider.slice(1));
 
 /** One ledger row as the order drawer shows it. */
 export interface OrderRefundOut {
@@ -46,6 +51,7 @@ export interface OrderRefundOut {
   actor: string | null;
   status: string;
   provider_refund_id: string | null;
+  origin: RefundOrigin;
   created_at: string;
 }
 
@@ -118,13 +124,18 @@ export class RefundsService implements OnModuleInit {
   }
 
   /**
-   * A refund changed at the provider (PaymentEvents refund.updated, from Stripe's refund webhooks).
-   * Its ledger row is found by the provider's refund id in the event's organization only; an unknown
-   * id is logged and ignored. The row's status follows the provider's; a refund that failed or was
+   * A refund made or changed at the provider (PaymentEvents refund.updated, from Stripe's refund and
+   * charge.refunded webhooks). Its ledger row is found by the provider's refund id in the event's
+   * organization only. The row's status follows the provider's; a refund that failed or was
    * canceled gives its amount back to the order (refunded amount and status) and writes a
-   * refund_failed history line, under the order's row lock, once; after the commit, order.refund_failed
-   * is announced (the loyalty module gives back the points a full refund took). Enrollments are not
-   * touched: a student removed with the refund stays removed.
+   * refund_failed history line, under the order's row lock, once; after the commit,
+   * order.refund_failed is announced (the loyalty module gives back the points a full refund took).
+   * Enrollments are not touched: a student removed with the refund stays removed.
+   *
+   * A refund in no ledger that names no order (every refund this app makes names its order) was
+   * made at the provider itself, e.g. in the Stripe dashboard: while pending or succeeded it is
+   * recorded on the order of its payment (recordAtProvider), once. Any other unknown refund is
+   * logged and ignored.
    */
   async providerUpdate(event: RefundUpdatedEvent): Promise<void> {
     const { organizationId, providerRefundId } = event;
@@ -137,11 +148,12 @@ export class RefundsService implements OnModuleInit {
     );
     // Not in the ledger yet: the refund may be one whose transaction is still open (it holds the order's
     // lock while it asks the provider), so the order of its payment is locked and the ledger read again.
+    // Oldest first: a refund made at the provider on a payment several orders name is the oldest's.
     const byPayment =
       row || !event.paymentIntentId
         ? []
         : await connection.execute<{ order_id: string }[]>(
-            `select id as order_id from customer_order where organization_id = ? and payment_intent_id = ?`,
+            `select id as order_id from customer_order where organization_id = ? and payment_intent_id = ? order by created_at, id`,
             [organizationId, event.paymentIntentId],
           );
     const orderIds = row ? [row.order_id] : byPayment.map((r) => r.order_id);
@@ -149,42 +161,62 @@ export class RefundsService implements OnModuleInit {
       const applied = await this.queue.run(orderId, () => this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, orderId)));
       if (!applied) continue;
       // Announced once, by the delivery that changed the row: a repeated delivery changes nothing and announces nothing.
-      if (applied.failed) await this.orderEvents.emit(applied.failed);
+      if (applied.announce) await this.orderEvents.emit(applied.announce);
       return;
+    }
+    // In no order's ledger, even under their locks: made at the provider itself when it names no order.
+    if (!row && byPayment.length > 0 && event.orderReference === null && !reversed(event.status)) {
+      const target = byPayment[0].order_id;
+      const applied = await this.queue.run(target, () =>
+        this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, target, { recordAtProvider: true })),
+      );
+      if (applied) {
+        if (applied.announce) await this.orderEvents.emit(applied.announce);
+        return;
+      }
     }
     this.logger.warn(`Refund ${providerRefundId} (${event.status}) is not in the refunds of organization ${organizationId}: ignored`);
   }
 
   /**
-   * Null when the refund is not this order's; else whether it failed just now (the event to
-   * announce after the commit), whether or not anything changed.
+   * Null when the refund is not this order's; else the event to announce after the commit (a
+   * refund that failed just now, or one made at the provider recorded just now), whether or not
+   * anything changed. With `recordAtProvider`, a refund in no ledger of the organization is
+   * recorded on this order.
    */
-  private async providerUpdateLocked(em: EntityManager, event: RefundUpdatedEvent, orderId: string): Promise<{ failed: RefundFailedEvent | null } | null> {
+  private async providerUpdateLocked(
+    em: EntityManager,
+    event: RefundUpdatedEvent,
+    orderId: string,
+    options: { recordAtProvider?: boolean } = {},
+  ): Promise<{ announce: OrderEvent | null } | null> {
     const [locked] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
       orderId,
       event.organizationId,
     ]);
     if (!locked) return null;
     const entry = await em.findOne(OrderRefund, { orderId, organizationId: event.organizationId, providerRefundId: event.providerRefundId }, { refresh: true });
-    if (!entry) return null;
+    if (!entry) return options.recordAtProvider ? this.recordAtProviderLocked(em, event, orderId) : null;
     const from = Object.hasOwn(REFUND_STAGE, entry.status) ? REFUND_STAGE[entry.status] : REFUND_STAGE.succeeded;
-    if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return { failed: null };
+    if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return { announce: null };
     entry.status = event.status;
     let failed: RefundFailedEvent | null = null;
     if (reversed(event.status)) {
       const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+      const before = order.status;
+      // What this ledger counted when the refund was made is what is given back.
+      order.refundedCents = Math.max(0, order.refundedCents - entry.amountCents);
+      if (order.status === 'refunded' || order.status === 'partial_refund') order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
       failed = {
         type: 'order.refund_failed',
         organizationId: event.organizationId,
         orderId,
         studentId: order.student.id,
-        wasFull: order.status === 'refunded',
+        // Only when this refund's amount was what made the order refunded (a provider refund that counted 0 was not).
+        wasFull: before === 'refunded' && order.status !== 'refunded',
         amountCents: entry.amountCents,
         refundId: entry.id,
       };
-      // What this ledger counted when the refund was made is what is given back.
-      order.refundedCents = Math.max(0, order.refundedCents - entry.amountCents);
-      if (order.status === 'refunded' || order.status === 'partial_refund') order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
       this.activity.record(em, {
         organizationId: event.organizationId,
         orderId,
@@ -195,7 +227,75 @@ export class RefundsService implements OnModuleInit {
       });
     }
     await em.flush();
-    return { failed };
+    return { announce: failed };
+  }
+
+  /**
+   * Records a refund made at the provider itself (the Stripe dashboard) on `orderId`, whose row is
+   * locked: a ledger row of origin `provider` (no admin), the order's refunded amount and status
+   * (statusAfterRefund, scope amount), a refund history line, and, after the commit, the same
+   * order.refunded as a refund made here (the loyalty module takes back the points of a full
+   * refund). The amount counted never goes beyond the order's total: the rest is logged and said in
+   * the history line. Enrollments are not touched: removing a student stays the admin's decision.
+   *
+   * Once per refund and organization: under this lock the ledger is read again across all orders,
+   * and the insert is a compare-and-set on the unique index order_refund_provider_once (a delivery
+   * racing this one on another order, or another API replica, inserts nothing).
+   */
+  private async recordAtProviderLocked(em: EntityManager, event: RefundUpdatedEvent, orderId: string): Promise<{ announce: OrderEvent | null } | null> {
+    const [known] = await em.execute<{ order_id: string }[]>(`select order_id from order_refund where organization_id = ? and provider_refund_id = ? limit 1`, [
+      event.organizationId,
+      event.providerRefundId,
+    ]);
+    if (known) return { announce: null };
+    const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+    const amount = Math.max(0, Math.trunc(event.amountCents));
+    if (amount <= 0) {
+      this.logger.warn(`Refund ${event.providerRefundId} made at ${event.provider} moves ${event.amountCents} cents: ignored`);
+      return null;
+    }
+    const counted = Math.min(amount, Math.max(0, order.totalCents - order.refundedCents));
+    if (counted < amount) {
+      this.logger.warn(
+        `Refund ${event.providerRefundId} made at ${event.provider} of ${amount} cents on order ${orderId}: ${counted} counted, the order's total of ${order.totalCents} cents is reached`,
+      );
+    }
+    const id = randomUUID();
+    const inserted = await em.execute<{ id: string }[]>(
+      `insert into order_refund (id, order_id, organization_id, amount_cents, reason, actor_user_id, provider_refund_id, status, idempotency_key, origin, created_at)
+       values (?, ?, ?, ?, ?, null, ?, ?, null, 'provider', ?)
+       on conflict (organization_id, provider_refund_id) where origin = 'provider' do nothing
+       returning id`,
+      [id, orderId, event.organizationId, counted, event.reason ?? '', event.providerRefundId, event.status, new Date()],
+    );
+    if (inserted.length === 0) return { announce: null };
+    const provider = providerName(event.provider);
+    if (counted > 0) {
+      order.refundedCents += counted;
+      // An order sold as paid follows its refunds; another (fraudulent, pending, failed) keeps its status.
+      if (MONEY_TAKEN.has(order.status)) order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status, 'amount');
+    }
+    this.activity.record(em, {
+      organizationId: event.organizationId,
+      orderId,
+      action: 'refund',
+      actorUserId: null,
+      amountCents: counted,
+      detail: counted < amount ? M.refundedAtProviderCapped(amount, counted, provider) : M.refundedAtProvider(amount, provider),
+    });
+    await em.flush();
+    if (counted === 0) return { announce: null };
+    return {
+      announce: {
+        type: 'order.refunded',
+        organizationId: event.organizationId,
+        orderId,
+        studentId: order.student.id,
+        full: order.status === 'refunded',
+        amountCents: counted,
+        refundId: id,
+      },
+    };
   }
 
   /**
@@ -349,9 +449,9 @@ export class RefundsService implements OnModuleInit {
   async list(organizationId: string, orderId: string): Promise<OrderRefundOut[]> {
     const actor = actorNameSql('r.actor_user_id');
     const rows = await this.em.getConnection().execute<
-      ({ id: string; amount_cents: number; reason: string; status: string; provider_refund_id: string | null; created_at: Date } & ActorNameColumns)[]
+      ({ id: string; amount_cents: number; reason: string; status: string; provider_refund_id: string | null; origin: RefundOrigin; created_at: Date } & ActorNameColumns)[]
     >(
-      `select r.id, r.amount_cents, r.reason, r.status, r.provider_refund_id, ${actor.columns}, r.created_at
+      `select r.id, r.amount_cents, r.reason, r.status, r.provider_refund_id, r.origin, ${actor.columns}, r.created_at
          from order_refund r ${actor.join}
         where r.organization_id = ? and r.order_id = ?
         order by r.created_at, r.id`,
@@ -363,6 +463,7 @@ export class RefundsService implements OnModuleInit {
       reason: r.reason,
       status: r.status,
       provider_refund_id: r.provider_refund_id,
+      origin: r.origin,
       actor: actorName(r),
       created_at: new Date(r.created_at).toISOString(),
     }));

@@ -5,8 +5,9 @@ import { InProcessEvents } from '../../common/in-process-events';
  * What a payment provider announces. The orders module subscribes (payment.succeeded: the order is
  * paid, the student enrolled; checkout.expired / checkout.cancelled: the order fails, the seat is
  * freed). The demo provider emits these when the payer clicks Pay or Cancel, or when an expired link
- * is looked at; Stripe's arrive later through its webhooks. refund.updated: a refund's status changed
- * at the provider (the orders module gives back the amount of one that failed).
+ * is looked at; Stripe's arrive later through its webhooks. refund.updated: a refund was made or changed
+ * at the provider (the orders module gives back the amount of one that failed, and records one made
+ * at the provider itself).
  */
 export type PaymentEvent =
   | {
@@ -35,10 +36,11 @@ export type PaymentEvent =
   | { type: 'payment_method.added'; provider: string; organizationId: string; paymentMethodId: string }
   | {
       /**
-       * A refund changed at the provider after it was made (Stripe: refund.updated, refund.failed,
-       * charge.refund.updated): a pending refund succeeded, or failed or was canceled and the money
-       * never left. The orders module finds its ledger row by the provider's refund id, in this
-       * organization only.
+       * A refund made or changed at the provider (Stripe: refund.created, refund.updated,
+       * refund.failed, charge.refund.updated, and each refund of a charge.refunded): a pending refund
+       * succeeded, or failed or was canceled and the money never left, or a refund was made in the
+       * Stripe dashboard. The orders module finds its ledger row by the provider's refund id, in this
+       * organization only, and records a refund made at the provider that is in no ledger yet.
        */
       type: 'refund.updated';
       provider: string;
@@ -51,6 +53,14 @@ export type PaymentEvent =
       amountCents: number;
       /** Why it failed (Stripe's failure_reason), when it did. */
       failureReason: string | null;
+      /**
+       * The order the refund names (Stripe: its order_id metadata). Every refund this app makes names
+       * its order; a refund naming none, not in the ledger, was made at the provider itself (the
+       * Stripe dashboard) and is recorded on the order of its payment.
+       */
+      orderReference: string | null;
+      /** The provider's reason for the refund (Stripe: duplicate, fraudulent, requested_by_customer), if any. */
+      reason: string | null;
     };
 
 /**

@@ -2199,11 +2199,16 @@ export interface components {
                 /** @description cents */
                 amount: number;
                 reason: string;
-                /** @description the admin's name */
+                /** @description the admin's name; null for a refund made at the payment provider */
                 actor: string | null;
-                /** @description the provider's answer: succeeded, or pending */
+                /** @description the provider's status: succeeded, pending, requires_action, failed or canceled */
                 status: string;
                 provider_refund_id: string | null;
+                /**
+                 * @description app: made in this back office; provider: made at the payment provider itself (the Stripe dashboard), recorded from its webhooks; its amount is what it counted on the order
+                 * @enum {string}
+                 */
+                origin: "app" | "provider";
                 created_at: string;
             }[];
         };

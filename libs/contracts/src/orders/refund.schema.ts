@@ -8,6 +8,13 @@ import { MAX_CENTS, safeText } from '../safe-input';
  * message the API and the dialogs say. Each lives here once.
  */
 
+/**
+ * Where a refund in an order's ledger was made: `app`, by this back office (the drawer, Remove
+ * student); `provider`, at the payment provider itself (the Stripe dashboard), recorded from its webhooks.
+ */
+export const REFUND_ORIGINS = ['app', 'provider'] as const;
+export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
+
 /** Spec 001 §4: only these statuses can be refunded. */
 export const REFUNDABLE_STATUSES = ['paid', 'partial_refund'] as const;
 
@@ -31,6 +38,13 @@ export const REFUND_MESSAGES = {
   providerRefused: (status: string) => `The payment provider did not make the refund (${status}).`,
   // The history line of a refund the provider later failed or canceled (its amount is given back to the order)
   providerReversed: (amountCents: number, reason: string) => `Refund of ${formatCents(amountCents)} failed: ${reason}`,
+  // The history line of a refund made at the provider itself (the Stripe dashboard), recorded from its webhooks
+  refundedAtProvider: (amountCents: number, provider: string) => `Refunded ${formatCents(amountCents)} in ${provider}`,
+  // The same, beyond what was left of the order's total: only what was left is counted
+  refundedAtProviderCapped: (amountCents: number, countedCents: number, provider: string) =>
+    `Refunded ${formatCents(amountCents)} in ${provider}; ${formatCents(countedCents)} counted: the order's total is refunded`,
+  // The refunds ledger's "By" of a refund made at the provider
+  madeAtProvider: 'In Stripe',
   idempotencyKey: 'Idempotency-Key is 1 to 200 characters without control characters.',
   // Spec 000 §5, §8: the refund of Remove student
   amountNonZero: 'Amount must be a valid non-zero number',

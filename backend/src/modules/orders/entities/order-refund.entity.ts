@@ -1,8 +1,10 @@
 import { Entity, Index, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import type { RefundOrigin } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 
 /**
- * The refunds ledger: one row per refund made, with who made it, why, and the provider's refund id.
+ * The refunds ledger: one row per refund made, here or at the provider itself (`origin`), with who
+ * made it, why, and the provider's refund id.
  * An order's refunded amount is the sum of its rows (the refund keeps both in one transaction).
  * Its id is the idempotency key sent to the provider; `idempotencyKey` is the client's (the header of
  * the refund call), so a retried action finds its row and refunds once.
@@ -12,8 +14,13 @@ import { randomUUID } from 'node:crypto';
 /** A refund's change at the provider finds its row by the provider's refund id (migration webhook_lookup_indexes). */
 @Index({ name: 'order_refund_provider_refund_index', properties: ['organizationId', 'providerRefundId'] })
 @Unique({ properties: ['orderId', 'idempotencyKey'] })
+/*
+ * A provider refund is recorded once per studio from its webhooks: the partial unique index
+ * order_refund_provider_once on (organization_id, provider_refund_id) where origin = 'provider'
+ * (migration external_refunds).
+ */
 export class OrderRefund {
-  [OptionalProps]?: 'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey';
+  [OptionalProps]?: 'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -42,6 +49,14 @@ export class OrderRefund {
 
   @Property({ type: 'text', nullable: true })
   idempotencyKey?: string | null;
+
+  /**
+   * `app`: made by this API (the drawer's refund, Remove student's); `provider`: made at the payment
+   * provider itself (the Stripe dashboard) and recorded from its webhooks. A provider row's amount is
+   * what it counted on the order (never beyond the order's total).
+   */
+  @Property({ type: 'text' })
+  origin: RefundOrigin = 'app';
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

@@ -167,9 +167,13 @@ export class StripeWebhooksService implements OnModuleInit {
         return this.subscriptionChanged(event.data.object, event.created);
       case 'invoice.paid':
         return this.invoicePaid(event.data.object, event.created);
+      case 'refund.created':
       case 'refund.updated':
       case 'refund.failed':
         return this.refundChanged(event.data.object);
+      // A charge refunded (fully or in part): each of its refunds, ours or made in the Stripe dashboard.
+      case 'charge.refunded':
+        return this.chargeRefunded(event.data.object);
       // API versions before 2024-10 announced a refund's changes on the charge's name; the object is the refund.
       case 'charge.refund.updated':
         return this.refundChanged(event.data.object as Stripe.Refund);
@@ -248,13 +252,30 @@ export class StripeWebhooksService implements OnModuleInit {
   }
 
   /**
-   * A refund's status changed (a pending refund succeeded, failed or was canceled). The studio is the
-   * refund's organization_id metadata (refunds made by the adapter carry it), else its payment
-   * intent's (our Checkout sets it there); a refund neither names is not a studio's and is ignored.
+   * A refund made or changed (a pending refund succeeded, failed or was canceled; a refund made in
+   * the Stripe dashboard). The studio is the refund's organization_id metadata (refunds made by the
+   * adapter carry it), else its payment intent's (our Checkout sets it there); a refund neither names
+   * is not a studio's and is ignored.
+   *
+   * A refund that names no order (no order_id metadata: not made by this app, e.g. in the dashboard)
+   * is read again from Stripe when this deployment has a secret key, unless `current` (just listed
+   * from Stripe): the orders module records such a refund from this event, so it takes the refund's
+   * state now, not the event's (a refund.created delivered after the refund.failed of the same
+   * refund must not record a refund whose money never left). `intentOrganization` is the payment
+   * intent's studio when the caller resolved it already (one charge's refunds share it).
    */
-  private async refundChanged(refund: Stripe.Refund): Promise<void> {
+  private async refundChanged(refund: Stripe.Refund, options: { current?: boolean; intentOrganization?: () => Promise<string | null> } = {}): Promise<void> {
     if (typeof refund?.id !== 'string' || typeof refund.status !== 'string') return this.logger.warn('A refund event without a refund id or status: ignored');
-    const organizationId = textOr(refund.metadata?.organization_id) ?? (await this.paymentIntentOrganization(refund.payment_intent));
+    if (!options.current && !textOr(refund.metadata?.order_id) && this.config.STRIPE_SECRET_KEY) {
+      const current = await this.currentRefund(refund.id);
+      if (!current) return this.logger.warn(`Refund ${refund.id} is not known to Stripe: ignored`);
+      refund = current;
+    }
+    const status = refund.status;
+    if (typeof status !== 'string') return this.logger.warn(`Refund ${refund.id} has no status: ignored`);
+    const organizationId =
+      textOr(refund.metadata?.organization_id) ??
+      (options.intentOrganization ? await options.intentOrganization() : await this.paymentIntentOrganization(refund.payment_intent));
     if (!organizationId) return this.logger.warn(`Refund ${refund.id} names no studio (no organization_id metadata on it or its payment intent): ignored`);
     await this.paymentEvents.emit(
       {
@@ -263,12 +284,55 @@ export class StripeWebhooksService implements OnModuleInit {
         organizationId,
         providerRefundId: refund.id,
         paymentIntentId: idOf(refund.payment_intent),
-        status: refund.status,
+        status,
         amountCents: refund.amount ?? 0,
         failureReason: textOr(refund.failure_reason),
+        orderReference: textOr(refund.metadata?.order_id),
+        reason: textOr(refund.reason),
       },
       RETRY_ON_FAILURE,
     );
+  }
+
+  /**
+   * charge.refunded: every refund of the charge, in the order Stripe lists them. The event's charge
+   * lists them only when expanded (API versions since 2022-11-15 leave `refunds` out), so they are
+   * listed from Stripe, which also gives their state now; without a secret key only an expanded
+   * list can be read. Each goes the way of refundChanged: ours find their ledger rows, one made in
+   * the dashboard is recorded once, however many events announce it.
+   */
+  private async chargeRefunded(charge: Stripe.Charge): Promise<void> {
+    if (typeof charge?.id !== 'string') return this.logger.warn('A charge.refunded event without a charge id: ignored');
+    let refunds: Stripe.Refund[];
+    let current = false;
+    if (this.config.STRIPE_SECRET_KEY) {
+      refunds = [];
+      try {
+        for await (const refund of this.stripe.refunds.list({ charge: charge.id, limit: 100 })) refunds.push(refund);
+      } catch (error) {
+        // Not this account's charge: nothing to record. Anything else (network) fails the job, which is retried.
+        if ((error as { code?: string }).code === 'resource_missing') return this.logger.warn(`Charge ${charge.id} is not known to Stripe: ignored`);
+        throw error;
+      }
+      current = true;
+    } else if (charge.refunds?.data && !charge.refunds.has_more) {
+      refunds = charge.refunds.data;
+    } else {
+      return this.logger.warn(`Charge ${charge.id} refunded: its refunds are not in the event and this deployment cannot read them (no STRIPE_SECRET_KEY): ignored`);
+    }
+    let intentOrganization: Promise<string | null> | null = null;
+    const organization = () => (intentOrganization ??= this.paymentIntentOrganization(charge.payment_intent ?? refunds[0]?.payment_intent));
+    for (const refund of refunds) await this.refundChanged(refund, { current, intentOrganization: organization });
+  }
+
+  /** The refund as Stripe has it now, or null when Stripe does not know it. */
+  private async currentRefund(refundId: string): Promise<Stripe.Refund | null> {
+    try {
+      return await this.stripe.refunds.retrieve(refundId);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'resource_missing') return null;
+      throw error;
+    }
   }
 
   /** The organization_id metadata of a payment intent, read from Stripe when the event only names it. */
