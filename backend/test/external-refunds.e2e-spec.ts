@@ -102,6 +102,32 @@ describe('refunds made in the Stripe dashboard', () => {
   /** The same refund announced by another event (Stripe sends one change under several types and ids). */
   const another = (event: Event, type = event.type as string): Event => ({ ...structuredClone(event), id: `evt_${randomUUID().replace(/-/g, '')}`, type });
 
+  /** The refunds of another API replica: its own in-process queue, the same database. */
+  const replica = () => {
+    const app = t.created.app;
+    return new RefundsService(
+      app.get(EntityManager),
+      app.get(PaymentsPort),
+      app.get(OrderActivityService),
+      app.get(EnrollmentsService),
+      app.get(EnrollmentRemovalHooks),
+      app.get(OrderEvents),
+      app.get(PaymentEvents),
+    );
+  };
+  const refundEvent = (refund: Record<string, unknown>, paymentIntentId: string, orderReference: string | null): Extract<PaymentEvent, { type: 'refund.updated' }> => ({
+    type: 'refund.updated',
+    provider: 'stripe',
+    organizationId: a.organizationId,
+    providerRefundId: refund.id as string,
+    paymentIntentId,
+    status: refund.status as string,
+    amountCents: refund.amount as number,
+    failureReason: null,
+    orderReference,
+    reason: null,
+  });
+
   beforeAll(async () => {
     fake = await startFakeStripe('sk_test_external_refunds');
     t = await startTestApp({
@@ -198,29 +224,9 @@ describe('refunds made in the Stripe dashboard', () => {
 
     // Two replicas of the API (each its own in-process queue): only the order's row lock and the database serialise them.
     const second = await t.withEm(async () => {
-      const app = t.created.app;
-      const replicas = [app.get(RefundsService), new RefundsService(
-        app.get(EntityManager),
-        app.get(PaymentsPort),
-        app.get(OrderActivityService),
-        app.get(EnrollmentsService),
-        app.get(EnrollmentRemovalHooks),
-        app.get(OrderEvents),
-        app.get(PaymentEvents),
-      )];
+      const replicas = [t.created.app.get(RefundsService), replica()];
       const other = fake.dashboardRefund(paid.paymentIntentId, { amount: 1000 }).refund;
-      const event: Extract<PaymentEvent, { type: 'refund.updated' }> = {
-        type: 'refund.updated',
-        provider: 'stripe',
-        organizationId: a.organizationId,
-        providerRefundId: other.id,
-        paymentIntentId: paid.paymentIntentId,
-        status: 'succeeded',
-        amountCents: 1000,
-        failureReason: null,
-        orderReference: null,
-        reason: null,
-      };
+      const event = refundEvent(other, paid.paymentIntentId, null);
       await Promise.all([...replicas, ...replicas].map((r) => r.providerUpdate(event)));
       return other;
     });
@@ -253,10 +259,21 @@ describe('refunds made in the Stripe dashboard', () => {
     expect((created.data as { object: { id: string } }).object.id).toBe(ours.id);
     // Meanwhile the owner refunds some more in the dashboard.
     const dashboard = fake.dashboardRefund(paid.paymentIntentId, { amount: 700 });
+    const handling = jest.spyOn(t.created.app.get(RefundsService), 'providerUpdate');
     for (const event of [created, chargeRefunded, another(created, 'refund.updated'), dashboard.chargeRefunded]) await deliver(event).expect(200);
-    await new Promise((r) => setTimeout(r, 400));
-    hold.release();
+    // Our refund's webhooks are being handled while its transaction is still open (refund.created and its refund.updated twin).
+    let other: Promise<void>;
+    try {
+      await eventually(() => handling.mock.calls.filter(([e]) => e.providerRefundId === ours.id).length >= 2);
+      expect(await ledgerRows(ours.id)).toBe(0);
+      // Another replica gets it too, as if it named no order: it waits on the order's row lock, then finds our row.
+      other = t.withEm(() => replica().providerUpdate(refundEvent(ours, paid.paymentIntentId, null)));
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      hold.release();
+    }
     expect((await call).status).toBe(200);
+    await other;
     await eventually(handled([created.id, chargeRefunded.id, dashboard.chargeRefunded.id]));
     await deliverAll(dashboard.created);
 
@@ -273,6 +290,7 @@ describe('refunds made in the Stripe dashboard', () => {
       [700, null],
     ]);
     expect(await ledgerRows(ours.id)).toBe(1);
+    handling.mockRestore();
   });
 
   it('a dashboard refund that later fails gives its amount and the points back; a late refund.created changes nothing', async () => {
