@@ -160,7 +160,7 @@ describe('refunds made in the Stripe dashboard', () => {
     const partial = await drawer(a, paid.id);
     expect(partial).toMatchObject({ status: 'partial_refund', refunded_amount: 1200 });
     expect(partial.refunds).toEqual([
-      expect.objectContaining({ amount: 1200, status: 'succeeded', provider_refund_id: first.refund.id, origin: 'provider', actor: null, reason: 'requested_by_customer' }),
+      expect.objectContaining({ amount: 1200, status: 'succeeded', provider_refund_id: first.refund.id, origin: 'provider', actor: null, reason: 'Requested by customer' }),
     ]);
     expect(refundLines(partial)).toEqual([expect.objectContaining({ amount: 1200, detail: 'Refunded $12.00 in Stripe', actor: null })]);
     expect(M.refundedAtProvider(1200, 'Stripe')).toBe('Refunded $12.00 in Stripe');

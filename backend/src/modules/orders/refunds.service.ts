@@ -40,6 +40,8 @@ const REFUND_STAGE: Record<string, number> = { pending: 0, requires_action: 0, s
 const reversed = (status: string) => status === 'failed' || status === 'canceled';
 /** The statuses of an order whose money was taken: a refund made at the provider moves them (statusAfterRefund). */
 const MONEY_TAKEN = new Set<string>(['paid', 'partial_refund', 'refunded']);
+/** The provider's reason as the refunds list shows it: requested_by_customer → Requested by customer. */
+const reasonText = (reason: string | null) => (reason ? (reason.charAt(0).toUpperCase() + reason.slice(1)).replace(/_/g, ' ').slice(0, 500) : '');
 /** The provider as the history names it ("Refunded $12.00 in Stripe"). */
 const providerName = (provider: string) => (provider === 'stripe' ? 'Stripe' : provider.charAt(0).toUpperCase() + provider.slice(1));
 
@@ -266,7 +268,7 @@ export class RefundsService implements OnModuleInit {
        values (?, ?, ?, ?, ?, null, ?, ?, null, 'provider', ?)
        on conflict (organization_id, provider_refund_id) where origin = 'provider' do nothing
        returning id`,
-      [id, orderId, event.organizationId, counted, event.reason ?? '', event.providerRefundId, event.status, new Date()],
+      [id, orderId, event.organizationId, counted, reasonText(event.reason), event.providerRefundId, event.status, new Date()],
     );
     if (inserted.length === 0) return { announce: null };
     const provider = providerName(event.provider);
