@@ -26,7 +26,15 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 1
 
 type Org = { token: string; organizationId: string; userId: string };
 type Event = Record<string, unknown> & { id: string };
-type RefundLine = { refund_id: string; amount: number; status: string; provider_refund_id: string; origin: string; actor: string | null; reason: string };
+type RefundLine = {
+  refund_id: string;
+  amount: number;
+  status: string;
+  provider_refund_id: string;
+  origin: string;
+  actor: string | null;
+  reason: string;
+};
 type ActivityLine = { action: string; amount: number | null; detail: string; actor: string | null };
 type Entry = { balance: number; points: number; reason: string; order_id: string | null };
 
@@ -41,7 +49,12 @@ describe('refunds made in the Stripe dashboard', () => {
   let t: TestApp;
   let a: Org;
 
-  const ctx = (o: Org) => ({ organizationId: o.organizationId, userId: o.userId, role: 'owner' as const, sessionId: 'test' });
+  const ctx = (o: Org) => ({
+    organizationId: o.organizationId,
+    userId: o.userId,
+    role: 'owner' as const,
+    sessionId: 'test',
+  });
 
   async function saveCard(o: Org) {
     const res = await t.http.post('/api/admin/payment-methods/setup').set('token', o.token).expect(200);
@@ -65,7 +78,11 @@ describe('refunds made in the Stripe dashboard', () => {
   }
 
   /** A paid workbench order of `totalCents` (by default what was charged), charged `cents` at the fake; its lines earn `points`. */
-  async function order(o: Org, cents: number, options: { studentId?: string; totalCents?: number; points?: number } = {}) {
+  async function order(
+    o: Org,
+    cents: number,
+    options: { studentId?: string; totalCents?: number; points?: number } = {},
+  ) {
     const paymentIntentId = await charge(o, cents);
     const studentId = options.studentId ?? (await addStudent(t, o.token));
     const recorded = await t.withEm(() =>
@@ -74,33 +91,64 @@ describe('refunds made in the Stripe dashboard', () => {
         status: 'paid',
         source: 'workbench',
         paymentIntentId,
-        lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: options.totalCents ?? cents, loyaltyPoints: options.points ?? 0 }],
+        lines: [
+          {
+            kind: 'product',
+            description: 'Glaze kit',
+            unitPriceCents: options.totalCents ?? cents,
+            loyaltyPoints: options.points ?? 0,
+          },
+        ],
       }),
     );
     return { id: recorded.id, paymentIntentId, studentId };
   }
 
-  const refund = (o: Org, orderId: string, body: object) => t.http.post(`/api/admin/order/${orderId}/refund`).set('token', o.token).send(body);
-  const drawer = async (o: Org, orderId: string) => (await t.http.get(`/api/admin/order/${orderId}`).set('token', o.token).expect(200)).body;
-  const refundLines = (body: { activity: ActivityLine[] }) => body.activity.filter((l) => l.action === 'refund');
+  const refund = (o: Org, orderId: string, body: object) =>
+    t.http.post(`/api/admin/order/${orderId}/refund`).set('token', o.token).send(body);
+  const drawer = async (o: Org, orderId: string) =>
+    (await t.http.get(`/api/admin/order/${orderId}`).set('token', o.token).expect(200)).body;
+  const refundLines = (body: { activity: ActivityLine[] }) =>
+    body.activity.filter((l) => l.action === 'refund');
   const points = async (o: Org, studentId: string) =>
-    (await t.http.get(`/api/admin/student/${studentId}`).set('token', o.token).expect(200)).body.LoyaltyBalance as Entry[];
+    (await t.http.get(`/api/admin/student/${studentId}`).set('token', o.token).expect(200)).body
+      .LoyaltyBalance as Entry[];
   const ledgerRows = (providerRefundId: string) =>
-    t.withEm(async (em) => Number((await em.execute<{ n: string }[]>(`select count(*) as n from order_refund where provider_refund_id = ?`, [providerRefundId]))[0].n));
+    t.withEm(async (em) =>
+      Number(
+        (
+          await em.execute<{ n: string }[]>(
+            `select count(*) as n from order_refund where provider_refund_id = ?`,
+            [providerRefundId],
+          )
+        )[0].n,
+      ),
+    );
 
   const deliver = (event: Event) => {
     const { payload, header } = fake.signWebhook(event, SECRET);
-    return t.http.post('/api/webhooks/stripe').set('Stripe-Signature', header).set('Content-Type', 'application/json').send(payload);
+    return t.http
+      .post('/api/webhooks/stripe')
+      .set('Stripe-Signature', header)
+      .set('Content-Type', 'application/json')
+      .send(payload);
   };
   const handled = (ids: string[]) => () =>
-    t.withEm(async (em) => (await em.count(StripeWebhookEvent, { id: { $in: ids }, processedAt: { $ne: null } })) === ids.length);
+    t.withEm(
+      async (em) =>
+        (await em.count(StripeWebhookEvent, { id: { $in: ids }, processedAt: { $ne: null } })) === ids.length,
+    );
   /** Delivers each event (signed as Stripe signs) and waits until the queue has handled them all. */
   async function deliverAll(...events: Event[]) {
     for (const event of events) await deliver(event).expect(200);
     await eventually(handled(events.map((e) => e.id)));
   }
   /** The same refund announced by another event (Stripe sends one change under several types and ids). */
-  const another = (event: Event, type = event.type as string): Event => ({ ...structuredClone(event), id: `evt_${randomUUID().replace(/-/g, '')}`, type });
+  const another = (event: Event, type = event.type as string): Event => ({
+    ...structuredClone(event),
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    type,
+  });
 
   /** The refunds of another API replica: its own in-process queue, the same database. */
   const replica = () => {
@@ -115,7 +163,11 @@ describe('refunds made in the Stripe dashboard', () => {
       app.get(PaymentEvents),
     );
   };
-  const refundEvent = (refund: Record<string, unknown>, paymentIntentId: string, orderReference: string | null): Extract<PaymentEvent, { type: 'refund.updated' }> => ({
+  const refundEvent = (
+    refund: Record<string, unknown>,
+    paymentIntentId: string,
+    orderReference: string | null,
+  ): Extract<PaymentEvent, { type: 'refund.updated' }> => ({
     type: 'refund.updated',
     provider: 'stripe',
     organizationId: a.organizationId,
@@ -141,7 +193,11 @@ describe('refunds made in the Stripe dashboard', () => {
     const owner = await t.organizationWithUser('owner', 'Alpha Ceramics');
     a = { token: owner.token, organizationId: owner.organization.id, userId: owner.user.id };
     await saveCard(a);
-    await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
+    await t.http
+      .put('/api/admin/loyalty-program')
+      .set('token', a.token)
+      .send({ status: 'active' })
+      .expect(200);
   });
   afterAll(async () => {
     await t.close();
@@ -150,19 +206,39 @@ describe('refunds made in the Stripe dashboard', () => {
 
   it('a partial then a full refund in the dashboard show on the order with its status and history; the full one takes the points back', async () => {
     const paid = await order(a, 5000, { points: 300 });
-    await t.created.app.get(OrderEvents).emit({ type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: paid.studentId, loyaltyPoints: 300 });
+    await t.created.app
+      .get(OrderEvents)
+      .emit({
+        type: 'order.paid',
+        organizationId: a.organizationId,
+        orderId: paid.id,
+        studentId: paid.studentId,
+        loyaltyPoints: 300,
+      });
     expect((await points(a, paid.studentId))[0]).toMatchObject({ balance: 300, reason: 'earned' });
 
     // Partial, announced by refund.created.
-    const first = fake.dashboardRefund(paid.paymentIntentId, { amount: 1200, reason: 'requested_by_customer' });
+    const first = fake.dashboardRefund(paid.paymentIntentId, {
+      amount: 1200,
+      reason: 'requested_by_customer',
+    });
     expect(first.refund.metadata).toEqual({});
     await deliverAll(first.created);
     const partial = await drawer(a, paid.id);
     expect(partial).toMatchObject({ status: 'partial_refund', refunded_amount: 1200 });
     expect(partial.refunds).toEqual([
-      expect.objectContaining({ amount: 1200, status: 'succeeded', provider_refund_id: first.refund.id, origin: 'provider', actor: null, reason: 'Requested by customer' }),
+      expect.objectContaining({
+        amount: 1200,
+        status: 'succeeded',
+        provider_refund_id: first.refund.id,
+        origin: 'provider',
+        actor: null,
+        reason: 'Requested by customer',
+      }),
     ]);
-    expect(refundLines(partial)).toEqual([expect.objectContaining({ amount: 1200, detail: 'Refunded $12.00 in Stripe', actor: null })]);
+    expect(refundLines(partial)).toEqual([
+      expect.objectContaining({ amount: 1200, detail: 'Refunded $12.00 in Stripe', actor: null }),
+    ]);
     expect(M.refundedAtProvider(1200, 'Stripe')).toBe('Refunded $12.00 in Stripe');
     // A partial refund takes no points.
     expect((await points(a, paid.studentId))[0]).toMatchObject({ balance: 300, reason: 'earned' });
@@ -173,28 +249,53 @@ describe('refunds made in the Stripe dashboard', () => {
     await deliverAll(rest.chargeRefunded);
     const full = await drawer(a, paid.id);
     expect(full).toMatchObject({ status: 'refunded', refunded_amount: 5000 });
-    expect(full.refunds.map((r: RefundLine) => [r.amount, r.status, r.origin, r.provider_refund_id])).toEqual([
-      [1200, 'succeeded', 'provider', first.refund.id],
-      [3800, 'succeeded', 'provider', rest.refund.id],
+    expect(full.refunds.map((r: RefundLine) => [r.amount, r.status, r.origin, r.provider_refund_id])).toEqual(
+      [
+        [1200, 'succeeded', 'provider', first.refund.id],
+        [3800, 'succeeded', 'provider', rest.refund.id],
+      ],
+    );
+    expect(refundLines(full).map((l) => l.detail)).toEqual([
+      'Refunded $12.00 in Stripe',
+      'Refunded $38.00 in Stripe',
     ]);
-    expect(refundLines(full).map((l) => l.detail)).toEqual(['Refunded $12.00 in Stripe', 'Refunded $38.00 in Stripe']);
-    expect((await points(a, paid.studentId))[0]).toMatchObject({ balance: 0, points: -300, reason: 'refund_reversal', order_id: paid.id });
+    expect((await points(a, paid.studentId))[0]).toMatchObject({
+      balance: 0,
+      points: -300,
+      reason: 'refund_reversal',
+      order_id: paid.id,
+    });
   });
 
   it('no seat is released: a student enrolled with the order stays enrolled', async () => {
     const course = await schedulableCourse(t, a.token, 20);
     const eventId = await scheduleSession(t, a.token, course, { price: 4500, daysFromNow: 40 });
     const s = await addStudent(t, a.token);
-    const enrolled = await t.http.post(`/api/admin/orders/enroll/${s}`).set('token', a.token).send({ event_id: eventId }).expect(201);
+    const enrolled = await t.http
+      .post(`/api/admin/orders/enroll/${s}`)
+      .set('token', a.token)
+      .send({ event_id: eventId })
+      .expect(201);
     const orderId = enrolled.body.order_id as string;
     const paymentIntentId = await charge(a, 4500);
-    await t.withEm((em) => em.execute(`update customer_order set total_cents = 4500, payment_intent_id = ?, status = 'paid' where id = ?`, [paymentIntentId, orderId]));
+    await t.withEm((em) =>
+      em.execute(
+        `update customer_order set total_cents = 4500, payment_intent_id = ?, status = 'paid' where id = ?`,
+        [paymentIntentId, orderId],
+      ),
+    );
     const enrolledIds = async () =>
-      (await t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', a.token).expect(200)).body.enrollments.map((e: { enrollment_id: string }) => e.enrollment_id);
+      (
+        await t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', a.token).expect(200)
+      ).body.enrollments.map((e: { enrollment_id: string }) => e.enrollment_id);
     expect(await enrolledIds()).toContain(enrolled.body.enrollment_id);
 
     await deliverAll(fake.dashboardRefund(paymentIntentId).created);
-    expect(await drawer(a, orderId)).toMatchObject({ status: 'refunded', refunded_amount: 4500, refunds: [expect.objectContaining({ origin: 'provider' })] });
+    expect(await drawer(a, orderId)).toMatchObject({
+      status: 'refunded',
+      refunded_amount: 4500,
+      refunds: [expect.objectContaining({ origin: 'provider' })],
+    });
     expect(await enrolledIds()).toContain(enrolled.body.enrollment_id);
   });
 
@@ -203,10 +304,19 @@ describe('refunds made in the Stripe dashboard', () => {
     const made = fake.dashboardRefund(paid.paymentIntentId, { amount: 1500 });
     await deliverAll(made.created);
     const once = await drawer(a, paid.id);
-    expect(once).toMatchObject({ status: 'partial_refund', refunded_amount: 1500, refunds: [expect.objectContaining({ amount: 1500, origin: 'provider' })] });
+    expect(once).toMatchObject({
+      status: 'partial_refund',
+      refunded_amount: 1500,
+      refunds: [expect.objectContaining({ amount: 1500, origin: 'provider' })],
+    });
 
     expect((await deliver(made.created).expect(200)).body).toEqual({ received: true, duplicate: true });
-    await deliverAll(made.chargeRefunded, another(made.created), another(made.created, 'refund.updated'), another(made.chargeRefunded));
+    await deliverAll(
+      made.chargeRefunded,
+      another(made.created),
+      another(made.created, 'refund.updated'),
+      another(made.chargeRefunded),
+    );
     expect(await drawer(a, paid.id)).toEqual(once);
     expect(await ledgerRows(made.refund.id)).toBe(1);
   });
@@ -214,7 +324,13 @@ describe('refunds made in the Stripe dashboard', () => {
   it('deliveries at once, and a second API replica at once, record the refund once', async () => {
     const paid = await order(a, 6000);
     const made = fake.dashboardRefund(paid.paymentIntentId, { amount: 2500 });
-    const events = [made.created, another(made.created), made.chargeRefunded, another(made.chargeRefunded), another(made.created, 'refund.updated')];
+    const events = [
+      made.created,
+      another(made.created),
+      made.chargeRefunded,
+      another(made.chargeRefunded),
+      another(made.created, 'refund.updated'),
+    ];
     await Promise.all(events.map((e) => deliver(e).expect(200)));
     await eventually(handled(events.map((e) => e.id)));
     const after = await drawer(a, paid.id);
@@ -249,7 +365,10 @@ describe('refunds made in the Stripe dashboard', () => {
     const [ownCreated, ownCharge] = fake.events.slice(-2) as Event[];
     expect([ownCreated.type, ownCharge.type]).toEqual(['refund.created', 'charge.refunded']);
     await deliverAll(ownCreated, ownCharge);
-    expect(await drawer(a, paid.id)).toMatchObject({ refunded_amount: 500, refunds: [expect.objectContaining({ amount: 500, origin: 'app', actor: 'Test owner' })] });
+    expect(await drawer(a, paid.id)).toMatchObject({
+      refunded_amount: 500,
+      refunds: [expect.objectContaining({ amount: 500, origin: 'app', actor: 'Test owner' })],
+    });
 
     // Stripe has made the next refund and announced it, but has not answered our API call yet.
     const hold = fake.holdNextRefund();
@@ -260,7 +379,13 @@ describe('refunds made in the Stripe dashboard', () => {
     // Meanwhile the owner refunds some more in the dashboard.
     const dashboard = fake.dashboardRefund(paid.paymentIntentId, { amount: 700 });
     const handling = jest.spyOn(t.created.app.get(RefundsService), 'providerUpdate');
-    for (const event of [created, chargeRefunded, another(created, 'refund.updated'), dashboard.chargeRefunded]) await deliver(event).expect(200);
+    for (const event of [
+      created,
+      chargeRefunded,
+      another(created, 'refund.updated'),
+      dashboard.chargeRefunded,
+    ])
+      await deliver(event).expect(200);
     // Our refund's webhooks are being handled while its transaction is still open (refund.created and its refund.updated twin).
     let other: Promise<void>;
     try {
@@ -295,19 +420,45 @@ describe('refunds made in the Stripe dashboard', () => {
 
   it('a dashboard refund that later fails gives its amount and the points back; a late refund.created changes nothing', async () => {
     const paid = await order(a, 2500, { points: 100 });
-    await t.created.app.get(OrderEvents).emit({ type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: paid.studentId, loyaltyPoints: 100 });
+    await t.created.app
+      .get(OrderEvents)
+      .emit({
+        type: 'order.paid',
+        organizationId: a.organizationId,
+        orderId: paid.id,
+        studentId: paid.studentId,
+        loyaltyPoints: 100,
+      });
     const made = fake.dashboardRefund(paid.paymentIntentId, { status: 'pending' });
     await deliverAll(made.created);
-    expect(await drawer(a, paid.id)).toMatchObject({ status: 'refunded', refunded_amount: 2500, refunds: [expect.objectContaining({ status: 'pending', origin: 'provider' })] });
+    expect(await drawer(a, paid.id)).toMatchObject({
+      status: 'refunded',
+      refunded_amount: 2500,
+      refunds: [expect.objectContaining({ status: 'pending', origin: 'provider' })],
+    });
     expect((await points(a, paid.studentId))[0]).toMatchObject({ balance: 0, reason: 'refund_reversal' });
 
-    await deliverAll(fake.updateRefund(made.refund.id, 'failed', { failureReason: 'expired_or_canceled_card' }));
+    await deliverAll(
+      fake.updateRefund(made.refund.id, 'failed', { failureReason: 'expired_or_canceled_card' }),
+    );
     const after = await drawer(a, paid.id);
-    expect(after).toMatchObject({ status: 'paid', refunded_amount: 0, refunds: [expect.objectContaining({ status: 'failed', amount: 2500 })] });
+    expect(after).toMatchObject({
+      status: 'paid',
+      refunded_amount: 0,
+      refunds: [expect.objectContaining({ status: 'failed', amount: 2500 })],
+    });
     expect(after.activity.filter((l: ActivityLine) => l.action === 'refund_failed')).toEqual([
-      expect.objectContaining({ amount: 2500, detail: 'Refund of $25.00 failed: expired_or_canceled_card', actor: null }),
+      expect.objectContaining({
+        amount: 2500,
+        detail: 'Refund of $25.00 failed: expired_or_canceled_card',
+        actor: null,
+      }),
     ]);
-    expect((await points(a, paid.studentId))[0]).toMatchObject({ balance: 100, points: 100, reason: 'refund_failed' });
+    expect((await points(a, paid.studentId))[0]).toMatchObject({
+      balance: 100,
+      points: 100,
+      reason: 'refund_failed',
+    });
 
     // Its refund.created (pending) delivered late: the refund failed, so nothing is counted again.
     await deliverAll(another(made.created), another(made.chargeRefunded));
@@ -339,9 +490,16 @@ describe('refunds made in the Stripe dashboard', () => {
     const big = fake.dashboardRefund(paid.paymentIntentId, { amount: 2500 });
     await deliverAll(big.created);
     const capped = await drawer(a, paid.id);
-    expect(capped).toMatchObject({ status: 'refunded', refunded_amount: 2000, refunds: [expect.objectContaining({ amount: 2000, origin: 'provider' })] });
+    expect(capped).toMatchObject({
+      status: 'refunded',
+      refunded_amount: 2000,
+      refunds: [expect.objectContaining({ amount: 2000, origin: 'provider' })],
+    });
     expect(refundLines(capped)).toEqual([
-      expect.objectContaining({ amount: 2000, detail: "Refunded $25.00 in Stripe; $20.00 counted: the order's total is refunded" }),
+      expect.objectContaining({
+        amount: 2000,
+        detail: "Refunded $25.00 in Stripe; $20.00 counted: the order's total is refunded",
+      }),
     ]);
     // Nothing left to count: listed, counted 0, the order unchanged.
     const more = fake.dashboardRefund(paid.paymentIntentId);
@@ -349,7 +507,10 @@ describe('refunds made in the Stripe dashboard', () => {
     const after = await drawer(a, paid.id);
     expect(after).toMatchObject({ status: 'refunded', refunded_amount: 2000 });
     expect(after.refunds.map((r: RefundLine) => r.amount)).toEqual([2000, 0]);
-    expect(refundLines(after).at(-1)).toMatchObject({ amount: 0, detail: "Refunded $5.00 in Stripe; $0.00 counted: the order's total is refunded" });
+    expect(refundLines(after).at(-1)).toMatchObject({
+      amount: 0,
+      detail: "Refunded $5.00 in Stripe; $0.00 counted: the order's total is refunded",
+    });
     // Its later failure gives back nothing and leaves the order refunded.
     await deliverAll(fake.updateRefund(more.refund.id, 'failed'));
     expect(await drawer(a, paid.id)).toMatchObject({ status: 'refunded', refunded_amount: 2000 });

@@ -16,7 +16,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261123120000_external_refunds extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "order_refund" add column "origin" text not null default 'app';`);
-    this.addSql(`alter table "order_refund" add constraint "order_refund_origin_check" check ("origin" in ('app', 'provider'));`);
+    this.addSql(
+      `alter table "order_refund" add constraint "order_refund_origin_check" check ("origin" in ('app', 'provider'));`,
+    );
     this.addSql(`alter table "order_refund" drop constraint "order_refund_amount_cents_check";`);
     this.addSql(
       `alter table "order_refund" add constraint "order_refund_amount_cents_check" check ("amount_cents" > 0 or ("origin" = 'provider' and "amount_cents" = 0));`,
@@ -30,7 +32,9 @@ export class Migration20261123120000_external_refunds extends Migration {
     // Fails while a provider row counted 0: those are ledger rows, not dropped here.
     this.addSql(`drop index if exists "order_refund_provider_once";`);
     this.addSql(`alter table "order_refund" drop constraint "order_refund_amount_cents_check";`);
-    this.addSql(`alter table "order_refund" add constraint "order_refund_amount_cents_check" check ("amount_cents" > 0);`);
+    this.addSql(
+      `alter table "order_refund" add constraint "order_refund_amount_cents_check" check ("amount_cents" > 0);`,
+    );
     this.addSql(`alter table "order_refund" drop constraint "order_refund_origin_check";`);
     this.addSql(`alter table "order_refund" drop column "origin";`);
   }

@@ -20,7 +20,8 @@ import { randomUUID } from 'node:crypto';
  * (migration external_refunds).
  */
 export class OrderRefund {
-  [OptionalProps]?: 'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin';
+  [OptionalProps]?:
+    'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
