@@ -18,7 +18,7 @@ import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
 import { gateQueueDashboard } from './queue/dashboard/queue-dashboard.gate';
 import { mountBodyParsers } from './web/body-parsers';
-import { mountEtags } from './web/etag';
+import { mountSendHeaders } from './web/send-headers';
 import { mountSecurityHeaders, securityHeaders } from './web/security-headers';
 import { installZodResponseSerialization } from './common/zod-response-serialization';
 import { ErrorBody } from './common/api-error';
@@ -96,6 +96,10 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
       // X-Forwarded-For names the client only when the TCP peer is a configured proxy; otherwise
       // anyone could claim any address and escape the per-address sign-in limit.
       trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
+      // Node's own server timeouts, which the Express app ran with (Fastify's defaults would keep an
+      // idle connection 72 s and give a request no time limit).
+      keepAliveTimeout: 5000,
+      requestTimeout: 300000,
       routerOptions: {
         // As Express routed: /api/Admin/x and /api/admin/x/ reach /api/admin/x, and a path
         // parameter of any length reaches its handler (which answers 400 or 404 for a bad one).
@@ -124,7 +128,7 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     const fastify = app.getHttpAdapter().getInstance();
     mountSecurityHeaders(adapter, headers);
     mountBodyParsers(fastify);
-    mountEtags(fastify);
+    mountSendHeaders(fastify);
     gateQueueDashboard(fastify);
     if (config.CORS_ORIGINS) {
       app.enableCors({

@@ -29,13 +29,21 @@ function isFresh(headers: Record<string, string | string[] | undefined>, etag: s
 }
 
 /**
- * Every body sent whole (JSON, HTML pages, errors) carries the weak ETag Express gave it, and a GET
- * or HEAD whose If-None-Match names it is answered 304 without the body, as Express answered.
- * Streams (files, exports) are left alone: the static files have send's own ETag.
+ * What Express's res.send added to every body sent whole (JSON, HTML pages, errors, Swagger UI's
+ * page): a text body's Content-Type names charset=utf-8, the weak ETag, and a 304 without the body
+ * for a GET or HEAD whose If-None-Match names it. Streams (files, exports) are left alone: the
+ * static files have send's own ETag.
  */
-export function mountEtags(app: FastifyInstance): void {
+export function mountSendHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!(typeof payload === 'string' || Buffer.isBuffer(payload)) || reply.hasHeader('etag')) return done(null, payload);
+    if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
+    if (typeof payload === 'string') {
+      const type = reply.getHeader('content-type');
+      if (typeof type === 'string' && !/;\s*charset=utf-8\s*$/i.test(type)) {
+        void reply.header('content-type', `${type.replace(/;\s*charset=[^;]*/i, '')}; charset=utf-8`);
+      }
+    }
+    if (reply.hasHeader('etag')) return done(null, payload);
     const etag = weakEtag(payload);
     void reply.header('ETag', etag);
     const status = reply.statusCode;
