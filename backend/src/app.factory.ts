@@ -2,11 +2,13 @@ import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { TOKEN_HEADER } from '@studio/contracts';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
+import { parse as parseQueryString } from 'node:querystring';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config.schema';
 import { buildOrmOptions, EmbeddedDatabase } from './database/mikro-orm.config';
@@ -14,12 +16,15 @@ import { withMigrationLock } from './database/migration-lock';
 import { migrationsList } from './database/migrations';
 import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
+import { gateQueueDashboard } from './queue/dashboard/queue-dashboard.gate';
 import { mountBodyParsers } from './web/body-parsers';
-import { mountSecurityHeaders } from './web/security-headers';
+import { mountSendHeaders } from './web/send-headers';
+import { mountSecurityHeaders, securityHeaders } from './web/security-headers';
 import { installZodResponseSerialization } from './common/zod-response-serialization';
+import { ErrorBody } from './common/api-error';
 
 export interface CreatedApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   embedded?: EmbeddedDatabase;
   seeded: boolean;
   /** Closes the app, then the embedded database if any. */
@@ -81,25 +86,60 @@ export async function createAppContext(config: AppConfig, extraImports: DynamicM
   };
 }
 
-/** Builds the API (migrated, optionally seeded and serving the web bundles), ready to listen. */
+/** Builds the API on Fastify (migrated, optionally seeded and serving the web bundles), ready to listen. */
 export async function createApp(config: AppConfig, options: { bufferLogs?: boolean } = {}): Promise<CreatedApp> {
   const { options: ormOptions, embedded } = await buildOrmOptions(config);
-  let app: NestExpressApplication | undefined;
+  let app: NestFastifyApplication | undefined;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, ormOptions), {
+    const headers = securityHeaders(config);
+    const adapter = new FastifyAdapter({
+      // X-Forwarded-For names the client only when the TCP peer is a configured proxy; otherwise
+      // anyone could claim any address and escape the per-address sign-in limit.
+      trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
+      // Node's own server timeouts, which the Express app ran with (Fastify's defaults would keep an
+      // idle connection 72 s and give a request no time limit).
+      keepAliveTimeout: 5000,
+      requestTimeout: 300000,
+      routerOptions: {
+        // As Express routed: /api/Admin/x and /api/admin/x/ reach /api/admin/x, and a path
+        // parameter of any length reaches its handler (which answers 400 or 404 for a bad one).
+        caseSensitive: false,
+        ignoreTrailingSlash: true,
+        maxParamLength: 16 * 1024,
+        // Express 5's "simple" query parser: node:querystring, so filter[email]=x is the key
+        // "filter[email]" and a repeated key an array, read by each list's own query parser.
+        querystringParser: (query: string) => parseQueryString(query),
+      },
+      // A URL the router cannot decode (bad percent-encoding) is refused before any hook runs: the
+      // one error shape and the security headers, instead of Fastify's own body.
+      frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) =>
+        headers(request.raw, reply.raw, () => {
+          const body: ErrorBody = { statusCode: 400, message: 'Bad request' };
+          void reply.code(400).send(body);
+        }),
+    });
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, ormOptions), adapter, {
       bufferLogs: options.bufferLogs ?? true,
       bodyParser: false,
     });
     app.useLogger(app.get(PinoLogger));
     // Answers are parsed through their @ZodResponse schema by the handlers themselves (no global interceptor).
     installZodResponseSerialization(app);
-    mountSecurityHeaders(app.getHttpAdapter().getInstance(), config);
-    mountBodyParsers(app.getHttpAdapter().getInstance());
-    // X-Forwarded-For names the client only when the TCP peer is a configured proxy; otherwise
-    // anyone could claim any address and escape the per-address sign-in limit.
-    app.set('trust proxy', config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false);
-    app.disable('x-powered-by');
-    if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(','), allowedHeaders: ['content-type', TOKEN_HEADER] });
+    const fastify = app.getHttpAdapter().getInstance();
+    mountSecurityHeaders(adapter, headers);
+    mountBodyParsers(fastify);
+    mountSendHeaders(fastify);
+    gateQueueDashboard(fastify);
+    if (config.CORS_ORIGINS) {
+      app.enableCors({
+        origin: config.CORS_ORIGINS.split(','),
+        // Joined as the cors package under Express joined them (no space), its default methods, and
+        // any OPTIONS taken as a preflight.
+        allowedHeaders: ['content-type', TOKEN_HEADER].join(','),
+        methods: 'GET,HEAD,PUT,PATCH,POST,DELETE',
+        strictPreflight: false,
+      });
+    }
     app.setGlobalPrefix('api');
 
     // The migrator (umzug) and the lock connection only when the migrations table lacks one of
@@ -117,12 +157,14 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     // fifth of the start (issue 12: npm start is up in under 3 s on an existing build).
     const api = app;
     SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(api), { jsonDocumentUrl: 'api/docs-json' });
-    mountRemoteManifest(app.getHttpAdapter().getInstance(), config);
+    mountRemoteManifest(fastify, config);
     if (config.SERVE_WEB) {
-      const missing = mountStaticWeb(app.getHttpAdapter().getInstance(), config);
+      const missing = mountStaticWeb(fastify, config);
       if (missing.length) new Logger('Web').warn(`Not built yet, run npm run build: ${missing.join(', ')}`);
     }
     await app.init();
+    // Every plugin and route registered: the server answers supertest and listen() alike.
+    await fastify.ready();
     const created = app;
     return {
       app: created,

@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { DISCOUNT_MESSAGES, MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { ZodSerializationException, ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
 import { ErrorBody } from './api-error';
@@ -58,7 +59,7 @@ export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const response = host.switchToHttp().getResponse<FastifyReply | ServerResponse>();
     const body = this.toBody(exception);
     if (exception instanceof ZodSerializationException) {
       // Our answer did not match its documented schema: a bug on our side, logged with the details.
@@ -67,7 +68,14 @@ export class ErrorFilter implements ExceptionFilter {
     else if (exception instanceof UniqueConstraintViolationException && body.message === GENERIC_CONFLICT) {
       this.logger.warn(`Unique constraint without a message of its own: ${(exception as { constraint?: string }).constraint}`);
     }
-    if (!response.headersSent) response.status(body.statusCode).json(body);
+    if ('raw' in response) {
+      if (!response.sent && !response.raw.headersSent) void response.status(body.statusCode).send(body);
+    } else if (!response.headersSent) {
+      // Thrown in a middleware, which has the Node response, not Fastify's reply.
+      response.statusCode = body.statusCode;
+      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      response.end(JSON.stringify(body));
+    }
   }
 
   toBody(exception: unknown): ErrorBody {

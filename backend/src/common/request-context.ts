@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { UserRole } from '../modules/identity/user.entity';
 
 /** Who is calling and for which organization: the first argument of every service method. */
@@ -10,7 +10,7 @@ export interface RequestContext {
   organizationId: string;
 }
 
-export type AuthenticatedRequest = Request & { ctx?: RequestContext };
+export type AuthenticatedRequest = FastifyRequest & { ctx?: RequestContext };
 
 /** Injects the caller's context, set by the auth guard. */
 export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext): RequestContext => {

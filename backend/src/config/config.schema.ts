@@ -20,7 +20,7 @@ const url = (protocols: string[]) =>
     `expected a ${protocols.join(' or ')} URL`,
   );
 
-/** Names Express's `trust proxy` understands for whole address ranges. */
+/** Names Fastify's `trustProxy` (proxy-addr) understands for whole address ranges. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** One TRUSTED_PROXIES entry: a range name, an IP address, or an address with a /prefix. */

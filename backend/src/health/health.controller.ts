@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { createZodDto } from '../common/zod-dto';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
@@ -28,7 +28,7 @@ export class HealthController {
   @Get()
   @ApiOperation({ summary: 'Database and queue status; 503 when either is down', security: [] })
   @ZodResponse({ status: 200, type: HealthDto })
-  async check(@Res({ passthrough: true }) response: Response) {
+  async check(@Res({ passthrough: true }) response: FastifyReply) {
     const database = await this.em
       .getConnection()
       .execute('select 1')

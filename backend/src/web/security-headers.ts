@@ -1,5 +1,6 @@
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import helmet from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig } from '../config/config.schema';
 import { remoteManifest } from './static-web';
 
@@ -60,18 +61,27 @@ const SHARED_PATHS = /^\/(mfe\/|api\/media\/)/;
 /**
  * helmet on every answer of the API process (API, Swagger UI, the shell and remotes when it serves
  * them): the CSP above, nosniff, Referrer-Policy no-referrer, X-Frame-Options DENY, HSTS, COOP.
+ * The headers go on the Node response in the adapter's first request hook, before CORS and the
+ * middleware: every answer carries them, a preflight or an early 401 included, as on Express.
  */
-export function mountSecurityHeaders(app: Express, config: AppConfig): void {
-  app.use(
-    helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
-      referrerPolicy: { policy: 'no-referrer' },
-      frameguard: { action: 'deny' },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-    }),
-  );
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (SHARED_PATHS.test(req.path)) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    next();
-  });
+export function securityHeaders(config: AppConfig): (req: IncomingMessage, res: ServerResponse, done: (error?: Error) => void) => void {
+  const helmetHeaders = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  }) as (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+  return (req, res, done) =>
+    helmetHeaders(req, res, (error?: unknown) => {
+      if (error) return done(error as Error);
+      const url = req.url ?? '';
+      const at = url.indexOf('?');
+      if (SHARED_PATHS.test(at < 0 ? url : url.slice(0, at))) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      done();
+    });
+}
+
+/** The headers above in the adapter's first request hook (see securityHeaders). */
+export function mountSecurityHeaders(adapter: FastifyAdapter, headers: ReturnType<typeof securityHeaders>): void {
+  adapter.setOnRequestHook((request, reply, done) => headers(request.raw, reply.raw, done));
 }

@@ -1,6 +1,8 @@
-import express, { Express, NextFunction, Request, Response } from 'express';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import accepts from 'accepts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 import { AppConfig } from '../config/config.schema';
 
 export const REMOTES = ['courses', 'orders', 'students', 'integrations'] as const;
@@ -11,46 +13,81 @@ export function remoteManifest(config: AppConfig): Record<string, string> {
   return Object.fromEntries(REMOTES.map((r) => [r, `/mfe/${r}/remoteEntry.js`]));
 }
 
-const noCache = (res: Response) => res.setHeader('Cache-Control', 'no-cache');
+const noCache = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache');
 
 /** The manifest is answered by every API process, so a web tier only has to proxy it. */
-export function mountRemoteManifest(app: Express, config: AppConfig): void {
-  app.get('/mfe-manifest.json', (_req, res) => {
-    noCache(res);
-    res.json(remoteManifest(config));
+export function mountRemoteManifest(app: FastifyInstance, config: AppConfig): void {
+  app.get('/mfe-manifest.json', (_req, reply) => {
+    noCache(reply);
+    return reply.send(remoteManifest(config));
   });
 }
+
+/** The shell's file a GET names, if there is one (no dotfile, nothing outside the shell's folder). */
+function shellFile(shell: string, url: string): string | null {
+  const at = url.indexOf('?');
+  let path: string;
+  try {
+    path = decodeURIComponent(at < 0 ? url : url.slice(0, at));
+  } catch {
+    return null;
+  }
+  if (path.includes('\0') || path.split('/').some((part) => part.startsWith('.'))) return null;
+  const file = resolve(shell, `.${path}`);
+  if (!file.startsWith(shell + sep)) return null;
+  try {
+    return statSync(file).isFile() ? file.slice(shell.length + 1) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Paths answered with the shell's index.html (its client-side routes): neither the API nor a remote. */
+const SHELL_ROUTES = /^\/(?!api\/|api$|mfe\/).*/;
 
 /**
  * Serves the shell at / (index.html for every /admin route) and each remote's bundle at /mfe/<name>/,
  * so one process answers everything in the one-command setup. In a multi-machine deployment a CDN
  * or the `web` service serves the same folders and this is turned off with SERVE_WEB=false.
+ * Files are served as express.static served them: dotfiles ignored, a folder without its slash
+ * redirected, what is not there passed on to the not-found answer.
  */
-export function mountStaticWeb(app: Express, config: AppConfig): string[] {
+export function mountStaticWeb(app: FastifyInstance, config: AppConfig): string[] {
   const root = config.WEB_ROOT ?? join(__dirname, '..', '..', '..');
   const missing: string[] = [];
   for (const remote of REMOTES) {
     const dir = join(root, `mfe-${remote}`, 'dist');
     if (!existsSync(dir)) missing.push(dir);
-    app.use(
-      `/mfe/${remote}`,
-      express.static(dir, {
-        setHeaders: (res, path) => {
-          res.setHeader('Access-Control-Allow-Origin', '*');
-          if (path.endsWith('remoteEntry.js')) noCache(res);
-        },
-      }),
-    );
+    void app.register(fastifyStatic, {
+      root: dir,
+      prefix: `/mfe/${remote}/`,
+      decorateReply: false,
+      redirect: true,
+      dotfiles: 'ignore',
+      suppressWarning: true,
+      setHeaders: (reply, path) => {
+        reply.header('Access-Control-Allow-Origin', '*');
+        if (path.endsWith('remoteEntry.js')) noCache(reply);
+      },
+    });
   }
-  const shell = join(root, 'shell', 'dist');
+  const shell = resolve(root, 'shell', 'dist');
   if (!existsSync(shell)) missing.push(shell);
-  app.use(express.static(shell, { index: false, setHeaders: (res, p) => p.endsWith('.html') && noCache(res) }));
-  app.get(/^\/(?!api\/|api$|mfe\/).*/, (req: Request, res: Response, next: NextFunction) => {
-    if (!req.accepts('html')) return next();
-    const index = join(shell, 'index.html');
-    if (!existsSync(index)) return next();
-    noCache(res);
-    res.sendFile(index);
-  });
+  // reply.sendFile, for the shell's files (found by shellFile) and its index.html.
+  void app.register(fastifyStatic, { root: shell, serve: false, dotfiles: 'ignore', suppressWarning: true });
+  const index = join(shell, 'index.html');
+  const handler = (req: FastifyRequest, reply: FastifyReply) => {
+    const file = shellFile(shell, req.url);
+    if (file) {
+      if (!file.endsWith('.html')) return reply.sendFile(file, shell, { index: false });
+      noCache(reply);
+      return reply.sendFile(file, shell, { index: false, cacheControl: false });
+    }
+    if (!SHELL_ROUTES.test(req.url) || !accepts(req.raw).type('html') || !existsSync(index)) return reply.callNotFound();
+    noCache(reply);
+    return reply.sendFile('index.html', shell, { cacheControl: false });
+  };
+  app.get('/', handler);
+  app.get('/*', handler);
   return missing;
 }

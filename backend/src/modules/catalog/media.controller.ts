@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import { SingleFileInterceptor } from '../../web/file-upload.interceptor';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
@@ -30,7 +30,7 @@ export class MediaController {
   @Post('admin/upload')
   @Auth()
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: HARD_LIMIT_BYTES, files: 1 } }))
+  @UseInterceptors(SingleFileInterceptor('file', { fileSize: HARD_LIMIT_BYTES, files: 1 }))
   @ApiOperation({ summary: 'Upload an image (PNG, JPEG or GIF judged by its bytes, at most 4.5 MB)' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
@@ -46,7 +46,7 @@ export class MediaController {
   @Post('admin/upload/document')
   @Auth()
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: HARD_LIMIT_BYTES, files: 1 } }))
+  @UseInterceptors(SingleFileInterceptor('file', { fileSize: HARD_LIMIT_BYTES, files: 1 }))
   @ApiOperation({ summary: "Upload a waiver's PDF document (judged by its bytes, at most 8 MB); answers its url for document_url" })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
@@ -64,18 +64,18 @@ export class MediaController {
   @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'application/pdf')
   @ApiOkResponse({ description: 'The image bytes', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
-  async serve(@Param('org') org: string, @Param('file') file: string, @Res() res: Response) {
+  async serve(@Param('org') org: string, @Param('file') file: string, @Res() res: FastifyReply) {
     // A path that no upload can have names no image: 404 before any lookup.
     const path = mediaPathSchema.safeParse({ org, file });
     if (!path.success) throw notFound(UPLOAD_MESSAGES.imageNotFound);
     const found = await this.media.open(`${path.data.org}/${path.data.file}`);
     if (!found) throw notFound(UPLOAD_MESSAGES.imageNotFound);
-    res.setHeader('Content-Type', found.media.contentType);
-    res.setHeader('Content-Length', String(found.media.byteSize));
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.header('Content-Type', found.media.contentType);
+    res.header('Content-Length', String(found.media.byteSize));
+    res.header('Cache-Control', 'public, max-age=31536000, immutable');
+    res.header('X-Content-Type-Options', 'nosniff');
     // A document is shown by the browser's viewer, never able to run as part of this site.
-    if (found.media.contentType === 'application/pdf') res.setHeader('Content-Security-Policy', 'sandbox');
-    found.stream.pipe(res);
+    if (found.media.contentType === 'application/pdf') res.header('Content-Security-Policy', 'sandbox');
+    void res.send(found.stream);
   }
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isSecure, setCookie } from '../../web/http';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
@@ -13,7 +14,7 @@ import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
 const DEVICE_COOKIE = 'studio_device';
 const DEVICE_COOKIE_MAX_AGE_MS = 400 * 24 * 3600 * 1000;
 
-function readCookie(request: Request, name: string): string | undefined {
+function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
@@ -32,7 +33,7 @@ export class AuthController {
   @ApiInvalidBody()
   @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'Invalid email or password' })
   @ApiTooManyRequestsResponse({ type: ErrorBodyDto })
-  async login(@Body() body: LoginDto, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+  async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) response: FastifyReply) {
     const { token, user, deviceId } = await this.auth.login(
       body,
       // The TCP peer, or X-Forwarded-For's client only when the peer is one of TRUSTED_PROXIES.
@@ -41,10 +42,10 @@ export class AuthController {
     );
     // The device cookie marks this browser as one the account signed in with: its sign-ins get a
     // failed-attempt budget of their own (see LoginRateLimiter). Only sent back to /api/auth.
-    response.cookie(DEVICE_COOKIE, deviceId, {
+    setCookie(response, DEVICE_COOKIE, deviceId, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: request.secure,
+      secure: isSecure(request),
       path: '/api/auth',
       maxAge: DEVICE_COOKIE_MAX_AGE_MS,
     });

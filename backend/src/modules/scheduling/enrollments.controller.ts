@@ -16,7 +16,7 @@ import {
   guestCountSchema,
   removeEnrollmentBodySchema,
 } from '@studio/contracts';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ZodResponse, ZodValidationException } from 'nestjs-zod';
 import { createZodDto } from '../../common/zod-dto';
 import { pipeline } from 'node:stream/promises';
@@ -173,8 +173,12 @@ export class EnrollmentsController {
   })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidBody()
-  async export(@Ctx() ctx: RequestContext, @Body() body: ExportDto, @Res() res: Response): Promise<void> {
+  async export(@Ctx() ctx: RequestContext, @Body() body: ExportDto, @Res() reply: FastifyReply): Promise<void> {
     const csv = await this.exporter.stream(ctx, body.event_id, body.enrollment_ids);
+    // Written to the Node response as it comes (its backpressure paces the COPY), not through
+    // Fastify's reply: the headers set so far (security, CORS) are on the Node response already.
+    reply.hijack();
+    const res = reply.raw;
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`);
     res.setHeader('Cache-Control', 'no-store');

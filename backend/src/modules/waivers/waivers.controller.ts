@@ -9,7 +9,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { WAIVER_MESSAGES as M, SUBMISSION_STATUSES, waiverSummarySchema } from '@studio/contracts';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { ApiError, notFound } from '../../common/api-error';
@@ -97,7 +97,7 @@ export class DocusealWebhookController {
   @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: M.webhookSecret })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.webhookNotConfigured })
   @ApiUnexpectedBody()
-  async receive(@Req() req: Request) {
+  async receive(@Req() req: FastifyRequest) {
     if (this.esign.provider !== 'docuseal') throw notFound(M.webhookNotConfigured);
     let event;
     try {

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { setCookie } from '../../web/http';
 import { z } from 'zod';
 import { ApiUnexpectedBody } from '../../common/api-errors';
 import { ErrorBodyDto } from '../../common/error-body.dto';
@@ -37,7 +38,7 @@ export class QueueDashboardController {
   @ApiOkResponse({ type: DashboardLinkDto })
   @ApiUnexpectedBody()
   @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'The queue runs in-process: no dashboard' })
-  async link(@Req() req: Request) {
+  async link(@Req() req: FastifyRequest) {
     // The session's own token (already checked by @Auth), read from the request rather than as a
     // declared parameter: the typed client sends it on every call.
     const ticket = await this.gate.issueTicket(String(req.headers[TOKEN_HEADER] ?? ''));
@@ -48,19 +49,19 @@ export class QueueDashboardController {
   // A browser redirect into the dashboard, not an API call: left out of the OpenAPI document
   // (test/platform.e2e-spec.ts names it as the one such route).
   @ApiExcludeEndpoint()
-  async enter(@Query('ticket') ticket: unknown, @Res() res: Response) {
+  async enter(@Query('ticket') ticket: unknown, @Res() res: FastifyReply) {
     const session = typeof ticket === 'string' ? await this.gate.redeemTicket(ticket) : null;
     if (!session) {
-      res.status(401).json({ statusCode: 401, message: 'This dashboard link has expired or was already used.' });
+      void res.status(401).send({ statusCode: 401, message: 'This dashboard link has expired or was already used.' });
       return;
     }
-    res.cookie(DASHBOARD_COOKIE, session, {
+    setCookie(res, DASHBOARD_COOKIE, session, {
       httpOnly: true,
       sameSite: 'strict',
       secure: this.gate.secureCookies,
       path: `/api${DASHBOARD_ROUTE}`,
       maxAge: 30 * 60 * 1000,
     });
-    res.redirect(302, `/api${DASHBOARD_ROUTE}`);
+    void res.redirect(`/api${DASHBOARD_ROUTE}`, 302);
   }
 }

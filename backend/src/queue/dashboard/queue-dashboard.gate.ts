@@ -3,7 +3,7 @@ import { BullBoardInstance, InjectBullBoard } from '@bull-board/nestjs';
 import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../common/api-error';
@@ -73,29 +73,31 @@ export class QueueDashboardGate {
     return session;
   }
 
-  /** Express middleware in front of bull-board: a live super admin session, or 401/403. */
-  async check(req: Request, res: Response, next: NextFunction): Promise<void> {
+  /**
+   * In front of every bull-board route: a live super admin session, or 401/403 (answered here, so
+   * nothing of bull-board runs). Resolves when the request may go on.
+   */
+  async check(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     try {
       const redis = this.requireRedis();
-      const cookie = readCookie(req.headers.cookie, DASHBOARD_COOKIE);
+      const cookie = readCookie(request.headers.cookie, DASHBOARD_COOKIE);
       const token = cookie && /^[A-Za-z0-9_-]{20,100}$/.test(cookie) ? await redis.get(this.key('session', cookie)) : null;
       const ctx = token ? await OrmContext.create(this.em, () => this.auth.resolve(token)) : null;
       if (!ctx) {
-        res.status(401).json({ statusCode: 401, message: 'Open the queue dashboard from the admin (super admins only).' });
+        await reply.status(401).send({ statusCode: 401, message: 'Open the queue dashboard from the admin (super admins only).' });
         return;
       }
       if (ctx.role !== 'super_admin') {
-        res.status(403).json({ statusCode: 403, message: 'Only super admins can see the queue dashboard.' });
+        await reply.status(403).send({ statusCode: 403, message: 'Only super admins can see the queue dashboard.' });
         return;
       }
       this.showQueues();
-      next();
     } catch (error) {
       if (error instanceof ApiError) {
-        res.status(error.getStatus()).json(error.getResponse());
+        await reply.status(error.getStatus()).send(error.getResponse());
         return;
       }
-      next(error);
+      throw error;
     }
   }
 
@@ -118,12 +120,36 @@ function readCookie(header: string | undefined, name: string): string | null {
   return null;
 }
 
-/** bull-board's middleware option is a plain function: it reaches the Nest-built gate through this. */
+/** bull-board's routes are registered by its Nest module: the hook reaches the Nest-built gate through this. */
 const gateHolder: { gate: QueueDashboardGate | null } = { gate: null };
-export function dashboardMiddleware(req: Request, res: Response, next: NextFunction): void {
+
+const dashboardGate: onRequestHookHandler = async (request, reply) => {
   if (!gateHolder.gate) {
-    res.status(503).json({ statusCode: 503, message: 'The queue dashboard is starting.' });
+    await reply.status(503).send({ statusCode: 503, message: 'The queue dashboard is starting.' });
     return;
   }
-  void gateHolder.gate.check(req, res, next);
+  await gateHolder.gate.check(request, reply);
+};
+
+/**
+ * Puts the gate in front of every route under /api/admin/queues (bull-board's page, its API and its
+ * static files) as the route is added: by route rather than by URL text, so no spelling of a path
+ * that the router matches (letter case, percent-encoding, a trailing slash) reaches bull-board
+ * without it. Call before the app's modules register their routes.
+ */
+export function gateQueueDashboard(app: FastifyInstance): void {
+  const prefix = `/api${DASHBOARD_ROUTE}`;
+  app.addHook('onRoute', (route) => {
+    if (route.url !== prefix && !route.url.startsWith(`${prefix}/`)) return;
+    const hooks = route.onRequest;
+    route.onRequest = [...(Array.isArray(hooks) ? hooks : hooks ? [hooks] : []), dashboardGate];
+  });
+}
+
+/**
+ * bull-board's Nest module takes a middleware for its entry route only: the gate is the route hook
+ * above instead, which covers all of its routes. This one lets every request through.
+ */
+export function dashboardMiddleware(_req: unknown, _res: unknown, next: () => void): void {
+  next();
 }

@@ -1,4 +1,4 @@
-import { ExpressAdapter } from '@bull-board/express';
+import { FastifyAdapter } from '@bull-board/fastify';
 import { BullBoardModule, BullBoardModuleOptions } from '@bull-board/nestjs';
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '../../modules/identity/identity.module';
@@ -14,9 +14,9 @@ import { dashboardMiddleware, DASHBOARD_ROUTE, QueueDashboardGate } from './queu
     IdentityModule,
     BullBoardModule.forRoot({
       route: DASHBOARD_ROUTE,
-      // @bull-board/express 9.10.1 carries its own @bull-board/api 9.10.1 (we pin 9.10.2): same
+      // @bull-board/fastify 9.10.1 carries its own @bull-board/api 9.10.1 (we pin 9.10.2): same
       // shape, separately declared types.
-      adapter: ExpressAdapter as unknown as BullBoardModuleOptions['adapter'],
+      adapter: FastifyAdapter as unknown as BullBoardModuleOptions['adapter'],
       middleware: dashboardMiddleware,
     }),
   ],

@@ -3,7 +3,8 @@ import { ApiBody, ApiConsumes, ApiExtraModels, ApiNotFoundResponse, ApiOkRespons
 import { ApiUnexpectedBody } from '../../../common/api-errors';
 import { ErrorBody } from '../../../common/api-error';
 import { ErrorBodyDto } from '../../../common/error-body.dto';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { preferredType, sendHtml } from '../../../web/http';
 import { PaymentsPort } from '../payments.port';
 import { DemoCheckoutSession } from './demo-ledger.entities';
 import { DemoPaymentsAdapter, demoPaths } from './demo-payments.adapter';
@@ -97,29 +98,29 @@ const formPost = () =>
 export class DemoPaymentPagesController {
   constructor(private readonly payments: PaymentsPort) {}
 
-  private demo(req: Request, res: Response): DemoPaymentsAdapter | null {
+  private demo(req: FastifyRequest, res: FastifyReply): DemoPaymentsAdapter | null {
     if (this.payments instanceof DemoPaymentsAdapter) return this.payments;
     this.notFound(req, res);
     return null;
   }
 
-  private html(res: Response, status: number, body: string): void {
-    res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(body);
+  private html(res: FastifyReply, status: number, body: string): void {
+    sendHtml(res, status, body);
   }
 
   /** A browser gets a page; any other client the API's one error body. */
-  private notFound(req: Request, res: Response): void {
-    if (req.accepts(['json', 'html']) === 'html') {
+  private notFound(req: FastifyRequest, res: FastifyReply): void {
+    if (preferredType(req, ['json', 'html']) === 'html') {
       return this.html(res, 404, page('Not found', '<h1>Payment not found</h1><p>This payment link does not exist.</p>'));
     }
     const body: ErrorBody = { statusCode: 404, message: 'Payment not found' };
-    res.status(404).json(body);
+    void res.status(404).send(body);
   }
 
   @Get('receipt/:payment_id')
   @htmlPage('Demo provider: the receipt of a payment, with its refunds')
   @ApiParam({ name: 'payment_id', description: 'dpi_ followed by 32 hex digits', schema: { type: 'string', pattern: '^dpi_[a-f0-9]{32}$' } })
-  async receipt(@Param('payment_id') paymentId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async receipt(@Param('payment_id') paymentId: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const demo = this.demo(req, res);
     if (!demo) return;
     const found = await demo.paymentForReceipt(paymentId);
@@ -145,7 +146,7 @@ export class DemoPaymentPagesController {
   @Get(':session_id')
   @htmlPage('Demo provider: the payment link page ("Demo payment, no card is charged") with Pay and Cancel')
   @SESSION_ID
-  async show(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async show(@Param('session_id') sessionId: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const demo = this.demo(req, res);
     if (!demo) return;
     const session = await demo.sessionForPage(sessionId);
@@ -158,7 +159,7 @@ export class DemoPaymentPagesController {
   @htmlPage('Demo provider: pay (or save the demo card); answers the page of the outcome')
   @SESSION_ID
   @formPost()
-  async pay(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async pay(@Param('session_id') sessionId: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const demo = this.demo(req, res);
     if (!demo) return;
     const session = await demo.pay(sessionId);
@@ -172,7 +173,7 @@ export class DemoPaymentPagesController {
   @htmlPage('Demo provider: cancel the payment; answers the page of the outcome')
   @SESSION_ID
   @formPost()
-  async cancel(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async cancel(@Param('session_id') sessionId: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const demo = this.demo(req, res);
     if (!demo) return;
     const session = await demo.cancel(sessionId);

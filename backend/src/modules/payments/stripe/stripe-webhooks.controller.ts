@@ -8,7 +8,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { createZodDto } from '../../../common/zod-dto';
@@ -54,7 +54,7 @@ export class StripeWebhooksController {
     type: ErrorBodyDto,
     description: 'Stripe webhooks are not configured here (STRIPE_WEBHOOK_SECRET is not set)',
   })
-  receive(@Req() req: Request, @Headers('stripe-signature') signature?: string) {
+  receive(@Req() req: FastifyRequest, @Headers('stripe-signature') signature?: string) {
     return this.webhooks.receive(req.body, signature);
   }
 }

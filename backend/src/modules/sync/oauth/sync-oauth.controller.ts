@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { SYNC_MESSAGES as M, SYNC_PROVIDERS } from '@studio/contracts';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
 import { ApiInvalidBody } from '../../../common/api-errors';
 import { ErrorBodyDto } from '../../../common/error-body.dto';
@@ -47,12 +47,12 @@ export class SyncOAuthController {
     @Ctx() ctx: RequestContext,
     @Param('provider') provider: string,
     @Body() body: SyncAuthorizeDto,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
   ) {
     const name = requireProvider(provider);
     const authorizeUrl = await this.connect.authorize(ctx, name, {
       codeChallenge: body.code_challenge,
-      requestOrigin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      requestOrigin: `${req.protocol}://${req.headers.host ?? 'localhost'}`,
     });
     return { authorize_url: authorizeUrl };
   }

@@ -1,7 +1,8 @@
 import { applyDecorators, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { demoSignatureSchema, WAIVER_MESSAGES as M } from '@studio/contracts';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { preferredType, sendHtml } from '../../../web/http';
 import { ErrorBody } from '../../../common/api-error';
 import { ErrorBodyDto } from '../../../common/error-body.dto';
 import { APP_CONFIG } from '../../../config/config.module';
@@ -91,22 +92,22 @@ export class DemoSigningController {
     return !this.config.WAIVER_EMBEDDED_SIGNING;
   }
 
-  private html(res: Response, status: number, body: string): void {
-    res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(body);
+  private html(res: FastifyReply, status: number, body: string): void {
+    sendHtml(res, status, body);
   }
 
-  private notFound(req: Request, res: Response): void {
-    if (req.accepts(['json', 'html']) === 'html') {
+  private notFound(req: FastifyRequest, res: FastifyReply): void {
+    if (preferredType(req, ['json', 'html']) === 'html') {
       return this.html(res, 404, page('Not found', '<h1>Waiver not found</h1><p>This signing link does not exist.</p>', this.label));
     }
     const body: ErrorBody = { statusCode: 404, message: M.submissionNotFound };
-    res.status(404).json(body);
+    void res.status(404).send(body);
   }
 
   @Get(':submission_id')
   @htmlPage('Embedded signing page: the waiver text and a name to type (labelled "Demo signing page")')
   @SUBMISSION_ID
-  async show(@Param('submission_id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async show(@Param('submission_id') id: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const found = DEMO_SUBMISSION_ID.test(id) ? await this.waivers.findDemo(id) : null;
     if (!found) return this.notFound(req, res);
     this.html(res, 200, signingPage(found.submission, found.template, this.label));
@@ -122,15 +123,15 @@ export class DemoSigningController {
     content: { ...HTML, 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
   })
   @ApiPayloadTooLargeResponse({ type: ErrorBodyDto, description: 'The body is over 1 MB' })
-  async sign(@Param('submission_id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async sign(@Param('submission_id') id: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const found = DEMO_SUBMISSION_ID.test(id) ? await this.waivers.findDemo(id) : null;
     if (!found) return this.notFound(req, res);
     const parsed = demoSignatureSchema.safeParse(req.body ?? {});
     if (!parsed.success && found.submission.status === 'pending') {
       const message = parsed.error.issues[0]?.path[0] === 'signer_name' ? parsed.error.issues[0].message : M.signerNameRequired;
-      if (req.accepts(['json', 'html']) === 'html') return this.html(res, 400, signingPage(found.submission, found.template, this.label, message));
+      if (preferredType(req, ['json', 'html']) === 'html') return this.html(res, 400, signingPage(found.submission, found.template, this.label, message));
       const body: ErrorBody = { statusCode: 400, message, errors: { signer_name: message } };
-      res.status(400).json(body);
+      void res.status(400).send(body);
       return;
     }
     if (parsed.success) {
