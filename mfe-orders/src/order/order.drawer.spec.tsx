@@ -164,6 +164,23 @@ describe('OrderDrawer', () => {
     expect(REFUND_MESSAGES.madeAtProvider).toBe('In Stripe');
   });
 
+  it('each refund shows its status at the provider: a failed one reads Failed, not as money paid out', async () => {
+    await renderDrawer({
+      ...ORDER,
+      refunds: [
+        ...ORDER.refunds,
+        { refund_id: 'r3', amount: 1000, reason: 'Duplicate', actor: 'Mia Owner', status: 'failed', provider_refund_id: 're_3', origin: 'app', created_at: '2026-03-07T09:00:00Z' },
+        { refund_id: 'r4', amount: 700, reason: 'Late', actor: 'Mia Owner', status: 'pending', provider_refund_id: 're_4', origin: 'app', created_at: '2026-03-07T11:00:00Z' },
+      ],
+    });
+    const rows = within(screen.getByRole('region', { name: 'Order summary' })).getAllByRole('row');
+    const row = (amount: string) => rows.find((r) => r.textContent?.includes(amount));
+    expect(row('$25.00')).toHaveTextContent('Refunded');
+    expect(row('$10.00')).toHaveTextContent('Failed');
+    expect(row('$10.00')).not.toHaveTextContent('Refunded');
+    expect(row('$7.00')).toHaveTextContent('Pending');
+  });
+
   it.each([
     ['a pending order', { status: 'pending' as const, refunded_amount: 0 }, 'Order cannot be refunded'],
     ['a fully refunded order', { status: 'refunded' as const, refunded_amount: 12500 }, 'Order cannot be refunded'],

@@ -7,6 +7,7 @@ import {
   WORKBENCH_SOURCE,
   formatCents,
   refundRefusal,
+  refundStatusDisplay,
 } from '@studio/contracts';
 import {
   Alert,
@@ -88,7 +89,10 @@ function OrderActions({ order, hasPaymentMethod, onRefund }: { order: OrderDetai
   );
 }
 
-/** The refunds ledger: amount, reason, who (or In Stripe, for a refund made in the Stripe dashboard) and when. */
+/**
+ * The refunds ledger: amount, reason, who (or In Stripe, for a refund made in the Stripe dashboard),
+ * when, and its status at the provider (a failed one gave its amount back: it must not read as paid out).
+ */
 function RefundHistory({ order }: { order: OrderDetail }) {
   const dates = useDateFormat();
   if (order.refunds.length === 0) return null;
@@ -106,6 +110,14 @@ function RefundHistory({ order }: { order: OrderDetail }) {
         { key: 'reason', title: 'Reason', render: (_, r) => r.reason },
         // A refund made in the Stripe dashboard has no admin: it says where it was made.
         { key: 'by', title: 'By', render: (_, r) => r.actor ?? (r.origin === 'provider' ? REFUND_MESSAGES.madeAtProvider : '') },
+        {
+          key: 'status',
+          title: 'Status',
+          render: (_, r) => {
+            const { label, color } = refundStatusDisplay(r.status);
+            return <Tag color={color}>{label}</Tag>;
+          },
+        },
       ]}
     />
   );

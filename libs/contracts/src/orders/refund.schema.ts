@@ -15,6 +15,22 @@ import { MAX_CENTS, safeText } from '../safe-input';
 export const REFUND_ORIGINS = ['app', 'provider'] as const;
 export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
 
+/**
+ * A refund's status at the payment provider (Stripe's refund statuses; the demo provider's are
+ * succeeded) as the order drawer's refunds ledger shows it, with its tag colour: a refund that failed
+ * or was canceled gave its amount back to the order, and the ledger must not read as money returned.
+ */
+export const REFUND_STATUS_DISPLAY: Record<string, { label: string; color: string }> = {
+  succeeded: { label: 'Refunded', color: 'green' },
+  pending: { label: 'Pending', color: 'gold' },
+  requires_action: { label: 'Pending', color: 'gold' },
+  failed: { label: 'Failed', color: 'red' },
+  canceled: { label: 'Canceled', color: 'default' },
+};
+/** REFUND_STATUS_DISPLAY of a status, or the status itself (a provider's new status) untinted. */
+export const refundStatusDisplay = (status: string): { label: string; color: string } =>
+  Object.hasOwn(REFUND_STATUS_DISPLAY, status) ? REFUND_STATUS_DISPLAY[status] : { label: status, color: 'default' };
+
 /** Spec 001 §4: only these statuses can be refunded. */
 export const REFUNDABLE_STATUSES = ['paid', 'partial_refund'] as const;
 
