@@ -2,6 +2,7 @@ import { ORDER_MESSAGES, REFUND_MESSAGES as M, SCHEDULING_MESSAGES } from '@stud
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp, CreatedApp } from '../src/app.factory';
+import { OrderEvents } from '../src/modules/orders/order-events';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { DemoPayment, DemoRefund } from '../src/modules/payments/demo/demo-ledger.entities';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
@@ -334,6 +335,23 @@ describe.each([
       const o = await h.t.http.get(`/api/admin/order/${e.orderId}`).set('token', a.token).expect(200);
       expect(o.body).toMatchObject({ status: 'partial_refund', refunded_amount: 2250, refunds: [expect.objectContaining({ amount: 2250, reason: 'Schedule conflict' })] });
       expect(await h.refundedAtProvider(e.paymentIntentId)).toEqual({ cents: 2250, count: 1 });
+    });
+
+    it("the refund's announcement comes after the removal committed, never from inside its transaction", async () => {
+      const s = await addStudent(h.t, a.token);
+      const e = await paidEnrollment(a, s, 4500);
+      // What another connection saw of the seat when order.refunded was announced (the loyalty module
+      // takes points back on it): a removal that then rolled back must not have been announced.
+      const seen: boolean[] = [];
+      const off = h.t.created.app.get(OrderEvents).on('order.refunded', async (event) => {
+        if (event.orderId === e.orderId) seen.push((await enrolledIds()).includes(e.enrollmentId));
+      });
+      try {
+        await h.t.http.delete(`/api/admin/enrollment/${e.enrollmentId}`).set('token', a.token).send({ refund: { amount: 4500, reason: 'Other' } }).expect(204);
+      } finally {
+        off();
+      }
+      expect(seen).toEqual([false]);
     });
 
     it('a removal retried after a refund whose commit was lost refunds once at the provider', async () => {

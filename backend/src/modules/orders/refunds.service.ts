@@ -16,7 +16,7 @@ import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
-import { EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
+import { AfterRemovalCommit, EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
 import { OrderRefund } from './entities/order-refund.entity';
@@ -320,7 +320,7 @@ export class RefundsService implements OnModuleInit {
   }
 
   /** Remove student's refund: inside the removal's transaction, so a refusal keeps the student enrolled. */
-  private async refundOnRemoval(ctx: RequestContext, em: EntityManager, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
+  private async refundOnRemoval(ctx: RequestContext, em: EntityManager, target: RemovalTarget, refund: RemovalRefund): Promise<AfterRemovalCommit | void> {
     try {
       if (!target.orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
       const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
@@ -331,9 +331,9 @@ export class RefundsService implements OnModuleInit {
         hasMethod,
         idempotencyKey: `remove-enrollment-${target.enrollmentId}`,
       });
-      // The removal commits right after this hook (the refund is its last fallible step); the
-      // money has moved at the provider either way, and the listeners are idempotent.
-      if (refunded) await this.orderEvents.emit(refunded);
+      // Announced by the removal once it has committed: a removal that rolls back announces nothing
+      // (its retry refunds once at the provider, by the idempotency key, and announces then).
+      if (refunded) return () => this.orderEvents.emit(refunded);
     } catch (error) {
       const api = target.orderId ? await this.afterFailure(ctx, target.orderId, error) : (error as ApiError);
       // The dialog tells a refused refund ("Failed to refund order. Please try again.") from a failed removal.

@@ -14,16 +14,19 @@ export interface RemovalTarget {
   orderId: string | null;
 }
 
+/** What the refund handler announces once the removal has committed (never before: a rolled-back removal announces nothing). */
+export type AfterRemovalCommit = () => Promise<void>;
+
 /**
  * Refunds the student's order inside the removal's transaction; throwing rolls the removal back.
- * `em` is that transaction.
+ * `em` is that transaction. Answers what to announce after the commit, if anything.
  */
 export type RefundOnRemoval = (
   ctx: RequestContext,
   em: EntityManager,
   target: RemovalTarget,
   refund: RemovalRefund,
-) => Promise<void>;
+) => Promise<AfterRemovalCommit | void>;
 
 /**
  * The inversion that lets Remove student refund without scheduling importing orders (orders
@@ -43,9 +46,9 @@ export class EnrollmentRemovalHooks {
     em: EntityManager,
     target: RemovalTarget,
     refund: RemovalRefund,
-  ): Promise<void> {
+  ): Promise<AfterRemovalCommit | null> {
     if (!this.refundHandler)
       throw new Error('No refund handler is registered (the orders module is not loaded)');
-    await this.refundHandler(ctx, em, target, refund);
+    return (await this.refundHandler(ctx, em, target, refund)) ?? null;
   }
 }

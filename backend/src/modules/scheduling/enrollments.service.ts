@@ -405,21 +405,21 @@ export class EnrollmentsService {
    * student enrolled.
    */
   async remove(ctx: RequestContext, enrollmentId: string, refund?: RemovalRefund): Promise<void> {
-    const removed = await this.em.transactional(async (em): Promise<RemovedSeat> => {
+    const { removed, afterRefund } = await this.em.transactional(async (em) => {
       const enrollment = await this.lockedEnrollment(em, ctx, enrollmentId);
-      if (refund)
-        await this.removalHooks.refund(
-          ctx,
-          em,
-          { enrollmentId: enrollment.id, orderId: enrollment.orderId ?? null },
-          refund,
-        );
+      const after = refund
+        ? await this.removalHooks.refund(ctx, em, { enrollmentId: enrollment.id, orderId: enrollment.orderId ?? null }, refund)
+        : null;
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
-      return { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id };
+      const seat: RemovedSeat = { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id };
+      return { removed: seat, afterRefund: after };
     });
-    // Announced once committed: the waivers module withdraws a signature request nobody needs now.
+    // Announced once committed, never from inside the transaction: the refund's (the loyalty module
+    // takes back the points of a full refund), then the removal's (the waivers module withdraws a
+    // signature request nobody needs now).
+    if (afterRefund) await afterRefund();
     await this.announceRemoved(ctx, removed);
   }
 
