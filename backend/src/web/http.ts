@@ -1,4 +1,5 @@
 import accepts from 'accepts';
+import { serialize } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -22,20 +23,19 @@ export interface CookieOptions {
 }
 
 /**
- * Adds a Set-Cookie header, byte for byte what Express's res.cookie wrote (cookie 0.7's
- * serialize): the value URI-encoded, then Max-Age in seconds, Path, Expires, HttpOnly, Secure, SameSite.
+ * Adds a Set-Cookie header as Express's res.cookie wrote it: cookie 0.7's serialize, with the value
+ * URI-encoded, Max-Age in seconds and the matching Expires.
  */
 export function setCookie(reply: FastifyReply, name: string, value: string, options: CookieOptions): void {
-  const parts = [
-    `${name}=${encodeURIComponent(value)}`,
-    `Max-Age=${Math.floor(options.maxAge / 1000)}`,
-    `Path=${options.path}`,
-    `Expires=${new Date(Date.now() + options.maxAge).toUTCString()}`,
-  ];
-  if (options.httpOnly) parts.push('HttpOnly');
-  if (options.secure) parts.push('Secure');
-  parts.push('SameSite=Strict');
-  void reply.header('Set-Cookie', parts.join('; '));
+  const header = serialize(name, value, {
+    maxAge: Math.floor(options.maxAge / 1000),
+    path: options.path,
+    expires: new Date(Date.now() + options.maxAge),
+    httpOnly: options.httpOnly,
+    secure: options.secure,
+    sameSite: options.sameSite,
+  });
+  void reply.header('Set-Cookie', header);
 }
 
 /** An HTML page: Express's res.type('html') and its Cache-Control, then the body. */

@@ -1,32 +1,9 @@
+import etag from 'etag';
 import type { FastifyInstance } from 'fastify';
-import { createHash } from 'node:crypto';
+import fresh from 'fresh';
 
-/**
- * Express's weak ETag of a body (the etag package): W/"<byte length in hex>-<sha1, base64, 27 chars>".
- */
-export function weakEtag(body: string | Buffer): string {
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const hash = createHash('sha1').update(bytes).digest('base64').slice(0, 27);
-  return `W/"${bytes.length.toString(16)}-${hash}"`;
-}
-
-const NO_CACHE = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
-
-/** Express's req.fresh (the fresh package) for an answer with this ETag and no Last-Modified. */
-function isFresh(headers: Record<string, string | string[] | undefined>, etag: string): boolean {
-  const modifiedSince = headers['if-modified-since'];
-  const noneMatch = headers['if-none-match'];
-  if (!modifiedSince && !noneMatch) return false;
-  const cacheControl = headers['cache-control'];
-  if (typeof cacheControl === 'string' && NO_CACHE.test(cacheControl)) return false;
-  if (typeof noneMatch === 'string' && noneMatch !== '*') {
-    const matches = noneMatch.split(/\s*,\s*/).map((t) => t.trim());
-    if (!matches.some((m) => m === etag || `W/${m}` === etag || m === `W/${etag}`)) return false;
-  }
-  // No answer here has a Last-Modified: an If-Modified-Since alone never makes it fresh.
-  if (modifiedSince) return false;
-  return true;
-}
+/** Express's weak ETag of a body: the etag package, as res.send called it. */
+export const weakEtag = (body: string | Buffer): string => etag(body, { weak: true });
 
 /**
  * What Express's res.send added to every body sent whole (JSON, HTML pages, errors, Swagger UI's
@@ -44,11 +21,12 @@ export function mountSendHeaders(app: FastifyInstance): void {
       }
     }
     if (reply.hasHeader('etag')) return done(null, payload);
-    const etag = weakEtag(payload);
-    void reply.header('ETag', etag);
+    const tag = weakEtag(payload);
+    void reply.header('ETag', tag);
     const status = reply.statusCode;
     const method = request.raw.method;
-    if ((method === 'GET' || method === 'HEAD') && ((status >= 200 && status < 300) || status === 304) && isFresh(request.headers, etag)) {
+    // Express's req.fresh: the fresh package, with this ETag and no Last-Modified.
+    if ((method === 'GET' || method === 'HEAD') && ((status >= 200 && status < 300) || status === 304) && fresh(request.headers, { etag: tag })) {
       void reply.code(304).removeHeader('content-type').removeHeader('content-length').removeHeader('transfer-encoding');
       return done(null, '');
     }

@@ -45,6 +45,22 @@ const reasonText = (reason: string | null) => (reason ? (reason.charAt(0).toUppe
 /** The provider as the history names it ("Refunded $12.00 in Stripe"). */
 const providerName = (provider: string) => (provider === 'stripe' ? 'Stripe' : provider.charAt(0).toUpperCase() + provider.slice(1));
 
+/**
+ * The order whose refunds ledger holds the provider's refund in the organization (any origin), or
+ * undefined: what tells a refund we know from one made at the provider.
+ */
+async function ledgerOrderOf(
+  db: { execute: EntityManager['execute'] },
+  organizationId: string,
+  providerRefundId: string,
+): Promise<{ order_id: string } | undefined> {
+  const [row] = await db.execute<{ order_id: string }[]>(
+    `select order_id from order_refund where organization_id = ? and provider_refund_id = ? limit 1`,
+    [organizationId, providerRefundId],
+  );
+  return row;
+}
+
 /** One ledger row as the order drawer shows it. */
 export interface OrderRefundOut {
   refund_id: string;
@@ -144,10 +160,7 @@ export class RefundsService implements OnModuleInit {
     if (!isUuid(organizationId)) return this.logger.warn(`Refund ${providerRefundId}: organization_id is not an id, ignored`);
     if (!Object.hasOwn(REFUND_STAGE, event.status)) return this.logger.warn(`Refund ${providerRefundId}: unknown status ${event.status}, ignored`);
     const connection = this.em.getConnection();
-    const [row] = await connection.execute<{ order_id: string }[]>(
-      `select order_id from order_refund where organization_id = ? and provider_refund_id = ? limit 1`,
-      [organizationId, providerRefundId],
-    );
+    const row = await ledgerOrderOf(connection, organizationId, providerRefundId);
     // Not in the ledger yet: the refund may be one whose transaction is still open (it holds the order's
     // lock while it asks the provider), so the order of its payment is locked and the ledger read again.
     // Oldest first: a refund made at the provider on a payment several orders name is the oldest's.
@@ -245,11 +258,7 @@ export class RefundsService implements OnModuleInit {
    * racing this one on another order, or another API replica, inserts nothing).
    */
   private async recordAtProviderLocked(em: EntityManager, event: RefundUpdatedEvent, orderId: string): Promise<{ announce: OrderEvent | null } | null> {
-    const [known] = await em.execute<{ order_id: string }[]>(`select order_id from order_refund where organization_id = ? and provider_refund_id = ? limit 1`, [
-      event.organizationId,
-      event.providerRefundId,
-    ]);
-    if (known) return { announce: null };
+    if (await ledgerOrderOf(em, event.organizationId, event.providerRefundId)) return { announce: null };
     const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
     const amount = Math.max(0, Math.trunc(event.amountCents));
     if (amount <= 0) {

@@ -46,6 +46,22 @@ const textOr = (value: unknown): string | null =>
 const seconds = (value: number | null | undefined): Date | null =>
   typeof value === 'number' && value > 0 ? new Date(value * 1000) : null;
 
+/** A listener's failure fails the webhook job, which the queue retries (listeners are idempotent). */
+const RETRY_ON_FAILURE = { rethrow: true } as const;
+
+/**
+ * What a Stripe read answers, or null when Stripe does not know the object (resource_missing: not
+ * this account's). Anything else (network, rate limit) is thrown: the webhook job fails and is retried.
+ */
+async function unlessMissing<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'resource_missing') return null;
+    throw error;
+  }
+}
+
 /**
  * Stripe's webhooks: the signature is checked on the raw bytes with the SDK (300 s tolerance), each
  * event is stored once by its id, and handled by a queue job that carries only that id. Handling
@@ -53,9 +69,6 @@ const seconds = (value: number | null | undefined): Date | null =>
  * (subscriptions and their paid invoices); the modules that listen make them idempotent and
  * forward-only, so a repeated or late event changes nothing.
  */
-/** A listener's failure fails the webhook job, which the queue retries (listeners are idempotent). */
-const RETRY_ON_FAILURE = { rethrow: true } as const;
-
 @Injectable()
 export class StripeWebhooksService implements OnModuleInit {
   private readonly logger = new Logger('StripeWebhooks');
@@ -306,14 +319,14 @@ export class StripeWebhooksService implements OnModuleInit {
     let refunds: Stripe.Refund[];
     let current = false;
     if (this.config.STRIPE_SECRET_KEY) {
-      refunds = [];
-      try {
-        for await (const refund of this.stripe.refunds.list({ charge: charge.id, limit: 100 })) refunds.push(refund);
-      } catch (error) {
-        // Not this account's charge: nothing to record. Anything else (network) fails the job, which is retried.
-        if ((error as { code?: string }).code === 'resource_missing') return this.logger.warn(`Charge ${charge.id} is not known to Stripe: ignored`);
-        throw error;
-      }
+      const listed = await unlessMissing(async () => {
+        const all: Stripe.Refund[] = [];
+        for await (const refund of this.stripe.refunds.list({ charge: charge.id, limit: 100 })) all.push(refund);
+        return all;
+      });
+      // Not this account's charge: nothing to record.
+      if (!listed) return this.logger.warn(`Charge ${charge.id} is not known to Stripe: ignored`);
+      refunds = listed;
       current = true;
     } else if (charge.refunds?.data && !charge.refunds.has_more) {
       refunds = charge.refunds.data;
@@ -326,13 +339,8 @@ export class StripeWebhooksService implements OnModuleInit {
   }
 
   /** The refund as Stripe has it now, or null when Stripe does not know it. */
-  private async currentRefund(refundId: string): Promise<Stripe.Refund | null> {
-    try {
-      return await this.stripe.refunds.retrieve(refundId);
-    } catch (error) {
-      if ((error as { code?: string }).code === 'resource_missing') return null;
-      throw error;
-    }
+  private currentRefund(refundId: string): Promise<Stripe.Refund | null> {
+    return unlessMissing(() => this.stripe.refunds.retrieve(refundId));
   }
 
   /** The organization_id metadata of a payment intent, read from Stripe when the event only names it. */
@@ -341,13 +349,9 @@ export class StripeWebhooksService implements OnModuleInit {
     const intentId = textOr(intent);
     // Without a secret key this deployment only verifies webhooks: it cannot read Stripe's objects.
     if (!intentId || !this.config.STRIPE_SECRET_KEY) return null;
-    try {
-      return textOr((await this.stripe.paymentIntents.retrieve(intentId)).metadata?.organization_id);
-    } catch (error) {
-      // Not this account's payment: nothing to resolve. Anything else (network) fails the job, which is retried.
-      if ((error as { code?: string }).code === 'resource_missing') return null;
-      throw error;
-    }
+    // Not this account's payment: nothing to resolve.
+    const found = await unlessMissing(() => this.stripe.paymentIntents.retrieve(intentId));
+    return found ? textOr(found.metadata?.organization_id) : null;
   }
 
   private reference(metadata: Stripe.Metadata | null | undefined): SubscriptionReference | null {
