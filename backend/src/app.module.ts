@@ -22,6 +22,7 @@ import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
 import { StudentsModule } from './modules/students/students.module';
 import { QueueModule } from './queue/queue.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { QueueDashboardModule } from './queue/dashboard/queue-dashboard.module';
 
 /** The whole backend: one module per bounded context, wired to the database, the queue and the logger. */
@@ -43,6 +44,7 @@ export class AppModule {
         }),
         MikroOrmModule.forRoot({ ...ormOptions, forRoutesPath: '{*all}' }),
         QueueModule,
+        OutboxModule,
         IdentityModule,
         OrganizationsModule,
         CatalogModule,

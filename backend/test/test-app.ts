@@ -9,6 +9,7 @@ import { User, UserRole } from '../src/modules/identity/user.entity';
 import { UsersService } from '../src/modules/identity/users.service';
 import { Organization } from '../src/modules/organizations/organization.entity';
 import { OrganizationsService } from '../src/modules/organizations/organizations.service';
+import { OutboxService } from '../src/outbox/outbox.service';
 
 /** Server of the test databases; each test file gets a database of its own, dropped at the end. */
 const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -33,6 +34,12 @@ export interface TestApp {
   login(email: string, password?: string): Promise<string>;
   /** Runs a function with a request-scoped entity manager. */
   withEm<T>(fn: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Until what the calls so far announced is carried out: the outbox's open rows are handled (by
+   * this process's workers, or here when it runs none). Call it before looking at an effect
+   * (points, waiver requests, settled payment links).
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,6 +76,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     http,
     withEm,
     login,
+    settle: () => created.app.get(OutboxService).drain(),
     organizationWithUser: async (role: UserRole = 'owner', name = `Studio ${randomBytes(3).toString('hex')}`) => {
       const { organization, user } = await withEm(async () => {
         const organization = await created.app.get(OrganizationsService).create({ name });

@@ -32,7 +32,7 @@ export class BullMqJobQueue implements JobQueue {
   constructor(
     private readonly redisUrl: string,
     private readonly connection: Redis,
-    private readonly runWorkers: boolean,
+    readonly runsWorkers: boolean,
     private readonly prefix = 'studio',
     private readonly lockMs = 30000,
   ) {}
@@ -101,7 +101,7 @@ export class BullMqJobQueue implements JobQueue {
 
   process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
     this.queue(queue); // known to the dashboard even where no worker runs
-    if (!this.runWorkers) return;
+    if (!this.runsWorkers) return;
     if (options.globalConcurrency) {
       // Kept in Redis by the queue, read by every worker: N processes together stay under it.
       this.queue(queue)

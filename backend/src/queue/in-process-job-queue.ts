@@ -67,7 +67,7 @@ export class InProcessJobQueue implements JobQueue {
   private sequence = 0;
   private closed = false;
 
-  constructor(private readonly runWorkers: boolean) {}
+  constructor(readonly runsWorkers: boolean) {}
 
   async add<T>(queue: string, name: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     const id = options.jobId ?? `${++this.sequence}`;
@@ -101,7 +101,7 @@ export class InProcessJobQueue implements JobQueue {
     if (existing?.timer) clearInterval(existing.timer);
     const schedule: Schedule = { signature, timer: null, lastJobKey: null };
     this.schedules.set(key, schedule);
-    if (!this.runWorkers || this.closed) return;
+    if (!this.runsWorkers || this.closed) return;
     const produce = () => {
       if (this.schedules.get(key) !== schedule) return;
       const last = schedule.lastJobKey;
@@ -129,7 +129,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   process(queue: string, handler: JobHandler, options: WorkerOptions = {}): void {
-    if (!this.runWorkers) return;
+    if (!this.runsWorkers) return;
     this.handlers.set(queue, { handler, options, pausedUntil: 0, windowStart: 0, windowCount: 0, running: 0, ready: [] });
     for (const job of this.waiting.splice(0).filter((j) => j.queue === queue)) this.schedule(job, 0);
   }

@@ -78,6 +78,8 @@ export interface ScheduleOptions {
 /** The queue port: BullMQ on Redis in real deployments, in-process when no Redis answers. */
 export interface JobQueue {
   readonly mode: 'bullmq' | 'in-process';
+  /** Whether this process runs the queues' workers (RUN_WORKER). */
+  readonly runsWorkers: boolean;
   add<T>(queue: string, name: string, data: T, options?: EnqueueOptions): Promise<void>;
   /**
    * Creates or updates the queue's schedule `schedulerId`: a job `name` with `data` now, then every

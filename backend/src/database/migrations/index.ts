@@ -34,6 +34,7 @@ const NAMES = [
   'Migration20261123100000_webhook_lookup_indexes',
   'Migration20261123110000_loyalty_refund_failed',
   'Migration20261123120000_external_refunds',
+  'Migration20261125000000_outbox',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -18,15 +18,15 @@ export class LoyaltyOrderListener implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.on('order.paid', async (e) => {
+    this.events.on('order.paid', 'loyalty', async (e) => {
       if (e.loyaltyPoints > 0 && (await this.loyalty.isActive(e.organizationId))) {
         await this.ledger.earnForOrder(e.organizationId, e.studentId, e.orderId, e.loyaltyPoints);
       }
     });
-    this.events.on('order.refunded', async (e) => {
+    this.events.on('order.refunded', 'loyalty', async (e) => {
       if (e.full) await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
     });
-    this.events.on('order.refund_failed', async (e) => {
+    this.events.on('order.refund_failed', 'loyalty', async (e) => {
       if (e.wasFull) await this.ledger.restoreForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
     });
   }

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InProcessEvents } from '../../common/in-process-events';
+import { DurableEvents } from '../../outbox/durable-events';
+import { OutboxService } from '../../outbox/outbox.service';
 
 /**
- * What the orders module announces once the change is committed. The loyalty module listens
- * (order.paid: the product lines earn their points; order.refunded with `full`: the points the order
- * earned are taken back; order.refund_failed with `wasFull`: the points that full refund took are
- * given back). Listeners must be idempotent: a payment announced twice by the provider
- * is announced here only once per state change, but a crash between commit and announce is
- * repaired by re-announcing.
+ * What the orders module announces, published in the transaction of the change (the outbox). The
+ * loyalty module listens (order.paid: the product lines earn their points; order.refunded with
+ * `full`: the points the order earned are taken back; order.refund_failed with `wasFull`: the points
+ * that full refund took are given back). Delivery is at least once, in order per order: listeners
+ * are idempotent.
  */
 export type OrderEvent =
   | {
@@ -41,6 +41,10 @@ export type OrderEvent =
       refundId: string;
     };
 
-/** What the orders module announces (see InProcessEvents). */
+/** What the orders module announces (see DurableEvents); ordered per order. */
 @Injectable()
-export class OrderEvents extends InProcessEvents<OrderEvent> {}
+export class OrderEvents extends DurableEvents<OrderEvent> {
+  constructor(outbox: OutboxService) {
+    super(outbox, (e) => e.orderId);
+  }
+}

@@ -167,8 +167,6 @@ export class OrdersService {
         order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },
       };
     });
-    // Announced once committed: the waivers module requests the course's waiver.
-    await this.enrollments.announceCreated(ctx, result.enrollment);
     return result;
   }
 
@@ -245,10 +243,7 @@ export class OrdersService {
       }
       throw error;
     });
-    if (result.kind === 'recorded') {
-      await this.enrollments.announceCreatedById(ctx, result.enrollmentId);
-      return { kind: 'recorded', orderId: result.orderId, enrollmentId: result.enrollmentId };
-    }
+    if (result.kind === 'recorded') return { kind: 'recorded', orderId: result.orderId, enrollmentId: result.enrollmentId };
     return result;
   }
 
@@ -315,8 +310,6 @@ export class OrdersService {
       return { kind: 'released' as const, orderId: found.id, enrollment: released.outcome, removed: released.removed };
     });
     if (result.kind === 'already') return result;
-    // Announced once committed: the waivers module withdraws the removed seat's signature request.
-    if (result.removed) await this.enrollments.announceRemoved(ctx, result.removed);
     return { kind: 'released', orderId: result.orderId, enrollment: result.enrollment };
   }
 

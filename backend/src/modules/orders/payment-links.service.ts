@@ -78,12 +78,12 @@ export class PaymentLinksService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.on('payment.succeeded', (e) =>
+    this.events.on('payment.succeeded', 'orders.payment-links', (e) =>
       this.paid(e.organizationId, e.orderId, e.sessionId, e.paymentIntentId, e.amountCents),
     );
     const endedBy = (action: Ended) => (e: EndedEvent) => this.ended(e.organizationId, e.orderId, e.sessionId, action);
-    this.events.on('checkout.expired', endedBy('payment_link_expired'));
-    this.events.on('checkout.cancelled', endedBy('payment_link_cancelled'));
+    this.events.on('checkout.expired', 'orders.payment-links', endedBy('payment_link_expired'));
+    this.events.on('checkout.cancelled', 'orders.payment-links', endedBy('payment_link_cancelled'));
     this.queue.process(PAYMENT_LINK_QUEUE, async (job) => {
       if (job.name === EXPIRE_LINK_JOB) await this.reconcile(job.data as ExpireLinkJob);
     });
@@ -256,17 +256,16 @@ export class PaymentLinksService implements OnModuleInit {
       this.logger.warn(`No receipt for ${paymentIntentId}: ${error.message}`);
       return null;
     });
-    let enrolledId: string | null = null;
-    const announced = await this.em.fork().transactional(async (em): Promise<OrderEvent | null> => {
+    await this.em.fork().transactional(async (em) => {
       const order = await this.lockedLinkOrder(em, organizationId, orderId, sessionId);
-      if (!order) return null;
+      if (!order) return;
       order.status = 'paid';
       order.paymentIntentId = paymentIntentId;
       order.receiptUrl = receiptUrl;
       let detail = '';
       try {
-        const conversion = await this.holds.convert({ organizationId }, em, order.id);
-        if (conversion.outcome === 'enrolled') enrolledId = conversion.enrollmentId;
+        // The held seat becomes the enrollment; scheduling announces it in this transaction.
+        await this.holds.convert({ organizationId }, em, order.id);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // The payment completed as the link ran out and the seat went to someone else.
@@ -282,17 +281,15 @@ export class PaymentLinksService implements OnModuleInit {
       });
       await em.flush();
       const lines = await em.find(OrderLine, { order: order.id });
-      return {
+      // Once per move to paid, with the move (the outbox): loyalty points and the like.
+      await this.orderEvents.publish(em as EntityManager, {
         type: 'order.paid',
         organizationId,
         orderId: order.id,
         studentId: order.student.id,
         loyaltyPoints: lines.reduce((sum, l) => sum + l.loyaltyPoints * l.quantity, 0),
-      };
+      });
     });
-    // After the commit, once per move to paid (loyalty points and the like), and the new seat (its waiver request).
-    if (announced) await this.orderEvents.emit(announced);
-    if (enrolledId) await this.enrollments.announceCreatedById({ organizationId }, enrolledId);
   }
 
   /** Expired or cancelled: pending → failed, the held seat is freed. */

@@ -16,7 +16,7 @@ import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
-import { AfterRemovalCommit, EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
+import { EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
 import { OrderRefund } from './entities/order-refund.entity';
@@ -138,7 +138,7 @@ export class RefundsService implements OnModuleInit {
 
   onModuleInit(): void {
     this.removalHooks.registerRefund((ctx, em, target, refund) => this.refundOnRemoval(ctx, em, target, refund));
-    this.paymentEvents.on('refund.updated', (event) => this.providerUpdate(event));
+    this.paymentEvents.on('refund.updated', 'orders.refunds', (event) => this.providerUpdate(event));
   }
 
   /**
@@ -173,10 +173,10 @@ export class RefundsService implements OnModuleInit {
           );
     const orderIds = row ? [row.order_id] : byPayment.map((r) => r.order_id);
     for (const orderId of orderIds) {
+      // Announced once, by the delivery that changed the row (published in its transaction): a
+      // repeated delivery changes nothing and announces nothing.
       const applied = await this.queue.run(orderId, () => this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, orderId)));
       if (!applied) continue;
-      // Announced once, by the delivery that changed the row: a repeated delivery changes nothing and announces nothing.
-      if (applied.announce) await this.orderEvents.emit(applied.announce);
       return;
     }
     // In no order's ledger, even under their locks: made at the provider itself when it names no order.
@@ -185,10 +185,7 @@ export class RefundsService implements OnModuleInit {
       const applied = await this.queue.run(target, () =>
         this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, target, { recordAtProvider: true })),
       );
-      if (applied) {
-        if (applied.announce) await this.orderEvents.emit(applied.announce);
-        return;
-      }
+      if (applied) return;
     }
     this.logger.warn(`Refund ${providerRefundId} (${event.status}) is not in the refunds of organization ${organizationId}: ignored`);
   }
@@ -211,7 +208,11 @@ export class RefundsService implements OnModuleInit {
     ]);
     if (!locked) return null;
     const entry = await em.findOne(OrderRefund, { orderId, organizationId: event.organizationId, providerRefundId: event.providerRefundId }, { refresh: true });
-    if (!entry) return options.recordAtProvider ? this.recordAtProviderLocked(em, event, orderId) : null;
+    if (!entry) {
+      const recorded = options.recordAtProvider ? await this.recordAtProviderLocked(em, event, orderId) : null;
+      if (recorded?.announce) await this.orderEvents.publish(em, recorded.announce);
+      return recorded;
+    }
     const from = Object.hasOwn(REFUND_STAGE, entry.status) ? REFUND_STAGE[entry.status] : REFUND_STAGE.succeeded;
     if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return { announce: null };
     entry.status = event.status;
@@ -242,6 +243,7 @@ export class RefundsService implements OnModuleInit {
       });
     }
     await em.flush();
+    if (failed) await this.orderEvents.publish(em, failed);
     return { announce: failed };
   }
 
@@ -316,33 +318,29 @@ export class RefundsService implements OnModuleInit {
   async refund(ctx: RequestContext, orderId: string, body: RefundBody, idempotencyKey?: string): Promise<void> {
     await this.requireOrder(ctx, orderId);
     const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
-    let refunded: OrderRefundedEvent | null;
     try {
-      refunded = await this.queue.run(orderId, () =>
+      await this.queue.run(orderId, () =>
         this.em.transactional((em) => this.refundLocked(ctx, em as EntityManager, orderId, { amountCents: body.amount, reason: body.reason ?? '', idempotencyKey, hasMethod })),
       );
     } catch (error) {
       throw await this.afterFailure(ctx, orderId, error);
     }
-    // After the commit: the loyalty module takes back the points of a fully refunded order.
-    if (refunded) await this.orderEvents.emit(refunded);
   }
 
   /** Remove student's refund: inside the removal's transaction, so a refusal keeps the student enrolled. */
-  private async refundOnRemoval(ctx: RequestContext, em: EntityManager, target: RemovalTarget, refund: RemovalRefund): Promise<AfterRemovalCommit | void> {
+  private async refundOnRemoval(ctx: RequestContext, em: EntityManager, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
     try {
       if (!target.orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
       const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
       // The enrollment names the action: a removal retried after a refund whose commit was lost refunds once.
-      const refunded = await this.refundLocked(ctx, em, target.orderId, {
+      // Its announcement is published in the removal's transaction: a removal that rolls back
+      // announces nothing (its retry refunds once at the provider, by the idempotency key).
+      await this.refundLocked(ctx, em, target.orderId, {
         amountCents: refund.amountCents,
         reason: refund.reason,
         hasMethod,
         idempotencyKey: `remove-enrollment-${target.enrollmentId}`,
       });
-      // Announced by the removal once it has committed: a removal that rolls back announces nothing
-      // (its retry refunds once at the provider, by the idempotency key, and announces then).
-      if (refunded) return () => this.orderEvents.emit(refunded);
     } catch (error) {
       const api = target.orderId ? await this.afterFailure(ctx, target.orderId, error) : (error as ApiError);
       // The dialog tells a refused refund ("Failed to refund order. Please try again.") from a failed removal.
@@ -445,7 +443,7 @@ export class RefundsService implements OnModuleInit {
       detail: input.reason,
     });
     await em.flush();
-    return {
+    const refunded: OrderRefundedEvent = {
       type: 'order.refunded',
       organizationId: ctx.organizationId,
       orderId,
@@ -454,6 +452,9 @@ export class RefundsService implements OnModuleInit {
       amountCents: moved,
       refundId: entry.id,
     };
+    // In the refund's transaction (the outbox): the loyalty module takes back the points of a full refund.
+    await this.orderEvents.publish(em, refunded);
+    return refunded;
   }
 
   /** The refunds ledger of one order, oldest first, with the admins' names (the read-only join to app_user of identity/actor-name, in this one query). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InProcessEvents } from '../../common/in-process-events';
+import { DurableEvents } from '../../outbox/durable-events';
+import { OutboxService } from '../../outbox/outbox.service';
 
 /**
  * What a payment provider announces. The orders module subscribes (payment.succeeded: the order is
@@ -64,9 +65,17 @@ export type PaymentEvent =
     };
 
 /**
- * What a payment provider announces (see InProcessEvents). Handlers run after the provider's own
- * write is committed; a failing handler is logged and does not undo the payment, except that a
- * Stripe webhook job emits with `rethrow`, so it is retried.
+ * What a payment provider announces (see DurableEvents), published in the transaction of the
+ * provider's own write: the demo ledger's commit, or the stored Stripe webhook event's. Handlers run
+ * in outbox jobs, at least once, in order per order (or checkout session, or refund).
  */
 @Injectable()
-export class PaymentEvents extends InProcessEvents<PaymentEvent> {}
+export class PaymentEvents extends DurableEvents<PaymentEvent> {
+  constructor(outbox: OutboxService) {
+    super(outbox, (e) => {
+      if (e.type === 'refund.updated') return `refund:${e.providerRefundId}`;
+      if (e.type === 'payment_method.added') return null;
+      return e.orderId ?? `checkout:${e.sessionId}`;
+    });
+  }
+}

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InProcessEvents } from '../../common/in-process-events';
+import { DurableEvents } from '../../outbox/durable-events';
+import { OutboxService } from '../../outbox/outbox.service';
 
 /**
- * What the scheduling module announces once an enrollment change is committed. The waivers module
- * listens (enrollment.created: a course that requires a waiver gets a signature request;
- * enrollment.removed: a request nobody needs any more is withdrawn). The caller that owns the
- * transaction announces after commit (OrdersService.enrollDirectly, EnrollmentsService.remove,
- * OrdersService.releaseExternalSale). Listeners must be idempotent: an announcement may repeat.
+ * What the scheduling module announces about seats, published by the one writer of enrollments
+ * (EnrollmentsService, SeatHoldsService) in the transaction that changes the seat (the outbox): no
+ * caller announces by hand. The waivers module listens (enrollment.created: a course that requires
+ * a waiver gets a signature request; enrollment.removed: a request nobody needs any more is
+ * withdrawn), and the mailing-list sync. Delivery is at least once, in order per enrollment:
+ * listeners are idempotent.
  */
 export type EnrollmentEvent =
   | {
@@ -27,6 +29,10 @@ export type EnrollmentEvent =
       eventId: string;
     };
 
-/** What the scheduling module announces about enrollments (see InProcessEvents). */
+/** What the scheduling module announces about enrollments (see DurableEvents); ordered per enrollment. */
 @Injectable()
-export class EnrollmentEvents extends InProcessEvents<EnrollmentEvent> {}
+export class EnrollmentEvents extends DurableEvents<EnrollmentEvent> {
+  constructor(outbox: OutboxService) {
+    super(outbox, (e) => e.enrollmentId);
+  }
+}

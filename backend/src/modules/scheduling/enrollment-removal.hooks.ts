@@ -14,19 +14,17 @@ export interface RemovalTarget {
   orderId: string | null;
 }
 
-/** What the refund handler announces once the removal has committed (never before: a rolled-back removal announces nothing). */
-export type AfterRemovalCommit = () => Promise<void>;
-
 /**
  * Refunds the student's order inside the removal's transaction; throwing rolls the removal back.
- * `em` is that transaction. Answers what to announce after the commit, if anything.
+ * `em` is that transaction: what the refund announces is published in it (the outbox), so a
+ * rolled-back removal announces nothing.
  */
 export type RefundOnRemoval = (
   ctx: RequestContext,
   em: EntityManager,
   target: RemovalTarget,
   refund: RemovalRefund,
-) => Promise<AfterRemovalCommit | void>;
+) => Promise<void>;
 
 /**
  * The inversion that lets Remove student refund without scheduling importing orders (orders
@@ -46,9 +44,9 @@ export class EnrollmentRemovalHooks {
     em: EntityManager,
     target: RemovalTarget,
     refund: RemovalRefund,
-  ): Promise<AfterRemovalCommit | null> {
+  ): Promise<void> {
     if (!this.refundHandler)
       throw new Error('No refund handler is registered (the orders module is not loaded)');
-    return (await this.refundHandler(ctx, em, target, refund)) ?? null;
+    await this.refundHandler(ctx, em, target, refund);
   }
 }

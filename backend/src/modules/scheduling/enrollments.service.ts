@@ -189,6 +189,7 @@ export class EnrollmentsService {
         throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
       throw error;
     }
+    await this.announceCreated(em, ctx.organizationId, { id, eventId: locked.eventId, studentId, requiredWaiverId });
     return { id, eventId: locked.eventId, eventName: row.name, studentId, requiredWaiverId };
   }
 
@@ -256,6 +257,7 @@ export class EnrollmentsService {
       waiverStatus: rules.requiredWaiverId ? 'pending' : 'not_required',
     });
     await em.flush();
+    await this.announceCreated(em, ctx.organizationId, { id: enrollment.id, eventId, studentId: student.id, requiredWaiverId: rules.requiredWaiverId });
     await em.populate(enrollment, ['event']);
     return { kind: 'enrolled', enrollment };
   }
@@ -292,8 +294,9 @@ export class EnrollmentsService {
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
-      // The caller owns the transaction: it announces the removal (announceRemoved) once committed.
-      return { outcome: 'removed', removed: { id: enrollment.id, eventId: input.eventId, studentId: input.studentId } };
+      const removed = { id: enrollment.id, eventId: input.eventId, studentId: input.studentId };
+      await this.announceRemoved(em, ctx.organizationId, removed);
+      return { outcome: 'removed', removed };
     }
     enrollment.guestCount -= input.seats;
     await em.flush();
@@ -323,35 +326,23 @@ export class EnrollmentsService {
     throw notFound('Enrollment not found');
   }
 
-  /** announceCreated for an enrollment known by its id (a seat bought through a payment link). */
-  async announceCreatedById(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    enrollmentId: string,
-  ): Promise<void> {
-    const enrollment = await this.em
-      .fork()
-      .findOneOrFail(Enrollment, { id: enrollmentId, organization: ctx.organizationId });
-    await this.announceCreated(ctx, { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id });
-  }
-
   /**
-   * The announcement of a committed enrollment (EnrollmentEvents), with the waiver its course
-   * requires (read again unless the seat carries it, as enroll()'s does). The caller that owns the
-   * transaction calls this after commit.
+   * enrollment.created, published in the transaction that wrote the seat (the outbox): it commits
+   * with the seat or not at all. Called by the writers of enrollments only (enroll, enrollExternal,
+   * SeatHoldsService.convert), never by their callers.
    */
   async announceCreated(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    seat: { id: string; eventId: string; studentId: string; requiredWaiverId?: string | null },
+    em: EntityManager,
+    organizationId: string,
+    seat: { id: string; eventId: string; studentId: string; requiredWaiverId: string | null },
   ): Promise<void> {
-    const requiredWaiverId =
-      seat.requiredWaiverId !== undefined ? seat.requiredWaiverId : (await courseRules(this.em, seat.eventId)).requiredWaiverId;
-    await this.events.emit({
+    await this.events.publish(em, {
       type: 'enrollment.created',
-      organizationId: ctx.organizationId,
+      organizationId,
       enrollmentId: seat.id,
       studentId: seat.studentId,
       eventId: seat.eventId,
-      requiredWaiverId,
+      requiredWaiverId: seat.requiredWaiverId,
     });
   }
 
@@ -405,32 +396,22 @@ export class EnrollmentsService {
    * student enrolled.
    */
   async remove(ctx: RequestContext, enrollmentId: string, refund?: RemovalRefund): Promise<void> {
-    const { removed, afterRefund } = await this.em.transactional(async (em) => {
+    await this.em.transactional(async (em) => {
       const enrollment = await this.lockedEnrollment(em, ctx, enrollmentId);
-      const after = refund
-        ? await this.removalHooks.refund(ctx, em, { enrollmentId: enrollment.id, orderId: enrollment.orderId ?? null }, refund)
-        : null;
+      // The refund publishes its own announcement (order.refunded) in this transaction.
+      if (refund) await this.removalHooks.refund(ctx, em, { enrollmentId: enrollment.id, orderId: enrollment.orderId ?? null }, refund);
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
-      const seat: RemovedSeat = { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id };
-      return { removed: seat, afterRefund: after };
+      await this.announceRemoved(em, ctx.organizationId, { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id });
     });
-    // Announced once committed, never from inside the transaction: the refund's (the loyalty module
-    // takes back the points of a full refund), then the removal's (the waivers module withdraws a
-    // signature request nobody needs now).
-    if (afterRefund) await afterRefund();
-    await this.announceRemoved(ctx, removed);
   }
 
-  /**
-   * The announcement of a committed removal (EnrollmentEvents). The caller that owns the
-   * transaction calls this after commit; a failing listener is logged and does not fail the caller.
-   */
-  async announceRemoved(ctx: Pick<RequestContext, 'organizationId'>, seat: RemovedSeat): Promise<void> {
-    await this.events.emit({
+  /** enrollment.removed, published in the transaction that removed the seat (the outbox). */
+  private async announceRemoved(em: EntityManager, organizationId: string, seat: RemovedSeat): Promise<void> {
+    await this.events.publish(em, {
       type: 'enrollment.removed',
-      organizationId: ctx.organizationId,
+      organizationId,
       enrollmentId: seat.id,
       studentId: seat.studentId,
       eventId: seat.eventId,

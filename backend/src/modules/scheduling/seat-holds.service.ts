@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
 import { Student } from '../students/student.entity';
-import { courseRules, isSingleParty } from './enrollments.service';
+import { courseRules, EnrollmentsService, isSingleParty } from './enrollments.service';
 import { Enrollment } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { SeatHold } from './entities/seat-hold.entity';
@@ -33,6 +33,8 @@ export type HoldConversion =
  */
 @Injectable()
 export class SeatHoldsService {
+  constructor(private readonly enrollments: EnrollmentsService) {}
+
   /**
    * Holds one seat for the student until `expiresAt`. Refused as a direct enroll is: another
    * organization's or a cancelled session (404), an ended session, a student already enrolled or
@@ -115,6 +117,7 @@ export class SeatHoldsService {
       waiverStatus: requiredWaiverId ? 'pending' : 'not_required',
     });
     await em.flush();
+    await this.enrollments.announceCreated(em, ctx.organizationId, { id: enrollment.id, eventId: hold.eventId, studentId: hold.studentId, requiredWaiverId });
     return { outcome: 'enrolled', enrollmentId: enrollment.id };
   }
 }

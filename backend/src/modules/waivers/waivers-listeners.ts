@@ -20,7 +20,7 @@ export class WaiversListeners implements OnModuleInit, StudentWaiversSource {
 
   onModuleInit(): void {
     this.parts.registerWaivers(this);
-    this.enrollments.on('enrollment.created', async (e) => {
+    this.enrollments.on('enrollment.created', 'waivers', async (e) => {
       if (!e.requiredWaiverId) return;
       await this.waivers.requestForEnrollment({
         organizationId: e.organizationId,
@@ -29,7 +29,7 @@ export class WaiversListeners implements OnModuleInit, StudentWaiversSource {
         templateId: e.requiredWaiverId,
       });
     });
-    this.enrollments.on('enrollment.removed', async (e) => {
+    this.enrollments.on('enrollment.removed', 'waivers', async (e) => {
       await this.waivers.withdrawForRemovedEnrollment({
         organizationId: e.organizationId,
         studentId: e.studentId,

@@ -2,7 +2,7 @@ import { formatCents } from '@studio/contracts';
 import { LockMode, MikroORM, TransactionContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import { PaymentEvent, PaymentEvents } from '../payment-events';
+import { PaymentEvents } from '../payment-events';
 import {
   CheckoutCreated,
   CheckoutState,
@@ -164,8 +164,9 @@ export class DemoPaymentsAdapter extends PaymentsPort {
   async pay(sessionId: string): Promise<DemoCheckoutSession | null> {
     if (!DEMO_SESSION_ID.test(sessionId)) return null;
     await this.expireIfDue(sessionId);
-    let event: PaymentEvent | null = null;
-    const session = await this.em().transactional(async (em) => {
+    // The announcement commits with the payment (the outbox): a crash after the payer's click can
+    // neither lose the seat's settlement nor pay twice.
+    return this.em().transactional(async (em) => {
       const found = await em.findOne(DemoCheckoutSession, { id: sessionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!found || found.status !== 'open') return found;
       found.status = 'paid';
@@ -181,7 +182,16 @@ export class DemoPaymentsAdapter extends PaymentsPort {
         });
         em.persist(payment);
         found.paymentId = payment.id;
-        event = { type: 'payment.succeeded', provider: 'demo', sessionId, orderId: found.orderId ?? null, organizationId: found.organizationId, paymentIntentId: payment.id, amountCents: payment.amountCents };
+        await em.flush();
+        await this.events.publish(em as EntityManager, {
+          type: 'payment.succeeded',
+          provider: 'demo',
+          sessionId,
+          orderId: found.orderId ?? null,
+          organizationId: found.organizationId,
+          paymentIntentId: payment.id,
+          amountCents: payment.amountCents,
+        });
       } else {
         const method = em.create(DemoPaymentMethod, {
           id: newId('dpm'),
@@ -192,25 +202,25 @@ export class DemoPaymentsAdapter extends PaymentsPort {
           expYear: new Date().getUTCFullYear() + 3,
         });
         em.persist(method);
-        event = { type: 'payment_method.added', provider: 'demo', organizationId: found.organizationId, paymentMethodId: method.id };
+        await em.flush();
+        await this.events.publish(em as EntityManager, { type: 'payment_method.added', provider: 'demo', organizationId: found.organizationId, paymentMethodId: method.id });
       }
       return found;
     });
-    if (event) await this.events.emit(event);
-    return session;
   }
 
   /** The payer clicked Cancel: an open link becomes cancelled; otherwise nothing changes. */
   async cancel(sessionId: string): Promise<DemoCheckoutSession | null> {
     if (!DEMO_SESSION_ID.test(sessionId)) return null;
     await this.expireIfDue(sessionId);
-    const em = this.em();
-    const changed = await em.nativeUpdate(DemoCheckoutSession, { id: sessionId, status: 'open' }, { status: 'cancelled', completedAt: new Date() });
-    const session = await em.findOne(DemoCheckoutSession, { id: sessionId });
-    if (changed && session?.mode === 'payment') {
-      await this.events.emit({ type: 'checkout.cancelled', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
-    }
-    return session;
+    return this.em().transactional(async (em) => {
+      const changed = await em.nativeUpdate(DemoCheckoutSession, { id: sessionId, status: 'open' }, { status: 'cancelled', completedAt: new Date() });
+      const session = await em.findOne(DemoCheckoutSession, { id: sessionId }, { refresh: true });
+      if (changed && session?.mode === 'payment') {
+        await this.events.publish(em as EntityManager, { type: 'checkout.cancelled', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
+      }
+      return session;
+    });
   }
 
   /** Cancels a demo subscription now; one already cancelled answers when it was. */
@@ -237,12 +247,13 @@ export class DemoPaymentsAdapter extends PaymentsPort {
 
   /** An open link past its expiry becomes expired, once (the conditional update), and says so. */
   private async expireIfDue(sessionId: string): Promise<void> {
-    const em = this.em();
-    const changed = await em.nativeUpdate(DemoCheckoutSession, { id: sessionId, status: 'open', expiresAt: { $lte: new Date() } }, { status: 'expired' });
-    if (!changed) return;
-    const session = await em.findOne(DemoCheckoutSession, { id: sessionId });
-    if (session?.mode === 'payment') {
-      await this.events.emit({ type: 'checkout.expired', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
-    }
+    await this.em().transactional(async (em) => {
+      const changed = await em.nativeUpdate(DemoCheckoutSession, { id: sessionId, status: 'open', expiresAt: { $lte: new Date() } }, { status: 'expired' });
+      if (!changed) return;
+      const session = await em.findOne(DemoCheckoutSession, { id: sessionId }, { refresh: true });
+      if (session?.mode === 'payment') {
+        await this.events.publish(em as EntityManager, { type: 'checkout.expired', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
+      }
+    });
   }
 }

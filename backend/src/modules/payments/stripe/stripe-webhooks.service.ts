@@ -7,7 +7,7 @@ import { ApiError } from '../../../common/api-error';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AppConfig } from '../../../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../../queue/job-queue';
-import { PaymentEvents } from '../payment-events';
+import { PaymentEvent, PaymentEvents } from '../payment-events';
 import { SubscriptionEvent, SubscriptionEvents, SubscriptionReference } from '../subscription-events';
 import { StripeCustomer } from './stripe-customer.entity';
 import { stripeClient } from './stripe-payments.adapter';
@@ -45,9 +45,6 @@ const textOr = (value: unknown): string | null =>
   typeof value === 'string' && value.length > 0 ? value : null;
 const seconds = (value: number | null | undefined): Date | null =>
   typeof value === 'number' && value > 0 ? new Date(value * 1000) : null;
-
-/** A listener's failure fails the webhook job, which the queue retries (listeners are idempotent). */
-const RETRY_ON_FAILURE = { rethrow: true } as const;
 
 /**
  * What a Stripe read answers, or null when Stripe does not know the object (resource_missing: not
@@ -152,28 +149,34 @@ export class StripeWebhooksService implements OnModuleInit {
     return { received: true, duplicate: inserted.length === 0 };
   }
 
-  /** Handles one recorded event, once: a handled event is marked and skipped after. */
+  /**
+   * Handles one recorded event, once: its PaymentEvents are published (the outbox) in the same
+   * transaction that marks it handled, so a crash either leaves it to handle again or has announced
+   * it exactly once. Subscription changes are applied by their listeners before that (idempotent and
+   * forward-only: a retried job applies them again harmlessly).
+   */
   async handle(eventId: string): Promise<void> {
     const em = this.orm.em.fork() as EntityManager;
     const row = await em.findOne(StripeWebhookEvent, { id: eventId });
     if (!row || row.processedAt) return;
-    await this.translate(row.payload as unknown as Stripe.Event);
-    await em.nativeUpdate(
-      StripeWebhookEvent,
-      { id: eventId, processedAt: null },
-      { processedAt: new Date() },
-    );
+    const out: PaymentEvent[] = [];
+    await this.translate(row.payload as unknown as Stripe.Event, out);
+    await em.transactional(async (tx) => {
+      const marked = await tx.nativeUpdate(StripeWebhookEvent, { id: eventId, processedAt: null }, { processedAt: new Date() });
+      if (!marked) return; // handled meanwhile by another run of the job
+      for (const event of out) await this.paymentEvents.publish(tx as EntityManager, event);
+    });
   }
 
-  private async translate(event: Stripe.Event): Promise<void> {
+  private async translate(event: Stripe.Event, out: PaymentEvent[]): Promise<void> {
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
-        return this.checkoutCompleted(event.data.object);
+        return this.checkoutCompleted(event.data.object, out);
       case 'checkout.session.expired':
-        return this.checkoutExpired(event.data.object);
+        return this.checkoutExpired(event.data.object, out);
       case 'setup_intent.succeeded':
-        return this.setupSucceeded(event.data.object);
+        return this.setupSucceeded(event.data.object, out);
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
@@ -183,19 +186,19 @@ export class StripeWebhooksService implements OnModuleInit {
       case 'refund.created':
       case 'refund.updated':
       case 'refund.failed':
-        return this.refundChanged(event.data.object);
+        return this.refundChanged(event.data.object, out);
       // A charge refunded (fully or in part): each of its refunds, ours or made in the Stripe dashboard.
       case 'charge.refunded':
-        return this.chargeRefunded(event.data.object);
+        return this.chargeRefunded(event.data.object, out);
       // API versions before 2024-10 announced a refund's changes on the charge's name; the object is the refund.
       case 'charge.refund.updated':
-        return this.refundChanged(event.data.object as Stripe.Refund);
+        return this.refundChanged(event.data.object as Stripe.Refund, out);
       default:
         this.logger.debug(`Ignored Stripe event ${event.type} ${event.id}`);
     }
   }
 
-  private async checkoutCompleted(session: Stripe.Checkout.Session): Promise<void> {
+  private async checkoutCompleted(session: Stripe.Checkout.Session, out: PaymentEvent[]): Promise<void> {
     const organizationId = textOr(session.metadata?.organization_id);
     if (!organizationId)
       return this.logger.warn(`Checkout session ${session.id} has no organization_id metadata: ignored`);
@@ -204,8 +207,7 @@ export class StripeWebhooksService implements OnModuleInit {
       const paymentIntentId = idOf(session.payment_intent);
       if (!paymentIntentId)
         return this.logger.warn(`Paid checkout session ${session.id} has no payment intent: ignored`);
-      await this.paymentEvents.emit(
-        {
+      out.push({
           type: 'payment.succeeded',
           provider: 'stripe',
           sessionId: session.id,
@@ -213,9 +215,7 @@ export class StripeWebhooksService implements OnModuleInit {
           organizationId,
           paymentIntentId,
           amountCents: session.amount_total ?? 0,
-        },
-        RETRY_ON_FAILURE,
-      );
+        });
     } else if (session.mode === 'setup') {
       const setupIntentId = idOf(session.setup_intent);
       if (!setupIntentId) return;
@@ -225,30 +225,24 @@ export class StripeWebhooksService implements OnModuleInit {
           : await this.stripe.setupIntents.retrieve(setupIntentId);
       const paymentMethodId = idOf(intent.payment_method);
       if (paymentMethodId)
-        await this.paymentEvents.emit(
-          { type: 'payment_method.added', provider: 'stripe', organizationId, paymentMethodId },
-          RETRY_ON_FAILURE,
-        );
+        out.push({ type: 'payment_method.added', provider: 'stripe', organizationId, paymentMethodId });
     }
   }
 
-  private async checkoutExpired(session: Stripe.Checkout.Session): Promise<void> {
+  private async checkoutExpired(session: Stripe.Checkout.Session, out: PaymentEvent[]): Promise<void> {
     const organizationId = textOr(session.metadata?.organization_id);
     if (!organizationId || session.mode !== 'payment') return;
-    await this.paymentEvents.emit(
-      {
+    out.push({
         type: 'checkout.expired',
         provider: 'stripe',
         sessionId: session.id,
         orderId: textOr(session.client_reference_id) ?? textOr(session.metadata?.order_id),
         organizationId,
-      },
-      RETRY_ON_FAILURE,
-    );
+      });
   }
 
   /** A card saved (Checkout in setup mode): the studio is found by its Stripe customer. */
-  private async setupSucceeded(intent: Stripe.SetupIntent): Promise<void> {
+  private async setupSucceeded(intent: Stripe.SetupIntent, out: PaymentEvent[]): Promise<void> {
     const paymentMethodId = idOf(intent.payment_method);
     const customerId = idOf(intent.customer);
     if (!paymentMethodId) return;
@@ -258,10 +252,7 @@ export class StripeWebhooksService implements OnModuleInit {
         (await this.orm.em.fork().findOne(StripeCustomer, { customerId }))?.organizationId ?? null;
     }
     if (!organizationId) return this.logger.warn(`SetupIntent ${intent.id} is not a studio's: ignored`);
-    await this.paymentEvents.emit(
-      { type: 'payment_method.added', provider: 'stripe', organizationId, paymentMethodId },
-      RETRY_ON_FAILURE,
-    );
+    out.push({ type: 'payment_method.added', provider: 'stripe', organizationId, paymentMethodId });
   }
 
   /**
@@ -277,7 +268,7 @@ export class StripeWebhooksService implements OnModuleInit {
    * refund must not record a refund whose money never left). `intentOrganization` is the payment
    * intent's studio when the caller resolved it already (one charge's refunds share it).
    */
-  private async refundChanged(refund: Stripe.Refund, options: { current?: boolean; intentOrganization?: () => Promise<string | null> } = {}): Promise<void> {
+  private async refundChanged(refund: Stripe.Refund, out: PaymentEvent[], options: { current?: boolean; intentOrganization?: () => Promise<string | null> } = {}): Promise<void> {
     if (typeof refund?.id !== 'string' || typeof refund.status !== 'string') return this.logger.warn('A refund event without a refund id or status: ignored');
     if (!options.current && !textOr(refund.metadata?.order_id) && this.config.STRIPE_SECRET_KEY) {
       const current = await this.currentRefund(refund.id);
@@ -290,8 +281,7 @@ export class StripeWebhooksService implements OnModuleInit {
       textOr(refund.metadata?.organization_id) ??
       (options.intentOrganization ? await options.intentOrganization() : await this.paymentIntentOrganization(refund.payment_intent));
     if (!organizationId) return this.logger.warn(`Refund ${refund.id} names no studio (no organization_id metadata on it or its payment intent): ignored`);
-    await this.paymentEvents.emit(
-      {
+    out.push({
         type: 'refund.updated',
         provider: 'stripe',
         organizationId,
@@ -302,9 +292,7 @@ export class StripeWebhooksService implements OnModuleInit {
         failureReason: textOr(refund.failure_reason),
         orderReference: textOr(refund.metadata?.order_id),
         reason: textOr(refund.reason),
-      },
-      RETRY_ON_FAILURE,
-    );
+      });
   }
 
   /**
@@ -314,7 +302,7 @@ export class StripeWebhooksService implements OnModuleInit {
    * list can be read. Each goes the way of refundChanged: ours find their ledger rows, one made in
    * the dashboard is recorded once, however many events announce it.
    */
-  private async chargeRefunded(charge: Stripe.Charge): Promise<void> {
+  private async chargeRefunded(charge: Stripe.Charge, out: PaymentEvent[]): Promise<void> {
     if (typeof charge?.id !== 'string') return this.logger.warn('A charge.refunded event without a charge id: ignored');
     let refunds: Stripe.Refund[];
     let current = false;
@@ -335,7 +323,7 @@ export class StripeWebhooksService implements OnModuleInit {
     }
     let intentOrganization: Promise<string | null> | null = null;
     const organization = () => (intentOrganization ??= this.paymentIntentOrganization(charge.payment_intent ?? refunds[0]?.payment_intent));
-    for (const refund of refunds) await this.refundChanged(refund, { current, intentOrganization: organization });
+    for (const refund of refunds) await this.refundChanged(refund, out, { current, intentOrganization: organization });
   }
 
   /** The refund as Stripe has it now, or null when Stripe does not know it. */
