@@ -43,7 +43,39 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The supertest client, waiting after each call (when the call is awaited) until the outbox has
+ * carried out what the call announced: points, waiver requests, settled payment links are there when
+ * the test looks, as a user sees them a moment later. The outbox's own tests (outbox e2e, the crash
+ * test) turn this off to look at the rows before they are handled.
+ */
+function settlingClient(client: ReturnType<typeof request>, settle: () => Promise<void>): ReturnType<typeof request> {
+  const methods = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options']);
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof property !== 'string' || !methods.has(property) || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const test = (value as (...a: unknown[]) => { then: PromiseLike<unknown>['then'] }).apply(target, args);
+        const then = test.then.bind(test);
+        test.then = ((onFulfilled, onRejected) =>
+          then(
+            async (response: unknown) => {
+              await settle();
+              return response;
+            },
+            async (error: unknown) => {
+              await settle();
+              throw error;
+            },
+          ).then(onFulfilled, onRejected)) as PromiseLike<unknown>['then'];
+        return test;
+      };
+    },
+  });
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: { settleAfterEachCall?: boolean } = {}): Promise<TestApp> {
   const suffix = randomBytes(6).toString('hex');
   const dbName = `studio_test_${suffix}`;
   await admin((c) => c.query(`create database "${dbName}"`));
@@ -61,7 +93,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const created = await createApp(config);
-  const http = request(created.app.getHttpServer());
+  const settle = () => created.app.get(OutboxService).drain();
+  const raw = request(created.app.getHttpServer());
+  const http = options.settleAfterEachCall === false ? raw : settlingClient(raw, settle);
   const em = created.app.get(EntityManager);
   const withEm = <T>(fn: (em: EntityManager) => Promise<T>) => RequestContext.create(em, () => fn(em));
 
@@ -76,7 +110,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     http,
     withEm,
     login,
-    settle: () => created.app.get(OutboxService).drain(),
+    settle,
     organizationWithUser: async (role: UserRole = 'owner', name = `Studio ${randomBytes(3).toString('hex')}`) => {
       const { organization, user } = await withEm(async () => {
         const organization = await created.app.get(OrganizationsService).create({ name });

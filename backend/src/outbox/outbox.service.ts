@@ -59,6 +59,8 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly startedAt = new Date();
   /** When this process last published inside a transaction: commits soon after it kick the relay. */
   private lastPublishedAt = 0;
+  /** Whether this process published since drain last found nothing open (drain's fast answer). */
+  private publishedSinceDrain = true;
 
   constructor(
     private readonly orm: MikroORM,
@@ -92,12 +94,14 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
     const subscribers = this.byType.get(event.type) ?? [];
     if (subscribers.length === 0) return;
     const payload = JSON.stringify(event);
+    const eventId = randomUUID();
     const values: unknown[] = [];
-    for (const name of subscribers) values.push(randomUUID(), event.organizationId ?? null, event.type, name, orderingKey, payload);
+    for (const name of subscribers) values.push(randomUUID(), eventId, event.organizationId ?? null, event.type, name, orderingKey, payload);
     await em.execute(
-      `insert into outbox_message (id, organization_id, type, subscriber, ordering_key, payload) values ${subscribers.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+      `insert into outbox_message (id, event_id, organization_id, type, subscriber, ordering_key, payload) values ${subscribers.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       values,
     );
+    this.publishedSinceDrain = true;
     if (em.isInTransaction()) this.lastPublishedAt = Date.now();
     else this.kick();
   }
@@ -264,6 +268,23 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /**
+   * What was announced of a type, oldest first, once per announcement (not per subscriber), with
+   * the fields `match` names equal (tests, and support looking at what happened to an order).
+   */
+  async announced<E extends OutboxEvent>(type: E['type'], match: Partial<Record<string, string | number | boolean | null>> = {}): Promise<E[]> {
+    const fields = Object.entries(match);
+    const rows = await this.orm.em.getConnection().execute<{ payload: unknown }[]>(
+      `select payload from (
+         select distinct on (event_id) event_id, seq, payload from outbox_message
+          where type = ?${fields.map(() => ` and payload->>? is not distinct from ?`).join('')}
+          order by event_id, seq) announced
+        order by seq`,
+      [type, ...fields.flatMap(([k, v]) => [k, v === null || v === undefined ? null : String(v)])],
+    );
+    return rows.map((r: { payload: unknown }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as E);
+  }
+
+  /**
    * Until no row is waiting or in flight: where this process runs the workers, waits for them; where
    * it does not (an API replica, most tests), handles the open rows itself, oldest first, through the
    * same handlers and marks (a worker handling one at the same time is harmless: handlers are
@@ -271,10 +292,12 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
    * an effect; `npm run outbox:drain` could call it in an operator's shell.
    */
   async drain(timeoutMs = 30_000): Promise<void> {
+    if (!this.publishedSinceDrain) return;
     const until = Date.now() + timeoutMs;
     const connection = this.orm.em.getConnection();
     const tried = new Set<string>();
     for (;;) {
+      this.publishedSinceDrain = false;
       const open = await connection.execute<{ id: string }[]>(
         `select m.id from outbox_message m
           where m.done_at is null and m.failed_at is null
@@ -285,7 +308,9 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
           order by m.seq limit 500`,
       );
       const todo = open.filter((r: { id: string }) => !tried.has(r.id));
-      if (open.length === 0 || (!this.queue.runsWorkers && todo.length === 0)) return;
+      if (open.length === 0) return;
+      this.publishedSinceDrain = true;
+      if (!this.queue.runsWorkers && todo.length === 0) return;
       if (Date.now() > until) throw new Error(`Outbox not drained: ${open.length} rows open`);
       if (this.queue.runsWorkers) {
         this.kick();

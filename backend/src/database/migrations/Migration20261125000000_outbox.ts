@@ -5,6 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * sync jobs, payment-link settlement, mail) is a row written in the same transaction as the change,
  * one row per subscriber, relayed to the `outbox` queue and marked done by the job that handled it.
  *
+ * - `event_id`: the announcement the row is one subscriber's delivery of (its rows share it).
  * - `seq`: the order rows were written in. Rows of one subscriber with the same `ordering_key` (an
  *   order, an enrollment) are relayed one after the other: a row goes only once every earlier row of
  *   its key is done or failed for good, so a refund's points are never taken before they were given.
@@ -17,6 +18,7 @@ export class Migration20261125000000_outbox extends Migration {
     this.addSql(`create table "outbox_message" (
       "id" uuid primary key,
       "seq" bigserial not null,
+      "event_id" uuid not null,
       "organization_id" uuid null,
       "type" text not null,
       "subscriber" text not null,
@@ -37,6 +39,7 @@ export class Migration20261125000000_outbox extends Migration {
       `create index "outbox_message_in_flight" on "outbox_message" ("relayed_at") where "relayed_at" is not null and "done_at" is null and "failed_at" is null;`,
     );
     this.addSql(`create index "outbox_message_done" on "outbox_message" ("done_at") where "done_at" is not null;`);
+    this.addSql(`create index "outbox_message_event" on "outbox_message" ("type", "event_id");`);
   }
 
   override async down(): Promise<void> {

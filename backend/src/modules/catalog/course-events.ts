@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InProcessEvents } from '../../common/in-process-events';
+import { DurableEvents } from '../../outbox/durable-events';
+import { OutboxService } from '../../outbox/outbox.service';
 
 /**
- * What the catalog announces once a course change is committed. The sync module listens (Edit
- * Course's `sync_with_eventbrite` + `eventbrite_event_id` link the course to an existing Eventbrite
- * event). Listeners must be idempotent: an announcement may repeat.
+ * What the catalog announces about a course, published in the transaction of the change (the
+ * outbox). The sync module listens (Edit Course's `sync_with_eventbrite` + `eventbrite_event_id` link
+ * the course to an existing Eventbrite event). At least once, in order per course: listeners are idempotent.
  */
 export type CourseEvent = {
   type: 'course.updated';
@@ -14,6 +15,10 @@ export type CourseEvent = {
   eventbriteEventId: string | null;
 };
 
-/** What the catalog announces about courses (see InProcessEvents). */
+/** What the catalog announces about courses (see DurableEvents); ordered per course. */
 @Injectable()
-export class CourseEvents extends InProcessEvents<CourseEvent> {}
+export class CourseEvents extends DurableEvents<CourseEvent> {
+  constructor(outbox: OutboxService) {
+    super(outbox, (e) => e.activityId);
+  }
+}

@@ -128,16 +128,7 @@ export class CoursesService {
   }
 
   async update(ctx: RequestContext, id: string, input: CourseUpdatePayload): Promise<Activity> {
-    const course = await this.updateInTransaction(ctx, id, input);
-    // Announced once committed: the sync module links the course to its Eventbrite event.
-    await this.courseEvents.emit({
-      type: 'course.updated',
-      organizationId: ctx.organizationId,
-      activityId: course.id,
-      syncWithEventbrite: course.syncWithEventbrite,
-      eventbriteEventId: course.eventbriteEventId ?? null,
-    });
-    return course;
+    return this.updateInTransaction(ctx, id, input);
   }
 
   private async updateInTransaction(ctx: RequestContext, id: string, input: CourseUpdatePayload): Promise<Activity> {
@@ -182,6 +173,14 @@ export class CoursesService {
       });
       this.replaceImages(course, images);
       await em.flush();
+      // With the change (the outbox): the sync module links the course to its Eventbrite event.
+      await this.courseEvents.publish(em as EntityManager, {
+        type: 'course.updated',
+        organizationId: ctx.organizationId,
+        activityId: course.id,
+        syncWithEventbrite: course.syncWithEventbrite,
+        eventbriteEventId: course.eventbriteEventId ?? null,
+      });
       return course;
     });
   }

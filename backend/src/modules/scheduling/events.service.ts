@@ -56,14 +56,12 @@ export class EventsService {
   }
 
   async create(ctx: RequestContext, input: EventSchedulePayload): Promise<Event> {
-    const event = await this.createInTransaction(ctx, input);
-    await this.announceSaved(ctx, event, true);
-    return event;
+    return this.createInTransaction(ctx, input);
   }
 
-  /** Announced once committed (SessionEvents): the sync module syncs the session to its providers. */
-  private async announceSaved(ctx: Pick<RequestContext, 'organizationId'>, event: Event, created: boolean) {
-    await this.sessionEvents.emit({
+  /** Published in the transaction of the change (SessionEvents): the sync module syncs the session to its providers. */
+  private async announceSaved(em: EntityManager, ctx: Pick<RequestContext, 'organizationId'>, event: Event, created: boolean) {
+    await this.sessionEvents.publish(em, {
       type: 'session.saved',
       organizationId: ctx.organizationId,
       eventId: event.id,
@@ -117,6 +115,7 @@ export class EventsService {
         });
       }
       await em.flush();
+      await this.announceSaved(em as EntityManager, ctx, event, true);
       return event;
     });
   }
@@ -127,9 +126,7 @@ export class EventsService {
    * (price 0) may leave its price out and stays free; a paid one needs a price above 0.
    */
   async update(ctx: RequestContext, id: string, body: z.output<typeof eventUpdateSchema>): Promise<Event> {
-    const event = await this.updateInTransaction(ctx, id, body);
-    await this.announceSaved(ctx, event, false);
-    return event;
+    return this.updateInTransaction(ctx, id, body);
   }
 
   private async updateInTransaction(ctx: RequestContext, id: string, body: z.output<typeof eventUpdateSchema>): Promise<Event> {
@@ -148,16 +145,14 @@ export class EventsService {
       if (input.internal_short_description !== undefined)
         event.internalShortDescription = input.internal_short_description || null;
       await em.flush();
+      await this.announceSaved(em as EntityManager, ctx, event, false);
       return event;
     });
   }
 
   /** Refused while students are enrolled; answers the course to go back to. */
   async delete(ctx: RequestContext, id: string): Promise<string> {
-    const activityId = await this.deleteInTransaction(ctx, id);
-    // Announced once committed: the sync module cancels the session's Eventbrite event and Zoom meeting.
-    await this.sessionEvents.emit({ type: 'session.removed', organizationId: ctx.organizationId, eventId: id, activityId });
-    return activityId;
+    return this.deleteInTransaction(ctx, id);
   }
 
   private async deleteInTransaction(ctx: RequestContext, id: string): Promise<string> {
@@ -171,6 +166,8 @@ export class EventsService {
       await em.execute(`delete from enrollment where event_id = ? and status = 'removed'`, [event.id]);
       em.remove(event);
       await em.flush();
+      // With the removal: the sync module cancels the session's Eventbrite event and Zoom meeting.
+      await this.sessionEvents.publish(em as EntityManager, { type: 'session.removed', organizationId: ctx.organizationId, eventId: id, activityId });
       return activityId;
     });
   }

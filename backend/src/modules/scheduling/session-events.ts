@@ -1,16 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InProcessEvents } from '../../common/in-process-events';
+import { DurableEvents } from '../../outbox/durable-events';
+import { OutboxService } from '../../outbox/outbox.service';
 
 /**
- * What the scheduling module announces once a session (event) change is committed. The sync module
- * listens (the session becomes or updates an Eventbrite event and a Zoom meeting; a removed session
- * cancels them). Ids only: a listener reads the session fresh through EventsService.syncView.
- * Listeners must be idempotent: an announcement may repeat.
+ * What the scheduling module announces about a session (event), published in the transaction of
+ * the change (the outbox). The sync module listens (the session becomes or updates an Eventbrite
+ * event and a Zoom meeting; a removed session cancels them). Ids only: a listener reads the session
+ * fresh through EventsService.syncView. At least once, in order per session: listeners are idempotent.
  */
 export type SessionEvent =
   | { type: 'session.saved'; organizationId: string; eventId: string; activityId: string; created: boolean }
   | { type: 'session.removed'; organizationId: string; eventId: string; activityId: string };
 
-/** What the scheduling module announces about sessions (see InProcessEvents). */
+/** What the scheduling module announces about sessions (see DurableEvents); ordered per session. */
 @Injectable()
-export class SessionEvents extends InProcessEvents<SessionEvent> {}
+export class SessionEvents extends DurableEvents<SessionEvent> {
+  constructor(outbox: OutboxService) {
+    super(outbox, (e) => e.eventId);
+  }
+}

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InProcessEvents } from '../../common/in-process-events';
+import { DurableEvents } from '../../outbox/durable-events';
+import { OutboxService } from '../../outbox/outbox.service';
 
 /**
- * What the students module announces once a student is committed (the sync module listens:
- * mailing lists get the new customer). Listeners must be idempotent: an announcement may repeat.
+ * What the students module announces about a student, published in the transaction that wrote it
+ * (the outbox; the sync module listens: mailing lists get the new customer). At least once:
+ * listeners are idempotent.
  */
 export type StudentEvent = {
   type: 'student.created';
@@ -11,6 +13,10 @@ export type StudentEvent = {
   studentId: string;
 };
 
-/** What the students module announces about students (see InProcessEvents). */
+/** What the students module announces about students (see DurableEvents); ordered per student. */
 @Injectable()
-export class StudentEvents extends InProcessEvents<StudentEvent> {}
+export class StudentEvents extends DurableEvents<StudentEvent> {
+  constructor(outbox: OutboxService) {
+    super(outbox, (e) => e.studentId);
+  }
+}

@@ -103,22 +103,25 @@ export class StudentsService {
     const email = input.email.toLowerCase();
     const taken = () => new ApiError(HttpStatus.CONFLICT, M.emailTaken, { email: M.emailTaken });
     if (await this.em.count(Student, { organization: ctx.organizationId, email })) throw taken();
-    const student = this.em.create(Student, {
-      organization: this.em.getReference(Organization, ctx.organizationId),
-      firstName: input.first_name,
-      lastName: input.last_name,
-      email,
-      phone: input.phone ?? null,
-    });
     try {
-      await this.em.persistAndFlush(student);
+      return await this.em.transactional(async (em) => {
+        const student = em.create(Student, {
+          organization: em.getReference(Organization, ctx.organizationId),
+          firstName: input.first_name,
+          lastName: input.last_name,
+          email,
+          phone: input.phone ?? null,
+        });
+        await em.flush();
+        // With the student (the outbox): mailing lists get the new customer.
+        await this.events.publish(em as EntityManager, { type: 'student.created', organizationId: ctx.organizationId, studentId: student.id });
+        return student;
+      });
     } catch (error) {
       // Two requests with the same email raced past the check: the unique index decides.
       if (error instanceof UniqueConstraintViolationException) throw taken();
       throw error;
     }
-    await this.events.emit({ type: 'student.created', organizationId: ctx.organizationId, studentId: student.id });
-    return student;
   }
 
   /** Students as a provider sync reads them (ids, email, names), a page at a time; read-only. */

@@ -28,9 +28,9 @@ export class EventsSyncListener implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.sessions.on('session.saved', (e) => this.sessionSaved(e.organizationId, e.eventId));
-    this.sessions.on('session.removed', (e) => this.sessionRemoved(e.organizationId, e.eventId));
-    this.courses.on('course.updated', (e) =>
+    this.sessions.on('session.saved', 'sync.sessions', (e) => this.sessionSaved(e.organizationId, e.eventId));
+    this.sessions.on('session.removed', 'sync.sessions', (e) => this.sessionRemoved(e.organizationId, e.eventId));
+    this.courses.on('course.updated', 'sync.courses', (e) =>
       this.courseLinked(e.organizationId, e.activityId, e.syncWithEventbrite ? e.eventbriteEventId : null),
     );
   }

@@ -36,7 +36,7 @@ export class MailingListSync implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.studentEvents.on('student.created', (e) => this.studentChanged(e.organizationId, e.studentId));
+    this.studentEvents.on('student.created', 'sync.mailing-lists', (e) => this.studentChanged(e.organizationId, e.studentId));
     this.enrollmentEvents.on('enrollment.created', 'sync.mailing-lists', (e) => this.studentChanged(e.organizationId, e.studentId));
     this.configEvents.on('sync.config.saved', async (e) => {
       if (e.provider !== 'mailchimp' && e.provider !== 'klaviyo') return;
