@@ -18,6 +18,7 @@ import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
 import { gateQueueDashboard } from './queue/dashboard/queue-dashboard.gate';
 import { mountBodyParsers } from './web/body-parsers';
+import { clientErrorHandler } from './web/client-errors';
 import { mountSendHeaders } from './web/send-headers';
 import { mountSecurityHeaders, securityHeaders } from './web/security-headers';
 import { installZodResponseSerialization } from './common/zod-response-serialization';
@@ -117,6 +118,9 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
           const body: ErrorBody = { statusCode: 400, message: 'Bad request' };
           void reply.code(400).send(body);
         }),
+      // A request Node's parser refuses (a NUL, CR or LF in a header) never reaches Fastify: its
+      // answer is written on the socket, in the one error shape too.
+      clientErrorHandler: clientErrorHandler(headers),
     });
     app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, ormOptions), adapter, {
       bufferLogs: options.bufferLogs ?? true,
