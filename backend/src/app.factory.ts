@@ -23,6 +23,8 @@ import { mountSendHeaders } from './web/send-headers';
 import { mountSecurityHeaders, securityHeaders } from './web/security-headers';
 import { installZodResponseSerialization } from './common/zod-response-serialization';
 import { ErrorBody } from './common/api-error';
+import { BodilessActionGuard } from './common/bodiless-action.guard';
+import { documentRequestErrors } from './common/openapi-request-errors';
 
 export interface CreatedApp {
   app: NestFastifyApplication;
@@ -44,7 +46,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addApiKey({ type: 'apiKey', in: 'header', name: TOKEN_HEADER }, 'token')
       .build(),
   );
-  return cleanupOpenApiDoc(document);
+  return documentRequestErrors(cleanupOpenApiDoc(document));
 }
 
 /**
@@ -129,6 +131,8 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     app.useLogger(app.get(PinoLogger));
     // Answers are parsed through their @ZodResponse schema by the handlers themselves (no global interceptor).
     installZodResponseSerialization(app);
+    // A body sent to an action that takes none is refused, not ignored (documented by documentRequestErrors).
+    app.useGlobalGuards(new BodilessActionGuard());
     const fastify = app.getHttpAdapter().getInstance();
     mountSecurityHeaders(adapter, headers);
     mountBodyParsers(fastify);
