@@ -6,10 +6,15 @@ import type { securityHeaders } from './security-headers';
 
 /** What Node's HTTP parser refused, by its error code: a request we could not read, told in the one error shape. */
 function clientErrorBody(code: string | undefined): ErrorBody {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { statusCode: 408, message: 'The request took too long to arrive' };
-  if (code === 'HPE_HEADER_OVERFLOW') return { statusCode: 431, message: 'The request headers are too large' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { statusCode: 408, message: 'The request took too long to arrive' };
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return { statusCode: 431, message: 'The request headers are too large' };
   if (code === 'HPE_INVALID_HEADER_TOKEN' || code === 'HPE_LF_EXPECTED' || code === 'HPE_CR_EXPECTED')
-    return { statusCode: 400, message: 'A request header is malformed (a control character such as NUL, CR or LF)' };
+    return {
+      statusCode: 400,
+      message: 'A request header is malformed (a control character such as NUL, CR or LF)',
+    };
   return { statusCode: 400, message: 'The request is malformed' };
 }
 

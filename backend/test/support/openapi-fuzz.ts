@@ -21,6 +21,8 @@ export type JsonSchema = {
   minLength?: number;
   minItems?: number;
   default?: unknown;
+  /** A requirement that depends on stored state, not on the body (documented by the API: requiredWhen). */
+  'x-required-when'?: string;
 };
 
 export interface OpenApiParameter {
@@ -58,8 +60,8 @@ export interface FuzzCase {
   multipart?: { fields: [string, string][]; files: { field: string; content: Buffer; name: string }[] };
   /** A header line no HTTP client sends (a NUL, CR or LF in it): the request goes over a raw socket. */
   rawHeader?: string;
-  /** The only status the case may answer (a body sent to an action that takes none: 400). */
-  expectStatus?: number;
+  /** The statuses the case may answer (a body sent to an action that takes none: 400 only). */
+  expectStatus?: number[];
   /** A field the document does not require, left out of a valid body: the answer must not say it is required. */
   omitted?: string;
 }
@@ -328,12 +330,20 @@ export function casesFor(doc: OpenApiDoc, template: string, method: string, op: 
         push(`body.${name}${what}`, { json: JSON.stringify({ ...validBody, [name]: value }) });
       }
     }
-    // A field the document leaves optional (for this body) may be left out: an answer naming it
-    // as missing means the server requires what the document does not say.
+    // The document's required fields against the server's: a field it requires (for this body) left
+    // out is a 400; one it leaves optional may be left out, and an answer naming it as missing means
+    // the server requires what the document does not say. A field required by stored state (a paid
+    // session's price) says so in x-required-when.
     const required = bodySchema ? requiredFor(doc, bodySchema, validBody) : [];
-    for (const name of Object.keys(validBody).filter((key) => !required.includes(key))) {
-      const rest = Object.fromEntries(Object.entries(validBody).filter(([key]) => key !== name));
-      push(`body without the optional ${name}`, { json: JSON.stringify(rest), omitted: name });
+    for (const name of Object.keys(validBody)) {
+      const json = JSON.stringify(
+        Object.fromEntries(Object.entries(validBody).filter(([key]) => key !== name)),
+      );
+      if (required.includes(name))
+        push(`body without the required ${name}`, { json, expectStatus: [400, 404] });
+      else if (resolve(doc, bodySchema?.properties?.[name])['x-required-when'])
+        push(`body without ${name} (required when stored state says)`, { json });
+      else push(`body without the optional ${name}`, { json, omitted: name });
     }
     push('body with an extra field', { json: JSON.stringify({ ...validBody, fuzz_extra: 'x' }) });
     push('body with a __proto__ key', { json: withProtoKey(validBody) });
@@ -357,7 +367,7 @@ export function casesFor(doc: OpenApiDoc, template: string, method: string, op: 
   } else {
     // No body is documented: an action refuses one (400, whatever it holds, {} included); a GET
     // ignores it. Never a 500.
-    const refused = ACTION_METHODS.has(method) ? { expectStatus: 400 } : {};
+    const refused = ACTION_METHODS.has(method) ? { expectStatus: [400] } : {};
     push('unexpected JSON body', { json: JSON.stringify({ fuzz_extra: NUL, n: 3e9 }), ...refused });
     push('unexpected body with a __proto__ key', { json: withProtoKey({ a: 1 }), ...refused });
     push('unexpected malformed JSON body', { json: '{"a":', ...refused });
@@ -369,6 +379,6 @@ export function casesFor(doc: OpenApiDoc, template: string, method: string, op: 
     });
     push('unexpected text body', { json: 'fuzz', contentType: 'text/plain', ...refused });
   }
-  for (const [what, line] of RAW_HEADERS) push(what, { rawHeader: line, expectStatus: 400 });
+  for (const [what, line] of RAW_HEADERS) push(what, { rawHeader: line, expectStatus: [400] });
   return cases;
 }
