@@ -18,10 +18,13 @@ import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
 import { gateQueueDashboard } from './queue/dashboard/queue-dashboard.gate';
 import { mountBodyParsers } from './web/body-parsers';
+import { clientErrorHandler } from './web/client-errors';
 import { mountSendHeaders } from './web/send-headers';
 import { mountSecurityHeaders, securityHeaders } from './web/security-headers';
 import { installZodResponseSerialization } from './common/zod-response-serialization';
 import { ErrorBody } from './common/api-error';
+import { BodilessActionGuard } from './common/bodiless-action.guard';
+import { documentRequestErrors } from './common/openapi-request-errors';
 
 export interface CreatedApp {
   app: NestFastifyApplication;
@@ -43,7 +46,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addApiKey({ type: 'apiKey', in: 'header', name: TOKEN_HEADER }, 'token')
       .build(),
   );
-  return cleanupOpenApiDoc(document);
+  return documentRequestErrors(cleanupOpenApiDoc(document));
 }
 
 /**
@@ -117,6 +120,9 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
           const body: ErrorBody = { statusCode: 400, message: 'Bad request' };
           void reply.code(400).send(body);
         }),
+      // A request Node's parser refuses (a NUL, CR or LF in a header) never reaches Fastify: its
+      // answer is written on the socket, in the one error shape too.
+      clientErrorHandler: clientErrorHandler(headers),
     });
     app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, ormOptions), adapter, {
       bufferLogs: options.bufferLogs ?? true,
@@ -125,6 +131,8 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     app.useLogger(app.get(PinoLogger));
     // Answers are parsed through their @ZodResponse schema by the handlers themselves (no global interceptor).
     installZodResponseSerialization(app);
+    // A body sent to an action that takes none is refused, not ignored (documented by documentRequestErrors).
+    app.useGlobalGuards(new BodilessActionGuard());
     const fastify = app.getHttpAdapter().getInstance();
     mountSecurityHeaders(adapter, headers);
     mountBodyParsers(fastify);

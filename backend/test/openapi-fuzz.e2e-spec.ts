@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { buildOpenApiDocument } from '../src/app.factory';
 import { courseRefs, validCourse, validCourseEdit } from './support/catalog-fixtures';
@@ -140,19 +142,74 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
     return ops.sort((a, b) => rank(a) - rank(b));
   }
 
+  /** The answer to one request written byte for byte, as no HTTP client would send it (a NUL, CR or LF in a header). */
+  function sendRaw(
+    c: FuzzCase,
+    token: string,
+  ): Promise<{
+    status: number;
+    text: string;
+    body: { statusCode?: unknown; message?: unknown } | undefined;
+  }> {
+    const server = t.created.app.getHttpServer();
+    const { port } = server.address() as AddressInfo;
+    const body = c.multipart ? '' : (c.json ?? '');
+    const head = [
+      `${c.method.toUpperCase()} ${c.url} HTTP/1.1`,
+      `Host: 127.0.0.1:${port}`,
+      `token: ${token}`,
+      c.rawHeader,
+      ...(body ? [`Content-Type: ${c.contentType ?? 'application/json'}`] : []),
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+    ];
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(port, '127.0.0.1', () => socket.end(`${head.join('\r\n')}\r\n\r\n${body}`));
+      socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer in 10 s: ${c.label}`)));
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const answer = Buffer.concat(chunks).toString('utf8');
+        const at = answer.indexOf('\r\n\r\n');
+        const [statusLine, ...headerLines] = answer.slice(0, at).split('\r\n');
+        const headers = Object.fromEntries(
+          headerLines.map((l) => [
+            l.slice(0, l.indexOf(':')).toLowerCase(),
+            l.slice(l.indexOf(':') + 1).trim(),
+          ]),
+        );
+        let text = answer.slice(at + 4);
+        if (/chunked/i.test(headers['transfer-encoding'] ?? '')) text = dechunk(text);
+        let parsed: { statusCode?: unknown; message?: unknown } | undefined;
+        try {
+          parsed = /json/.test(headers['content-type'] ?? '') ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: Number(statusLine?.split(' ')[1]), text, body: parsed });
+      });
+    });
+  }
+
   async function send(c: FuzzCase, token: string) {
+    if (c.rawHeader) return sendRaw(c, token);
     const req = t.http[c.method as 'get'](c.url).set('token', token);
     if (c.multipart) {
       for (const [name, value] of c.multipart.fields) req.field(name, value);
       for (const f of c.multipart.files) req.attach(f.field, f.content, f.name);
       return req;
     }
-    if (c.json !== undefined) return req.set('content-type', 'application/json').send(c.json);
+    if (c.json !== undefined)
+      return req.set('content-type', c.contentType ?? 'application/json').send(c.json);
     return req;
   }
 
   it('answers no 5xx, refuses in the one error shape, and changes nothing when it refuses', async () => {
     const started = performance.now();
+    // Listening, so the raw-socket cases can connect (supertest uses the address once there is one).
+    const server = t.created.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const cases = operations().flatMap(({ template, method, op }) => casesFor(doc, template, method, op, base));
     const withoutBaseline = operations().filter(
       ({ template, method, op }) => op.requestBody?.content?.['application/json'] && !base.bodies[`${method.toUpperCase()} ${template}`],
@@ -179,6 +236,16 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
       // FUZZ_DEBUG=1 lists what was accepted, to review by eye.
       if (res.status < 300 && process.env.FUZZ_DEBUG) console.log(`2xx: ${where}`);
       if (res.status >= 500) failures.push(`5xx: ${where}`);
+      if (c.expectStatus && !c.expectStatus.includes(res.status))
+        failures.push(`expected ${c.expectStatus.join(' or ')}: ${where}`);
+      // The document left the field out of `required` (for this body), yet the answer asks for it.
+      const fieldErrors = (res.body as { errors?: Record<string, string> } | undefined)?.errors ?? {};
+      if (
+        c.omitted &&
+        res.status === 400 &&
+        Object.keys(fieldErrors).some((f) => f === c.omitted || f.startsWith(`${c.omitted}.`))
+      )
+        failures.push(`requires ${c.omitted}, which the document does not mark required: ${where}`);
       // A valid token answered 401: an earlier case revoked it and the rest would fuzz the guard only.
       else if (res.status === 401 && c.template !== '/api/auth/login') failures.push(`lost the session: ${where}`);
       else if (res.status >= 400) {
@@ -205,4 +272,16 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
 });
 
 const isSignOut = (template: string) => template.startsWith('/api/auth/logout');
+/** A chunked HTTP body, joined. */
+function dechunk(text: string): string {
+  let out = '';
+  let rest = text;
+  for (;;) {
+    const eol = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, eol), 16);
+    if (!size) return out;
+    out += rest.slice(eol + 2, eol + 2 + size);
+    rest = rest.slice(eol + 2 + size + 2);
+  }
+}
 const shorten = (text: string | undefined = "") => (text.length > 300 ? `${text.slice(0, 300)}…` : text);

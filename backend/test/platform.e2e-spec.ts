@@ -73,19 +73,24 @@ describe('health and API documentation', () => {
         const ok = op.responses['200'] ?? op.responses['201'] ?? op.responses['202'] ?? op.responses['204'];
         expect(ok).toBeDefined();
         if (!op.responses['204']) expect(Object.values(ok.content ?? {})[0]).toHaveProperty('schema');
-        // Documented on each operation (nothing is added to every operation by the document builder):
-        // a JSON body can be invalid or too large, a query invalid, and a path id unknown.
+        // Documented on each operation: a JSON body can be invalid or too large, a query invalid, and
+        // a path id unknown. The document builder adds only the 400s no controller sees (a malformed
+        // header, an undecodable path, a body sent to a bodiless action): every operation has one.
+        expect(op.responses['400']).toBeDefined();
         const params = (op.parameters ?? []) as { in: string }[];
         if (op.requestBody && !path.endsWith('/upload'))
           expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '413']));
         if (params.some((p) => p.in === 'query')) expect(op.responses['400']).toBeDefined();
         if (params.some((p) => p.in === 'path')) expect(op.responses['404']).toBeDefined();
         // Bodiless actions: sign out, ask the provider for a page to save a card on, retry a failed
-        // sync, mark a ticketing conflict resolved, and ask for a queue dashboard link.
+        // sync, mark a ticketing conflict resolved, ask for a queue dashboard link, and the demo
+        // payment page's Pay and Cancel (form posts without fields).
         const bodiless = [
           '/api/auth/logout',
           '/api/auth/logout-all',
           '/api/admin/payment-methods/setup',
+          '/api/pay/demo/{session_id}/pay',
+          '/api/pay/demo/{session_id}/cancel',
           '/api/admin/sync/mappings/{mapping_id}/retry',
           '/api/admin/sync/conflicts/{conflict_id}/resolve',
           '/api/admin/queue-dashboard/link',

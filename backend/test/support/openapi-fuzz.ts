@@ -21,6 +21,8 @@ export type JsonSchema = {
   minLength?: number;
   minItems?: number;
   default?: unknown;
+  /** A requirement that depends on stored state, not on the body (documented by the API: requiredWhen). */
+  'x-required-when'?: string;
 };
 
 export interface OpenApiParameter {
@@ -51,9 +53,17 @@ export interface FuzzCase {
   /** What was changed, for reports: "body.price = 3e9". */
   label: string;
   url: string;
-  /** JSON text (sent as application/json), or multipart parts, or nothing. */
+  /** JSON text (sent as application/json unless contentType says otherwise), or multipart parts, or nothing. */
   json?: string;
+  /** The content type the json text is sent with, when it is not application/json. */
+  contentType?: string;
   multipart?: { fields: [string, string][]; files: { field: string; content: Buffer; name: string }[] };
+  /** A header line no HTTP client sends (a NUL, CR or LF in it): the request goes over a raw socket. */
+  rawHeader?: string;
+  /** The statuses the case may answer (a body sent to an action that takes none: 400 only). */
+  expectStatus?: number[];
+  /** A field the document does not require, left out of a valid body: the answer must not say it is required. */
+  omitted?: string;
 }
 
 export const ONE_MB_STRING = 'x'.repeat(1_000_000);
@@ -62,6 +72,20 @@ export const LONG_URL_STRING = 'y'.repeat(8_000);
 const NUL = 'fuzz\u0000text';
 
 export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** The methods of actions, which refuse a body when they document none. */
+const ACTION_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * Header lines Node's HTTP parser refuses (answered before routing, on every operation): a NUL, a
+ * bare CR or a bare LF in a value, a NUL in a name, and a NUL in the token header itself.
+ */
+export const RAW_HEADERS: [string, string][] = [
+  ['header value with a NUL byte', 'X-Fuzz: a\u0000b'],
+  ['header value with a bare CR', 'X-Fuzz: a\rb'],
+  ['header value with a bare LF', 'X-Fuzz: a\nb'],
+  ['header name with a NUL byte', 'X-Fu\u0000zz: a'],
+  ['token header ending in a NUL byte', 'token: x\u0000'],
+];
 
 export function resolve(doc: OpenApiDoc, schema: JsonSchema | undefined): JsonSchema {
   let current = schema ?? {};
@@ -95,6 +119,24 @@ export function typeOf(doc: OpenApiDoc, schema: JsonSchema | undefined): string 
   if (s.properties) return 'object';
   if (s.enum?.length) return typeof s.enum[0];
   return 'string';
+}
+
+/** Whether a body matches a schema's `if` (the subset the document uses: properties with const or enum, and required). */
+function matchesCondition(doc: OpenApiDoc, condition: JsonSchema, body: Record<string, unknown>): boolean {
+  const c = resolve(doc, condition);
+  if ((c.required ?? []).some((key) => !(key in body))) return false;
+  return Object.entries(c.properties ?? {}).every(([key, sub]) => {
+    if (!(key in body)) return true;
+    if (sub.const !== undefined && body[key] !== sub.const) return false;
+    return !sub.enum || sub.enum.includes(body[key]);
+  });
+}
+
+/** The fields an object schema requires of this body: its required list and those of its if/then/else. */
+export function requiredFor(doc: OpenApiDoc, schema: JsonSchema, body: Record<string, unknown>): string[] {
+  const s = schema as JsonSchema & { if?: JsonSchema; then?: JsonSchema; else?: JsonSchema };
+  const branch = s.if ? (matchesCondition(doc, s.if, body) ? s.then : s.else) : undefined;
+  return [...(s.required ?? []), ...(branch ? (resolve(doc, branch).required ?? []) : [])];
 }
 
 /** The object schema of a body: the first object variant of a oneOf (the full form of an edit). */
@@ -238,6 +280,11 @@ export function casesFor(doc: OpenApiDoc, template: string, method: string, op: 
   for (const p of pathParams) {
     for (const [what, raw] of [
       ['invalid UUID', 'not-a-uuid'],
+      ['invalid UTF-8 (%C3%28)', '%C3%28'],
+      [
+        'invalid UTF-8 (%FF)',
+        `${(base.ids[p.name] ?? '00000000-0000-4000-8000-000000000000').slice(0, 35)}%FF`,
+      ],
       ['NUL byte', '%00'],
       ['uuid with NUL', `${(base.ids[p.name] ?? '00000000-0000-4000-8000-000000000000').slice(0, 35)}%00`],
       ['3e9', '3000000000'],
@@ -283,6 +330,21 @@ export function casesFor(doc: OpenApiDoc, template: string, method: string, op: 
         push(`body.${name}${what}`, { json: JSON.stringify({ ...validBody, [name]: value }) });
       }
     }
+    // The document's required fields against the server's: a field it requires (for this body) left
+    // out is a 400; one it leaves optional may be left out, and an answer naming it as missing means
+    // the server requires what the document does not say. A field required by stored state (a paid
+    // session's price) says so in x-required-when.
+    const required = bodySchema ? requiredFor(doc, bodySchema, validBody) : [];
+    for (const name of Object.keys(validBody)) {
+      const json = JSON.stringify(
+        Object.fromEntries(Object.entries(validBody).filter(([key]) => key !== name)),
+      );
+      if (required.includes(name))
+        push(`body without the required ${name}`, { json, expectStatus: [400, 404] });
+      else if (resolve(doc, bodySchema?.properties?.[name])['x-required-when'])
+        push(`body without ${name} (required when stored state says)`, { json });
+      else push(`body without the optional ${name}`, { json, omitted: name });
+    }
     push('body with an extra field', { json: JSON.stringify({ ...validBody, fuzz_extra: 'x' }) });
     push('body with a __proto__ key', { json: withProtoKey(validBody) });
     push('body with constructor.prototype', { json: JSON.stringify({ ...validBody, constructor: { prototype: { isAdmin: true } } }) });
@@ -303,10 +365,20 @@ export function casesFor(doc: OpenApiDoc, template: string, method: string, op: 
     push('multipart with two files', { multipart: { fields: [], files: [file, file] } });
     push('multipart with a JSON body instead', { json: JSON.stringify({ file: 'x' }), multipart: undefined });
   } else {
-    // No body is documented: a body must be ignored or refused, never a 500.
-    push('unexpected JSON body', { json: JSON.stringify({ fuzz_extra: NUL, n: 3e9 }) });
-    push('unexpected body with a __proto__ key', { json: withProtoKey({ a: 1 }) });
-    push('unexpected malformed JSON body', { json: '{"a":' });
+    // No body is documented: an action refuses one (400, whatever it holds, {} included); a GET
+    // ignores it. Never a 500.
+    const refused = ACTION_METHODS.has(method) ? { expectStatus: [400] } : {};
+    push('unexpected JSON body', { json: JSON.stringify({ fuzz_extra: NUL, n: 3e9 }), ...refused });
+    push('unexpected body with a __proto__ key', { json: withProtoKey({ a: 1 }), ...refused });
+    push('unexpected malformed JSON body', { json: '{"a":', ...refused });
+    push('unexpected empty JSON object', { json: '{}', ...refused });
+    push('unexpected form body', {
+      json: 'a=1',
+      contentType: 'application/x-www-form-urlencoded',
+      ...refused,
+    });
+    push('unexpected text body', { json: 'fuzz', contentType: 'text/plain', ...refused });
   }
+  for (const [what, line] of RAW_HEADERS) push(what, { rawHeader: line, expectStatus: [400] });
   return cases;
 }

@@ -2,6 +2,7 @@ export * from './messages';
 export * from './ui-constants';
 export * from './money';
 export * from './safe-input';
+export * from './required-when';
 export * from './time';
 export * from './schemas/auth.schema';
 export type { paths, components, operations } from './generated/api';

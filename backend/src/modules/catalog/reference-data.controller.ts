@@ -69,6 +69,10 @@ export class InstructorsController {
   @Post()
   @ApiOperation({ summary: 'Add an instructor (photo_url: an image uploaded with POST /api/admin/upload)' })
   @ZodResponse({ status: 201, type: InstructorOutDto })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: 'photo_url is an upload this organization does not have',
+  })
   @ApiInvalidBody()
   async create(@Ctx() ctx: RequestContext, @Body() body: InstructorDto) {
     return mapInstructor(await this.reference.createInstructor(ctx, body));
@@ -77,7 +81,10 @@ export class InstructorsController {
   @Put(':instructor_id')
   @ApiOperation({ summary: 'Edit an instructor' })
   @ZodResponse({ status: 200, type: InstructorOutDto })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: 'No such instructor, or photo_url is an upload this organization does not have',
+  })
   @ApiInvalidBody()
   async update(@Ctx() ctx: RequestContext, @Param('instructor_id', UuidParamPipe) id: string, @Body() body: InstructorDto) {
     return mapInstructor(await this.reference.updateInstructor(ctx, id, body));

@@ -93,6 +93,7 @@ export class EventsController {
   })
   @ZodResponse({ status: 200, type: TagOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'Another tag of the organization has this name' })
   @ApiInvalidBody()
   updateTag(@Ctx() ctx: RequestContext, @Param('tag_id') id: string, @Body() body: TagDto) {
     return this.tags.update(ctx, id, body);

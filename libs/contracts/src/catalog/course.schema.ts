@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseAmountToCents } from '../money';
 import { cents, count, INT4_MAX, multilineText, safeText } from '../safe-input';
+import { requiredUnless } from '../required-when';
 import {
   ACTIVITY_TYPES,
   APPOINTMENT_DURATION_RANGE_MINS,
@@ -65,6 +66,12 @@ function priceRules(value: PriceRuleInput, ctx: z.RefinementCtx) {
   // A price of the wrong shape already has its field error; only a missing or zero price is added here.
   if (value.price === undefined || value.price === 0) ctx.addIssue({ code: 'custom', path: ['price'], message: M.price });
 }
+
+/** priceRules for the OpenAPI document: price is required unless priceType is "free". */
+const priceRequiredUnlessFree = requiredUnless('price', {
+  properties: { priceType: { const: 'free' } },
+  required: ['priceType'],
+});
 
 /** Run the price rule even when another field is missing, so the form shows every error at once. */
 const alongsideFieldErrors = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
@@ -138,7 +145,11 @@ function crossFieldRules(value: PriceRuleInput & { activity_type?: string; singl
 }
 
 /** POST /api/admin/activities (spec 000 §3, §5). */
-export const courseCreateSchema = z.object(createShape).strict().superRefine(crossFieldRules, alongsideFieldErrors);
+export const courseCreateSchema = z
+  .object(createShape)
+  .strict()
+  .superRefine(crossFieldRules, alongsideFieldErrors)
+  .meta(priceRequiredUnlessFree);
 export type CourseCreateInput = z.input<typeof courseCreateSchema>;
 export type CourseCreatePayload = z.output<typeof courseCreateSchema>;
 
@@ -202,7 +213,11 @@ function editRules(
 }
 
 /** PUT /api/admin/activities/{id} with the Edit Course panel's body (spec 001 §5, §7). */
-export const courseUpdateSchema = z.object(editShape).strict().superRefine(editRules, alongsideFieldErrors);
+export const courseUpdateSchema = z
+  .object(editShape)
+  .strict()
+  .superRefine(editRules, alongsideFieldErrors)
+  .meta(priceRequiredUnlessFree);
 export type CourseUpdateInput = z.input<typeof courseUpdateSchema>;
 export type CourseUpdatePayload = z.output<typeof courseUpdateSchema>;
 

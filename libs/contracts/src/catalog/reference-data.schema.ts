@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { multilineText, safeText } from '../safe-input';
+import { requiredUnless } from '../required-when';
 import { isValidTimeZone } from '../time';
 
 export const REFERENCE_MESSAGES = {
@@ -82,5 +83,12 @@ export const waiverSchema = z
   .strict()
   .superRefine((v, ctx) => {
     if (!v.body.trim() && !v.document_url) ctx.addIssue({ code: 'custom', path: ['body'], message: R.waiverBodyRequired });
-  });
+  })
+  // The rule above, for the OpenAPI document: body is required unless a document_url is given.
+  .meta(
+    requiredUnless('body', {
+      properties: { document_url: { type: 'string', minLength: 1 } },
+      required: ['document_url'],
+    }),
+  );
 export type WaiverInput = z.input<typeof waiverSchema>;

@@ -1868,6 +1868,7 @@ export interface components {
             };
         };
         EventUpdateDto: {
+            /** @description Cents; required and above 0 for a paid session, optional for a free one */
             price?: number;
             capacity: number;
             internal_short_description?: string | null;
@@ -2641,6 +2642,15 @@ export interface operations {
                     "application/json": components["schemas"]["HealthDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     AuthController_login: {
@@ -2664,7 +2674,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponseDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2717,7 +2727,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2762,7 +2772,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2808,6 +2818,15 @@ export interface operations {
                     "application/json": components["schemas"]["TeamDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -2836,6 +2855,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamMemberDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -2874,6 +2902,15 @@ export interface operations {
                     "application/json": components["schemas"]["SessionDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -2902,6 +2939,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrgSettingsDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -2928,6 +2974,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuperAdminUserDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -2971,7 +3026,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuperAdminUserDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3034,6 +3089,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationListDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -3082,7 +3146,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourseListDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3123,7 +3187,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedCourseDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3180,6 +3244,15 @@ export interface operations {
                     "application/json": components["schemas"]["CourseOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -3222,7 +3295,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourseOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3276,6 +3349,15 @@ export interface operations {
                     "application/json": components["schemas"]["LocationListDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -3308,7 +3390,7 @@ export interface operations {
                     "application/json": components["schemas"]["LocationOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3360,7 +3442,7 @@ export interface operations {
                     "application/json": components["schemas"]["LocationOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3414,6 +3496,15 @@ export interface operations {
                     "application/json": components["schemas"]["InstructorListDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -3446,7 +3537,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstructorOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3457,6 +3548,15 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description photo_url is an upload this organization does not have */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3498,7 +3598,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstructorOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3516,6 +3616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description No such instructor, or photo_url is an upload this organization does not have */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3555,7 +3656,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaiverListDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3596,7 +3697,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaiverOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3653,6 +3754,15 @@ export interface operations {
                     "application/json": components["schemas"]["WaiverOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -3687,6 +3797,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PolicyListDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -3724,7 +3843,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOutDto_Output"];
                 };
             };
-            /** @description No file, more than one file, or a malformed multipart body */
+            /** @description No file, more than one file, or a malformed multipart body; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3784,7 +3903,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOutDto_Output"];
                 };
             };
-            /** @description No file, more than one file, or a malformed multipart body */
+            /** @description No file, more than one file, or a malformed multipart body; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3843,15 +3962,21 @@ export interface operations {
                     "image/*": string;
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["ErrorBodyDto"];
-                    "image/jpeg": components["schemas"]["ErrorBodyDto"];
-                    "image/gif": components["schemas"]["ErrorBodyDto"];
-                    "application/pdf": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -3877,7 +4002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductListDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3918,7 +4043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3975,6 +4100,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProductOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -4017,7 +4151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4072,6 +4206,15 @@ export interface operations {
                     "application/json": components["schemas"]["TagListDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -4104,7 +4247,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4164,7 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4183,6 +4326,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Another tag of the organization has this name */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4222,7 +4374,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedEventDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,6 +4430,15 @@ export interface operations {
                     "application/json": components["schemas"]["EventOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -4320,7 +4481,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4385,6 +4546,15 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedEventDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -4432,6 +4602,15 @@ export interface operations {
                     "application/json": components["schemas"]["TagListDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -4474,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagListDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4533,7 +4712,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionListDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4589,7 +4768,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnrollmentPageDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4639,7 +4818,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4708,7 +4887,7 @@ export interface operations {
                     "application/json": components["schemas"]["GuestCountOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4776,13 +4955,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -4799,7 +4978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description The body is over 1 MB */
@@ -4808,7 +4987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -4835,7 +5014,7 @@ export interface operations {
                     "application/json": components["schemas"]["StudentListDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4876,7 +5055,7 @@ export interface operations {
                     "application/json": components["schemas"]["StudentOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4933,6 +5112,15 @@ export interface operations {
                     "application/json": components["schemas"]["StudentDetailDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -4975,7 +5163,7 @@ export interface operations {
                     "application/json": components["schemas"]["StudentOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5033,6 +5221,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
             404: {
                 headers: {
@@ -5066,6 +5263,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
             404: {
                 headers: {
@@ -5088,11 +5294,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/x-www-form-urlencoded": Record<string, never>;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description The page */
             200: {
@@ -5103,13 +5305,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
@@ -5128,7 +5330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -5143,11 +5345,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/x-www-form-urlencoded": Record<string, never>;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description The page */
             200: {
@@ -5158,13 +5356,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description No such link or receipt (or Stripe is the provider in use): a page for a browser, the error body otherwise */
@@ -5183,7 +5381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -5216,7 +5414,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookReceivedDto_Output"];
                 };
             };
-            /** @description No signature, a bad or stale signature, or not an event: nothing is stored */
+            /** @description No signature, a bad or stale signature, or not an event: nothing is stored; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5282,7 +5480,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderListDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5325,7 +5523,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnrolledDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5390,6 +5588,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -5433,7 +5640,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLinkSentDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5515,7 +5722,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5590,6 +5797,15 @@ export interface operations {
                     "application/json": components["schemas"]["RefundQuoteDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -5627,6 +5843,15 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethodsDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -5655,7 +5880,7 @@ export interface operations {
                     "application/json": components["schemas"]["SetupDto_Output"];
                 };
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5703,6 +5928,15 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -5740,6 +5974,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubscriptionOutDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -5801,7 +6044,7 @@ export interface operations {
                     "application/json": components["schemas"]["DiscountListDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5842,7 +6085,7 @@ export interface operations {
                     "application/json": components["schemas"]["DiscountOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5908,6 +6151,15 @@ export interface operations {
                     "application/json": components["schemas"]["DiscountOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -5950,7 +6202,7 @@ export interface operations {
                     "application/json": components["schemas"]["DiscountOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6014,6 +6266,15 @@ export interface operations {
                     "application/json": components["schemas"]["LoyaltyProgramDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -6046,7 +6307,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoyaltyProgramDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6107,7 +6368,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoyaltyBalanceDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6171,6 +6432,15 @@ export interface operations {
                     "application/json": components["schemas"]["WaiverSummaryDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -6199,6 +6469,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReminderDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Missing, expired or revoked token */
@@ -6263,7 +6542,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookAnswerDto_Output"];
                 };
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6322,6 +6601,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description No such signature request: a page for a browser, the error body otherwise */
             404: {
                 headers: {
@@ -6364,7 +6652,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description No name typed ('Type your full name to sign.'), or a malformed body: the page again for a browser, the error body otherwise */
+            /** @description No name typed ('Type your full name to sign.'), or a malformed body: the page again for a browser, the error body otherwise; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6390,7 +6678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
@@ -6416,7 +6704,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncProviderOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6464,6 +6752,15 @@ export interface operations {
                     "application/json": components["schemas"]["SyncProviderOutDto_Output"];
                 };
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -6503,7 +6800,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncProviderOutDto_Output"];
                 };
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6569,7 +6866,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncProviderOutDto_Output"];
                 };
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6630,7 +6927,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncAuthorizeOutDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6703,7 +7000,7 @@ export interface operations {
             /**
              * @description This connection attempt is not valid for your session. Click Connect again. / This connection attempt has expired (10 minutes). Click Connect again. / the provider refused the code or verifier
              *
-             *     The body is invalid or not JSON: message and a message per field
+             *     The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28)
              */
             400: {
                 headers: {
@@ -6778,6 +7075,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Missing, expired or revoked token */
             401: {
                 headers: {
@@ -6817,7 +7123,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketingEventsDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field */
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6876,7 +7182,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventbriteWebhookReceivedDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6917,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatAlertQueuedDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6967,7 +7273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatAlertQueuedDto_Output"];
                 };
             };
-            /** @description The body is invalid or not JSON: message and a message per field */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7013,7 +7319,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardLinkDto"];
                 };
             };
-            /** @description A body was sent and is not valid JSON */
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseAmountToCents } from '../money';
 import { cents, count, INPUT_MESSAGES, MAX_CENTS, safeText } from '../safe-input';
 import { wallClockToUtc } from '../time';
+import { requiredUnless, requiredWhen } from '../required-when';
 import { COURSE_MESSAGES } from '../catalog/course-messages';
 import { SCHEDULING_MESSAGES as M } from './scheduling-messages';
 
@@ -143,7 +144,12 @@ const eventPriceCents = (free: boolean) =>
 export const eventUpdateSchemaFor = (free: boolean) =>
   z
     .object({
-      price: eventPriceCents(free),
+      price: eventPriceCents(free).meta(
+        requiredWhen(
+          'the session is paid (its price is above 0)',
+          'Cents; required and above 0 for a paid session, optional for a free one',
+        ),
+      ),
       capacity: capacityRule,
       internal_short_description: safeText().trim().max(120).nullable().optional(),
     })
@@ -206,7 +212,12 @@ export const addStudentFormSchema = z.object({
 export const enrollBodySchema = z
   .object({ event_id: z.uuid().optional(), appointment_id: z.uuid().optional() })
   .strict()
-  .refine((b) => Boolean(b.event_id) !== Boolean(b.appointment_id), { message: M.eventOrAppointment, path: ['event_id'] });
+  .refine((b) => Boolean(b.event_id) !== Boolean(b.appointment_id), {
+    message: M.eventOrAppointment,
+    path: ['event_id'],
+  })
+  // The rule above, for the OpenAPI document: event_id, or else appointment_id, never both.
+  .meta(requiredUnless('event_id', { required: ['appointment_id'] }, { not: { required: ['event_id'] } }));
 
 export const guestCountSchema = z
   .object({

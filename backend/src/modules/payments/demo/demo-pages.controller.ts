@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiUnexpectedBody } from '../../../common/api-errors';
 import { ErrorBody } from '../../../common/api-error';
 import { ErrorBodyDto } from '../../../common/error-body.dto';
@@ -78,13 +78,11 @@ const htmlPage = (summary: string) =>
       content: { ...HTML, 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
     }),
   );
-/** Pay and Cancel are plain form posts without fields: a body is not read. */
-const formPost = () =>
-  applyDecorators(
-    ApiConsumes('application/x-www-form-urlencoded'),
-    ApiBody({ required: false, schema: { type: 'object', properties: {}, additionalProperties: false } }),
-    ApiUnexpectedBody(),
-  );
+/**
+ * Pay and Cancel are plain form posts without fields: the browser sends an empty body, and one with
+ * content is refused like any body sent to an action that takes none (BodilessActionGuard).
+ */
+const formPost = () => ApiUnexpectedBody();
 
 /**
  * The demo provider's pages, public (the payer has no account): the payment link, its Pay and Cancel,
