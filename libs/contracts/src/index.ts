@@ -3,6 +3,7 @@ export * from './ui-constants';
 export * from './money';
 export * from './safe-input';
 export * from './time';
+export * from './date-time-input';
 export * from './schemas/auth.schema';
 export type { paths, components, operations } from './generated/api';
 export * from './discounts/discount-messages';
