@@ -1,4 +1,10 @@
-import { DATE_TIME_MESSAGES, dateTimeInput, dateTimeInstant, dateTimeIsAfter, parseDateTimeInput } from './date-time-input';
+import {
+  DATE_TIME_MESSAGES,
+  dateTimeInput,
+  dateTimeInstant,
+  dateTimeIsAfter,
+  parseDateTimeInput,
+} from './date-time-input';
 
 const field = dateTimeInput({ required: 'A start date is required' }).nullable().optional();
 const message = (value: unknown) => field.safeParse(value).error?.issues[0]?.message ?? null;
@@ -20,9 +26,9 @@ describe('date-time inputs of the API', () => {
     expect(message('   ')).toBe('A start date is required');
     expect(message(null)).toBeNull();
     expect(message(undefined)).toBeNull();
-    expect(dateTimeInput({ required: 'A start date is required' }).safeParse(undefined).error?.issues[0]?.message).toBe(
-      'A start date is required',
-    );
+    expect(
+      dateTimeInput({ required: 'A start date is required' }).safeParse(undefined).error?.issues[0]?.message,
+    ).toBe('A start date is required');
   });
 
   it.each([
@@ -46,10 +52,25 @@ describe('date-time inputs of the API', () => {
     ['noon in New York in summer (EDT)', '2027-07-01T12:00', 'America/New_York', '2027-07-01T16:00:00.000Z'],
     ['seconds are kept', '2027-07-01T12:00:30', 'America/New_York', '2027-07-01T16:00:30.000Z'],
     ['noon in Paris', '2027-03-01T12:00', 'Europe/Paris', '2027-03-01T11:00:00.000Z'],
-    ['the missing 2:30 AM of the spring-forward day reads as 3:30 AM EDT', '2027-03-14T02:30', 'America/New_York', '2027-03-14T07:30:00.000Z'],
-    ['the repeated 1:30 AM of the fall-back day is the first one (EDT)', '2027-11-07T01:30', 'America/New_York', '2027-11-07T05:30:00.000Z'],
+    [
+      'the missing 2:30 AM of the spring-forward day reads as 3:30 AM EDT',
+      '2027-03-14T02:30',
+      'America/New_York',
+      '2027-03-14T07:30:00.000Z',
+    ],
+    [
+      'the repeated 1:30 AM of the fall-back day is the first one (EDT)',
+      '2027-11-07T01:30',
+      'America/New_York',
+      '2027-11-07T05:30:00.000Z',
+    ],
     ['an unknown zone reads as New York', '2027-03-01T12:00', 'Mars/Olympus', '2027-03-01T17:00:00.000Z'],
-    ['an instant keeps its own offset whatever the zone', '2027-03-01T12:00:00+01:00', 'America/New_York', '2027-03-01T11:00:00.000Z'],
+    [
+      'an instant keeps its own offset whatever the zone',
+      '2027-03-01T12:00:00+01:00',
+      'America/New_York',
+      '2027-03-01T11:00:00.000Z',
+    ],
   ])('%s', (_, value, zone, iso) => {
     expect(dateTimeInstant(value, zone)?.toISOString()).toBe(iso);
   });

@@ -18,7 +18,8 @@ export const DATE_TIME_MESSAGES = {
 /** "2027-03-01T12:00", "2027-03-01T12:00:30", "2027-03-01T12:00:30.250". */
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 /** The same followed by "Z" or an offset "+hh:mm" / "-hh:mm". */
-const WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/i;
+const WITH_OFFSET =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
 interface WallClock {
   year: number;
@@ -84,7 +85,15 @@ export function dateTimeIsAfter(later: string, earlier: string): boolean | null 
   const key = (p: DateTimeInput) =>
     p.kind === 'instant'
       ? p.instant.getTime()
-      : Date.UTC(p.wall.year, p.wall.month - 1, p.wall.day, p.wall.hour, p.wall.minute, p.wall.second, p.wall.ms);
+      : Date.UTC(
+          p.wall.year,
+          p.wall.month - 1,
+          p.wall.day,
+          p.wall.hour,
+          p.wall.minute,
+          p.wall.second,
+          p.wall.ms,
+        );
   return key(a) > key(b);
 }
 
