@@ -1,6 +1,6 @@
 import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { DISCOUNT_CASE_BASE, DISCOUNT_CASES, DISCOUNT_MESSAGES as M, MESSAGES } from '@studio/contracts';
+import { DATE_TIME_MESSAGES, DISCOUNT_CASE_BASE, DISCOUNT_CASES, DISCOUNT_MESSAGES as M, MESSAGES } from '@studio/contracts';
 import { DiscountsService } from '../src/modules/discounts/discounts.service';
 import { seedDemoDiscounts } from '../src/seed/demo-discounts';
 import { courseRefs, validCourse } from './support/catalog-fixtures';
@@ -95,6 +95,38 @@ describe('discount codes (/api/admin/promo-code)', () => {
         valid({ type: 'dollar', value: 1250, start_date: '2026-03-08T03:00:00-04:00', expiration_date: null }),
       ).expect(201);
       expect(created.body).toMatchObject({ value: 1250, start_date: '2026-03-08T07:00:00.000Z', expiration_date: null });
+    });
+
+    it('reads a date and time without offset in the organization time zone, and reads it back as that instant (issue 19)', async () => {
+      // Alpha Ceramics is in America/New_York: noon on 1 March 2027 is 17:00 UTC (EST), noon on 1 July 16:00 UTC (EDT).
+      expect((await t.http.get('/api/admin/org').set('token', a.token).expect(200)).body.timezone).toBe('America/New_York');
+      const created = await post(valid({ start_date: '2027-03-01T12:00', expiration_date: '2027-07-01T12:00:00' }));
+      expect(created.status).toBe(201);
+      const read = await get(created.body.id).expect(200);
+      expect(read.body).toMatchObject({ start_date: '2027-03-01T17:00:00.000Z', expiration_date: '2027-07-01T16:00:00.000Z' });
+
+      const edited = await put(created.body.id, valid({ code: created.body.code, start_date: '2027-03-14T02:30', expiration_date: null }));
+      expect(edited.status).toBe(200);
+      // The missing 2:30 AM of the spring-forward day reads as 3:30 AM EDT.
+      expect((await get(created.body.id).expect(200)).body).toMatchObject({ start_date: '2027-03-14T07:30:00.000Z', expiration_date: null });
+    });
+
+    it('says what is wrong with a malformed date, and keeps "required" for an empty one', async () => {
+      const malformed = await post(valid({ start_date: '2027-03-01 12:00', expiration_date: '' })).expect(400);
+      expect(malformed.body).toEqual({
+        statusCode: 400,
+        message: MESSAGES.common.validationFailed,
+        errors: { start_date: DATE_TIME_MESSAGES.invalid, expiration_date: M.endDateRequired },
+      });
+    });
+
+    it('refuses a wall-clock end before an instant start once both are read in the zone, and saves nothing', async () => {
+      const before = (await list().expect(200)).body.totalCount;
+      // 12:00 in New York is 17:00 UTC: before the 18:00 UTC start.
+      const res = await post(valid({ start_date: '2027-03-01T18:00:00Z', expiration_date: '2027-03-01T12:00' })).expect(400);
+      expect(res.body).toEqual({ statusCode: 400, message: MESSAGES.common.validationFailed, errors: { expiration_date: M.endBeforeStart } });
+      expect((await list().expect(200)).body.totalCount).toBe(before);
+      await post(valid({ start_date: '2027-03-01T16:00:00Z', expiration_date: '2027-03-01T12:00' })).expect(201);
     });
 
     it('edits every field, and can lift the course limit and the window', async () => {

@@ -1,4 +1,4 @@
-import { encodeOrderCursor, ORDER_MESSAGES, type OrderStatus } from '@studio/contracts';
+import { encodeOrderCursor, formatInZone, ORDER_MESSAGES, type OrderStatus } from '@studio/contracts';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
@@ -170,6 +170,12 @@ describe('orders: read side', () => {
       const to = new Date(Date.now() - 5.5 * DAY).toISOString();
       const range = await list(`?created_from=${from}&created_to=${to}`).expect(200);
       expect(range.body.orders.map((r: OrderRow) => r.order_id)).toEqual([created.failed, created.pending, created.partial]);
+
+      // The same range as wall-clock times without offset, read in the organization's time zone (issue 19).
+      const zone = (await t.http.get('/api/admin/org').set('token', a.token).expect(200)).body.timezone as string;
+      const wall = (iso: string) => formatInZone(iso, "yyyy-MM-dd'T'HH:mm:ss", zone);
+      const wallRange = await list(`?created_from=${wall(from)}&created_to=${wall(to)}`).expect(200);
+      expect(wallRange.body.orders.map((r: OrderRow) => r.order_id)).toEqual([created.failed, created.pending, created.partial]);
     });
 
     it('sorts by total and order number in both directions, and pages without overlap', async () => {
@@ -234,6 +240,8 @@ describe('orders: read side', () => {
         created_from: ORDER_MESSAGES.date,
         page: ORDER_MESSAGES.page,
       });
+      const empty = await list('?created_from=&created_to=2026-01-31T24:00').expect(400);
+      expect(empty.body.errors).toEqual({ created_from: ORDER_MESSAGES.dateRequired, created_to: ORDER_MESSAGES.date });
       const range = await list('?created_from=2026-02-01T00:00:00Z&created_to=2026-01-01T00:00:00Z').expect(400);
       expect(range.body.errors).toMatchObject({ created_to: ORDER_MESSAGES.dateRange });
       await list(`?search=${'x'.repeat(201)}`).expect(400);

@@ -92,6 +92,18 @@ describe('products', () => {
       expect(res.body.MainVariant.current_price).toMatchObject({ category: 'oneTime', renewal_interval_unit: null, renewal_interval_quantity: null });
     });
 
+    it('ignores the reward amount while points are off: 0 is taken, and read back as no points (issue 19)', async () => {
+      const res = await create({ ...valid(), productName: 'Kiln tour', earnPoints: false, rewardAmount: 0 });
+      expect(res.status).toBe(201);
+      const read = await get(res.body.product_id).expect(200);
+      expect(read.body.name).toBe('Kiln tour');
+      expect(read.body.MainVariant.current_price).toMatchObject({ unit_price: VALID_PRODUCT.amount, earned_loyalty_points: null });
+
+      const edited = await put(res.body.product_id, { ...valid(), productName: 'Kiln tour', earnPoints: false, rewardAmount: 'lots' });
+      expect(edited.status).toBe(200);
+      expect((await get(res.body.product_id).expect(200)).body.MainVariant.current_price.earned_loyalty_points).toBeNull();
+    });
+
     it("refuses another organization's image with 404 and creates nothing", async () => {
       const before = (await t.http.get('/api/admin/products').set('token', a.token)).body.totalCount;
       const res = await create({ ...valid(), images: [b.image] });

@@ -130,7 +130,7 @@ describe('waivers on the embedded (demo) signing page', () => {
     expect((await h.detail(bo, s.a.token)).Submission).toEqual([]);
   });
 
-  it('signing on the demo page completes it: signed in the grid, Completed in the student detail, time and address recorded', async () => {
+  it('signing on the demo page completes it: signed in the grid, Completed in the student detail, time and address recorded, the address never shown on the public page', async () => {
     const cy = await addStudent(t, s.a.token, { first_name: 'Cy', last_name: 'Signer' });
     const enrollment = await h.enroll(cy, s.waiverEvent, s.a.token);
     const submission = await h.sent(cy, s.a.token);
@@ -149,7 +149,16 @@ describe('waivers on the embedded (demo) signing page', () => {
     const signed = await t.http.post(path).type('form').send({ signer_name: 'Cy Signer' }).set('accept', 'text/html').expect(200);
     expect(signed.text).toContain('Signed');
     expect(signed.text).toContain('Cy Signer');
-    expect(signed.text).toMatch(/from address [0-9a-f.:]+/);
+    // The page is public to anyone holding the link: signed, by whom and when, but not from which address.
+    const [{ signer_ip: signerIp }] = await t.withEm((em) =>
+      em.getConnection().execute<{ signer_ip: string | null }[]>(`select signer_ip from waiver_submission where id = ?`, [submission.submission_id]),
+    );
+    expect(signerIp).toEqual(expect.stringMatching(/[0-9a-f.:]+/));
+    for (const shown of [signed.text, (await t.http.get(path).set('accept', 'text/html').expect(200)).text]) {
+      expect(shown).toMatch(/Signed<\/strong> by Cy Signer on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\./);
+      expect(shown).not.toContain(signerIp);
+      expect(shown).not.toMatch(/address/i);
+    }
 
     const [done] = (await h.detail(cy, s.a.token)).Submission;
     expect(done.status).toBe('completed');

@@ -30,8 +30,7 @@ export async function seedDemoRefunds(app: INestApplicationContext, ctx: Request
     new Logger('DemoSeed').log('Payments go through Stripe: no demo payments or card are seeded');
     return;
   }
-  const setup = await port.createSetup({ organizationId: ctx.organizationId, successUrl: '/admin/settings/billing', cancelUrl: '/admin/settings/billing' });
-  await port.pay(new URL(setup.url).pathname.split('/').pop()!);
+  await ensureDemoCard(port, ctx);
 
   const { students } = await app.get(StudentsService).list(ctx, { page: 1, limit: 12 });
   const { items: products } = await app.get(ProductsService).list(ctx, productListQuerySchema.parse({ page: 1, limit: 20 }));
@@ -71,6 +70,16 @@ export async function seedDemoRefunds(app: INestApplicationContext, ctx: Request
     }
   }
   await chargeSoonestSeats(app, port, ctx);
+}
+
+/**
+ * The demo studio's card on file, saved on the demo setup page once: a refund needs a payment method
+ * on file (the refunds rule), so the seeded orders' refunds save it first.
+ */
+export async function ensureDemoCard(port: DemoPaymentsAdapter, ctx: RequestContext): Promise<void> {
+  if ((await port.listPaymentMethods(ctx.organizationId)).length > 0) return;
+  const setup = await port.createSetup({ organizationId: ctx.organizationId, successUrl: '/admin/settings/billing', cancelUrl: '/admin/settings/billing' });
+  await port.pay(new URL(setup.url).pathname.split('/').pop()!);
 }
 
 /**

@@ -4,6 +4,7 @@ export * from './money';
 export * from './safe-input';
 export * from './required-when';
 export * from './time';
+export * from './date-time-input';
 export * from './schemas/auth.schema';
 export type { paths, components, operations } from './generated/api';
 export * from './discounts/discount-messages';

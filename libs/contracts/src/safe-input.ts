@@ -92,3 +92,27 @@ export function queryCount(options: NumberOptions & { min: number; max: number }
     .min(options.min, options.error)
     .max(options.max, options.tooLarge ?? options.error ?? INPUT_MESSAGES.numberTooLarge(options.max));
 }
+
+/** Whether a field applies, read from the whole object as sent (its toggle, its kind). */
+export type AppliesWhen = Record<string, (value: Record<string, unknown>) => boolean>;
+
+/**
+ * A field that does not apply is ignored, not validated: before `schema` reads an object, each
+ * field of `appliesWhen` whose rule answers false is left out. The value a switched-off field still
+ * holds (a reward amount with points off, a renewal interval on a one-time product) can then
+ * neither refuse the save nor be stored. The input and output types stay the schema's own.
+ */
+export function ignoreWhenOff<S extends z.ZodType>(schema: S, appliesWhen: AppliesWhen) {
+  return z.preprocess((input: z.input<S>) => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+    const value = input as Record<string, unknown>;
+    let kept: Record<string, unknown> | null = null;
+    for (const [field, applies] of Object.entries(appliesWhen)) {
+      if (field in value && !applies(value)) {
+        kept ??= { ...value };
+        delete kept[field];
+      }
+    }
+    return kept ?? input;
+  }, schema);
+}

@@ -1,6 +1,7 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { DiscountCode } from './discount-code.entity';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsService } from './discounts.service';
@@ -11,7 +12,7 @@ import { DiscountsService } from './discounts.service';
  * from libs/contracts.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([DiscountCode]), CatalogModule],
+  imports: [MikroOrmModule.forFeature([DiscountCode]), CatalogModule, OrganizationsModule],
   controllers: [DiscountsController],
   providers: [DiscountsService],
   exports: [DiscountsService],

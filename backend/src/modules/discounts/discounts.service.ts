@@ -1,12 +1,13 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { DISCOUNT_MESSAGES as M, DiscountListQuery, DiscountPayload, discountStatus } from '@studio/contracts';
+import { dateTimeInstant, DISCOUNT_MESSAGES as M, MESSAGES, parseDateTimeInput, DiscountListQuery, DiscountPayload, discountStatus } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
 import { CoursesService } from '../catalog/courses.service';
 import { Organization } from '../organizations/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { DiscountCode } from './discount-code.entity';
 
 const codeTaken = () => new ApiError(HttpStatus.CONFLICT, M.codeTaken, { code: M.codeTaken });
@@ -17,6 +18,7 @@ export class DiscountsService {
   constructor(
     private readonly em: EntityManager,
     private readonly courses: CoursesService,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   /** The discount, or 404 when it does not exist in the caller's organization. */
@@ -27,11 +29,12 @@ export class DiscountsService {
   }
 
   async create(ctx: RequestContext, input: DiscountPayload): Promise<DiscountCode> {
+    const fields = await this.fields(ctx, input);
     await this.checkCourse(ctx, input.activity_id);
     await this.checkCodeFree(ctx, input.code, null);
     const discount = this.em.create(DiscountCode, {
       organization: this.em.getReference(Organization, ctx.organizationId),
-      ...this.fields(input),
+      ...fields,
     });
     await this.flushOrConflict(() => this.em.persistAndFlush(discount));
     return discount;
@@ -39,9 +42,10 @@ export class DiscountsService {
 
   async update(ctx: RequestContext, id: string, input: DiscountPayload): Promise<DiscountCode> {
     const discount = await this.requireDiscount(ctx, id);
+    const fields = await this.fields(ctx, input);
     await this.checkCourse(ctx, input.activity_id);
     await this.checkCodeFree(ctx, input.code, discount.id);
-    this.em.assign(discount, this.fields(input));
+    this.em.assign(discount, fields);
     await this.flushOrConflict(() => this.em.flush());
     return discount;
   }
@@ -102,7 +106,19 @@ export class DiscountsService {
     return Number(rows[0].times_used);
   }
 
-  private fields(input: DiscountPayload) {
+  /**
+   * The columns of a valid payload. The window's dates are instants, or wall-clock times read in the
+   * organization's zone (spec 000 §3); once both are instants the end must still be after the start.
+   */
+  private async fields(ctx: RequestContext, input: DiscountPayload) {
+    const wallClock = [input.start_date, input.expiration_date].some((d) => d && parseDateTimeInput(d)?.kind === 'wall');
+    const zone = wallClock ? (await this.organizations.current(ctx)).timezone : null;
+    const instant = (text: string | null) => (text ? dateTimeInstant(text, zone) : null);
+    const startDate = instant(input.start_date);
+    const expirationDate = instant(input.expiration_date);
+    if (startDate && expirationDate && expirationDate <= startDate) {
+      throw new ApiError(HttpStatus.BAD_REQUEST, MESSAGES.common.validationFailed, { expiration_date: M.endBeforeStart });
+    }
     return {
       label: input.label,
       code: input.code,
@@ -110,8 +126,8 @@ export class DiscountsService {
       value: input.value,
       activityId: input.activity_id,
       applyLogic: input.apply_logic,
-      startDate: input.start_date ? new Date(input.start_date) : null,
-      expirationDate: input.expiration_date ? new Date(input.expiration_date) : null,
+      startDate,
+      expirationDate,
     };
   }
 

@@ -3,8 +3,10 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
+  dateTimeInstant,
   encodeOrderCursor,
   ORDER_MESSAGES,
+  parseDateTimeInput,
   type OrderCursor,
   type OrderLineKind,
   type OrderListQuery,
@@ -15,6 +17,7 @@ import { notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
 import { OrderLine } from './entities/order-line.entity';
@@ -116,6 +119,7 @@ export class OrdersService {
     private readonly activity: OrderActivityService,
     private readonly subscriptions: SubscriptionsService,
     private readonly refunds: RefundsService,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   /** Next order number of the organization; the counter row serialises concurrent orders. */
@@ -421,13 +425,16 @@ export class OrdersService {
       clauses.push('o.source = ?');
       params.push(query.source);
     }
+    // A wall-clock bound ("2026-01-31T00:00") is read in the organization's zone.
+    const wallClock = [query.created_from, query.created_to].some((d) => d && parseDateTimeInput(d)?.kind === 'wall');
+    const zone = wallClock ? (await this.organizations.current(ctx)).timezone : null;
     if (query.created_from) {
       clauses.push('o.created_at >= ?');
-      params.push(new Date(query.created_from));
+      params.push(dateTimeInstant(query.created_from, zone));
     }
     if (query.created_to) {
       clauses.push('o.created_at < ?');
-      params.push(new Date(query.created_to));
+      params.push(dateTimeInstant(query.created_to, zone));
     }
     const from = 'customer_order o join student s on s.id = o.student_id';
     const where = clauses.join(' and ');

@@ -26,6 +26,9 @@ export const COURSE_CREATE_CASES: CourseCase[] = [
     errors: { images: M.imagesMax },
   },
   { name: 'a free course sent with a price of 0', patch: { priceType: 'free', price: 0 }, errors: {} },
+  // A field that does not apply is ignored, not validated (issue 19): a free course's leftover price.
+  { name: 'a free course sent with a leftover negative price', patch: { priceType: 'free', price: -500 }, errors: {} },
+  { name: 'a free course sent with a leftover text price', patch: { priceType: 'free', price: 'abc' }, errors: {} },
   { name: 'a zero price', patch: { price: 0 }, errors: { price: M.price } },
   { name: 'a negative price', patch: { price: -100 }, errors: { price: M.price } },
   { name: 'a standard price missing', patch: { price: undefined }, errors: { price: M.price } },
@@ -100,6 +103,7 @@ export const COURSE_UPDATE_CASES: CourseCase[] = [
   },
   { name: 'a free course without a price', patch: { priceType: 'free', price: undefined }, errors: {} },
   { name: 'a free course sent with its price of 0', patch: { priceType: 'free', price: 0 }, errors: {} },
+  { name: 'a free course sent with a leftover fractional price', patch: { priceType: 'free', price: 10.5 }, errors: {} },
   { name: 'a price type that is shown but disabled', patch: { priceType: 'pwyw' }, errors: { priceType: M.priceType } },
   { name: 'a capacity of zero', patch: { capacity: 0 }, errors: { capacity: M.capacityEdit } },
   { name: 'a capacity of one', patch: { capacity: 1 }, errors: {} },

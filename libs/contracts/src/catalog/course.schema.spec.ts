@@ -85,6 +85,12 @@ describe('course edit rules (spec 001 §5)', () => {
     expect(courseUpdateFormSchema.parse({ ...validUpdate, price: '52.50' })).toMatchObject({ priceType: 'standard', price: 5250 });
   });
 
+  it('a free course ignores the price the form still holds, whatever it is (issue 19)', () => {
+    const free = courseUpdateFormSchema.safeParse({ ...validUpdate, priceType: 'free', price: '12.345' });
+    expect(fieldErrors(free)).toEqual({});
+    expect(free.data?.price).toBeUndefined();
+  });
+
   it('sends days and days apart only when whole numbers', () => {
     expect(keepWholeDays({ default_days: 2, default_days_apart: 1.5 })).toEqual({ default_days: 2 });
   });

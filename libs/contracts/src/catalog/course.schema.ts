@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseAmountToCents } from '../money';
-import { cents, count, INT4_MAX, multilineText, safeText } from '../safe-input';
+import { cents, count, ignoreWhenOff, INT4_MAX, multilineText, safeText } from '../safe-input';
 import { requiredUnless } from '../required-when';
 import {
   ACTIVITY_TYPES,
@@ -72,6 +72,9 @@ const priceRequiredUnlessFree = requiredUnless('price', {
   properties: { priceType: { const: 'free' } },
   required: ['priceType'],
 });
+
+/** A free course has no price: whatever the price field still holds is ignored, not validated. */
+const priceApplies = { price: (v: Record<string, unknown>) => v.priceType !== 'free' };
 
 /** Run the price rule even when another field is missing, so the form shows every error at once. */
 const alongsideFieldErrors = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
@@ -145,19 +148,18 @@ function crossFieldRules(value: PriceRuleInput & { activity_type?: string; singl
 }
 
 /** POST /api/admin/activities (spec 000 §3, §5). */
-export const courseCreateSchema = z
-  .object(createShape)
-  .strict()
-  .superRefine(crossFieldRules, alongsideFieldErrors)
-  .meta(priceRequiredUnlessFree);
+export const courseCreateSchema = ignoreWhenOff(
+  z.object(createShape).strict().superRefine(crossFieldRules, alongsideFieldErrors).meta(priceRequiredUnlessFree),
+  priceApplies,
+);
 export type CourseCreateInput = z.input<typeof courseCreateSchema>;
 export type CourseCreatePayload = z.output<typeof courseCreateSchema>;
 
 /** The New Course form: the same rules, price typed in dollars. */
-export const courseCreateFormSchema = z
-  .object({ ...createShape, price: priceDollars })
-  .strict()
-  .superRefine(crossFieldRules, alongsideFieldErrors);
+export const courseCreateFormSchema = ignoreWhenOff(
+  z.object({ ...createShape, price: priceDollars }).strict().superRefine(crossFieldRules, alongsideFieldErrors),
+  priceApplies,
+);
 
 const editShape = {
   name: safeText({ error: M.nameRequired })
@@ -213,19 +215,18 @@ function editRules(
 }
 
 /** PUT /api/admin/activities/{id} with the Edit Course panel's body (spec 001 §5, §7). */
-export const courseUpdateSchema = z
-  .object(editShape)
-  .strict()
-  .superRefine(editRules, alongsideFieldErrors)
-  .meta(priceRequiredUnlessFree);
+export const courseUpdateSchema = ignoreWhenOff(
+  z.object(editShape).strict().superRefine(editRules, alongsideFieldErrors).meta(priceRequiredUnlessFree),
+  priceApplies,
+);
 export type CourseUpdateInput = z.input<typeof courseUpdateSchema>;
 export type CourseUpdatePayload = z.output<typeof courseUpdateSchema>;
 
 /** The Edit Course form: the same rules, price typed in dollars. */
-export const courseUpdateFormSchema = z
-  .object({ ...editShape, price: priceDollars })
-  .strict()
-  .superRefine(editRules, alongsideFieldErrors);
+export const courseUpdateFormSchema = ignoreWhenOff(
+  z.object({ ...editShape, price: priceDollars }).strict().superRefine(editRules, alongsideFieldErrors),
+  priceApplies,
+);
 
 /** PUT /api/admin/activities/{id} with only images, sent at once on upload or delete (spec 001 §7). */
 export const courseImagesUpdateSchema = z.object({ images }).strict();

@@ -18,6 +18,7 @@ export const DISCOUNT_MESSAGES = {
   applyLogicInvalid: 'Apply the discount once per order or to each item',
   startDateRequired: 'A start date is required',
   endDateRequired: 'An end date is required',
+  dateInvalid: 'Not a date: pick a day (YYYY-MM-DD)',
   endBeforeStart: 'The end date must be after the start date',
   timeInvalid: 'Choose an hour from 1:00 AM to 11:00 PM',
   courseRequired: 'A course is required when the discount is limited to a course',

@@ -1,3 +1,4 @@
+import { DATE_TIME_MESSAGES } from '../date-time-input';
 import { INPUT_MESSAGES } from '../safe-input';
 import { DISCOUNT_MESSAGES as M } from './discount-messages';
 
@@ -50,8 +51,24 @@ export const DISCOUNT_CASES: DiscountCase[] = [
   { name: 'a 101% discount', patch: { value: 101 }, errors: { value: M.percentageInvalid } },
   { name: 'a fractional percentage', patch: { value: 12.5 }, errors: { value: M.percentageInvalid } },
   { name: 'an unknown apply logic', patch: { apply_logic: 'twice' }, errors: { apply_logic: M.applyLogicInvalid } },
-  { name: 'a start that is not a date', patch: { start_date: 'soon' }, errors: { start_date: M.startDateRequired } },
-  { name: 'an end that is not a date', patch: { expiration_date: '2026-13-45' }, errors: { expiration_date: M.endDateRequired } },
+  // Discount dates are a date plus a time in the organization's zone (spec 000 §3): a wall-clock
+  // time without offset is taken; only an absent (empty) date is "required", a malformed one says so.
+  { name: 'a wall-clock start without offset', patch: { start_date: '2026-03-01T12:00', expiration_date: null }, errors: {} },
+  { name: 'a wall-clock window with seconds', patch: { start_date: '2026-03-01T12:00:00', expiration_date: '2026-03-31T12:00' }, errors: {} },
+  { name: 'an instant with an offset', patch: { start_date: '2026-03-01T12:00:00-05:00' }, errors: {} },
+  { name: 'an empty start', patch: { start_date: '' }, errors: { start_date: M.startDateRequired } },
+  { name: 'an empty end', patch: { expiration_date: '' }, errors: { expiration_date: M.endDateRequired } },
+  { name: 'a start that is not a date', patch: { start_date: 'soon' }, errors: { start_date: DATE_TIME_MESSAGES.invalid } },
+  { name: 'an end in month 13', patch: { expiration_date: '2026-13-45T12:00:00Z' }, errors: { expiration_date: DATE_TIME_MESSAGES.invalid } },
+  { name: 'a start on February 30', patch: { start_date: '2027-02-30T12:00' }, errors: { start_date: DATE_TIME_MESSAGES.invalid } },
+  { name: 'a start at 24:00', patch: { start_date: '2027-03-01T24:00' }, errors: { start_date: DATE_TIME_MESSAGES.invalid } },
+  { name: 'a start with a date but no time', patch: { start_date: '2027-03-01' }, errors: { start_date: DATE_TIME_MESSAGES.invalid } },
+  { name: 'a start sent as a number', patch: { start_date: 20270301 }, errors: { start_date: DATE_TIME_MESSAGES.invalid } },
+  {
+    name: 'a wall-clock end before a wall-clock start',
+    patch: { start_date: '2026-03-31T12:00', expiration_date: '2026-03-01T12:00' },
+    errors: { expiration_date: M.endBeforeStart },
+  },
   {
     name: 'an end before the start',
     patch: { start_date: '2026-03-31T16:00:00.000Z', expiration_date: '2026-03-01T17:00:00.000Z' },

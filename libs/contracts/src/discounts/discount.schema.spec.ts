@@ -113,7 +113,11 @@ describe('discount form', () => {
       { has_start: true, start_date: '2026-03-10', has_end: true, end_date: '2026-03-10', end_time: '09:00' },
       { end_date: M.endBeforeStart },
     ],
-    ['an hour outside the choices', { start_time: '00:00' }, { start_time: M.timeInvalid }],
+    ['an hour outside the choices', { has_start: true, start_date: '2026-03-10', start_time: '00:00' }, { start_time: M.timeInvalid }],
+    ['an hour outside the choices while the start is off (ignored)', { start_time: '00:00', end_time: '' }, {}],
+    ['a start date that is not a day', { has_start: true, start_date: '2026-02-30' }, { start_date: M.dateInvalid }],
+    ['an end date typed the wrong way round', { has_end: true, end_date: '30/03/2026' }, { end_date: M.dateInvalid }],
+    ['a date left in a switched-off start (ignored)', { start_date: 'whenever' }, {}],
     [
       'every mistake at once',
       { label: '', code: 'a', value: '0', limit_to_course: true, has_end: true },

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { parseAmountToCents, centsToAmountText } from '../money';
+import { dateTimeInput, dateTimeIsAfter } from '../date-time-input';
 import { cents, INPUT_MESSAGES, MAX_CENTS, MAX_PAGE, safeText } from '../safe-input';
 import { DISCOUNT_MESSAGES as M } from './discount-messages';
+import { wallClockToUtc } from '../time';
 import { DISCOUNT_DEFAULT_TIME, discountInstant, discountWallClock, isDiscountTime } from './discount-time';
 
 export const DISCOUNT_TYPES = ['dollar', 'percentage'] as const;
@@ -49,10 +51,12 @@ export const discountFormSchema = z
     apply_logic: z.enum(DISCOUNT_APPLY_LOGIC, { error: M.applyLogicInvalid }),
     has_start: z.boolean(),
     start_date: z.string(),
-    start_time: z.string().refine(isDiscountTime, M.timeInvalid),
+    /** Read only while has_start is on (a field that does not apply is not validated). */
+    start_time: z.string(),
     has_end: z.boolean(),
     end_date: z.string(),
-    end_time: z.string().refine(isDiscountTime, M.timeInvalid),
+    /** Read only while has_end is on. */
+    end_time: z.string(),
   })
   .superRefine((form, ctx) => {
     const value = typeof form.value === 'string' ? form.value.trim() : '';
@@ -69,10 +73,20 @@ export const discountFormSchema = z
     if (form.limit_to_course && !form.activity_id) {
       ctx.addIssue({ code: 'custom', path: ['activity_id'], message: M.courseRequired });
     }
-    const startOk = !form.has_start || DATE_PATTERN.test(form.start_date ?? '');
-    const endOk = !form.has_end || DATE_PATTERN.test(form.end_date ?? '');
-    if (!startOk) ctx.addIssue({ code: 'custom', path: ['start_date'], message: M.startDateRequired });
-    if (!endOk) ctx.addIssue({ code: 'custom', path: ['end_date'], message: M.endDateRequired });
+    // The start and the end are read only while their switch is on; a date left empty is required,
+    // one that is there but is not a day says so.
+    const windowEdge = (on: boolean, date: string, time: string, [dateField, timeField]: [string, string], required: string) => {
+      if (!on) return true;
+      const timeOk = isDiscountTime(time);
+      if (!timeOk) ctx.addIssue({ code: 'custom', path: [timeField], message: M.timeInvalid });
+      const empty = !date?.trim();
+      const dateOk = !empty && DATE_PATTERN.test(date) && wallClockToUtc(date, DISCOUNT_DEFAULT_TIME, 'UTC') !== null;
+      if (empty) ctx.addIssue({ code: 'custom', path: [dateField], message: required });
+      else if (!dateOk) ctx.addIssue({ code: 'custom', path: [dateField], message: M.dateInvalid });
+      return timeOk && dateOk;
+    };
+    const startOk = windowEdge(form.has_start, form.start_date, form.start_time, ['start_date', 'start_time'], M.startDateRequired);
+    const endOk = windowEdge(form.has_end, form.end_date, form.end_time, ['end_date', 'end_time'], M.endDateRequired);
     if (form.has_start && form.has_end && startOk && endOk) {
       // Compared as wall clock: the zone moves both the same way (hours are whole, so ISO order holds).
       if (`${form.end_date} ${form.end_time}` <= `${form.start_date} ${form.start_time}`)
@@ -115,8 +129,10 @@ export const discountPayloadSchema = z
       .describe('cents for a dollar discount; a whole percent (1 to 100) otherwise'),
     activity_id: z.uuid({ error: M.courseNotFound }).nullable().optional().default(null),
     apply_logic: z.enum(DISCOUNT_APPLY_LOGIC, { error: M.applyLogicInvalid }),
-    start_date: z.iso.datetime({ offset: true, error: M.startDateRequired }).nullable().optional().default(null),
-    expiration_date: z.iso.datetime({ offset: true, error: M.endDateRequired }).nullable().optional().default(null),
+    /** Null or left out: no start. A wall-clock time without offset is read in the organization's zone. */
+    start_date: dateTimeInput({ required: M.startDateRequired }).nullable().optional().default(null),
+    /** Null or left out: no end. */
+    expiration_date: dateTimeInput({ required: M.endDateRequired }).nullable().optional().default(null),
   })
   .strict()
   .superRefine((payload, ctx) => {
@@ -129,7 +145,8 @@ export const discountPayloadSchema = z
       }
     }
     if (typeof payload.start_date === 'string' && typeof payload.expiration_date === 'string') {
-      if (Date.parse(payload.expiration_date) <= Date.parse(payload.start_date))
+      // An instant against a wall-clock time is compared by the API once the zone made both instants.
+      if (dateTimeIsAfter(payload.expiration_date, payload.start_date) === false)
         ctx.addIssue({ code: 'custom', path: ['expiration_date'], message: M.endBeforeStart });
     }
   }, alongsideFieldErrors);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTimeInput, dateTimeIsAfter } from '../date-time-input';
 import { MAX_PAGE, queryCount, safeText } from '../safe-input';
 
 /*
@@ -40,7 +41,8 @@ export const ORDER_MESSAGES = {
   search: 'Search is at most 200 characters.',
   status: `Status is one of: ${ORDER_STATUSES.join(', ')}.`,
   source: 'Source is at most 50 characters.',
-  date: 'Dates are ISO 8601 instants with a time zone, e.g. 2026-01-31T00:00:00Z.',
+  date: 'Not a date and time: use YYYY-MM-DDTHH:mm (read in the organization’s time zone) or an ISO 8601 instant with its offset, e.g. 2026-01-31T00:00 or 2026-01-31T05:00:00Z.',
+  dateRequired: 'A date and time is required when the filter is sent.',
   dateRange: 'The start of the date range must not be after its end.',
   sortField: `Sort by one of: ${ORDER_SORT_FIELDS.join(', ')}.`,
   sortOrder: 'Sort order is asc or desc.',
@@ -52,7 +54,8 @@ export const ORDER_MESSAGES = {
 
 const M = ORDER_MESSAGES;
 
-const instant = z.iso.datetime({ offset: true, error: M.date });
+/** An instant, or a wall-clock time read in the organization's zone (dateTimeInstant on the server). */
+const instant = dateTimeInput({ required: M.dateRequired, invalid: M.date });
 
 /**
  * Where the next page of the Orders page starts (keyset paging): the sort it was made for, the last
@@ -120,7 +123,7 @@ export const orderListQuerySchema = z
     message: M.cursor,
     path: ['cursor'],
   })
-  .refine((q) => !q.created_from || !q.created_to || Date.parse(q.created_from) <= Date.parse(q.created_to), {
+  .refine((q) => !q.created_from || !q.created_to || dateTimeIsAfter(q.created_from, q.created_to) !== true, {
     message: M.dateRange,
     path: ['created_to'],
   });

@@ -65,6 +65,20 @@ export const PRODUCT_CASES: ProductCase[] = [
     patch: { priceType: 'subscription', renewalIntervalUnits: 'fortnights', renewalIntervalQuantity: 1 },
     errors: { renewalIntervalUnits: M.renewalUnit },
   },
+  // A field that does not apply is ignored, not validated (issue 19).
+  { name: 'points off with a reward amount of 0', patch: { earnPoints: false, rewardAmount: 0 }, errors: {} },
+  { name: 'points off with a text reward amount', patch: { earnPoints: false, rewardAmount: 'lots' }, errors: {} },
+  { name: 'points left out with a reward amount of 1', patch: { earnPoints: undefined, rewardAmount: 1 }, errors: {} },
+  {
+    name: 'a one-time product with a renewal interval of 0 and an unknown unit',
+    patch: { renewalIntervalUnits: 'fortnights', renewalIntervalQuantity: 0 },
+    errors: {},
+  },
+  {
+    name: 'a lead magnet with a fractional renewal interval',
+    patch: { priceType: 'leadMagnet', amount: 0, renewalIntervalUnits: 'months', renewalIntervalQuantity: 1.5 },
+    errors: {},
+  },
   { name: 'points without a reward amount', patch: { earnPoints: true }, errors: { rewardAmount: M.rewardAmount } },
   { name: 'a reward amount of 1', patch: { earnPoints: true, rewardAmount: 1 }, errors: { rewardAmount: M.rewardAmount } },
   { name: 'a fractional reward amount', patch: { earnPoints: true, rewardAmount: 2.5 }, errors: { rewardAmount: M.rewardAmount } },

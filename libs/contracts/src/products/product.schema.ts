@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseAmountToCents } from '../money';
-import { cents, count, multilineText, safeText } from '../safe-input';
+import { cents, count, ignoreWhenOff, multilineText, safeText } from '../safe-input';
 import { MAX_COURSE_IMAGES } from '../catalog/catalog-constants';
 
 /*
@@ -105,8 +105,21 @@ function crossFieldRules(value: RuleInput, ctx: z.RefinementCtx) {
 /** Run the cross-field rules even when another field is missing, so the form shows every error at once. */
 const alongsideFieldErrors = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
 
+/**
+ * Fields that apply only behind a choice are ignored, not validated, when it is off: the renewal
+ * interval outside a subscription, the reward amount while earnPoints is off.
+ */
+const productFieldsApply = {
+  renewalIntervalUnits: (v: Record<string, unknown>) => v.priceType === 'subscription',
+  renewalIntervalQuantity: (v: Record<string, unknown>) => v.priceType === 'subscription',
+  rewardAmount: (v: Record<string, unknown>) => v.earnPoints === true,
+};
+
 /** POST /api/admin/products and PUT /api/admin/products/{id} (spec 000 §3, §5): amount in cents. */
-export const productPayloadSchema = z.object(shape).strict().superRefine(crossFieldRules, alongsideFieldErrors);
+export const productPayloadSchema = ignoreWhenOff(
+  z.object(shape).strict().superRefine(crossFieldRules, alongsideFieldErrors),
+  productFieldsApply,
+);
 export type ProductPayloadInput = z.input<typeof productPayloadSchema>;
 export type ProductPayload = z.output<typeof productPayloadSchema>;
 
@@ -126,14 +139,17 @@ export function loyaltyProgramIssue(earnPoints: boolean, programActive: boolean)
 
 /** The New / Edit Product form: the same rules, the amount in dollars, and the loyalty programme rule. */
 export function productFormSchema(options: { loyaltyProgramActive: boolean }) {
-  return z
-    .object({ ...shape, amount: amountDollars })
-    .strict()
-    .superRefine(crossFieldRules, alongsideFieldErrors)
-    .superRefine((value, ctx) => {
-      const issue = loyaltyProgramIssue(Boolean(value.earnPoints), options.loyaltyProgramActive);
-      if (issue) ctx.addIssue({ code: 'custom', path: ['earnPoints'], message: issue });
-    });
+  return ignoreWhenOff(
+    z
+      .object({ ...shape, amount: amountDollars })
+      .strict()
+      .superRefine(crossFieldRules, alongsideFieldErrors)
+      .superRefine((value, ctx) => {
+        const issue = loyaltyProgramIssue(Boolean(value.earnPoints), options.loyaltyProgramActive);
+        if (issue) ctx.addIssue({ code: 'custom', path: ['earnPoints'], message: issue });
+      }),
+    productFieldsApply,
+  );
 }
 
 /** What the product form holds: text as typed, the amount in dollars. */

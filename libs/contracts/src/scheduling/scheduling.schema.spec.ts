@@ -77,6 +77,15 @@ describe('schedule course rules (spec 000 §5)', () => {
     expect(off).not.toHaveProperty('override_price');
   });
 
+  it('ignores a price or capacity that is switched off instead of refusing it (issue 19)', () => {
+    const form = { ...base, course_name: 'Wheel throwing' };
+    const off = eventScheduleFormSchema.safeParse({ ...form, override_price: false, price: '12.505', set_capacity: false, capacity: 0 });
+    expect(fields(off)).toEqual({});
+    expect(off.data).not.toHaveProperty('price');
+    expect(off.data).not.toHaveProperty('capacity');
+    expect(fields(eventScheduleFormSchema.safeParse({ ...form, price: 'abc', capacity: 'many' }))).toEqual({});
+  });
+
   it('requires the name (spec 001 §2), in the form and in the API when sent', () => {
     expect(fields(eventScheduleFormSchema.safeParse({ ...base, course_name: '  ' }))).toEqual({ course_name: COURSE_MESSAGES.nameRequired });
     expect(fields(eventScheduleSchema.safeParse({ ...base, course_name: '' }))).toEqual({ course_name: COURSE_MESSAGES.nameRequired });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseAmountToCents } from '../money';
-import { cents, count, INPUT_MESSAGES, MAX_CENTS, safeText } from '../safe-input';
+import { cents, count, ignoreWhenOff, INPUT_MESSAGES, MAX_CENTS, safeText } from '../safe-input';
 import { wallClockToUtc } from '../time';
 import { requiredUnless, requiredWhen } from '../required-when';
 import { COURSE_MESSAGES } from '../catalog/course-messages';
@@ -81,32 +81,39 @@ export type EventSchedulePayload = z.output<typeof eventScheduleSchema>;
  * The Schedule Course drawer: the same rules, price typed in dollars. The price and capacity
  * toggles say whether the admin overrides them; an override that is on is required (spec 000 §5).
  */
-export const eventScheduleFormSchema = z
-  .object({
-    ...scheduleShape,
-    course_name: safeText({ error: COURSE_MESSAGES.nameRequired }).trim().min(1, COURSE_MESSAGES.nameRequired).max(200),
-    override_price: z.boolean().optional().default(false),
-    price: optionalDollars,
-    set_capacity: z.boolean().optional().default(false),
-    capacity: z.preprocess((v) => (blank(v) ? undefined : v), scheduleCapacity.optional()),
-  })
-  .strict()
-  .superRefine(
-    (form, ctx) => {
-      if (form.override_price && form.price === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['price'], message: M.schedulePriceRequired });
-      }
-      if (form.set_capacity && form.capacity === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['capacity'], message: M.scheduleCapacity });
-      }
-    },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-  )
-  .transform(({ override_price, set_capacity, price, capacity, ...rest }): EventSchedulePayload => ({
-    ...rest,
-    ...(override_price && price !== undefined && { price }),
-    ...(set_capacity && capacity !== undefined && { capacity }),
-  }));
+export const eventScheduleFormSchema = ignoreWhenOff(
+  z
+    .object({
+      ...scheduleShape,
+      course_name: safeText({ error: COURSE_MESSAGES.nameRequired }).trim().min(1, COURSE_MESSAGES.nameRequired).max(200),
+      override_price: z.boolean().optional().default(false),
+      price: optionalDollars,
+      set_capacity: z.boolean().optional().default(false),
+      capacity: z.preprocess((v) => (blank(v) ? undefined : v), scheduleCapacity.optional()),
+    })
+    .strict()
+    .superRefine(
+      (form, ctx) => {
+        if (form.override_price && form.price === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['price'], message: M.schedulePriceRequired });
+        }
+        if (form.set_capacity && form.capacity === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['capacity'], message: M.scheduleCapacity });
+        }
+      },
+      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    )
+    .transform(({ override_price, set_capacity, price, capacity, ...rest }): EventSchedulePayload => ({
+      ...rest,
+      ...(override_price && price !== undefined && { price }),
+      ...(set_capacity && capacity !== undefined && { capacity }),
+    })),
+  // A price or capacity typed and then switched off is ignored, not validated.
+  {
+    price: (v) => v.override_price === true,
+    capacity: (v) => v.set_capacity === true,
+  },
+);
 
 /** Edit event dialog (spec 001 §5): capacity and price are required; price in cents on the wire. */
 const capacityRule = z.preprocess(

@@ -39,11 +39,13 @@ function signingPage(submission: WaiverSubmission, template: { name: string; bod
     template.documentUrl ? `<p><a href="${escapeHtml(template.documentUrl)}" target="_blank" rel="noopener">Read the document</a></p>` : ''
   }`;
   if (submission.status === 'completed') {
+    // Anyone holding the link sees this page: it says that, by whom and when it was signed, never
+    // the address it was signed from (kept in signer_ip for the record only).
     const when = submission.completedAt ? submission.completedAt.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '';
     return page(
       template.name,
       `<h1>${escapeHtml(template.name)}</h1>${text}
-<p><strong>Signed</strong> by ${escapeHtml(submission.signerName ?? '')} on ${escapeHtml(when)}${submission.signerIp ? ` from address ${escapeHtml(submission.signerIp)}` : ''}.</p>`,
+<p><strong>Signed</strong> by ${escapeHtml(submission.signerName ?? '')} on ${escapeHtml(when)}.</p>`,
       label,
     );
   }
@@ -77,7 +79,7 @@ const htmlPage = (summary: string) =>
 /**
  * The embedded signing page (the default e-signature provider), public: the student reads the
  * waiver and signs by typing their name; completion is recorded with the time and the signer's
- * address. Labelled "Demo signing page" unless WAIVER_EMBEDDED_SIGNING makes it the configured provider.
+ * address (stored, never shown on this public page). Labelled "Demo signing page" unless WAIVER_EMBEDDED_SIGNING makes it the configured provider.
  */
 @ApiTags('waivers')
 @ApiExtraModels(ErrorBodyDto)
