@@ -1,10 +1,10 @@
 import { LOYALTY_BALANCE_MESSAGES, MAX_POINTS_BALANCE } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { LoyaltyLedgerService } from '../src/modules/loyalty/loyalty-ledger.service';
-import { OrderEvents } from '../src/modules/orders/order-events';
 import { Order } from '../src/modules/orders/entities/order.entity';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { PaymentEvents } from '../src/modules/payments/payment-events';
+import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { addStudent } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -169,98 +169,85 @@ describe('loyalty points ledger', () => {
     expect(top.balance).toBe(250);
   });
 
-  it('listens to the orders module: a paid order announced twice earns once; its full refund takes the points back; a partial one does not', async () => {
-    const events = t.created.app.get(OrderEvents);
+  /**
+   * A pending order of a glaze kit ×2 earning 150 points each, sent as a payment link: its checkout
+   * is made by the demo provider (the real port), so paying it on the demo page is the real path
+   * (the provider's payment.succeeded, the orders module's order.paid, the loyalty listener).
+   */
+  async function pointsOrderLink(studentId: string): Promise<{ orderId: string; pay: () => Promise<unknown> }> {
+    const ctx = { organizationId: a.organizationId, userId: 'x', role: 'owner' as const, sessionId: 'test' };
+    const order = await t.withEm((em) =>
+      t.created.app.get(OrdersService).recordOrder(ctx, {
+        studentId,
+        status: 'pending',
+        source: 'workbench',
+        lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 2500, quantity: 2, loyaltyPoints: 150 }],
+      }).then(async (recorded) => {
+        const checkout = await t.created.app.get(PaymentsPort).createCheckout({
+          organizationId: a.organizationId,
+          orderId: recorded.id,
+          lines: [{ name: 'Glaze kit', unitAmountCents: 2500, quantity: 2 }],
+          customerEmail: 'ada@example.test',
+          successUrl: 'http://studio.test/',
+          cancelUrl: 'http://studio.test/',
+          expiresAt: new Date(Date.now() + 3600_000),
+        });
+        await em.nativeUpdate(Order, { id: recorded.id }, { checkoutSessionId: checkout.sessionId, linkExpiresAt: new Date(Date.now() + 3600_000) });
+        return { id: recorded.id, url: new URL(checkout.url).pathname };
+      }),
+    );
+    return { orderId: order.id, pay: () => t.http.post(`${order.url}/pay`).type('form').send('').expect(200) };
+  }
+
+  async function saveCard(token: string) {
+    const res = await t.http.post('/api/admin/payment-methods/setup').set('token', token).expect(200);
+    await t.http.post(`${new URL(res.body.url).pathname}/pay`).type('form').send('').expect(200);
+  }
+
+  it('listens to the orders module: a paid order paid twice earns once; its full refund takes the points back; a partial one does not', async () => {
+    await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
     await set(ada, { amount: 0 }).expect(200);
-    const orderId = randomUUID();
-    const paid = {
-      type: 'order.paid' as const,
-      organizationId: a.organizationId,
-      orderId,
-      studentId: ada,
-      loyaltyPoints: 400,
-    };
-    await events.emit(paid);
-    await events.emit(paid);
-    expect((await entries(ada))[0]).toMatchObject({ balance: 400, reason: 'earned', order_id: orderId });
-    const refunded = {
-      type: 'order.refunded' as const,
-      organizationId: a.organizationId,
-      orderId,
-      studentId: ada,
-      amountCents: 100,
-      refundId: randomUUID(),
-    };
-    await events.emit({ ...refunded, full: false });
-    expect((await entries(ada))[0].balance).toBe(400);
-    await events.emit({ ...refunded, full: true });
-    expect((await entries(ada))[0]).toMatchObject({ balance: 0, points: -400, reason: 'refund_reversal' });
+    await saveCard(a.token);
+    const link = await pointsOrderLink(ada);
+    await Promise.all([link.pay(), link.pay()]);
+    await link.pay();
+    expect((await entries(ada))[0]).toMatchObject({ balance: 300, points: 300, reason: 'earned', order_id: link.orderId });
+
+    const refund = (amount?: number) =>
+      t.http.post(`/api/admin/order/${link.orderId}/refund`).set('token', a.token).send(amount === undefined ? {} : { amount });
+    await refund(100).expect(200);
+    expect((await entries(ada))[0].balance).toBe(300);
+    await refund().expect(200);
+    expect((await entries(ada))[0]).toMatchObject({ balance: 0, points: -300, reason: 'refund_reversal', order_id: link.orderId });
   });
 
   it('a paid order earns nothing while the programme is disabled', async () => {
-    await t.http
-      .put('/api/admin/loyalty-program')
-      .set('token', a.token)
-      .send({ status: 'disabled' })
-      .expect(200);
+    await set(ada, { amount: 0 }).expect(200);
+    const link = await pointsOrderLink(ada);
+    await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'disabled' }).expect(200);
     const before = (await entries(ada)).length;
-    await t.created.app.get(OrderEvents).emit({
-      type: 'order.paid',
-      organizationId: a.organizationId,
-      orderId: randomUUID(),
-      studentId: ada,
-      loyaltyPoints: 50,
-    });
+    await link.pay();
+    expect((await t.http.get(`/api/admin/order/${link.orderId}`).set('token', a.token).expect(200)).body.status).toBe('paid');
     expect(await entries(ada)).toHaveLength(before);
+    await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
   });
 
-  it('paying an order with points products earns its points exactly once, even when the payment is announced twice', async () => {
-    await t.http
-      .put('/api/admin/loyalty-program')
-      .set('token', a.token)
-      .send({ status: 'active' })
-      .expect(200);
+  it('a payment the provider announces again (a repeated webhook) earns nothing more', async () => {
     await set(ada, { amount: 0 }).expect(200);
-    const ctx = { organizationId: a.organizationId, userId: 'x', role: 'owner' as const, sessionId: 'test' };
-    // A pending order sent as a link (its checkout session known): a glaze kit ×2 earning 150 points each, and a seat earning none.
-    const order = await t.withEm(async (em) => {
-      const recorded = await t.created.app.get(OrdersService).recordOrder(ctx, {
-        studentId: ada,
-        status: 'pending',
-        source: 'workbench',
-        lines: [
-          {
-            kind: 'product',
-            description: 'Glaze kit',
-            unitPriceCents: 2500,
-            quantity: 2,
-            loyaltyPoints: 150,
-          },
-        ],
-      });
-      await em.nativeUpdate(
-        Order,
-        { id: recorded.id },
-        { checkoutSessionId: 'dcs_points_test', linkExpiresAt: new Date(Date.now() + 3600000) },
-      );
-      return recorded;
-    });
-    const paid = {
-      type: 'payment.succeeded' as const,
+    const link = await pointsOrderLink(ada);
+    await link.pay();
+    const order = await t.withEm((em) => em.findOneOrFail(Order, { id: link.orderId }));
+    await t.redeliver(t.created.app.get(PaymentEvents), {
+      type: 'payment.succeeded',
       provider: 'demo',
-      sessionId: 'dcs_points_test',
+      sessionId: order.checkoutSessionId!,
       orderId: order.id,
       organizationId: a.organizationId,
-      paymentIntentId: 'dpi_points_test',
+      paymentIntentId: order.paymentIntentId!,
       amountCents: 5000,
-    };
-    const payments = t.created.app.get(PaymentEvents);
-    await Promise.all([payments.emit(paid), payments.emit(paid)]);
-    await payments.emit(paid);
+    });
     const earned = (await entries(ada)).filter((e) => e.order_id === order.id);
     expect(earned).toEqual([expect.objectContaining({ points: 300, balance: 300, reason: 'earned' })]);
-    expect(
-      (await t.http.get(`/api/admin/order/${order.id}`).set('token', a.token).expect(200)).body.status,
-    ).toBe('paid');
+    expect((await t.http.get(`/api/admin/order/${order.id}`).set('token', a.token).expect(200)).body.status).toBe('paid');
   });
 });

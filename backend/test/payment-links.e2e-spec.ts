@@ -8,6 +8,7 @@ import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
+import { OutboxService } from '../src/outbox/outbox.service';
 import { startTestApp, TestApp } from './test-app';
 
 type Smtp = Awaited<ReturnType<typeof startFakeSmtp>>;
@@ -101,8 +102,6 @@ describe('payment links (demo provider)', () => {
     const page = await t.http.get(pagePath(link.url)).expect(200);
     expect(page.text).toContain('Demo payment, no card is charged');
     expect(page.text).toContain('$30.00');
-    const announced: OrderEvent[] = [];
-    const off = t.created.app.get(OrderEvents).on('order.paid', (e) => void announced.push(e));
     await t.http.post(`${pagePath(link.url)}/pay`).type('form').send('').expect(200);
 
     const o = await order(link.order_id);
@@ -119,14 +118,15 @@ describe('payment links (demo provider)', () => {
     await t.http.post(`${pagePath(link.url)}/pay`).type('form').send('').expect(200);
     const events = t.created.app.get(PaymentEvents);
     const sessionId = pagePath(link.url).split('/').pop()!;
-    await events.emit({ type: 'payment.succeeded', provider: 'demo', sessionId, orderId: link.order_id, organizationId, paymentIntentId: o.stripe_payment_intent_id, amountCents: 3000 });
-    await events.emit({ type: 'checkout.cancelled', provider: 'demo', sessionId, orderId: link.order_id, organizationId });
-    await events.emit({ type: 'checkout.expired', provider: 'demo', sessionId, orderId: link.order_id, organizationId });
+    await t.redeliver(events, { type: 'payment.succeeded', provider: 'demo', sessionId, orderId: link.order_id, organizationId, paymentIntentId: o.stripe_payment_intent_id, amountCents: 3000 });
+    await t.redeliver(events, { type: 'checkout.cancelled', provider: 'demo', sessionId, orderId: link.order_id, organizationId });
+    await t.redeliver(events, { type: 'checkout.expired', provider: 'demo', sessionId, orderId: link.order_id, organizationId });
     expect(await order(link.order_id)).toEqual(o);
     expect(await enrolled(eventId)).toHaveLength(1);
     // Orders announced the payment once (loyalty listens): a seat line earns no points.
-    off();
-    expect(announced).toEqual([{ type: 'order.paid', organizationId, orderId: link.order_id, studentId: ana, loyaltyPoints: 0 }]);
+    expect(await t.created.app.get(OutboxService).announced<OrderEvent>('order.paid', { orderId: link.order_id })).toEqual([
+      { type: 'order.paid', organizationId, orderId: link.order_id, studentId: ana, loyaltyPoints: 0 },
+    ]);
   });
 
   it('cancelled on the demo page: the order fails and the seat is free again', async () => {
@@ -143,7 +143,7 @@ describe('payment links (demo provider)', () => {
 
     // A payment announced after the cancellation does not bring the order back: state only moves forward.
     const sessionId = pagePath(link.url).split('/').pop()!;
-    await t.created.app.get(PaymentEvents).emit({ type: 'payment.succeeded', provider: 'demo', sessionId, orderId: link.order_id, organizationId, paymentIntentId: 'dpi_late', amountCents: 3000 });
+    await t.redeliver(t.created.app.get(PaymentEvents), { type: 'payment.succeeded', provider: 'demo', sessionId, orderId: link.order_id, organizationId, paymentIntentId: 'dpi_late', amountCents: 3000 });
     expect(await order(link.order_id)).toEqual(o);
 
     await enroll(ben, eventId).expect(201);

@@ -4,6 +4,7 @@ import { DemoCheckoutSession, DemoPayment, DemoRefund } from '../src/modules/pay
 import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../src/modules/payments/payments.port';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
+import { OutboxService } from '../src/outbox/outbox.service';
 import { startTestApp, TestApp } from './test-app';
 
 /** What differs between the adapters: how the payer acts on the provider's page, and how a link runs out. */
@@ -157,18 +158,19 @@ describe('demo provider pages and events', () => {
   let t: TestApp;
   let port: PaymentsPort;
   let organizationId: string;
-  const seen: PaymentEvent[] = [];
 
   beforeAll(async () => {
     t = await startTestApp({ PUBLIC_APP_URL: 'http://studio.test' });
     port = t.created.app.get(PaymentsPort);
     organizationId = (await t.organizationWithUser()).organization.id;
-    const events = t.created.app.get(PaymentEvents);
-    events.on('payment.succeeded', (e) => void seen.push(e));
-    events.on('checkout.cancelled', (e) => void seen.push(e));
-    events.on('checkout.expired', (e) => void seen.push(e));
   });
   afterAll(() => t.close());
+  /** What the demo provider announced (PaymentEvents), read from the outbox. */
+  const seen = async (): Promise<PaymentEvent[]> => {
+    const outbox = t.created.app.get(OutboxService);
+    const all = await Promise.all((['payment.succeeded', 'checkout.cancelled', 'checkout.expired'] as const).map((type) => outbox.announced<PaymentEvent>(type)));
+    return all.flat();
+  };
 
   const checkout = (orderId: string, lines = LINES) =>
     port.createCheckout({
@@ -221,7 +223,7 @@ describe('demo provider pages and events', () => {
 
     const state = await port.retrieveCheckout(sessionId);
     expect(state.status).toBe('paid');
-    const succeeded = seen.filter((e) => e.type === 'payment.succeeded' && e.sessionId === sessionId);
+    const succeeded = (await seen()).filter((e) => e.type === 'payment.succeeded' && e.sessionId === sessionId);
     expect(succeeded).toEqual([
       { type: 'payment.succeeded', provider: 'demo', sessionId, orderId, organizationId, paymentIntentId: state.paymentIntentId, amountCents: TOTAL },
     ]);
@@ -249,7 +251,7 @@ describe('demo provider pages and events', () => {
     expect(res.text).toContain('<a href="http://studio.test/cancelled">Continue</a>');
     expect((await t.http.post(`${path}/pay`).type('form').send('').expect(200)).text).toContain('This payment was cancelled.');
     expect(await port.retrieveCheckout(sessionId)).toMatchObject({ status: 'cancelled', paymentIntentId: null });
-    expect(seen.filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.cancelled']);
+    expect((await seen()).filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.cancelled']);
     expect((await t.http.get(path).expect(200)).text).toContain('This payment was cancelled.');
   });
 
@@ -261,7 +263,7 @@ describe('demo provider pages and events', () => {
     expect((await t.http.get(path).expect(200)).text).toContain('This payment link has expired.');
     await t.http.post(`${path}/pay`).type('form').send('').expect(200);
     expect(await port.retrieveCheckout(sessionId)).toMatchObject({ status: 'expired', paymentIntentId: null });
-    expect(seen.filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.expired']);
+    expect((await seen()).filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.expired']);
   });
 
   it('answers 404 pages for unknown or malformed links and receipts', async () => {

@@ -9,6 +9,7 @@ import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhoo
 import { stripeClient } from '../src/modules/payments/stripe/stripe-payments.adapter';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent } from './support/scheduling-fixtures';
+import { OutboxService } from '../src/outbox/outbox.service';
 import { startTestApp, TestApp } from './test-app';
 
 const SECRET = 'whsec_webhooks_e2e';
@@ -44,7 +45,15 @@ describe('POST /api/webhooks/stripe', () => {
   let stripe: Stripe;
   let ctx: RequestContext;
   let token: string;
-  const emitted: PaymentEvent[] = [];
+  /** What the webhooks announced (PaymentEvents), read from the outbox. */
+  const emitted = async (): Promise<PaymentEvent[]> => {
+    const outbox = t.created.app.get(OutboxService);
+    return [
+      ...(await outbox.announced<PaymentEvent>('payment.succeeded')),
+      ...(await outbox.announced<PaymentEvent>('checkout.expired')),
+      ...(await outbox.announced<PaymentEvent>('payment_method.added')),
+    ];
+  };
 
   beforeAll(async () => {
     fake = await startFakeStripe('sk_test_webhooks');
@@ -53,8 +62,6 @@ describe('POST /api/webhooks/stripe', () => {
     const a = await t.organizationWithUser();
     token = a.token;
     ctx = { organizationId: a.organization.id, userId: a.user.id, role: 'owner', sessionId: 'test' };
-    const events = t.created.app.get(PaymentEvents);
-    for (const type of ['payment.succeeded', 'checkout.expired', 'payment_method.added'] as const) events.on(type, (e) => void emitted.push(e));
   });
   afterAll(async () => {
     await t.close();
@@ -127,7 +134,7 @@ describe('POST /api/webhooks/stripe', () => {
         cancelledAtIsStripes: sub?.cancelledAt?.getTime() === (truth.canceled_at as number) * 1000,
         invoices: invoices.map((i) => ({ amount: i.amountCents, known: fake.invoices.has(i.providerInvoiceId), url: i.hostedInvoiceUrl?.startsWith(fake.url) })),
         audit: audit.map((a) => `${a.action} by ${a.actor_user_id ?? 'the provider'}`),
-        paid: emitted.filter((e) => e.type === 'payment.succeeded' && e.sessionId === s.sessionId).length,
+        paid: (await emitted()).filter((e) => e.type === 'payment.succeeded' && e.sessionId === s.sessionId).length,
         stored: await em.count(StripeWebhookEvent, { id: { $in: s.events.map((e) => e.id) } }),
       };
     });
@@ -169,7 +176,7 @@ describe('POST /api/webhooks/stripe', () => {
       stored: s.events.length,
     });
     // checkout.session.completed is translated for the orders module: the order and the studio it belongs to.
-    const paid = emitted.find((e) => e.type === 'payment.succeeded' && e.sessionId === s.sessionId);
+    const paid = (await emitted()).find((e) => e.type === 'payment.succeeded' && e.sessionId === s.sessionId);
     expect(paid).toMatchObject({ provider: 'stripe', orderId: s.order.id, organizationId: ctx.organizationId, amountCents: 4500 });
     expect(paid && 'paymentIntentId' in paid && paid.paymentIntentId).toMatch(/^pi_/);
   });
@@ -242,7 +249,7 @@ describe('POST /api/webhooks/stripe', () => {
     await deliver(event).expect(200);
     await deliver(event).expect(200);
     await eventually(allHandled([event.id]));
-    const expired = emitted.filter((e) => e.type === 'checkout.expired' && e.sessionId === checkout.sessionId);
+    const expired = (await emitted()).filter((e) => e.type === 'checkout.expired' && e.sessionId === checkout.sessionId);
     expect(expired).toEqual([{ type: 'checkout.expired', provider: 'stripe', sessionId: checkout.sessionId, orderId, organizationId: ctx.organizationId }]);
   });
 
@@ -257,7 +264,7 @@ describe('POST /api/webhooks/stripe', () => {
     await eventually(allHandled(events.map((e) => e.id)));
     const methods = await port.listPaymentMethods(ctx.organizationId);
     expect(methods).toHaveLength(1);
-    const added = emitted.filter((e) => e.type === 'payment_method.added');
+    const added = (await emitted()).filter((e) => e.type === 'payment_method.added');
     expect(added.length).toBeGreaterThanOrEqual(1);
     expect(added.every((e) => e.type === 'payment_method.added' && e.organizationId === ctx.organizationId && e.paymentMethodId === methods[0].id)).toBe(true);
   });

@@ -1,10 +1,10 @@
 import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { EnrollmentEvents } from '../src/modules/scheduling/enrollment-events';
+import { randomBytes } from 'node:crypto';
 import { SYNC_SWITCHES_TTL_MS, SyncSwitches } from '../src/modules/sync/sync-switches';
 import { SyncConnectionsService } from '../src/modules/sync/sync-connections.service';
 import { SyncSettingsService } from '../src/modules/sync/sync-settings.service';
+import { schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 /**
@@ -28,15 +28,10 @@ describe('mailing-list switches (the new student / enrollment hot path)', () => 
     );
     return row.id;
   };
+  let eventId: string;
+  /** Enrolls the student in the session through the API (its enrollment.created reaches the listener through the outbox). */
   const enroll = (studentId: string) =>
-    t.created.app.get(EnrollmentEvents).emit({
-      type: 'enrollment.created',
-      organizationId: org.organizationId,
-      enrollmentId: randomUUID(),
-      studentId,
-      eventId: randomUUID(),
-      requiredWaiverId: null,
-    });
+    t.http.post(`/api/admin/orders/enroll/${studentId}`).set('token', org.token).send({ event_id: eventId }).expect(201);
   /** Students whose Mailchimp upsert was enqueued. */
   const enqueued = async () =>
     (
@@ -67,6 +62,8 @@ describe('mailing-list switches (the new student / enrollment hot path)', () => 
     });
     const owner = await t.organizationWithUser('owner', 'Hot Path Ceramics');
     org = { token: owner.token, organizationId: owner.organization.id };
+    const course = await schedulableCourse(t, org.token, 500);
+    eventId = await scheduleSession(t, org.token, course, { capacity: 500 });
   }, 120000);
   afterAll(async () => {
     jest.restoreAllMocks();

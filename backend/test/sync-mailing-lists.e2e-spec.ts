@@ -1,7 +1,6 @@
 import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { createHash, randomBytes } from 'node:crypto';
-import { EnrollmentEvents } from '../src/modules/scheduling/enrollment-events';
 import { KlaviyoDriver } from '../src/modules/sync/drivers/klaviyo/klaviyo.driver';
 import {
   KlaviyoStudentsBatchHandler,
@@ -19,6 +18,7 @@ import { SyncJobsService } from '../src/modules/sync/jobs/sync-jobs.service';
 import { SyncConnectionsService } from '../src/modules/sync/sync-connections.service';
 import { FakeKlaviyo, startFakeKlaviyo } from '../src/sync-fakes/klaviyo';
 import { FakeMailchimp, startFakeMailchimp } from '../src/sync-fakes/mailchimp';
+import { schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 /**
@@ -203,14 +203,10 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
          values (gen_random_uuid(), ?, 'Eli', 'Enrolled', 'eli.enrolled@example.test', now()) returning id`,
         [a.organizationId],
       );
-      await t.created.app.get(EnrollmentEvents).emit({
-        type: 'enrollment.created',
-        organizationId: a.organizationId,
-        enrollmentId: '00000000-0000-4000-8000-000000000001',
-        studentId: student.id,
-        eventId: '00000000-0000-4000-8000-000000000002',
-        requiredWaiverId: null,
-      });
+      // Enrolled through the API: the seat's enrollment.created reaches the mailing-list listener through the outbox.
+      const course = await schedulableCourse(t, a.token);
+      const eventId = await scheduleSession(t, a.token, course);
+      await t.http.post(`/api/admin/orders/enroll/${student.id}`).set('token', a.token).send({ event_id: eventId }).expect(201);
       await eventually(() => mc.state.lists.get(listId)!.members.has(md5('eli.enrolled@example.test')));
     });
 

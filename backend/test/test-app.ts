@@ -9,7 +9,8 @@ import { User, UserRole } from '../src/modules/identity/user.entity';
 import { UsersService } from '../src/modules/identity/users.service';
 import { Organization } from '../src/modules/organizations/organization.entity';
 import { OrganizationsService } from '../src/modules/organizations/organizations.service';
-import { OutboxService } from '../src/outbox/outbox.service';
+import { DurableEvents } from '../src/outbox/durable-events';
+import { OutboxEvent, OutboxService } from '../src/outbox/outbox.service';
 
 /** Server of the test databases; each test file gets a database of its own, dropped at the end. */
 const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -40,6 +41,11 @@ export interface TestApp {
    * (points, waiver requests, settled payment links).
    */
   settle(): Promise<void>;
+  /**
+   * Announces `event` on `bus` again, as a provider's repeated or late delivery would reach the
+   * module (through the outbox, to every subscriber), and settles.
+   */
+  redeliver<E extends OutboxEvent>(bus: DurableEvents<E>, event: E): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -111,6 +117,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     withEm,
     login,
     settle,
+    redeliver: async (bus, event) => {
+      await withEm((em) => bus.publish(em, event));
+      await settle();
+    },
     organizationWithUser: async (role: UserRole = 'owner', name = `Studio ${randomBytes(3).toString('hex')}`) => {
       const { organization, user } = await withEm(async () => {
         const organization = await created.app.get(OrganizationsService).create({ name });
