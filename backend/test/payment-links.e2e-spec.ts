@@ -1,7 +1,7 @@
 import { PAYMENT_LINK_MESSAGES as L, SCHEDULING_MESSAGES as M } from '@studio/contracts';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { OrderEvent, OrderEvents } from '../src/modules/orders/order-events';
+import { OrderEvent } from '../src/modules/orders/order-events';
 import { PAYMENT_LINK_QUEUE, PaymentLinksService } from '../src/modules/orders/payment-links.service';
 import { PaymentEvents } from '../src/modules/payments/payment-events';
 import { PaymentsPort } from '../src/modules/payments/payments.port';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config/config.schema';
 import { DemoCheckoutSession, DemoPayment, DemoRefund } from '../src/modules/payments/demo/demo-ledger.entities';
-import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
+import { PaymentEvent } from '../src/modules/payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../src/modules/payments/payments.port';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { OutboxService } from '../src/outbox/outbox.service';

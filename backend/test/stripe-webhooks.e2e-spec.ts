@@ -3,7 +3,7 @@ import { RequestContext } from '../src/common/request-context';
 import { SubscriptionInvoice } from '../src/modules/orders/entities/subscription-invoice.entity';
 import { Subscription } from '../src/modules/orders/entities/subscription.entity';
 import { OrdersService } from '../src/modules/orders/orders.service';
-import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
+import { PaymentEvent } from '../src/modules/payments/payment-events';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
 import { stripeClient } from '../src/modules/payments/stripe/stripe-payments.adapter';

@@ -57,8 +57,9 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
   private closed = false;
   private lastSweep = 0;
   private readonly startedAt = new Date();
-  /** When this process last published inside a transaction: commits soon after it kick the relay. */
+  /** When this process last published inside a transaction, and when the last relay pass started. */
   private lastPublishedAt = 0;
+  private passStartedAt = 0;
   /** Whether this process published since drain last found nothing open (drain's fast answer). */
   private publishedSinceDrain = true;
 
@@ -111,11 +112,12 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
       concurrency: 8,
       onFinalFailure: (job, error) => this.failed((job.data as OutboxJob).id, error),
     });
-    // Kicked by the commits that follow a publish (which transaction published is not told apart:
-    // a pass that finds nothing costs one query, and passes never overlap).
+    // Kicked by a commit when something was published since the last pass started (which
+    // transaction published is not told apart: a pass that finds nothing costs one query, and passes
+    // never overlap). The relay's own commits publish nothing, so they kick nothing.
     this.orm.em.getEventManager().registerSubscriber({
       afterTransactionCommit: () => {
-        if (Date.now() - this.lastPublishedAt < 5_000) this.kick();
+        if (this.lastPublishedAt >= this.passStartedAt) this.kick();
       },
     });
     if (!this.relays()) return;
@@ -158,6 +160,7 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Relays until no committed row is waiting; now and then, rows whose job was lost go again. */
   async relayAll(): Promise<void> {
+    this.passStartedAt = Date.now();
     await this.sweep();
     for (;;) {
       const relayed = await this.relayBatch();
@@ -237,11 +240,21 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
     this.kick();
   }
 
+  /**
+   * The job failed for good. A job whose worker died while running it more often than BullMQ allows
+   * ("stalled more than allowable limit") did not fail: its row goes back to waiting and is relayed
+   * again. Any other failure (its attempts spent, or JobPermanentError) marks the row failed, with why.
+   */
   private async failed(id: string, error: Error): Promise<void> {
-    await this.orm.em
-      .getConnection()
-      .execute(`update outbox_message set failed_at = now(), last_error = ? where id = ? and done_at is null`, [String(error.message).slice(0, 2000), id]);
-    this.logger.error(`Outbox row ${id} failed for good: ${error.message}`);
+    const connection = this.orm.em.getConnection();
+    const message = String(error.message).slice(0, 2000);
+    if (/stalled/i.test(message)) {
+      await connection.execute(`update outbox_message set relayed_at = null, last_error = ? where id = ? and done_at is null`, [message, id]);
+      this.logger.warn(`Outbox row ${id}: its job stalled (a worker died), relayed again`);
+    } else {
+      await connection.execute(`update outbox_message set failed_at = now(), last_error = ? where id = ? and done_at is null`, [message, id]);
+      this.logger.error(`Outbox row ${id} failed for good: ${message}`);
+    }
     this.kick();
   }
 

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
 import {
   DEFAULT_ATTEMPTS,
@@ -66,6 +67,14 @@ export class InProcessJobQueue implements JobQueue {
   private readonly started = new Set<string>();
   private sequence = 0;
   private closed = false;
+
+  /**
+   * The async context jobs run in: the one this queue was made in (the application's start), never
+   * the enqueuer's. As on BullMQ, a job inherits no request and no transaction: an enqueue from
+   * inside a transaction (the outbox relay's) must not hand that transaction, committed by the time
+   * the job runs, to the job's queries.
+   */
+  private readonly root = new AsyncResource('InProcessJobQueue');
 
   constructor(readonly runsWorkers: boolean) {}
 
@@ -136,10 +145,12 @@ export class InProcessJobQueue implements JobQueue {
 
   private schedule(job: PendingJob, delayMs: number): void {
     if (this.closed) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.run(job);
-    }, delayMs);
+    const timer = this.root.runInAsyncScope(() =>
+      setTimeout(() => {
+        this.timers.delete(timer);
+        void this.run(job);
+      }, delayMs),
+    );
     this.timers.add(timer);
   }
 

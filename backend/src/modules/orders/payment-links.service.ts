@@ -18,13 +18,12 @@ import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { PaymentsPort } from '../payments/payments.port';
-import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { SeatHoldsService } from '../scheduling/seat-holds.service';
 import { StudentsService } from '../students/students.service';
 import { OrderLine } from './entities/order-line.entity';
 import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
-import { OrderEvent, OrderEvents } from './order-events';
+import { OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
 import { isUuid } from '../../common/uuid-param.pipe';
 
@@ -67,7 +66,6 @@ export class PaymentLinksService implements OnModuleInit {
     private readonly students: StudentsService,
     private readonly organizations: OrganizationsService,
     private readonly holds: SeatHoldsService,
-    private readonly enrollments: EnrollmentsService,
     private readonly activity: OrderActivityService,
     private readonly payments: PaymentsPort,
     private readonly events: PaymentEvents,

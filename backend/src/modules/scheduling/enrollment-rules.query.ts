@@ -7,12 +7,15 @@ export interface EnrollmentRulesRow {
   /** Null when the organization has no such session. */
   id: string | null;
   name: string;
+  price_cents: number;
   capacity: number;
   ends_at: Date;
   status: 'active' | 'cancelled';
   single_party: boolean | null;
   required_waiver_id: string | null;
   enrolled: boolean;
+  /** The student holds a live seat through a payment link. */
+  holding: boolean;
   seats: string;
   students: string;
   held: string;
@@ -20,10 +23,11 @@ export interface EnrollmentRulesRow {
 
 /**
  * THE read of the enrolment rules of one student in one session, in one statement: the session
- * (its capacity, end, status and name), its course's rules (single party, required waiver), whether
- * the student already holds a seat in it, and the seats taken (SEATS_TAKEN_LATERAL, the session's id
+ * (its capacity, end, status, name and price), its course's rules (single party, required waiver),
+ * whether the student already has a seat in it or a payment link's hold on one, and the seats taken (SEATS_TAKEN_LATERAL, the session's id
  * bound as a value so the planner reads its rows by index). Used by enroll() inside the seat lock
- * (a later statement than the lock's) and by refusalBeforeLock() without it, so a rule reads the same
+ * and SeatHoldsService.hold() inside the seat lock (a later statement than the lock's) and by
+ * refusalBeforeLock() without it, so a rule (seatRefusal) reads the same
  * in both. With checkStudent the row also tells whether the organization has the student.
  * Always one row: another organization's session, or none, answers `id` null.
  */
@@ -39,8 +43,9 @@ export function enrollmentRulesQuery(input: {
     : '';
   return {
     sql: `select ${studentFound}
-              ev.id, ev.name, ev.capacity, ev.ends_at, ev.status, a.single_party, a.required_waiver_id,
+              ev.id, ev.name, ev.price_cents, ev.capacity, ev.ends_at, ev.status, a.single_party, a.required_waiver_id,
               exists (select 1 from enrollment e where e.event_id = ev.id and e.student_id = ? and e.status = 'active') as enrolled,
+              exists (select 1 from seat_hold h where h.event_id = ev.id and h.student_id = ? and h.released_at is null and h.expires_at > clock_timestamp()) as holding,
               coalesce(t.seats, 0) as seats, coalesce(t.students, 0) as students, coalesce(t.held, 0) as held
          from (select 1) one
          left join event ev on ev.id = ? and ev.organization_id = ?
@@ -48,6 +53,7 @@ export function enrollmentRulesQuery(input: {
          ${SEATS_TAKEN_LATERAL}`,
     params: [
       ...(input.checkStudent ? [studentId, organizationId] : []),
+      studentId,
       studentId,
       eventId,
       organizationId,

@@ -5,7 +5,6 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { SCHEDULING_MESSAGES as M } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
-import { Organization } from '../organizations/organization.entity';
 import { Student } from '../students/student.entity';
 import { likeEscape } from '../students/students.service';
 import { SORT_SQL } from './enrollment-columns';
@@ -15,7 +14,8 @@ import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
 import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
-import { LockedSeats, lockEventForSeats } from './seats';
+import { lockEventForSeats } from './seats';
+import { seatRefusal } from './seat-rules';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -121,25 +121,6 @@ export async function courseRules(
   return { singleParty: Boolean(row?.single_party), requiredWaiverId: row?.required_waiver_id ?? null };
 }
 
-/**
- * Why a student cannot take a seat in the session, or null when they can: the rules of enroll(), in
- * the order the admin sees them. Inside the seat lock it decides; before it (refusalBeforeLock) it may
- * only refuse.
- */
-export function enrollRefusal(
-  s: Pick<LockedSeats, 'status' | 'endsAt' | 'capacity' | 'seats' | 'students' | 'held'> & {
-    alreadyEnrolled: boolean;
-    singleParty: boolean;
-  },
-): ApiError | null {
-  if (s.status !== 'active') return notFound('Event not found');
-  if (s.endsAt.getTime() <= Date.now()) return new ApiError(HttpStatus.CONFLICT, M.eventFinished);
-  if (s.alreadyEnrolled) return new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
-  if (s.students + s.held > 0 && s.singleParty) return new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
-  if (s.seats + 1 > s.capacity) return new ApiError(HttpStatus.CONFLICT, M.sessionFull);
-  return null;
-}
-
 /** Seats in sessions: enroll (never oversold), list, remove, guests. */
 @Injectable()
 export class EnrollmentsService {
@@ -168,29 +149,39 @@ export class EnrollmentsService {
       return { ...rulesSeats(row), rules: row };
     });
     const row = locked.rules;
-    // Spec 000 §2, §4: a single-party course stops new enrolments after one party (a student and guests).
-    const refusal = enrollRefusal({
-      ...locked,
-      alreadyEnrolled: row.enrolled,
-      singleParty: Boolean(row.single_party),
-    });
+    // A direct enrolment is not refused by the student's own waiting payment link: the seat is taken
+    // now, and the link's payment then finds it (HoldConversion already_enrolled).
+    const refusal = seatRefusal({ ...locked, alreadyEnrolled: row.enrolled, alreadyHolding: false, singleParty: Boolean(row.single_party) });
     if (refusal) throw refusal;
-    // A course that requires a waiver starts the seat's waiver as pending; the waivers module moves it on.
     const requiredWaiverId = row.required_waiver_id ?? null;
+    const id = await this.createSeat(em, ctx.organizationId, { eventId: locked.eventId, studentId, requiredWaiverId });
+    return { id, eventId: locked.eventId, eventName: row.name, studentId, requiredWaiverId };
+  }
+
+  /**
+   * THE writer of a new seat, for every way one is taken (enroll, a sale on another platform, a paid
+   * payment link's hold): the enrollment row, and its enrollment.created published in the same
+   * transaction (the outbox). The caller holds the session's seat lock and has applied seatRefusal.
+   * A course that requires a waiver starts the seat's waiver as pending; the waivers module moves it on.
+   */
+  async createSeat(
+    em: EntityManager,
+    organizationId: string,
+    seat: { eventId: string; studentId: string; requiredWaiverId: string | null; guestCount?: number; orderId?: string | null },
+  ): Promise<string> {
     const id = randomUUID();
     try {
       await em.execute(
-        `insert into enrollment (id, organization_id, event_id, student_id, guest_count, status, waiver_status, created_at)
-         values (?, ?, ?, ?, 0, 'active', ?, ?)`,
-        [id, ctx.organizationId, locked.eventId, studentId, requiredWaiverId ? 'pending' : 'not_required', new Date()],
+        `insert into enrollment (id, organization_id, event_id, student_id, guest_count, status, waiver_status, order_id, created_at)
+         values (?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+        [id, organizationId, seat.eventId, seat.studentId, seat.guestCount ?? 0, seat.requiredWaiverId ? 'pending' : 'not_required', seat.orderId ?? null, new Date()],
       );
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException)
-        throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
+      if (error instanceof UniqueConstraintViolationException) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
       throw error;
     }
-    await this.announceCreated(em, ctx.organizationId, { id, eventId: locked.eventId, studentId, requiredWaiverId });
-    return { id, eventId: locked.eventId, eventName: row.name, studentId, requiredWaiverId };
+    await this.announceCreated(em, organizationId, { id, eventId: seat.eventId, studentId: seat.studentId, requiredWaiverId: seat.requiredWaiverId });
+    return id;
   }
 
   /**
@@ -207,12 +198,13 @@ export class EnrollmentsService {
     const [row] = await this.em.getConnection().execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
     if (!row.student_found) return notFound('Student not found');
     if (!row.id) return notFound('Event not found');
-    return enrollRefusal({
+    return seatRefusal({
       status: row.status,
       endsAt: new Date(row.ends_at),
       capacity: row.capacity,
       ...rulesSeats(row),
       alreadyEnrolled: row.enrolled,
+      alreadyHolding: false,
       singleParty: Boolean(row.single_party),
     });
   }
@@ -249,16 +241,8 @@ export class EnrollmentsService {
       await em.populate(existing, ['event']);
       return { kind: 'enrolled', enrollment: existing };
     }
-    const enrollment = em.create(Enrollment, {
-      organization: em.getReference(Organization, ctx.organizationId),
-      event: em.getReference(Event, eventId),
-      student,
-      guestCount: seats - 1,
-      waiverStatus: rules.requiredWaiverId ? 'pending' : 'not_required',
-    });
-    await em.flush();
-    await this.announceCreated(em, ctx.organizationId, { id: enrollment.id, eventId, studentId: student.id, requiredWaiverId: rules.requiredWaiverId });
-    await em.populate(enrollment, ['event']);
+    const id = await this.createSeat(em, ctx.organizationId, { eventId, studentId: student.id, requiredWaiverId: rules.requiredWaiverId, guestCount: seats - 1 });
+    const enrollment = await em.findOneOrFail(Enrollment, { id }, { populate: ['event'] });
     return { kind: 'enrolled', enrollment };
   }
 
@@ -328,10 +312,9 @@ export class EnrollmentsService {
 
   /**
    * enrollment.created, published in the transaction that wrote the seat (the outbox): it commits
-   * with the seat or not at all. Called by the writers of enrollments only (enroll, enrollExternal,
-   * SeatHoldsService.convert), never by their callers.
+   * with the seat or not at all. Called by createSeat only, never by the callers of the seat changes.
    */
-  async announceCreated(
+  private async announceCreated(
     em: EntityManager,
     organizationId: string,
     seat: { id: string; eventId: string; studentId: string; requiredWaiverId: string | null },

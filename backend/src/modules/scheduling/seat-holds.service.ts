@@ -1,13 +1,13 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { PAYMENT_LINK_MESSAGES, SCHEDULING_MESSAGES as M } from '@studio/contracts';
-import { ApiError, notFound } from '../../common/api-error';
+import { SCHEDULING_MESSAGES as M } from '@studio/contracts';
+import { ApiError } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
-import { Organization } from '../organizations/organization.entity';
 import { Student } from '../students/student.entity';
-import { courseRules, EnrollmentsService, isSingleParty } from './enrollments.service';
+import { courseRules, EnrollmentsService } from './enrollments.service';
+import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
+import { seatRefusal } from './seat-rules';
 import { Enrollment } from './entities/enrollment.entity';
-import { Event } from './entities/event.entity';
 import { SeatHold } from './entities/seat-hold.entity';
 import { lockEventForSeats } from './seats';
 
@@ -45,23 +45,15 @@ export class SeatHoldsService {
     em: EntityManager,
     input: { student: Student; eventId: string; orderId: string; expiresAt: Date },
   ): Promise<HeldSeat> {
-    const seats = await lockEventForSeats(em, ctx, input.eventId);
-    if (seats.status !== 'active') throw notFound('Event not found');
-    if (seats.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
-    if (await em.count(Enrollment, { event: input.eventId, student: input.student.id, status: 'active' })) {
-      throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
-    }
-    const pending = await em.count(SeatHold, {
-      eventId: input.eventId,
-      studentId: input.student.id,
-      releasedAt: null,
-      expiresAt: { $gt: new Date() },
+    // The seat lock, then everything the rules read in one statement, as enroll() does.
+    const locked = await lockEventForSeats(em, ctx, input.eventId, async (event) => {
+      const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId: input.student.id, eventId: event.eventId, checkStudent: false });
+      const [row] = await em.execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
+      return { ...rulesSeats(row), rules: row };
     });
-    if (pending) throw new ApiError(HttpStatus.CONFLICT, PAYMENT_LINK_MESSAGES.alreadyPending);
-    if (seats.students + seats.held > 0 && (await isSingleParty(em, input.eventId)))
-      throw new ApiError(HttpStatus.CONFLICT, M.singlePartyBooked);
-    if (seats.seats + 1 > seats.capacity) throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
-    const event = await em.findOneOrFail(Event, { id: seats.eventId }, { refresh: true });
+    const row = locked.rules;
+    const refusal = seatRefusal({ ...locked, alreadyEnrolled: row.enrolled, alreadyHolding: row.holding, singleParty: Boolean(row.single_party) });
+    if (refusal) throw refusal;
     const hold = em.create(SeatHold, {
       organizationId: ctx.organizationId,
       eventId: input.eventId,
@@ -70,7 +62,7 @@ export class SeatHoldsService {
       expiresAt: input.expiresAt,
     });
     await em.flush();
-    return { holdId: hold.id, eventName: event.name, priceCents: event.priceCents };
+    return { holdId: hold.id, eventName: row.name, priceCents: Number(row.price_cents) };
   }
 
   /** Stops the order's hold from counting (the link was cancelled or expired). Nothing when none is live. */
@@ -107,17 +99,10 @@ export class SeatHoldsService {
     }
     if (!live && seats.seats + hold.seats > seats.capacity)
       throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
-    // As a direct enrolment: a course that requires a waiver starts the seat's waiver as pending.
-    const { requiredWaiverId } = await courseRules(em, hold.eventId);
-    const enrollment = em.create(Enrollment, {
-      organization: em.getReference(Organization, ctx.organizationId),
-      event: em.getReference(Event, hold.eventId),
-      student: em.getReference(Student, hold.studentId),
-      orderId,
-      waiverStatus: requiredWaiverId ? 'pending' : 'not_required',
-    });
     await em.flush();
-    await this.enrollments.announceCreated(em, ctx.organizationId, { id: enrollment.id, eventId: hold.eventId, studentId: hold.studentId, requiredWaiverId });
-    return { outcome: 'enrolled', enrollmentId: enrollment.id };
+    const { requiredWaiverId } = await courseRules(em, hold.eventId);
+    // The seat is written by scheduling's one seat writer, linked to the order that paid it.
+    const enrollmentId = await this.enrollments.createSeat(em, ctx.organizationId, { eventId: hold.eventId, studentId: hold.studentId, requiredWaiverId, orderId });
+    return { outcome: 'enrolled', enrollmentId };
   }
 }
