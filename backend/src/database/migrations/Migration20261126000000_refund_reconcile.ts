@@ -23,7 +23,9 @@ export class Migration20261126000000_refund_reconcile extends Migration {
     this.addSql(
       `alter table "order_refund" add constraint "order_refund_status_check" check ("status" in ('requested', 'pending', 'requires_action', 'succeeded', 'failed', 'canceled'));`,
     );
-    this.addSql(`create index "order_refund_requested_index" on "order_refund" ("created_at") where "status" = 'requested';`);
+    this.addSql(
+      `create index "order_refund_requested_index" on "order_refund" ("created_at") where "status" = 'requested';`,
+    );
     this.addSql(`create table "idempotency_key" (
       "organization_id" uuid not null references "organization" ("id") on delete cascade,
       "key" text not null,

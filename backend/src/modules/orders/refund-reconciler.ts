@@ -73,11 +73,17 @@ export class RefundReconciler implements OnApplicationBootstrap {
     this.queue.process(REFUND_RECONCILE_QUEUE, () => this.job());
     try {
       // One schedule however many processes upsert it; its first job runs now.
-      await this.queue.upsertScheduler(REFUND_RECONCILE_QUEUE, REFUND_RECONCILE_SCHEDULER, 'reconcile', {}, {
-        everyMs: this.options.everyMs,
-        attempts: 3,
-        backoffMs: 10_000,
-      });
+      await this.queue.upsertScheduler(
+        REFUND_RECONCILE_QUEUE,
+        REFUND_RECONCILE_SCHEDULER,
+        'reconcile',
+        {},
+        {
+          everyMs: this.options.everyMs,
+          attempts: 3,
+          backoffMs: 10_000,
+        },
+      );
     } catch (error) {
       this.logger.warn(`Could not schedule the refund reconciler: ${(error as Error).message}`);
     }
@@ -91,7 +97,13 @@ export class RefundReconciler implements OnApplicationBootstrap {
   /** One pass: (i) then (ii). Callable directly (tests, an operator's shell). */
   async run(overrides: Partial<ReconcileOptions> = {}): Promise<ReconcileReport> {
     const options = { ...this.options, ...overrides };
-    const report: ReconcileReport = { finished: 0, stillRequested: 0, recorded: 0, corrected: 0, missingAtProvider: [] };
+    const report: ReconcileReport = {
+      finished: 0,
+      stillRequested: 0,
+      recorded: 0,
+      corrected: 0,
+      missingAtProvider: [],
+    };
     await this.finishRequested(options, report);
     await this.compareWithProvider(options, report);
     const repaired = report.finished + report.recorded + report.corrected;
@@ -113,7 +125,15 @@ export class RefundReconciler implements OnApplicationBootstrap {
     let cursor: [Date, string] = [new Date(0), '00000000-0000-0000-0000-000000000000'];
     for (;;) {
       const rows = await this.connection().execute<
-        { id: string; order_id: string; organization_id: string; amount_cents: number; reason: string; payment_intent_id: string | null; created_at: Date }[]
+        {
+          id: string;
+          order_id: string;
+          organization_id: string;
+          amount_cents: number;
+          reason: string;
+          payment_intent_id: string | null;
+          created_at: Date;
+        }[]
       >(
         `select r.id, r.order_id, r.organization_id, r.amount_cents, r.reason, o.payment_intent_id, r.created_at
            from order_refund r join customer_order o on o.id = r.order_id
@@ -124,7 +144,9 @@ export class RefundReconciler implements OnApplicationBootstrap {
       );
       for (const row of rows) {
         if (!row.payment_intent_id) {
-          this.logger.error(`Refund ${row.id} of order ${row.order_id} is requested on an order never charged: left for a person`);
+          this.logger.error(
+            `Refund ${row.id} of order ${row.order_id} is requested on an order never charged: left for a person`,
+          );
           report.stillRequested += 1;
           continue;
         }
@@ -139,7 +161,9 @@ export class RefundReconciler implements OnApplicationBootstrap {
         if (recorded.state === 'requested') report.stillRequested += 1;
         else {
           report.finished += 1;
-          this.logger.warn(`Refund ${row.id} of order ${row.order_id} was left requested: recorded as ${recorded.state}`);
+          this.logger.warn(
+            `Refund ${row.id} of order ${row.order_id} was left requested: recorded as ${recorded.state}`,
+          );
         }
       }
       if (rows.length < options.batch) return;
@@ -153,7 +177,9 @@ export class RefundReconciler implements OnApplicationBootstrap {
     const since = new Date(Date.now() - options.windowMs);
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const orders = await this.connection().execute<{ id: string; organization_id: string; payment_intent_id: string }[]>(
+      const orders = await this.connection().execute<
+        { id: string; organization_id: string; payment_intent_id: string }[]
+      >(
         `select o.id, o.organization_id, o.payment_intent_id
            from customer_order o
           where o.id in (select r.order_id from order_refund r where r.created_at >= ?
@@ -170,22 +196,37 @@ export class RefundReconciler implements OnApplicationBootstrap {
     }
   }
 
-  private async compareOrder(order: { id: string; organization_id: string; payment_intent_id: string }, report: ReconcileReport): Promise<void> {
+  private async compareOrder(
+    order: { id: string; organization_id: string; payment_intent_id: string },
+    report: ReconcileReport,
+  ): Promise<void> {
     let listed: ProviderRefund[];
     try {
       listed = await this.payments.listRefunds(order.payment_intent_id);
     } catch (error) {
-      if (error instanceof PaymentNotFoundError) this.logger.warn(`Order ${order.id}: the provider does not know payment ${order.payment_intent_id}`);
-      else this.logger.warn(`Order ${order.id}: could not list the provider's refunds (${(error as Error).message}); next pass`);
+      if (error instanceof PaymentNotFoundError)
+        this.logger.warn(`Order ${order.id}: the provider does not know payment ${order.payment_intent_id}`);
+      else
+        this.logger.warn(
+          `Order ${order.id}: could not list the provider's refunds (${(error as Error).message}); next pass`,
+        );
       return;
     }
-    type LedgerRow = { id: string; order_id: string; status: string; provider_refund_id: string | null; origin: string };
+    type LedgerRow = {
+      id: string;
+      order_id: string;
+      status: string;
+      provider_refund_id: string | null;
+      origin: string;
+    };
     const ledger = await this.connection().execute<LedgerRow[]>(
       `select id, order_id, status, provider_refund_id, origin from order_refund
         where organization_id = ? and (order_id = ? or provider_refund_id in (${listed.map(() => '?').join(', ') || 'null'}))`,
       [order.organization_id, order.id, ...listed.map((r) => r.refundId)],
     );
-    const byProviderId = new Map<string, LedgerRow>(ledger.filter((r: LedgerRow) => r.provider_refund_id).map((r: LedgerRow) => [r.provider_refund_id!, r]));
+    const byProviderId = new Map<string, LedgerRow>(
+      ledger.filter((r: LedgerRow) => r.provider_refund_id).map((r: LedgerRow) => [r.provider_refund_id!, r]),
+    );
     for (const refund of listed) {
       const row = byProviderId.get(refund.refundId);
       if (row && row.status === refund.status) continue;
@@ -204,19 +245,31 @@ export class RefundReconciler implements OnApplicationBootstrap {
       });
       if (done === 'recorded') {
         report.recorded += 1;
-        this.logger.warn(`Order ${order.id}: refund ${refund.refundId} of ${refund.amountCents} cents at the provider was in no ledger: recorded`);
+        this.logger.warn(
+          `Order ${order.id}: refund ${refund.refundId} of ${refund.amountCents} cents at the provider was in no ledger: recorded`,
+        );
       } else if (done === 'completed') report.finished += 1;
       else if (done === 'updated') {
         report.corrected += 1;
-        this.logger.warn(`Order ${order.id}: refund ${refund.refundId} is ${refund.status} at the provider: the ledger follows`);
+        this.logger.warn(
+          `Order ${order.id}: refund ${refund.refundId} is ${refund.status} at the provider: the ledger follows`,
+        );
       }
     }
     const listedIds = new Set(listed.map((r) => r.refundId));
     for (const row of ledger) {
-      if (row.order_id !== order.id || !row.provider_refund_id || row.status === 'requested' || listedIds.has(row.provider_refund_id)) continue;
+      if (
+        row.order_id !== order.id ||
+        !row.provider_refund_id ||
+        row.status === 'requested' ||
+        listedIds.has(row.provider_refund_id)
+      )
+        continue;
       if (row.status === 'failed' || row.status === 'canceled') continue;
       report.missingAtProvider.push(row.id);
-      this.logger.error(`Order ${order.id}: ledger refund ${row.id} (${row.provider_refund_id}) is not among the provider's refunds of payment ${order.payment_intent_id}`);
+      this.logger.error(
+        `Order ${order.id}: ledger refund ${row.id} (${row.provider_refund_id}) is not among the provider's refunds of payment ${order.payment_intent_id}`,
+      );
     }
   }
 }

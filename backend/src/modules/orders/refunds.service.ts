@@ -13,6 +13,7 @@ import {
   type RefundOrigin,
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
+import { IdempotencyStore } from '../../common/idempotency/idempotency.store';
 import { RequestContext } from '../../common/request-context';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
@@ -151,6 +152,7 @@ export class RefundsService implements OnModuleInit {
     private readonly removalHooks: EnrollmentRemovalHooks,
     private readonly orderEvents: OrderEvents,
     private readonly paymentEvents: PaymentEvents,
+    private readonly idempotency: IdempotencyStore,
   ) {}
 
   onModuleInit(): void {
@@ -438,11 +440,16 @@ export class RefundsService implements OnModuleInit {
     ]);
     if (!row) throw notFound(ORDER_MESSAGES.notFound);
     const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
-    const same = input.clientKey
+    let same = input.clientKey
       ? await em.findOne(OrderRefund, { orderId, idempotencyKey: input.clientKey }, { refresh: true })
       : input.enrollmentId
         ? await em.findOne(OrderRefund, { orderId, enrollmentId: input.enrollmentId, status: { $nin: ['failed', 'canceled'] } }, { refresh: true })
         : null;
+    if (same && input.clientKey && same.status !== 'requested' && same.createdAt.getTime() < Date.now() - this.idempotency.options.ttlMs) {
+      // The key expired with its answer (IdempotencyStore): it names a new action now, and moves to its row.
+      await em.nativeUpdate(OrderRefund, { id: same.id }, { idempotencyKey: null });
+      same = null;
+    }
     if (same) {
       if (same.status === 'requested') return this.requestedOf(same, order.paymentIntentId!);
       if (reversed(same.status)) throw new ApiError(HttpStatus.CONFLICT, same.failureMessage ?? M.notRefundable);
