@@ -164,9 +164,9 @@ describe('demo provider pages and events', () => {
     port = t.created.app.get(PaymentsPort);
     organizationId = (await t.organizationWithUser()).organization.id;
     const events = t.created.app.get(PaymentEvents);
-    events.on('payment.succeeded', (e) => void seen.push(e));
-    events.on('checkout.cancelled', (e) => void seen.push(e));
-    events.on('checkout.expired', (e) => void seen.push(e));
+    events.on('payment.succeeded', 'test.seen', (e) => void seen.push(e));
+    events.on('checkout.cancelled', 'test.seen', (e) => void seen.push(e));
+    events.on('checkout.expired', 'test.seen', (e) => void seen.push(e));
   });
   afterAll(() => t.close());
 
@@ -221,6 +221,7 @@ describe('demo provider pages and events', () => {
 
     const state = await port.retrieveCheckout(sessionId);
     expect(state.status).toBe('paid');
+    await t.settle();
     const succeeded = seen.filter((e) => e.type === 'payment.succeeded' && e.sessionId === sessionId);
     expect(succeeded).toEqual([
       { type: 'payment.succeeded', provider: 'demo', sessionId, orderId, organizationId, paymentIntentId: state.paymentIntentId, amountCents: TOTAL },
@@ -249,6 +250,7 @@ describe('demo provider pages and events', () => {
     expect(res.text).toContain('<a href="http://studio.test/cancelled">Continue</a>');
     expect((await t.http.post(`${path}/pay`).type('form').send('').expect(200)).text).toContain('This payment was cancelled.');
     expect(await port.retrieveCheckout(sessionId)).toMatchObject({ status: 'cancelled', paymentIntentId: null });
+    await t.settle();
     expect(seen.filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.cancelled']);
     expect((await t.http.get(path).expect(200)).text).toContain('This payment was cancelled.');
   });
@@ -261,6 +263,7 @@ describe('demo provider pages and events', () => {
     expect((await t.http.get(path).expect(200)).text).toContain('This payment link has expired.');
     await t.http.post(`${path}/pay`).type('form').send('').expect(200);
     expect(await port.retrieveCheckout(sessionId)).toMatchObject({ status: 'expired', paymentIntentId: null });
+    await t.settle();
     expect(seen.filter((e) => 'sessionId' in e && e.sessionId === sessionId).map((e) => e.type)).toEqual(['checkout.expired']);
   });
 
