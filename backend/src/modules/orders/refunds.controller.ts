@@ -60,11 +60,7 @@ export class RefundsController {
   @ApiBody({ type: RefundBodyDto, required: false })
   @ZodResponse({ status: 200, type: OrderOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Order not found' })
-  @ApiConflictResponse({
-    type: ErrorBodyDto,
-    description:
-      'The order cannot be refunded (status, $0.00 total, never charged, another source, no payment method, provider refusal), or the first request with this Idempotency-Key is still being processed',
-  })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The order cannot be refunded (status, $0.00 total, never charged, another source, no payment method, provider refusal)' })
   @ApiBadGatewayResponse({
     type: ErrorBodyDto,
     description: "The payment provider did not answer: the refund stays requested (its amount reserved) and is finished by the refund reconciler",
