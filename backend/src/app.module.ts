@@ -23,6 +23,7 @@ import { SyncModule } from './modules/sync/sync.module';
 import { StudentsModule } from './modules/students/students.module';
 import { QueueModule } from './queue/queue.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { QueueDashboardModule } from './queue/dashboard/queue-dashboard.module';
 
 /** The whole backend: one module per bounded context, wired to the database, the queue and the logger. */
@@ -45,6 +46,7 @@ export class AppModule {
         MikroOrmModule.forRoot({ ...ormOptions, forRoutesPath: '{*all}' }),
         QueueModule,
         OutboxModule,
+        IdempotencyModule,
         IdentityModule,
         OrganizationsModule,
         CatalogModule,

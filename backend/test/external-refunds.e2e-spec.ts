@@ -1,10 +1,11 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { REFUND_MESSAGES as M } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
+import { IdempotencyStore } from '../src/common/idempotency/idempotency.store';
 import { OrderActivityService } from '../src/modules/orders/order-activity.service';
 import { OrderEvents } from '../src/modules/orders/order-events';
 import { OrdersService } from '../src/modules/orders/orders.service';
-import { RefundsService } from '../src/modules/orders/refunds.service';
+import { providerRefundKey, RefundsService } from '../src/modules/orders/refunds.service';
 import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
@@ -110,8 +111,9 @@ describe('refunds made in the Stripe dashboard', () => {
     (await t.http.get(`/api/admin/order/${orderId}`).set('token', o.token).expect(200)).body;
   const refundLines = (body: { activity: ActivityLine[] }) =>
     body.activity.filter((l) => l.action === 'refund');
+  /** The student's points, once what the calls so far announced is carried out. */
   const points = async (o: Org, studentId: string) =>
-    (await t.http.get(`/api/admin/student/${studentId}`).set('token', o.token).expect(200)).body
+    (await t.settle(), await t.http.get(`/api/admin/student/${studentId}`).set('token', o.token).expect(200)).body
       .LoyaltyBalance as Entry[];
   const ledgerRows = (providerRefundId: string) =>
     t.withEm(async (em) =>
@@ -142,6 +144,8 @@ describe('refunds made in the Stripe dashboard', () => {
   async function deliverAll(...events: Event[]) {
     for (const event of events) await deliver(event).expect(200);
     await eventually(handled(events.map((e) => e.id)));
+    // The refund changes they announce are handled by outbox jobs.
+    await t.settle();
   }
   /** The same refund announced by another event (Stripe sends one change under several types and ids). */
   const another = (event: Event, type = event.type as string): Event => ({
@@ -161,6 +165,7 @@ describe('refunds made in the Stripe dashboard', () => {
       app.get(EnrollmentRemovalHooks),
       app.get(OrderEvents),
       app.get(PaymentEvents),
+      app.get(IdempotencyStore),
     );
   };
   const refundEvent = (
@@ -206,15 +211,14 @@ describe('refunds made in the Stripe dashboard', () => {
 
   it('a partial then a full refund in the dashboard show on the order with its status and history; the full one takes the points back', async () => {
     const paid = await order(a, 5000, { points: 300 });
-    await t.created.app
-      .get(OrderEvents)
-      .emit({
+    await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, {
         type: 'order.paid',
         organizationId: a.organizationId,
         orderId: paid.id,
         studentId: paid.studentId,
         loyaltyPoints: 300,
-      });
+      }));
+    await t.settle();
     expect((await points(a, paid.studentId))[0]).toMatchObject({ balance: 300, reason: 'earned' });
 
     // Partial, announced by refund.created.
@@ -359,7 +363,7 @@ describe('refunds made in the Stripe dashboard', () => {
     ).rejects.toThrow(/order_refund_provider_once/);
   });
 
-  it("our own refund's webhooks, also while our transaction is still open, record it once; a dashboard refund meanwhile is recorded", async () => {
+  it("our own refund's webhooks, also while Stripe's answer to our call is held, record it once; a dashboard refund meanwhile is recorded", async () => {
     const paid = await order(a, 3000);
     await refund(a, paid.id, { amount: 500, reason: 'Late cancel' }).expect(200);
     const [ownCreated, ownCharge] = fake.events.slice(-2) as Event[];
@@ -378,28 +382,16 @@ describe('refunds made in the Stripe dashboard', () => {
     expect((created.data as { object: { id: string } }).object.id).toBe(ours.id);
     // Meanwhile the owner refunds some more in the dashboard.
     const dashboard = fake.dashboardRefund(paid.paymentIntentId, { amount: 700 });
-    const handling = jest.spyOn(t.created.app.get(RefundsService), 'providerUpdate');
-    for (const event of [
-      created,
-      chargeRefunded,
-      another(created, 'refund.updated'),
-      dashboard.chargeRefunded,
-    ])
-      await deliver(event).expect(200);
-    // Our refund's webhooks are being handled while its transaction is still open (refund.created and its refund.updated twin).
-    let other: Promise<void>;
     try {
-      await eventually(() => handling.mock.calls.filter(([e]) => e.providerRefundId === ours.id).length >= 2);
-      expect(await ledgerRows(ours.id)).toBe(0);
-      // Another replica gets it too, as if it named no order: it waits on the order's row lock, then finds our row.
-      other = t.withEm(() => replica().providerUpdate(refundEvent(ours, paid.paymentIntentId, null)));
-      await new Promise((r) => setTimeout(r, 200));
+      // Our refund names its requested ledger row (order_refund_id): the webhook records it on that row.
+      await deliverAll(created, chargeRefunded, another(created, 'refund.updated'), dashboard.chargeRefunded);
+      expect(await ledgerRows(ours.id)).toBe(1);
+      // Another replica handling it as if it named no order finds that row.
+      await t.withEm(() => replica().providerUpdate(refundEvent(ours, paid.paymentIntentId, null)));
     } finally {
       hold.release();
     }
     expect((await call).status).toBe(200);
-    await other;
-    await eventually(handled([created.id, chargeRefunded.id, dashboard.chargeRefunded.id]));
     await deliverAll(dashboard.created);
 
     const after = await drawer(a, paid.id);
@@ -415,20 +407,66 @@ describe('refunds made in the Stripe dashboard', () => {
       [700, null],
     ]);
     expect(await ledgerRows(ours.id)).toBe(1);
-    handling.mockRestore();
+  });
+
+  it('a refund of ours whose answer was never recorded (a crash) is recorded from its webhook; one naming our order with no ledger row is recorded on it', async () => {
+    const paid = await order(a, 4000, { points: 120 });
+    await t.withEm((em) =>
+      t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: paid.studentId, loyaltyPoints: 120 }),
+    );
+    const port = t.created.app.get(PaymentsPort);
+    // Step (a) committed and Stripe made the refund; the process died before recording its answer.
+    const ledgerId = randomUUID();
+    await t.withEm(async (em) => {
+      await em.execute(
+        `insert into order_refund (id, order_id, organization_id, amount_cents, reason, actor_user_id, status, origin) values (?, ?, ?, 1000, 'Crashed', ?, 'requested', 'app')`,
+        [ledgerId, paid.id, a.organizationId, a.userId],
+      );
+      await em.execute(`update customer_order set refunded_cents = 1000 where id = ?`, [paid.id]);
+    });
+    await port.refund({
+      paymentIntentId: paid.paymentIntentId,
+      amountCents: 1000,
+      idempotencyKey: providerRefundKey(ledgerId),
+      organizationId: a.organizationId,
+      orderId: paid.id,
+      ledgerRefundId: ledgerId,
+    });
+    await deliverAll(...(fake.events.slice(-2) as Event[]));
+    const recorded = await drawer(a, paid.id);
+    expect(recorded).toMatchObject({ status: 'partial_refund', refunded_amount: 1000 });
+    expect(recorded.refunds).toEqual([
+      expect.objectContaining({ refund_id: ledgerId, amount: 1000, status: 'succeeded', origin: 'app', provider_refund_id: expect.stringMatching(/^re_/) }),
+    ]);
+
+    // A refund naming our order but no ledger row (made before refunds named their row, and lost): recorded on it, once.
+    await port.refund({ paymentIntentId: paid.paymentIntentId, amountCents: 3000, idempotencyKey: randomUUID(), organizationId: a.organizationId, orderId: paid.id });
+    const lost = fake.events.slice(-2) as Event[];
+    await deliverAll(...lost, another(lost[0], 'refund.updated'));
+    const after = await drawer(a, paid.id);
+    expect(after).toMatchObject({ status: 'refunded', refunded_amount: 4000 });
+    expect(after.refunds.map((r: RefundLine) => [r.amount, r.origin])).toEqual([
+      [1000, 'app'],
+      [3000, 'provider'],
+    ]);
+    // Full now: the points are taken back, once.
+    const entries = (await points(a, paid.studentId)).filter((e) => e.order_id === paid.id);
+    expect(entries.map((e) => [e.reason, e.points])).toEqual([
+      ['refund_reversal', -120],
+      ['earned', 120],
+    ]);
   });
 
   it('a dashboard refund that later fails gives its amount and the points back; a late refund.created changes nothing', async () => {
     const paid = await order(a, 2500, { points: 100 });
-    await t.created.app
-      .get(OrderEvents)
-      .emit({
+    await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, {
         type: 'order.paid',
         organizationId: a.organizationId,
         orderId: paid.id,
         studentId: paid.studentId,
         loyaltyPoints: 100,
-      });
+      }));
+    await t.settle();
     const made = fake.dashboardRefund(paid.paymentIntentId, { status: 'pending' });
     await deliverAll(made.created);
     expect(await drawer(a, paid.id)).toMatchObject({

@@ -89,6 +89,8 @@ describe('refunds that fail at Stripe after they were made', () => {
   async function deliverAll(...events: Event[]) {
     for (const event of events) await deliver(event).expect(200);
     await eventually(handled(events.map((e) => e.id)));
+    // The refund changes they announce are handled by outbox jobs.
+    await t.settle();
   }
   /** Another event of the same refund change, as Stripe sends one change under several types and ids. */
   const another = (event: Event, type: string): Event => ({ ...structuredClone(event), id: `evt_${randomUUID().replace(/-/g, '')}`, type });
@@ -252,6 +254,7 @@ describe('refunds that fail at Stripe after they were made', () => {
     const [newRefund] = await Promise.all([refund(a, paid.id, { amount: 1000 }), ...events.map((e) => deliver(e).expect(200))]);
     expect(newRefund.status).toBe(200);
     await eventually(handled(events.map((e) => e.id)));
+    await t.settle();
     const after = await drawer(a, paid.id);
     expect(after).toMatchObject({ status: 'partial_refund', refunded_amount: 1000 });
     expect(failedLines(after)).toHaveLength(1);
@@ -260,7 +263,7 @@ describe('refunds that fail at Stripe after they were made', () => {
   describe('loyalty points of a refund that then fails', () => {
     type Entry = { balance: number; points: number; reason: string; order_id: string | null };
     const points = async (o: Org, studentId: string) =>
-      (await t.http.get(`/api/admin/student/${studentId}`).set('token', o.token).expect(200)).body.LoyaltyBalance as Entry[];
+      (await t.settle(), await t.http.get(`/api/admin/student/${studentId}`).set('token', o.token).expect(200)).body.LoyaltyBalance as Entry[];
 
     it('the points the full refund took back are given back once; refunded again, they are taken back again', async () => {
       await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
@@ -277,7 +280,8 @@ describe('refunds that fail at Stripe after they were made', () => {
         }),
       );
       // Its payment announced as the orders module announces it: the kits earn 300 points.
-      await t.created.app.get(OrderEvents).emit({ type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 300 });
+      await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 300 }));
+    await t.settle();
       const beforeRefund = (await points(a, s))[0].balance;
       expect(beforeRefund).toBe(1300);
 
@@ -321,7 +325,8 @@ describe('refunds that fail at Stripe after they were made', () => {
           lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 4000, loyaltyPoints: 200 }],
         }),
       );
-      await t.created.app.get(OrderEvents).emit({ type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 200 });
+      await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 200 }));
+    await t.settle();
       fake.answerNextRefund('pending');
       const first = lastRefund((await refund(a, paid.id, { amount: 1000 }).expect(200)).body);
       // A partial refund took nothing, so its failure gives nothing back.

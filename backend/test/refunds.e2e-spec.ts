@@ -2,8 +2,12 @@ import { ORDER_MESSAGES, REFUND_MESSAGES as M, SCHEDULING_MESSAGES } from '@stud
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp, CreatedApp } from '../src/app.factory';
+import { IDEMPOTENCY_MESSAGES } from '../src/common/idempotency/idempotency.interceptor';
+import { RefundReconciler } from '../src/modules/orders/refund-reconciler';
+import { providerRefundKey } from '../src/modules/orders/refunds.service';
 import { OrderEvents } from '../src/modules/orders/order-events';
 import { OrdersService } from '../src/modules/orders/orders.service';
+import { IdempotencyStore, requestHash } from '../src/common/idempotency/idempotency.store';
 import { DemoPayment, DemoRefund } from '../src/modules/payments/demo/demo-ledger.entities';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
@@ -113,6 +117,32 @@ describe.each([
     return body === undefined ? req.send() : req.send(body);
   };
 
+  /**
+   * A refund whose step (c) never ran: its ledger row recorded as requested (amount reserved) two
+   * minutes ago, and the provider's refund made with the row's key, as the refund call makes it.
+   */
+  async function crashedRefund(o: { id: string; paymentIntentId: string | null }, cents: number, options: { clientKey?: string; enrollmentId?: string } = {}) {
+    const ledgerId = randomUUID();
+    await h.t.withEm(async (em) => {
+      await em.execute(
+        `insert into order_refund (id, order_id, organization_id, amount_cents, reason, actor_user_id, status, idempotency_key, enrollment_id, origin, created_at)
+         values (?, ?, ?, ?, 'Crashed', ?, 'requested', ?, ?, 'app', now() - interval '2 minutes')`,
+        [ledgerId, o.id, a.organizationId, cents, a.userId, options.clientKey ?? null, options.enrollmentId ?? null],
+      );
+      await em.execute(`update customer_order set refunded_cents = refunded_cents + ? where id = ?`, [cents, o.id]);
+    });
+    await h.port.refund({
+      paymentIntentId: o.paymentIntentId!,
+      amountCents: cents,
+      idempotencyKey: providerRefundKey(ledgerId),
+      reason: 'Crashed',
+      organizationId: a.organizationId,
+      orderId: o.id,
+      ledgerRefundId: ledgerId,
+    });
+    return ledgerId;
+  }
+
   async function saveCard(o: Org) {
     const res = await h.t.http.post('/api/admin/payment-methods/setup').set('token', o.token).expect(200);
     expect(res.body.url).toMatch(/^https?:\/\//);
@@ -207,41 +237,83 @@ describe.each([
     expect((await refund(a, paid.id, { amount: 1 }).expect(409)).body.message).toBe(M.notRefundable);
   });
 
-  it('refunds once when one action is retried with its Idempotency-Key', async () => {
+  it('an Idempotency-Key retried with the same body answers the first answer and refunds once; with another body 422 and nothing refunded', async () => {
     const paid = await order(a, 3000);
     const key = randomUUID();
-    await refund(a, paid.id, { amount: 700 }, key).expect(200);
+    const first = await refund(a, paid.id, { amount: 700 }, key).expect(200);
     const again = await refund(a, paid.id, { amount: 700 }, key).expect(200);
+    expect(again.body).toEqual(first.body);
     expect(again.body).toMatchObject({ status: 'partial_refund', refunded_amount: 700 });
     expect(again.body.refunds).toHaveLength(1);
     expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 700, count: 1 });
+    // The same key with another amount: refused, nothing refunded (it answered 200 and refunded 700 once before).
+    const other = await refund(a, paid.id, { amount: 900 }, key).expect(422);
+    expect(other.body).toEqual({ statusCode: 422, message: IDEMPOTENCY_MESSAGES.mismatch });
+    expect(IDEMPOTENCY_MESSAGES.mismatch).toBe('Keys for idempotent requests can only be used with the same parameters');
+    // On another order too (the path is a parameter).
+    const otherOrder = await order(a, 3000);
+    await refund(a, otherOrder.id, { amount: 700 }, key).expect(422);
+    expect(await h.refundedAtProvider(otherOrder.paymentIntentId!)).toEqual({ cents: 0, count: 0 });
+    expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 700, count: 1 });
+    // Keys are the studio's: another studio's same key is its own (and that order is not theirs).
+    await refund(b, paid.id, { amount: 700 }, key).expect(404);
     // Another action (another key) is another refund.
     await refund(a, paid.id, { amount: 700 }, randomUUID()).expect(200);
     expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 1400, count: 2 });
   });
 
-  it('a retry after a refund whose commit was lost refunds once at the provider', async () => {
-    const paid = await order(a, 3000);
-    const key = randomUUID();
-    await refund(a, paid.id, { amount: 500 }, key).expect(200);
-    // As if the process died after the provider refunded and before our transaction committed.
-    await h.t.withEm(async (em) => {
-      await em.execute(`delete from order_refund where order_id = ?`, [paid.id]);
-      await em.execute(`update customer_order set refunded_cents = 0, status = 'paid' where id = ?`, [paid.id]);
-    });
-    const again = await refund(a, paid.id, { amount: 500 }, key).expect(200);
-    expect(again.body).toMatchObject({ status: 'partial_refund', refunded_amount: 500 });
-    expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 500, count: 1 });
-  });
-
-  it('after a refusal, the same action (one key) may try a smaller amount', async () => {
+  it('a refusal is replayed to the same key; an expired key is forgotten and runs again', async () => {
     const paid = await order(a, 2000);
     await h.port.refund({ paymentIntentId: paid.paymentIntentId!, amountCents: 1500, idempotencyKey: randomUUID() });
     const key = randomUUID();
-    await refund(a, paid.id, { amount: 1000, reason: 'Late cancel' }, key).expect(409);
-    const smaller = await refund(a, paid.id, { amount: 500, reason: 'Late cancel' }, key).expect(200);
+    const refused = await refund(a, paid.id, { amount: 1000, reason: 'Late cancel' }, key).expect(409);
+    expect(refused.body.message).toMatch(/greater than unrefunded amount/);
+    const replayed = await refund(a, paid.id, { amount: 1000, reason: 'Late cancel' }, key).expect(409);
+    expect(replayed.body).toEqual(refused.body);
+    // Asked once: the replay did not ask the provider again (one refund_failed line).
+    const drawer = await h.t.http.get(`/api/admin/order/${paid.id}`).set('token', a.token).expect(200);
+    expect(drawer.body.activity.filter((l: { action: string }) => l.action === 'refund_failed')).toHaveLength(1);
+    const smaller = await refund(a, paid.id, { amount: 500, reason: 'Late cancel' }, randomUUID()).expect(200);
     expect(smaller.body).toMatchObject({ status: 'partial_refund', refunded_amount: 500 });
-    expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 2000, count: 2 });
+
+    // A day later the key is forgotten: the same key with the same body is a new request.
+    const later = await order(a, 2000);
+    const dayKey = randomUUID();
+    await refund(a, later.id, { amount: 300 }, dayKey).expect(200);
+    await h.t.withEm(async (em) => {
+      await em.execute(`update idempotency_key set created_at = now() - interval '25 hours' where key = ?`, [dayKey]);
+      await em.execute(`update order_refund set created_at = now() - interval '25 hours' where idempotency_key = ?`, [dayKey]);
+    });
+    await refund(a, later.id, { amount: 300 }, dayKey).expect(200);
+    expect(await h.refundedAtProvider(later.paymentIntentId!)).toEqual({ cents: 600, count: 2 });
+    // And swept.
+    await h.t.withEm((em) => em.execute(`update idempotency_key set created_at = now() - interval '25 hours' where key = ?`, [dayKey]));
+    await h.t.created.app.get(IdempotencyStore).sweep();
+    expect(await h.t.withEm(async (em) => (await em.execute(`select key from idempotency_key where key = ?`, [dayKey])).length)).toBe(0);
+  });
+
+  it('a key whose first request is still running answers 409; once its process is gone, a retry finishes that refund once', async () => {
+    const paid = await order(a, 3000);
+    const key = randomUUID();
+    // As if a process recorded the refund as requested, the provider made it, and the process died
+    // before recording the answer (and the answer to the key).
+    const ledgerId = await crashedRefund(paid, 800, { clientKey: key });
+    await h.t.withEm((em) =>
+      em.execute(
+        `insert into idempotency_key (organization_id, key, method_route, request_hash, state, locked_at)
+         select ?, ?, 'POST /api/admin/order/:order_id/refund', ?, 'running', now()`,
+        [a.organizationId, key, requestHash({ order_id: paid.id }, { amount: 800 })],
+      ),
+    );
+    const busy = await refund(a, paid.id, { amount: 800 }, key).expect(409);
+    expect(busy.body).toEqual({ statusCode: 409, message: IDEMPOTENCY_MESSAGES.running });
+    await h.t.withEm((em) => em.execute(`update idempotency_key set locked_at = now() - interval '10 minutes' where key = ?`, [key]));
+    const finished = await refund(a, paid.id, { amount: 800 }, key).expect(200);
+    expect(finished.body).toMatchObject({ status: 'partial_refund', refunded_amount: 800 });
+    expect(finished.body.refunds).toEqual([expect.objectContaining({ refund_id: ledgerId, amount: 800, status: 'succeeded' })]);
+    expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 800, count: 1 });
+    // Replayed from now on.
+    expect((await refund(a, paid.id, { amount: 800 }, key).expect(200)).body).toEqual(finished.body);
   });
 
   it('records refund_failed and changes nothing when the provider refuses', async () => {
@@ -251,7 +323,8 @@ describe.each([
     const res = await refund(a, paid.id, { amount: 1000, reason: 'Late cancel' }).expect(409);
     expect(res.body.message).toMatch(/greater than unrefunded amount/);
     const after = await h.t.http.get(`/api/admin/order/${paid.id}`).set('token', a.token).expect(200);
-    expect(after.body).toMatchObject({ status: 'paid', refunded_amount: 0, refunds: [] });
+    // The attempt stays in the ledger as failed; its reserved amount is back on the order.
+    expect(after.body).toMatchObject({ status: 'paid', refunded_amount: 0, refunds: [expect.objectContaining({ amount: 1000, status: 'failed', provider_refund_id: null })] });
     expect(after.body.activity).toContainEqual(expect.objectContaining({ action: 'refund_failed', amount: 1000, actor: 'Test owner' }));
   });
 
@@ -337,39 +410,43 @@ describe.each([
       expect(await h.refundedAtProvider(e.paymentIntentId)).toEqual({ cents: 2250, count: 1 });
     });
 
-    it("the refund's announcement comes after the removal committed, never from inside its transaction", async () => {
+    it('the removal and its refund commit together: order.refunded is announced with the seat removed; a refused one announces nothing', async () => {
       const s = await addStudent(h.t, a.token);
       const e = await paidEnrollment(a, s, 4500);
-      // What another connection saw of the seat when order.refunded was announced (the loyalty module
-      // takes points back on it): a removal that then rolled back must not have been announced.
-      const seen: boolean[] = [];
-      const off = h.t.created.app.get(OrderEvents).on('order.refunded', async (event) => {
-        if (event.orderId === e.orderId) seen.push((await enrolledIds()).includes(e.enrollmentId));
-      });
-      try {
-        await h.t.http.delete(`/api/admin/enrollment/${e.enrollmentId}`).set('token', a.token).send({ refund: { amount: 4500, reason: 'Other' } }).expect(204);
-      } finally {
-        off();
-      }
-      expect(seen).toEqual([false]);
+      const announced = (orderId: string) =>
+        h.t.withEm(async (em) =>
+          (await em.execute<{ payload: { full: boolean } }[]>(`select payload from outbox_message where type = 'order.refunded' and ordering_key = ?`, [orderId])).map(
+            (r) => r.payload,
+          ),
+        );
+      await h.t.http.delete(`/api/admin/enrollment/${e.enrollmentId}`).set('token', a.token).send({ refund: { amount: 4500, reason: 'Other' } }).expect(204);
+      expect(await enrolledIds()).not.toContain(e.enrollmentId);
+      expect(await announced(e.orderId)).toEqual([expect.objectContaining({ full: true, amountCents: 4500 })]);
+
+      const s2 = await addStudent(h.t, a.token);
+      const refused = await paidEnrollment(a, s2, 4500);
+      await h.port.refund({ paymentIntentId: refused.paymentIntentId, amountCents: 4500, idempotencyKey: randomUUID() });
+      await h.t.http.delete(`/api/admin/enrollment/${refused.enrollmentId}`).set('token', a.token).send({ refund: { amount: 4500, reason: 'Other' } }).expect(409);
+      expect(await enrolledIds()).toContain(refused.enrollmentId);
+      expect(await announced(refused.orderId)).toEqual([]);
     });
 
-    it('a removal retried after a refund whose commit was lost refunds once at the provider', async () => {
+    it('a removal whose refund was made but never recorded (a crash) is finished by the reconciler: refunded once, the student removed', async () => {
       const s = await addStudent(h.t, a.token);
       const e = await paidEnrollment(a, s, 4500);
-      const remove = () =>
-        h.t.http.delete(`/api/admin/enrollment/${e.enrollmentId}`).set('token', a.token).send({ refund: { amount: 1000, reason: 'Other' } });
-      await remove().expect(204);
-      // As if the process died after the provider refunded and before the removal committed.
-      await h.t.withEm(async (em) => {
-        await em.execute(`delete from order_refund where order_id = ?`, [e.orderId]);
-        await em.execute(`update customer_order set refunded_cents = 0, status = 'paid' where id = ?`, [e.orderId]);
-        await em.execute(`update enrollment set status = 'active', removed_at = null where id = ?`, [e.enrollmentId]);
-      });
-      await remove().expect(204);
+      const ledgerId = await crashedRefund({ id: e.orderId, paymentIntentId: e.paymentIntentId }, 1000, { enrollmentId: e.enrollmentId });
+      // Until then the seat is taken and the amount reserved (another refund cannot take it).
+      expect(await enrolledIds()).toContain(e.enrollmentId);
+      const report = await h.t.created.app.get(RefundReconciler).run({ requestedOlderThanMs: 0 });
+      expect(report.finished).toBeGreaterThanOrEqual(1);
+      expect(await enrolledIds()).not.toContain(e.enrollmentId);
       expect(await h.refundedAtProvider(e.paymentIntentId)).toEqual({ cents: 1000, count: 1 });
       const o = await h.t.http.get(`/api/admin/order/${e.orderId}`).set('token', a.token).expect(200);
-      expect(o.body).toMatchObject({ status: 'partial_refund', refunded_amount: 1000 });
+      expect(o.body).toMatchObject({ status: 'partial_refund', refunded_amount: 1000, refunds: [expect.objectContaining({ refund_id: ledgerId, status: 'succeeded' })] });
+      // Again: nothing more.
+      await h.t.created.app.get(RefundReconciler).run({ requestedOlderThanMs: 0 });
+      expect(await h.refundedAtProvider(e.paymentIntentId)).toEqual({ cents: 1000, count: 1 });
+      expect((await h.t.http.get(`/api/admin/order/${e.orderId}`).set('token', a.token).expect(200)).body).toEqual(o.body);
     });
 
     it("refuses a refund of a direct ($0.00) enrollment and of another studio's enrollment", async () => {
@@ -386,6 +463,97 @@ describe.each([
       // Without a refund, removing works as before.
       await h.t.http.delete(`/api/admin/enrollment/${enrolled.body.enrollment_id}`).set('token', a.token).expect(204);
       expect(SCHEDULING_MESSAGES.studentRemoved).toBe('Student removed');
+    });
+  });
+
+  describe('the refund reconciler', () => {
+    type Entry = { balance: number; points: number; reason: string; order_id: string | null };
+    const points = async (studentId: string) =>
+      (await h.t.http.get(`/api/admin/student/${studentId}`).set('token', a.token).expect(200)).body.LoyaltyBalance as Entry[];
+    const drawer = async (orderId: string) => (await h.t.http.get(`/api/admin/order/${orderId}`).set('token', a.token).expect(200)).body;
+    const reconcile = (overrides = {}) => h.t.created.app.get(RefundReconciler).run({ requestedOlderThanMs: 0, ...overrides });
+
+    it('finishes a full refund whose answer was never recorded: recorded once, the points taken back', async () => {
+      await h.t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
+      const s = await addStudent(h.t, a.token);
+      const paymentIntentId = await charge(a, 5000);
+      const paid = await h.t.withEm(() =>
+        h.t.created.app.get(OrdersService).recordOrder(ctx(a), {
+          studentId: s,
+          status: 'paid',
+          source: 'workbench',
+          paymentIntentId,
+          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 5000, loyaltyPoints: 250 }],
+        }),
+      );
+      await h.t.withEm((em) => h.t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 250 }));
+      await h.t.settle();
+      expect((await points(s))[0]).toMatchObject({ balance: 250, reason: 'earned' });
+
+      const ledgerId = await crashedRefund({ id: paid.id, paymentIntentId }, 5000);
+      // Reserved meanwhile: nothing more can be refunded, and no points moved yet.
+      expect((await refund(a, paid.id, { amount: 100 }).expect(409)).body.message).toBe(M.notRefundable);
+      await h.t.settle();
+      expect((await points(s))[0]).toMatchObject({ balance: 250 });
+      // Younger than the threshold (and out of the comparison's window): left to the call that is (maybe) still running.
+      await h.t.created.app.get(RefundReconciler).run({ requestedOlderThanMs: 10 * 60_000, windowMs: 0 });
+      expect((await drawer(paid.id)).refunds).toEqual([expect.objectContaining({ refund_id: ledgerId, status: 'requested' })]);
+
+      await reconcile();
+      await h.t.settle();
+      const after = await drawer(paid.id);
+      expect(after).toMatchObject({ status: 'refunded', refunded_amount: 5000 });
+      expect(after.refunds).toEqual([expect.objectContaining({ refund_id: ledgerId, amount: 5000, status: 'succeeded', origin: 'app', provider_refund_id: expect.any(String) })]);
+      expect(after.activity).toContainEqual(expect.objectContaining({ action: 'refund', amount: 5000, detail: 'Crashed', actor: 'Test owner' }));
+      expect((await points(s))[0]).toMatchObject({ balance: 0, points: -250, reason: 'refund_reversal', order_id: paid.id });
+      expect(await h.refundedAtProvider(paymentIntentId)).toEqual({ cents: 5000, count: 1 });
+
+      await reconcile();
+      await h.t.settle();
+      expect(await drawer(paid.id)).toEqual(after);
+      expect((await points(s)).filter((e) => e.order_id === paid.id)).toHaveLength(2);
+    });
+
+    it('a requested refund the provider refuses when asked again is failed and its amount given back', async () => {
+      const paid = await order(a, 2000);
+      // The provider refunded all of it behind our back before our requested row was ever asked.
+      await h.port.refund({ paymentIntentId: paid.paymentIntentId!, amountCents: 2000, idempotencyKey: randomUUID() });
+      const ledgerId = randomUUID();
+      await h.t.withEm(async (em) => {
+        await em.execute(
+          `insert into order_refund (id, order_id, organization_id, amount_cents, reason, actor_user_id, status, origin, created_at)
+           values (?, ?, ?, 600, 'Never asked', ?, 'requested', 'app', now() - interval '2 minutes')`,
+          [ledgerId, paid.id, a.organizationId, a.userId],
+        );
+        await em.execute(`update customer_order set refunded_cents = 600 where id = ?`, [paid.id]);
+      });
+      await reconcile();
+      const after = await drawer(paid.id);
+      expect(after.refunds).toContainEqual(expect.objectContaining({ refund_id: ledgerId, amount: 600, status: 'failed' }));
+      expect(after.activity).toContainEqual(expect.objectContaining({ action: 'refund_failed', amount: 600 }));
+      // The provider's own refund of 2,000 in no ledger row is recorded by the comparison.
+      expect(after).toMatchObject({ status: 'refunded', refunded_amount: 2000 });
+      expect(after.refunds).toContainEqual(expect.objectContaining({ amount: 2000, origin: 'provider' }));
+    });
+
+    it('records a provider refund in no ledger row once (one naming its order, as a crash before the ledger left it)', async () => {
+      const paid = await order(a, 3000);
+      await refund(a, paid.id, { amount: 1000, reason: 'First' }).expect(200);
+      await h.port.refund({ paymentIntentId: paid.paymentIntentId!, amountCents: 500, idempotencyKey: randomUUID(), organizationId: a.organizationId, orderId: paid.id });
+      const report = await reconcile();
+      expect(report.recorded).toBeGreaterThanOrEqual(1);
+      const after = await drawer(paid.id);
+      expect(after).toMatchObject({ status: 'partial_refund', refunded_amount: 1500 });
+      expect(after.refunds.map((r: { amount: number; origin: string }) => [r.amount, r.origin])).toEqual([
+        [1000, 'app'],
+        [500, 'provider'],
+      ]);
+      await reconcile();
+      expect(await drawer(paid.id)).toEqual(after);
+      // What is left is refundable, no more.
+      await refund(a, paid.id, { amount: 1501 }).expect(400);
+      await refund(a, paid.id).expect(200);
+      expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 3000, count: 3 });
     });
   });
 

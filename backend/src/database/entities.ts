@@ -25,7 +25,7 @@ import { ProductImage } from '../modules/products/entities/product-image.entity'
 import { ProductPrice } from '../modules/products/entities/product-price.entity';
 import { LoyaltyProgram } from '../modules/loyalty/loyalty-program.entity';
 import { DiscountCode } from '../modules/discounts/discount-code.entity';
-import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund } from '../modules/payments/demo/demo-ledger.entities';
+import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund, DemoRefundRefusal } from '../modules/payments/demo/demo-ledger.entities';
 import { StripeCustomer } from '../modules/payments/stripe/stripe-customer.entity';
 import { Subscription } from '../modules/orders/entities/subscription.entity';
 import { SubscriptionInvoice } from '../modules/orders/entities/subscription-invoice.entity';
@@ -66,6 +66,7 @@ export const entities = [
   DemoCheckoutSession,
   DemoPayment,
   DemoRefund,
+  DemoRefundRefusal,
   DemoPaymentMethod,
   StripeCustomer,
   Subscription,

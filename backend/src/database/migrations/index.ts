@@ -35,6 +35,7 @@ const NAMES = [
   'Migration20261123110000_loyalty_refund_failed',
   'Migration20261123120000_external_refunds',
   'Migration20261125000000_outbox',
+  'Migration20261126000000_refund_reconcile',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

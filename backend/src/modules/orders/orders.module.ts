@@ -19,6 +19,7 @@ import { OrderController, OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { PaymentMethodsController, RefundsController, RemovalRefundController } from './refunds.controller';
 import { RefundsService } from './refunds.service';
+import { RefundReconciler } from './refund-reconciler';
 import { PaymentLinksController } from './payment-links.controller';
 import { PaymentLinksService } from './payment-links.service';
 import { OrderEventsModule } from './order-events.module';
@@ -45,7 +46,7 @@ import { StudentOrdersQuery } from './student-orders.query';
     PaymentMethodsController,
     SubscriptionsController,
   ],
-  providers: [OrdersService, OrderActivityService, StudentOrdersQuery, PaymentLinksService, RefundsService, SubscriptionsService],
+  providers: [OrdersService, OrderActivityService, StudentOrdersQuery, PaymentLinksService, RefundsService, RefundReconciler, SubscriptionsService],
   exports: [OrdersService, OrderActivityService, SubscriptionsService],
 })
 export class OrdersModule {}

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiBody, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { idempotencyKeySchema, refundBodySchema } from '@studio/contracts';
+import { ApiBadGatewayResponse, ApiBody, ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Idempotent } from '../../common/idempotency/idempotency.interceptor';
+import { refundBodySchema } from '@studio/contracts';
 import { ZodResponse, ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
 import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
@@ -53,14 +54,17 @@ export class RefundsController {
   @ApiOperation({
     summary: 'Refund an order: `amount` cents for a partial refund, or no amount for all that is left',
     description:
-      'Only paid and partial_refund workbench orders that were charged, with a payment method on file. The order row is locked while the refund is made; each action carries one idempotency key to the provider. A repeated Idempotency-Key refunds once.',
+      "Only paid and partial_refund workbench orders that were charged, with a payment method on file. The refund is recorded as requested under the order's row lock (its amount reserved), asked of the provider with the ledger row's idempotency key, then its answer recorded. With an Idempotency-Key header, a retry with the same key and parameters answers the first answer again without refunding again; the same key with other parameters answers 422.",
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'One per refund action (1 to 200 characters): a retry with the same key refunds once' })
+  @Idempotent('One per refund action (1 to 200 characters): a retry with the same key and parameters answers the first answer again (same status and body) without refunding again. Kept 24 hours.')
   @ApiBody({ type: RefundBodyDto, required: false })
   @ZodResponse({ status: 200, type: OrderOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Order not found' })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'The order cannot be refunded (status, $0.00 total, never charged, another source, no payment method, provider refusal)' })
-  @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not answer; nothing was refunded' })
+  @ApiBadGatewayResponse({
+    type: ErrorBodyDto,
+    description: "The payment provider did not answer: the refund stays requested (its amount reserved) and is finished by the refund reconciler",
+  })
   @ApiInvalidBody()
   async refund(
     @Ctx() ctx: RequestContext,
@@ -70,13 +74,8 @@ export class RefundsController {
   ) {
     const parsed = refundBodySchema.safeParse(raw ?? {});
     if (!parsed.success) throw new ZodValidationException(parsed.error);
-    let idempotencyKey: string | undefined;
-    if (key !== undefined) {
-      const parsedKey = idempotencyKeySchema.safeParse(key);
-      if (!parsedKey.success) throw new ZodValidationException(parsedKey.error);
-      idempotencyKey = parsedKey.data;
-    }
-    await this.refunds.refund(ctx, id, parsed.data, idempotencyKey);
+    // Checked by the interceptor (Idempotent); the refund's row carries it, so a retry after a crash finishes it.
+    await this.refunds.refund(ctx, id, parsed.data, key);
     return this.orders.get(ctx, id);
   }
 }

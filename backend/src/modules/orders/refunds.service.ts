@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
@@ -13,6 +13,7 @@ import {
   type RefundOrigin,
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
+import { IdempotencyStore } from '../../common/idempotency/idempotency.store';
 import { RequestContext } from '../../common/request-context';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
@@ -26,7 +27,6 @@ import { OrderEvent, OrderEvents } from './order-events';
 import { statusAfterRefund } from './order-status';
 import { isUuid } from '../../common/uuid-param.pipe';
 
-type OrderRefundedEvent = Extract<OrderEvent, { type: 'order.refunded' }>;
 type RefundFailedEvent = Extract<OrderEvent, { type: 'order.refund_failed' }>;
 type RefundUpdatedEvent = Extract<PaymentEvent, { type: 'refund.updated' }>;
 
@@ -42,6 +42,13 @@ const reversed = (status: string) => status === 'failed' || status === 'canceled
 const MONEY_TAKEN = new Set<string>(['paid', 'partial_refund', 'refunded']);
 /** The provider's reason as the refunds list shows it: requested_by_customer → Requested by customer. */
 const reasonText = (reason: string | null) => (reason ? (reason.charAt(0).toUpperCase() + reason.slice(1)).replace(/_/g, ' ').slice(0, 500) : '');
+/** Where a ledger row stands: requested, refused (failed or canceled, with what its call answered) or made. */
+const standingOf = (entry: OrderRefund): Recorded =>
+  entry.status === 'requested'
+    ? { state: 'requested' }
+    : reversed(entry.status)
+      ? { state: 'refused', message: entry.failureMessage ?? M.providerRefused(entry.status) }
+      : { state: 'made' };
 /** The provider as the history names it ("Refunded $12.00 in Stripe"). */
 const providerName = (provider: string) => (provider === 'stripe' ? 'Stripe' : provider.charAt(0).toUpperCase() + provider.slice(1));
 
@@ -94,32 +101,43 @@ class KeyedQueue {
   }
 }
 
+/** The idempotency key of a refund at the provider: its ledger row, so asking again (a retry, the reconciler) is the same request. */
+export const providerRefundKey = (ledgerId: string) => `order-refund-${ledgerId}`;
+
+/** A ledger row still `requested`: what asking the provider needs. */
+interface RequestedRefund {
+  id: string;
+  orderId: string;
+  organizationId: string;
+  amountCents: number;
+  reason: string;
+  paymentIntentId: string;
+}
+
 /**
- * The idempotency key of one refund action at the provider. With the client's key (the
- * Idempotency-Key of the call), a retry after a refund the provider made but this database never
- * committed (a crash between the two) is the same action: the provider answers its first refund
- * instead of refunding again. Without one, the ledger row's id.
+ * What the provider answered a refund: `made` (pending, succeeded, requires_action), `refused` (a
+ * definite no: more than is left, an unknown payment, failed or canceled; nothing moved), or
+ * `unknown` (no answer, a 5xx: the refund may or may not exist; the row stays requested).
  */
-function providerKey(orderId: string, amountCents: number, ledgerId: string, clientKey?: string): string {
-  // The amount is part of it: after a refusal the same dialog may send another amount, which is another request.
-  return clientKey ? `order-refund-${orderId}-${createHash('sha256').update(clientKey).digest('hex')}-${amountCents}` : `order-refund-${ledgerId}`;
-}
+export type RefundOutcome =
+  | { kind: 'made'; refundId: string; status: string; amountCents: number }
+  | { kind: 'refused'; status: 'failed' | 'canceled'; message: string; detail: string }
+  | { kind: 'unknown'; detail: string };
 
-/** A refund the provider refused or could not make: recorded as refund_failed after the rollback. */
-class ProviderRefundError extends Error {
-  constructor(
-    readonly api: ApiError,
-    readonly amountCents: number,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
+/** Where a ledger row stands after its answer was recorded (or found recorded). */
+type Recorded = { state: 'made' } | { state: 'refused'; message: string } | { state: 'requested' };
 
 /**
- * Refunds of orders (issue 9, spec 001 §4–§6): the rules, the order row lock, one idempotency key
- * per refund action to the provider, the refunds ledger and the money audit. Also the refund of
- * Remove student, registered with scheduling's removal hooks.
+ * Refunds of orders (issue 9, spec 001 §4–§6; issue 19: in two steps, reconciled with the provider).
+ *
+ * A refund is (a) recorded as `requested` under the order's row lock, once every rule holds, with its
+ * amount reserved on the order (counted in `refunded_cents`: the one rule, so concurrent refunds can
+ * never pass the total), and committed; (b) asked of the provider outside any transaction, with the
+ * ledger row's id as idempotency key; (c) recorded in a second transaction: made (history line,
+ * order.refunded published in that transaction) or refused (row failed, amount given back,
+ * refund_failed history line). When the provider's answer is unknown (no answer, a 5xx) or never
+ * recorded (a crash), the row stays requested and the refund reconciler asks again with the same
+ * key. Also the refund of Remove student, registered with scheduling's removal hooks.
  */
 @Injectable()
 export class RefundsService implements OnModuleInit {
@@ -134,36 +152,64 @@ export class RefundsService implements OnModuleInit {
     private readonly removalHooks: EnrollmentRemovalHooks,
     private readonly orderEvents: OrderEvents,
     private readonly paymentEvents: PaymentEvents,
+    private readonly idempotency: IdempotencyStore,
   ) {}
 
   onModuleInit(): void {
-    this.removalHooks.registerRefund((ctx, em, target, refund) => this.refundOnRemoval(ctx, em, target, refund));
-    this.paymentEvents.on('refund.updated', 'orders.refunds', (event) => this.providerUpdate(event));
+    this.removalHooks.registerRefund((ctx, target, refund) => this.refundOnRemoval(ctx, target, refund));
+    this.paymentEvents.on('refund.updated', 'orders.refunds', async (event) => {
+      await this.providerUpdate(event);
+    });
   }
 
   /**
    * A refund made or changed at the provider (PaymentEvents refund.updated, from Stripe's refund and
-   * charge.refunded webhooks). Its ledger row is found by the provider's refund id in the event's
-   * organization only. The row's status follows the provider's; a refund that failed or was
-   * canceled gives its amount back to the order (refunded amount and status) and writes a
-   * refund_failed history line, under the order's row lock, once; after the commit,
-   * order.refund_failed is announced (the loyalty module gives back the points a full refund took).
-   * Enrollments are not touched: a student removed with the refund stays removed.
+   * charge.refunded webhooks, and the refund reconciler's comparison with the provider's list), in
+   * the event's organization only. Answers what it did:
    *
-   * A refund in no ledger that names no order (every refund this app makes names its order) was
-   * made at the provider itself, e.g. in the Stripe dashboard: while pending or succeeded it is
-   * recorded on the order of its payment (recordAtProvider), once. Any other unknown refund is
-   * logged and ignored.
+   * - `completed`: the refund names a ledger row still `requested` (its answer was never recorded: a
+   *   crash, or the webhook came first): its answer is recorded as the refund call records it.
+   * - `updated`: its ledger row (by the provider's refund id) follows the provider's status; a
+   *   refund that failed or was canceled gives its amount back to the order and writes a
+   *   refund_failed history line, once, and order.refund_failed is published (the loyalty module
+   *   gives back the points a full refund took). Enrollments are not touched.
+   * - `recorded`: in no ledger, pending or succeeded: recorded on the order of its payment (the
+   *   order the refund names when it is one of them, else the oldest), origin `provider`, once: a
+   *   refund made in the Stripe dashboard, or one this app made whose row was lost.
+   * - `none`: nothing to do (already so, unknown, failed before it was ever recorded).
    */
-  async providerUpdate(event: RefundUpdatedEvent): Promise<void> {
+  async providerUpdate(event: RefundUpdatedEvent): Promise<'completed' | 'updated' | 'recorded' | 'none'> {
     const { organizationId, providerRefundId } = event;
-    if (!isUuid(organizationId)) return this.logger.warn(`Refund ${providerRefundId}: organization_id is not an id, ignored`);
-    if (!Object.hasOwn(REFUND_STAGE, event.status)) return this.logger.warn(`Refund ${providerRefundId}: unknown status ${event.status}, ignored`);
+    if (!isUuid(organizationId)) {
+      this.logger.warn(`Refund ${providerRefundId}: organization_id is not an id, ignored`);
+      return 'none';
+    }
+    if (!Object.hasOwn(REFUND_STAGE, event.status)) {
+      this.logger.warn(`Refund ${providerRefundId}: unknown status ${event.status}, ignored`);
+      return 'none';
+    }
     const connection = this.em.getConnection();
     const row = await ledgerOrderOf(connection, organizationId, providerRefundId);
-    // Not in the ledger yet: the refund may be one whose transaction is still open (it holds the order's
-    // lock while it asks the provider), so the order of its payment is locked and the ledger read again.
-    // Oldest first: a refund made at the provider on a payment several orders name is the oldest's.
+    if (!row && event.ledgerRefundId && isUuid(event.ledgerRefundId)) {
+      const [requested] = await connection.execute<{ id: string }[]>(
+        `select id from order_refund where id = ? and organization_id = ? and status = 'requested'`,
+        [event.ledgerRefundId, organizationId],
+      );
+      if (requested) {
+        const outcome: RefundOutcome = reversed(event.status)
+          ? {
+              kind: 'refused',
+              status: event.status as 'failed' | 'canceled',
+              message: M.providerRefused(event.status),
+              detail: M.providerRefused(event.failureReason ?? event.status),
+            }
+          : { kind: 'made', refundId: providerRefundId, status: event.status, amountCents: event.amountCents };
+        const recorded = await this.recordOutcome(requested.id, organizationId, outcome);
+        if (recorded) return 'completed';
+      }
+    }
+    // Not in the ledger: the orders of its payment in the organization, oldest first (a refund made at
+    // the provider on a payment several orders name is the oldest's, unless it names one of them).
     const byPayment =
       row || !event.paymentIntentId
         ? []
@@ -171,23 +217,24 @@ export class RefundsService implements OnModuleInit {
             `select id as order_id from customer_order where organization_id = ? and payment_intent_id = ? order by created_at, id`,
             [organizationId, event.paymentIntentId],
           );
-    const orderIds = row ? [row.order_id] : byPayment.map((r) => r.order_id);
-    for (const orderId of orderIds) {
-      // Announced once, by the delivery that changed the row (published in its transaction): a
-      // repeated delivery changes nothing and announces nothing.
-      const applied = await this.queue.run(orderId, () => this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, orderId)));
-      if (!applied) continue;
-      return;
+    if (row) {
+      const applied = await this.queue.run(row.order_id, () => this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, row.order_id)));
+      return applied?.changed ? 'updated' : 'none';
     }
-    // In no order's ledger, even under their locks: made at the provider itself when it names no order.
-    if (!row && byPayment.length > 0 && event.orderReference === null && !reversed(event.status)) {
-      const target = byPayment[0].order_id;
+    if (byPayment.length > 0 && !reversed(event.status)) {
+      const named = byPayment.find((o) => o.order_id === event.orderReference);
+      const target = (named ?? byPayment[0]).order_id;
       const applied = await this.queue.run(target, () =>
         this.em.transactional((em) => this.providerUpdateLocked(em as EntityManager, event, target, { recordAtProvider: true })),
       );
-      if (applied) return;
+      if (applied?.changed) {
+        if (event.orderReference) this.logger.warn(`Refund ${providerRefundId} of order ${event.orderReference} was in no ledger: recorded on order ${target}`);
+        return 'recorded';
+      }
+      if (applied) return 'none';
     }
     this.logger.warn(`Refund ${providerRefundId} (${event.status}) is not in the refunds of organization ${organizationId}: ignored`);
+    return 'none';
   }
 
   /**
@@ -201,7 +248,7 @@ export class RefundsService implements OnModuleInit {
     event: RefundUpdatedEvent,
     orderId: string,
     options: { recordAtProvider?: boolean } = {},
-  ): Promise<{ announce: OrderEvent | null } | null> {
+  ): Promise<{ announce: OrderEvent | null; changed: boolean } | null> {
     const [locked] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
       orderId,
       event.organizationId,
@@ -213,8 +260,10 @@ export class RefundsService implements OnModuleInit {
       if (recorded?.announce) await this.orderEvents.publish(em, recorded.announce);
       return recorded;
     }
+    // Still requested (its answer not recorded yet): the refund call or the reconciler records it.
+    if (entry.status === 'requested') return { announce: null, changed: false };
     const from = Object.hasOwn(REFUND_STAGE, entry.status) ? REFUND_STAGE[entry.status] : REFUND_STAGE.succeeded;
-    if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return { announce: null };
+    if (entry.status === event.status || reversed(entry.status) || REFUND_STAGE[event.status] < from) return { announce: null, changed: false };
     entry.status = event.status;
     let failed: RefundFailedEvent | null = null;
     if (reversed(event.status)) {
@@ -244,7 +293,7 @@ export class RefundsService implements OnModuleInit {
     }
     await em.flush();
     if (failed) await this.orderEvents.publish(em, failed);
-    return { announce: failed };
+    return { announce: failed, changed: true };
   }
 
   /**
@@ -259,8 +308,12 @@ export class RefundsService implements OnModuleInit {
    * and the insert is a compare-and-set on the unique index order_refund_provider_once (a delivery
    * racing this one on another order, or another API replica, inserts nothing).
    */
-  private async recordAtProviderLocked(em: EntityManager, event: RefundUpdatedEvent, orderId: string): Promise<{ announce: OrderEvent | null } | null> {
-    if (await ledgerOrderOf(em, event.organizationId, event.providerRefundId)) return { announce: null };
+  private async recordAtProviderLocked(
+    em: EntityManager,
+    event: RefundUpdatedEvent,
+    orderId: string,
+  ): Promise<{ announce: OrderEvent | null; changed: boolean } | null> {
+    if (await ledgerOrderOf(em, event.organizationId, event.providerRefundId)) return { announce: null, changed: false };
     const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
     const amount = Math.max(0, Math.trunc(event.amountCents));
     if (amount <= 0) {
@@ -281,7 +334,7 @@ export class RefundsService implements OnModuleInit {
        returning id`,
       [id, orderId, event.organizationId, counted, reasonText(event.reason), event.providerRefundId, event.status, new Date()],
     );
-    if (inserted.length === 0) return { announce: null };
+    if (inserted.length === 0) return { announce: null, changed: false };
     const provider = providerName(event.provider);
     if (counted > 0) {
       order.refundedCents += counted;
@@ -297,8 +350,9 @@ export class RefundsService implements OnModuleInit {
       detail: counted < amount ? M.refundedAtProviderCapped(amount, counted, provider) : M.refundedAtProvider(amount, provider),
     });
     await em.flush();
-    if (counted === 0) return { announce: null };
+    if (counted === 0) return { announce: null, changed: true };
     return {
+      changed: true,
       announce: {
         type: 'order.refunded',
         organizationId: event.organizationId,
@@ -312,60 +366,54 @@ export class RefundsService implements OnModuleInit {
   }
 
   /**
-   * POST /api/admin/order/{id}/refund: refunds `amount` cents, or all that is left. A repeated
-   * `idempotencyKey` (a retried action) answers without refunding again.
+   * POST /api/admin/order/{id}/refund: refunds `amount` cents, or all that is left. `clientKey` (the
+   * Idempotency-Key header) names the action: a call that finds its row (a retry after a crash)
+   * finishes that refund instead of making another.
    */
-  async refund(ctx: RequestContext, orderId: string, body: RefundBody, idempotencyKey?: string): Promise<void> {
+  async refund(ctx: RequestContext, orderId: string, body: RefundBody, clientKey?: string): Promise<void> {
     await this.requireOrder(ctx, orderId);
     const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
-    try {
-      await this.queue.run(orderId, () =>
-        this.em.transactional((em) => this.refundLocked(ctx, em as EntityManager, orderId, { amountCents: body.amount, reason: body.reason ?? '', idempotencyKey, hasMethod })),
-      );
-    } catch (error) {
-      throw await this.afterFailure(ctx, orderId, error);
-    }
+    const requested = await this.queue.run(orderId, () =>
+      this.em.transactional((em) =>
+        this.requestLocked(ctx, em as EntityManager, orderId, { amountCents: body.amount, reason: body.reason ?? '', clientKey, hasMethod }),
+      ),
+    );
+    if (requested) await this.finish(requested, { answer: true });
   }
 
-  /** Remove student's refund: inside the removal's transaction, so a refusal keeps the student enrolled. */
-  private async refundOnRemoval(ctx: RequestContext, em: EntityManager, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
+  /**
+   * Remove student's refund: recorded as requested naming the enrollment, asked of the provider,
+   * and the enrollment removed in the transaction that records the refund made. A refused refund
+   * (or one refused by the rules) leaves the student enrolled; the error names `refund`.
+   */
+  private async refundOnRemoval(ctx: RequestContext, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
     try {
-      if (!target.orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
+      const orderId = target.orderId;
+      if (!orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
       const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
-      // The enrollment names the action: a removal retried after a refund whose commit was lost refunds once.
-      // Its announcement is published in the removal's transaction: a removal that rolls back
-      // announces nothing (its retry refunds once at the provider, by the idempotency key).
-      await this.refundLocked(ctx, em, target.orderId, {
-        amountCents: refund.amountCents,
-        reason: refund.reason,
-        hasMethod,
-        idempotencyKey: `remove-enrollment-${target.enrollmentId}`,
-      });
-    } catch (error) {
-      const api = target.orderId ? await this.afterFailure(ctx, target.orderId, error) : (error as ApiError);
-      // The dialog tells a refused refund ("Failed to refund order. Please try again.") from a failed removal.
-      if (api instanceof ApiError) {
-        const response = api.getResponse() as { message: string; errors?: Record<string, string> };
-        throw new ApiError(api.getStatus(), response.message, { ...response.errors, refund: response.message });
+      const requested = await this.queue.run(orderId, () =>
+        this.em.transactional((em) =>
+          this.requestLocked(ctx, em as EntityManager, orderId, {
+            amountCents: refund.amountCents,
+            reason: refund.reason,
+            hasMethod,
+            enrollmentId: target.enrollmentId,
+          }),
+        ),
+      );
+      if (requested) await this.finish(requested, { answer: true });
+      else {
+        // Its refund was made already (a removal retried after a crash): the removal follows it.
+        await this.em.transactional((em) => this.enrollments.removeRefunded(em as EntityManager, ctx.organizationId, target.enrollmentId));
       }
-      throw api;
+    } catch (error) {
+      // The dialog tells a refused refund ("Failed to refund order. Please try again.") from a failed removal.
+      if (error instanceof ApiError) {
+        const response = error.getResponse() as { message: string; errors?: Record<string, string> };
+        throw new ApiError(error.getStatus(), response.message, { ...response.errors, refund: response.message });
+      }
+      throw error;
     }
-  }
-
-  /** Records refund_failed for a provider failure (its own transaction: the refund's rolled back) and answers the error to throw. */
-  private async afterFailure(ctx: RequestContext, orderId: string, error: unknown): Promise<unknown> {
-    if (!(error instanceof ProviderRefundError)) return error;
-    const em = this.em.fork();
-    this.activity.record(em as EntityManager, {
-      organizationId: ctx.organizationId,
-      orderId,
-      action: 'refund_failed',
-      actorUserId: ctx.userId,
-      amountCents: error.amountCents,
-      detail: error.detail,
-    });
-    await em.flush();
-    return error.api;
   }
 
   private async requireOrder(ctx: RequestContext, orderId: string): Promise<void> {
@@ -373,27 +421,39 @@ export class RefundsService implements OnModuleInit {
   }
 
   /**
-   * The refund itself, in `em`'s transaction: locks the order row (SELECT … FOR NO KEY UPDATE: the
-   * row lock of an update that keeps the key, so concurrent refunds queue on it while the audit's
-   * foreign key to the order can still be written by a failure record), reads the
-   * refunded amount inside the lock, checks every rule, asks the provider with the ledger row's id
-   * as idempotency key, then writes the ledger row, the order and the audit.
+   * Step (a), in `em`'s transaction: locks the order row (SELECT … FOR NO KEY UPDATE), checks every
+   * rule against the amount left (total minus `refunded_cents`, which counts every refund requested,
+   * pending or made), records the refund as `requested` and reserves its amount on the order.
+   * Answers the row to ask the provider about, or null when the action's refund was made already.
+   * The same action (the client's key, or Remove student's enrollment) finds its row instead: still
+   * requested, it is asked again; refused, it answers the same refusal.
    */
-  private async refundLocked(
+  private async requestLocked(
     ctx: RequestContext,
     em: EntityManager,
     orderId: string,
-    input: { amountCents?: number; reason: string; idempotencyKey?: string; hasMethod: boolean },
-  ): Promise<OrderRefundedEvent | null> {
+    input: { amountCents?: number; reason: string; clientKey?: string; enrollmentId?: string; hasMethod: boolean },
+  ): Promise<RequestedRefund | null> {
     const [row] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
       orderId,
       ctx.organizationId,
     ]);
     if (!row) throw notFound(ORDER_MESSAGES.notFound);
     const order = await em.findOneOrFail(Order, { id: orderId }, { refresh: true });
-    if (input.idempotencyKey) {
-      const done = await em.findOne(OrderRefund, { orderId, idempotencyKey: input.idempotencyKey });
-      if (done) return null;
+    let same = input.clientKey
+      ? await em.findOne(OrderRefund, { orderId, idempotencyKey: input.clientKey }, { refresh: true })
+      : input.enrollmentId
+        ? await em.findOne(OrderRefund, { orderId, enrollmentId: input.enrollmentId, status: { $nin: ['failed', 'canceled'] } }, { refresh: true })
+        : null;
+    if (same && input.clientKey && same.status !== 'requested' && same.createdAt.getTime() < Date.now() - this.idempotency.options.ttlMs) {
+      // The key expired with its answer (IdempotencyStore): it names a new action now, and moves to its row.
+      await em.nativeUpdate(OrderRefund, { id: same.id }, { idempotencyKey: null });
+      same = null;
+    }
+    if (same) {
+      if (same.status === 'requested') return this.requestedOf(same, order.paymentIntentId!);
+      if (reversed(same.status)) throw new ApiError(HttpStatus.CONFLICT, same.failureMessage ?? M.notRefundable);
+      return null;
     }
     if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
     if (order.totalCents === 0) throw new ApiError(HttpStatus.CONFLICT, M.zeroTotal);
@@ -411,50 +471,141 @@ export class RefundsService implements OnModuleInit {
       amountCents: amount,
       reason: input.reason,
       actorUserId: ctx.userId,
-      idempotencyKey: input.idempotencyKey ?? null,
+      status: 'requested',
+      idempotencyKey: input.clientKey ?? null,
+      enrollmentId: input.enrollmentId ?? null,
     });
-    let result;
+    // Reserved: a concurrent refund sees it as refunded until the provider refuses it.
+    order.refundedCents += amount;
+    await em.flush();
+    return this.requestedOf(entry, order.paymentIntentId);
+  }
+
+  private requestedOf(entry: OrderRefund, paymentIntentId: string): RequestedRefund {
+    return {
+      id: entry.id,
+      orderId: entry.orderId,
+      organizationId: entry.organizationId,
+      amountCents: entry.amountCents,
+      reason: entry.reason,
+      paymentIntentId,
+    };
+  }
+
+  /**
+   * Steps (b) and (c) of a requested refund: asks the provider (outside any transaction) and records
+   * its answer. With `answer`, throws what the refund call answers: 409 for a refusal, 502 when the
+   * provider's answer is unknown (the row stays requested for the reconciler).
+   */
+  async finish(requested: RequestedRefund, options: { answer?: boolean } = {}): Promise<Recorded> {
+    const outcome = await this.ask(requested);
+    const recorded = (await this.recordOutcome(requested.id, requested.organizationId, outcome)) ?? { state: 'requested' as const };
+    if (!options.answer) return recorded;
+    if (recorded.state === 'refused') throw new ApiError(HttpStatus.CONFLICT, recorded.message);
+    if (recorded.state === 'requested') throw new ApiError(HttpStatus.BAD_GATEWAY, M.providerFailed);
+    return recorded;
+  }
+
+  /** Step (b): the provider's answer to the refund, with the ledger row's key (a second ask answers the first refund). */
+  private async ask(requested: RequestedRefund): Promise<RefundOutcome> {
     try {
-      result = await this.payments.refund({ paymentIntentId: order.paymentIntentId, amountCents: amount, idempotencyKey: providerKey(orderId, amount, entry.id, input.idempotencyKey), reason: input.reason || undefined, organizationId: ctx.organizationId, orderId });
+      const result = await this.payments.refund({
+        paymentIntentId: requested.paymentIntentId,
+        amountCents: requested.amountCents,
+        idempotencyKey: providerRefundKey(requested.id),
+        reason: requested.reason || undefined,
+        organizationId: requested.organizationId,
+        orderId: requested.orderId,
+        ledgerRefundId: requested.id,
+      });
+      if (result.status === 'failed' || result.status === 'canceled') {
+        const message = M.providerRefused(result.status);
+        return { kind: 'refused', status: result.status, message, detail: message };
+      }
+      return { kind: 'made', refundId: result.refundId, status: result.status, amountCents: result.amountCents };
     } catch (error) {
       const detail = (error as Error).message;
-      if (error instanceof OverRefundError) throw new ProviderRefundError(new ApiError(HttpStatus.CONFLICT, detail), amount, detail);
-      if (error instanceof PaymentNotFoundError) throw new ProviderRefundError(new ApiError(HttpStatus.CONFLICT, M.neverCharged), amount, detail);
-      this.logger.error(`Refund of order ${orderId} failed at the provider: ${detail}`);
-      throw new ProviderRefundError(new ApiError(HttpStatus.BAD_GATEWAY, M.providerFailed), amount, detail);
+      if (error instanceof OverRefundError) return { kind: 'refused', status: 'failed', message: detail, detail };
+      if (error instanceof PaymentNotFoundError) return { kind: 'refused', status: 'failed', message: M.neverCharged, detail };
+      this.logger.error(`Refund ${requested.id} of order ${requested.orderId}: the provider's answer is unknown (${detail}); the reconciler asks again`);
+      return { kind: 'unknown', detail };
     }
-    if (result.status === 'failed' || result.status === 'canceled') {
-      const detail = M.providerRefused(result.status);
-      throw new ProviderRefundError(new ApiError(HttpStatus.CONFLICT, detail), amount, detail);
-    }
-    // The provider's amount: a replayed key answers the refund it made the first time.
-    const moved = result.amountCents;
-    entry.amountCents = moved;
-    entry.providerRefundId = result.refundId;
-    entry.status = result.status;
-    order.refundedCents += moved;
-    order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
-    this.activity.record(em, {
-      organizationId: ctx.organizationId,
-      orderId,
-      action: 'refund',
-      actorUserId: ctx.userId,
-      amountCents: moved,
-      detail: input.reason,
-    });
-    await em.flush();
-    const refunded: OrderRefundedEvent = {
-      type: 'order.refunded',
-      organizationId: ctx.organizationId,
-      orderId,
-      studentId: order.student.id,
-      full: order.status === 'refunded',
-      amountCents: moved,
-      refundId: entry.id,
-    };
-    // In the refund's transaction (the outbox): the loyalty module takes back the points of a full refund.
-    await this.orderEvents.publish(em, refunded);
-    return refunded;
+  }
+
+  /**
+   * Step (c): records the provider's answer on a requested row, in one transaction (Remove student's
+   * session seat lock first, then the order's row lock). Made: the provider's refund id and status,
+   * the provider's amount, the order's status, a refund history line, the enrollment removed (Remove
+   * student), and order.refunded published (the loyalty module takes the points of a full refund
+   * back). Refused: the row failed (or canceled), its amount given back, a refund_failed history
+   * line. Unknown: nothing. Once: a row no longer requested (the webhook, the reconciler or another
+   * process recorded it) is answered as it stands. Null when the row is not the organization's.
+   */
+  async recordOutcome(ledgerId: string, organizationId: string, outcome: RefundOutcome): Promise<Recorded | null> {
+    const [found] = await this.em
+      .getConnection()
+      .execute<{ order_id: string }[]>(`select order_id from order_refund where id = ? and organization_id = ?`, [ledgerId, organizationId]);
+    if (!found) return null;
+    if (outcome.kind === 'unknown') return this.standing(ledgerId);
+    return this.queue.run(found.order_id, () =>
+      this.em.transactional(async (tx) => {
+        const em = tx as EntityManager;
+        const current = await em.findOneOrFail(OrderRefund, { id: ledgerId }, { refresh: true });
+        if (current.status !== 'requested') return standingOf(current);
+        if (outcome.kind === 'made' && current.enrollmentId) await this.enrollments.lockSeatOf(em, organizationId, current.enrollmentId);
+        await em.execute(`select id from customer_order where id = ? for no key update`, [found.order_id]);
+        const entry = await em.findOneOrFail(OrderRefund, { id: ledgerId }, { refresh: true });
+        if (entry.status !== 'requested') return standingOf(entry);
+        const order = await em.findOneOrFail(Order, { id: found.order_id }, { refresh: true });
+        if (outcome.kind === 'refused') {
+          entry.status = outcome.status;
+          entry.failureMessage = outcome.message;
+          order.refundedCents = Math.max(0, order.refundedCents - entry.amountCents);
+          if (order.status === 'refunded' || order.status === 'partial_refund') order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
+          this.activity.record(em, {
+            organizationId,
+            orderId: order.id,
+            action: 'refund_failed',
+            actorUserId: entry.actorUserId ?? null,
+            amountCents: entry.amountCents,
+            detail: outcome.detail,
+          });
+          await em.flush();
+          return { state: 'refused' as const, message: outcome.message };
+        }
+        // The provider's amount (the same as reserved: the key is this row's).
+        order.refundedCents = Math.max(0, order.refundedCents + outcome.amountCents - entry.amountCents);
+        entry.amountCents = outcome.amountCents;
+        entry.providerRefundId = outcome.refundId;
+        entry.status = outcome.status;
+        if (MONEY_TAKEN.has(order.status)) order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
+        this.activity.record(em, {
+          organizationId,
+          orderId: order.id,
+          action: 'refund',
+          actorUserId: entry.actorUserId ?? null,
+          amountCents: outcome.amountCents,
+          detail: entry.reason,
+        });
+        await em.flush();
+        if (entry.enrollmentId) await this.enrollments.removeRefunded(em, organizationId, entry.enrollmentId);
+        // In the transaction that records it (the outbox): the loyalty module takes back the points of a full refund.
+        await this.orderEvents.publish(em, {
+          type: 'order.refunded',
+          organizationId,
+          orderId: order.id,
+          studentId: order.student.id,
+          full: order.status === 'refunded',
+          amountCents: outcome.amountCents,
+          refundId: entry.id,
+        });
+        return { state: 'made' as const };
+      }),
+    );
+  }
+
+  private async standing(ledgerId: string): Promise<Recorded> {
+    return standingOf(await this.em.fork().findOneOrFail(OrderRefund, { id: ledgerId }));
   }
 
   /** The refunds ledger of one order, oldest first, with the admins' names (the read-only join to app_user of identity/actor-name, in this one query). */

@@ -60,6 +60,12 @@ export type PaymentEvent =
        * Stripe dashboard) and is recorded on the order of its payment.
        */
       orderReference: string | null;
+      /**
+       * The refunds ledger row the refund names (Stripe: its order_refund_id metadata; every refund
+       * this app makes since issue 19): finds a refund still `requested` whose answer was never
+       * recorded (a crash between the provider's refund and our commit).
+       */
+      ledgerRefundId?: string | null;
       /** The provider's reason for the refund (Stripe: duplicate, fraudulent, requested_by_customer), if any. */
       reason: string | null;
     };

@@ -60,12 +60,27 @@ export interface RefundInput {
   /** Kept with the provider's refund (Stripe: metadata), so its later changes name the studio and order. */
   organizationId?: string;
   orderId?: string;
+  /** Our refunds ledger row (Stripe: metadata order_refund_id): tells the refund's later changes which row they are of. */
+  ledgerRefundId?: string;
 }
 
 export interface RefundResult {
   refundId: string;
   status: 'pending' | 'succeeded' | 'failed' | 'canceled' | 'requires_action';
   amountCents: number;
+}
+
+/** One refund of a payment as the provider lists it (what the refund reconciler compares with the ledger). */
+export interface ProviderRefund extends RefundResult {
+  paymentIntentId: string;
+  createdAt: Date;
+  /** The provider's reason (Stripe: requested_by_customer, duplicate, fraudulent), if any. */
+  reason: string | null;
+  failureReason: string | null;
+  /** What the refund names (Stripe: its metadata), null for a refund made at the provider itself. */
+  organizationId: string | null;
+  orderId: string | null;
+  ledgerRefundId: string | null;
 }
 
 export interface PaymentMethodSummary {
@@ -116,9 +131,14 @@ export abstract class PaymentsPort {
 
   /**
    * Returns money from a captured payment. Throws OverRefundError when the amount is above what is
-   * left, PaymentNotFoundError for an unknown payment. The same idempotency key never refunds twice.
+   * left, PaymentNotFoundError for an unknown payment. The same idempotency key never refunds twice:
+   * a repeated key answers what its first call answered (the refund made, or the same refusal).
+   * Call it outside any database transaction of ours: the provider commits on its own.
    */
   abstract refund(input: RefundInput): Promise<RefundResult>;
+
+  /** Every refund of a captured payment, oldest first. Throws PaymentNotFoundError for an unknown payment. */
+  abstract listRefunds(paymentIntentId: string): Promise<ProviderRefund[]>;
 
   /** The payer's receipt page for a captured payment, or null when the provider has none yet. */
   abstract receiptUrl(paymentIntentId: string): Promise<string | null>;

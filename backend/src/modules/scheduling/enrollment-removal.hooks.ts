@@ -1,4 +1,3 @@
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../../common/request-context';
 
@@ -15,21 +14,18 @@ export interface RemovalTarget {
 }
 
 /**
- * Refunds the student's order inside the removal's transaction; throwing rolls the removal back.
- * `em` is that transaction: what the refund announces is published in it (the outbox), so a
- * rolled-back removal announces nothing.
+ * Refunds the student's order and removes the enrollment (issue 19: refunds in two steps). Called
+ * outside any transaction: the refund is recorded as requested, the provider asked, and the
+ * transaction that records the provider's refund removes the enrollment
+ * (EnrollmentsService.removeRefunded), so a crash at any point is finished by the refund
+ * reconciler. A refused refund throws and leaves the student enrolled.
  */
-export type RefundOnRemoval = (
-  ctx: RequestContext,
-  em: EntityManager,
-  target: RemovalTarget,
-  refund: RemovalRefund,
-) => Promise<void>;
+export type RefundOnRemoval = (ctx: RequestContext, target: RemovalTarget, refund: RemovalRefund) => Promise<void>;
 
 /**
  * The inversion that lets Remove student refund without scheduling importing orders (orders
  * imports scheduling): the orders module registers its refund here when it starts, and
- * EnrollmentsService.remove calls it inside the enrollment's lock and transaction.
+ * EnrollmentsService.remove calls it for a removal with a refund.
  */
 @Injectable()
 export class EnrollmentRemovalHooks {
@@ -39,14 +35,9 @@ export class EnrollmentRemovalHooks {
     this.refundHandler = handler;
   }
 
-  async refund(
-    ctx: RequestContext,
-    em: EntityManager,
-    target: RemovalTarget,
-    refund: RemovalRefund,
-  ): Promise<void> {
+  async refund(ctx: RequestContext, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
     if (!this.refundHandler)
       throw new Error('No refund handler is registered (the orders module is not loaded)');
-    await this.refundHandler(ctx, em, target, refund);
+    await this.refundHandler(ctx, target, refund);
   }
 }

@@ -375,19 +375,54 @@ export class EnrollmentsService {
 
   /**
    * Frees the seat (and its guests' seats) under the session's seat lock; the order stays. With a
-   * refund, the order is refunded in the same transaction first: a refused refund leaves the
+   * refund, the orders module's refund handler refunds the order and removes the enrollment in the
+   * transaction that records the provider's refund (removeRefunded): a refused refund leaves the
    * student enrolled.
    */
   async remove(ctx: RequestContext, enrollmentId: string, refund?: RemovalRefund): Promise<void> {
+    if (refund) {
+      const { orderId } = await this.removalContext(ctx, enrollmentId);
+      await this.removalHooks.refund(ctx, { enrollmentId, orderId }, refund);
+      return;
+    }
     await this.em.transactional(async (em) => {
       const enrollment = await this.lockedEnrollment(em, ctx, enrollmentId);
-      // The refund publishes its own announcement (order.refunded) in this transaction.
-      if (refund) await this.removalHooks.refund(ctx, em, { enrollmentId: enrollment.id, orderId: enrollment.orderId ?? null }, refund);
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
       await this.announceRemoved(em, ctx.organizationId, { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id });
     });
+  }
+
+  /**
+   * Takes the seat lock of the enrollment's session in `em`'s transaction (before the order's row
+   * lock, the order every removal with a refund locks in). Answers false when the enrollment is not
+   * active in the organization any more.
+   */
+  async lockSeatOf(em: EntityManager, organizationId: string, enrollmentId: string): Promise<boolean> {
+    const [target] = await em.execute<{ event_id: string }[]>(
+      `select event_id from enrollment where id = ? and organization_id = ? and status = 'active'`,
+      [enrollmentId, organizationId],
+    );
+    if (!target) return false;
+    await lockEventForSeats(em, { organizationId }, target.event_id);
+    return true;
+  }
+
+  /**
+   * Remove student's refund was made at the provider: the enrollment is removed in `em`'s
+   * transaction (the one recording the refund), under its session's seat lock, and
+   * enrollment.removed published in it. One already removed stays as it is (answers false).
+   */
+  async removeRefunded(em: EntityManager, organizationId: string, enrollmentId: string): Promise<boolean> {
+    if (!(await this.lockSeatOf(em, organizationId, enrollmentId))) return false;
+    const enrollment = await em.findOne(Enrollment, { id: enrollmentId, organization: organizationId, status: 'active' }, { refresh: true });
+    if (!enrollment) return false;
+    enrollment.status = 'removed';
+    enrollment.removedAt = new Date();
+    await em.flush();
+    await this.announceRemoved(em, organizationId, { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id });
+    return true;
   }
 
   /** enrollment.removed, published in the transaction that removed the seat (the outbox). */

@@ -804,7 +804,7 @@ export interface paths {
         put?: never;
         /**
          * Refund an order: `amount` cents for a partial refund, or no amount for all that is left
-         * @description Only paid and partial_refund workbench orders that were charged, with a payment method on file. The order row is locked while the refund is made; each action carries one idempotency key to the provider. A repeated Idempotency-Key refunds once.
+         * @description Only paid and partial_refund workbench orders that were charged, with a payment method on file. The refund is recorded as requested under the order's row lock (its amount reserved), asked of the provider with the ledger row's idempotency key, then its answer recorded. With an Idempotency-Key header, a retry with the same key and parameters answers the first answer again without refunding again; the same key with other parameters answers 422.
          */
         post: operations["RefundsController_refund"];
         delete?: never;
@@ -5700,7 +5700,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One per refund action (1 to 200 characters): a retry with the same key refunds once */
+                /** @description One per refund action (1 to 200 characters): a retry with the same key and parameters answers the first answer again (same status and body) without refunding again. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5749,7 +5749,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The order cannot be refunded (status, $0.00 total, never charged, another source, no payment method, provider refusal) */
+            /**
+             * @description The order cannot be refunded (status, $0.00 total, never charged, another source, no payment method, provider refusal)
+             *
+             *     The first request with this Idempotency-Key is still being processed
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5767,7 +5771,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The payment provider did not answer; nothing was refunded */
+            /** @description The Idempotency-Key was used with other parameters: "Keys for idempotent requests can only be used with the same parameters" */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The payment provider did not answer: the refund stays requested (its amount reserved) and is finished by the refund reconciler */
             502: {
                 headers: {
                     [name: string]: unknown;

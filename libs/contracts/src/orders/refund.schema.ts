@@ -21,6 +21,8 @@ export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
  * or was canceled gave its amount back to the order, and the ledger must not read as money returned.
  */
 export const REFUND_STATUS_DISPLAY: Record<string, { label: string; color: string }> = {
+  // Recorded, the provider's answer not recorded yet (being asked; the reconciler finishes it): its amount is reserved.
+  requested: { label: 'Processing', color: 'blue' },
   succeeded: { label: 'Refunded', color: 'green' },
   pending: { label: 'Pending', color: 'gold' },
   requires_action: { label: 'Pending', color: 'gold' },

@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
  */
 export class OrderRefund {
   [OptionalProps]?:
-    'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin';
+    'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin' | 'enrollmentId' | 'failureMessage';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -44,7 +44,12 @@ export class OrderRefund {
   @Property({ type: 'text', nullable: true })
   providerRefundId?: string | null;
 
-  /** The provider's answer: succeeded, or pending while the bank processes it. */
+  /**
+   * `requested`: recorded and its amount reserved on the order, the provider's answer not recorded
+   * yet (being asked, or lost to a crash: the refund reconciler asks again with the same key). Then
+   * the provider's answer: succeeded, pending while the bank processes it, or failed / canceled (its
+   * amount is given back to the order).
+   */
   @Property({ type: 'text' })
   status: string = 'succeeded';
 
@@ -58,6 +63,14 @@ export class OrderRefund {
    */
   @Property({ type: 'text' })
   origin: RefundOrigin = 'app';
+
+  /** Remove student's refund: the enrollment removed once the provider made the refund (in the same transaction). */
+  @Property({ type: 'uuid', nullable: true })
+  enrollmentId?: string | null;
+
+  /** What the refund call answered when the provider refused it. */
+  @Property({ type: 'text', nullable: true })
+  failureMessage?: string | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

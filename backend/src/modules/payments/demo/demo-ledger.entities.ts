@@ -90,10 +90,17 @@ export class DemoPayment {
   createdAt: Date = new Date();
 }
 
+/** What a demo refund names, as Stripe's refund metadata: the studio, the order and its ledger row. */
+export interface DemoRefundMetadata {
+  organization_id?: string;
+  order_id?: string;
+  order_refund_id?: string;
+}
+
 /** A refund against a demo payment; the idempotency key is unique, so a retried action refunds once. */
 @Entity({ tableName: 'demo_refund' })
 export class DemoRefund {
-  [OptionalProps]?: 'createdAt' | 'reason';
+  [OptionalProps]?: 'createdAt' | 'reason' | 'metadata';
 
   @PrimaryKey({ type: 'text' })
   id!: string;
@@ -109,6 +116,36 @@ export class DemoRefund {
 
   @Property({ type: 'text', unique: true })
   idempotencyKey!: string;
+
+  @Property({ type: 'jsonb' })
+  metadata: DemoRefundMetadata = {};
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}
+
+/**
+ * A refund the demo provider refused (more than what is left), kept under its idempotency key: the
+ * same key answers the same refusal again, as Stripe replays a key's first answer.
+ */
+@Entity({ tableName: 'demo_refund_refusal' })
+export class DemoRefundRefusal {
+  [OptionalProps]?: 'createdAt';
+
+  @PrimaryKey({ type: 'text' })
+  idempotencyKey!: string;
+
+  @Property({ type: 'text' })
+  paymentId!: string;
+
+  @Property({ type: 'integer' })
+  amountCents!: number;
+
+  @Property({ type: 'text' })
+  code!: string;
+
+  @Property({ type: 'text' })
+  message!: string;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

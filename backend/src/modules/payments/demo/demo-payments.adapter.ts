@@ -12,11 +12,12 @@ import {
   PaymentMethodSummary,
   PaymentNotFoundError,
   PaymentsPort,
+  ProviderRefund,
   RefundInput,
   RefundResult,
   SubscriptionCancelled,
 } from '../payments.port';
-import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund } from './demo-ledger.entities';
+import { DemoCheckoutSession, DemoPayment, DemoPaymentMethod, DemoRefund, DemoRefundRefusal } from './demo-ledger.entities';
 import { DemoSubscription } from './demo-subscription.entity';
 
 export const DEMO_SESSION_ID = /^dcs_[a-f0-9]{32}$/;
@@ -86,19 +87,38 @@ export class DemoPaymentsAdapter extends PaymentsPort {
     return { sessionId, status: session.status, paymentIntentId: session.paymentId ?? null, amountTotalCents: session.amountCents, orderId: session.orderId ?? null };
   }
 
+  /**
+   * A refund in the demo ledger, committed on its own unit of work as a provider commits (the caller
+   * asks outside its transactions; on the embedded database a caller's open transaction is joined,
+   * see em()). As Stripe: the same idempotency key answers its first answer, the refund made or the
+   * same refusal, and a key sent again with another payment or amount is an error.
+   */
   async refund(input: RefundInput): Promise<RefundResult> {
     if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) throw new RangeError('A refund is a whole number of cents above 0');
-    return this.em().transactional(async (em) => {
+    const answer = await this.em().transactional(async (em) => {
       // The payment row is locked: concurrent refunds of one payment queue here, so their sum
       // never passes the amount captured, and a repeated key finds the first refund.
       const payment = await em.findOne(DemoPayment, { id: input.paymentIntentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!payment) throw new PaymentNotFoundError(`No such payment: ${input.paymentIntentId}`);
+      if (!payment) return { refusal: { code: 'payment_not_found', message: `No such payment: ${input.paymentIntentId}` } };
       const previous = await em.findOne(DemoRefund, { idempotencyKey: input.idempotencyKey });
-      if (previous) return { refundId: previous.id, status: 'succeeded' as const, amountCents: previous.amountCents };
+      const refused = previous ? null : await em.findOne(DemoRefundRefusal, { idempotencyKey: input.idempotencyKey });
+      const first = previous ?? refused;
+      if (first) {
+        const sameRequest = (previous?.paymentId ?? refused?.paymentId) === payment.id && first.amountCents === input.amountCents;
+        if (!sameRequest) throw new Error(`Keys for idempotent requests can only be used with the same parameters they were first used with (${input.idempotencyKey})`);
+        if (previous) return { refund: previous };
+        return { refusal: { code: refused!.code, message: refused!.message } };
+      }
       const remaining = payment.amountCents - payment.refundedCents;
-      if (remaining <= 0) throw new OverRefundError(`Payment ${payment.id} has already been refunded.`);
-      if (input.amountCents > remaining) {
-        throw new OverRefundError(`Refund amount (${formatCents(input.amountCents)}) is greater than unrefunded amount on payment (${formatCents(remaining)})`);
+      const message =
+        remaining <= 0
+          ? `Payment ${payment.id} has already been refunded.`
+          : input.amountCents > remaining
+            ? `Refund amount (${formatCents(input.amountCents)}) is greater than unrefunded amount on payment (${formatCents(remaining)})`
+            : null;
+      if (message) {
+        em.create(DemoRefundRefusal, { idempotencyKey: input.idempotencyKey, paymentId: payment.id, amountCents: input.amountCents, code: 'over_refund', message });
+        return { refusal: { code: 'over_refund', message } };
       }
       const refund = em.create(DemoRefund, {
         id: newId('dre'),
@@ -106,11 +126,38 @@ export class DemoPaymentsAdapter extends PaymentsPort {
         amountCents: input.amountCents,
         reason: input.reason ?? null,
         idempotencyKey: input.idempotencyKey,
+        metadata: {
+          ...(input.organizationId ? { organization_id: input.organizationId } : {}),
+          ...(input.orderId ? { order_id: input.orderId } : {}),
+          ...(input.ledgerRefundId ? { order_refund_id: input.ledgerRefundId } : {}),
+        },
       });
       payment.refundedCents += input.amountCents;
-      em.persist(refund);
-      return { refundId: refund.id, status: 'succeeded' as const, amountCents: refund.amountCents };
+      return { refund };
     });
+    if ('refusal' in answer) {
+      const { code, message } = answer.refusal!;
+      throw code === 'payment_not_found' ? new PaymentNotFoundError(message) : new OverRefundError(message);
+    }
+    return { refundId: answer.refund.id, status: 'succeeded', amountCents: answer.refund.amountCents };
+  }
+
+  async listRefunds(paymentIntentId: string): Promise<ProviderRefund[]> {
+    const em = this.em();
+    if (!(await em.count(DemoPayment, { id: paymentIntentId }))) throw new PaymentNotFoundError(`No such payment: ${paymentIntentId}`);
+    const refunds = await em.find(DemoRefund, { paymentId: paymentIntentId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return refunds.map((r) => ({
+      refundId: r.id,
+      status: 'succeeded' as const,
+      amountCents: r.amountCents,
+      paymentIntentId,
+      createdAt: r.createdAt,
+      reason: null,
+      failureReason: null,
+      organizationId: r.metadata?.organization_id ?? null,
+      orderId: r.metadata?.order_id ?? null,
+      ledgerRefundId: r.metadata?.order_refund_id ?? null,
+    }));
   }
 
   async receiptUrl(paymentIntentId: string): Promise<string | null> {

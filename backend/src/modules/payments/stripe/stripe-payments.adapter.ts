@@ -10,6 +10,7 @@ import {
   PaymentMethodSummary,
   PaymentNotFoundError,
   PaymentsPort,
+  ProviderRefund,
   RefundInput,
   RefundResult,
   SubscriptionCancelled,
@@ -107,6 +108,7 @@ export class StripePaymentsAdapter extends PaymentsPort {
             ...(input.reason ? { reason: input.reason.slice(0, 500) } : {}),
             ...(input.organizationId ? { organization_id: input.organizationId } : {}),
             ...(input.orderId ? { order_id: input.orderId } : {}),
+            ...(input.ledgerRefundId ? { order_refund_id: input.ledgerRefundId } : {}),
           },
         },
         { idempotencyKey: input.idempotencyKey },
@@ -119,6 +121,30 @@ export class StripePaymentsAdapter extends PaymentsPort {
       }
       throw error;
     }
+  }
+
+  async listRefunds(paymentIntentId: string): Promise<ProviderRefund[]> {
+    const refunds = await this.notFoundAs(
+      () => this.stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 }).autoPagingToArray({ limit: 10_000 }),
+      `No such payment: ${paymentIntentId}`,
+    );
+    const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+    // Stripe lists newest first; the same second keeps that order reversed.
+    return [...refunds]
+      .reverse()
+      .map((r) => ({
+        refundId: r.id,
+        status: (r.status ?? 'pending') as ProviderRefund['status'],
+        amountCents: r.amount,
+        paymentIntentId,
+        createdAt: new Date(r.created * 1000),
+        reason: text(r.reason),
+        failureReason: text(r.failure_reason),
+        organizationId: text(r.metadata?.organization_id),
+        orderId: text(r.metadata?.order_id),
+        ledgerRefundId: text(r.metadata?.order_refund_id),
+      }))
+      .sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime());
   }
 
   async receiptUrl(paymentIntentId: string): Promise<string | null> {

@@ -291,6 +291,7 @@ export class StripeWebhooksService implements OnModuleInit {
         amountCents: refund.amount ?? 0,
         failureReason: textOr(refund.failure_reason),
         orderReference: textOr(refund.metadata?.order_id),
+        ledgerRefundId: textOr(refund.metadata?.order_refund_id),
         reason: textOr(refund.reason),
       });
   }
