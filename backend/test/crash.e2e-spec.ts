@@ -659,18 +659,23 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     // lands there is nothing to run; when it does, run it here (or let the worker's repeatable job
     // run) and count what it repaired in `repairs`.
     const repairs = await runRefundsReconciler();
-    // Jobs that are not outbox rows (the waiver's signature request and its mail, link mails).
+    // Jobs that are not outbox rows: the waiver's signature request at the provider, and its mail.
+    const unmailed = async () => {
+      const mailedTo = new Set(
+        (await readMails(mailDir)).filter((m) => m.subject.startsWith('Please sign:')).map((m) => m.to),
+      );
+      const seats = await sql<{ email: string; sign_url: string | null }>(
+        `select st.email, s.sign_url from enrollment e join student st on st.id = e.student_id
+           left join waiver_submission s on s.enrollment_id = e.id
+          where e.event_id = $1 and e.status = 'active'`,
+        [waiverEvent],
+      );
+      return seats.filter((s) => !s.sign_url || !mailedTo.has(s.email)).length;
+    };
     await waitFor(
-      async () => {
-        const [row] = await sql<{ open: string }>(
-          `select count(*) as open from waiver_submission s join enrollment e on e.id = s.enrollment_id
-            where e.event_id = $1 and e.status = 'active' and s.sign_url is null`,
-          [waiverEvent],
-        );
-        return Number(row.open) === 0;
-      },
+      async () => (await unmailed()) === 0,
       30_000,
-      'the waiver requests to be made at the provider',
+      'the waiver requests to be made at the provider and mailed',
     ).catch((error: Error) => console.log(error.message));
     const settledMs = Date.now() - started;
 
@@ -685,6 +690,8 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       ? await sql(`select type, subscriber, last_error from outbox_message where failed_at is not null`)
       : [];
     const refundOrderIds = refundOrders.map((o) => o.orderId);
+    // Jobs failed for good in Redis (their effect is lost until someone retries them).
+    const failedJobs = await failedJobsIn(REDIS_URL, REDIS_PREFIX);
 
     // --- Refunds: provider and ledger agree, amounts add up, each action refunded once. ---
     const providerWithoutLedger = await sql(
@@ -806,6 +813,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         `  refunds: ${stats.refunds} answered 200; ${providerRefunds} at the provider; ${reversals} points reversals`,
         `  links: ${stats.linksPaid} paid (${stats.linksSent} sent, ${stats.linksAbandoned} sends died and went to another student); ${paidLinks.length} paid at the provider`,
         `  enrollments: ${stats.enrolled} answered 201, ${stats.enrolledOnRetry} found enrolled on a retry; ${waiverSeats.length} active seats in the waiver course; ${signMailIds.size} sign mails (${signMails.length - signMailIds.size} written twice)`,
+        `  jobs failed for good in Redis: ${failedJobs.length ? failedJobs.map((j) => `${j.queue}/${j.name}: ${j.reason}`).join('; ') : 'none'}`,
         `  outbox: ${hasOutbox ? `${relayed} rows relayed, ${failedRows.length} failed for good` : 'none (code before the outbox)'}; repairs by the refunds reconciler: ${repairs ?? 'no reconciler yet'}`,
         `  broken: refunds at provider not in ledger ${providerWithoutLedger.length}, ledger not at provider ${ledgerWithoutProvider.length}, amounts off ${amountsOff.length}, ` +
           `paid links not settled ${linksNotSettled.length}, seats without one waiver request ${seatsWithoutRequest.length}, requests not made ${requestsNotMade.length}, ` +
@@ -821,6 +829,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     expect(stats.workerKills).toBeGreaterThanOrEqual(Math.min(2, MAX_KILLS));
     // The database's view.
     expect(failedRows).toEqual([]);
+    expect(failedJobs).toEqual([]);
     expect(providerWithoutLedger).toEqual([]);
     expect(ledgerWithoutProvider).toEqual([]);
     expect(amountsOff).toEqual([]);
@@ -880,6 +889,38 @@ async function readMails(dir: string): Promise<{ to: string; subject: string; me
       return { to, subject: header('Subject'), messageId: header('Message-ID') };
     }),
   );
+}
+
+/** The jobs BullMQ failed for good under this prefix, with the queue, name and reason of each. */
+async function failedJobsIn(
+  url: string,
+  prefix: string,
+): Promise<{ queue: string; name: string; reason: string }[]> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  await redis.connect();
+  try {
+    const out: { queue: string; name: string; reason: string }[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*:failed`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const queueKey = key.slice(0, -':failed'.length);
+        for (const id of await redis.zrange(key, 0, -1)) {
+          const [name, reason] = await redis.hmget(`${queueKey}:${id}`, 'name', 'failedReason');
+          out.push({
+            queue: queueKey.slice(queueKey.lastIndexOf(':') + 1),
+            name: name ?? '?',
+            reason: (reason ?? '').slice(0, 200),
+          });
+        }
+      }
+    } while (cursor !== '0');
+    return out;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Deletes this run's keys from Redis (its own prefix). */
