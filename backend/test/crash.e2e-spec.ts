@@ -30,7 +30,10 @@ import { addStudent, schedulableCourse, scheduleSession } from './support/schedu
  * the victim and the worker are each killed with SIGKILL at random moments (0.5 to 2 s after they are
  * up) and started again, several times. Clients retry like real ones: a call whose connection died
  * is sent again (a refund with the same Idempotency-Key; a payment link whose sending died is sent
- * again to another student, as an admin would after an error; Pay is clicked again).
+ * again to another student, as an admin would after an error; Pay is clicked again). A refund
+ * whose answer was lost mid-call is, now and then (CRASH_ABANDON, 0.25), not sent again: the admin
+ * closed the drawer. What the provider did must reach the ledger all the same (the refunds
+ * reconciler's case: a provider refund whose ledger row never committed).
  *
  * After the last restart the outbox is waited for (no row open), the refunds reconciler is run
  * where one exists (RECONCILER HOOK below), and SQL checks what a user would notice:
@@ -58,6 +61,8 @@ const CONCURRENCY = Number(process.env.CRASH_CONCURRENCY ?? 12);
 const MAX_KILLS = Number(process.env.CRASH_KILLS ?? 5);
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const DEBUG = Boolean(process.env.CRASH_DEBUG);
+/** Share of refund calls whose answer was lost mid-call that the admin does not send again. */
+const ABANDON = Number(process.env.CRASH_ABANDON ?? 0.25);
 const PRICE = 5000;
 const PARTIAL = 1000;
 const POINTS = 150;
@@ -157,6 +162,7 @@ async function call(
 const stats = {
   retries: 0,
   refunds: 0,
+  refundsAbandoned: 0,
   linksSent: 0,
   linksAbandoned: 0,
   linksPaid: 0,
@@ -536,8 +542,9 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       ...linkStudents.slice(0, N).map((studentId) => ({ kind: 'link' as const, studentId })),
       ...enrollStudents.map((studentId) => ({ kind: 'enroll' as const, studentId })),
     ]);
-    const refundActions = refundOrders.length * 2;
 
+    /** Orders whose admin walked away from a refund whose answer was lost (the reconciler's case). */
+    const abandoned = new Set<string>();
     const refund = async (orderId: string) => {
       // The order drawer's Refund payment twice: a partial refund, then the rest. One key per action.
       for (const [step, amount] of [
@@ -545,17 +552,34 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         [2, PRICE - PARTIAL],
       ] as const) {
         const key = `crash-${orderId}-${step}`;
-        const { answer } = await retrying(
-          () =>
-            call(base, 'POST', `/api/admin/order/${orderId}/refund`, {
+        for (;;) {
+          let answer: Answer | null = null;
+          let refused = false;
+          try {
+            answer = await call(base, 'POST', `/api/admin/order/${orderId}/refund`, {
               token,
               body: { amount, reason: `crash ${step}` },
               headers: { 'Idempotency-Key': key },
-            }),
-          deadline,
-        );
-        if (answer.status !== 200)
-          throw new Error(`Refund ${step} of ${orderId} answered ${answer.status}: ${answer.text}`);
+            });
+          } catch (error) {
+            if (!(error instanceof NoAnswer)) throw error;
+            refused = error.refused;
+          }
+          if (answer && answer.status === 200) break;
+          if (answer && answer.status < 500)
+            throw new Error(`Refund ${step} of ${orderId} answered ${answer.status}: ${answer.text}`);
+          // The answer was lost with the call under way: most admins press Refund again (same key),
+          // some close the drawer. What the provider did must then still reach the ledger.
+          if (!refused && random() < ABANDON) {
+            abandoned.add(orderId);
+            stats.refundsAbandoned += 1;
+            return;
+          }
+          if (Date.now() > deadline)
+            throw new Error(`Refund ${step} of ${orderId} still failing at the deadline`);
+          stats.retries += 1;
+          await sleep(150 + Math.random() * 250);
+        }
         stats.refunds += 1;
       }
     };
@@ -661,21 +685,31 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     const repairs = await runRefundsReconciler();
     // Jobs that are not outbox rows: the waiver's signature request at the provider, and its mail.
     const unmailed = async () => {
-      const mailedTo = new Set(
-        (await readMails(mailDir)).filter((m) => m.subject.startsWith('Please sign:')).map((m) => m.to),
-      );
+      const mails = await readMails(mailDir);
+      const mailedTo = (prefix: string) =>
+        new Set(mails.filter((m) => m.subject.startsWith(prefix)).map((m) => m.to));
+      const signed = mailedTo('Please sign:');
+      const linked = mailedTo('Your payment link for');
       const seats = await sql<{ email: string; sign_url: string | null }>(
         `select st.email, s.sign_url from enrollment e join student st on st.id = e.student_id
            left join waiver_submission s on s.enrollment_id = e.id
           where e.event_id = $1 and e.status = 'active'`,
         [waiverEvent],
       );
-      return seats.filter((s) => !s.sign_url || !mailedTo.has(s.email)).length;
+      const payers = await sql<{ email: string }>(
+        `select st.email from demo_checkout_session s join customer_order o on o.id = s.order_id join student st on st.id = o.student_id
+          where s.mode = 'payment' and s.status = 'paid' and o.event_id = $1`,
+        [linkEvent],
+      );
+      return (
+        seats.filter((s) => !s.sign_url || !signed.has(s.email)).length +
+        payers.filter((p) => !linked.has(p.email)).length
+      );
     };
     await waitFor(
       async () => (await unmailed()) === 0,
       30_000,
-      'the waiver requests to be made at the provider and mailed',
+      'the waiver requests to be made at the provider and mailed, and the payment links mailed',
     ).catch((error: Error) => console.log(error.message));
     const settledMs = Date.now() - started;
 
@@ -690,7 +724,8 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       ? await sql(`select type, subscriber, last_error from outbox_message where failed_at is not null`)
       : [];
     const refundOrderIds = refundOrders.map((o) => o.orderId);
-    // Jobs failed for good in Redis (their effect is lost until someone retries them).
+    // Jobs BullMQ failed for good (shown, not asserted: the effects they carry are checked below,
+    // and a job killed twice after its effect is only a red line on the dashboard).
     const failedJobs = await failedJobsIn(REDIS_URL, REDIS_PREFIX);
 
     // --- Refunds: provider and ledger agree, amounts add up, each action refunded once. ---
@@ -707,19 +742,31 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
           and not exists (select 1 from demo_refund r where r.id = l.provider_refund_id)`,
       [refundOrderIds],
     );
+    // Every order: its refunded amount is its ledger's succeeded refunds and what the provider refunded
+    // of its payment. Orders whose two refund actions were answered: fully refunded, by exactly two
+    // provider refunds of the two amounts asked. Abandoned ones: at most one provider refund per action.
+    const completedIds = refundOrderIds.filter((id) => !abandoned.has(id));
     const amountsOff = await sql(
-      `select o.id, o.status, o.total_cents, o.refunded_cents,
+      `select o.id, o.status, o.total_cents, o.refunded_cents, o.id = any($2::uuid[]) as completed,
               (select coalesce(sum(l.amount_cents), 0) from order_refund l where l.order_id = o.id and l.status = 'succeeded')::int as ledger,
               p.refunded_cents as provider,
-              (select count(*) from demo_refund r where r.payment_id = o.payment_intent_id)::int as provider_refunds,
               (select array_agg(r.amount_cents order by r.amount_cents) from demo_refund r where r.payment_id = o.payment_intent_id) as provider_amounts
          from customer_order o join demo_payment p on p.id = o.payment_intent_id
         where o.id = any($1::uuid[])
           and (o.refunded_cents <> (select coalesce(sum(l.amount_cents), 0) from order_refund l where l.order_id = o.id and l.status = 'succeeded')
                or o.refunded_cents <> p.refunded_cents
-               or o.status <> 'refunded' or o.refunded_cents <> o.total_cents
-               or (select count(*) from demo_refund r where r.payment_id = o.payment_intent_id) <> 2)`,
-      [refundOrderIds],
+               or (select count(*) from demo_refund r where r.payment_id = o.payment_intent_id) > 2
+               or (o.id = any($2::uuid[]) and (o.status <> 'refunded' or o.refunded_cents <> o.total_cents
+                   or (select array_agg(r.amount_cents order by r.amount_cents) from demo_refund r where r.payment_id = o.payment_intent_id) <> array[$3::int, $4::int])))`,
+      [refundOrderIds, completedIds, Math.min(PARTIAL, PRICE - PARTIAL), Math.max(PARTIAL, PRICE - PARTIAL)],
+    );
+    const fullyRefunded = Number(
+      (
+        await sql<{ n: string }>(
+          `select count(*) as n from customer_order where id = any($1::uuid[]) and status = 'refunded'`,
+          [refundOrderIds],
+        )
+      )[0].n,
     );
     const ledgerTwice = await sql(
       `select order_id, idempotency_key, count(*)::int as n from order_refund
@@ -777,6 +824,16 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       [waiverEvent],
     );
     const notMailed = waiverStudents.filter((s) => !mailedTo.has(s.email));
+    // The payment links answered 201 (and paid): each student got the link by mail.
+    const linkMailedTo = new Set(
+      mails.filter((m) => m.subject.startsWith('Your payment link for')).map((m) => m.to),
+    );
+    const linkStudentsPaid = await sql<{ email: string }>(
+      `select st.email from demo_checkout_session s join customer_order o on o.id = s.order_id join student st on st.id = o.student_id
+        where s.mode = 'payment' and s.status = 'paid' and o.event_id = $1`,
+      [linkEvent],
+    );
+    const linksNotMailed = linkStudentsPaid.filter((s) => !linkMailedTo.has(s.email));
 
     // --- Loyalty: a fully refunded order that earned points has them taken back. ---
     const pointsKept = await sql(
@@ -810,19 +867,18 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       [
         `crash test (seed ${SEED}, N ${N}, ${CONCURRENCY} in flight): driven in ${drivenMs} ms, settled in ${settledMs} ms`,
         `  kills: victim ${stats.victimKills}, worker ${stats.workerKills}; client retries ${stats.retries}`,
-        `  refunds: ${stats.refunds} answered 200; ${providerRefunds} at the provider; ${reversals} points reversals`,
+        `  refunds: ${stats.refunds} answered 200, ${stats.refundsAbandoned} abandoned after a lost answer; ${providerRefunds} at the provider; ${fullyRefunded} orders fully refunded, ${reversals} points reversals`,
         `  links: ${stats.linksPaid} paid (${stats.linksSent} sent, ${stats.linksAbandoned} sends died and went to another student); ${paidLinks.length} paid at the provider`,
         `  enrollments: ${stats.enrolled} answered 201, ${stats.enrolledOnRetry} found enrolled on a retry; ${waiverSeats.length} active seats in the waiver course; ${signMailIds.size} sign mails (${signMails.length - signMailIds.size} written twice)`,
         `  jobs failed for good in Redis: ${failedJobs.length ? failedJobs.map((j) => `${j.queue}/${j.name}: ${j.reason}`).join('; ') : 'none'}`,
         `  outbox: ${hasOutbox ? `${relayed} rows relayed, ${failedRows.length} failed for good` : 'none (code before the outbox)'}; repairs by the refunds reconciler: ${repairs ?? 'no reconciler yet'}`,
         `  broken: refunds at provider not in ledger ${providerWithoutLedger.length}, ledger not at provider ${ledgerWithoutProvider.length}, amounts off ${amountsOff.length}, ` +
           `paid links not settled ${linksNotSettled.length}, seats without one waiver request ${seatsWithoutRequest.length}, requests not made ${requestsNotMade.length}, ` +
-          `not mailed ${notMailed.length}, refunded orders keeping points ${pointsKept.length}`,
+          `not mailed ${notMailed.length}, links not mailed ${linksNotMailed.length}, refunded orders keeping points ${pointsKept.length}`,
       ].join('\n'),
     );
 
     // The clients' view: every operation went through, under kills of both processes.
-    expect(stats.refunds).toBe(refundActions);
     expect(stats.linksPaid).toBe(N);
     expect(stats.enrolled + stats.enrolledOnRetry).toBe(N);
     expect(stats.victimKills).toBeGreaterThanOrEqual(Math.min(2, MAX_KILLS));
@@ -831,7 +887,6 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     // names everything that broke.
     const checks: Record<string, unknown[]> = {
       'outbox rows failed for good': failedRows,
-      'jobs failed for good in Redis': failedJobs,
       'refunds at the provider missing from the ledger': providerWithoutLedger,
       'ledger refunds the provider never made': ledgerWithoutProvider,
       "orders whose refunded amount is not their ledger's, the provider's, or their total in two refunds":
@@ -843,6 +898,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       'waiver-course seats without exactly one waiver request': seatsWithoutRequest,
       'waiver requests not made at the provider': requestsNotMade,
       'waiver-course students never mailed the sign link': notMailed,
+      'paid links never mailed to their student': linksNotMailed,
       'fully refunded orders still holding their points': pointsKept,
     };
     const broken = Object.fromEntries(
@@ -851,16 +907,13 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         .map(([name, rows]) => [name, { count: rows.length, first: rows.slice(0, 3) }]),
     );
     expect(broken).toEqual({});
-    expect({
-      providerRefunds,
-      paidLinks: paidLinks.length,
-      waiverSeats: waiverSeats.length,
-      reversals,
-    }).toEqual({
-      providerRefunds: refundActions,
+    // Every action answered was made once at the provider; every fully refunded order lost its points once.
+    expect(providerRefunds).toBeGreaterThanOrEqual(2 * completedIds.length);
+    expect(fullyRefunded).toBeGreaterThanOrEqual(completedIds.length);
+    expect({ paidLinks: paidLinks.length, waiverSeats: waiverSeats.length, reversals }).toEqual({
       paidLinks: N,
       waiverSeats: N,
-      reversals: ORDERS,
+      reversals: fullyRefunded,
     });
   }, 300_000);
 });
