@@ -8,8 +8,9 @@ import { RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import request from 'supertest';
+import { RefundReconciler } from '../src/modules/orders/refund-reconciler';
 import { createApp, CreatedApp } from '../src/app.factory';
-import { loadConfig } from '../src/config/config.schema';
+import { AppConfig, loadConfig } from '../src/config/config.schema';
 import { UsersService } from '../src/modules/identity/users.service';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { Order } from '../src/modules/orders/entities/order.entity';
@@ -276,6 +277,8 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
   let dir = '';
   let mailDir = '';
   let seeding: CreatedApp | null = null;
+  /** The in-process app's configuration (the seeding, and the reconciler's pass at the end). */
+  let appConfig: AppConfig | null = null;
   let db: Client | null = null;
   let victim: Child | null = null;
   let worker: Child | null = null;
@@ -321,7 +324,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     db = new Client({ connectionString: DATABASE_URL });
 
     // Seeding, in this process: the app's services and its HTTP API (migrates the database too).
-    const config = loadConfig({
+    const config = (appConfig = loadConfig({
       DATABASE_URL,
       REDIS_URL,
       REDIS_PREFIX,
@@ -334,7 +337,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       SYNC_TOKEN_KEY,
       MEDIA_DIR: path.join(dir, 'media'),
       MAIL_OUTBOX_DIR: mailDir,
-    });
+    }));
     seeding = await createApp(config);
     const app = seeding.app;
     const http = request(app.getHttpServer());
@@ -420,11 +423,11 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         organizationId,
         orderId: order.id,
         lines: [{ name: 'Glaze kit', unitAmountCents: PRICE, quantity: 1 }],
-        customerEmail: null,
+        customerEmail: 'crash.buyer@example.test',
         successUrl: 'http://localhost/',
         cancelUrl: 'http://localhost/',
         expiresAt,
-      } as Parameters<PaymentsPort['createCheckout']>[0]);
+      });
       await withEm(() =>
         em
           .fork()
@@ -678,11 +681,19 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         'the outbox to drain',
       );
     }
-    // RECONCILER HOOK: the refunds reconciler (two-step refunds, built in parallel) repairs a refund
-    // made at the provider whose ledger row never committed, and a ledger row left pending. Until it
-    // lands there is nothing to run; when it does, run it here (or let the worker's repeatable job
-    // run) and count what it repaired in `repairs`.
-    const repairs = await runRefundsReconciler();
+    // The refunds reconciler: a refund made at the provider whose ledger answer never committed (the
+    // victim died between the provider's answer and its commit, or the admin gave up) is finished
+    // from the provider's own record; what it publishes (points taken back) goes through the outbox.
+    const repairs = await runRefundsReconciler(appConfig!);
+    if (hasOutbox) {
+      await waitFor(
+        async () =>
+          (await sql(`select 1 from outbox_message where done_at is null and failed_at is null limit 1`))
+            .length === 0,
+        60_000,
+        'the outbox to drain after the reconciler',
+      );
+    }
     // Jobs that are not outbox rows: the waiver's signature request at the provider, and its mail.
     const unmailed = async () => {
       const mails = await readMails(mailDir);
@@ -925,22 +936,23 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
  * answers what it repaired, or null while there is none. Adjust the module path and call here when
  * it lands.
  */
-async function runRefundsReconciler(): Promise<number | null> {
-  const candidates = [
-    'modules/orders/refunds-reconciler.service.js',
-    'modules/orders/refund-reconciler.service.js',
-  ];
-  for (const file of candidates) {
-    try {
-      require.resolve(path.join(DIST, file));
-    } catch {
-      continue;
+/**
+ * One pass of the refunds reconciler (RefundReconciler.run) in an app of our own on the same database
+ * and Redis, every `requested` ledger row counted as old enough. Answers what it repaired.
+ */
+async function runRefundsReconciler(config: AppConfig): Promise<number> {
+  const created = await createApp({ ...config, RUN_WORKER: false });
+  try {
+    const report = await RequestContext.create(created.app.get(EntityManager), () =>
+      created.app.get(RefundReconciler).run({ requestedOlderThanMs: 0 }),
+    );
+    if (report.stillRequested > 0 || report.missingAtProvider.length > 0) {
+      console.log(`reconciler: ${report.stillRequested} still requested, missing at the provider: ${report.missingAtProvider.join(', ')}`);
     }
-    // Found: the reconciler runs as a repeatable job in the worker; give it one period to pass.
-    // (Replace with a direct call of its exported function once its shape is known.)
-    return 0;
+    return report.finished + report.recorded + report.corrected;
+  } finally {
+    await created.close();
   }
-  return null;
 }
 
 /** The .eml files the app wrote (no SMTP_URL): recipient, subject and Message-ID of each. */
@@ -973,11 +985,11 @@ async function failedJobsIn(
     const out: { queue: string; name: string; reason: string }[] = [];
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*:failed`, 'COUNT', 1000);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*:failed`, 'COUNT', '1000');
       cursor = next;
       for (const key of keys) {
         const queueKey = key.slice(0, -':failed'.length);
-        for (const id of await redis.zrange(key, 0, -1)) {
+        for (const id of await redis.zrange(key, '0', '-1')) {
           const [name, reason] = await redis.hmget(`${queueKey}:${id}`, 'name', 'failedReason');
           out.push({
             queue: queueKey.slice(queueKey.lastIndexOf(':') + 1),
