@@ -304,6 +304,8 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     QUEUE_MODE: 'redis',
     // A killed worker's active jobs are taken again within about twice this (BullMQ's stalled check).
     QUEUE_LOCK_MS: '2000',
+    // A key whose first call died with the victim is taken over by its retry after this long.
+    IDEMPOTENCY_LEASE_SECONDS: '3',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
     SYNC_TOKEN_KEY,
@@ -569,6 +571,15 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
             refused = error.refused;
           }
           if (answer && answer.status === 200) break;
+          // The first call with this key died with the victim: the key is its own until its lease
+          // (IDEMPOTENCY_LEASE_SECONDS) runs out; a real client retries a 409 of this kind later.
+          const keyBusy = answer?.status === 409 && answer.text.includes('still being processed');
+          if (keyBusy) {
+            if (Date.now() > deadline) throw new Error(`Refund ${step} of ${orderId}: its key still busy at the deadline`);
+            stats.retries += 1;
+            await sleep(500);
+            continue;
+          }
           if (answer && answer.status < 500)
             throw new Error(`Refund ${step} of ${orderId} answered ${answer.status}: ${answer.text}`);
           // The answer was lost with the call under way: most admins press Refund again (same key),

@@ -167,6 +167,13 @@ export const configSchema = z.object({
     .min(0.5, 'expected at least 0.5 hours (Stripe needs 30 minutes)')
     .max(24, 'expected at most 24 hours (Stripe Checkout Sessions last at most 24 hours)')
     .default(24),
+  /**
+   * How long an Idempotency-Key stays claimed by the first request that carries it: a retry before
+   * then is answered 409 (still being processed); after it, the retry takes the key over (its first
+   * request died with its process). The work behind a key is idempotent itself, so a takeover of a
+   * slow request repeats nothing.
+   */
+  IDEMPOTENCY_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int().min(1).max(3600).default(120),
   /** DocuSeal's API address (cloud https://api.docuseal.com, or https://your-host/api): with DOCUSEAL_API_KEY, waivers are signed through DocuSeal. */
   DOCUSEAL_URL: url(['http:', 'https:']).optional(),
   /** DocuSeal API key (X-Auth-Token). Unset: waivers are signed on the built-in demo signing page. */

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
 
 /** The first answer of a request, as it is replayed. */
 export interface StoredAnswer {
@@ -51,7 +53,12 @@ export class IdempotencyStore {
   options: IdempotencyOptions = { ...DEFAULT_IDEMPOTENCY_OPTIONS };
   private lastSweep = 0;
 
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.options.leaseMs = config.IDEMPOTENCY_LEASE_SECONDS * 1000;
+  }
 
   private connection() {
     return this.em.getConnection();
