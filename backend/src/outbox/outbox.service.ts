@@ -280,6 +280,33 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
     }));
   }
 
+  /** The most recent rows failed for good, newest first. */
+  async failedRows(limit: number) {
+    const rows = await this.orm.em.getConnection().execute<
+      { id: string; type: string; subscriber: string; organization_id: string | null; attempts: number; last_error: string | null; created_at: Date; failed_at: Date }[]
+    >(
+      `select id, type, subscriber, organization_id, attempts, last_error, created_at, failed_at
+         from outbox_message where failed_at is not null order by failed_at desc, seq desc limit ?`,
+      [limit],
+    );
+    return rows.map((r: { id: string; type: string; subscriber: string; organization_id: string | null; attempts: number; last_error: string | null; created_at: Date; failed_at: Date }) => ({
+      ...r,
+      attempts: Number(r.attempts),
+      created_at: new Date(r.created_at).toISOString(),
+      failed_at: new Date(r.failed_at).toISOString(),
+    }));
+  }
+
+  /** A row failed for good goes back to waiting, its attempts start over; false when no such failed row. */
+  async retry(id: string): Promise<boolean> {
+    const rows = await this.orm.em
+      .getConnection()
+      .execute<{ id: string }[]>(`update outbox_message set failed_at = null, relayed_at = null, attempts = 0 where id = ? and failed_at is not null returning id`, [id]);
+    if (rows.length === 0) return false;
+    this.kick();
+    return true;
+  }
+
   /**
    * What was announced of a type, oldest first, once per announcement (not per subscriber), with
    * the fields `match` names equal (tests, and support looking at what happened to an order).

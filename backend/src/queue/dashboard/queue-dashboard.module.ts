@@ -2,6 +2,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { BullBoardModule, BullBoardModuleOptions } from '@bull-board/nestjs';
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '../../modules/identity/identity.module';
+import { OutboxController } from '../../outbox/outbox.controller';
 import { QueueDashboardController } from './queue-dashboard.controller';
 import { dashboardMiddleware, DASHBOARD_ROUTE, QueueDashboardGate } from './queue-dashboard.gate';
 
@@ -20,7 +21,8 @@ import { dashboardMiddleware, DASHBOARD_ROUTE, QueueDashboardGate } from './queu
       middleware: dashboardMiddleware,
     }),
   ],
-  controllers: [QueueDashboardController],
+  // The outbox's state sits beside the queue dashboard: both are for the platform's operators.
+  controllers: [QueueDashboardController, OutboxController],
   providers: [QueueDashboardGate],
 })
 export class QueueDashboardModule {}
