@@ -1226,6 +1226,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Super admins: what the outbox has not carried out yet, and what failed for good */
+        get: operations["OutboxController_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/outbox/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Super admins: hands a failed outbox row to its handler again (its attempts start over) */
+        post: operations["OutboxController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2615,6 +2649,33 @@ export interface components {
             url: string;
             /** @description seconds the link stays valid */
             expires_in: number;
+        };
+        OutboxStateDto_Output: {
+            /** @description per subscriber, what is not done yet; a subscriber with nothing open is left out */
+            subscribers: {
+                /** @description the module handler rows are delivered to (loyalty, waivers, orders.payment-links, …) */
+                subscriber: string;
+                /** @description rows committed and not handed to the queue yet */
+                waiting: number;
+                /** @description rows handed to the queue and not done yet (running or retried) */
+                in_flight: number;
+                /** @description rows whose attempts are spent: their effect did not happen */
+                failed: number;
+                /** @description when the oldest row not done nor failed was written */
+                oldest_open_at: string | null;
+            }[];
+            /** @description the 50 most recent rows failed for good */
+            failed: {
+                id: string;
+                /** @description the announcement (order.paid, enrollment.created, …) */
+                type: string;
+                subscriber: string;
+                organization_id: string | null;
+                attempts: number;
+                last_error: string | null;
+                created_at: string;
+                failed_at: string;
+            }[];
         };
     };
     responses: never;
@@ -7370,6 +7431,117 @@ export interface operations {
             };
             /** @description The queue runs in-process: no dashboard */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OutboxController_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxStateDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OutboxController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row waits for the relay again */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No failed outbox row with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A body was sent and is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
