@@ -112,8 +112,11 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
               and table_name not in ('auth_session', 'mikro_orm_migrations') order by table_name`,
         ),
     );
+    // The outbox's rows count by what they announce, not by their delivery (relayed, done), which the
+    // relay and the jobs move on their own after the call that wrote them.
+    const rowText = (table: string) => (table === 'outbox_message' ? `(x.id, x.type, x.subscriber, x.payload)::text` : 'x::text');
     checksumSql = `select ${tables
-      .map((r) => `(select md5(coalesce(string_agg(md5(x::text), ',' order by md5(x::text)), '')) from "${r.table_name}" x)`)
+      .map((r) => `(select md5(coalesce(string_agg(md5(${rowText(r.table_name)}), ',' order by md5(${rowText(r.table_name)})), '')) from "${r.table_name}" x)`)
       .join(" || ':' || ")} as sum`;
   }, 120_000);
   afterAll(() => t?.close());

@@ -83,8 +83,8 @@ describe('health and API documentation', () => {
         if (params.some((p) => p.in === 'query')) expect(op.responses['400']).toBeDefined();
         if (params.some((p) => p.in === 'path')) expect(op.responses['404']).toBeDefined();
         // Bodiless actions: sign out, ask the provider for a page to save a card on, retry a failed
-        // sync, mark a ticketing conflict resolved, ask for a queue dashboard link, and the demo
-        // payment page's Pay and Cancel (form posts without fields).
+        // sync, mark a ticketing conflict resolved, ask for a queue dashboard link, retry a failed
+        // outbox row, and the demo payment page's Pay and Cancel (form posts without fields).
         const bodiless = [
           '/api/auth/logout',
           '/api/auth/logout-all',
@@ -94,6 +94,7 @@ describe('health and API documentation', () => {
           '/api/admin/sync/mappings/{mapping_id}/retry',
           '/api/admin/sync/conflicts/{conflict_id}/resolve',
           '/api/admin/queue-dashboard/link',
+          '/api/admin/outbox/{id}/retry',
         ];
         if (['post', 'put'].includes(method) && !bodiless.includes(path))
           expect(op.requestBody).toBeDefined();
