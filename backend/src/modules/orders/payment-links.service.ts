@@ -18,7 +18,7 @@ import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { PaymentsPort } from '../payments/payments.port';
-import { SeatHoldsService } from '../scheduling/seat-holds.service';
+import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
 import { OrderLine } from './entities/order-line.entity';
 import { Order } from './entities/order.entity';
@@ -65,7 +65,7 @@ export class PaymentLinksService implements OnModuleInit {
     private readonly orders: OrdersService,
     private readonly students: StudentsService,
     private readonly organizations: OrganizationsService,
-    private readonly holds: SeatHoldsService,
+    private readonly seats: EnrollmentsService,
     private readonly activity: OrderActivityService,
     private readonly payments: PaymentsPort,
     private readonly events: PaymentEvents,
@@ -97,7 +97,7 @@ export class PaymentLinksService implements OnModuleInit {
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
       const orderId = randomUUID();
-      const held = await this.holds.hold(ctx, em, { student, eventId, orderId, expiresAt });
+      const held = await this.seats.hold(ctx, em, { student, eventId, orderId, expiresAt });
       // Thrown after the hold: the transaction rolls back, the seat with it.
       if (held.priceCents <= 0) throw new ApiError(HttpStatus.CONFLICT, PAYMENT_LINK_MESSAGES.freeSession);
       const order = em.create(Order, {
@@ -263,7 +263,7 @@ export class PaymentLinksService implements OnModuleInit {
       let detail = '';
       try {
         // The held seat becomes the enrollment; scheduling announces it in this transaction.
-        await this.holds.convert({ organizationId }, em, order.id);
+        await this.seats.convertHold({ organizationId }, em, order.id);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // The payment completed as the link ran out and the seat went to someone else.
@@ -302,7 +302,7 @@ export class PaymentLinksService implements OnModuleInit {
       const order = await this.lockedLinkOrder(em, organizationId, orderId, sessionId);
       if (!order) return;
       order.status = 'failed';
-      await this.holds.release({ organizationId }, em, order.id);
+      await this.seats.releaseHold({ organizationId }, em, order.id);
       this.activity.record(em, {
         organizationId,
         orderId: order.id,

@@ -26,7 +26,7 @@ export interface EnrollmentRulesRow {
  * (its capacity, end, status, name and price), its course's rules (single party, required waiver),
  * whether the student already has a seat in it or a payment link's hold on one, and the seats taken (SEATS_TAKEN_LATERAL, the session's id
  * bound as a value so the planner reads its rows by index). Used by enroll() inside the seat lock
- * and SeatHoldsService.hold() inside the seat lock (a later statement than the lock's) and by
+ * and EnrollmentsService.hold() inside the seat lock (a later statement than the lock's) and by
  * refusalBeforeLock() without it, so a rule (seatRefusal) reads the same
  * in both. With checkStudent the row also tells whether the organization has the student.
  * Always one row: another organization's session, or none, answers `id` null.

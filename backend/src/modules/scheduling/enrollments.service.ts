@@ -12,6 +12,7 @@ import { EnrollmentQuery } from './enrollment-query';
 import { EnrollmentEvents } from './enrollment-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
+import { SeatHold } from './entities/seat-hold.entity';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
 import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
 import { lockEventForSeats } from './seats';
@@ -121,7 +122,25 @@ export async function courseRules(
   return { singleParty: Boolean(row?.single_party), requiredWaiverId: row?.required_waiver_id ?? null };
 }
 
-/** Seats in sessions: enroll (never oversold), list, remove, guests. */
+export interface HeldSeat {
+  holdId: string;
+  /** The session as it was when the seat was held (inside the lock): the order's line. */
+  eventName: string;
+  priceCents: number;
+}
+
+/** What became of a hold when its order was paid. */
+export type HoldConversion =
+  | { outcome: 'enrolled'; enrollmentId: string }
+  | { outcome: 'already_enrolled'; enrollmentId: string }
+  | { outcome: 'no_hold' };
+
+/**
+ * THE writer of seats in sessions (issue 19): enroll (never oversold), sales on other platforms and
+ * their release, payment links' holds and their conversion, removal and guests, each under the
+ * session's seat lock with one set of rules (seatRefusal) and one way a seat is written (createSeat,
+ * which publishes enrollment.created in the same transaction). Also the enrollments' lists.
+ */
 @Injectable()
 export class EnrollmentsService {
   constructor(
@@ -513,6 +532,80 @@ export class EnrollmentsService {
     const enrollment = await em.findOne(Enrollment, where, { refresh: true });
     if (!enrollment) throw notFound('Enrollment not found');
     return { enrollment, seats };
+  }
+
+  // The seats payment links hold: each change in the caller's transaction under the session's seat
+  // lock, and a live hold counts as a taken seat in every seat change (seatsTaken).
+
+  /**
+   * Holds one seat for the student until `expiresAt`. Refused as a direct enroll is: another
+   * organization's or a cancelled session (404), an ended session, a student already enrolled or
+   * already holding a link for it, a single-party session taken, no seat left (409).
+   */
+  async hold(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    input: { student: Student; eventId: string; orderId: string; expiresAt: Date },
+  ): Promise<HeldSeat> {
+    // The seat lock, then everything the rules read in one statement, as enroll() does.
+    const locked = await lockEventForSeats(em, ctx, input.eventId, async (event) => {
+      const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId: input.student.id, eventId: event.eventId, checkStudent: false });
+      const [row] = await em.execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
+      return { ...rulesSeats(row), rules: row };
+    });
+    const row = locked.rules;
+    const refusal = seatRefusal({ ...locked, alreadyEnrolled: row.enrolled, alreadyHolding: row.holding, singleParty: Boolean(row.single_party) });
+    if (refusal) throw refusal;
+    const hold = em.create(SeatHold, {
+      organizationId: ctx.organizationId,
+      eventId: input.eventId,
+      studentId: input.student.id,
+      orderId: input.orderId,
+      expiresAt: input.expiresAt,
+    });
+    await em.flush();
+    return { holdId: hold.id, eventName: row.name, priceCents: Number(row.price_cents) };
+  }
+
+  /** Stops the order's hold from counting (the link was cancelled or expired). Nothing when none is live. */
+  async releaseHold(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<boolean> {
+    const changed = await em.nativeUpdate(
+      SeatHold,
+      { orderId, organizationId: ctx.organizationId, releasedAt: null },
+      { releasedAt: new Date() },
+    );
+    return changed > 0;
+  }
+
+  /**
+   * The order was paid: its held seat becomes the student's enrollment (linked to the order), in the
+   * caller's transaction under the seat lock. A live hold already counts, so the swap never
+   * oversells and always succeeds. A hold that ran out meanwhile (a payment completed just as the
+   * link expired) needs a free seat like any enroll: without one this throws the 409 "session full".
+   */
+  async convertHold(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<HoldConversion> {
+    const found = await em.findOne(SeatHold, { orderId, organizationId: ctx.organizationId });
+    if (!found) return { outcome: 'no_hold' };
+    const seats = await lockEventForSeats(em, ctx, found.eventId);
+    const hold = await em.findOneOrFail(SeatHold, { id: found.id }, { refresh: true });
+    const live = !hold.releasedAt && hold.expiresAt.getTime() > Date.now();
+    const existing = await em.findOne(Enrollment, {
+      event: hold.eventId,
+      student: hold.studentId,
+      status: 'active',
+    });
+    hold.releasedAt ??= new Date();
+    if (existing) {
+      await em.flush();
+      return { outcome: 'already_enrolled', enrollmentId: existing.id };
+    }
+    if (!live && seats.seats + hold.seats > seats.capacity)
+      throw new ApiError(HttpStatus.CONFLICT, M.sessionFull);
+    await em.flush();
+    const { requiredWaiverId } = await courseRules(em, hold.eventId);
+    // The seat is written by scheduling's one seat writer, linked to the order that paid it.
+    const enrollmentId = await this.createSeat(em, ctx.organizationId, { eventId: hold.eventId, studentId: hold.studentId, requiredWaiverId, orderId });
+    return { outcome: 'enrolled', enrollmentId };
   }
 }
 

@@ -13,7 +13,6 @@ import { Enrollment } from './entities/enrollment.entity';
 import { EventDay } from './entities/event-day.entity';
 import { Event } from './entities/event.entity';
 import { SeatHold } from './entities/seat-hold.entity';
-import { SeatHoldsService } from './seat-holds.service';
 import { Tag } from './entities/tag.entity';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
@@ -36,7 +35,6 @@ import { TagsService } from './tags.service';
     TagsService,
     EnrollmentExportService,
     EnrollmentRemovalHooks,
-    SeatHoldsService,
     EnrollmentEvents,
     SessionEvents,
     { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
@@ -46,7 +44,6 @@ import { TagsService } from './tags.service';
     EventsService,
     EnrollmentsService,
     EnrollmentRemovalHooks,
-    SeatHoldsService,
     EnrollmentEvents,
     SessionEvents,
     COURSE_SCHEDULE_READER,
