@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyStore } from '../src/common/idempotency/idempotency.store';
 import { OrderActivityService } from '../src/modules/orders/order-activity.service';
 import { OrderEvents } from '../src/modules/orders/order-events';
+import { Order } from '../src/modules/orders/entities/order.entity';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { providerRefundKey, RefundsService } from '../src/modules/orders/refunds.service';
 import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
@@ -78,14 +79,46 @@ describe('refunds made in the Stripe dashboard', () => {
     return (await port.retrieveCheckout(created.sessionId)).paymentIntentId!;
   }
 
-  /** A paid workbench order of `totalCents` (by default what was charged), charged `cents` at the fake; its lines earn `points`. */
+  /**
+   * A paid workbench order of `totalCents` (by default what was charged), charged `cents` at the
+   * fake; its lines earn `points`. An order earning points is paid the real way: sent as a link (a
+   * Checkout Session naming it), completed at the fake and its webhooks delivered, so the orders
+   * module's order.paid earns the points through the outbox.
+   */
   async function order(
     o: Org,
     cents: number,
     options: { studentId?: string; totalCents?: number; points?: number } = {},
   ) {
-    const paymentIntentId = await charge(o, cents);
     const studentId = options.studentId ?? (await addStudent(t, o.token));
+    if (options.points) {
+      const pending = await t.withEm(() =>
+        t.created.app.get(OrdersService).recordOrder(ctx(o), {
+          studentId,
+          status: 'pending',
+          source: 'workbench',
+          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: options.totalCents ?? cents, loyaltyPoints: options.points }],
+        }),
+      );
+      const expiresAt = new Date(Date.now() + 23 * 3600_000);
+      const checkout = await t.created.app.get(PaymentsPort).createCheckout({
+        organizationId: o.organizationId,
+        orderId: pending.id,
+        lines: [{ name: 'Glaze kit', unitAmountCents: cents, quantity: 1 }],
+        customerEmail: 'ana@example.test',
+        successUrl: 'http://studio.test/paid',
+        cancelUrl: 'http://studio.test/cancelled',
+        expiresAt,
+      });
+      await t.withEm((em) => em.nativeUpdate(Order, { id: pending.id }, { checkoutSessionId: checkout.sessionId, linkExpiresAt: expiresAt }));
+      const from = fake.events.length;
+      fake.completeCheckout(checkout.sessionId);
+      await deliverAll(...fake.events.slice(from));
+      const paid = await drawer(o, pending.id);
+      expect(paid.status).toBe('paid');
+      return { id: pending.id, paymentIntentId: paid.stripe_payment_intent_id as string, studentId };
+    }
+    const paymentIntentId = await charge(o, cents);
     const recorded = await t.withEm(() =>
       t.created.app.get(OrdersService).recordOrder(ctx(o), {
         studentId,
@@ -211,14 +244,6 @@ describe('refunds made in the Stripe dashboard', () => {
 
   it('a partial then a full refund in the dashboard show on the order with its status and history; the full one takes the points back', async () => {
     const paid = await order(a, 5000, { points: 300 });
-    await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, {
-        type: 'order.paid',
-        organizationId: a.organizationId,
-        orderId: paid.id,
-        studentId: paid.studentId,
-        loyaltyPoints: 300,
-      }));
-    await t.settle();
     expect((await points(a, paid.studentId))[0]).toMatchObject({ balance: 300, reason: 'earned' });
 
     // Partial, announced by refund.created.
@@ -411,9 +436,6 @@ describe('refunds made in the Stripe dashboard', () => {
 
   it('a refund of ours whose answer was never recorded (a crash) is recorded from its webhook; one naming our order with no ledger row is recorded on it', async () => {
     const paid = await order(a, 4000, { points: 120 });
-    await t.withEm((em) =>
-      t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: paid.studentId, loyaltyPoints: 120 }),
-    );
     const port = t.created.app.get(PaymentsPort);
     // Step (a) committed and Stripe made the refund; the process died before recording its answer.
     const ledgerId = randomUUID();
@@ -459,14 +481,6 @@ describe('refunds made in the Stripe dashboard', () => {
 
   it('a dashboard refund that later fails gives its amount and the points back; a late refund.created changes nothing', async () => {
     const paid = await order(a, 2500, { points: 100 });
-    await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, {
-        type: 'order.paid',
-        organizationId: a.organizationId,
-        orderId: paid.id,
-        studentId: paid.studentId,
-        loyaltyPoints: 100,
-      }));
-    await t.settle();
     const made = fake.dashboardRefund(paid.paymentIntentId, { status: 'pending' });
     await deliverAll(made.created);
     expect(await drawer(a, paid.id)).toMatchObject({

@@ -1,6 +1,6 @@
 import { LOYALTY_REASON_LABELS, REFUND_MESSAGES as M } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
-import { OrderEvents } from '../src/modules/orders/order-events';
+import { Order } from '../src/modules/orders/entities/order.entity';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
@@ -95,6 +95,39 @@ describe('refunds that fail at Stripe after they were made', () => {
   /** Another event of the same refund change, as Stripe sends one change under several types and ids. */
   const another = (event: Event, type: string): Event => ({ ...structuredClone(event), id: `evt_${randomUUID().replace(/-/g, '')}`, type });
   const failedLines = (body: { activity: ActivityLine[] }) => body.activity.filter((l) => l.action === 'refund_failed');
+
+  /**
+   * An order of a glaze kit earning `points`, paid the real way: sent as a link (a Checkout Session
+   * at the fake naming the order), completed there, its webhooks delivered; the payment settles the
+   * order and the orders module's order.paid earns the points (through the outbox).
+   */
+  async function paidPointsOrder(o: Org, studentId: string, cents: number, points: number) {
+    const recorded = await t.withEm(() =>
+      t.created.app.get(OrdersService).recordOrder(ctx(o), {
+        studentId,
+        status: 'pending',
+        source: 'workbench',
+        lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: cents, loyaltyPoints: points }],
+      }),
+    );
+    const expiresAt = new Date(Date.now() + 23 * 3600_000);
+    const checkout = await t.created.app.get(PaymentsPort).createCheckout({
+      organizationId: o.organizationId,
+      orderId: recorded.id,
+      lines: [{ name: 'Glaze kit', unitAmountCents: cents, quantity: 1 }],
+      customerEmail: 'ana@example.test',
+      successUrl: 'http://studio.test/paid',
+      cancelUrl: 'http://studio.test/cancelled',
+      expiresAt,
+    });
+    await t.withEm((em) => em.nativeUpdate(Order, { id: recorded.id }, { checkoutSessionId: checkout.sessionId, linkExpiresAt: expiresAt }));
+    const from = fake.events.length;
+    fake.completeCheckout(checkout.sessionId);
+    await deliverAll(...fake.events.slice(from));
+    const paid = await drawer(o, recorded.id);
+    expect(paid.status).toBe('paid');
+    return { id: recorded.id, paymentIntentId: paid.stripe_payment_intent_id as string };
+  }
 
   beforeAll(async () => {
     fake = await startFakeStripe('sk_test_refund_failures');
@@ -269,19 +302,8 @@ describe('refunds that fail at Stripe after they were made', () => {
       await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
       const s = await addStudent(t, a.token);
       await t.http.post(`/api/admin/student/${s}/loyalty-balance/set`).set('token', a.token).send({ amount: 1000 }).expect(200);
-      const paymentIntentId = await charge(a, 5000);
-      const paid = await t.withEm(() =>
-        t.created.app.get(OrdersService).recordOrder(ctx(a), {
-          studentId: s,
-          status: 'paid',
-          source: 'workbench',
-          paymentIntentId,
-          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 2500, quantity: 2, loyaltyPoints: 150 }],
-        }),
-      );
-      // Its payment announced as the orders module announces it: the kits earn 300 points.
-      await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 300 }));
-    await t.settle();
+      // Paid through Checkout: the kits earn 300 points.
+      const paid = await paidPointsOrder(a, s, 5000, 300);
       const beforeRefund = (await points(a, s))[0].balance;
       expect(beforeRefund).toBe(1300);
 
@@ -315,18 +337,7 @@ describe('refunds that fail at Stripe after they were made', () => {
 
     it('a failed part of an order refunded in parts gives back the points its full refund took; a failed partial refund gives none', async () => {
       const s = await addStudent(t, a.token);
-      const paymentIntentId = await charge(a, 4000);
-      const paid = await t.withEm(() =>
-        t.created.app.get(OrdersService).recordOrder(ctx(a), {
-          studentId: s,
-          status: 'paid',
-          source: 'workbench',
-          paymentIntentId,
-          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 4000, loyaltyPoints: 200 }],
-        }),
-      );
-      await t.withEm((em) => t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 200 }));
-    await t.settle();
+      const paid = await paidPointsOrder(a, s, 4000, 200);
       fake.answerNextRefund('pending');
       const first = lastRefund((await refund(a, paid.id, { amount: 1000 }).expect(200)).body);
       // A partial refund took nothing, so its failure gives nothing back.
