@@ -4,12 +4,29 @@ import { OutboxService } from '../../outbox/outbox.service';
 
 /**
  * What the orders module announces, published in the transaction of the change (the outbox). The
- * loyalty module listens (order.paid: the product lines earn their points; order.refunded with
+ * orders module itself listens to its payment links' announcements (the expiry job, the mail), the
+ * loyalty module to the rest (order.paid: the product lines earn their points; order.refunded with
  * `full`: the points the order earned are taken back; order.refund_failed with `wasFull`: the points
  * that full refund took are given back). Delivery is at least once, in order per order: listeners
  * are idempotent.
  */
 export type OrderEvent =
+  | {
+      /** A payment link's order and held seat were committed: its expiry job is queued from this. */
+      type: 'payment_link.created';
+      organizationId: string;
+      orderId: string;
+      /** When the link and its seat run out (ISO 8601). */
+      expiresAt: string;
+    }
+  | {
+      /** The provider's checkout of a payment link is recorded on its order: the link is mailed from this. */
+      type: 'payment_link.sent';
+      organizationId: string;
+      orderId: string;
+      /** The checkout page the payer opens. */
+      url: string;
+    }
   | {
       type: 'order.paid';
       organizationId: string;

@@ -82,6 +82,10 @@ export class PaymentLinksService implements OnModuleInit {
     const endedBy = (action: Ended) => (e: EndedEvent) => this.ended(e.organizationId, e.orderId, e.sessionId, action);
     this.events.on('checkout.expired', 'orders.payment-links', endedBy('payment_link_expired'));
     this.events.on('checkout.cancelled', 'orders.payment-links', endedBy('payment_link_cancelled'));
+    // The link's own effects, from the transactions that make the link (the outbox): none is lost to
+    // a crash right after a commit.
+    this.orderEvents.on('payment_link.created', 'orders.payment-links', (e) => this.scheduleExpiry(e.organizationId, e.orderId, new Date(e.expiresAt)));
+    this.orderEvents.on('payment_link.sent', 'orders.payment-links', (e) => this.mailLink(e.organizationId, e.orderId, e.url));
     this.queue.process(PAYMENT_LINK_QUEUE, async (job) => {
       if (job.name === EXPIRE_LINK_JOB) await this.reconcile(job.data as ExpireLinkJob);
     });
@@ -89,8 +93,10 @@ export class PaymentLinksService implements OnModuleInit {
 
   /**
    * Sends the student a payment link for the session. The order, its line and the held seat commit
-   * together (under the session's seat lock); then the expiry job is queued, the provider's checkout
-   * created (outside the lock), and the mail queued.
+   * together (under the session's seat lock), with payment_link.created (its expiry job is queued
+   * from it: whatever happens next, the order is settled at the link's expiry); then the provider's
+   * checkout is created (outside the lock) and recorded on the order with payment_link.sent (the
+   * link is mailed from it).
    */
   async send(ctx: RequestContext, studentId: string, eventId: string): Promise<PaymentLinkSent> {
     const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
@@ -120,21 +126,9 @@ export class PaymentLinksService implements OnModuleInit {
         unitPriceCents: held.priceCents,
       });
       await em.flush();
+      await this.orderEvents.publish(em as EntityManager, { type: 'payment_link.created', organizationId: ctx.organizationId, orderId, expiresAt: expiresAt.toISOString() });
       return { order, student };
     });
-
-    // Queued before anything can fail: whatever happens next, the order is settled at the link's expiry.
-    await this.queue.add<ExpireLinkJob>(
-      PAYMENT_LINK_QUEUE,
-      EXPIRE_LINK_JOB,
-      { orderId: order.id, organizationId: ctx.organizationId },
-      {
-        jobId: `payment-link-expiry-${order.id}`,
-        delayMs: expiresAt.getTime() - Date.now() + EXPIRY_GRACE_MS,
-        attempts: 10,
-        backoffMs: 30_000,
-      },
-    );
 
     let checkout: { sessionId: string; url: string };
     try {
@@ -174,9 +168,40 @@ export class PaymentLinksService implements OnModuleInit {
         amountCents: order.totalCents,
         detail: student.email,
       });
+      await this.orderEvents.publish(em as EntityManager, { type: 'payment_link.sent', organizationId: ctx.organizationId, orderId: order.id, url: checkout.url });
     });
+    return {
+      order_id: order.id,
+      order_number: order.orderNumber,
+      url: checkout.url,
+      expires_at: expiresAt.toISOString(),
+    };
+  }
 
-    const organization = await this.organizations.current(ctx);
+  /** payment_link.created: the job that settles the link at its expiry (one per order, by its id). */
+  private async scheduleExpiry(organizationId: string, orderId: string, expiresAt: Date): Promise<void> {
+    await this.queue.add<ExpireLinkJob>(
+      PAYMENT_LINK_QUEUE,
+      EXPIRE_LINK_JOB,
+      { orderId, organizationId },
+      {
+        jobId: `payment-link-expiry-${orderId}`,
+        delayMs: Math.max(0, expiresAt.getTime() - Date.now()) + EXPIRY_GRACE_MS,
+        attempts: 10,
+        backoffMs: 30_000,
+      },
+    );
+  }
+
+  /** payment_link.sent: the link mailed to the student (once per order, by the mail's dedupe key). */
+  private async mailLink(organizationId: string, orderId: string, url: string): Promise<void> {
+    const em = this.em.fork();
+    const order = await em.findOne(Order, { id: orderId, organization: organizationId }, { populate: ['student', 'organization'] });
+    // Still worth mailing only while the link is open.
+    if (!order || order.status !== 'pending' || !order.linkExpiresAt) return;
+    const student = order.student;
+    const organization = order.organization;
+    const expiresAt = order.linkExpiresAt;
     const until = new Intl.DateTimeFormat('en-US', {
       year: 'numeric',
       month: 'short',
@@ -194,18 +219,12 @@ export class PaymentLinksService implements OnModuleInit {
         '',
         `${organization.name} has saved you a seat in ${order.description}. To confirm it, pay ${formatCents(order.totalCents)} here:`,
         '',
-        checkout.url,
+        url,
         '',
         `The link and your seat are held until ${until}.`,
       ].join('\n'),
       dedupeKey: `payment-link:${order.id}`,
     });
-    return {
-      order_id: order.id,
-      order_number: order.orderNumber,
-      url: checkout.url,
-      expires_at: expiresAt.toISOString(),
-    };
   }
 
   /**
