@@ -13,7 +13,7 @@ import { validCourseEdit } from './support/catalog-fixtures';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { connect, fakeToken, mappingOf } from './support/sync-fixtures';
 import { EventbriteWebhooksService } from '../src/modules/sync/drivers/eventbrite/eventbrite-webhooks.service';
-import { SyncConfigEvents } from '../src/modules/sync/sync-config-events';
+import { SyncChangeEvents } from '../src/modules/sync/sync-config-events';
 import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
 import { EVENTBRITE_POLL_QUEUE, EventbriteOrdersCron, eventbritePollScheduler } from '../src/modules/sync/crons/eventbrite-orders.cron';
 import { startTestApp, TestApp } from './test-app';
@@ -549,7 +549,7 @@ describe('Eventbrite sync', () => {
         expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
         // A reconnect (its announcement) schedules the poll again, had it been lost.
         await t.created.app.get(EventbriteOrdersCron).unschedule(b.organizationId);
-        await t.created.app.get(SyncConfigEvents).emit({ type: 'sync.connected', organizationId: b.organizationId, provider: 'eventbrite' });
+        await t.redeliver(t.created.app.get(SyncChangeEvents), { type: 'sync.connected', organizationId: b.organizationId, provider: 'eventbrite' });
         expect(await schedules()).toContain(eventbritePollScheduler(b.organizationId));
         // Saving again (another replica, another field) keeps the one schedule, and registers no webhook.
         await save({ sync_all_courses: false }, b.token);

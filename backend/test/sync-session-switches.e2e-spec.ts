@@ -52,6 +52,8 @@ describe('sync switches (the session save hot path)', () => {
     course = { ...refs, location_id: location.body.location_id as string };
     await connect(t, org.organizationId, 'eventbrite', fakeGrant);
     await connect(t, org.organizationId, 'zoom', fakeGrant);
+    // What the connections announced (the Eventbrite poll schedule) is carried out before the saves are counted.
+    await t.settle();
   }, 120000);
   afterAll(async () => {
     jest.restoreAllMocks();

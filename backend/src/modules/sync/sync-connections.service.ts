@@ -8,7 +8,7 @@ import { Organization } from '../organizations/organization.entity';
 import type { DriverAuth } from './drivers/sync-driver';
 import { SyncConnection } from './entities/sync-connection.entity';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
-import { SyncConfigEvents } from './sync-config-events';
+import { SyncChangeEvents, SyncConfigEvents } from './sync-config-events';
 import { TokenCipher } from './token-cipher';
 
 export interface ConnectionGrant {
@@ -64,6 +64,7 @@ export class SyncConnectionsService {
     private readonly cipher: TokenCipher,
     private readonly oauth: SyncOAuthService,
     private readonly events: SyncConfigEvents,
+    private readonly changes: SyncChangeEvents,
   ) {}
 
   /**
@@ -126,33 +127,38 @@ export class SyncConnectionsService {
       expiresAt: grant.expiresAt,
     };
     const existing = await this.find(ctx, provider);
-    let connection: SyncConnection;
-    if (existing) {
-      // A reconnect of the same account keeps what the jobs recorded on the connection (Eventbrite's
-      // webhook id): the deliveries of that webhook stay accepted, with no gap until a reconcile.
-      // Another account is let go first, while its tokens are still the stored ones (its webhook is
-      // deleted at the provider, as on Disconnect), and starts from its own metadata.
-      const same = sameAccount(existing.metadata ?? {}, metadata);
-      if (!same) await this.events.emit({ type: 'sync.disconnecting', organizationId: ctx.organizationId, provider });
-      this.em.assign(existing, { ...fields, metadata: same ? { ...existing.metadata, ...metadata } : metadata, connectedAt: new Date() });
-      await this.em.flush();
-      connection = existing;
-    } else {
-      connection = this.em.create(SyncConnection, {
-        organization: this.em.getReference(Organization, ctx.organizationId),
-        provider,
-        ...fields,
-        metadata,
-      });
-      await this.em.persistAndFlush(connection);
-    }
+    // A reconnect of the same account keeps what the jobs recorded on the connection (Eventbrite's
+    // webhook id): the deliveries of that webhook stay accepted, with no gap until a reconcile.
+    // Another account is let go first, while its tokens are still the stored ones (its webhook is
+    // deleted at the provider, as on Disconnect), and starts from its own metadata.
+    const same = existing ? sameAccount(existing.metadata ?? {}, metadata) : false;
+    if (existing && !same) await this.events.emit({ type: 'sync.disconnecting', organizationId: ctx.organizationId, provider });
+    const connection = await this.em.transactional(async (em) => {
+      const stored = existing ? await em.findOne(SyncConnection, { id: existing.id }, { refresh: true }) : null;
+      let row: SyncConnection;
+      if (stored) {
+        em.assign(stored, { ...fields, metadata: same ? { ...stored.metadata, ...metadata } : metadata, connectedAt: new Date() });
+        row = stored;
+      } else {
+        row = em.create(SyncConnection, {
+          organization: em.getReference(Organization, ctx.organizationId),
+          provider,
+          ...fields,
+          metadata,
+        });
+      }
+      await em.flush();
+      // With the connection (the outbox): the Eventbrite webhook and polls follow it.
+      await this.changes.publish(em as EntityManager, { type: 'sync.connected', organizationId: ctx.organizationId, provider });
+      return row;
+    });
     await this.changed(ctx, provider, true);
     return connection;
   }
 
   /**
-   * Announces the connection's life (SyncConfigEvents): `sync.connected` once stored (also a
-   * reconnect), `sync.disconnected` once forgotten. Listeners only enqueue or drop caches.
+   * The connection's life in this process, after the commit (SyncConfigEvents): the cached switches
+   * are dropped. What must follow it was published on SyncChangeEvents with the change.
    */
   private changed(ctx: OrgContext, provider: SyncProviderName, connected: boolean): Promise<void> {
     return this.events.emit({
@@ -195,7 +201,10 @@ export class SyncConnectionsService {
 
   /** Forgets the organization's connection to the provider (SyncConnectService revokes first). */
   async forget(ctx: OrgContext, provider: SyncProviderName): Promise<void> {
-    await this.em.nativeDelete(SyncConnection, { organization: ctx.organizationId, provider });
+    await this.em.transactional(async (em) => {
+      await em.nativeDelete(SyncConnection, { organization: ctx.organizationId, provider });
+      await this.changes.publish(em as EntityManager, { type: 'sync.disconnected', organizationId: ctx.organizationId, provider });
+    });
     await this.changed(ctx, provider, false);
   }
 }

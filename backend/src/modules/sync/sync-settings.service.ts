@@ -21,7 +21,7 @@ import type { RequestContext } from '../../common/request-context';
 import { SYNC_DRIVERS, SyncDriver } from './drivers/sync-driver';
 import { readSaleConflicts } from './drivers/eventbrite/eventbrite-conflicts';
 import { SyncConfig } from './entities/sync-config.entity';
-import { SyncConfigEvents } from './sync-config-events';
+import { SyncChangeEvents, SyncConfigEvents } from './sync-config-events';
 import { SyncOAuthService } from './oauth/sync-oauth.service';
 import { SyncConnectionsService } from './sync-connections.service';
 import { failureLabels } from './failure-labels.query';
@@ -71,6 +71,7 @@ export class SyncSettingsService {
     private readonly em: EntityManager,
     private readonly connections: SyncConnectionsService,
     private readonly events: SyncConfigEvents,
+    private readonly changes: SyncChangeEvents,
     @Optional() @Inject(SYNC_DRIVERS) private readonly drivers: SyncDriver[] | null,
     private readonly oauth: SyncOAuthService,
   ) {}
@@ -90,22 +91,28 @@ export class SyncSettingsService {
     const { provider_name: provider, ...fields } = payload;
     const initial = SYNC_CONFIG_SCHEMAS[provider].parse({ ...SYNC_CONFIG_DEFAULTS[provider], ...fields });
     const before = await this.config(ctx, provider);
-    await this.em.getConnection().execute(
-      `insert into "sync_config" ("id", "organization_id", "provider", "config", "updated_at")
-       values (?, ?, ?, ?::jsonb, now())
-       on conflict ("organization_id", "provider")
-       do update set "config" = "sync_config"."config" || ?::jsonb, "updated_at" = now()`,
-      [randomUUID(), ctx.organizationId, provider, JSON.stringify(initial), JSON.stringify(fields)],
-    );
-    const after = await this.config(ctx, provider);
-    // Listeners (the mailing lists' backfill) only enqueue; one failing is logged, the save stands.
-    await this.events.emit({
-      type: 'sync.config.saved',
-      organizationId: ctx.organizationId,
-      provider,
-      before,
-      after,
+    const saved = await this.em.transactional(async (em) => {
+      const [row] = await em.execute<{ config: unknown }[]>(
+        `insert into "sync_config" ("id", "organization_id", "provider", "config", "updated_at")
+         values (?, ?, ?, ?::jsonb, now())
+         on conflict ("organization_id", "provider")
+         do update set "config" = "sync_config"."config" || ?::jsonb, "updated_at" = now()
+         returning "config"`,
+        [randomUUID(), ctx.organizationId, provider, JSON.stringify(initial), JSON.stringify(fields)],
+      );
+      const event = {
+        type: 'sync.config.saved' as const,
+        organizationId: ctx.organizationId,
+        provider,
+        before,
+        after: parseSyncConfig(provider, typeof row.config === 'string' ? JSON.parse(row.config) : row.config),
+      };
+      // With the save (the outbox): the mailing lists' backfill, the Eventbrite webhook and polls.
+      await this.changes.publish(em as EntityManager, event);
+      return event;
     });
+    // In this process, after the commit: the cached switches are dropped.
+    await this.events.emit(saved);
     return this.view(ctx, provider);
   }
 

@@ -10,7 +10,7 @@ import {
   MailchimpStudentUpsertHandler,
 } from './drivers/mailchimp/mailchimp.jobs';
 import { MailingListSync } from './jobs/mailing-list-sync';
-import { SyncConfigEvents } from './sync-config-events';
+import { SyncChangeEvents, SyncConfigEvents } from './sync-config-events';
 import { SyncSwitches } from './sync-switches';
 import { SyncConfig } from './entities/sync-config.entity';
 import { SyncConnection } from './entities/sync-connection.entity';
@@ -65,6 +65,7 @@ import { SyncWebhooksController } from './webhooks.controller';
     SyncSettingsService,
     SyncJobsService,
     SyncConfigEvents,
+    SyncChangeEvents,
     SyncSwitches,
     MailingListSync,
     MailchimpDriver,

@@ -3,7 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../queue/job-queue';
 import { EventbriteOrdersService } from '../drivers/eventbrite/eventbrite-orders.service';
-import { SyncConfigEvents } from '../sync-config-events';
+import { SyncChangeEvents } from '../sync-config-events';
 
 export const EVENTBRITE_POLL_QUEUE = 'sync-eventbrite-poll';
 export const EVENTBRITE_POLL_INTERVAL_MS = 5 * 60_000;
@@ -29,16 +29,17 @@ export class EventbriteOrdersCron implements OnApplicationBootstrap {
     private readonly em: EntityManager,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly orders: EventbriteOrdersService,
-    configEvents: SyncConfigEvents,
+    changes: SyncChangeEvents,
   ) {
-    configEvents.on('sync.config.saved', async (e) => {
+    // From the outbox, with each change: the schedule follows the settings and the connection.
+    changes.on('sync.config.saved', 'sync.eventbrite-polls', async (e) => {
       if (e.provider === 'eventbrite') await this.refresh(e.organizationId);
     });
     // A reconnect keeps the chosen organization: it polls again unless a webhook gets registered.
-    configEvents.on('sync.connected', async (e) => {
+    changes.on('sync.connected', 'sync.eventbrite-polls', async (e) => {
       if (e.provider === 'eventbrite') await this.refresh(e.organizationId);
     });
-    configEvents.on('sync.disconnected', async (e) => {
+    changes.on('sync.disconnected', 'sync.eventbrite-polls', async (e) => {
       if (e.provider === 'eventbrite') await this.unschedule(e.organizationId);
     });
   }

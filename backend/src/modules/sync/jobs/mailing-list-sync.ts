@@ -4,7 +4,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EnrollmentEvents } from '../../scheduling/enrollment-events';
 import { StudentEvents } from '../../students/student-events';
 import { StudentsService } from '../../students/students.service';
-import { SyncConfigEvents } from '../sync-config-events';
+import { SyncChangeEvents } from '../sync-config-events';
 import { SyncConnectionsService } from '../sync-connections.service';
 import { SyncSwitches } from '../sync-switches';
 import {
@@ -32,13 +32,13 @@ export class MailingListSync implements OnModuleInit {
     private readonly students: StudentsService,
     private readonly studentEvents: StudentEvents,
     private readonly enrollmentEvents: EnrollmentEvents,
-    private readonly configEvents: SyncConfigEvents,
+    private readonly changes: SyncChangeEvents,
   ) {}
 
   onModuleInit(): void {
     this.studentEvents.on('student.created', 'sync.mailing-lists', (e) => this.studentChanged(e.organizationId, e.studentId));
     this.enrollmentEvents.on('enrollment.created', 'sync.mailing-lists', (e) => this.studentChanged(e.organizationId, e.studentId));
-    this.configEvents.on('sync.config.saved', async (e) => {
+    this.changes.on('sync.config.saved', 'sync.mailing-lists', async (e) => {
       if (e.provider !== 'mailchimp' && e.provider !== 'klaviyo') return;
       const before = e.before as { list_id?: string | null; sync_all_customers?: boolean };
       const after = e.after as { list_id?: string | null; sync_all_customers?: boolean };

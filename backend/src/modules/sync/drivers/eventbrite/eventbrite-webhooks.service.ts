@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../../../../config/config.module';
 import type { AppConfig } from '../../../../config/config.schema';
 import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../../queue/job-queue';
 import { EventbriteOrdersCron } from '../../crons/eventbrite-orders.cron';
-import { SyncConfigEvents } from '../../sync-config-events';
+import { SyncChangeEvents, SyncConfigEvents } from '../../sync-config-events';
 import { SyncConnectionsService } from '../../sync-connections.service';
 import { SyncSettingsService } from '../../sync-settings.service';
 import { EVENTBRITE_WEBHOOK_ACTIONS } from './eventbrite.client';
@@ -49,11 +49,13 @@ export class EventbriteWebhooksService implements OnModuleInit {
     private readonly driver: EventbriteDriver,
     private readonly cron: EventbriteOrdersCron,
     configEvents: SyncConfigEvents,
+    changes: SyncChangeEvents,
   ) {
-    configEvents.on('sync.config.saved', async (e) => {
+    // From the outbox, with each change: the webhook follows the settings and the connection.
+    changes.on('sync.config.saved', 'sync.eventbrite-webhooks', async (e) => {
       if (e.provider === 'eventbrite') await this.enqueue(e.organizationId);
     });
-    configEvents.on('sync.connected', async (e) => {
+    changes.on('sync.connected', 'sync.eventbrite-webhooks', async (e) => {
       if (e.provider === 'eventbrite') await this.enqueue(e.organizationId);
     });
     configEvents.on('sync.disconnecting', async (e) => {
