@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyStore } from '../src/common/idempotency/idempotency.store';
 import { OrderActivityService } from '../src/modules/orders/order-activity.service';
 import { OrderEvents } from '../src/modules/orders/order-events';
-import { Order } from '../src/modules/orders/entities/order.entity';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { providerRefundKey, RefundsService } from '../src/modules/orders/refunds.service';
 import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
@@ -14,6 +13,7 @@ import { EnrollmentRemovalHooks } from '../src/modules/scheduling/enrollment-rem
 import { EnrollmentsService } from '../src/modules/scheduling/enrollments.service';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
+import { paidThroughCheckout } from './support/checkout-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 const SECRET = 'whsec_external_refunds';
@@ -92,31 +92,8 @@ describe('refunds made in the Stripe dashboard', () => {
   ) {
     const studentId = options.studentId ?? (await addStudent(t, o.token));
     if (options.points) {
-      const pending = await t.withEm(() =>
-        t.created.app.get(OrdersService).recordOrder(ctx(o), {
-          studentId,
-          status: 'pending',
-          source: 'workbench',
-          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: options.totalCents ?? cents, loyaltyPoints: options.points }],
-        }),
-      );
-      const expiresAt = new Date(Date.now() + 23 * 3600_000);
-      const checkout = await t.created.app.get(PaymentsPort).createCheckout({
-        organizationId: o.organizationId,
-        orderId: pending.id,
-        lines: [{ name: 'Glaze kit', unitAmountCents: cents, quantity: 1 }],
-        customerEmail: 'ana@example.test',
-        successUrl: 'http://studio.test/paid',
-        cancelUrl: 'http://studio.test/cancelled',
-        expiresAt,
-      });
-      await t.withEm((em) => em.nativeUpdate(Order, { id: pending.id }, { checkoutSessionId: checkout.sessionId, linkExpiresAt: expiresAt }));
-      const from = fake.events.length;
-      fake.completeCheckout(checkout.sessionId);
-      await deliverAll(...fake.events.slice(from));
-      const paid = await drawer(o, pending.id);
-      expect(paid.status).toBe('paid');
-      return { id: pending.id, paymentIntentId: paid.stripe_payment_intent_id as string, studentId };
+      const paid = await paidThroughCheckout(t, fake, deliverAll, o, { studentId, cents, totalCents: options.totalCents, points: options.points });
+      return { ...paid, studentId };
     }
     const paymentIntentId = await charge(o, cents);
     const recorded = await t.withEm(() =>

@@ -1,11 +1,11 @@
 import { LOYALTY_REASON_LABELS, REFUND_MESSAGES as M } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
-import { Order } from '../src/modules/orders/entities/order.entity';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
+import { paidThroughCheckout } from './support/checkout-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 const SECRET = 'whsec_refund_failures';
@@ -96,38 +96,8 @@ describe('refunds that fail at Stripe after they were made', () => {
   const another = (event: Event, type: string): Event => ({ ...structuredClone(event), id: `evt_${randomUUID().replace(/-/g, '')}`, type });
   const failedLines = (body: { activity: ActivityLine[] }) => body.activity.filter((l) => l.action === 'refund_failed');
 
-  /**
-   * An order of a glaze kit earning `points`, paid the real way: sent as a link (a Checkout Session
-   * at the fake naming the order), completed there, its webhooks delivered; the payment settles the
-   * order and the orders module's order.paid earns the points (through the outbox).
-   */
-  async function paidPointsOrder(o: Org, studentId: string, cents: number, points: number) {
-    const recorded = await t.withEm(() =>
-      t.created.app.get(OrdersService).recordOrder(ctx(o), {
-        studentId,
-        status: 'pending',
-        source: 'workbench',
-        lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: cents, loyaltyPoints: points }],
-      }),
-    );
-    const expiresAt = new Date(Date.now() + 23 * 3600_000);
-    const checkout = await t.created.app.get(PaymentsPort).createCheckout({
-      organizationId: o.organizationId,
-      orderId: recorded.id,
-      lines: [{ name: 'Glaze kit', unitAmountCents: cents, quantity: 1 }],
-      customerEmail: 'ana@example.test',
-      successUrl: 'http://studio.test/paid',
-      cancelUrl: 'http://studio.test/cancelled',
-      expiresAt,
-    });
-    await t.withEm((em) => em.nativeUpdate(Order, { id: recorded.id }, { checkoutSessionId: checkout.sessionId, linkExpiresAt: expiresAt }));
-    const from = fake.events.length;
-    fake.completeCheckout(checkout.sessionId);
-    await deliverAll(...fake.events.slice(from));
-    const paid = await drawer(o, recorded.id);
-    expect(paid.status).toBe('paid');
-    return { id: recorded.id, paymentIntentId: paid.stripe_payment_intent_id as string };
-  }
+  /** A points-earning order paid through a Checkout Session at the fake (paidThroughCheckout). */
+  const paidPointsOrder = (o: Org, studentId: string, cents: number, points: number) => paidThroughCheckout(t, fake, deliverAll, o, { studentId, cents, points });
 
   beforeAll(async () => {
     fake = await startFakeStripe('sk_test_refund_failures');
