@@ -260,6 +260,11 @@ describe.each([
     // Another action (another key) is another refund.
     await refund(a, paid.id, { amount: 700 }, randomUUID()).expect(200);
     expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 1400, count: 2 });
+    // A body refused by its validation keeps no answer (the action never began): corrected, the same key runs.
+    const fixKey = randomUUID();
+    await refund(a, paid.id, { amount: 'seven' }, fixKey).expect(400);
+    await refund(a, paid.id, { amount: 300 }, fixKey).expect(200);
+    expect(await h.refundedAtProvider(paid.paymentIntentId!)).toEqual({ cents: 1700, count: 3 });
   });
 
   it('a refusal is replayed to the same key; an expired key is forgotten and runs again', async () => {

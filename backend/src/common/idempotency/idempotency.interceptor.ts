@@ -31,7 +31,7 @@ const toBody = (error: unknown) => new ErrorFilter().toBody(error);
  * its answer is kept 24 hours, per organization, with the route and a hash of its parameters (path
  * parameters and body). The same key and parameters answer the first answer again (same status and
  * body) without running anything; other parameters answer 422; a first request still running
- * answers 409. A 5xx is not kept: a retry runs again. Without the header the route runs as usual.
+ * answers 409. A 5xx, or a body refused by its validation, is not kept: a retry runs again. Without the header the route runs as usual.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -66,7 +66,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       result = await lastValueFrom(next.handle(), { defaultValue: undefined });
     } catch (error) {
       const body = toBody(error);
-      if (body.statusCode >= 500) await this.store.release(ctx.organizationId, key);
+      // As Stripe: parameters refused before the action began (the body's validation) and server
+      // errors keep no answer, so the corrected or retried request runs; a refusal of the action
+      // itself (a rule, the provider) is its answer.
+      if (body.statusCode >= 500 || error instanceof ZodValidationException) await this.store.release(ctx.organizationId, key);
       else await this.store.complete(ctx.organizationId, key, { status: body.statusCode, body });
       throw error;
     }
