@@ -1,6 +1,15 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Result } from 'antd';
 
+/**
+ * A remote built for a shared library (React, the forms library, the query client, @studio/ui) at
+ * a version the shell does not offer: it is refused rather than run on the shell's older copy. The
+ * message says which remote needs what; retrying cannot help until one of them is released again.
+ */
+export class RemoteVersionError extends Error {
+  override name = 'RemoteVersionError';
+}
+
 interface Props {
   /** Clears the failed load so the next render tries again. */
   onRetry: () => void;
@@ -25,7 +34,16 @@ export class RemoteErrorBoundary extends Component<Props, { error: Error | null 
   };
 
   override render() {
-    if (!this.state.error) return this.props.children;
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    if (error instanceof RemoteVersionError)
+      return (
+        <Result
+          status="warning"
+          title="This panel needs a newer version of the admin"
+          subTitle={error.message}
+        />
+      );
     return (
       <Result
         status="error"
