@@ -6,7 +6,7 @@ import {
   remoteForDrawer,
   type MfeManifest,
 } from '@studio/contracts';
-import { RemoteVersionError, type DrawerRegistry } from '@studio/ui';
+import { explainRemoteError, type DrawerRegistry } from '@studio/ui';
 
 let manifest: Promise<MfeManifest> | null = null;
 const registries = new Map<string, Promise<DrawerRegistry>>();
@@ -70,24 +70,6 @@ export async function drawerRemote(type: string): Promise<string | null> {
   return null;
 }
 
-/**
- * The federation runtime's refusal of a shared singleton the remote needs at a version the shell
- * does not offer (strictVersion), told the way an admin can act on.
- */
-const VERSION_REFUSAL =
-  /Version (\S*) from (\S*) of shared singleton module (\S+) does not satisfy the requirement of (\S+) which needs ([^)\s]+)/;
-
-function explain(remote: string, error: unknown): unknown {
-  const found = error instanceof Error ? VERSION_REFUSAL.exec(error.message) : null;
-  if (!found) return error;
-  const [, offered, , library, , needs] = found;
-  return new RemoteVersionError(
-    `mfe_${remote} needs ${library} ${needs}, but this admin offers ${offered || 'none'}. ` +
-      'It opens once the admin is updated, or once that remote is built for this one.',
-    { cause: error },
-  );
-}
-
 /** The drawer registry a remote exposes as './drawers'. A failed load is forgotten so Retry refetches. */
 export function loadDrawerRegistry(remote: string): Promise<DrawerRegistry> {
   let registry = registries.get(remote);
@@ -103,7 +85,7 @@ export function loadDrawerRegistry(remote: string): Promise<DrawerRegistry> {
       })
       .catch((error: unknown) => {
         registries.delete(remote);
-        throw explain(remote, error);
+        throw explainRemoteError(error, remote);
       });
     registries.set(remote, registry);
   }

@@ -170,6 +170,25 @@ describe('DrawerHost', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 
+  it("explains the federation runtime's refusal when a drawer's own chunk needs a newer shared library", async () => {
+    loadRegistry.mockResolvedValueOnce({
+      discount: lazy(() =>
+        Promise.reject(
+          new Error(
+            '[ Federation Runtime ]: Version 7.92.0 from shell of shared singleton module react-hook-form does not satisfy the requirement of undefined which needs ^99.0.0)',
+          ),
+        ),
+      ),
+    });
+    renderHost();
+    open('discount', { label: 'sale' });
+    expect(
+      await screen.findByText(
+        /^This panel needs react-hook-form \^99\.0\.0, but this admin offers 7\.92\.0\./,
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('closes on a backdrop click and then runs data.onClose', async () => {
     const onClose = jest.fn();
     renderHost();
