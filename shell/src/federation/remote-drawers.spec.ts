@@ -24,6 +24,7 @@ function serve(routes: Record<string, unknown>) {
 let remoteDrawers: typeof import('./remote-drawers');
 beforeEach(() => {
   jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module state
     remoteDrawers = require('./remote-drawers');
   });
   load.mockReset();

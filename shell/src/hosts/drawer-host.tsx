@@ -76,7 +76,6 @@ function RemoteDrawer({
         return { default: (props: DrawerProps) => <Found {...props} /> };
       }),
     // attempt: a retry builds a fresh lazy component that loads again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [type, remote, attempt],
   );
   return (
