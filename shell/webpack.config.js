@@ -49,7 +49,7 @@ module.exports = (_env, argv) => {
         remotes: {},
         // Only the remote that opens a drawer is fetched, never all of them at start.
         shareStrategy: 'loaded-first',
-        shared: sharedModules('host'),
+        shared: sharedModules('host', __dirname),
         dts: false,
         manifest: false,
         // Remotes come from a plain JSON of entry URLs, never from mf-manifest snapshots.

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { isValidTimeZone } from '@studio/contracts';
+import { isValidTimeZone, parseMfeManifest } from '@studio/contracts';
 
 const bool = (fallback: boolean) =>
   z
@@ -104,19 +104,24 @@ export const configSchema = z.object({
   /** Serve the shell and the remotes' static bundles from this process. */
   SERVE_WEB: bool(true),
   WEB_ROOT: z.string().optional(),
-  /** JSON object remote name -> remoteEntry URL; overrides the default same-origin manifest. */
+  /**
+   * The remotes' manifest (@studio/contracts mfe-manifest): remote name -> { entry, version, drawers }
+   * or, the old shape, remote name -> remoteEntry URL; laid over the default same-origin manifest.
+   */
   MFE_MANIFEST_JSON: z
     .string()
     .optional()
-    .refine((v) => {
-      if (v === undefined) return true;
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
       try {
-        const parsed: unknown = JSON.parse(v);
-        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-      } catch {
-        return false;
+        parseMfeManifest(JSON.parse(v));
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected a JSON object of remote name to { entry, version, drawers } or to a URL (${(error as Error).message})`,
+        });
       }
-    }, 'expected a JSON object of remote name to URL'),
+    }),
   /** Run the queue workers inside the API process (the one-command default). */
   RUN_WORKER: bool(true),
   /** Folder of uploaded images when stored on local disk. */

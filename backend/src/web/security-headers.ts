@@ -10,9 +10,9 @@ import { remoteManifest } from './static-web';
  */
 export function remoteOrigins(config: AppConfig): string[] {
   const origins = new Set<string>();
-  for (const entry of Object.values(remoteManifest(config))) {
+  for (const { entry } of Object.values(remoteManifest(config))) {
     try {
-      const url = new URL(String(entry));
+      const url = new URL(entry);
       if (url.protocol === 'https:' || url.protocol === 'http:') origins.add(url.origin);
     } catch {
       // A relative entry: served by this origin.

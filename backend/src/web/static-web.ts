@@ -1,25 +1,74 @@
 import fastifyStatic from '@fastify/static';
 import accepts from 'accepts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { existsSync, statSync } from 'node:fs';
+import {
+  mergeMfeManifests,
+  mfeDescriptorSchema,
+  parseMfeManifest,
+  type MfeDescriptor,
+  type MfeManifest,
+  type MfeManifestEntry,
+} from '@studio/contracts';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { AppConfig } from '../config/config.schema';
 
 export const REMOTES = ['courses', 'orders', 'students', 'integrations'] as const;
 
-/** The runtime manifest the shell reads: remote name -> URL of its remoteEntry.js. */
-export function remoteManifest(config: AppConfig): Record<string, string> {
-  if (config.MFE_MANIFEST_JSON) return JSON.parse(config.MFE_MANIFEST_JSON) as Record<string, string>;
-  return Object.fromEntries(REMOTES.map((r) => [r, `/mfe/${r}/remoteEntry.js`]));
+/** Where the built web folders are: WEB_ROOT, else the repository root. */
+function webRoot(config: AppConfig): string {
+  return config.WEB_ROOT ?? join(__dirname, '..', '..', '..');
+}
+
+/**
+ * What a remote's build says about itself (mfe-<name>/dist/mfe.json), if that build is here: an
+ * API image without the web folders has none, and the shell then reads it beside the entry.
+ */
+function readDescriptor(root: string, remote: string): MfeDescriptor | null {
+  const file = join(root, `mfe-${remote}`, 'dist', 'mfe.json');
+  if (!existsSync(file)) return null;
+  const parsed = mfeDescriptorSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success)
+    throw new Error(`${file} is not a remote descriptor: ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}
+
+/** Each remote served by this process (or the web tier) at /mfe/<name>/, as its build describes it. */
+export function defaultRemoteManifest(config: AppConfig): MfeManifest {
+  const root = webRoot(config);
+  return Object.fromEntries(
+    REMOTES.map((remote): [string, MfeManifestEntry] => {
+      const entry = `/mfe/${remote}/remoteEntry.js`;
+      const descriptor = readDescriptor(root, remote);
+      if (!descriptor) return [remote, { entry }];
+      const { version, drawers, pages } = descriptor;
+      return [remote, { entry, version, drawers, ...(pages ? { pages } : {}) }];
+    }),
+  );
+}
+
+/**
+ * The runtime manifest the shell reads (the shell/remote contract, @studio/contracts mfe-manifest):
+ * per remote its entry URL, version and drawer types. MFE_MANIFEST_JSON is laid over the defaults
+ * remote by remote, so naming one remote keeps the others where they are.
+ */
+export function remoteManifest(config: AppConfig): MfeManifest {
+  const defaults = defaultRemoteManifest(config);
+  if (!config.MFE_MANIFEST_JSON) return defaults;
+  return mergeMfeManifests(defaults, parseMfeManifest(JSON.parse(config.MFE_MANIFEST_JSON)));
 }
 
 const noCache = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache');
 
-/** The manifest is answered by every API process, so a web tier only has to proxy it. */
+/**
+ * The manifest is answered by every API process, so a web tier only has to proxy it. Built once at
+ * start from the remotes' mfe.json files: a remote released on its own is named in MFE_MANIFEST_JSON.
+ */
 export function mountRemoteManifest(app: FastifyInstance, config: AppConfig): void {
+  const manifest = remoteManifest(config);
   app.get('/mfe-manifest.json', (_req, reply) => {
     noCache(reply);
-    return reply.send(remoteManifest(config));
+    return reply.send(manifest);
   });
 }
 
@@ -53,7 +102,7 @@ const SHELL_ROUTES = /^\/(?!api\/|api$|mfe\/).*/;
  * redirected, what is not there passed on to the not-found answer.
  */
 export function mountStaticWeb(app: FastifyInstance, config: AppConfig): string[] {
-  const root = config.WEB_ROOT ?? join(__dirname, '..', '..', '..');
+  const root = webRoot(config);
   const missing: string[] = [];
   for (const remote of REMOTES) {
     const dir = join(root, `mfe-${remote}`, 'dist');
@@ -83,7 +132,8 @@ export function mountStaticWeb(app: FastifyInstance, config: AppConfig): string[
       noCache(reply);
       return reply.sendFile(file, shell, { index: false, cacheControl: false });
     }
-    if (!SHELL_ROUTES.test(req.url) || !accepts(req.raw).type('html') || !existsSync(index)) return reply.callNotFound();
+    if (!SHELL_ROUTES.test(req.url) || !accepts(req.raw).type('html') || !existsSync(index))
+      return reply.callNotFound();
     noCache(reply);
     return reply.sendFile('index.html', shell, { cacheControl: false });
   };

@@ -36,3 +36,4 @@ export * from './orders/refund.schema';
 export * from './waivers/waiver.schema';
 export * from './sync/sync.schema';
 export * from './sync/sync-jobs.schema';
+export * from './ui/mfe-manifest';

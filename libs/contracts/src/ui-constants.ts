@@ -59,26 +59,6 @@ export type ModalView = (typeof MODAL_VIEWS)[number];
 /** Modal views that an outside click must not close (spec 001 §2). */
 export const MODAL_VIEWS_STICKY: readonly ModalView[] = ['CREATE_NEW_ACCOUNT'];
 
-/** Which remote owns which drawer family (ARCHITECTURE.md). */
-export const DRAWER_REMOTE: Record<DrawerType, 'courses' | 'orders' | 'students' | 'integrations'> = {
-  course_builder: 'courses',
-  edit_course: 'courses',
-  schedule_course: 'courses',
-  course: 'courses',
-  event: 'courses',
-  share: 'courses',
-  order: 'orders',
-  subscription: 'orders',
-  product: 'orders',
-  discount: 'orders',
-  student: 'students',
-  eventbrite: 'integrations',
-  mailchimp: 'integrations',
-  klaviyo: 'integrations',
-  zoom: 'integrations',
-  super_admin: 'integrations',
-};
-
 /** The fullscreen choice is remembered per drawer type for one year (spec 001 §2, §9). */
 export const FULLSCREEN_COOKIE_MAX_AGE_SECONDS = 31536000;
 export const fullscreenCookieName = (type: DrawerType) => `drawer_fullscreen_${type}`;

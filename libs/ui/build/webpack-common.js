@@ -8,23 +8,61 @@ const MinimizerPlugin = require('minimizer-webpack-plugin');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 
-/** Loaded once, served by the shell. Remotes bring no copy of their own (import: false). */
-function sharedModules(role) {
+/**
+ * What must be one instance at run time: React, the forms library, the query client, and @studio/ui
+ * (its contexts: session, drawer and modal hosts, and the antd components it re-exports).
+ */
+const SINGLETONS = ['react', 'react-dom', 'react-hook-form', '@tanstack/react-query', '@studio/ui'];
+/**
+ * The libraries under the contracts' rules. The rules themselves (@studio/contracts) are bundled
+ * into each remote, so a remote ships its own; zod and date-fns are taken from the shell for size
+ * (a copy in every remote cost ~45 KB gzip each; see the bundle budget) with a range like the others.
+ * One zod also means one jitless setting (zod-csp.ts). 'date-fns/' shares its deep imports.
+ */
+const RULE_LIBRARIES = ['date-fns/', '@date-fns/tz'];
+
+/** The version a package has where `dir` resolves it (its package.json), so the share scope says the truth. */
+function installedVersion(name, dir) {
+  const file = require.resolve(`${name}/package.json`, { paths: [dir] });
+  return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+}
+
+/** The range a workspace declares for a package in its package.json (dependencies of any kind). */
+function declaredRange(name, dir) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  // A workspace that uses a package only through a lib (the query client through @studio/ui, zod
+  // through @studio/contracts) takes that lib's range.
+  const libs = ['libs/ui', 'libs/contracts'].map((lib) =>
+    JSON.parse(fs.readFileSync(path.join(repoRoot, lib, 'package.json'), 'utf8')),
+  );
+  for (const declared of [pkg, ...libs]) {
+    const range = declared.dependencies?.[name] ?? declared.peerDependencies?.[name];
+    if (range) return range;
+  }
+  throw new Error(`${dir}: no package.json declares a range for the shared ${name}`);
+}
+
+/**
+ * The shared singletons (issue 20): the shell provides each at the version installed (react, the
+ * query client, @studio/ui with its contexts, session and antd); a remote brings no copy of its own
+ * (import: false) and declares the range its package.json asks for. strictVersion: a remote built
+ * for a newer shared library than the shell offers fails to load (its drawer shows why) instead of
+ * running on the old one.
+ */
+function sharedModules(role, dir) {
   const host = role === 'host';
-  const shared = (version) => ({
-    singleton: true,
-    requiredVersion: version,
-    ...(host ? { eager: false } : { import: false }),
-  });
-  return {
-    react: shared('^19.2.0'),
-    'react-dom': shared('^19.2.0'),
-    'react-hook-form': shared('^7.62.0'),
-    // The data layer: one QueryClient cache for the shell and every remote's drawer.
-    '@tanstack/react-query': shared('^5.108.0'),
-    '@studio/ui': shared('0.1.0'),
-    '@studio/contracts': shared('0.1.0'),
-  };
+  return Object.fromEntries(
+    [...SINGLETONS, ...RULE_LIBRARIES].map((key) => [
+      key,
+      {
+        singleton: true,
+        strictVersion: true,
+        version: installedVersion(key.replace(/\/$/, ''), dir),
+        requiredVersion: declaredRange(key.replace(/\/$/, ''), dir),
+        ...(host ? { eager: false } : { import: false }),
+      },
+    ]),
+  );
 }
 
 /**

@@ -9,13 +9,23 @@ import {
   useCancel,
   useUnsavedChanges,
   type DrawerData,
+  RemoteVersionError,
   type DrawerProps,
 } from '@studio/ui';
+import { parseMfeManifest, remoteForDrawer } from '@studio/contracts';
 import { DrawerHost } from './drawer-host';
-import { loadDrawerRegistry } from '../federation/remote-drawers';
+import { drawerRemote, loadDrawerRegistry } from '../federation/remote-drawers';
 
-jest.mock('../federation/remote-drawers', () => ({ loadDrawerRegistry: jest.fn() }));
+jest.mock('../federation/remote-drawers', () => ({ loadDrawerRegistry: jest.fn(), drawerRemote: jest.fn() }));
 const loadRegistry = loadDrawerRegistry as jest.MockedFunction<typeof loadDrawerRegistry>;
+const findRemote = drawerRemote as jest.MockedFunction<typeof drawerRemote>;
+
+/** The manifest the host routes by (remote-drawers reads it from /mfe-manifest.json). */
+const MANIFEST = parseMfeManifest({
+  courses: { entry: '/mfe/courses/remoteEntry.js', drawers: ['share', 'event', 'course_builder'] },
+  orders: { entry: 'https://cdn.example.com/orders/remoteEntry.js', drawers: ['discount', 'refund_report'] },
+  students: { entry: '/mfe/students/remoteEntry.js', drawers: ['student'] },
+});
 
 function FakeDrawer({ data, close }: DrawerProps) {
   return (
@@ -93,12 +103,15 @@ function clearCookies() {
 beforeEach(() => {
   clearCookies();
   loadRegistry.mockReset();
+  findRemote.mockReset();
+  findRemote.mockImplementation(async (type) => remoteForDrawer(MANIFEST, type));
   // Remotes register their drawers as React.lazy components.
   loadRegistry.mockResolvedValue({
     share: FakeDrawer,
     discount: lazy(async () => ({ default: FakeDrawer })),
     student: FakeDrawer,
     event: FakeDrawer,
+    refund_report: FakeDrawer,
     course_builder: FormDrawer,
   });
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -106,18 +119,74 @@ beforeEach(() => {
 afterEach(() => jest.restoreAllMocks());
 
 describe('DrawerHost', () => {
-  it('shows nothing for a type outside the spec list', async () => {
+  it('shows nothing for a type no remote lists in the manifest', async () => {
     renderHost();
     open('not_a_drawer', { label: 'x' });
+    await waitFor(() => expect(findRemote).toHaveBeenCalledWith('not_a_drawer'));
+    // A spec type that no remote of this manifest provides shows nothing either.
+    open('subscription', { label: 'y' });
+    await waitFor(() => expect(findRemote).toHaveBeenCalledWith('subscription'));
+    await act(async () => undefined);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(loadRegistry).not.toHaveBeenCalled();
   });
 
-  it('opens a drawer from its remote with its data', async () => {
+  it('opens a drawer from the remote whose manifest entry lists it, with its data', async () => {
     renderHost();
     open('discount', { label: 'Spring sale' });
     expect(await screen.findByText('Fake drawer for Spring sale')).toBeInTheDocument();
     expect(loadRegistry).toHaveBeenCalledWith('orders');
+    open('student', { label: 'Ann' });
+    expect(await screen.findByText('Fake drawer for Ann')).toBeInTheDocument();
+    expect(loadRegistry).toHaveBeenLastCalledWith('students');
+  });
+
+  it('opens a drawer type the shell was never built with, once a remote lists it', async () => {
+    renderHost();
+    open('refund_report', { label: 'March' });
+    expect(await screen.findByText('Fake drawer for March')).toBeInTheDocument();
+    expect(loadRegistry).toHaveBeenCalledWith('orders');
+  });
+
+  it('shows in the drawer that the manifest could not be read, and Retry reads it again', async () => {
+    findRemote.mockRejectedValueOnce(new Error('/mfe-manifest.json answered 502'));
+    renderHost();
+    open('discount', { label: 'sale' });
+    expect(await screen.findByText('This panel could not be loaded')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Fake drawer for sale')).toBeInTheDocument();
+  });
+
+  it('shows why a remote built for newer shared libraries is refused, without a retry', async () => {
+    loadRegistry.mockRejectedValueOnce(
+      new RemoteVersionError('mfe_orders needs react-hook-form ^99.0.0, but this admin offers 7.92.0.'),
+    );
+    renderHost();
+    open('discount', { label: 'sale' });
+    expect(await screen.findByText('This panel needs a newer version of the admin')).toBeInTheDocument();
+    expect(
+      screen.getByText(/mfe_orders needs react-hook-form \^99\.0\.0, but this admin offers 7\.92\.0/),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+
+  it("explains the federation runtime's refusal when a drawer's own chunk needs a newer shared library", async () => {
+    loadRegistry.mockResolvedValueOnce({
+      discount: lazy(() =>
+        Promise.reject(
+          new Error(
+            '[ Federation Runtime ]: Version 7.92.0 from shell of shared singleton module react-hook-form does not satisfy the requirement of undefined which needs ^99.0.0)',
+          ),
+        ),
+      ),
+    });
+    renderHost();
+    open('discount', { label: 'sale' });
+    expect(
+      await screen.findByText(
+        /^This panel needs react-hook-form \^99\.0\.0, but this admin offers 7\.92\.0\./,
+      ),
+    ).toBeInTheDocument();
   });
 
   it('closes on a backdrop click and then runs data.onClose', async () => {

@@ -1,12 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import {
-  DRAWER_REMOTE,
-  DRAWER_WIDTH,
-  hasFullscreenToggle,
-  isDrawerType,
-  type DrawerType,
-} from '@studio/contracts';
+import { DRAWER_WIDTH, hasFullscreenToggle, isDrawerType, type DrawerType } from '@studio/contracts';
 import {
   Button,
   Drawer,
@@ -26,27 +20,63 @@ import {
   type DrawerData,
   type DrawerProps,
 } from '@studio/ui';
-import { loadDrawerRegistry } from '../federation/remote-drawers';
+import { drawerRemote, loadDrawerRegistry } from '../federation/remote-drawers';
 
 function NotAvailableYet() {
   return <Empty description="This panel is not available yet" />;
 }
 
+/**
+ * Which remote opens a drawer type, by the manifest: undefined while it is read, null when no remote
+ * lists the type (nothing is shown), an Error when the manifest (or a remote's mfe.json) could not
+ * be read, shown in the drawer.
+ */
+function useDrawerRemote(type: string | null): string | null | undefined | Error {
+  const [found, setFound] = useState<{ type: string; remote: string | null | Error }>();
+  useEffect(() => {
+    if (!type) return;
+    let live = true;
+    drawerRemote(type).then(
+      (remote) => live && setFound({ type, remote }),
+      (error: unknown) =>
+        live && setFound({ type, remote: error instanceof Error ? error : new Error(String(error)) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [type]);
+  if (!type) return null;
+  return found?.type === type ? found.remote : undefined;
+}
+
 /** Loads the drawer component of a type from its remote; a failure surfaces to the error boundary. */
-function RemoteDrawer({ type, data, close }: { type: DrawerType; data: DrawerData; close: () => void }) {
+function RemoteDrawer({
+  type,
+  remote,
+  data,
+  close,
+}: {
+  type: string;
+  remote: string | Error;
+  data: DrawerData;
+  close: () => void;
+}) {
   const [attempt, setAttempt] = useState(0);
   const Component = useMemo(
     () =>
       lazy(async (): Promise<{ default: ComponentType<DrawerProps> }> => {
-        const registry = await loadDrawerRegistry(DRAWER_REMOTE[type]);
+        // The manifest could not be read: a retry reads it again.
+        const owner = remote instanceof Error && attempt > 0 ? await drawerRemote(type) : remote;
+        if (owner instanceof Error) throw owner;
+        if (owner === null) return { default: NotAvailableYet };
+        const registry = await loadDrawerRegistry(owner);
         const Found = registry[type];
         if (!Found) return { default: NotAvailableYet };
         // Registry entries are themselves React.lazy, and a lazy may not resolve to a lazy: wrap it.
         return { default: (props: DrawerProps) => <Found {...props} /> };
       }),
     // attempt: a retry builds a fresh lazy component that loads again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [type, attempt],
+    [type, remote, attempt],
   );
   return (
     <RemoteErrorBoundary onRetry={() => setAttempt((n) => n + 1)}>
@@ -87,7 +117,8 @@ function useRouteChangeClose(onLeave: (from: string, to: string) => void): void 
 }
 
 /**
- * Spec 001 §2: opens a drawer by type name; unknown types show nothing; closes on route change.
+ * Spec 001 §2: opens a drawer by type name, from the remote whose manifest entry lists it (the
+ * manifest is the routing table); types no remote lists show nothing; closes on route change.
  * A drawer whose form has unsaved changes (useUnsavedChanges) asks before its backdrop, close
  * button, Escape or a route change closes it. Only event drawers have the fullscreen toggle.
  */
@@ -95,8 +126,11 @@ export function DrawerHost() {
   const { current, close } = useDrawer();
   const guard = useUnsavedChangesGuard();
   const navigate = useNavigate();
-  const type = current && isDrawerType(current.type) ? current.type : null;
-  const [fullscreen, setFullscreen] = useFullscreen(type);
+  // Any type a remote lists in the manifest opens, spec types and new ones alike.
+  const type = current && typeof current.type === 'string' ? current.type : null;
+  const remote = useDrawerRemote(type);
+  const specType = type && isDrawerType(type) ? type : null;
+  const [fullscreen, setFullscreen] = useFullscreen(specType);
 
   const data = current?.data;
   const closeAndNotify = () => {
@@ -143,9 +177,9 @@ export function DrawerHost() {
     });
   });
 
-  if (!current || !type || !data) return null;
+  if (!current || !type || !data || remote === undefined || remote === null) return null;
 
-  const showsToggle = hasFullscreenToggle(type);
+  const showsToggle = specType !== null && hasFullscreenToggle(specType);
   const size =
     showsToggle && fullscreen
       ? DRAWER_WIDTH.fullscreen
@@ -178,7 +212,7 @@ export function DrawerHost() {
       <RemoteRegistryContext.Provider value={loadDrawerRegistry}>
         <UnsavedChangesContext.Provider value={registry}>
           {/* The drawer's own close (after a save) does not ask; its Cancel (useCancel) does. */}
-          <RemoteDrawer key={type} type={type} data={data} close={closeAndNotify} />
+          <RemoteDrawer key={type} type={type} remote={remote} data={data} close={closeAndNotify} />
         </UnsavedChangesContext.Provider>
       </RemoteRegistryContext.Provider>
     </Drawer>

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import type { addStudentFormSchema, eventScheduleFormSchema, eventUpdateFormSchema } from '../scheduling/scheduling.schema';
+import type {
+  addStudentFormSchema,
+  eventScheduleFormSchema,
+  eventUpdateFormSchema,
+} from '../scheduling/scheduling.schema';
 
 /** Front-end constants of the scheduling drawers and dialogs (issue 4) that the specs leave to us. */
 
@@ -15,7 +19,15 @@ export const STUDENT_SEARCH_LIMIT = 20;
 export const STUDENT_DIALOGS = { addStudent: 'add_student', removeStudent: 'remove_student' } as const;
 
 /** Colour choices offered when creating a tag (the API takes any #rrggbb). */
-export const TAG_COLOR_CHOICES = ['#5b6cff', '#2f9e44', '#f08c00', '#e03131', '#1098ad', '#862e9c', '#495057'] as const;
+export const TAG_COLOR_CHOICES = [
+  '#5b6cff',
+  '#2f9e44',
+  '#f08c00',
+  '#e03131',
+  '#1098ad',
+  '#862e9c',
+  '#495057',
+] as const;
 
 /** Waiver status labels of the enrollments grid (spec 001 §4). */
 export const WAIVER_STATUS_LABELS: Record<string, string> = {

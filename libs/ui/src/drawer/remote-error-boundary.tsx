@@ -1,6 +1,37 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Result } from 'antd';
 
+/**
+ * A remote built for a shared library (React, the forms library, the query client, @studio/ui) at
+ * a version the shell does not offer: it is refused rather than run on the shell's older copy. The
+ * message says which remote needs what; retrying cannot help until one of them is released again.
+ */
+export class RemoteVersionError extends Error {
+  override name = 'RemoteVersionError';
+}
+
+/**
+ * The federation runtime's refusal of a shared singleton a remote needs at a version the shell does
+ * not offer (strictVersion). It comes from loading the remote's registry or, later, one drawer's
+ * chunk (where the library is first consumed).
+ */
+const VERSION_REFUSAL =
+  /Version (\S*) from \S* of shared singleton module (\S+) does not satisfy the requirement of (\S+) which needs ([^)\s]+)/;
+
+/** A version refusal told the way an admin can act on (a RemoteVersionError); other errors as they are. */
+export function explainRemoteError(error: unknown, remote?: string): unknown {
+  if (error instanceof RemoteVersionError) return error;
+  const found = error instanceof Error ? VERSION_REFUSAL.exec(error.message) : null;
+  if (!found) return error;
+  const [, offered, library, from, needs] = found;
+  const who = remote ? `mfe_${remote}` : from !== 'undefined' ? from : 'This panel';
+  return new RemoteVersionError(
+    `${who} needs ${library} ${needs}, but this admin offers ${offered || 'none'}. ` +
+      'It opens once the admin is updated, or once that remote is built for this one.',
+    { cause: error },
+  );
+}
+
 interface Props {
   /** Clears the failed load so the next render tries again. */
   onRetry: () => void;
@@ -12,7 +43,7 @@ export class RemoteErrorBoundary extends Component<Props, { error: Error | null 
   override state: { error: Error | null } = { error: null };
 
   static getDerivedStateFromError(error: Error) {
-    return { error };
+    return { error: explainRemoteError(error) as Error };
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
@@ -25,7 +56,16 @@ export class RemoteErrorBoundary extends Component<Props, { error: Error | null 
   };
 
   override render() {
-    if (!this.state.error) return this.props.children;
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    if (error instanceof RemoteVersionError)
+      return (
+        <Result
+          status="warning"
+          title="This panel needs a newer version of the admin"
+          subTitle={error.message}
+        />
+      );
     return (
       <Result
         status="error"
