@@ -21,8 +21,7 @@ import {
   MediaField,
   NumberInput,
   Input,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Radio,
   Select,
   Tag,
@@ -69,19 +68,16 @@ export function EditCourseDrawer({ data, close }: DrawerProps<EditCourseDrawerDa
     // isFetchedAfterMount below never turns true and the drawer stays a skeleton.
     refetchOnMount: 'always',
   });
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load this course"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  const course = query.data;
   // The form starts from a fresh read, never from a cached copy another drawer may have changed.
-  if (!course || !query.isFetchedAfterMount || waiting) return <LoadingSkeleton />;
-  return <EditCourseForm course={course} close={close} />;
+  return (
+    <QueryGuard
+      query={query}
+      title="Could not load this course"
+      pending={!query.isFetchedAfterMount || waiting}
+    >
+      {(course) => <EditCourseForm course={course} close={close} />}
+    </QueryGuard>
+  );
 }
 
 function EditCourseForm({ course, close }: { course: CourseDetail; close: () => void }) {

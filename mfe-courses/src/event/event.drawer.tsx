@@ -6,8 +6,7 @@ import {
   DrawerShell,
   EditOutlined,
   Flex,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   eventQueries,
   invalidateEvent,
   useDrawer,
@@ -56,98 +55,95 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
     void invalidateEvent(queryClient, eventId);
   };
 
-  const event = query.data;
   // A failed reload keeps the event on screen; a failed first load shows the error with Retry.
-  if (!event && query.isError)
-    return (
-      <QueryError
-        title={SCHEDULING_MESSAGES.eventLoadFailed}
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if (!event) return <LoadingSkeleton />;
-  const timezone = event.Location?.timezone?.timeZoneId || DEFAULT_TIMEZONE;
-  const studentName = (row: EnrollmentRow) =>
-    `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
-
   return (
-    <DrawerShell
-      title={event.Activity?.name ?? event.name}
-      extra={
-        <Flex gap={8} wrap>
-          <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
-            Add student
-          </Button>
-          <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>
-            Edit course
-          </Button>
-          <Button danger onClick={() => setDialog({ kind: 'delete' })}>
-            Cancel course
-          </Button>
-        </Flex>
-      }
-    >
-      <EventTags eventId={event.event_id} />
-      <DrawerSection title="Event Details">
-        <Flex justify="flex-end">
-          <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'edit' })}>
-            Edit event
-          </Button>
-        </Flex>
-        <EventDetails event={event} timezone={timezone} />
-      </DrawerSection>
-      {event.meeting_join_url ? (
-        <DrawerSection title="Meeting">
-          <Flex vertical gap={8}>
-            <a href={event.meeting_join_url} target="_blank" rel="noreferrer noopener">
-              Join the Zoom meeting
-            </a>
-            {event.meeting_summary ? (
-              <div aria-label="Meeting summary" style={{ whiteSpace: 'pre-wrap' }}>
-                {event.meeting_summary}
-              </div>
-            ) : null}
-          </Flex>
-        </DrawerSection>
-      ) : null}
-      <DrawerSection title="Enrollments">
-        <EnrollmentsGrid
-          eventId={event.event_id}
-          timezone={timezone}
-          reloadKey={reloadKey}
-          onEditGuests={(row) => setDialog({ kind: 'guests', row })}
-          onRemove={(row) => setDialog({ kind: 'remove', row })}
-          onOpenStudent={(student_id) => drawers.open('student', { student_id })}
-        />
-      </DrawerSection>
-
-      {dialog?.kind === 'edit' ? (
-        <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={refresh} />
-      ) : null}
-      {dialog?.kind === 'delete' ? (
-        <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
-      ) : null}
-      {dialog?.kind === 'guests' ? (
-        <GuestCountDialog enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={refresh} />
-      ) : null}
-      {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}
-      <Suspense fallback={null}>
-        {dialog?.kind === 'add' && AddStudent ? (
-          <AddStudent data={{ event_id: event.event_id, onDone: refresh }} close={() => setDialog(null)} />
-        ) : null}
-        {dialog?.kind === 'remove' && RemoveStudent ? (
-          <RemoveStudent
-            data={{
-              enrollment_id: dialog.row.enrollment_id,
-              student_name: studentName(dialog.row),
-              onDone: refresh,
-            }}
-            close={() => setDialog(null)}
-          />
-        ) : null}
-      </Suspense>
-    </DrawerShell>
+    <QueryGuard query={query} title={SCHEDULING_MESSAGES.eventLoadFailed} keepDataOnError>
+      {renderEvent}
+    </QueryGuard>
   );
+
+  function renderEvent(event: NonNullable<typeof query.data>) {
+    const timezone = event.Location?.timezone?.timeZoneId || DEFAULT_TIMEZONE;
+    const studentName = (row: EnrollmentRow) =>
+      `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
+
+    return (
+      <DrawerShell
+        title={event.Activity?.name ?? event.name}
+        extra={
+          <Flex gap={8} wrap>
+            <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
+              Add student
+            </Button>
+            <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>
+              Edit course
+            </Button>
+            <Button danger onClick={() => setDialog({ kind: 'delete' })}>
+              Cancel course
+            </Button>
+          </Flex>
+        }
+      >
+        <EventTags eventId={event.event_id} />
+        <DrawerSection title="Event Details">
+          <Flex justify="flex-end">
+            <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'edit' })}>
+              Edit event
+            </Button>
+          </Flex>
+          <EventDetails event={event} timezone={timezone} />
+        </DrawerSection>
+        {event.meeting_join_url ? (
+          <DrawerSection title="Meeting">
+            <Flex vertical gap={8}>
+              <a href={event.meeting_join_url} target="_blank" rel="noreferrer noopener">
+                Join the Zoom meeting
+              </a>
+              {event.meeting_summary ? (
+                <div aria-label="Meeting summary" style={{ whiteSpace: 'pre-wrap' }}>
+                  {event.meeting_summary}
+                </div>
+              ) : null}
+            </Flex>
+          </DrawerSection>
+        ) : null}
+        <DrawerSection title="Enrollments">
+          <EnrollmentsGrid
+            eventId={event.event_id}
+            timezone={timezone}
+            reloadKey={reloadKey}
+            onEditGuests={(row) => setDialog({ kind: 'guests', row })}
+            onRemove={(row) => setDialog({ kind: 'remove', row })}
+            onOpenStudent={(student_id) => drawers.open('student', { student_id })}
+          />
+        </DrawerSection>
+
+        {dialog?.kind === 'edit' ? (
+          <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={refresh} />
+        ) : null}
+        {dialog?.kind === 'delete' ? (
+          <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
+        ) : null}
+        {dialog?.kind === 'guests' ? (
+          <GuestCountDialog enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={refresh} />
+        ) : null}
+        {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}
+        <Suspense fallback={null}>
+          {dialog?.kind === 'add' && AddStudent ? (
+            <AddStudent data={{ event_id: event.event_id, onDone: refresh }} close={() => setDialog(null)} />
+          ) : null}
+          {dialog?.kind === 'remove' && RemoveStudent ? (
+            <RemoveStudent
+              data={{
+                enrollment_id: dialog.row.enrollment_id,
+                student_name: studentName(dialog.row),
+                onDone: refresh,
+              }}
+              close={() => setDialog(null)}
+            />
+          ) : null}
+        </Suspense>
+      </DrawerShell>
+    );
+  }
 }

@@ -17,8 +17,7 @@ import {
   Form,
   FormField,
   Input,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Select,
   Switch,
   courseQueries,
@@ -49,25 +48,20 @@ export interface ScheduleCourseDrawerData {
 export function ScheduleCourseDrawer({ data, close }: DrawerProps<ScheduleCourseDrawerData>) {
   const query = useQuery(courseQueries.detail(data.activity_id));
   const defaults = useMemo(() => (query.data ? courseToScheduleDefaults(query.data) : null), [query.data]);
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load this course"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if (!query.data || !defaults) return <LoadingSkeleton />;
-  if (query.data.activity_type === 'appointment') {
-    // Appointment courses are booked by students at a time they choose: they get no dated sessions.
-    return (
-      <DrawerShell title={`Schedule ${query.data.name}`} footer={<Button onClick={close}>Close</Button>}>
-        <Alert type="info" showIcon title={SCHEDULING_MESSAGES.appointmentNotSchedulable} />
-      </DrawerShell>
-    );
-  }
-  return <ScheduleForm course={query.data} defaults={defaults} close={close} />;
+  return (
+    <QueryGuard query={query} title="Could not load this course" pending={!defaults}>
+      {(course) =>
+        course.activity_type === 'appointment' ? (
+          // Appointment courses are booked by students at a time they choose: they get no dated sessions.
+          <DrawerShell title={`Schedule ${course.name}`} footer={<Button onClick={close}>Close</Button>}>
+            <Alert type="info" showIcon title={SCHEDULING_MESSAGES.appointmentNotSchedulable} />
+          </DrawerShell>
+        ) : (
+          defaults && <ScheduleForm course={course} defaults={defaults} close={close} />
+        )
+      }
+    </QueryGuard>
+  );
 }
 
 interface ScheduleFormProps {

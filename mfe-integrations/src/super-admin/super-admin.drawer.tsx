@@ -9,8 +9,7 @@ import {
   DrawerShell,
   Form,
   FormField,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Select,
   organizationQueries,
   useQuery,
@@ -54,52 +53,48 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
     }
   });
 
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load organizations"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  const organizations = query.data;
-  if (!organizations || waiting) return <LoadingSkeleton />;
-
   return (
-    <form onSubmit={onSubmit} aria-label="Super Admin Settings">
-      <DrawerShell
-        title="Super Admin Settings"
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          <DrawerSection title="Organization">
-            <FormField control={form.control} name="org_id" label="Organization you administer">
-              {(field) => (
-                <Select
-                  id="org_id"
-                  value={field.value || undefined}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  placeholder="Select an organization"
-                  showSearch={{ optionFilterProp: 'label' }}
-                  options={organizations.map((org) => ({
-                    value: org.organization_id,
-                    label: org.name,
-                  }))}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-        </Form>
-      </DrawerShell>
-    </form>
+    <QueryGuard query={query} title="Could not load organizations" pending={waiting}>
+      {renderOrganizations}
+    </QueryGuard>
   );
+
+  function renderOrganizations(organizations: NonNullable<typeof query.data>) {
+    return (
+      <form onSubmit={onSubmit} aria-label="Super Admin Settings">
+        <DrawerShell
+          title="Super Admin Settings"
+          footer={
+            <>
+              <Button onClick={cancel}>Cancel</Button>
+              <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
+                Save
+              </Button>
+            </>
+          }
+        >
+          <Form layout="vertical" component={false}>
+            <DrawerSection title="Organization">
+              <FormField control={form.control} name="org_id" label="Organization you administer">
+                {(field) => (
+                  <Select
+                    id="org_id"
+                    value={field.value || undefined}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    placeholder="Select an organization"
+                    showSearch={{ optionFilterProp: 'label' }}
+                    options={organizations.map((org) => ({
+                      value: org.organization_id,
+                      label: org.name,
+                    }))}
+                  />
+                )}
+              </FormField>
+            </DrawerSection>
+          </Form>
+        </DrawerShell>
+      </form>
+    );
+  }
 }

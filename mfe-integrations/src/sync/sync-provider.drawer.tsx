@@ -15,8 +15,7 @@ import {
   Flex,
   Form,
   FormField,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Select,
   Switch,
   busy,
@@ -142,79 +141,75 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
     }
   });
 
-  if (query.isError)
-    return (
-      <QueryError
-        title={M.loadFailed(provider)}
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  const data = query.data;
-  if (!data || waiting) return <LoadingSkeleton />;
-
-  const picker = PICKERS[provider];
-  const choices = (provider === 'eventbrite' ? data.organizations : data.lists) ?? [];
-  const connected = data.provider.connected;
-
   return (
-    <form onSubmit={onSubmit} aria-label={`${label} settings`}>
-      <DrawerShell
-        title={`${label} settings`}
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          <DrawerSection title="Connection">
-            <SyncConnection provider={provider} state={data.provider} />
-          </DrawerSection>
-          <DrawerSection title="Settings">
-            {picker ? (
-              <FormField control={form.control} name={picker.name} label={picker.label}>
-                {(field) => (
-                  <Select
-                    id={picker.name}
-                    value={field.value || undefined}
-                    onChange={(v: string | undefined) => field.onChange(v ?? null)}
-                    onBlur={field.onBlur}
-                    allowClear
-                    placeholder={picker.placeholder}
-                    notFoundContent={connected ? 'Nothing to choose from' : M.notConnected(provider)}
-                    options={pickerOptions(choices, field.value)}
-                  />
-                )}
-              </FormField>
-            ) : null}
-            {TOGGLES[provider].map((toggle) => (
-              <FormField key={toggle.name} control={form.control} name={toggle.name} extra={toggle.extra}>
-                {(field) => (
-                  <Flex gap={8} align="center">
-                    <Switch
-                      id={toggle.name}
-                      checked={toggle.fixed ? true : Boolean(field.value)}
-                      disabled={toggle.fixed}
-                      onChange={(on) => field.onChange(on)}
-                      aria-label={toggle.label}
-                    />
-                    <span>{toggle.label}</span>
-                  </Flex>
-                )}
-              </FormField>
-            ))}
-          </DrawerSection>
-          <SyncActivitySection provider={provider} data={data} />
-          {provider === 'eventbrite' ? <SyncConflictsSection data={data} /> : null}
-        </Form>
-      </DrawerShell>
-    </form>
+    <QueryGuard query={query} title={M.loadFailed(provider)} pending={waiting}>
+      {renderSettings}
+    </QueryGuard>
   );
+
+  function renderSettings(data: NonNullable<typeof query.data>) {
+    const picker = PICKERS[provider];
+    const choices = (provider === 'eventbrite' ? data.organizations : data.lists) ?? [];
+    const connected = data.provider.connected;
+
+    return (
+      <form onSubmit={onSubmit} aria-label={`${label} settings`}>
+        <DrawerShell
+          title={`${label} settings`}
+          footer={
+            <>
+              <Button onClick={cancel}>Cancel</Button>
+              <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
+                Save
+              </Button>
+            </>
+          }
+        >
+          <Form layout="vertical" component={false}>
+            <DrawerSection title="Connection">
+              <SyncConnection provider={provider} state={data.provider} />
+            </DrawerSection>
+            <DrawerSection title="Settings">
+              {picker ? (
+                <FormField control={form.control} name={picker.name} label={picker.label}>
+                  {(field) => (
+                    <Select
+                      id={picker.name}
+                      value={field.value || undefined}
+                      onChange={(v: string | undefined) => field.onChange(v ?? null)}
+                      onBlur={field.onBlur}
+                      allowClear
+                      placeholder={picker.placeholder}
+                      notFoundContent={connected ? 'Nothing to choose from' : M.notConnected(provider)}
+                      options={pickerOptions(choices, field.value)}
+                    />
+                  )}
+                </FormField>
+              ) : null}
+              {TOGGLES[provider].map((toggle) => (
+                <FormField key={toggle.name} control={form.control} name={toggle.name} extra={toggle.extra}>
+                  {(field) => (
+                    <Flex gap={8} align="center">
+                      <Switch
+                        id={toggle.name}
+                        checked={toggle.fixed ? true : Boolean(field.value)}
+                        disabled={toggle.fixed}
+                        onChange={(on) => field.onChange(on)}
+                        aria-label={toggle.label}
+                      />
+                      <span>{toggle.label}</span>
+                    </Flex>
+                  )}
+                </FormField>
+              ))}
+            </DrawerSection>
+            <SyncActivitySection provider={provider} data={data} />
+            {provider === 'eventbrite' ? <SyncConflictsSection data={data} /> : null}
+          </Form>
+        </DrawerShell>
+      </form>
+    );
+  }
 }
 
 export const EventbriteDrawer = (props: DrawerProps) => (

@@ -23,8 +23,7 @@ import {
   Form,
   FormField,
   Input,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Radio,
   Select,
   Switch,
@@ -64,17 +63,15 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
 function EditDiscount({ id, close }: { id: string; close: () => void }) {
   const waiting = useSkeletonDelay();
   const query = useQuery({ ...promoCodeQueries.detail(id), refetchOnMount: 'always' });
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load this discount"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if (!query.data || !query.isFetchedAfterMount || waiting) return <LoadingSkeleton />;
-  return <DiscountForm discount={query.data} close={close} />;
+  return (
+    <QueryGuard
+      query={query}
+      title="Could not load this discount"
+      pending={!query.isFetchedAfterMount || waiting}
+    >
+      {(discount) => <DiscountForm discount={discount} close={close} />}
+    </QueryGuard>
+  );
 }
 
 function DiscountForm({ discount, close }: { discount: PromoCode | null; close: () => void }) {

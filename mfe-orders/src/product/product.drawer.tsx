@@ -27,7 +27,7 @@ import {
   LoadingSkeleton,
   MediaField,
   NumberInput,
-  QueryError,
+  QueryGuard,
   Radio,
   Select,
   Switch,
@@ -63,23 +63,24 @@ export function ProductDrawer({ data, close }: DrawerProps<ProductDrawerData>) {
     // Read again on open: the form starts from a fresh copy, never one another drawer changed.
     refetchOnMount: 'always',
   });
-  if (editId && query.isError)
-    return (
-      <QueryError
-        title="Could not load this product"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if ((editId && (!query.data || !query.isFetchedAfterMount)) || loyalty.loading || waiting) return <LoadingSkeleton />;
-  return (
+  const pending = loyalty.loading || waiting;
+  const form = (product: ProductDetail | null) => (
     <ProductForm
       key={editId ?? 'new'}
-      product={editId ? (query.data ?? null) : null}
+      product={product}
       loyaltyProgramActive={loyalty.active}
       close={close}
     />
+  );
+  if (!editId) return pending ? <LoadingSkeleton /> : form(null);
+  return (
+    <QueryGuard
+      query={query}
+      title="Could not load this product"
+      pending={!query.isFetchedAfterMount || pending}
+    >
+      {form}
+    </QueryGuard>
   );
 }
 
@@ -157,7 +158,9 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
           <>
             <Button onClick={cancel}>Cancel</Button>
             {product ? (
-              <Button onClick={() => drawer.open('share', { mode: 'product', product_id: product.product_id })}>
+              <Button
+                onClick={() => drawer.open('share', { mode: 'product', product_id: product.product_id })}
+              >
                 Share
               </Button>
             ) : null}
@@ -185,7 +188,10 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
                   id="priceType"
                   value={field.value}
                   onChange={(event) => changePriceType(event.target.value as ProductPriceType)}
-                  options={PRODUCT_PRICE_TYPES.map((value) => ({ value, label: PRODUCT_PRICE_TYPE_LABELS[value] }))}
+                  options={PRODUCT_PRICE_TYPES.map((value) => ({
+                    value,
+                    label: PRODUCT_PRICE_TYPE_LABELS[value],
+                  }))}
                 />
               )}
             </FormField>
@@ -238,7 +244,11 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
             <FormField control={control} name="earnPoints" extra={LOYALTY_MESSAGES.rule}>
               {(field) => (
                 <Flex gap={8} align="center">
-                  <Switch checked={field.value} onChange={toggleEarnPoints} aria-label="Earn loyalty points" />
+                  <Switch
+                    checked={field.value}
+                    onChange={toggleEarnPoints}
+                    aria-label="Earn loyalty points"
+                  />
                   <span>Earn loyalty points</span>
                 </Flex>
               )}

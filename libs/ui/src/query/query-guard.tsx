@@ -1,16 +1,20 @@
 import type { ReactNode } from 'react';
-import type { UseQueryResult } from '@tanstack/react-query';
 import { LoadingSkeleton } from '../drawer/loading-skeleton';
 import { QueryError } from './query-error';
 
-/** What the guard reads of a query (a TanStack or openapi-react-query result). */
-export type GuardedQuery<TData> = Pick<
-  UseQueryResult<TData>,
-  'data' | 'error' | 'isError' | 'isFetching' | 'refetch'
->;
+/** What the guard reads of a query (a TanStack or openapi-react-query result, whatever its error type). */
+export interface QueryState {
+  error: unknown;
+  isError: boolean;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+export interface GuardedQuery<TData> extends QueryState {
+  data: TData | undefined;
+}
 
 interface QueryFailureProps {
-  query: Pick<UseQueryResult<unknown>, 'error' | 'isError' | 'isFetching' | 'refetch'>;
+  query: QueryState;
   /** What could not be loaded, e.g. "Could not load the orders". */
   title: string;
 }

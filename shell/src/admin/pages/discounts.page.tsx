@@ -4,7 +4,7 @@ import {
   Button,
   Input,
   PlusOutlined,
-  QueryError,
+  QueryFailure,
   Table,
   Tag,
   keepPreviousData,
@@ -90,12 +90,7 @@ export function DiscountsPage() {
       />
       {/* The page's main data: a failure shows an error with Retry, never "No discounts yet". */}
       {list.isError ? (
-        <QueryError
-          title="Could not load the discounts"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
+        <QueryFailure query={list} title="Could not load the discounts" />
       ) : (
         <Table<PromoCode>
           rowKey="id"

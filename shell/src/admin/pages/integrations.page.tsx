@@ -12,7 +12,7 @@ import {
   Button,
   Card,
   Flex,
-  QueryError,
+  QueryGuard,
   Skeleton,
   Switch,
   Tag,
@@ -81,34 +81,31 @@ function SyncProviderCard({ provider }: { provider: SyncProviderName }) {
         size="small"
         extra={<Typography.Text type="secondary">{SYNC_PROVIDER_KINDS[provider]}</Typography.Text>}
       >
-        {query.isError ? (
-          <QueryError
-            title={SYNC_MESSAGES.loadFailed(provider)}
-            error={query.error}
-            onRetry={query.refetch}
-            retrying={query.isFetching}
-          />
-        ) : !state ? (
-          <Skeleton active paragraph={{ rows: 1 }} title={false} />
-        ) : (
-          <Flex justify="space-between" align="center" gap={8} wrap>
-            <Flex gap={8} align="center">
-              {state.connected ? <Tag color="green">Connected</Tag> : <Tag>Not connected</Tag>}
-              {state.connected && state.account_name ? (
-                <Typography.Text>{state.account_name}</Typography.Text>
-              ) : null}
+        <QueryGuard
+          query={query}
+          title={SYNC_MESSAGES.loadFailed(provider)}
+          loading={<Skeleton active paragraph={{ rows: 1 }} title={false} />}
+        >
+          {({ provider: state }) => (
+            <Flex justify="space-between" align="center" gap={8} wrap>
+              <Flex gap={8} align="center">
+                {state.connected ? <Tag color="green">Connected</Tag> : <Tag>Not connected</Tag>}
+                {state.connected && state.account_name ? (
+                  <Typography.Text>{state.account_name}</Typography.Text>
+                ) : null}
+              </Flex>
+              <Flex gap={16} align="center" wrap>
+                <MainToggle
+                  provider={provider}
+                  checked={config?.[SYNC_MAIN_TOGGLES[provider].field] === true}
+                />
+                <Button onClick={() => drawer.open(provider, {})} aria-label={`${label} settings`}>
+                  Settings
+                </Button>
+              </Flex>
             </Flex>
-            <Flex gap={16} align="center" wrap>
-              <MainToggle
-                provider={provider}
-                checked={config?.[SYNC_MAIN_TOGGLES[provider].field] === true}
-              />
-              <Button onClick={() => drawer.open(provider, {})} aria-label={`${label} settings`}>
-                Settings
-              </Button>
-            </Flex>
-          </Flex>
-        )}
+          )}
+        </QueryGuard>
       </Card>
     </section>
   );

@@ -8,7 +8,7 @@ import {
 import {
   Button,
   Input,
-  QueryError,
+  QueryFailure,
   Table,
   invalidateProduct,
   keepPreviousData,
@@ -46,7 +46,8 @@ export function ProductsPage() {
 
   useEffect(() => {
     const timer = setTimeout(
-      () => setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
+      () =>
+        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
       PRODUCT_SEARCH_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
@@ -54,7 +55,8 @@ export function ProductsPage() {
 
   // The drawer invalidates on save; this also covers a close after an edit elsewhere.
   const reload = () => void invalidateProduct(queryClient);
-  const openProduct = (product_id?: string) => drawer.open('product', { ...(product_id ? { product_id } : {}), onClose: reload });
+  const openProduct = (product_id?: string) =>
+    drawer.open('product', { ...(product_id ? { product_id } : {}), onClose: reload });
 
   return (
     <PageFrame
@@ -77,14 +79,7 @@ export function ProductsPage() {
         onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
         style={{ maxWidth: 360, marginBottom: 16 }}
       />
-      {list.isError ? (
-        <QueryError
-          title="Could not load the products"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
-      ) : null}
+      <QueryFailure query={list} title="Could not load the products" />
       <Table<ProductSummary>
         rowKey="product_id"
         loading={list.isFetching}
@@ -107,7 +102,11 @@ export function ProductsPage() {
             width: 72,
             render: (_, p) =>
               p.image ? (
-                <img src={p.image} alt="" style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }} />
+                <img
+                  src={p.image}
+                  alt=""
+                  style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }}
+                />
               ) : null,
           },
           {

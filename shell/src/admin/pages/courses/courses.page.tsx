@@ -4,7 +4,7 @@ import { COURSE_PAGE_SIZE, type CourseSortField } from '@studio/contracts';
 import {
   Button,
   Input,
-  QueryError,
+  QueryFailure,
   Table,
   Typography,
   courseQueries,
@@ -109,14 +109,7 @@ export function CoursesPage() {
         onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
         style={{ maxWidth: 360, marginBottom: 16 }}
       />
-      {list.isError ? (
-        <QueryError
-          title="Could not load the courses"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
-      ) : null}
+      <QueryFailure query={list} title="Could not load the courses" />
       <Table<CourseSummary>
         rowKey="activity_id"
         loading={list.isFetching}

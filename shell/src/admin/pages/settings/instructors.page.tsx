@@ -20,7 +20,7 @@ import {
   Table,
   uploadImage,
   zodResolver,
-  QueryError,
+  QueryFailure,
   instructorQueries,
   invalidateInstructors,
   useQuery,
@@ -97,14 +97,7 @@ export function InstructorsPage() {
   return (
     <PageFrame title="Instructors">
       <Flex vertical gap={16}>
-        {query.isError ? (
-          <QueryError
-            title="Could not load the instructors"
-            error={query.error}
-            onRetry={query.refetch}
-            retrying={query.isFetching}
-          />
-        ) : null}
+        <QueryFailure query={query} title="Could not load the instructors" />
         <Table<InstructorItem>
           loading={query.isLoading}
           rowKey="instructor_id"

@@ -16,7 +16,7 @@ import {
   Tag,
   useOrganizationTimezone,
   zodResolver,
-  QueryError,
+  QueryFailure,
   locationQueries,
   invalidateLocations,
   useQuery,
@@ -51,7 +51,12 @@ export function LocationsPage() {
     setEditing(location?.location_id ?? null);
     reset(
       location
-        ? { name: location.name, address: location.address, timezone: location.timezone, online: location.online }
+        ? {
+            name: location.name,
+            address: location.address,
+            timezone: location.timezone,
+            online: location.online,
+          }
         : empty,
     );
   };
@@ -71,14 +76,7 @@ export function LocationsPage() {
   return (
     <PageFrame title="Locations">
       <Flex vertical gap={16}>
-        {query.isError ? (
-          <QueryError
-            title="Could not load the locations"
-            error={query.error}
-            onRetry={query.refetch}
-            retrying={query.isFetching}
-          />
-        ) : null}
+        <QueryFailure query={query} title="Could not load the locations" />
         <Table<LocationItem>
           loading={query.isLoading}
           rowKey="location_id"
