@@ -25,6 +25,7 @@ import {
   Switch,
   useUnsavedChanges,
   zodResolver,
+  setServerFieldErrors,
   type DrawerProps,
 } from '@studio/ui';
 import { alertNewCourse, createCourse } from '../course/course.api';
@@ -32,7 +33,6 @@ import type { CourseDefaultsValues, SchedulingValues } from '../course/course-fo
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
-import { showServerFieldErrors } from '../course/server-errors';
 import {
   COURSE_BUILDER_FIELDS,
   courseBuilderDefaults,
@@ -73,7 +73,7 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
     } catch (error) {
       console.error('Creating the course failed', error);
       message.error(COURSE_MESSAGES.createFailed);
-      showServerFieldErrors(error, setError, COURSE_BUILDER_FIELDS);
+      setServerFieldErrors(error, setError, COURSE_BUILDER_FIELDS);
     }
   });
 

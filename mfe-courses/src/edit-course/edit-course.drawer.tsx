@@ -22,6 +22,7 @@ import {
   NumberInput,
   Input,
   QueryGuard,
+  setServerFieldErrors,
   Radio,
   Select,
   Tag,
@@ -41,7 +42,6 @@ import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-fo
 import { PriceTypeRadio } from '../course/price-type-radio';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
-import { showServerFieldErrors } from '../course/server-errors';
 import { courseToEditValues, EDIT_COURSE_FIELDS, type EditCourseValues } from './edit-course-values';
 import { SyncSettings } from './sync-settings';
 import { useImageAutosave } from './use-image-autosave';
@@ -108,7 +108,7 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
     } catch (error) {
       console.error('Updating the course failed', error);
       message.error(COURSE_MESSAGES.updateFailed);
-      showServerFieldErrors(error, setError, EDIT_COURSE_FIELDS);
+      setServerFieldErrors(error, setError, EDIT_COURSE_FIELDS);
       setFormError(COURSE_MESSAGES.formError);
     }
   });

@@ -24,6 +24,7 @@ import {
   FormField,
   Input,
   QueryGuard,
+  setServerFieldErrors,
   Radio,
   Select,
   Switch,
@@ -42,7 +43,7 @@ import {
   type DrawerProps,
   type PromoCode,
 } from '@studio/ui';
-import { saveDiscount, serverFieldErrors } from './discount.api';
+import { DISCOUNT_API_FIELDS, saveDiscount } from './discount.api';
 
 export interface DiscountDrawerData {
   /** Set to edit an existing discount (the Discounts page's rows). */
@@ -106,8 +107,7 @@ function DiscountForm({ discount, close }: { discount: PromoCode | null; close: 
     } catch (error) {
       console.error('Saving the discount failed', error);
       message.error(DISCOUNT_MESSAGES.saveFailed);
-      for (const [field, text] of serverFieldErrors(error))
-        setError(field, { type: 'server', message: text });
+      setServerFieldErrors(error, setError, DISCOUNT_API_FIELDS);
       setFormError(DISCOUNT_MESSAGES.formError);
     }
   });

@@ -28,11 +28,11 @@ import {
   MediaField,
   NumberInput,
   QueryGuard,
+  setServerFieldErrors,
   Radio,
   Select,
   Switch,
   invalidateProduct,
-  isApiError,
   productQueries,
   useDrawer,
   useQuery,
@@ -125,16 +125,7 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
     } catch (error) {
       console.error('Saving the product failed', error);
       message.error(PRODUCT_MESSAGES.saveFailed);
-      const errors = isApiError(error) ? error.body?.errors : undefined;
-      let shown = false;
-      for (const [name, text] of Object.entries(errors ?? {})) {
-        const field = name.split('.')[0];
-        if (PRODUCT_FIELDS.includes(field)) {
-          setError(field as keyof ProductFormValues, { type: 'server', message: text });
-          shown = true;
-        }
-      }
-      if (!shown) setFormError(PRODUCT_MESSAGES.saveFailed);
+      if (!setServerFieldErrors(error, setError, PRODUCT_FIELDS)) setFormError(PRODUCT_MESSAGES.saveFailed);
     }
   });
 
