@@ -31,19 +31,16 @@ import {
   Tag,
   courseQueries,
   dayjs,
-  invalidatePromoCode,
-  promoCodeQueries,
   useOrganizationTimezone,
   usePickerList,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
   type PromoCode,
 } from '@studio/ui';
-import { DISCOUNT_API_FIELDS, saveDiscount } from './discount.api';
+import { DISCOUNT_API_FIELDS, discountQueries, useSaveDiscount } from '../api/discounts';
 
 export interface DiscountDrawerData {
   /** Set to edit an existing discount (the Discounts page's rows). */
@@ -63,7 +60,7 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
 
 function EditDiscount({ id, close }: { id: string; close: () => void }) {
   const waiting = useSkeletonDelay();
-  const query = useQuery({ ...promoCodeQueries.detail(id), refetchOnMount: 'always' });
+  const query = useQuery({ ...discountQueries.detail(id), refetchOnMount: 'always' });
   return (
     <QueryGuard
       query={query}
@@ -78,7 +75,7 @@ function EditDiscount({ id, close }: { id: string; close: () => void }) {
 function DiscountForm({ discount, close }: { discount: PromoCode | null; close: () => void }) {
   const cancel = useCancel(close);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const save = useSaveDiscount(discount?.id ?? null);
   const timezone = useOrganizationTimezone();
   const [formError, setFormError] = useState<string | null>(null);
   // Picker: a failed load is only logged and the list stays empty (spec 001 §8).
@@ -100,8 +97,7 @@ function DiscountForm({ discount, close }: { discount: PromoCode | null; close: 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
-      const saved = await saveDiscount(discount?.id ?? null, toDiscountPayload(values, timezone));
-      void invalidatePromoCode(queryClient, saved.id);
+      await save.mutateAsync(toDiscountPayload(values, timezone));
       message.success(DISCOUNT_MESSAGES.saved);
       close();
     } catch (error) {

@@ -25,18 +25,14 @@ import {
   Tooltip,
   Typography,
   billingQueries,
-  orderKeys,
-  orderQueries,
   useDateFormat,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
   type MenuProps,
-  type OrderDetail,
-  type OrderLineDetail,
 } from '@studio/ui';
+import { orderQueries, type OrderDetail, type OrderLineDetail } from '../api/orders';
 import { OrderHistory } from './order-history';
 import { RefundDialog } from './refund.dialog';
 
@@ -141,7 +137,6 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
   const drawer = useDrawer();
   const dates = useDateFormat();
   const query = useQuery(orderQueries.detail(data.order_id));
-  const queryClient = useQueryClient();
   const [refunding, setRefunding] = useState(false);
   const isWorkbench = query.data?.source === WORKBENCH_SOURCE;
   // A refund needs a payment method on file (spec 001 §6); asked only for workbench orders.
@@ -291,10 +286,8 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
           <RefundDialog
             order={order}
             onClose={() => setRefunding(false)}
-            onRefunded={(updated) => {
+            onRefunded={() => {
               setRefunding(false);
-              queryClient.setQueryData(orderKeys.detail(order.order_id), updated);
-              void queryClient.invalidateQueries({ queryKey: orderKeys.lists() });
             }}
           />
         ) : null}

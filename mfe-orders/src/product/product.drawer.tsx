@@ -32,19 +32,21 @@ import {
   Radio,
   Select,
   Switch,
-  invalidateProduct,
-  productQueries,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
-  type ProductDetail,
 } from '@studio/ui';
 import { useLoyaltyProgram } from './loyalty-program';
-import { createProduct, updateProduct } from './product.api';
+import {
+  productBody,
+  productQueries,
+  useCreateProduct,
+  useUpdateProduct,
+  type ProductDetail,
+} from '../api/products';
 import { PRODUCT_FIELDS, productToFormValues } from './product-form-values';
 
 export interface ProductDrawerData {
@@ -94,7 +96,8 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
   const cancel = useCancel(close);
   const drawer = useDrawer();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const create = useCreateProduct();
+  const update = useUpdateProduct();
   const [formError, setFormError] = useState<string | null>(null);
   const [resolver] = useState(
     () =>
@@ -118,8 +121,9 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
   const onSubmit = form.handleSubmit(async (payload) => {
     setFormError(null);
     try {
-      const saved = product ? await updateProduct(product.product_id, payload) : await createProduct(payload);
-      void invalidateProduct(queryClient, saved.product_id);
+      const body = productBody(payload);
+      if (product) await update.mutateAsync({ params: { path: { product_id: product.product_id } }, body });
+      else await create.mutateAsync({ body });
       message.success(PRODUCT_MESSAGES.saved);
       close();
     } catch (error) {

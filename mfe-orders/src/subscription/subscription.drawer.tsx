@@ -19,20 +19,18 @@ import {
   Tag,
   Typography,
   isApiError,
-  orderKeys,
   useDateFormat,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
 } from '@studio/ui';
 import {
-  cancelSubscription,
   subscriptionQueries,
+  useCancelSubscription,
   type SubscriptionDetail,
   type SubscriptionInvoiceRow,
-} from './subscription.api';
+} from '../api/subscriptions';
 
 export interface SubscriptionDrawerData {
   subscription_id: string;
@@ -64,32 +62,20 @@ export function cancelFailure(error: unknown): string {
 /** Cancel subscription, with a confirm: it ends benefits and payments now (spec 001 §4). */
 function CancelAction({ subscription }: { subscription: SubscriptionDetail }) {
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const detailKey = subscriptionQueries.detail(subscription.subscription_id).queryKey;
+  const cancel = useCancelSubscription(subscription.subscription_id);
 
   const start = () => {
     // Cancelled or expired: nothing to confirm (spec 001 §4 blocks it).
     if (!canCancelSubscription(subscription.status)) void message.error(M.alreadyCancelled);
     else setConfirming(true);
   };
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      const cancelled = await cancelSubscription(subscription.subscription_id);
-      queryClient.setQueryData(detailKey, cancelled);
-      void message.success(M.cancelled);
-    } catch (error) {
-      void message.error(cancelFailure(error));
-      void queryClient.invalidateQueries({ queryKey: detailKey });
-    } finally {
-      // The order drawer lists its subscriptions with their status.
-      void queryClient.invalidateQueries({ queryKey: orderKeys.details() });
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
+  const confirm = () =>
+    cancel.mutate(undefined, {
+      onSuccess: () => void message.success(M.cancelled),
+      onError: (error) => void message.error(cancelFailure(error)),
+      onSettled: () => setConfirming(false),
+    });
 
   return (
     <>
@@ -102,8 +88,8 @@ function CancelAction({ subscription }: { subscription: SubscriptionDetail }) {
         okText="Cancel subscription"
         cancelText="Keep subscription"
         okButtonProps={{ danger: true }}
-        confirmLoading={busy}
-        onOk={() => void confirm()}
+        confirmLoading={cancel.isPending}
+        onOk={confirm}
         onCancel={() => setConfirming(false)}
         destroyOnHidden
       >
