@@ -28,7 +28,7 @@ import {
   setServerFieldErrors,
   type DrawerProps,
 } from '@studio/ui';
-import { alertNewCourse, createCourse } from '../course/course.api';
+import { alertNewCourse, useCreateCourse } from '../api/courses';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
@@ -64,9 +64,10 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
     name: ['priceType', 'single_party', 'activity_type', 'cancel_policy_id', 'reschedule_policy_id'],
   });
 
+  const create = useCreateCourse();
   const onSubmit = form.handleSubmit(async (payload) => {
     try {
-      await createCourse(payload);
+      await create.mutateAsync(payload);
       message.success(COURSE_MESSAGES.created);
       void alertNewCourse(payload.name);
       close();

@@ -27,16 +27,14 @@ import {
   Select,
   Tag,
   courseQueries,
-  invalidateCourse,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type CourseDetail,
   type DrawerProps,
 } from '@studio/ui';
-import { updateCourse } from '../course/course.api';
+import { useUpdateCourse } from '../api/courses';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
 import { PriceTypeRadio } from '../course/price-type-radio';
@@ -83,7 +81,7 @@ export function EditCourseDrawer({ data, close }: DrawerProps<EditCourseDrawerDa
 function EditCourseForm({ course, close }: { course: CourseDetail; close: () => void }) {
   const cancel = useCancel(close);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const update = useUpdateCourse(course.activity_id);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<EditCourseValues, unknown, CourseUpdatePayload>({
     resolver,
@@ -101,8 +99,7 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
   const onSubmit = form.handleSubmit(async (body) => {
     setFormError(null);
     try {
-      await updateCourse(course.activity_id, body);
-      void invalidateCourse(queryClient, course.activity_id);
+      await update.mutateAsync(body);
       message.success(COURSE_MESSAGES.updated);
       close();
     } catch (error) {

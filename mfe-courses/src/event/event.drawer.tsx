@@ -7,8 +7,6 @@ import {
   EditOutlined,
   Flex,
   QueryGuard,
-  eventQueries,
-  invalidateEvent,
   useDrawer,
   useQuery,
   useQueryClient,
@@ -20,7 +18,7 @@ import { EditEventDialog } from './edit-event-dialog';
 import { EnrollmentsGrid } from './enrollments-grid';
 import { EventDetails } from './event-details';
 import { EventTags } from './event-tags';
-import type { EnrollmentRow } from './event.api';
+import { eventQueries, refreshEvent, type EnrollmentRow } from '../api/events';
 import { GuestCountDialog } from './guest-count-dialog';
 
 export interface EventDrawerData {
@@ -44,15 +42,18 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
     ...eventQueries.detail(eventId),
   });
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
   const AddStudent = useRemoteEntry('students', STUDENT_DIALOGS.addStudent);
   const RemoveStudent = useRemoteEntry('students', STUDENT_DIALOGS.removeStudent);
 
-  /** After an enrollment change: the grid page and the seat count both reload. */
-  const refresh = () => {
-    setDialog(null);
-    setReloadKey((n) => n + 1);
-    void invalidateEvent(queryClient, eventId);
+  /** After a change made here (the hooks refresh what they changed): the dialog closes. */
+  const done = () => setDialog(null);
+  /**
+   * After the students remote's Add or Remove student dialog changed the enrollments (it knows no
+   * keys of this remote): the event, its grid and the sessions' seat counts read again.
+   */
+  const enrollmentsChanged = () => {
+    done();
+    void refreshEvent(queryClient, eventId);
   };
 
   // A failed reload keeps the event on screen; a failed first load shows the error with Retry.
@@ -111,7 +112,6 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
           <EnrollmentsGrid
             eventId={event.event_id}
             timezone={timezone}
-            reloadKey={reloadKey}
             onEditGuests={(row) => setDialog({ kind: 'guests', row })}
             onRemove={(row) => setDialog({ kind: 'remove', row })}
             onOpenStudent={(student_id) => drawers.open('student', { student_id })}
@@ -119,25 +119,28 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
         </DrawerSection>
 
         {dialog?.kind === 'edit' ? (
-          <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={refresh} />
+          <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={done} />
         ) : null}
         {dialog?.kind === 'delete' ? (
           <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
         ) : null}
         {dialog?.kind === 'guests' ? (
-          <GuestCountDialog enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={refresh} />
+          <GuestCountDialog eventId={eventId} enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={done} />
         ) : null}
         {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}
         <Suspense fallback={null}>
           {dialog?.kind === 'add' && AddStudent ? (
-            <AddStudent data={{ event_id: event.event_id, onDone: refresh }} close={() => setDialog(null)} />
+            <AddStudent
+              data={{ event_id: event.event_id, onDone: enrollmentsChanged }}
+              close={() => setDialog(null)}
+            />
           ) : null}
           {dialog?.kind === 'remove' && RemoveStudent ? (
             <RemoveStudent
               data={{
                 enrollment_id: dialog.row.enrollment_id,
                 student_name: studentName(dialog.row),
-                onDone: refresh,
+                onDone: enrollmentsChanged,
               }}
               close={() => setDialog(null)}
             />

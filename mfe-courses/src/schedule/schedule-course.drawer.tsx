@@ -22,18 +22,17 @@ import {
   Switch,
   courseQueries,
   instructorQueries,
-  invalidateCourse,
   locationQueries,
   serverMessage,
   usePickerList,
   useQuery,
-  useQueryClient,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
 import { DayRows } from './day-rows';
-import { scheduleEvent, type ScheduleCourse } from './schedule.api';
+import { useScheduleEvent } from '../api/events';
+import type { ScheduleCourse } from './schedule.api';
 import {
   courseToScheduleDefaults,
   type ScheduleDefaults,
@@ -74,7 +73,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
   const cancel = useCancel(close);
   const { message } = App.useApp();
   const [failure, setFailure] = useState<string | null>(null);
-  const queryClient = useQueryClient();
+  const schedule = useScheduleEvent(course.activity_id);
   // Pickers: a failed load is only logged and the list stays empty (spec 001 §8).
   const { items: locations } = usePickerList(locationQueries.list(), (a) => a.locations, 'locations');
   const { items: instructors } = usePickerList(instructorQueries.list(), (a) => a.instructors, 'instructors');
@@ -101,8 +100,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
   const submit = handleSubmit(async (payload) => {
     setFailure(null);
     try {
-      await scheduleEvent(payload);
-      void invalidateCourse(queryClient, course.activity_id);
+      await schedule.mutateAsync(payload);
       message.success(SCHEDULING_MESSAGES.scheduled);
       close();
     } catch (error) {
