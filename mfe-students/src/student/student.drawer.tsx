@@ -13,16 +13,14 @@ import {
   QueryGuard,
   Tag,
   Typography,
-  invalidateStudent,
-  studentQueries,
   useDrawer,
   useOrganizationTimezone,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
   type StudentDetail,
 } from '@studio/ui';
+import { studentQueries } from '../api/students';
 import { StudentName } from './student-name';
 import { StudentWaivers } from './student-waivers';
 import { LoyaltyDialog, LoyaltyPoints, currentPoints, loyaltyActive } from './loyalty-points';
@@ -40,7 +38,6 @@ export interface StudentDrawerData {
 export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
   const timezone = useOrganizationTimezone();
   const waiting = useSkeletonDelay();
-  const queryClient = useQueryClient();
   const drawer = useDrawer();
   const { message } = App.useApp();
   const [editingPoints, setEditingPoints] = useState(false);
@@ -62,12 +59,6 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
             studentId={student.student_id}
             firstName={student.first_name}
             lastName={student.last_name}
-            onSaved={(first_name, last_name) => {
-              queryClient.setQueryData(studentQueries.detail(student.student_id).queryKey, (old) =>
-                old ? { ...old, first_name, last_name } : old,
-              );
-              void invalidateStudent(queryClient, student.student_id);
-            }}
           />
         }
         extra={
@@ -135,10 +126,7 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
             studentId={student.student_id}
             initial={currentPoints(student)}
             onClose={() => setEditingPoints(false)}
-            onSaved={() => {
-              setEditingPoints(false);
-              void invalidateStudent(queryClient, student.student_id);
-            }}
+            onSaved={() => setEditingPoints(false)}
           />
         )}
       </DrawerShell>
