@@ -10,7 +10,6 @@ export * from './queries/reference-data';
 export * from './queries/events';
 export * from './queries/students';
 export * from './queries/promo-codes';
-export * from './queries/organizations';
 export * from './queries/products';
 export * from './queries/loyalty';
 export * from './queries/orders';

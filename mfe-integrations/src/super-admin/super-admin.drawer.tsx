@@ -11,7 +11,6 @@ import {
   FormField,
   QueryGuard,
   Select,
-  organizationQueries,
   useQuery,
   useSession,
   useSkeletonDelay,
@@ -19,7 +18,7 @@ import {
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
-import { page, switchOrganization } from './super-admin.api';
+import { organizationQueries, page, useSwitchOrganization } from '../api/organizations';
 
 const RELOAD_AFTER_MS = 600;
 
@@ -41,9 +40,10 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
   // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
   useUnsavedChanges(form.formState.isDirty);
 
+  const switchOrg = useSwitchOrganization();
   const onSubmit = form.handleSubmit(async ({ org_id }) => {
     try {
-      await switchOrganization(org_id);
+      await switchOrg.mutateAsync(org_id);
       message.success(MESSAGES.superAdmin.switched);
       // Reload once the toast has been seen: every open view belongs to the old organization.
       setTimeout(() => page.reload(), RELOAD_AFTER_MS);

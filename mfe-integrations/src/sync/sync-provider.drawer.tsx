@@ -3,7 +3,6 @@ import {
   SYNC_CONFIG_SCHEMAS,
   SYNC_MESSAGES as M,
   SYNC_PROVIDER_LABELS,
-  type SyncConfigPayload,
   type SyncProviderName,
   type SyncRemoteChoice,
 } from '@studio/contracts';
@@ -19,17 +18,15 @@ import {
   Select,
   Switch,
   busy,
-  syncKeys,
   syncQueries,
+  useSaveSyncConfig,
   useCancel,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
-import { saveSyncConfig } from './sync.api';
 import { SyncConnection } from './sync-connection';
 import { SyncActivitySection } from './sync-activity';
 import { SyncConflictsSection } from './sync-conflicts';
@@ -118,7 +115,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
   const label = SYNC_PROVIDER_LABELS[provider];
   const cancel = useCancel(close);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const saveConfig = useSaveSyncConfig(provider);
   const waiting = useSkeletonDelay();
   const query = useQuery(syncQueries.provider(provider));
   const form = useForm<SyncSettingsForm>({
@@ -131,8 +128,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const saved = await saveSyncConfig({ ...values, provider_name: provider } as SyncConfigPayload);
-      queryClient.setQueryData(syncKeys.provider(provider), saved);
+      const saved = await saveConfig.mutateAsync(values);
       form.reset(saved.provider.config_schema as SyncSettingsForm);
       message.success(M.saved(provider));
     } catch (error) {

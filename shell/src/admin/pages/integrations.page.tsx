@@ -17,16 +17,14 @@ import {
   Switch,
   Tag,
   Typography,
-  queueDashboardLink,
-  saveSyncConfig,
   serverMessage,
-  syncKeys,
   syncQueries,
+  useSaveSyncConfig,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSession,
 } from '@studio/ui';
+import { queueDashboardLink } from './queue-dashboard.api';
 import { PageFrame } from './page-frame';
 
 /**
@@ -35,22 +33,16 @@ import { PageFrame } from './page-frame';
  */
 function MainToggle({ provider, checked }: { provider: SyncProviderName; checked: boolean }) {
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const [saving, setSaving] = useState(false);
+  const saveConfig = useSaveSyncConfig(provider);
+  const saving = saveConfig.isPending;
   const { field, label } = SYNC_MAIN_TOGGLES[provider];
   const save = async (on: boolean) => {
-    setSaving(true);
     try {
-      const saved = await saveSyncConfig({ provider_name: provider, [field]: on } as Parameters<
-        typeof saveSyncConfig
-      >[0]);
-      queryClient.setQueryData(syncKeys.provider(provider), saved);
+      await saveConfig.mutateAsync({ [field]: on });
       message.success(SYNC_MESSAGES.settingsSaved);
     } catch (error) {
       console.error(`Saving ${SYNC_PROVIDER_LABELS[provider]} ${field} failed`, error);
       message.error(SYNC_MESSAGES.settingsSaveFailed);
-    } finally {
-      setSaving(false);
     }
   };
   return (
