@@ -5,14 +5,11 @@ export * from './api/known-missing';
 export * from './query/query-error';
 export * from './query/query-guard';
 export * from './query/use-picker-list';
+// Only the reads several remotes and the shell share; each remote owns its other keys and hooks.
 export * from './queries/courses';
 export * from './queries/reference-data';
-export * from './queries/events';
-export * from './queries/students';
-export * from './queries/promo-codes';
 export * from './queries/products';
 export * from './queries/loyalty';
-export * from './queries/orders';
 export * from './queries/billing';
 export * from './queries/sync';
 export {

@@ -1,11 +1,14 @@
-import type { DiscountPayload } from '@studio/contracts';
-import { $api, answer, api, useMutation, useQueryClient, type PromoCode } from '@studio/ui';
+import type { DiscountPayload, components } from '@studio/contracts';
+import { $api, answer, api, useMutation, useQueryClient } from '@studio/ui';
 
 /*
  * Discount (promo) codes as the discount drawer reads and saves them: query-key factory and the
  * save hook, which refreshes every list (the shell's Discounts page) and the code's detail.
  */
 const LIST = '/api/admin/promo-code';
+
+/** A discount code as the API answers it (spec 000 §3 fields, times used and status). */
+export type PromoCode = components['schemas']['DiscountOutDto_Output'];
 const DETAIL = '/api/admin/promo-code/{id}';
 
 export const discountKeys = {

@@ -38,9 +38,8 @@ import {
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
-  type PromoCode,
 } from '@studio/ui';
-import { DISCOUNT_API_FIELDS, discountQueries, useSaveDiscount } from '../api/discounts';
+import { DISCOUNT_API_FIELDS, discountQueries, useSaveDiscount, type PromoCode } from '../api/discounts';
 
 export interface DiscountDrawerData {
   /** Set to edit an existing discount (the Discounts page's rows). */

@@ -16,13 +16,11 @@ import {
   Table,
   Tag,
   keepPreviousData,
-  orderQueries,
   useDateFormat,
   useDrawer,
   useQuery,
-  type OrderListQueryParams,
-  type OrderSummary,
 } from '@studio/ui';
+import { orderListQuery, type OrderListQueryParams, type OrderSummary } from './orders.api';
 import { PageFrame } from './page-frame';
 
 /** The search box waits this long after the last keystroke before asking the server. */
@@ -72,7 +70,7 @@ export function OrdersPage() {
   const totals = useRef(new Map<string, number>());
   const cursor = query.page > 1 ? cursors.current.get(`${filterKey}|${query.page}`) : undefined;
   const list = useQuery({
-    ...orderQueries.list(listQuery(query, cursor)),
+    ...orderListQuery(listQuery(query, cursor)),
     placeholderData: keepPreviousData,
   });
   const answer = list.data;

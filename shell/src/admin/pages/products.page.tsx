@@ -10,12 +10,10 @@ import {
   Input,
   QueryFailure,
   Table,
-  invalidateProduct,
   keepPreviousData,
   productQueries,
   useDrawer,
   useQuery,
-  useQueryClient,
   type ProductListQuery,
   type ProductSummary,
 } from '@studio/ui';
@@ -37,7 +35,6 @@ function listQuery({ search, page, limit }: ProductListParams): ProductListQuery
 /** /admin/products: the organization's products (image, name, price, category), searched and paged by the server. */
 export function ProductsPage() {
   const drawer = useDrawer();
-  const queryClient = useQueryClient();
   const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState<ProductListParams>({ search: '', page: 1, limit: PRODUCT_PAGE_SIZE });
   // One page at a time; the previous page stays while the next loads. A failure shows Retry.
@@ -54,9 +51,8 @@ export function ProductsPage() {
   }, [searchText]);
 
   // The drawer invalidates on save; this also covers a close after an edit elsewhere.
-  const reload = () => void invalidateProduct(queryClient);
   const openProduct = (product_id?: string) =>
-    drawer.open('product', { ...(product_id ? { product_id } : {}), onClose: reload });
+    drawer.open('product', product_id ? { product_id } : {});
 
   return (
     <PageFrame

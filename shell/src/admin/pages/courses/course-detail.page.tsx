@@ -10,12 +10,10 @@ import {
   Result,
   Typography,
   courseQueries,
-  invalidateCourse,
   isApiError,
   useDrawer,
   useOrganizationTimezone,
   useQuery,
-  useQueryClient,
   type CourseSession,
 } from '@studio/ui';
 import { AppointmentBooking } from './appointment-booking';
@@ -28,11 +26,9 @@ export function CourseDetailPage() {
   const { activityId = '' } = useParams();
   const drawer = useDrawer();
   const orgZone = useOrganizationTimezone();
-  const queryClient = useQueryClient();
   const [includePast, setIncludePast] = useState(false);
   const courseQuery = useQuery(courseQueries.detail(activityId));
   const sessionsQuery = useQuery(courseQueries.sessions(activityId, includePast));
-  const reload = () => void invalidateCourse(queryClient, activityId);
 
   return (
     <QueryGuard query={courseQuery} title="Could not load this course" renderError={notFound}>
@@ -49,8 +45,7 @@ export function CourseDetailPage() {
       drawer.open('event', {
         eventId: session.event_id,
         event_id: session.event_id,
-        activity_id: course.activity_id,
-        onClose: reload,
+        activity_id: course.activity_id
       });
 
     return (
@@ -86,7 +81,7 @@ export function CourseDetailPage() {
               Share
             </Button>
             <Button
-              onClick={() => drawer.open('edit_course', { activity_id: course.activity_id, onClose: reload })}
+              onClick={() => drawer.open('edit_course', { activity_id: course.activity_id })}
             >
               Edit
             </Button>
@@ -94,7 +89,7 @@ export function CourseDetailPage() {
               <Button
                 type="primary"
                 onClick={() =>
-                  drawer.open('schedule_course', { activity_id: course.activity_id, onClose: reload })
+                  drawer.open('schedule_course', { activity_id: course.activity_id })
                 }
               >
                 Schedule

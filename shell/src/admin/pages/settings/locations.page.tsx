@@ -18,13 +18,11 @@ import {
   zodResolver,
   QueryFailure,
   locationQueries,
-  invalidateLocations,
   useQuery,
-  useQueryClient,
   type LocationItem,
 } from '@studio/ui';
 import { PageFrame } from '../page-frame';
-import { saveLocation } from './reference.api';
+import { useSaveLocation } from './reference.api';
 import type { LocationBody } from './reference.api';
 import { timeZoneOptions } from './time-zones';
 
@@ -41,11 +39,10 @@ export function LocationsPage() {
   });
   const { control, reset, formState } = form;
 
-  const queryClient = useQueryClient();
+  const save = useSaveLocation();
   // The page's main data: a failure shows an error with Retry, never "No locations yet".
   const query = useQuery(locationQueries.list());
   const locations = query.data?.locations ?? [];
-  const reload = () => void invalidateLocations(queryClient);
 
   const startEdit = (location: LocationItem | null) => {
     setEditing(location?.location_id ?? null);
@@ -63,10 +60,9 @@ export function LocationsPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await saveLocation(editing, values);
+      await save.mutateAsync({ id: editing, body: values });
       message.success(REFERENCE_MESSAGES.locationCreated);
       startEdit(null);
-      reload();
     } catch (error) {
       console.error('Saving the location failed', error);
       message.error(REFERENCE_MESSAGES.saveFailed);
