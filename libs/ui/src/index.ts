@@ -3,16 +3,13 @@ export * from './api/typed-client';
 export * from './api/query-client';
 export * from './api/known-missing';
 export * from './query/query-error';
+export * from './query/query-guard';
 export * from './query/use-picker-list';
+// Only the reads several remotes and the shell share; each remote owns its other keys and hooks.
 export * from './queries/courses';
 export * from './queries/reference-data';
-export * from './queries/events';
-export * from './queries/students';
-export * from './queries/promo-codes';
-export * from './queries/organizations';
 export * from './queries/products';
 export * from './queries/loyalty';
-export * from './queries/orders';
 export * from './queries/billing';
 export * from './queries/sync';
 export {
@@ -36,6 +33,7 @@ export * from './drawer/loading-skeleton';
 export * from './drawer/remote-error-boundary';
 export * from './form/form-field';
 export * from './form/zod-resolver';
+export * from './form/server-field-errors';
 export * from './form/busy';
 export * from './form/date-input';
 export * from './form/media-field';

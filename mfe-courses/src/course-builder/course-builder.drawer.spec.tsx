@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { COURSE_MESSAGES as M } from '@studio/contracts';
-import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
+import { courseQueries, useQuery } from '@studio/ui';
+import { courseSummary, errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
 import {
   INSTRUCTOR_ID,
   LOCATION_ID,
@@ -138,6 +139,47 @@ describe('New Course drawer', () => {
     });
     await waitFor(() => expect(close).toHaveBeenCalled());
     expect(calls.some((c) => c.url === '/api/slack-alert-new-course')).toBe(true);
+  });
+
+  it('the created course shows in the courses list behind the drawer', async () => {
+    let created = false;
+    routes({
+      'GET /api/admin/activities': () =>
+        okBody<'/api/admin/activities', 'get'>({
+          activities: created ? [courseSummary({ activity_id: 'a1', name: 'Wheel throwing' })] : [],
+          totalCount: created ? 1 : 0,
+          currentPage: 1,
+          itemsPerPage: 20,
+        }),
+      'POST /api/admin/activities': () => {
+        created = true;
+        return okBody<'/api/admin/activities', 'post'>({ activity_id: 'a1' });
+      },
+    });
+    /** The shell's Courses page, reduced to its rows' names. */
+    function CoursesBehind() {
+      const list = useQuery(courseQueries.list({ page: 1, limit: 20 }));
+      if (!list.data) return null;
+      return (
+        <ul aria-label="Courses behind">
+          {list.data.activities.length === 0 ? <li>No courses yet</li> : null}
+          {list.data.activities.map((a) => (
+            <li key={a.activity_id}>{a.name}</li>
+          ))}
+        </ul>
+      );
+    }
+    renderWithProviders(
+      <>
+        <CoursesBehind />
+        <CourseBuilderDrawer data={{}} close={jest.fn()} />
+      </>,
+    );
+    const behind = await screen.findByRole('list', { name: 'Courses behind' });
+    expect(within(behind).getByText('No courses yet')).toBeInTheDocument();
+    await fillValidCourse();
+    submit();
+    expect(await within(behind).findByText('Wheel throwing')).toBeInTheDocument();
   });
 
   it("toasts 'Error adding course' and shows the server's field message when the API refuses", async () => {

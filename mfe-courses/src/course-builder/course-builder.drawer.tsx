@@ -25,14 +25,14 @@ import {
   Switch,
   useUnsavedChanges,
   zodResolver,
+  setServerFieldErrors,
   type DrawerProps,
 } from '@studio/ui';
-import { alertNewCourse, createCourse } from '../course/course.api';
+import { alertNewCourse, useCreateCourse } from '../api/courses';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
-import { showServerFieldErrors } from '../course/server-errors';
 import {
   COURSE_BUILDER_FIELDS,
   courseBuilderDefaults,
@@ -64,16 +64,17 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
     name: ['priceType', 'single_party', 'activity_type', 'cancel_policy_id', 'reschedule_policy_id'],
   });
 
+  const create = useCreateCourse();
   const onSubmit = form.handleSubmit(async (payload) => {
     try {
-      await createCourse(payload);
+      await create.mutateAsync(payload);
       message.success(COURSE_MESSAGES.created);
       void alertNewCourse(payload.name);
       close();
     } catch (error) {
       console.error('Creating the course failed', error);
       message.error(COURSE_MESSAGES.createFailed);
-      showServerFieldErrors(error, setError, COURSE_BUILDER_FIELDS);
+      setServerFieldErrors(error, setError, COURSE_BUILDER_FIELDS);
     }
   });
 

@@ -4,15 +4,14 @@ import {
   Flex,
   Select,
   instructorQueries,
-  invalidateWaivers,
   useQueryClient,
   locationQueries,
   usePickerList,
-  waiverQueries,
   type InstructorItem,
   type LocationItem,
   type WaiverItem,
 } from '@studio/ui';
+import { waiverKeys, waiverQueries } from '../api/waivers';
 
 interface PickerProps {
   id: string;
@@ -73,7 +72,7 @@ export function WaiverPicker({ id, value, onChange, status }: PickerProps) {
   const latest = useRef({ value, onChange });
   latest.current = { value, onChange };
   useEffect(() => {
-    const reload = () => void invalidateWaivers(queryClient);
+    const reload = () => void queryClient.invalidateQueries({ queryKey: waiverKeys.lists() });
     window.addEventListener('focus', reload);
     const channel =
       typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(WAIVER_CREATED_CHANNEL);

@@ -21,28 +21,25 @@ import {
   MediaField,
   NumberInput,
   Input,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
+  setServerFieldErrors,
   Radio,
   Select,
   Tag,
   courseQueries,
-  invalidateCourse,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type CourseDetail,
   type DrawerProps,
 } from '@studio/ui';
-import { updateCourse } from '../course/course.api';
+import { useUpdateCourse } from '../api/courses';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
 import { PriceTypeRadio } from '../course/price-type-radio';
 import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
-import { showServerFieldErrors } from '../course/server-errors';
 import { courseToEditValues, EDIT_COURSE_FIELDS, type EditCourseValues } from './edit-course-values';
 import { SyncSettings } from './sync-settings';
 import { useImageAutosave } from './use-image-autosave';
@@ -69,25 +66,22 @@ export function EditCourseDrawer({ data, close }: DrawerProps<EditCourseDrawerDa
     // isFetchedAfterMount below never turns true and the drawer stays a skeleton.
     refetchOnMount: 'always',
   });
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load this course"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  const course = query.data;
   // The form starts from a fresh read, never from a cached copy another drawer may have changed.
-  if (!course || !query.isFetchedAfterMount || waiting) return <LoadingSkeleton />;
-  return <EditCourseForm course={course} close={close} />;
+  return (
+    <QueryGuard
+      query={query}
+      title="Could not load this course"
+      pending={!query.isFetchedAfterMount || waiting}
+    >
+      {(course) => <EditCourseForm course={course} close={close} />}
+    </QueryGuard>
+  );
 }
 
 function EditCourseForm({ course, close }: { course: CourseDetail; close: () => void }) {
   const cancel = useCancel(close);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const update = useUpdateCourse(course.activity_id);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<EditCourseValues, unknown, CourseUpdatePayload>({
     resolver,
@@ -105,14 +99,13 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
   const onSubmit = form.handleSubmit(async (body) => {
     setFormError(null);
     try {
-      await updateCourse(course.activity_id, body);
-      void invalidateCourse(queryClient, course.activity_id);
+      await update.mutateAsync(body);
       message.success(COURSE_MESSAGES.updated);
       close();
     } catch (error) {
       console.error('Updating the course failed', error);
       message.error(COURSE_MESSAGES.updateFailed);
-      showServerFieldErrors(error, setError, EDIT_COURSE_FIELDS);
+      setServerFieldErrors(error, setError, EDIT_COURSE_FIELDS);
       setFormError(COURSE_MESSAGES.formError);
     }
   });

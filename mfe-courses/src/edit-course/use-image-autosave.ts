@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { COURSE_MESSAGES, courseImagesUpdateSchema, type CourseUpdatePayload } from '@studio/contracts';
 import { App } from '@studio/ui';
-import { saveCourseImages } from '../course/course.api';
+import { useSaveCourseImages } from '../api/courses';
 import type { EditCourseValues } from './edit-course-values';
 
 /**
@@ -16,6 +16,7 @@ export function useImageAutosave(
 ) {
   const { message } = App.useApp();
   const { getValues, setValue, setError, clearErrors } = form;
+  const { mutateAsync: saveImages } = useSaveCourseImages(activityId);
   return useCallback(
     async (images: string[]) => {
       const previous = getValues('images');
@@ -28,7 +29,7 @@ export function useImageAutosave(
       }
       clearErrors('images');
       try {
-        await saveCourseImages(activityId, checked.data);
+        await saveImages(checked.data);
       } catch (error) {
         console.error('Saving the course images failed', error);
         setValue('images', previous);
@@ -36,6 +37,6 @@ export function useImageAutosave(
         if (!added) message.error(COURSE_MESSAGES.updateFailed);
       }
     },
-    [activityId, getValues, setValue, setError, clearErrors, message],
+    [saveImages, getValues, setValue, setError, clearErrors, message],
   );
 }

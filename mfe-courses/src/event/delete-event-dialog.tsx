@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { COURSE_MESSAGES, SCHEDULING_MESSAGES, courseDetailPath } from '@studio/contracts';
 import { Alert, App, Modal, Typography, isApiError } from '@studio/ui';
-import { deleteEvent, type EventDetail } from './event.api';
+import { useDeleteEvent, type EventDetail } from '../api/events';
 import { navigateTo } from './navigate';
 
 interface DeleteEventDialogProps {
@@ -17,13 +17,12 @@ interface DeleteEventDialogProps {
  */
 export function DeleteEventDialog({ event, onClose, onDeleted }: DeleteEventDialogProps) {
   const { message } = App.useApp();
-  const [busy, setBusy] = useState(false);
+  const deletion = useDeleteEvent(event.event_id);
   const [blocked, setBlocked] = useState(event.enrolled_count > 0);
 
   const remove = async () => {
-    setBusy(true);
     try {
-      const answer = await deleteEvent(event.event_id);
+      const answer = await deletion.mutateAsync();
       message.success(COURSE_MESSAGES.deleted);
       onClose();
       onDeleted();
@@ -31,7 +30,6 @@ export function DeleteEventDialog({ event, onClose, onDeleted }: DeleteEventDial
     } catch (error) {
       if (isApiError(error) && error.status === 409) setBlocked(true);
       else message.error(COURSE_MESSAGES.deleteFailed);
-      setBusy(false);
     }
   };
 
@@ -41,7 +39,7 @@ export function DeleteEventDialog({ event, onClose, onDeleted }: DeleteEventDial
       title="Cancel course"
       okText="Delete"
       okButtonProps={{ danger: true, disabled: blocked }}
-      confirmLoading={busy}
+      confirmLoading={deletion.isPending}
       onOk={() => void remove()}
       onCancel={onClose}
       destroyOnHidden

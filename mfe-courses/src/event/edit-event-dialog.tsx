@@ -8,7 +8,7 @@ import {
   type EventUpdateFormOutput,
 } from '@studio/contracts';
 import { Alert, App, Form, FormField, Input, Modal, serverMessage, zodResolver } from '@studio/ui';
-import { updateEvent, type EventDetail } from './event.api';
+import { useUpdateEvent, type EventDetail } from '../api/events';
 
 interface EditEventDialogProps {
   event: EventDetail;
@@ -20,6 +20,7 @@ interface EditEventDialogProps {
 export function EditEventDialog({ event, onClose, onSaved }: EditEventDialogProps) {
   const { message } = App.useApp();
   const [failure, setFailure] = useState<string | null>(null);
+  const update = useUpdateEvent(event.event_id);
   // A free session (price 0, a free course's session) may keep no price (spec 001 §5 holds for paid ones).
   const free = event.price === 0;
   const { control, handleSubmit, formState } = useForm<EventUpdateFormInput, unknown, EventUpdateFormOutput>({
@@ -34,7 +35,7 @@ export function EditEventDialog({ event, onClose, onSaved }: EditEventDialogProp
   const save = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await updateEvent(event.event_id, {
+      await update.mutateAsync({
         capacity: values.capacity,
         // Left out of the JSON when a free session keeps no price.
         price: values.price,

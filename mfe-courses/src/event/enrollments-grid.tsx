@@ -10,7 +10,7 @@ import {
   useDateFormat,
   type TableProps,
 } from '@studio/ui';
-import { exportEnrollments, fetchEnrollments, type EnrollmentRow } from './event.api';
+import { exportEnrollments, useEnrollmentPage, type EnrollmentRow } from '../api/events';
 import {
   INITIAL_ENROLLMENT_QUERY,
   type EnrollmentFilterColumn,
@@ -22,7 +22,6 @@ interface EnrollmentsGridProps {
   eventId: string;
   timezone: string;
   /** Bumped by the drawer after an add, a remove or a guest change so the page reloads. */
-  reloadKey: number;
   onEditGuests: (row: EnrollmentRow) => void;
   onRemove: (row: EnrollmentRow) => void;
   /** A click on a student's name opens the student drawer. */
@@ -76,34 +75,27 @@ function textFilter(
 export function EnrollmentsGrid({
   eventId,
   timezone,
-  reloadKey,
   onEditGuests,
   onRemove,
   onOpenStudent,
 }: EnrollmentsGridProps) {
   const [query, setQuery] = useState<EnrollmentQuery>(INITIAL_ENROLLMENT_QUERY);
   const [searchText, setSearchText] = useState('');
-  const [page, setPage] = useState<{ rows: EnrollmentRow[]; total: number } | null>(null);
-  const [loading, setLoading] = useState(true);
   const [selected, setSelected] = useState<string[]>([]);
   const [exporting, setExporting] = useState(false);
   const dates = useDateFormat();
 
+  const list = useEnrollmentPage(eventId, query);
+  const loading = list.isFetching;
+  // Fetch failures of lists are only logged and the list falls back to empty (spec 001 §8).
   useEffect(() => {
-    let live = true;
-    setLoading(true);
-    fetchEnrollments(eventId, query)
-      .then((answer) => live && setPage({ rows: answer.enrollments, total: answer.totalCount }))
-      .catch((error: unknown) => {
-        // Fetch failures of lists are only logged and the list falls back to empty (spec 001 §8).
-        console.error('Could not load enrollments', error);
-        if (live) setPage({ rows: [], total: 0 });
-      })
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [eventId, query, reloadKey]);
+    if (list.error) console.error('Could not load enrollments', list.error);
+  }, [list.error]);
+  const page = list.isError
+    ? { rows: [] as EnrollmentRow[], total: 0 }
+    : list.data
+      ? { rows: list.data.enrollments, total: list.data.totalCount }
+      : null;
 
   const runExport = async () => {
     setExporting(true);

@@ -36,7 +36,6 @@ describe('EnrollmentsGrid', () => {
       <EnrollmentsGrid
         eventId={EVENT_ID}
         timezone="UTC"
-        reloadKey={0}
         onEditGuests={jest.fn()}
         onRemove={jest.fn()}
         onOpenStudent={jest.fn()}
@@ -81,7 +80,6 @@ describe('EnrollmentsGrid names', () => {
       <EnrollmentsGrid
         eventId={EVENT_ID}
         timezone="UTC"
-        reloadKey={0}
         onEditGuests={jest.fn()}
         onRemove={jest.fn()}
         onOpenStudent={onOpenStudent}
@@ -103,7 +101,7 @@ describe('GuestCountDialog', () => {
         'put'
       >({ enrollment_id: ROW.enrollment_id, guestCount: 0 }),
     });
-    renderWithProviders(<GuestCountDialog enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
+    renderWithProviders(<GuestCountDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
     const input = await screen.findByLabelText('Guest count');
     const save = () => screen.getByRole('button', { name: 'Save' });
     expect(input).toHaveValue('1');
@@ -130,7 +128,7 @@ describe('GuestCountDialog', () => {
       ),
     });
     const onSaved = jest.fn();
-    renderWithProviders(<GuestCountDialog enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
+    renderWithProviders(<GuestCountDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
     fireEvent.change(await screen.findByLabelText('Guest count'), { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.guestCountFailed)).toBeInTheDocument();
@@ -158,7 +156,6 @@ describe('EnrollmentsGrid waiver status', () => {
       <EnrollmentsGrid
         eventId={EVENT_ID}
         timezone="UTC"
-        reloadKey={0}
         onEditGuests={jest.fn()}
         onRemove={jest.fn()}
         onOpenStudent={jest.fn()}
@@ -186,8 +183,7 @@ describe('EnrollmentsGrid in a narrow drawer', () => {
         <EnrollmentsGrid
           eventId={EVENT_ID}
           timezone="UTC"
-          reloadKey={0}
-          onEditGuests={jest.fn()}
+            onEditGuests={jest.fn()}
           onRemove={onRemove}
           onOpenStudent={jest.fn()}
         />

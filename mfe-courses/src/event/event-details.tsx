@@ -1,6 +1,6 @@
 import { formatCents, formatDuration, formatWallDate, formatWallTime } from '@studio/contracts';
 import { Descriptions, useDateFormat } from '@studio/ui';
-import type { EventDetail } from './event.api';
+import type { EventDetail } from '../api/events';
 
 /** Event Details section: when, where, who, price and seats, in the location's time zone. */
 export function EventDetails({ event, timezone }: { event: EventDetail; timezone: string }) {

@@ -6,10 +6,7 @@ import {
   DrawerShell,
   EditOutlined,
   Flex,
-  LoadingSkeleton,
-  QueryError,
-  eventQueries,
-  invalidateEvent,
+  QueryGuard,
   useDrawer,
   useQuery,
   useQueryClient,
@@ -21,7 +18,7 @@ import { EditEventDialog } from './edit-event-dialog';
 import { EnrollmentsGrid } from './enrollments-grid';
 import { EventDetails } from './event-details';
 import { EventTags } from './event-tags';
-import type { EnrollmentRow } from './event.api';
+import { eventQueries, refreshEvent, type EnrollmentRow } from '../api/events';
 import { GuestCountDialog } from './guest-count-dialog';
 
 export interface EventDrawerData {
@@ -45,109 +42,111 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
     ...eventQueries.detail(eventId),
   });
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
   const AddStudent = useRemoteEntry('students', STUDENT_DIALOGS.addStudent);
   const RemoveStudent = useRemoteEntry('students', STUDENT_DIALOGS.removeStudent);
 
-  /** After an enrollment change: the grid page and the seat count both reload. */
-  const refresh = () => {
-    setDialog(null);
-    setReloadKey((n) => n + 1);
-    void invalidateEvent(queryClient, eventId);
+  /** After a change made here (the hooks refresh what they changed): the dialog closes. */
+  const done = () => setDialog(null);
+  /**
+   * After the students remote's Add or Remove student dialog changed the enrollments (it knows no
+   * keys of this remote): the event, its grid and the sessions' seat counts read again.
+   */
+  const enrollmentsChanged = () => {
+    done();
+    void refreshEvent(queryClient, eventId);
   };
 
-  const event = query.data;
   // A failed reload keeps the event on screen; a failed first load shows the error with Retry.
-  if (!event && query.isError)
-    return (
-      <QueryError
-        title={SCHEDULING_MESSAGES.eventLoadFailed}
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if (!event) return <LoadingSkeleton />;
-  const timezone = event.Location?.timezone?.timeZoneId || DEFAULT_TIMEZONE;
-  const studentName = (row: EnrollmentRow) =>
-    `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
-
   return (
-    <DrawerShell
-      title={event.Activity?.name ?? event.name}
-      extra={
-        <Flex gap={8} wrap>
-          <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
-            Add student
-          </Button>
-          <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>
-            Edit course
-          </Button>
-          <Button danger onClick={() => setDialog({ kind: 'delete' })}>
-            Cancel course
-          </Button>
-        </Flex>
-      }
-    >
-      <EventTags eventId={event.event_id} />
-      <DrawerSection title="Event Details">
-        <Flex justify="flex-end">
-          <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'edit' })}>
-            Edit event
-          </Button>
-        </Flex>
-        <EventDetails event={event} timezone={timezone} />
-      </DrawerSection>
-      {event.meeting_join_url ? (
-        <DrawerSection title="Meeting">
-          <Flex vertical gap={8}>
-            <a href={event.meeting_join_url} target="_blank" rel="noreferrer noopener">
-              Join the Zoom meeting
-            </a>
-            {event.meeting_summary ? (
-              <div aria-label="Meeting summary" style={{ whiteSpace: 'pre-wrap' }}>
-                {event.meeting_summary}
-              </div>
-            ) : null}
-          </Flex>
-        </DrawerSection>
-      ) : null}
-      <DrawerSection title="Enrollments">
-        <EnrollmentsGrid
-          eventId={event.event_id}
-          timezone={timezone}
-          reloadKey={reloadKey}
-          onEditGuests={(row) => setDialog({ kind: 'guests', row })}
-          onRemove={(row) => setDialog({ kind: 'remove', row })}
-          onOpenStudent={(student_id) => drawers.open('student', { student_id })}
-        />
-      </DrawerSection>
-
-      {dialog?.kind === 'edit' ? (
-        <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={refresh} />
-      ) : null}
-      {dialog?.kind === 'delete' ? (
-        <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
-      ) : null}
-      {dialog?.kind === 'guests' ? (
-        <GuestCountDialog enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={refresh} />
-      ) : null}
-      {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}
-      <Suspense fallback={null}>
-        {dialog?.kind === 'add' && AddStudent ? (
-          <AddStudent data={{ event_id: event.event_id, onDone: refresh }} close={() => setDialog(null)} />
-        ) : null}
-        {dialog?.kind === 'remove' && RemoveStudent ? (
-          <RemoveStudent
-            data={{
-              enrollment_id: dialog.row.enrollment_id,
-              student_name: studentName(dialog.row),
-              onDone: refresh,
-            }}
-            close={() => setDialog(null)}
-          />
-        ) : null}
-      </Suspense>
-    </DrawerShell>
+    <QueryGuard query={query} title={SCHEDULING_MESSAGES.eventLoadFailed} keepDataOnError>
+      {renderEvent}
+    </QueryGuard>
   );
+
+  function renderEvent(event: NonNullable<typeof query.data>) {
+    const timezone = event.Location?.timezone?.timeZoneId || DEFAULT_TIMEZONE;
+    const studentName = (row: EnrollmentRow) =>
+      `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
+
+    return (
+      <DrawerShell
+        title={event.Activity?.name ?? event.name}
+        extra={
+          <Flex gap={8} wrap>
+            <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
+              Add student
+            </Button>
+            <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>
+              Edit course
+            </Button>
+            <Button danger onClick={() => setDialog({ kind: 'delete' })}>
+              Cancel course
+            </Button>
+          </Flex>
+        }
+      >
+        <EventTags eventId={event.event_id} />
+        <DrawerSection title="Event Details">
+          <Flex justify="flex-end">
+            <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'edit' })}>
+              Edit event
+            </Button>
+          </Flex>
+          <EventDetails event={event} timezone={timezone} />
+        </DrawerSection>
+        {event.meeting_join_url ? (
+          <DrawerSection title="Meeting">
+            <Flex vertical gap={8}>
+              <a href={event.meeting_join_url} target="_blank" rel="noreferrer noopener">
+                Join the Zoom meeting
+              </a>
+              {event.meeting_summary ? (
+                <div aria-label="Meeting summary" style={{ whiteSpace: 'pre-wrap' }}>
+                  {event.meeting_summary}
+                </div>
+              ) : null}
+            </Flex>
+          </DrawerSection>
+        ) : null}
+        <DrawerSection title="Enrollments">
+          <EnrollmentsGrid
+            eventId={event.event_id}
+            timezone={timezone}
+            onEditGuests={(row) => setDialog({ kind: 'guests', row })}
+            onRemove={(row) => setDialog({ kind: 'remove', row })}
+            onOpenStudent={(student_id) => drawers.open('student', { student_id })}
+          />
+        </DrawerSection>
+
+        {dialog?.kind === 'edit' ? (
+          <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={done} />
+        ) : null}
+        {dialog?.kind === 'delete' ? (
+          <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
+        ) : null}
+        {dialog?.kind === 'guests' ? (
+          <GuestCountDialog eventId={eventId} enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={done} />
+        ) : null}
+        {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}
+        <Suspense fallback={null}>
+          {dialog?.kind === 'add' && AddStudent ? (
+            <AddStudent
+              data={{ event_id: event.event_id, onDone: enrollmentsChanged }}
+              close={() => setDialog(null)}
+            />
+          ) : null}
+          {dialog?.kind === 'remove' && RemoveStudent ? (
+            <RemoveStudent
+              data={{
+                enrollment_id: dialog.row.enrollment_id,
+                student_name: studentName(dialog.row),
+                onDone: enrollmentsChanged,
+              }}
+              close={() => setDialog(null)}
+            />
+          ) : null}
+        </Suspense>
+      </DrawerShell>
+    );
+  }
 }

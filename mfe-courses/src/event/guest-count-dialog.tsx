@@ -1,35 +1,38 @@
 import { useState } from 'react';
 import { SCHEDULING_MESSAGES, guestCountSchema } from '@studio/contracts';
 import { App, Form, Input, Modal, serverMessage } from '@studio/ui';
-import { setGuestCount, type EnrollmentRow } from './event.api';
+import { useSetGuestCount, type EnrollmentRow } from '../api/events';
 
 interface GuestCountDialogProps {
+  /** The event the enrollment belongs to: its grid and seat count read again after a save. */
+  eventId: string;
   enrollment: EnrollmentRow;
   onClose: () => void;
   onSaved: () => void;
 }
 
 /** Edit guest count (spec 001 §5): a whole number, 0 or higher; empty disables the button. */
-export function GuestCountDialog({ enrollment, onClose, onSaved }: GuestCountDialogProps) {
+export function GuestCountDialog({ eventId, enrollment, onClose, onSaved }: GuestCountDialogProps) {
   const { message } = App.useApp();
   const [text, setText] = useState(String(enrollment.guestCount ?? 0));
-  const [busy, setBusy] = useState(false);
+  const guests = useSetGuestCount(eventId);
   const [serverError, setServerError] = useState<string | null>(null);
   const parsed = guestCountSchema.safeParse({ guestCount: text });
   const error = text.trim() !== '' && !parsed.success ? SCHEDULING_MESSAGES.guestCountMin : serverError;
 
   const save = async () => {
     if (!parsed.success) return;
-    setBusy(true);
     try {
-      await setGuestCount(enrollment.enrollment_id, parsed.data.guestCount);
+      await guests.mutateAsync({
+        enrollmentId: enrollment.enrollment_id,
+        guestCount: parsed.data.guestCount,
+      });
       message.success(SCHEDULING_MESSAGES.guestCountUpdated);
       onSaved();
     } catch (failure) {
       // 409: not enough seats; the server's message says how many are left.
       message.error(SCHEDULING_MESSAGES.guestCountFailed);
       setServerError(serverMessage(failure, SCHEDULING_MESSAGES.guestCountFailed));
-      setBusy(false);
     }
   };
 
@@ -40,7 +43,7 @@ export function GuestCountDialog({ enrollment, onClose, onSaved }: GuestCountDia
       title={`Guests of ${name}`}
       okText="Save"
       okButtonProps={{ disabled: text.trim() === '' || !parsed.success }}
-      confirmLoading={busy}
+      confirmLoading={guests.isPending}
       onOk={() => void save()}
       onCancel={onClose}
       destroyOnHidden

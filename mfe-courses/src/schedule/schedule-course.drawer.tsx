@@ -17,24 +17,22 @@ import {
   Form,
   FormField,
   Input,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Select,
   Switch,
   courseQueries,
   instructorQueries,
-  invalidateCourse,
   locationQueries,
   serverMessage,
   usePickerList,
   useQuery,
-  useQueryClient,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
 import { DayRows } from './day-rows';
-import { scheduleEvent, type ScheduleCourse } from './schedule.api';
+import { useScheduleEvent } from '../api/events';
+import type { ScheduleCourse } from './schedule.api';
 import {
   courseToScheduleDefaults,
   type ScheduleDefaults,
@@ -49,25 +47,20 @@ export interface ScheduleCourseDrawerData {
 export function ScheduleCourseDrawer({ data, close }: DrawerProps<ScheduleCourseDrawerData>) {
   const query = useQuery(courseQueries.detail(data.activity_id));
   const defaults = useMemo(() => (query.data ? courseToScheduleDefaults(query.data) : null), [query.data]);
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load this course"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if (!query.data || !defaults) return <LoadingSkeleton />;
-  if (query.data.activity_type === 'appointment') {
-    // Appointment courses are booked by students at a time they choose: they get no dated sessions.
-    return (
-      <DrawerShell title={`Schedule ${query.data.name}`} footer={<Button onClick={close}>Close</Button>}>
-        <Alert type="info" showIcon title={SCHEDULING_MESSAGES.appointmentNotSchedulable} />
-      </DrawerShell>
-    );
-  }
-  return <ScheduleForm course={query.data} defaults={defaults} close={close} />;
+  return (
+    <QueryGuard query={query} title="Could not load this course" pending={!defaults}>
+      {(course) =>
+        course.activity_type === 'appointment' ? (
+          // Appointment courses are booked by students at a time they choose: they get no dated sessions.
+          <DrawerShell title={`Schedule ${course.name}`} footer={<Button onClick={close}>Close</Button>}>
+            <Alert type="info" showIcon title={SCHEDULING_MESSAGES.appointmentNotSchedulable} />
+          </DrawerShell>
+        ) : (
+          defaults && <ScheduleForm course={course} defaults={defaults} close={close} />
+        )
+      }
+    </QueryGuard>
+  );
 }
 
 interface ScheduleFormProps {
@@ -80,7 +73,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
   const cancel = useCancel(close);
   const { message } = App.useApp();
   const [failure, setFailure] = useState<string | null>(null);
-  const queryClient = useQueryClient();
+  const schedule = useScheduleEvent(course.activity_id);
   // Pickers: a failed load is only logged and the list stays empty (spec 001 §8).
   const { items: locations } = usePickerList(locationQueries.list(), (a) => a.locations, 'locations');
   const { items: instructors } = usePickerList(instructorQueries.list(), (a) => a.instructors, 'instructors');
@@ -107,8 +100,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
   const submit = handleSubmit(async (payload) => {
     setFailure(null);
     try {
-      await scheduleEvent(payload);
-      void invalidateCourse(queryClient, course.activity_id);
+      await schedule.mutateAsync(payload);
       message.success(SCHEDULING_MESSAGES.scheduled);
       close();
     } catch (error) {

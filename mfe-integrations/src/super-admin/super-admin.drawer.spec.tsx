@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { errorBody, mockFetch, okBody, renderWithProviders, TEST_SESSION } from '@studio/ui/testing';
 import { SuperAdminDrawer } from './super-admin.drawer';
-import { page } from './super-admin.api';
+import { page } from '../api/organizations';
 
 const ANOTHER = '33333333-3333-4333-8333-333333333333';
 /** GET /api/super-admin/organization, typed by the generated response body. */

@@ -9,10 +9,8 @@ import {
   DrawerShell,
   Form,
   FormField,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Select,
-  organizationQueries,
   useQuery,
   useSession,
   useSkeletonDelay,
@@ -20,7 +18,7 @@ import {
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
-import { page, switchOrganization } from './super-admin.api';
+import { organizationQueries, page, useSwitchOrganization } from '../api/organizations';
 
 const RELOAD_AFTER_MS = 600;
 
@@ -42,9 +40,10 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
   // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
   useUnsavedChanges(form.formState.isDirty);
 
+  const switchOrg = useSwitchOrganization();
   const onSubmit = form.handleSubmit(async ({ org_id }) => {
     try {
-      await switchOrganization(org_id);
+      await switchOrg.mutateAsync(org_id);
       message.success(MESSAGES.superAdmin.switched);
       // Reload once the toast has been seen: every open view belongs to the old organization.
       setTimeout(() => page.reload(), RELOAD_AFTER_MS);
@@ -54,52 +53,48 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
     }
   });
 
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load organizations"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  const organizations = query.data;
-  if (!organizations || waiting) return <LoadingSkeleton />;
-
   return (
-    <form onSubmit={onSubmit} aria-label="Super Admin Settings">
-      <DrawerShell
-        title="Super Admin Settings"
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          <DrawerSection title="Organization">
-            <FormField control={form.control} name="org_id" label="Organization you administer">
-              {(field) => (
-                <Select
-                  id="org_id"
-                  value={field.value || undefined}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  placeholder="Select an organization"
-                  showSearch={{ optionFilterProp: 'label' }}
-                  options={organizations.map((org) => ({
-                    value: org.organization_id,
-                    label: org.name,
-                  }))}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-        </Form>
-      </DrawerShell>
-    </form>
+    <QueryGuard query={query} title="Could not load organizations" pending={waiting}>
+      {renderOrganizations}
+    </QueryGuard>
   );
+
+  function renderOrganizations(organizations: NonNullable<typeof query.data>) {
+    return (
+      <form onSubmit={onSubmit} aria-label="Super Admin Settings">
+        <DrawerShell
+          title="Super Admin Settings"
+          footer={
+            <>
+              <Button onClick={cancel}>Cancel</Button>
+              <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
+                Save
+              </Button>
+            </>
+          }
+        >
+          <Form layout="vertical" component={false}>
+            <DrawerSection title="Organization">
+              <FormField control={form.control} name="org_id" label="Organization you administer">
+                {(field) => (
+                  <Select
+                    id="org_id"
+                    value={field.value || undefined}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    placeholder="Select an organization"
+                    showSearch={{ optionFilterProp: 'label' }}
+                    options={organizations.map((org) => ({
+                      value: org.organization_id,
+                      label: org.name,
+                    }))}
+                  />
+                )}
+              </FormField>
+            </DrawerSection>
+          </Form>
+        </DrawerShell>
+      </form>
+    );
+  }
 }

@@ -7,12 +7,10 @@ import {
   Empty,
   Flex,
   Typography,
-  syncKeys,
   useDateFormat,
-  useQueryClient,
   type SyncProviderAnswer,
 } from '@studio/ui';
-import { retrySyncMapping } from './sync.api';
+import { useRetrySyncMapping } from '../api/sync';
 
 type ProviderBody = SyncProviderAnswer;
 type Failure = ProviderBody['provider']['failures'][number];
@@ -31,7 +29,7 @@ const TYPE_LABELS: Record<Failure['local_type'], string> = {
  */
 export function SyncActivitySection({ provider, data }: { provider: SyncProviderName; data: ProviderBody }) {
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const retryMapping = useRetrySyncMapping(provider);
   const format = useDateFormat();
   const [retrying, setRetrying] = useState<string | null>(null);
   const { last_synced_at: lastSyncedAt, failures, failures_total: total } = data.provider;
@@ -39,8 +37,7 @@ export function SyncActivitySection({ provider, data }: { provider: SyncProvider
   const retry = async (failure: Failure) => {
     setRetrying(failure.id);
     try {
-      const answered = await retrySyncMapping(failure.id);
-      queryClient.setQueryData(syncKeys.provider(provider), answered);
+      await retryMapping.mutateAsync(failure.id);
       message.success(J.retried);
     } catch (error) {
       console.error(`Retrying the ${SYNC_PROVIDER_LABELS[provider]} sync failed`, error);

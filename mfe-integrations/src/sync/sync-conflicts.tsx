@@ -7,12 +7,10 @@ import {
   Empty,
   Flex,
   Typography,
-  syncKeys,
   useDateFormat,
-  useQueryClient,
   type SyncProviderAnswer,
 } from '@studio/ui';
-import { resolveSyncConflict } from './sync.api';
+import { useResolveSyncConflict } from '../api/sync';
 
 type Conflict = NonNullable<SyncProviderAnswer['conflicts']>[number];
 
@@ -23,7 +21,7 @@ type Conflict = NonNullable<SyncProviderAnswer['conflicts']>[number];
  */
 export function SyncConflictsSection({ data }: { data: SyncProviderAnswer }) {
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const resolveConflict = useResolveSyncConflict();
   const format = useDateFormat();
   const [resolving, setResolving] = useState<string | null>(null);
   const conflicts = data.conflicts ?? [];
@@ -32,8 +30,7 @@ export function SyncConflictsSection({ data }: { data: SyncProviderAnswer }) {
   const resolve = async (conflict: Conflict) => {
     setResolving(conflict.id);
     try {
-      const answered = await resolveSyncConflict(conflict.id);
-      queryClient.setQueryData(syncKeys.provider('eventbrite'), answered);
+      await resolveConflict.mutateAsync(conflict.id);
       message.success(C.resolved);
     } catch (error) {
       console.error('Resolving the Eventbrite sale conflict failed', error);

@@ -7,13 +7,11 @@ import {
   Flex,
   Typography,
   busy,
-  disconnectSync,
   serverMessage,
   startSyncConnect,
-  syncKeys,
-  useQueryClient,
   type SyncProviderRead,
 } from '@studio/ui';
+import { useDisconnectSync } from '../api/sync';
 
 type ProviderState = SyncProviderRead['provider'];
 
@@ -28,7 +26,7 @@ export const navigation = { assign: (url: string) => window.location.assign(url)
 export function SyncConnection({ provider, state }: { provider: SyncProviderName; state: ProviderState }) {
   const label = SYNC_PROVIDER_LABELS[provider];
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const disconnection = useDisconnectSync(provider);
   const [working, setWorking] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<{ text: string; retry: () => void } | null>(null);
@@ -50,9 +48,8 @@ export function SyncConnection({ provider, state }: { provider: SyncProviderName
     setWorking(true);
     setFailure(null);
     try {
-      await disconnectSync(provider);
+      await disconnection.mutateAsync();
       setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: syncKeys.provider(provider) });
       message.success(M.disconnected(provider));
     } catch (error) {
       console.error(`Disconnecting ${label} failed`, error);

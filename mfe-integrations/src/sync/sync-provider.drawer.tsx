@@ -3,7 +3,6 @@ import {
   SYNC_CONFIG_SCHEMAS,
   SYNC_MESSAGES as M,
   SYNC_PROVIDER_LABELS,
-  type SyncConfigPayload,
   type SyncProviderName,
   type SyncRemoteChoice,
 } from '@studio/contracts';
@@ -15,22 +14,19 @@ import {
   Flex,
   Form,
   FormField,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Select,
   Switch,
   busy,
-  syncKeys,
   syncQueries,
+  useSaveSyncConfig,
   useCancel,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
 } from '@studio/ui';
-import { saveSyncConfig } from './sync.api';
 import { SyncConnection } from './sync-connection';
 import { SyncActivitySection } from './sync-activity';
 import { SyncConflictsSection } from './sync-conflicts';
@@ -119,7 +115,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
   const label = SYNC_PROVIDER_LABELS[provider];
   const cancel = useCancel(close);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const saveConfig = useSaveSyncConfig(provider);
   const waiting = useSkeletonDelay();
   const query = useQuery(syncQueries.provider(provider));
   const form = useForm<SyncSettingsForm>({
@@ -132,8 +128,7 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const saved = await saveSyncConfig({ ...values, provider_name: provider } as SyncConfigPayload);
-      queryClient.setQueryData(syncKeys.provider(provider), saved);
+      const saved = await saveConfig.mutateAsync(values);
       form.reset(saved.provider.config_schema as SyncSettingsForm);
       message.success(M.saved(provider));
     } catch (error) {
@@ -142,79 +137,75 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
     }
   });
 
-  if (query.isError)
-    return (
-      <QueryError
-        title={M.loadFailed(provider)}
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  const data = query.data;
-  if (!data || waiting) return <LoadingSkeleton />;
-
-  const picker = PICKERS[provider];
-  const choices = (provider === 'eventbrite' ? data.organizations : data.lists) ?? [];
-  const connected = data.provider.connected;
-
   return (
-    <form onSubmit={onSubmit} aria-label={`${label} settings`}>
-      <DrawerShell
-        title={`${label} settings`}
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          <DrawerSection title="Connection">
-            <SyncConnection provider={provider} state={data.provider} />
-          </DrawerSection>
-          <DrawerSection title="Settings">
-            {picker ? (
-              <FormField control={form.control} name={picker.name} label={picker.label}>
-                {(field) => (
-                  <Select
-                    id={picker.name}
-                    value={field.value || undefined}
-                    onChange={(v: string | undefined) => field.onChange(v ?? null)}
-                    onBlur={field.onBlur}
-                    allowClear
-                    placeholder={picker.placeholder}
-                    notFoundContent={connected ? 'Nothing to choose from' : M.notConnected(provider)}
-                    options={pickerOptions(choices, field.value)}
-                  />
-                )}
-              </FormField>
-            ) : null}
-            {TOGGLES[provider].map((toggle) => (
-              <FormField key={toggle.name} control={form.control} name={toggle.name} extra={toggle.extra}>
-                {(field) => (
-                  <Flex gap={8} align="center">
-                    <Switch
-                      id={toggle.name}
-                      checked={toggle.fixed ? true : Boolean(field.value)}
-                      disabled={toggle.fixed}
-                      onChange={(on) => field.onChange(on)}
-                      aria-label={toggle.label}
-                    />
-                    <span>{toggle.label}</span>
-                  </Flex>
-                )}
-              </FormField>
-            ))}
-          </DrawerSection>
-          <SyncActivitySection provider={provider} data={data} />
-          {provider === 'eventbrite' ? <SyncConflictsSection data={data} /> : null}
-        </Form>
-      </DrawerShell>
-    </form>
+    <QueryGuard query={query} title={M.loadFailed(provider)} pending={waiting}>
+      {renderSettings}
+    </QueryGuard>
   );
+
+  function renderSettings(data: NonNullable<typeof query.data>) {
+    const picker = PICKERS[provider];
+    const choices = (provider === 'eventbrite' ? data.organizations : data.lists) ?? [];
+    const connected = data.provider.connected;
+
+    return (
+      <form onSubmit={onSubmit} aria-label={`${label} settings`}>
+        <DrawerShell
+          title={`${label} settings`}
+          footer={
+            <>
+              <Button onClick={cancel}>Cancel</Button>
+              <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
+                Save
+              </Button>
+            </>
+          }
+        >
+          <Form layout="vertical" component={false}>
+            <DrawerSection title="Connection">
+              <SyncConnection provider={provider} state={data.provider} />
+            </DrawerSection>
+            <DrawerSection title="Settings">
+              {picker ? (
+                <FormField control={form.control} name={picker.name} label={picker.label}>
+                  {(field) => (
+                    <Select
+                      id={picker.name}
+                      value={field.value || undefined}
+                      onChange={(v: string | undefined) => field.onChange(v ?? null)}
+                      onBlur={field.onBlur}
+                      allowClear
+                      placeholder={picker.placeholder}
+                      notFoundContent={connected ? 'Nothing to choose from' : M.notConnected(provider)}
+                      options={pickerOptions(choices, field.value)}
+                    />
+                  )}
+                </FormField>
+              ) : null}
+              {TOGGLES[provider].map((toggle) => (
+                <FormField key={toggle.name} control={form.control} name={toggle.name} extra={toggle.extra}>
+                  {(field) => (
+                    <Flex gap={8} align="center">
+                      <Switch
+                        id={toggle.name}
+                        checked={toggle.fixed ? true : Boolean(field.value)}
+                        disabled={toggle.fixed}
+                        onChange={(on) => field.onChange(on)}
+                        aria-label={toggle.label}
+                      />
+                      <span>{toggle.label}</span>
+                    </Flex>
+                  )}
+                </FormField>
+              ))}
+            </DrawerSection>
+            <SyncActivitySection provider={provider} data={data} />
+            {provider === 'eventbrite' ? <SyncConflictsSection data={data} /> : null}
+          </Form>
+        </DrawerShell>
+      </form>
+    );
+  }
 }
 
 export const EventbriteDrawer = (props: DrawerProps) => (

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DISCOUNT_MESSAGES as M } from '@studio/contracts';
-import type { PromoCode } from '@studio/ui';
 import { courseSummary, errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
+import type { PromoCode } from '../api/discounts';
 import { DiscountDrawer } from './discount.drawer';
 
 const WHEEL = '3f5b8a2e-1c4d-4e6f-8a9b-0c1d2e3f4a5b';

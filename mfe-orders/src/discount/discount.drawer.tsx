@@ -23,27 +23,23 @@ import {
   Form,
   FormField,
   Input,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
+  setServerFieldErrors,
   Radio,
   Select,
   Switch,
   Tag,
   courseQueries,
   dayjs,
-  invalidatePromoCode,
-  promoCodeQueries,
   useOrganizationTimezone,
   usePickerList,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
-  type PromoCode,
 } from '@studio/ui';
-import { saveDiscount, serverFieldErrors } from './discount.api';
+import { DISCOUNT_API_FIELDS, discountQueries, useSaveDiscount, type PromoCode } from '../api/discounts';
 
 export interface DiscountDrawerData {
   /** Set to edit an existing discount (the Discounts page's rows). */
@@ -63,24 +59,22 @@ export function DiscountDrawer({ data, close }: DrawerProps<DiscountDrawerData>)
 
 function EditDiscount({ id, close }: { id: string; close: () => void }) {
   const waiting = useSkeletonDelay();
-  const query = useQuery({ ...promoCodeQueries.detail(id), refetchOnMount: 'always' });
-  if (query.isError)
-    return (
-      <QueryError
-        title="Could not load this discount"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if (!query.data || !query.isFetchedAfterMount || waiting) return <LoadingSkeleton />;
-  return <DiscountForm discount={query.data} close={close} />;
+  const query = useQuery({ ...discountQueries.detail(id), refetchOnMount: 'always' });
+  return (
+    <QueryGuard
+      query={query}
+      title="Could not load this discount"
+      pending={!query.isFetchedAfterMount || waiting}
+    >
+      {(discount) => <DiscountForm discount={discount} close={close} />}
+    </QueryGuard>
+  );
 }
 
 function DiscountForm({ discount, close }: { discount: PromoCode | null; close: () => void }) {
   const cancel = useCancel(close);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const save = useSaveDiscount(discount?.id ?? null);
   const timezone = useOrganizationTimezone();
   const [formError, setFormError] = useState<string | null>(null);
   // Picker: a failed load is only logged and the list stays empty (spec 001 §8).
@@ -102,15 +96,13 @@ function DiscountForm({ discount, close }: { discount: PromoCode | null; close: 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
-      const saved = await saveDiscount(discount?.id ?? null, toDiscountPayload(values, timezone));
-      void invalidatePromoCode(queryClient, saved.id);
+      await save.mutateAsync(toDiscountPayload(values, timezone));
       message.success(DISCOUNT_MESSAGES.saved);
       close();
     } catch (error) {
       console.error('Saving the discount failed', error);
       message.error(DISCOUNT_MESSAGES.saveFailed);
-      for (const [field, text] of serverFieldErrors(error))
-        setError(field, { type: 'server', message: text });
+      setServerFieldErrors(error, setError, DISCOUNT_API_FIELDS);
       setFormError(DISCOUNT_MESSAGES.formError);
     }
   });

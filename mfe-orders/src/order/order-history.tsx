@@ -1,5 +1,6 @@
 import { ORDER_ACTIVITY_LABELS, formatCents } from '@studio/contracts';
-import { Table, useDateFormat, type OrderDetail } from '@studio/ui';
+import { Table, useDateFormat } from '@studio/ui';
+import type { OrderDetail } from '../api/orders';
 
 type Activity = OrderDetail['activity'][number];
 
@@ -18,7 +19,12 @@ export function OrderHistory({ order }: { order: OrderDetail }) {
       columns={[
         { key: 'date', title: 'Date', render: (_, a) => dates.dateTime(a.created_at) },
         { key: 'action', title: 'Action', render: (_, a) => ORDER_ACTIVITY_LABELS[a.action] },
-        { key: 'amount', title: 'Amount', align: 'right', render: (_, a) => (a.amount === null ? '' : formatCents(a.amount)) },
+        {
+          key: 'amount',
+          title: 'Amount',
+          align: 'right',
+          render: (_, a) => (a.amount === null ? '' : formatCents(a.amount)),
+        },
         { key: 'detail', title: 'Detail', render: (_, a) => a.detail },
         { key: 'by', title: 'By', render: (_, a) => a.actor ?? 'System' },
       ]}

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
-import { useDrawer, type OrderDetail } from '@studio/ui';
+import { useDrawer } from '@studio/ui';
+import type { OrderDetail } from '../api/orders';
 import { REFUND_MESSAGES } from '@studio/contracts';
 import { OrderDrawer } from './order.drawer';
 
@@ -18,7 +19,13 @@ const ORDER: OrderDetail = {
   created_at: '2026-03-05T18:00:00Z',
   Subscription: [],
   submissions: [],
-  Student: { student_id: 's1', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+1 555 0100' },
+  Student: {
+    student_id: 's1',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '+1 555 0100',
+  },
   lines: [
     {
       line_id: 'l1',
@@ -48,8 +55,22 @@ const ORDER: OrderDetail = {
     },
   ],
   activity: [
-    { activity_id: 'a1', action: 'refund', amount: 2500, detail: 'Class moved', actor: 'Mia Owner', created_at: '2026-03-06T10:00:00Z' },
-    { activity_id: 'a2', action: 'refund_failed', amount: 1000, detail: 'Card issuer declined', actor: 'Mia Owner', created_at: '2026-03-07T10:00:00Z' },
+    {
+      activity_id: 'a1',
+      action: 'refund',
+      amount: 2500,
+      detail: 'Class moved',
+      actor: 'Mia Owner',
+      created_at: '2026-03-06T10:00:00Z',
+    },
+    {
+      activity_id: 'a2',
+      action: 'refund_failed',
+      amount: 1000,
+      detail: 'Card issuer declined',
+      actor: 'Mia Owner',
+      created_at: '2026-03-07T10:00:00Z',
+    },
   ],
   refunds: [
     {
@@ -76,7 +97,11 @@ afterEach(() => jest.restoreAllMocks());
 
 function OpenDrawer() {
   const { current } = useDrawer();
-  return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
+  return (
+    <output aria-label="open drawer">
+      {current ? `${current.type} ${JSON.stringify(current.data)}` : ''}
+    </output>
+  );
 }
 
 async function renderDrawer(order: OrderDetail = ORDER, routes: Parameters<typeof mockFetch>[0] = {}) {
@@ -107,26 +132,41 @@ describe('OrderDrawer', () => {
     expect(summary).toHaveTextContent('−$5.00');
     expect(summary).toHaveTextContent('$125.00');
     expect(summary).toHaveTextContent('$25.00');
-    expect(screen.getByRole('region', { name: 'Subscriptions' })).toHaveTextContent('No subscriptions in this order');
-    expect(screen.getByRole('region', { name: 'Checkout forms' })).toHaveTextContent('No checkout form answers');
+    expect(screen.getByRole('region', { name: 'Subscriptions' })).toHaveTextContent(
+      'No subscriptions in this order',
+    );
+    expect(screen.getByRole('region', { name: 'Checkout forms' })).toHaveTextContent(
+      'No checkout form answers',
+    );
     expect(screen.getByRole('region', { name: 'Customer' })).toHaveTextContent('ada@example.com');
   });
 
   it("the customer's name opens the student drawer", async () => {
     await renderDrawer();
     fireEvent.click(screen.getByRole('button', { name: 'Ada Lovelace' }));
-    expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe('student {"student_id":"s1"}');
+    expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe(
+      'student {"student_id":"s1"}',
+    );
   });
 
   it("the Subscriptions section lists the order's subscriptions, and one opens the subscription drawer", async () => {
     await renderDrawer({
       ...ORDER,
-      Subscription: [{ subscription_id: 'sub1', status: 'active', created_at: '2026-03-05T18:00:00Z', plan_name: 'Open Studio Membership' }],
+      Subscription: [
+        {
+          subscription_id: 'sub1',
+          status: 'active',
+          created_at: '2026-03-05T18:00:00Z',
+          plan_name: 'Open Studio Membership',
+        },
+      ],
     });
     const section = screen.getByRole('region', { name: 'Subscriptions' });
     expect(section).toHaveTextContent('Active');
     fireEvent.click(within(section).getByRole('button', { name: 'Open Studio Membership' }));
-    expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe('subscription {"subscription_id":"sub1"}');
+    expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe(
+      'subscription {"subscription_id":"sub1"}',
+    );
   });
 
   it('Share online receipt opens the receipt in a new tab', async () => {
@@ -155,7 +195,16 @@ describe('OrderDrawer', () => {
       ...ORDER,
       refunds: [
         ...ORDER.refunds,
-        { refund_id: 'r2', amount: 1200, reason: '', actor: null, status: 'succeeded', provider_refund_id: 're_2', origin: 'provider', created_at: '2026-03-08T10:00:00Z' },
+        {
+          refund_id: 'r2',
+          amount: 1200,
+          reason: '',
+          actor: null,
+          status: 'succeeded',
+          provider_refund_id: 're_2',
+          origin: 'provider',
+          created_at: '2026-03-08T10:00:00Z',
+        },
       ],
     });
     const rows = within(screen.getByRole('region', { name: 'Order summary' })).getAllByRole('row');
@@ -169,8 +218,26 @@ describe('OrderDrawer', () => {
       ...ORDER,
       refunds: [
         ...ORDER.refunds,
-        { refund_id: 'r3', amount: 1000, reason: 'Duplicate', actor: 'Mia Owner', status: 'failed', provider_refund_id: 're_3', origin: 'app', created_at: '2026-03-07T09:00:00Z' },
-        { refund_id: 'r4', amount: 700, reason: 'Late', actor: 'Mia Owner', status: 'pending', provider_refund_id: 're_4', origin: 'app', created_at: '2026-03-07T11:00:00Z' },
+        {
+          refund_id: 'r3',
+          amount: 1000,
+          reason: 'Duplicate',
+          actor: 'Mia Owner',
+          status: 'failed',
+          provider_refund_id: 're_3',
+          origin: 'app',
+          created_at: '2026-03-07T09:00:00Z',
+        },
+        {
+          refund_id: 'r4',
+          amount: 700,
+          reason: 'Late',
+          actor: 'Mia Owner',
+          status: 'pending',
+          provider_refund_id: 're_4',
+          origin: 'app',
+          created_at: '2026-03-07T11:00:00Z',
+        },
       ],
     });
     const rows = within(screen.getByRole('region', { name: 'Order summary' })).getAllByRole('row');
@@ -183,25 +250,41 @@ describe('OrderDrawer', () => {
 
   it.each([
     ['a pending order', { status: 'pending' as const, refunded_amount: 0 }, 'Order cannot be refunded'],
-    ['a fully refunded order', { status: 'refunded' as const, refunded_amount: 12500 }, 'Order cannot be refunded'],
+    [
+      'a fully refunded order',
+      { status: 'refunded' as const, refunded_amount: 12500 },
+      'Order cannot be refunded',
+    ],
     ['a $0.00 order', { status: 'paid' as const, total: 0, refunded_amount: 0 }, 'Order total is $0.00'],
-    ['an order never charged', { status: 'paid' as const, stripe_payment_intent_id: null, refunded_amount: 0 }, 'Payment never charged'],
-  ])('Refund payment on %s says why it cannot be refunded and opens no dialog', async (_name, change, text) => {
-    const calls = await renderDrawer({ ...ORDER, ...change });
-    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/admin/payment-methods'));
-    openMenu();
-    fireEvent.click(await screen.findByText('Refund payment'));
-    expect(await screen.findByText(text)).toBeInTheDocument();
-    expect(screen.queryByRole('dialog', { name: 'Refund payment' })).not.toBeInTheDocument();
-  });
+    [
+      'an order never charged',
+      { status: 'paid' as const, stripe_payment_intent_id: null, refunded_amount: 0 },
+      'Payment never charged',
+    ],
+  ])(
+    'Refund payment on %s says why it cannot be refunded and opens no dialog',
+    async (_name, change, text) => {
+      const calls = await renderDrawer({ ...ORDER, ...change });
+      await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/admin/payment-methods'));
+      openMenu();
+      fireEvent.click(await screen.findByText('Refund payment'));
+      expect(await screen.findByText(text)).toBeInTheDocument();
+      expect(screen.queryByRole('dialog', { name: 'Refund payment' })).not.toBeInTheDocument();
+    },
+  );
 
   it('without a payment method on file the drawer says so, and Refund payment toasts it', async () => {
     await renderDrawer(ORDER, { 'GET /api/admin/payment-methods': NO_CARD });
     expect(await screen.findByText('Please add a payment method in billing settings')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Billing settings' })).toHaveAttribute('href', '/admin/settings/billing');
+    expect(screen.getByRole('link', { name: 'Billing settings' })).toHaveAttribute(
+      'href',
+      '/admin/settings/billing',
+    );
     openMenu();
     fireEvent.click(await screen.findByText('Refund payment'));
-    await waitFor(() => expect(screen.getAllByText('Please add a payment method in billing settings')).toHaveLength(2));
+    await waitFor(() =>
+      expect(screen.getAllByText('Please add a payment method in billing settings')).toHaveLength(2),
+    );
     expect(screen.queryByRole('dialog', { name: 'Refund payment' })).not.toBeInTheDocument();
   });
 
@@ -215,12 +298,16 @@ describe('OrderDrawer', () => {
     fireEvent.click(await screen.findByText('Refund payment'));
     const dialog = await screen.findByRole('dialog', { name: 'Refund payment' });
     expect(dialog).toHaveTextContent('Refunds can take up to 10 days to appear');
-    fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Class cancelled' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), {
+      target: { value: 'Class cancelled' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Refund' }));
     expect(await screen.findByText('Order refunded successfully')).toBeInTheDocument();
     const post = calls.find((c) => c.method === 'POST')!;
     expect(post.body).toEqual({ reason: 'Class cancelled' });
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Order summary' })).toHaveTextContent('Refunded'));
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Order summary' })).toHaveTextContent('Refunded'),
+    );
   });
 
   it('says "Receipt URL not found" when the order has no receipt', async () => {
@@ -248,6 +335,8 @@ describe('OrderDrawer', () => {
     expect(await screen.findByText('Could not load this order')).toBeInTheDocument();
     fail = false;
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Order #1042' })).toBeInTheDocument(), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Order #1042' })).toBeInTheDocument(), {
+      timeout: 3000,
+    });
   });
 });

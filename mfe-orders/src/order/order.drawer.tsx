@@ -18,26 +18,21 @@ import {
   DrawerShell,
   Dropdown,
   Empty,
-  LoadingSkeleton,
   MoreOutlined,
-  QueryError,
+  QueryGuard,
   Table,
   Tag,
   Tooltip,
   Typography,
   billingQueries,
-  orderKeys,
-  orderQueries,
   useDateFormat,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
   type MenuProps,
-  type OrderDetail,
-  type OrderLineDetail,
 } from '@studio/ui';
+import { orderQueries, type OrderDetail, type OrderLineDetail } from '../api/orders';
 import { OrderHistory } from './order-history';
 import { RefundDialog } from './refund.dialog';
 
@@ -49,7 +44,8 @@ export interface OrderDrawerData {
 const BILLING_SETTINGS_PATH = '/admin/settings/billing';
 
 /** The receipt link of the order's charge (spec 001 §3 paymentIntent.charges.receipt_url), if any. */
-export const receiptUrl = (order: OrderDetail): string | null => order.paymentIntent?.charges.receipt_url ?? null;
+export const receiptUrl = (order: OrderDetail): string | null =>
+  order.paymentIntent?.charges.receipt_url ?? null;
 
 /**
  * Actions of spec 001 §2/§6: only for workbench orders. Refund payment opens the refund dialog, or
@@ -57,7 +53,15 @@ export const receiptUrl = (order: OrderDetail): string | null => order.paymentIn
  * "Payment never charged", "Please add a payment method in billing settings"). Share online
  * receipt opens the receipt in a new tab or says "Receipt URL not found".
  */
-function OrderActions({ order, hasPaymentMethod, onRefund }: { order: OrderDetail; hasPaymentMethod?: boolean; onRefund: () => void }) {
+function OrderActions({
+  order,
+  hasPaymentMethod,
+  onRefund,
+}: {
+  order: OrderDetail;
+  hasPaymentMethod?: boolean;
+  onRefund: () => void;
+}) {
   const { message } = App.useApp();
   if (order.source !== WORKBENCH_SOURCE) {
     return (
@@ -109,7 +113,11 @@ function RefundHistory({ order }: { order: OrderDetail }) {
         { key: 'amount', title: 'Amount', align: 'right', render: (_, r) => formatCents(r.amount) },
         { key: 'reason', title: 'Reason', render: (_, r) => r.reason },
         // A refund made in the Stripe dashboard has no admin: it says where it was made.
-        { key: 'by', title: 'By', render: (_, r) => r.actor ?? (r.origin === 'provider' ? REFUND_MESSAGES.madeAtProvider : '') },
+        {
+          key: 'by',
+          title: 'By',
+          render: (_, r) => r.actor ?? (r.origin === 'provider' ? REFUND_MESSAGES.madeAtProvider : ''),
+        },
         {
           key: 'status',
           title: 'Status',
@@ -129,152 +137,161 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
   const drawer = useDrawer();
   const dates = useDateFormat();
   const query = useQuery(orderQueries.detail(data.order_id));
-  const queryClient = useQueryClient();
   const [refunding, setRefunding] = useState(false);
   const isWorkbench = query.data?.source === WORKBENCH_SOURCE;
   // A refund needs a payment method on file (spec 001 §6); asked only for workbench orders.
   const methods = useQuery({ ...billingQueries.paymentMethods(), enabled: isWorkbench });
   const hasPaymentMethod = methods.data ? methods.data.payment_methods.length > 0 : undefined;
 
-  if (query.isError) {
-    return (
-      <QueryError title="Could not load this order" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />
-    );
-  }
-  const order = query.data;
-  if (!order || waiting) return <LoadingSkeleton />;
-  const status = ORDER_STATUS_LABELS[order.status];
-  const student = order.Student;
-
   return (
-    <DrawerShell
-      title={`Order #${order.order_number}`}
-      extra={
-        <>
-          {order.source !== WORKBENCH_SOURCE ? (
-            <Typography.Text type="secondary">{ORDER_MESSAGES.soldThrough(order.source)}</Typography.Text>
-          ) : null}
-          <OrderActions order={order} hasPaymentMethod={hasPaymentMethod} onRefund={() => setRefunding(true)} />
-        </>
-      }
-    >
-      {isWorkbench && hasPaymentMethod === false ? (
-        <Alert
-          type="warning"
-          showIcon
-          message={REFUND_MESSAGES.noPaymentMethod}
-          action={
-            <Button size="small" href={BILLING_SETTINGS_PATH}>
-              Billing settings
-            </Button>
-          }
-        />
-      ) : null}
-      <DrawerSection title="Order summary">
-        <Descriptions
-          column={1}
-          size="small"
-          items={[
-            { key: 'number', label: 'Order number', children: `#${order.order_number}` },
-            { key: 'date', label: 'Date', children: dates.dateTime(order.created_at) },
-            { key: 'status', label: 'Status', children: <Tag color={status.color}>{status.label}</Tag> },
-            { key: 'source', label: 'Source', children: order.source },
-          ]}
-        />
-        <Table<OrderLineDetail>
-          style={{ marginTop: 12 }}
-          size="small"
-          rowKey="line_id"
-          pagination={false}
-          dataSource={order.lines}
-          locale={{ emptyText: 'No items' }}
-          columns={[
-            { key: 'item', title: 'Item', render: (_, l) => l.description },
-            { key: 'qty', title: 'Qty', align: 'right', render: (_, l) => l.quantity },
-            { key: 'price', title: 'Price', align: 'right', render: (_, l) => formatCents(l.unit_price) },
-            { key: 'discount', title: 'Discount', align: 'right', render: (_, l) => (l.discount ? `−${formatCents(l.discount)}` : '') },
-            { key: 'total', title: 'Total', align: 'right', render: (_, l) => formatCents(l.total) },
-          ]}
-        />
-        <Descriptions
-          style={{ marginTop: 12 }}
-          column={1}
-          size="small"
-          items={[
-            { key: 'total', label: 'Total', children: formatCents(order.total) },
-            { key: 'refunded', label: 'Refunded', children: formatCents(order.refunded_amount) },
-          ]}
-        />
-        <RefundHistory order={order} />
-        <OrderHistory order={order} />
-      </DrawerSection>
-      <DrawerSection title="Subscriptions">
-        {order.Subscription.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No subscriptions in this order" />
-        ) : (
-          order.Subscription.map((s) => (
-            <div key={s.subscription_id}>
-              <Button
-                type="link"
-                style={{ padding: 0, height: 'auto' }}
-                onClick={() => drawer.open('subscription', { subscription_id: s.subscription_id })}
-              >
-                {s.plan_name}
-              </Button>{' '}
-              {dates.date(s.created_at)}{' '}
-              <Tag color={SUBSCRIPTION_STATUS_LABELS[s.status].color}>{SUBSCRIPTION_STATUS_LABELS[s.status].label}</Tag>
-            </div>
-          ))
-        )}
-      </DrawerSection>
-      <DrawerSection title="Checkout forms">
-        {order.submissions.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No checkout form answers" />
-        ) : (
-          order.submissions.map((s) => (
-            <Descriptions
-              key={s.submission_id}
-              column={1}
-              size="small"
-              items={s.answers.map((a, i) => ({ key: String(i), label: a.label, children: a.value }))}
+    <QueryGuard query={query} title="Could not load this order" pending={waiting}>
+      {renderOrder}
+    </QueryGuard>
+  );
+
+  function renderOrder(order: NonNullable<typeof query.data>) {
+    const status = ORDER_STATUS_LABELS[order.status];
+    const student = order.Student;
+
+    return (
+      <DrawerShell
+        title={`Order #${order.order_number}`}
+        extra={
+          <>
+            {order.source !== WORKBENCH_SOURCE ? (
+              <Typography.Text type="secondary">{ORDER_MESSAGES.soldThrough(order.source)}</Typography.Text>
+            ) : null}
+            <OrderActions
+              order={order}
+              hasPaymentMethod={hasPaymentMethod}
+              onRefund={() => setRefunding(true)}
             />
-          ))
-        )}
-      </DrawerSection>
-      <DrawerSection title="Customer">
-        <Descriptions
-          column={1}
-          size="small"
-          items={[
-            {
-              key: 'name',
-              label: 'Name',
-              children: (
+          </>
+        }
+      >
+        {isWorkbench && hasPaymentMethod === false ? (
+          <Alert
+            type="warning"
+            showIcon
+            message={REFUND_MESSAGES.noPaymentMethod}
+            action={
+              <Button size="small" href={BILLING_SETTINGS_PATH}>
+                Billing settings
+              </Button>
+            }
+          />
+        ) : null}
+        <DrawerSection title="Order summary">
+          <Descriptions
+            column={1}
+            size="small"
+            items={[
+              { key: 'number', label: 'Order number', children: `#${order.order_number}` },
+              { key: 'date', label: 'Date', children: dates.dateTime(order.created_at) },
+              { key: 'status', label: 'Status', children: <Tag color={status.color}>{status.label}</Tag> },
+              { key: 'source', label: 'Source', children: order.source },
+            ]}
+          />
+          <Table<OrderLineDetail>
+            style={{ marginTop: 12 }}
+            size="small"
+            rowKey="line_id"
+            pagination={false}
+            dataSource={order.lines}
+            locale={{ emptyText: 'No items' }}
+            columns={[
+              { key: 'item', title: 'Item', render: (_, l) => l.description },
+              { key: 'qty', title: 'Qty', align: 'right', render: (_, l) => l.quantity },
+              { key: 'price', title: 'Price', align: 'right', render: (_, l) => formatCents(l.unit_price) },
+              {
+                key: 'discount',
+                title: 'Discount',
+                align: 'right',
+                render: (_, l) => (l.discount ? `−${formatCents(l.discount)}` : ''),
+              },
+              { key: 'total', title: 'Total', align: 'right', render: (_, l) => formatCents(l.total) },
+            ]}
+          />
+          <Descriptions
+            style={{ marginTop: 12 }}
+            column={1}
+            size="small"
+            items={[
+              { key: 'total', label: 'Total', children: formatCents(order.total) },
+              { key: 'refunded', label: 'Refunded', children: formatCents(order.refunded_amount) },
+            ]}
+          />
+          <RefundHistory order={order} />
+          <OrderHistory order={order} />
+        </DrawerSection>
+        <DrawerSection title="Subscriptions">
+          {order.Subscription.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No subscriptions in this order" />
+          ) : (
+            order.Subscription.map((s) => (
+              <div key={s.subscription_id}>
                 <Button
                   type="link"
                   style={{ padding: 0, height: 'auto' }}
-                  onClick={() => drawer.open('student', { student_id: student.student_id })}
+                  onClick={() => drawer.open('subscription', { subscription_id: s.subscription_id })}
                 >
-                  {`${student.first_name} ${student.last_name}`}
-                </Button>
-              ),
-            },
-            { key: 'email', label: 'Email', children: student.email },
-            ...(student.phone ? [{ key: 'phone', label: 'Phone', children: student.phone }] : []),
-          ]}
-        />
-      </DrawerSection>
-      {refunding ? (
-        <RefundDialog
-          order={order}
-          onClose={() => setRefunding(false)}
-          onRefunded={(updated) => {
-            setRefunding(false);
-            queryClient.setQueryData(orderKeys.detail(order.order_id), updated);
-            void queryClient.invalidateQueries({ queryKey: orderKeys.lists() });
-          }}
-        />
-      ) : null}
-    </DrawerShell>
-  );
+                  {s.plan_name}
+                </Button>{' '}
+                {dates.date(s.created_at)}{' '}
+                <Tag color={SUBSCRIPTION_STATUS_LABELS[s.status].color}>
+                  {SUBSCRIPTION_STATUS_LABELS[s.status].label}
+                </Tag>
+              </div>
+            ))
+          )}
+        </DrawerSection>
+        <DrawerSection title="Checkout forms">
+          {order.submissions.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No checkout form answers" />
+          ) : (
+            order.submissions.map((s) => (
+              <Descriptions
+                key={s.submission_id}
+                column={1}
+                size="small"
+                items={s.answers.map((a, i) => ({ key: String(i), label: a.label, children: a.value }))}
+              />
+            ))
+          )}
+        </DrawerSection>
+        <DrawerSection title="Customer">
+          <Descriptions
+            column={1}
+            size="small"
+            items={[
+              {
+                key: 'name',
+                label: 'Name',
+                children: (
+                  <Button
+                    type="link"
+                    style={{ padding: 0, height: 'auto' }}
+                    onClick={() => drawer.open('student', { student_id: student.student_id })}
+                  >
+                    {`${student.first_name} ${student.last_name}`}
+                  </Button>
+                ),
+              },
+              { key: 'email', label: 'Email', children: student.email },
+              ...(student.phone ? [{ key: 'phone', label: 'Phone', children: student.phone }] : []),
+            ]}
+          />
+        </DrawerSection>
+        {refunding ? (
+          <RefundDialog
+            order={order}
+            onClose={() => setRefunding(false)}
+            onRefunded={() => {
+              setRefunding(false);
+            }}
+          />
+        ) : null}
+      </DrawerShell>
+    );
+  }
 }

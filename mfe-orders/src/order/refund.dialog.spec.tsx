@@ -1,6 +1,13 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { errorBody, mockFetch, networkError, okBody, renderWithProviders, type MockAnswer } from '@studio/ui/testing';
-import type { OrderDetail } from '@studio/ui';
+import {
+  errorBody,
+  mockFetch,
+  networkError,
+  okBody,
+  renderWithProviders,
+  type MockAnswer,
+} from '@studio/ui/testing';
+import type { OrderDetail } from '../api/orders';
 import { RefundDialog } from './refund.dialog';
 
 /** A paid order of $125.00 of which $25.00 was refunded: $100.00 is left. */
@@ -17,7 +24,13 @@ const ORDER: OrderDetail = {
   created_at: '2026-03-05T18:00:00Z',
   Subscription: [],
   submissions: [],
-  Student: { student_id: 's1', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: null },
+  Student: {
+    student_id: 's1',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    phone: null,
+  },
   lines: [],
   activity: [],
   refunds: [],
@@ -26,7 +39,13 @@ const ORDER: OrderDetail = {
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
 
-function renderDialog(answer: MockAnswer = okBody<'/api/admin/order/{order_id}/refund', 'post'>({ ...ORDER, refunded_amount: 12500, status: 'refunded' })) {
+function renderDialog(
+  answer: MockAnswer = okBody<'/api/admin/order/{order_id}/refund', 'post'>({
+    ...ORDER,
+    refunded_amount: 12500,
+    status: 'refunded',
+  }),
+) {
   const calls = mockFetch({ 'POST /api/admin/order/o1/refund': answer });
   const onRefunded = jest.fn();
   const onClose = jest.fn();
@@ -35,7 +54,8 @@ function renderDialog(answer: MockAnswer = okBody<'/api/admin/order/{order_id}/r
 }
 
 const refundButton = () => screen.getByRole('button', { name: 'Refund' });
-const reason = (text: string) => fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: text } });
+const reason = (text: string) =>
+  fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: text } });
 const partial = (text: string) => {
   fireEvent.click(screen.getByRole('radio', { name: 'Partial refund' }));
   fireEvent.change(screen.getByRole('textbox', { name: 'Refund amount' }), { target: { value: text } });
@@ -95,7 +115,11 @@ describe('RefundDialog', () => {
     ['it cannot be refunded', errorBody(409, 'Order cannot be refunded'), 'Order cannot be refunded'],
     ['its total is $0.00', errorBody(409, 'Order total is $0.00'), 'Order total is $0.00'],
     ['it was never charged', errorBody(409, 'Payment never charged'), 'Payment never charged'],
-    ['no payment method is on file', errorBody(409, 'Please add a payment method in billing settings'), 'Please add a payment method in billing settings'],
+    [
+      'no payment method is on file',
+      errorBody(409, 'Please add a payment method in billing settings'),
+      'Please add a payment method in billing settings',
+    ],
     [
       'the provider refuses',
       errorBody(409, 'Refund amount ($50.00) is greater than unrefunded amount on charge ($20.00)'),

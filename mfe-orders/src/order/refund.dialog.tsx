@@ -1,7 +1,13 @@
 import { useState } from 'react';
-import { ORDER_MESSAGES, REFUND_MESSAGES, formatCents, partialRefundCents, remainingRefundable } from '@studio/contracts';
-import { App, Flex, Input, Modal, Radio, Typography, isApiError, type OrderDetail } from '@studio/ui';
-import { newIdempotencyKey, refundOrder } from './refund.api';
+import {
+  ORDER_MESSAGES,
+  REFUND_MESSAGES,
+  formatCents,
+  partialRefundCents,
+  remainingRefundable,
+} from '@studio/contracts';
+import { App, Flex, Input, Modal, Radio, Typography, isApiError } from '@studio/ui';
+import { newIdempotencyKey, useRefundOrder, type OrderDetail } from '../api/orders';
 
 const M = REFUND_MESSAGES;
 
@@ -37,8 +43,8 @@ export function RefundDialog({ order, onClose, onRefunded }: RefundDialogProps) 
   const [kind, setKind] = useState<'full' | 'partial'>('full');
   const [amountText, setAmountText] = useState('');
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
   const [key] = useState(newIdempotencyKey);
+  const refund = useRefundOrder(order.order_id, key);
 
   const partialCents = kind === 'partial' ? partialRefundCents(amountText, remaining) : null;
   const amountOk = kind === 'full' ? remaining > 0 : partialCents !== null;
@@ -46,16 +52,17 @@ export function RefundDialog({ order, onClose, onRefunded }: RefundDialogProps) 
   const showAmountHint = kind === 'partial' && amountText.trim() !== '' && partialCents === null;
 
   const submit = async () => {
-    setBusy(true);
     try {
-      const body = { reason: reason.trim(), ...(kind === 'partial' && partialCents !== null ? { amount: partialCents } : {}) };
-      const updated = await refundOrder(order.order_id, body, key);
+      const body = {
+        reason: reason.trim(),
+        ...(kind === 'partial' && partialCents !== null ? { amount: partialCents } : {}),
+      };
+      const updated = await refund.mutateAsync(body);
       message.success(M.refunded);
       onRefunded(updated);
     } catch (error) {
       console.error('Could not refund the order', error);
       message.error(refundFailureMessage(error));
-      setBusy(false);
     }
   };
 
@@ -65,16 +72,21 @@ export function RefundDialog({ order, onClose, onRefunded }: RefundDialogProps) 
       title="Refund payment"
       okText="Refund"
       okButtonProps={{ danger: true, disabled: !amountOk || !reasonOk }}
-      confirmLoading={busy}
+      confirmLoading={refund.isPending}
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden
     >
       <Flex vertical gap={12}>
         <Typography.Text>
-          Paid {formatCents(order.total)}; refunded {formatCents(order.refunded_amount)}; {formatCents(remaining)} can be refunded.
+          Paid {formatCents(order.total)}; refunded {formatCents(order.refunded_amount)};{' '}
+          {formatCents(remaining)} can be refunded.
         </Typography.Text>
-        <Radio.Group value={kind} onChange={(e) => setKind(e.target.value as 'full' | 'partial')} aria-label="Refund type">
+        <Radio.Group
+          value={kind}
+          onChange={(e) => setKind(e.target.value as 'full' | 'partial')}
+          aria-label="Refund type"
+        >
           <Radio value="full">Full refund ({formatCents(remaining)})</Radio>
           <Radio value="partial">Partial refund</Radio>
         </Radio.Group>
@@ -99,7 +111,13 @@ export function RefundDialog({ order, onClose, onRefunded }: RefundDialogProps) 
         ) : null}
         <label>
           <Typography.Text>Reason</Typography.Text>
-          <Input.TextArea aria-label="Reason" maxLength={500} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <Input.TextArea
+            aria-label="Reason"
+            maxLength={500}
+            rows={2}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
         </label>
         <Typography.Text type="secondary">{M.takesDays}</Typography.Text>
       </Flex>

@@ -1,5 +1,5 @@
 import { centsToAmountText, PRODUCT_FORM_DEFAULTS, type ProductFormValues } from '@studio/contracts';
-import type { ProductDetail } from '@studio/ui';
+import type { ProductDetail } from '../api/products';
 
 /** Field names of the form, for the server's field messages. */
 export const PRODUCT_FIELDS = Object.keys(PRODUCT_FORM_DEFAULTS);

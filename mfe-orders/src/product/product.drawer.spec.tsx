@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { useDrawer, type DrawerData } from '@studio/ui';
+import { productQueries, useDrawer, useQuery, type DrawerData } from '@studio/ui';
 import {
   errorBody,
   mockFetch,
@@ -19,6 +19,20 @@ const MEMBERSHIP = productDetail({
   product_id: 'p1',
   name: 'Studio membership',
   price: { unit_price: 4900, category: 'subscription', renewal_interval_unit: 'months', renewal_interval_quantity: 1 },
+});
+
+/** A product as the products list answers it. */
+const productSummaryOf = (p: typeof MEMBERSHIP) => ({
+  product_id: p.product_id,
+  name: p.name,
+  image: null,
+  status: 'published' as const,
+  unit_price: 4900,
+  category: 'subscription' as const,
+  renewal_interval_unit: 'months' as const,
+  renewal_interval_quantity: 1,
+  earned_loyalty_points: null,
+  created_at: '2026-01-01T00:00:00Z',
 });
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
@@ -199,6 +213,49 @@ describe('ProductDrawer, edit', () => {
       status: 'published',
     });
     expect(close).toHaveBeenCalled();
+  });
+
+  it('after a save the list behind the drawer and the product read again and show the change', async () => {
+    let saved = false;
+    const listed = () =>
+      okBody<'/api/admin/products', 'get'>({
+        products: [{ ...productSummaryOf(MEMBERSHIP), unit_price: saved ? 5500 : 4900 }],
+        totalCount: 1,
+        currentPage: 1,
+        itemsPerPage: 20,
+      });
+    const calls = mockFetch({
+      'GET /api/admin/loyalty-program': ACTIVE,
+      'GET /api/admin/products': listed,
+      'GET /api/admin/products/p1': okBody<'/api/admin/products/{product_id}', 'get'>(MEMBERSHIP),
+      'PUT /api/admin/products/p1': () => {
+        saved = true;
+        return okBody<'/api/admin/products/{product_id}', 'put'>(MEMBERSHIP);
+      },
+    });
+    /** The shell's Products page, reduced to what it shows of each row: its price in cents. */
+    function ProductsBehind() {
+      const list = useQuery(productQueries.list({ page: 1, limit: 20 }));
+      return (
+        <ul aria-label="Products behind">
+          {list.data?.products.map((p) => <li key={p.product_id}>{`${p.name} ${p.unit_price}`}</li>)}
+        </ul>
+      );
+    }
+    renderWithProviders(
+      <>
+        <ProductsBehind />
+        <ProductDrawer data={{ product_id: 'p1' }} close={jest.fn()} />
+      </>,
+    );
+    expect(await screen.findByText('Studio membership 4900')).toBeInTheDocument();
+    await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
+    const detailReads = () => calls.filter((c) => c.method === 'GET' && c.url === '/api/admin/products/p1').length;
+    const before = detailReads();
+    type('Amount', '55');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Studio membership 5500')).toBeInTheDocument();
+    await waitFor(() => expect(detailReads()).toBeGreaterThan(before));
   });
 
   it('Share opens the share drawer for this product', async () => {

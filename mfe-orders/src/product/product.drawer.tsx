@@ -27,24 +27,26 @@ import {
   LoadingSkeleton,
   MediaField,
   NumberInput,
-  QueryError,
+  QueryGuard,
+  setServerFieldErrors,
   Radio,
   Select,
   Switch,
-  invalidateProduct,
-  isApiError,
-  productQueries,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
-  type ProductDetail,
 } from '@studio/ui';
 import { useLoyaltyProgram } from './loyalty-program';
-import { createProduct, updateProduct } from './product.api';
+import {
+  productBody,
+  productQueries,
+  useCreateProduct,
+  useUpdateProduct,
+  type ProductDetail,
+} from '../api/products';
 import { PRODUCT_FIELDS, productToFormValues } from './product-form-values';
 
 export interface ProductDrawerData {
@@ -63,23 +65,24 @@ export function ProductDrawer({ data, close }: DrawerProps<ProductDrawerData>) {
     // Read again on open: the form starts from a fresh copy, never one another drawer changed.
     refetchOnMount: 'always',
   });
-  if (editId && query.isError)
-    return (
-      <QueryError
-        title="Could not load this product"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  if ((editId && (!query.data || !query.isFetchedAfterMount)) || loyalty.loading || waiting) return <LoadingSkeleton />;
-  return (
+  const pending = loyalty.loading || waiting;
+  const form = (product: ProductDetail | null) => (
     <ProductForm
       key={editId ?? 'new'}
-      product={editId ? (query.data ?? null) : null}
+      product={product}
       loyaltyProgramActive={loyalty.active}
       close={close}
     />
+  );
+  if (!editId) return pending ? <LoadingSkeleton /> : form(null);
+  return (
+    <QueryGuard
+      query={query}
+      title="Could not load this product"
+      pending={!query.isFetchedAfterMount || pending}
+    >
+      {form}
+    </QueryGuard>
   );
 }
 
@@ -93,7 +96,8 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
   const cancel = useCancel(close);
   const drawer = useDrawer();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const create = useCreateProduct();
+  const update = useUpdateProduct();
   const [formError, setFormError] = useState<string | null>(null);
   const [resolver] = useState(
     () =>
@@ -117,23 +121,15 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
   const onSubmit = form.handleSubmit(async (payload) => {
     setFormError(null);
     try {
-      const saved = product ? await updateProduct(product.product_id, payload) : await createProduct(payload);
-      void invalidateProduct(queryClient, saved.product_id);
+      const body = productBody(payload);
+      if (product) await update.mutateAsync({ params: { path: { product_id: product.product_id } }, body });
+      else await create.mutateAsync({ body });
       message.success(PRODUCT_MESSAGES.saved);
       close();
     } catch (error) {
       console.error('Saving the product failed', error);
       message.error(PRODUCT_MESSAGES.saveFailed);
-      const errors = isApiError(error) ? error.body?.errors : undefined;
-      let shown = false;
-      for (const [name, text] of Object.entries(errors ?? {})) {
-        const field = name.split('.')[0];
-        if (PRODUCT_FIELDS.includes(field)) {
-          setError(field as keyof ProductFormValues, { type: 'server', message: text });
-          shown = true;
-        }
-      }
-      if (!shown) setFormError(PRODUCT_MESSAGES.saveFailed);
+      if (!setServerFieldErrors(error, setError, PRODUCT_FIELDS)) setFormError(PRODUCT_MESSAGES.saveFailed);
     }
   });
 
@@ -157,7 +153,9 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
           <>
             <Button onClick={cancel}>Cancel</Button>
             {product ? (
-              <Button onClick={() => drawer.open('share', { mode: 'product', product_id: product.product_id })}>
+              <Button
+                onClick={() => drawer.open('share', { mode: 'product', product_id: product.product_id })}
+              >
                 Share
               </Button>
             ) : null}
@@ -185,7 +183,10 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
                   id="priceType"
                   value={field.value}
                   onChange={(event) => changePriceType(event.target.value as ProductPriceType)}
-                  options={PRODUCT_PRICE_TYPES.map((value) => ({ value, label: PRODUCT_PRICE_TYPE_LABELS[value] }))}
+                  options={PRODUCT_PRICE_TYPES.map((value) => ({
+                    value,
+                    label: PRODUCT_PRICE_TYPE_LABELS[value],
+                  }))}
                 />
               )}
             </FormField>
@@ -238,7 +239,11 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
             <FormField control={control} name="earnPoints" extra={LOYALTY_MESSAGES.rule}>
               {(field) => (
                 <Flex gap={8} align="center">
-                  <Switch checked={field.value} onChange={toggleEarnPoints} aria-label="Earn loyalty points" />
+                  <Switch
+                    checked={field.value}
+                    onChange={toggleEarnPoints}
+                    aria-label="Earn loyalty points"
+                  />
                   <span>Earn loyalty points</span>
                 </Flex>
               )}

@@ -13,29 +13,36 @@ import {
   DrawerSection,
   DrawerShell,
   Empty,
-  LoadingSkeleton,
   Modal,
-  QueryError,
+  QueryGuard,
   Table,
   Tag,
   Typography,
   isApiError,
-  orderKeys,
   useDateFormat,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
 } from '@studio/ui';
-import { cancelSubscription, subscriptionQueries, type SubscriptionDetail, type SubscriptionInvoiceRow } from './subscription.api';
+import {
+  subscriptionQueries,
+  useCancelSubscription,
+  type SubscriptionDetail,
+  type SubscriptionInvoiceRow,
+} from '../api/subscriptions';
 
 export interface SubscriptionDrawerData {
   subscription_id: string;
 }
 
 const M = SUBSCRIPTION_MESSAGES;
-const UNIT: Record<SubscriptionDetail['plan']['interval_unit'], string> = { days: 'day', weeks: 'week', months: 'month', years: 'year' };
+const UNIT: Record<SubscriptionDetail['plan']['interval_unit'], string> = {
+  days: 'day',
+  weeks: 'week',
+  months: 'month',
+  years: 'year',
+};
 
 /** "$45.00 / month", "$25.00 every 2 weeks". */
 export function planPrice(plan: SubscriptionDetail['plan']): string {
@@ -55,32 +62,20 @@ export function cancelFailure(error: unknown): string {
 /** Cancel subscription, with a confirm: it ends benefits and payments now (spec 001 §4). */
 function CancelAction({ subscription }: { subscription: SubscriptionDetail }) {
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const detailKey = subscriptionQueries.detail(subscription.subscription_id).queryKey;
+  const cancel = useCancelSubscription(subscription.subscription_id);
 
   const start = () => {
     // Cancelled or expired: nothing to confirm (spec 001 §4 blocks it).
     if (!canCancelSubscription(subscription.status)) void message.error(M.alreadyCancelled);
     else setConfirming(true);
   };
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      const cancelled = await cancelSubscription(subscription.subscription_id);
-      queryClient.setQueryData(detailKey, cancelled);
-      void message.success(M.cancelled);
-    } catch (error) {
-      void message.error(cancelFailure(error));
-      void queryClient.invalidateQueries({ queryKey: detailKey });
-    } finally {
-      // The order drawer lists its subscriptions with their status.
-      void queryClient.invalidateQueries({ queryKey: orderKeys.details() });
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
+  const confirm = () =>
+    cancel.mutate(undefined, {
+      onSuccess: () => void message.success(M.cancelled),
+      onError: (error) => void message.error(cancelFailure(error)),
+      onSettled: () => setConfirming(false),
+    });
 
   return (
     <>
@@ -93,14 +88,15 @@ function CancelAction({ subscription }: { subscription: SubscriptionDetail }) {
         okText="Cancel subscription"
         cancelText="Keep subscription"
         okButtonProps={{ danger: true }}
-        confirmLoading={busy}
-        onOk={() => void confirm()}
+        confirmLoading={cancel.isPending}
+        onOk={confirm}
         onCancel={() => setConfirming(false)}
         destroyOnHidden
       >
         <Typography.Paragraph>
-          Cancel {subscription.plan.name} for {subscription.Student.first_name} {subscription.Student.last_name}? Benefits and
-          future payments end now, not at the end of the billing period.
+          Cancel {subscription.plan.name} for {subscription.Student.first_name}{' '}
+          {subscription.Student.last_name}? Benefits and future payments end now, not at the end of the
+          billing period.
         </Typography.Paragraph>
       </Modal>
     </>
@@ -114,94 +110,99 @@ export function SubscriptionDrawer({ data }: DrawerProps<SubscriptionDrawerData>
   const dates = useDateFormat();
   const query = useQuery(subscriptionQueries.detail(data.subscription_id));
 
-  if (query.isError) {
+  return (
+    <QueryGuard query={query} title="Could not load this subscription" pending={waiting}>
+      {renderSubscription}
+    </QueryGuard>
+  );
+
+  function renderSubscription(sub: NonNullable<typeof query.data>) {
+    const status = SUBSCRIPTION_STATUS_LABELS[sub.status];
+    const student = sub.Student;
+
     return (
-      <QueryError title="Could not load this subscription" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />
+      <DrawerShell title={sub.plan.name} extra={<CancelAction subscription={sub} />}>
+        <DrawerSection title="Current plan">
+          <Descriptions
+            column={1}
+            size="small"
+            items={[
+              { key: 'plan', label: 'Plan', children: sub.plan.name },
+              { key: 'price', label: 'Price', children: planPrice(sub.plan) },
+              { key: 'status', label: 'Status', children: <Tag color={status.color}>{status.label}</Tag> },
+              { key: 'started', label: 'Started', children: dates.date(sub.created_at) },
+              sub.cancelled_at
+                ? { key: 'cancelled', label: 'Cancelled on', children: dates.dateTime(sub.cancelled_at) }
+                : {
+                    key: 'period',
+                    label: 'Current period ends',
+                    children: sub.current_period_end ? dates.date(sub.current_period_end) : '—',
+                  },
+            ]}
+          />
+        </DrawerSection>
+        <DrawerSection title="Customer">
+          <Descriptions
+            column={1}
+            size="small"
+            items={[
+              {
+                key: 'name',
+                label: 'Name',
+                children: (
+                  <Button
+                    type="link"
+                    style={{ padding: 0, height: 'auto' }}
+                    onClick={() => drawer.open('student', { student_id: student.student_id })}
+                  >
+                    {`${student.first_name} ${student.last_name}`}
+                  </Button>
+                ),
+              },
+              { key: 'email', label: 'Email', children: student.email },
+              ...(student.phone ? [{ key: 'phone', label: 'Phone', children: student.phone }] : []),
+            ]}
+          />
+        </DrawerSection>
+        <DrawerSection title="Billing history">
+          <Table<SubscriptionInvoiceRow>
+            size="small"
+            rowKey="invoice_id"
+            pagination={false}
+            dataSource={sub.subscription_invoices}
+            locale={{ emptyText: 'No payments yet' }}
+            columns={[
+              { key: 'date', title: 'Paid', render: (_, i) => dates.date(i.paid_at) },
+              { key: 'amount', title: 'Amount', align: 'right', render: (_, i) => formatCents(i.amount) },
+              {
+                key: 'receipt',
+                title: 'Receipt',
+                render: (_, i) =>
+                  i.receipt_url ? (
+                    <Typography.Link href={i.receipt_url} target="_blank" rel="noopener noreferrer">
+                      View
+                    </Typography.Link>
+                  ) : null,
+              },
+            ]}
+          />
+        </DrawerSection>
+        <DrawerSection title="History">
+          {sub.activity.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Nothing recorded yet" />
+          ) : (
+            sub.activity.map((a) => (
+              <Typography.Paragraph key={a.activity_id} style={{ marginBottom: 8 }}>
+                <Typography.Text strong>{ORDER_ACTIVITY_LABELS[a.action]}</Typography.Text>{' '}
+                <Typography.Text type="secondary">
+                  {dates.dateTime(a.created_at)} by {a.actor ?? 'the payment provider'}
+                </Typography.Text>
+                {a.detail ? <Typography.Text style={{ display: 'block' }}>{a.detail}</Typography.Text> : null}
+              </Typography.Paragraph>
+            ))
+          )}
+        </DrawerSection>
+      </DrawerShell>
     );
   }
-  const sub = query.data;
-  if (!sub || waiting) return <LoadingSkeleton />;
-  const status = SUBSCRIPTION_STATUS_LABELS[sub.status];
-  const student = sub.Student;
-
-  return (
-    <DrawerShell title={sub.plan.name} extra={<CancelAction subscription={sub} />}>
-      <DrawerSection title="Current plan">
-        <Descriptions
-          column={1}
-          size="small"
-          items={[
-            { key: 'plan', label: 'Plan', children: sub.plan.name },
-            { key: 'price', label: 'Price', children: planPrice(sub.plan) },
-            { key: 'status', label: 'Status', children: <Tag color={status.color}>{status.label}</Tag> },
-            { key: 'started', label: 'Started', children: dates.date(sub.created_at) },
-            sub.cancelled_at
-              ? { key: 'cancelled', label: 'Cancelled on', children: dates.dateTime(sub.cancelled_at) }
-              : { key: 'period', label: 'Current period ends', children: sub.current_period_end ? dates.date(sub.current_period_end) : '—' },
-          ]}
-        />
-      </DrawerSection>
-      <DrawerSection title="Customer">
-        <Descriptions
-          column={1}
-          size="small"
-          items={[
-            {
-              key: 'name',
-              label: 'Name',
-              children: (
-                <Button
-                  type="link"
-                  style={{ padding: 0, height: 'auto' }}
-                  onClick={() => drawer.open('student', { student_id: student.student_id })}
-                >
-                  {`${student.first_name} ${student.last_name}`}
-                </Button>
-              ),
-            },
-            { key: 'email', label: 'Email', children: student.email },
-            ...(student.phone ? [{ key: 'phone', label: 'Phone', children: student.phone }] : []),
-          ]}
-        />
-      </DrawerSection>
-      <DrawerSection title="Billing history">
-        <Table<SubscriptionInvoiceRow>
-          size="small"
-          rowKey="invoice_id"
-          pagination={false}
-          dataSource={sub.subscription_invoices}
-          locale={{ emptyText: 'No payments yet' }}
-          columns={[
-            { key: 'date', title: 'Paid', render: (_, i) => dates.date(i.paid_at) },
-            { key: 'amount', title: 'Amount', align: 'right', render: (_, i) => formatCents(i.amount) },
-            {
-              key: 'receipt',
-              title: 'Receipt',
-              render: (_, i) =>
-                i.receipt_url ? (
-                  <Typography.Link href={i.receipt_url} target="_blank" rel="noopener noreferrer">
-                    View
-                  </Typography.Link>
-                ) : null,
-            },
-          ]}
-        />
-      </DrawerSection>
-      <DrawerSection title="History">
-        {sub.activity.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Nothing recorded yet" />
-        ) : (
-          sub.activity.map((a) => (
-            <Typography.Paragraph key={a.activity_id} style={{ marginBottom: 8 }}>
-              <Typography.Text strong>{ORDER_ACTIVITY_LABELS[a.action]}</Typography.Text>{' '}
-              <Typography.Text type="secondary">
-                {dates.dateTime(a.created_at)} by {a.actor ?? 'the payment provider'}
-              </Typography.Text>
-              {a.detail ? <Typography.Text style={{ display: 'block' }}>{a.detail}</Typography.Text> : null}
-            </Typography.Paragraph>
-          ))
-        )}
-      </DrawerSection>
-    </DrawerShell>
-  );
 }

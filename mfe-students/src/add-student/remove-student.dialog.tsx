@@ -13,7 +13,7 @@ import {
   Flex,
   Input,
   Modal,
-  QueryError,
+  QueryGuard,
   Select,
   Skeleton,
   Typography,
@@ -47,18 +47,21 @@ interface RefundFormProps {
 
 /** The refund part of Remove student (spec 000 §5): amount suggested by the course's cancellation policy now, and a reason. */
 function RefundForm({ quote, on, setOn, amount, setAmount, reason, setReason, errors }: RefundFormProps) {
-  if (!quote.order) return <Typography.Text type="secondary">No order to refund for this student.</Typography.Text>;
+  if (!quote.order)
+    return <Typography.Text type="secondary">No order to refund for this student.</Typography.Text>;
   if (quote.refusal) return <Typography.Text type="secondary">Refund: {quote.refusal}</Typography.Text>;
   if (quote.refundable === 0) return <Typography.Text type="secondary">{M.notRefundable}</Typography.Text>;
   const policy = quote.policy;
   return (
     <Flex vertical gap={8}>
       <Checkbox checked={on} onChange={(e) => setOn(e.target.checked)}>
-        Refund order #{quote.order.order_number} (paid {formatCents(quote.order.total)}, {formatCents(quote.refundable)} refundable)
+        Refund order #{quote.order.order_number} (paid {formatCents(quote.order.total)},{' '}
+        {formatCents(quote.refundable)} refundable)
       </Checkbox>
       {policy ? (
         <Typography.Text type="secondary">
-          {policy.name} cancellation policy: {policy.rule}. Suggested now: {formatCents(quote.suggested_amount)}.
+          {policy.name} cancellation policy: {policy.rule}. Suggested now:{' '}
+          {formatCents(quote.suggested_amount)}.
         </Typography.Text>
       ) : null}
       {on ? (
@@ -121,7 +124,10 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
     let refund: { amount: number; reason: string } | undefined;
     if (refundOn && q) {
       const parsed = removalRefundAmount(amountText, q.refundable);
-      const next = { amount: 'error' in parsed ? parsed.error : undefined, reason: reason ? undefined : M.selectReason };
+      const next = {
+        amount: 'error' in parsed ? parsed.error : undefined,
+        reason: reason ? undefined : M.selectReason,
+      };
       setErrors(next);
       if (next.amount || next.reason || 'error' in parsed) return;
       refund = { amount: parsed.cents, reason: reason! };
@@ -134,7 +140,9 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
       close();
     } catch (error) {
       console.error('Could not remove the student', error);
-      message.error(refund && refundWasRefused(error) ? M.removeRefundFailed : SCHEDULING_MESSAGES.removeFailed);
+      message.error(
+        refund && refundWasRefused(error) ? M.removeRefundFailed : SCHEDULING_MESSAGES.removeFailed,
+      );
       setBusy(false);
     }
   };
@@ -142,7 +150,10 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
   const revalidate = (next: { amount?: string; reason?: string }) => {
     if (!touched || !q) return;
     const parsed = removalRefundAmount(next.amount ?? amountText, q.refundable);
-    setErrors({ amount: 'error' in parsed ? parsed.error : undefined, reason: (next.reason ?? reason) ? undefined : M.selectReason });
+    setErrors({
+      amount: 'error' in parsed ? parsed.error : undefined,
+      reason: (next.reason ?? reason) ? undefined : M.selectReason,
+    });
   };
 
   return (
@@ -160,28 +171,30 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
         Remove {data.student_name || 'this student'} from this session? The seat is freed; the order stays in
         the history.
       </Typography.Paragraph>
-      {quote.isPending ? (
-        <Skeleton active paragraph={{ rows: 2 }} title={false} />
-      ) : quote.isError ? (
-        <QueryError title="Could not load the student's order" error={quote.error} onRetry={quote.refetch} retrying={quote.isFetching} />
-      ) : q ? (
-        <RefundForm
-          quote={q}
-          on={refundOn}
-          setOn={setOn}
-          amount={amountText}
-          setAmount={(text) => {
-            setAmount(text);
-            revalidate({ amount: text });
-          }}
-          reason={reason}
-          setReason={(r) => {
-            setReason(r);
-            revalidate({ reason: r });
-          }}
-          errors={errors}
-        />
-      ) : null}
+      <QueryGuard
+        query={quote}
+        title="Could not load the student's order"
+        loading={<Skeleton active paragraph={{ rows: 2 }} title={false} />}
+      >
+        {(loaded) => (
+          <RefundForm
+            quote={loaded}
+            on={refundOn}
+            setOn={setOn}
+            amount={amountText}
+            setAmount={(text) => {
+              setAmount(text);
+              revalidate({ amount: text });
+            }}
+            reason={reason}
+            setReason={(r) => {
+              setReason(r);
+              revalidate({ reason: r });
+            }}
+            errors={errors}
+          />
+        )}
+      </QueryGuard>
     </Modal>
   );
 }

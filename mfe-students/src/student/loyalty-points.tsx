@@ -6,18 +6,8 @@ import {
   parsePointsInput,
 } from '@studio/contracts';
 import { useState } from 'react';
-import {
-  answer,
-  api,
-  App,
-  busy,
-  Button,
-  Flex,
-  Input,
-  Modal,
-  Typography,
-  type StudentDetail,
-} from '@studio/ui';
+import { App, busy, Button, Flex, Input, Modal, Typography, type StudentDetail } from '@studio/ui';
+import { useSetLoyaltyBalance } from '../api/students';
 
 type Entry = StudentDetail['LoyaltyBalance'][number];
 
@@ -73,26 +63,19 @@ export function LoyaltyDialog({
 }) {
   const { message } = App.useApp();
   const [text, setText] = useState(String(initial));
-  const [saving, setSaving] = useState(false);
+  const setBalance = useSetLoyaltyBalance(studentId);
+  const saving = setBalance.isPending;
   const amount = parsePointsInput(text);
 
   const save = async () => {
     if (amount === null) return;
-    setSaving(true);
     try {
-      await answer(
-        api.POST('/api/admin/student/{student_id}/loyalty-balance/set', {
-          params: { path: { student_id: studentId } },
-          body: { amount },
-        }),
-      );
+      await setBalance.mutateAsync({ params: { path: { student_id: studentId } }, body: { amount } });
       message.success(M.updated);
       onSaved();
     } catch (error) {
       console.error(M.failed, error);
       message.error(M.failed);
-    } finally {
-      setSaving(false);
     }
   };
 

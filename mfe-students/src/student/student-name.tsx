@@ -1,23 +1,22 @@
 import { useState } from 'react';
 import { studentNameSchema } from '@studio/contracts';
 import { busy, App, Button, EditOutlined, Flex, Input, Typography } from '@studio/ui';
-import { updateStudentName } from './student.api';
+import { useUpdateStudentName } from '../api/students';
 import { STUDENT_MESSAGES } from './student-messages';
 
 interface Props {
   studentId: string;
   firstName: string;
   lastName: string;
-  onSaved: (first: string, last: string) => void;
 }
 
 /** The name in view mode with a pencil, or in edit mode with Save and Cancel. */
-export function StudentName({ studentId, firstName, lastName, onSaved }: Props) {
+export function StudentName({ studentId, firstName, lastName }: Props) {
   const { message } = App.useApp();
   const [editing, setEditing] = useState(false);
   const [first, setFirst] = useState(firstName);
   const [last, setLast] = useState(lastName);
-  const [saving, setSaving] = useState(false);
+  const update = useUpdateStudentName(studentId);
 
   if (!editing) {
     return (
@@ -49,17 +48,13 @@ export function StudentName({ studentId, firstName, lastName, onSaved }: Props) 
       return;
     }
     const { first_name, last_name } = parsed.data;
-    setSaving(true);
     try {
-      await updateStudentName(studentId, first_name, last_name);
+      await update.mutateAsync({ first_name, last_name });
       message.success(STUDENT_MESSAGES.nameUpdated);
-      onSaved(first_name, last_name);
       setEditing(false);
     } catch (error) {
       console.error(STUDENT_MESSAGES.nameFailed, error);
       message.error(STUDENT_MESSAGES.nameFailed);
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -77,7 +72,7 @@ export function StudentName({ studentId, firstName, lastName, onSaved }: Props) 
         onChange={(e) => setLast(e.target.value)}
         style={{ width: 160 }}
       />
-      <Button type="primary" loading={busy(saving)} onClick={() => void save()}>
+      <Button type="primary" loading={busy(update.isPending)} onClick={() => void save()}>
         Save
       </Button>
       <Button onClick={() => setEditing(false)}>Cancel</Button>

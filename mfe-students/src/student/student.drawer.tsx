@@ -10,20 +10,17 @@ import {
   DrawerShell,
   Empty,
   Flex,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Tag,
   Typography,
-  invalidateStudent,
-  studentQueries,
   useDrawer,
   useOrganizationTimezone,
   useQuery,
-  useQueryClient,
   useSkeletonDelay,
   type DrawerProps,
   type StudentDetail,
 } from '@studio/ui';
+import { studentQueries } from '../api/students';
 import { StudentName } from './student-name';
 import { StudentWaivers } from './student-waivers';
 import { LoyaltyDialog, LoyaltyPoints, currentPoints, loyaltyActive } from './loyalty-points';
@@ -41,114 +38,100 @@ export interface StudentDrawerData {
 export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
   const timezone = useOrganizationTimezone();
   const waiting = useSkeletonDelay();
-  const queryClient = useQueryClient();
   const drawer = useDrawer();
   const { message } = App.useApp();
   const [editingPoints, setEditingPoints] = useState(false);
   const query = useQuery(studentQueries.detail(data.student_id));
 
-  if (query.isError) {
+  return (
+    <QueryGuard query={query} title="Could not load this student" pending={waiting}>
+      {renderStudent}
+    </QueryGuard>
+  );
+
+  function renderStudent(student: NonNullable<typeof query.data>) {
+    const { phone } = student;
+
     return (
-      <QueryError
-        title="Could not load this student"
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
+      <DrawerShell
+        title={
+          <StudentName
+            studentId={student.student_id}
+            firstName={student.first_name}
+            lastName={student.last_name}
+          />
+        }
+        extra={
+          <Flex gap={8} align="center">
+            <Tag color={student.user_id ? 'green' : 'default'}>
+              {student.user_id ? 'Signed up' : 'Not signed up'}
+            </Tag>
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: [{ key: 'points', label: 'Edit points' }],
+                onClick: () => {
+                  if (loyaltyActive(student)) setEditingPoints(true);
+                  else message.error(LOYALTY_BALANCE_MESSAGES.notActive);
+                },
+              }}
+            >
+              <Button type="text" aria-label="Student actions" icon={<MoreOutlined />} />
+            </Dropdown>
+          </Flex>
+        }
+      >
+        <Descriptions
+          column={1}
+          size="small"
+          items={[
+            { key: 'email', label: 'Email', children: student.email },
+            ...(phone ? [{ key: 'phone', label: 'Phone', children: phone }] : []),
+            {
+              key: 'first-seen',
+              label: 'First seen',
+              children: formatInZone(student.created_at, 'dd MMM, yyyy', timezone),
+            },
+            {
+              key: 'points',
+              label: 'Loyalty points',
+              children: <LoyaltyPoints student={student} timezone={timezone} />,
+            },
+          ]}
+        />
+        <Collapse
+          style={{ marginTop: 16 }}
+          defaultActiveKey={['orders']}
+          items={[
+            {
+              key: 'waivers',
+              label: 'Waivers',
+              children: <StudentWaivers submissions={student.Submission} timezone={timezone} />,
+            },
+            {
+              key: 'orders',
+              label: 'Orders',
+              children: (
+                <StudentOrderList
+                  orders={student.new_orders}
+                  timezone={timezone}
+                  onOpen={(order_id) => drawer.open('order', { order_id })}
+                />
+              ),
+            },
+          ]}
+        />
+        {editingPoints && (
+          <LoyaltyDialog
+            studentId={student.student_id}
+            initial={currentPoints(student)}
+            onClose={() => setEditingPoints(false)}
+            onSaved={() => setEditingPoints(false)}
+          />
+        )}
+      </DrawerShell>
     );
   }
-  const student = query.data;
-  if (!student || waiting) return <LoadingSkeleton />;
-  const { phone } = student;
-
-  return (
-    <DrawerShell
-      title={
-        <StudentName
-          studentId={student.student_id}
-          firstName={student.first_name}
-          lastName={student.last_name}
-          onSaved={(first_name, last_name) => {
-            queryClient.setQueryData(studentQueries.detail(student.student_id).queryKey, (old) =>
-              old ? { ...old, first_name, last_name } : old,
-            );
-            void invalidateStudent(queryClient, student.student_id);
-          }}
-        />
-      }
-      extra={
-        <Flex gap={8} align="center">
-          <Tag color={student.user_id ? 'green' : 'default'}>
-            {student.user_id ? 'Signed up' : 'Not signed up'}
-          </Tag>
-          <Dropdown
-            trigger={['click']}
-            menu={{
-              items: [{ key: 'points', label: 'Edit points' }],
-              onClick: () => {
-                if (loyaltyActive(student)) setEditingPoints(true);
-                else message.error(LOYALTY_BALANCE_MESSAGES.notActive);
-              },
-            }}
-          >
-            <Button type="text" aria-label="Student actions" icon={<MoreOutlined />} />
-          </Dropdown>
-        </Flex>
-      }
-    >
-      <Descriptions
-        column={1}
-        size="small"
-        items={[
-          { key: 'email', label: 'Email', children: student.email },
-          ...(phone ? [{ key: 'phone', label: 'Phone', children: phone }] : []),
-          {
-            key: 'first-seen',
-            label: 'First seen',
-            children: formatInZone(student.created_at, 'dd MMM, yyyy', timezone),
-          },
-          {
-            key: 'points',
-            label: 'Loyalty points',
-            children: <LoyaltyPoints student={student} timezone={timezone} />,
-          },
-        ]}
-      />
-      <Collapse
-        style={{ marginTop: 16 }}
-        defaultActiveKey={['orders']}
-        items={[
-          {
-            key: 'waivers',
-            label: 'Waivers',
-            children: <StudentWaivers submissions={student.Submission} timezone={timezone} />,
-          },
-          {
-            key: 'orders',
-            label: 'Orders',
-            children: (
-              <StudentOrderList
-                orders={student.new_orders}
-                timezone={timezone}
-                onOpen={(order_id) => drawer.open('order', { order_id })}
-              />
-            ),
-          },
-        ]}
-      />
-      {editingPoints && (
-        <LoyaltyDialog
-          studentId={student.student_id}
-          initial={currentPoints(student)}
-          onClose={() => setEditingPoints(false)}
-          onSaved={() => {
-            setEditingPoints(false);
-            void invalidateStudent(queryClient, student.student_id);
-          }}
-        />
-      )}
-    </DrawerShell>
-  );
 }
 
 type StudentOrder = StudentDetail['new_orders'][number];

@@ -5,8 +5,10 @@ import { isApiError } from './api-error';
 
 /**
  * TanStack Query hooks over the typed client: `$api.useQuery(method, path, { params })`,
- * `$api.useMutation('put', …)`, `$api.queryOptions(…)`. Keys are `[method, path, init]`; each
- * resource's key factory (…/queries/*.ts) names them.
+ * `$api.useMutation('put', …)`, `$api.queryOptions(…)`. Keys are `[method, path, init]`, the same
+ * whichever package builds them: a remote's key factory and mutation hooks live in that remote
+ * (`<remote>/src/api/*.ts`), and its `['get', path]` list key refreshes the shell's page of the same
+ * path. `../queries/*.ts` holds only the reads several remotes and the shell share.
  */
 export const $api = createQueryHooks(api);
 

@@ -1,7 +1,7 @@
 import type { components } from '@studio/contracts/src/generated/api';
 import { $api } from '../api/query-client';
 
-/* The studio's payment methods on file (spec 001 §6, §7): the Billing settings page and the order drawer (a refund needs one). */
+/* Shared: the studio's payment methods on file (spec 001 §6, §7), read by the shell's Billing page and the orders remote's order drawer (a refund needs one). */
 const PAYMENT_METHODS = '/api/admin/payment-methods';
 
 export type PaymentMethodsResponse = components['schemas']['PaymentMethodsDto_Output'];

@@ -1,8 +1,12 @@
-import type { QueryClient } from '@tanstack/react-query';
 import type { paths } from '@studio/contracts/src/generated/api';
 import { $api } from '../api/query-client';
 
-/* Courses (activities): query-key factory and invalidation (Medusa dashboard pattern). */
+/*
+ * Shared: the courses reads that the shell's Courses pages (list, detail and sessions), the courses
+ * remote's drawers and the orders remote's discount picker all make. The courses remote owns the
+ * key factory and the saves (mfe-courses/src/api/courses.ts); its saves refresh these reads through
+ * the same openapi-react-query keys, `[method, path, init]`.
+ */
 const LIST = '/api/admin/activities';
 const DETAIL = '/api/admin/activities/{activity_id}';
 const SESSIONS = '/api/admin/activities/{activity_id}/sessions';
@@ -25,19 +29,3 @@ export const courseQueries = {
       },
     }),
 };
-
-export const courseKeys = {
-  lists: () => ['get', LIST] as const,
-  details: () => ['get', DETAIL] as const,
-  detail: (id: string) => ['get', DETAIL, { params: { path: { activity_id: id } } }] as const,
-  sessions: (id: string) => ['get', SESSIONS, { params: { path: { activity_id: id } } }] as const,
-};
-
-/** After a course is created or saved: its list, its detail and its sessions read again. */
-export function invalidateCourse(client: QueryClient, id?: string): Promise<void> {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: courseKeys.lists() }),
-    client.invalidateQueries({ queryKey: id ? courseKeys.detail(id) : courseKeys.details() }),
-    ...(id ? [client.invalidateQueries({ queryKey: courseKeys.sessions(id) })] : []),
-  ]).then(() => undefined);
-}

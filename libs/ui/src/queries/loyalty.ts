@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { $api } from '../api/query-client';
 
-/* The organization's loyalty programme (spec 000 §3, §9): read by the Loyalty page and the product drawer. */
+/* Shared: the organization's loyalty programme (spec 000 §3, §9), read by the shell's Loyalty page and the orders remote's product drawer. */
 const PROGRAM = '/api/admin/loyalty-program';
 
 export const loyaltyQueries = { program: () => $api.queryOptions('get', PROGRAM) };

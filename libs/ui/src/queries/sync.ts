@@ -1,9 +1,15 @@
 import { syncPkceStorageKey, type SyncConfigPayload, type SyncProviderName } from '@studio/contracts';
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from 'oauth4webapi';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { $api } from '../api/query-client';
 import { answer, api } from '../api/typed-client';
 
-/* Sync providers (spec 001 §7): read by the Integrations page and each provider's settings drawer. */
+/*
+ * Sync providers (spec 001 §7), shared by the shell (its Integrations page and the OAuth callback
+ * page) and the integrations remote (each provider's settings drawer), and the Eventbrite events
+ * read by the courses remote's ticketing picker. Connect starts in the remote and finishes on the
+ * shell's callback page: the PKCE verifier one keeps, the other reads, so both live here.
+ */
 const PROVIDER = '/api/admin/sync/providers/{provider}';
 
 export const syncQueries = {
@@ -16,9 +22,22 @@ export const syncKeys = {
   provider: (provider: SyncProviderName) => ['get', PROVIDER, { params: { path: { provider } } }] as const,
 };
 
-/** PUT /api/admin/sync/providers/config_schema (fields left out keep their value): answers the saved provider. */
-export function saveSyncConfig(body: SyncConfigPayload) {
-  return answer(api.PUT('/api/admin/sync/providers/config_schema', { body }));
+/**
+ * PUT /api/admin/sync/providers/config_schema (fields left out keep their value). The saved provider
+ * it answers replaces the cached one at once. Shared: the shell's Integrations page switches a
+ * provider's main toggle, the integrations remote's drawer saves all its settings.
+ */
+export function useSaveSyncConfig(provider: SyncProviderName) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: object) =>
+      answer(
+        api.PUT('/api/admin/sync/providers/config_schema', {
+          body: { ...settings, provider_name: provider } as SyncConfigPayload,
+        }),
+      ),
+    onSuccess: (saved) => queryClient.setQueryData(syncKeys.provider(provider), saved),
+  });
 }
 
 /**
@@ -56,21 +75,4 @@ export async function finishSyncConnect(provider: SyncProviderName, input: { cod
       body: { code: input.code, state: input.state, ...(verifier ? { code_verifier: verifier } : {}) },
     }),
   );
-}
-
-/** Disconnect: the API revokes at the provider where it can and forgets the tokens. */
-export async function disconnectSync(provider: SyncProviderName): Promise<void> {
-  const { response } = await api.DELETE('/api/admin/sync/providers/{provider}/connection', {
-    params: { path: { provider } },
-  });
-  if (!response.ok) throw new Error(`Disconnect answered ${response.status}`);
-}
-
-/**
- * Super admins: a one-time link (60 s) into the queue dashboard (bull-board). Opening it trades
- * the ticket for a cookie scoped to the dashboard, which re-checks the session on every request.
- */
-export async function queueDashboardLink(): Promise<string> {
-  const answered = await answer(api.POST('/api/admin/queue-dashboard/link', {}));
-  return answered.url;
 }

@@ -9,7 +9,8 @@ import {
   renderWithProviders,
   type RecordedCall,
 } from '@studio/ui/testing';
-import { invalidatePromoCode, useDrawer, type PromoCode } from '@studio/ui';
+import { useDrawer } from '@studio/ui';
+import { discountKeys, type PromoCode } from './discounts.api';
 import { DiscountsPage } from './discounts.page';
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
@@ -151,7 +152,7 @@ describe('Discounts page', () => {
     const client = renderPage();
     await screen.findByRole('row', { name: /BEFORE/ }, { timeout: 3000 });
     saved = true;
-    await act(() => invalidatePromoCode(client, code(1).id));
+    await act(() => client.invalidateQueries({ queryKey: discountKeys.lists() }));
     expect(await screen.findByRole('row', { name: /EDITED/ })).toBeInTheDocument();
   });
 

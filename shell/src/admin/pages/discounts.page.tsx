@@ -4,16 +4,15 @@ import {
   Button,
   Input,
   PlusOutlined,
-  QueryError,
+  QueryFailure,
   Table,
   Tag,
   keepPreviousData,
-  promoCodeQueries,
   useDateFormat,
   useDrawer,
   useQuery,
-  type PromoCode,
 } from '@studio/ui';
+import { discountListQuery, type PromoCode } from './discounts.api';
 import { PageFrame } from './page-frame';
 
 /** The search box waits this long after the last keystroke before asking the server. */
@@ -42,7 +41,7 @@ export function DiscountsPage() {
   const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState({ search: '', page: 1, limit: DISCOUNT_PAGE_SIZE });
   const list = useQuery({
-    ...promoCodeQueries.list({
+    ...discountListQuery({
       page: query.page,
       limit: query.limit,
       ...(query.search ? { search: query.search } : {}),
@@ -90,12 +89,7 @@ export function DiscountsPage() {
       />
       {/* The page's main data: a failure shows an error with Retry, never "No discounts yet". */}
       {list.isError ? (
-        <QueryError
-          title="Could not load the discounts"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
+        <QueryFailure query={list} title="Could not load the discounts" />
       ) : (
         <Table<PromoCode>
           rowKey="id"

@@ -12,21 +12,19 @@ import {
   Button,
   Card,
   Flex,
-  QueryError,
+  QueryGuard,
   Skeleton,
   Switch,
   Tag,
   Typography,
-  queueDashboardLink,
-  saveSyncConfig,
   serverMessage,
-  syncKeys,
   syncQueries,
+  useSaveSyncConfig,
   useDrawer,
   useQuery,
-  useQueryClient,
   useSession,
 } from '@studio/ui';
+import { queueDashboardLink } from './queue-dashboard.api';
 import { PageFrame } from './page-frame';
 
 /**
@@ -35,22 +33,16 @@ import { PageFrame } from './page-frame';
  */
 function MainToggle({ provider, checked }: { provider: SyncProviderName; checked: boolean }) {
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const [saving, setSaving] = useState(false);
+  const saveConfig = useSaveSyncConfig(provider);
+  const saving = saveConfig.isPending;
   const { field, label } = SYNC_MAIN_TOGGLES[provider];
   const save = async (on: boolean) => {
-    setSaving(true);
     try {
-      const saved = await saveSyncConfig({ provider_name: provider, [field]: on } as Parameters<
-        typeof saveSyncConfig
-      >[0]);
-      queryClient.setQueryData(syncKeys.provider(provider), saved);
+      await saveConfig.mutateAsync({ [field]: on });
       message.success(SYNC_MESSAGES.settingsSaved);
     } catch (error) {
       console.error(`Saving ${SYNC_PROVIDER_LABELS[provider]} ${field} failed`, error);
       message.error(SYNC_MESSAGES.settingsSaveFailed);
-    } finally {
-      setSaving(false);
     }
   };
   return (
@@ -81,34 +73,31 @@ function SyncProviderCard({ provider }: { provider: SyncProviderName }) {
         size="small"
         extra={<Typography.Text type="secondary">{SYNC_PROVIDER_KINDS[provider]}</Typography.Text>}
       >
-        {query.isError ? (
-          <QueryError
-            title={SYNC_MESSAGES.loadFailed(provider)}
-            error={query.error}
-            onRetry={query.refetch}
-            retrying={query.isFetching}
-          />
-        ) : !state ? (
-          <Skeleton active paragraph={{ rows: 1 }} title={false} />
-        ) : (
-          <Flex justify="space-between" align="center" gap={8} wrap>
-            <Flex gap={8} align="center">
-              {state.connected ? <Tag color="green">Connected</Tag> : <Tag>Not connected</Tag>}
-              {state.connected && state.account_name ? (
-                <Typography.Text>{state.account_name}</Typography.Text>
-              ) : null}
+        <QueryGuard
+          query={query}
+          title={SYNC_MESSAGES.loadFailed(provider)}
+          loading={<Skeleton active paragraph={{ rows: 1 }} title={false} />}
+        >
+          {({ provider: state }) => (
+            <Flex justify="space-between" align="center" gap={8} wrap>
+              <Flex gap={8} align="center">
+                {state.connected ? <Tag color="green">Connected</Tag> : <Tag>Not connected</Tag>}
+                {state.connected && state.account_name ? (
+                  <Typography.Text>{state.account_name}</Typography.Text>
+                ) : null}
+              </Flex>
+              <Flex gap={16} align="center" wrap>
+                <MainToggle
+                  provider={provider}
+                  checked={config?.[SYNC_MAIN_TOGGLES[provider].field] === true}
+                />
+                <Button onClick={() => drawer.open(provider, {})} aria-label={`${label} settings`}>
+                  Settings
+                </Button>
+              </Flex>
             </Flex>
-            <Flex gap={16} align="center" wrap>
-              <MainToggle
-                provider={provider}
-                checked={config?.[SYNC_MAIN_TOGGLES[provider].field] === true}
-              />
-              <Button onClick={() => drawer.open(provider, {})} aria-label={`${label} settings`}>
-                Settings
-              </Button>
-            </Flex>
-          </Flex>
-        )}
+          )}
+        </QueryGuard>
       </Card>
     </section>
   );

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
-import { useDrawer, type OrderSummary } from '@studio/ui';
+import { useDrawer } from '@studio/ui';
+import type { OrderSummary } from './orders.api';
 import { OrdersPage } from './orders.page';
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));

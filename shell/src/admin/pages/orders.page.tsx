@@ -11,18 +11,16 @@ import {
 import {
   Flex,
   Input,
-  QueryError,
+  QueryFailure,
   Select,
   Table,
   Tag,
   keepPreviousData,
-  orderQueries,
   useDateFormat,
   useDrawer,
   useQuery,
-  type OrderListQueryParams,
-  type OrderSummary,
 } from '@studio/ui';
+import { orderListQuery, type OrderListQueryParams, type OrderSummary } from './orders.api';
 import { PageFrame } from './page-frame';
 
 /** The search box waits this long after the last keystroke before asking the server. */
@@ -43,7 +41,10 @@ interface OrderListParams {
   sort?: { field: OrderSortField; order: 'asc' | 'desc' };
 }
 
-function listQuery({ search, status, source, page, sort }: OrderListParams, cursor?: string): OrderListQueryParams {
+function listQuery(
+  { search, status, source, page, sort }: OrderListParams,
+  cursor?: string,
+): OrderListQueryParams {
   return {
     page,
     ...(cursor ? { cursor } : {}),
@@ -68,7 +69,10 @@ export function OrdersPage() {
   const cursors = useRef(new Map<string, string>());
   const totals = useRef(new Map<string, number>());
   const cursor = query.page > 1 ? cursors.current.get(`${filterKey}|${query.page}`) : undefined;
-  const list = useQuery({ ...orderQueries.list(listQuery(query, cursor)), placeholderData: keepPreviousData });
+  const list = useQuery({
+    ...orderListQuery(listQuery(query, cursor)),
+    placeholderData: keepPreviousData,
+  });
   const answer = list.data;
   useEffect(() => {
     if (!answer || list.isPlaceholderData) return;
@@ -125,14 +129,7 @@ export function OrdersPage() {
           options={SOURCE_OPTIONS}
         />
       </Flex>
-      {list.isError ? (
-        <QueryError
-          title="Could not load the orders"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
-      ) : null}
+      <QueryFailure query={list} title="Could not load the orders" />
       <Table<OrderSummary>
         rowKey="order_id"
         loading={list.isFetching}

@@ -8,14 +8,12 @@ import {
 import {
   Button,
   Input,
-  QueryError,
+  QueryFailure,
   Table,
-  invalidateProduct,
   keepPreviousData,
   productQueries,
   useDrawer,
   useQuery,
-  useQueryClient,
   type ProductListQuery,
   type ProductSummary,
 } from '@studio/ui';
@@ -37,7 +35,6 @@ function listQuery({ search, page, limit }: ProductListParams): ProductListQuery
 /** /admin/products: the organization's products (image, name, price, category), searched and paged by the server. */
 export function ProductsPage() {
   const drawer = useDrawer();
-  const queryClient = useQueryClient();
   const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState<ProductListParams>({ search: '', page: 1, limit: PRODUCT_PAGE_SIZE });
   // One page at a time; the previous page stays while the next loads. A failure shows Retry.
@@ -46,15 +43,16 @@ export function ProductsPage() {
 
   useEffect(() => {
     const timer = setTimeout(
-      () => setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
+      () =>
+        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
       PRODUCT_SEARCH_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
   }, [searchText]);
 
   // The drawer invalidates on save; this also covers a close after an edit elsewhere.
-  const reload = () => void invalidateProduct(queryClient);
-  const openProduct = (product_id?: string) => drawer.open('product', { ...(product_id ? { product_id } : {}), onClose: reload });
+  const openProduct = (product_id?: string) =>
+    drawer.open('product', product_id ? { product_id } : {});
 
   return (
     <PageFrame
@@ -77,14 +75,7 @@ export function ProductsPage() {
         onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
         style={{ maxWidth: 360, marginBottom: 16 }}
       />
-      {list.isError ? (
-        <QueryError
-          title="Could not load the products"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
-      ) : null}
+      <QueryFailure query={list} title="Could not load the products" />
       <Table<ProductSummary>
         rowKey="product_id"
         loading={list.isFetching}
@@ -107,7 +98,11 @@ export function ProductsPage() {
             width: 72,
             render: (_, p) =>
               p.image ? (
-                <img src={p.image} alt="" style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }} />
+                <img
+                  src={p.image}
+                  alt=""
+                  style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }}
+                />
               ) : null,
           },
           {

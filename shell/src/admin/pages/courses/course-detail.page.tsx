@@ -5,16 +5,15 @@ import {
   Card,
   Flex,
   LoadingSkeleton,
-  QueryError,
+  QueryGuard,
+  type CourseDetail as CourseDetailData,
   Result,
   Typography,
   courseQueries,
-  invalidateCourse,
   isApiError,
   useDrawer,
   useOrganizationTimezone,
   useQuery,
-  useQueryClient,
   type CourseSession,
 } from '@studio/ui';
 import { AppointmentBooking } from './appointment-booking';
@@ -27,116 +26,104 @@ export function CourseDetailPage() {
   const { activityId = '' } = useParams();
   const drawer = useDrawer();
   const orgZone = useOrganizationTimezone();
-  const queryClient = useQueryClient();
   const [includePast, setIncludePast] = useState(false);
   const courseQuery = useQuery(courseQueries.detail(activityId));
   const sessionsQuery = useQuery(courseQueries.sessions(activityId, includePast));
-  const reload = () => void invalidateCourse(queryClient, activityId);
-
-  if (courseQuery.isError) {
-    if (isApiError(courseQuery.error) && courseQuery.error.status === 404)
-      return <Result status="404" title="Course not found" />;
-    return (
-      <QueryError
-        title="Could not load this course"
-        error={courseQuery.error}
-        onRetry={courseQuery.refetch}
-        retrying={courseQuery.isFetching}
-      />
-    );
-  }
-  const course = courseQuery.data;
-  if (!course) return <LoadingSkeleton />;
-  const sessions = sessionsQuery.data?.sessions;
-
-  const zone = course.Location?.timezone?.timeZoneId || orgZone;
-  // Appointment courses are booked by students at a time they pick: no dated sessions to schedule.
-  const appointment = course.activity_type === 'appointment';
-  const openSession = (session: CourseSession) =>
-    drawer.open('event', {
-      eventId: session.event_id,
-      event_id: session.event_id,
-      activity_id: course.activity_id,
-      onClose: reload,
-    });
 
   return (
-    <section aria-label={course.name}>
-      {/* On a phone the actions wrap under the title instead of squeezing it to one letter a line. */}
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <Flex gap={16} align="center" style={{ flex: '1 1 280px', minWidth: 0 }}>
-          {course.images[0] ? (
-            <img
-              src={course.images[0]}
-              alt=""
-              style={{ width: 96, height: 72, objectFit: 'cover', borderRadius: 6 }}
-            />
-          ) : null}
-          <Flex vertical style={{ minWidth: 0 }}>
-            <Flex gap={8} align="center" wrap>
-              <Typography.Title
-                level={2}
-                style={{ margin: 0, minWidth: 0, wordBreak: 'normal', overflowWrap: 'break-word' }}
-              >
-                {course.name}
-              </Typography.Title>
-              <ListedBadge listed={course.listed} />
+    <QueryGuard query={courseQuery} title="Could not load this course" renderError={notFound}>
+      {renderCourse}
+    </QueryGuard>
+  );
+
+  /** The loaded course: its header, actions and sessions. */
+  function renderCourse(course: CourseDetailData) {
+    const zone = course.Location?.timezone?.timeZoneId || orgZone;
+    // Appointment courses are booked by students at a time they pick: no dated sessions to schedule.
+    const appointment = course.activity_type === 'appointment';
+    const openSession = (session: CourseSession) =>
+      drawer.open('event', {
+        eventId: session.event_id,
+        event_id: session.event_id,
+        activity_id: course.activity_id
+      });
+
+    return (
+      <section aria-label={course.name}>
+        {/* On a phone the actions wrap under the title instead of squeezing it to one letter a line. */}
+        <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
+          <Flex gap={16} align="center" style={{ flex: '1 1 280px', minWidth: 0 }}>
+            {course.images[0] ? (
+              <img
+                src={course.images[0]}
+                alt=""
+                style={{ width: 96, height: 72, objectFit: 'cover', borderRadius: 6 }}
+              />
+            ) : null}
+            <Flex vertical style={{ minWidth: 0 }}>
+              <Flex gap={8} align="center" wrap>
+                <Typography.Title
+                  level={2}
+                  style={{ margin: 0, minWidth: 0, wordBreak: 'normal', overflowWrap: 'break-word' }}
+                >
+                  {course.name}
+                </Typography.Title>
+                <ListedBadge listed={course.listed} />
+              </Flex>
+              <Typography.Text type="secondary">
+                {course.activity_type === 'appointment' ? 'Appointment' : 'Scheduled'} ·{' '}
+                {coursePrice(course.price_type, course.prices[0]?.unit_price)} · {course.Location.address}
+              </Typography.Text>
             </Flex>
-            <Typography.Text type="secondary">
-              {course.activity_type === 'appointment' ? 'Appointment' : 'Scheduled'} ·{' '}
-              {coursePrice(course.price_type, course.prices[0]?.unit_price)} · {course.Location.address}
-            </Typography.Text>
+          </Flex>
+          <Flex gap={8} wrap>
+            <Button onClick={() => drawer.open('share', { mode: 'course', activity_id: course.activity_id })}>
+              Share
+            </Button>
+            <Button
+              onClick={() => drawer.open('edit_course', { activity_id: course.activity_id })}
+            >
+              Edit
+            </Button>
+            {appointment ? null : (
+              <Button
+                type="primary"
+                onClick={() =>
+                  drawer.open('schedule_course', { activity_id: course.activity_id })
+                }
+              >
+                Schedule
+              </Button>
+            )}
+            <Button href={`/activity/${course.activity_id}`} target="_blank" rel="noopener">
+              Preview
+            </Button>
           </Flex>
         </Flex>
-        <Flex gap={8} wrap>
-          <Button onClick={() => drawer.open('share', { mode: 'course', activity_id: course.activity_id })}>
-            Share
-          </Button>
-          <Button
-            onClick={() => drawer.open('edit_course', { activity_id: course.activity_id, onClose: reload })}
+        {appointment ? (
+          <AppointmentBooking course={course} />
+        ) : (
+          <Card
+            title="Sessions"
+            extra={
+              <Button type="link" onClick={() => setIncludePast((on) => !on)}>
+                {includePast ? 'Hide previous' : 'Show previous'}
+              </Button>
+            }
           >
-            Edit
-          </Button>
-          {appointment ? null : (
-            <Button
-              type="primary"
-              onClick={() =>
-                drawer.open('schedule_course', { activity_id: course.activity_id, onClose: reload })
-              }
-            >
-              Schedule
-            </Button>
-          )}
-          <Button href={`/activity/${course.activity_id}`} target="_blank" rel="noopener">
-            Preview
-          </Button>
-        </Flex>
-      </Flex>
-      {appointment ? (
-        <AppointmentBooking course={course} />
-      ) : (
-        <Card
-          title="Sessions"
-          extra={
-            <Button type="link" onClick={() => setIncludePast((on) => !on)}>
-              {includePast ? 'Hide previous' : 'Show previous'}
-            </Button>
-          }
-        >
-          {sessionsQuery.isError ? (
-            <QueryError
+            <QueryGuard
+              query={sessionsQuery}
               title="Could not load the sessions"
-              error={sessionsQuery.error}
-              onRetry={sessionsQuery.refetch}
-              retrying={sessionsQuery.isFetching}
-            />
-          ) : !sessions ? (
-            <LoadingSkeleton rows={3} />
-          ) : (
-            <SessionList sessions={sessions} fallbackZone={zone} onOpen={openSession} />
-          )}
-        </Card>
-      )}
-    </section>
-  );
+              loading={<LoadingSkeleton rows={3} />}
+            >
+              {({ sessions }) => <SessionList sessions={sessions} fallbackZone={zone} onOpen={openSession} />}
+            </QueryGuard>
+          </Card>
+        )}
+      </section>
+    );
+  }
 }
+
+const notFound = (error: unknown) =>
+  isApiError(error) && error.status === 404 ? <Result status="404" title="Course not found" /> : undefined;

@@ -4,17 +4,15 @@ import { COURSE_PAGE_SIZE, type CourseSortField } from '@studio/contracts';
 import {
   Button,
   Input,
-  QueryError,
+  QueryFailure,
   Table,
   Typography,
   courseQueries,
-  invalidateCourse,
   keepPreviousData,
   useDateFormat,
   useDrawer,
   useOrganizationTimezone,
   useQuery,
-  useQueryClient,
   type CourseListQuery,
   type CourseSummary,
   type TableProps,
@@ -55,7 +53,6 @@ export function CoursesPage() {
   const dates = useDateFormat();
   const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState<CourseListParams>({ search: '', page: 1, limit: COURSE_PAGE_SIZE });
-  const queryClient = useQueryClient();
   // The page's main data, one page at a time; the previous page stays while the next loads. A failure
   // shows an error with Retry, never "No courses yet".
   const list = useQuery({ ...courseQueries.list(listQuery(query)), placeholderData: keepPreviousData });
@@ -71,7 +68,6 @@ export function CoursesPage() {
   }, [searchText]);
 
   // New Course's onClose: the course lists (this page's and the pickers') read again.
-  const reload = () => void invalidateCourse(queryClient);
 
   const sortOrderOf = (key: string) =>
     query.sortField === SORTABLE[key]
@@ -94,7 +90,7 @@ export function CoursesPage() {
       actions={
         <>
           <Button onClick={() => drawer.open('share', { mode: 'course' })}>Share course</Button>
-          <Button type="primary" onClick={() => drawer.open('course_builder', { onClose: reload })}>
+          <Button type="primary" onClick={() => drawer.open('course_builder', {})}>
             New course
           </Button>
         </>
@@ -109,14 +105,7 @@ export function CoursesPage() {
         onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
         style={{ maxWidth: 360, marginBottom: 16 }}
       />
-      {list.isError ? (
-        <QueryError
-          title="Could not load the courses"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
-      ) : null}
+      <QueryFailure query={list} title="Could not load the courses" />
       <Table<CourseSummary>
         rowKey="activity_id"
         loading={list.isFetching}

@@ -4,8 +4,7 @@ import {
   App,
   Button,
   Flex,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Table,
   Typography,
   billingQueries,
@@ -32,33 +31,36 @@ export function BillingPage() {
     },
   });
 
-  let body;
-  if (query.isError) {
-    body = <QueryError title={BILLING_MESSAGES.loadFailed} error={query.error} onRetry={query.refetch} retrying={query.isFetching} />;
-  } else if (!query.data) {
-    body = <LoadingSkeleton />;
-  } else {
-    body = (
-      <Flex vertical gap={16}>
-        {query.data.provider === 'demo' ? <Typography.Text type="secondary">{BILLING_MESSAGES.demo}</Typography.Text> : null}
-        <Table<PaymentMethod>
-          size="small"
-          rowKey="id"
-          pagination={false}
-          dataSource={query.data.payment_methods}
-          locale={{ emptyText: BILLING_MESSAGES.none }}
-          columns={[
-            { key: 'card', title: 'Card', render: (_, m) => `${m.brand.toUpperCase()} •••• ${m.last4}` },
-            { key: 'expires', title: 'Expires', render: (_, m) => `${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` },
-          ]}
-        />
-        <div>
-          <Button type="primary" loading={setup.isPending} onClick={() => setup.mutate({})}>
-            Add payment method
-          </Button>
-        </div>
-      </Flex>
-    );
-  }
+  const body = (
+    <QueryGuard query={query} title={BILLING_MESSAGES.loadFailed}>
+      {(answer) => (
+        <Flex vertical gap={16}>
+          {answer.provider === 'demo' ? (
+            <Typography.Text type="secondary">{BILLING_MESSAGES.demo}</Typography.Text>
+          ) : null}
+          <Table<PaymentMethod>
+            size="small"
+            rowKey="id"
+            pagination={false}
+            dataSource={answer.payment_methods}
+            locale={{ emptyText: BILLING_MESSAGES.none }}
+            columns={[
+              { key: 'card', title: 'Card', render: (_, m) => `${m.brand.toUpperCase()} •••• ${m.last4}` },
+              {
+                key: 'expires',
+                title: 'Expires',
+                render: (_, m) => `${String(m.exp_month).padStart(2, '0')}/${m.exp_year}`,
+              },
+            ]}
+          />
+          <div>
+            <Button type="primary" loading={setup.isPending} onClick={() => setup.mutate({})}>
+              Add payment method
+            </Button>
+          </div>
+        </Flex>
+      )}
+    </QueryGuard>
+  );
   return <PageFrame title="Billing">{body}</PageFrame>;
 }

@@ -20,15 +20,13 @@ import {
   Table,
   uploadImage,
   zodResolver,
-  QueryError,
+  QueryFailure,
   instructorQueries,
-  invalidateInstructors,
   useQuery,
-  useQueryClient,
   type InstructorItem,
 } from '@studio/ui';
 import { PageFrame } from '../page-frame';
-import { saveInstructor } from './reference.api';
+import { useSaveInstructor } from './reference.api';
 import type { InstructorBody } from './reference.api';
 
 const EMPTY: InstructorInput = { first_name: '', last_name: '', photo_url: null };
@@ -46,11 +44,10 @@ export function InstructorsPage() {
   const { control, reset, setValue, formState } = form;
   const photo = useWatch({ control, name: 'photo_url' });
 
-  const queryClient = useQueryClient();
+  const save = useSaveInstructor();
   // The page's main data: a failure shows an error with Retry, never "No instructors yet".
   const query = useQuery(instructorQueries.list());
   const instructors = query.data?.instructors ?? [];
-  const reload = () => void invalidateInstructors(queryClient);
 
   const startEdit = (instructor: InstructorItem | null) => {
     setEditing(instructor?.instructor_id ?? null);
@@ -84,10 +81,9 @@ export function InstructorsPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await saveInstructor(editing, values);
+      await save.mutateAsync({ id: editing, body: values });
       message.success(REFERENCE_MESSAGES.instructorCreated);
       startEdit(null);
-      reload();
     } catch (error) {
       console.error('Saving the instructor failed', error);
       message.error(REFERENCE_MESSAGES.saveFailed);
@@ -97,14 +93,7 @@ export function InstructorsPage() {
   return (
     <PageFrame title="Instructors">
       <Flex vertical gap={16}>
-        {query.isError ? (
-          <QueryError
-            title="Could not load the instructors"
-            error={query.error}
-            onRetry={query.refetch}
-            retrying={query.isFetching}
-          />
-        ) : null}
+        <QueryFailure query={query} title="Could not load the instructors" />
         <Table<InstructorItem>
           loading={query.isLoading}
           rowKey="instructor_id"

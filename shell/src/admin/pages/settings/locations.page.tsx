@@ -16,15 +16,13 @@ import {
   Tag,
   useOrganizationTimezone,
   zodResolver,
-  QueryError,
+  QueryFailure,
   locationQueries,
-  invalidateLocations,
   useQuery,
-  useQueryClient,
   type LocationItem,
 } from '@studio/ui';
 import { PageFrame } from '../page-frame';
-import { saveLocation } from './reference.api';
+import { useSaveLocation } from './reference.api';
 import type { LocationBody } from './reference.api';
 import { timeZoneOptions } from './time-zones';
 
@@ -41,27 +39,30 @@ export function LocationsPage() {
   });
   const { control, reset, formState } = form;
 
-  const queryClient = useQueryClient();
+  const save = useSaveLocation();
   // The page's main data: a failure shows an error with Retry, never "No locations yet".
   const query = useQuery(locationQueries.list());
   const locations = query.data?.locations ?? [];
-  const reload = () => void invalidateLocations(queryClient);
 
   const startEdit = (location: LocationItem | null) => {
     setEditing(location?.location_id ?? null);
     reset(
       location
-        ? { name: location.name, address: location.address, timezone: location.timezone, online: location.online }
+        ? {
+            name: location.name,
+            address: location.address,
+            timezone: location.timezone,
+            online: location.online,
+          }
         : empty,
     );
   };
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await saveLocation(editing, values);
+      await save.mutateAsync({ id: editing, body: values });
       message.success(REFERENCE_MESSAGES.locationCreated);
       startEdit(null);
-      reload();
     } catch (error) {
       console.error('Saving the location failed', error);
       message.error(REFERENCE_MESSAGES.saveFailed);
@@ -71,14 +72,7 @@ export function LocationsPage() {
   return (
     <PageFrame title="Locations">
       <Flex vertical gap={16}>
-        {query.isError ? (
-          <QueryError
-            title="Could not load the locations"
-            error={query.error}
-            onRetry={query.refetch}
-            retrying={query.isFetching}
-          />
-        ) : null}
+        <QueryFailure query={query} title="Could not load the locations" />
         <Table<LocationItem>
           loading={query.isLoading}
           rowKey="location_id"

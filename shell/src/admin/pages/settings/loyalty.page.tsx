@@ -3,8 +3,7 @@ import {
   $api,
   App,
   Flex,
-  LoadingSkeleton,
-  QueryError,
+  QueryGuard,
   Switch,
   Tag,
   Typography,
@@ -37,50 +36,43 @@ export function LoyaltyPage() {
   });
   const mayChange = session?.user.role === 'owner' || session?.user.role === 'super_admin';
 
-  let body;
-  if (query.isError) {
-    body = (
-      <QueryError
-        title={LOYALTY_MESSAGES.loadFailed}
-        error={query.error}
-        onRetry={query.refetch}
-        retrying={query.isFetching}
-      />
-    );
-  } else if (!query.data) {
-    body = <LoadingSkeleton />;
-  } else {
-    // While a switch is saving it shows the new position; a failed save falls back to what is stored.
-    const shown = save.isPending && save.variables ? save.variables.body.status : query.data.status;
-    const active = shown === 'active';
-    body = (
-      <Flex vertical gap={16}>
-        <Flex gap={12} align="center" wrap>
-          <Switch
-            checked={active}
-            loading={save.isPending}
-            disabled={!mayChange}
-            aria-label="Loyalty program"
-            onChange={(on) => save.mutate({ body: { status: on ? 'active' : 'disabled' } })}
-          />
-          <Typography.Text strong>Loyalty program</Typography.Text>
-          <Tag color={active ? 'green' : 'default'}>{active ? 'Active' : 'Disabled'}</Tag>
-        </Flex>
-        <Typography.Paragraph style={{ margin: 0 }}>
-          <Typography.Text strong>{LOYALTY_MESSAGES.rule}</Typography.Text>
-        </Typography.Paragraph>
-        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-          Students earn the points a product awards when they buy it, and spend them at checkout at{' '}
-          {POINTS_PER_DOLLAR} points to the dollar. While the program is disabled, products cannot award
-          points and balances cannot be adjusted.
-        </Typography.Paragraph>
-        {mayChange ? null : (
-          <Typography.Text type="secondary">
-            Only the studio owner can turn the program on or off.
-          </Typography.Text>
-        )}
-      </Flex>
-    );
-  }
+  // While a switch is saving it shows the new position; a failed save falls back to what is stored.
+  const shownStatus = (stored: string) =>
+    save.isPending && save.variables ? save.variables.body.status : stored;
+  const body = (
+    <QueryGuard query={query} title={LOYALTY_MESSAGES.loadFailed}>
+      {(program) => {
+        const active = shownStatus(program.status) === 'active';
+        return (
+          <Flex vertical gap={16}>
+            <Flex gap={12} align="center" wrap>
+              <Switch
+                checked={active}
+                loading={save.isPending}
+                disabled={!mayChange}
+                aria-label="Loyalty program"
+                onChange={(on) => save.mutate({ body: { status: on ? 'active' : 'disabled' } })}
+              />
+              <Typography.Text strong>Loyalty program</Typography.Text>
+              <Tag color={active ? 'green' : 'default'}>{active ? 'Active' : 'Disabled'}</Tag>
+            </Flex>
+            <Typography.Paragraph style={{ margin: 0 }}>
+              <Typography.Text strong>{LOYALTY_MESSAGES.rule}</Typography.Text>
+            </Typography.Paragraph>
+            <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+              Students earn the points a product awards when they buy it, and spend them at checkout at{' '}
+              {POINTS_PER_DOLLAR} points to the dollar. While the program is disabled, products cannot award
+              points and balances cannot be adjusted.
+            </Typography.Paragraph>
+            {mayChange ? null : (
+              <Typography.Text type="secondary">
+                Only the studio owner can turn the program on or off.
+              </Typography.Text>
+            )}
+          </Flex>
+        );
+      }}
+    </QueryGuard>
+  );
   return <PageFrame title="Loyalty">{body}</PageFrame>;
 }

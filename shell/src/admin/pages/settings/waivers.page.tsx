@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { $api, Button, Empty, LoadingSkeleton, QueryError, Table, Tag, Typography, useQuery } from '@studio/ui';
+import { $api, Button, Empty, QueryGuard, Table, Tag, Typography, useQuery } from '@studio/ui';
 import type { WaiverSummary } from '@studio/contracts';
 import { PageFrame } from '../page-frame';
 
@@ -11,50 +11,58 @@ export function WaiversPage() {
   const navigate = useNavigate();
   const query = useQuery($api.queryOptions('get', '/api/admin/submission/summary'));
 
-  let body;
-  if (query.isError) {
-    body = <QueryError title="Could not load the waivers" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />;
-  } else if (!query.data) {
-    body = <LoadingSkeleton />;
-  } else if (query.data.templates.length === 0) {
-    body = <Empty description="No waivers yet" />;
-  } else {
-    body = (
-      <Table<WaiverSummary>
-        rowKey="template_id"
-        pagination={false}
-        dataSource={query.data.templates}
-        aria-label="Waivers"
-        columns={[
-          {
-            key: 'name',
-            title: 'Name',
-            render: (_, t) => (
-              <>
-                <Typography.Text strong>{t.name}</Typography.Text>
-                {t.document_url && (
+  const body = (
+    <QueryGuard query={query} title="Could not load the waivers">
+      {({ templates }) =>
+        templates.length === 0 ? (
+          <Empty description="No waivers yet" />
+        ) : (
+          <Table<WaiverSummary>
+            rowKey="template_id"
+            pagination={false}
+            dataSource={templates}
+            aria-label="Waivers"
+            columns={[
+              {
+                key: 'name',
+                title: 'Name',
+                render: (_, t) => (
                   <>
-                    {' '}
-                    <a href={t.document_url} target="_blank" rel="noopener noreferrer">
-                      Document
-                    </a>
+                    <Typography.Text strong>{t.name}</Typography.Text>
+                    {t.document_url && (
+                      <>
+                        {' '}
+                        <a href={t.document_url} target="_blank" rel="noopener noreferrer">
+                          Document
+                        </a>
+                      </>
+                    )}
                   </>
-                )}
-              </>
-            ),
-          },
-          { key: 'pending', title: 'Pending', align: 'right', render: (_, t) => <span aria-label={`${t.name} pending`}>{t.pending}</span> },
-          {
-            key: 'completed',
-            title: 'Completed',
-            align: 'right',
-            render: (_, t) => <span aria-label={`${t.name} completed`}>{t.completed}</span>,
-          },
-          { key: 'expired', title: '', render: (_, t) => (t.expired > 0 ? <Tag>{t.expired} expired</Tag> : null) },
-        ]}
-      />
-    );
-  }
+                ),
+              },
+              {
+                key: 'pending',
+                title: 'Pending',
+                align: 'right',
+                render: (_, t) => <span aria-label={`${t.name} pending`}>{t.pending}</span>,
+              },
+              {
+                key: 'completed',
+                title: 'Completed',
+                align: 'right',
+                render: (_, t) => <span aria-label={`${t.name} completed`}>{t.completed}</span>,
+              },
+              {
+                key: 'expired',
+                title: '',
+                render: (_, t) => (t.expired > 0 ? <Tag>{t.expired} expired</Tag> : null),
+              },
+            ]}
+          />
+        )
+      }
+    </QueryGuard>
+  );
 
   return (
     <PageFrame

@@ -1,9 +1,20 @@
 import { useForm } from 'react-hook-form';
 import { STUDENT_MESSAGES, studentCreateSchema, type StudentCreateInput } from '@studio/contracts';
-import { busy, App, Button, Form, FormField, Input, Modal, isApiError, zodResolver } from '@studio/ui';
+import {
+  busy,
+  App,
+  Button,
+  Form,
+  FormField,
+  Input,
+  Modal,
+  setServerFieldErrors,
+  zodResolver,
+} from '@studio/ui';
 import { useCreateStudent, type CreatedStudent } from './students.api';
 
 const EMPTY: StudentCreateInput = { first_name: '', last_name: '', email: '' };
+const STUDENT_FIELDS = Object.keys(EMPTY);
 
 /** New student: first and last name and a unique email, with the same rules and messages as the API. */
 export function NewStudentDialog({
@@ -31,14 +42,7 @@ export function NewStudentDialog({
       onCreated(student);
     } catch (error) {
       // 409: the email is taken; 400: a field the server refused. Both say which field.
-      const fields = isApiError(error) ? error.body?.errors : undefined;
-      if (fields && Object.keys(fields).length) {
-        for (const [field, text] of Object.entries(fields)) {
-          if (field === 'first_name' || field === 'last_name' || field === 'email')
-            setError(field, { message: text });
-        }
-        return;
-      }
+      if (setServerFieldErrors(error, setError, STUDENT_FIELDS)) return;
       console.error('Adding the student failed', error);
       message.error(STUDENT_MESSAGES.createFailed);
     }

@@ -1,12 +1,9 @@
 import type { components } from '@studio/contracts';
-import {
-  $api,
-  invalidateStudent,
-  keepPreviousData,
-  studentQueries,
-  useQuery,
-  useQueryClient,
-} from '@studio/ui';
+import { $api, keepPreviousData, useQuery, useQueryClient } from '@studio/ui';
+
+/* The Students page's list and its New student save: the shell alone reads and creates here. */
+const LIST = '/api/admin/student';
+export const studentKeys = { lists: () => ['get', LIST] as const };
 
 export type StudentListPage = components['schemas']['StudentListDto_Output'];
 export type StudentListRow = StudentListPage['students'][number];
@@ -23,7 +20,16 @@ export interface StudentListParams {
 /** One page of the organization's students, searched and paged by the server; the previous page stays while the next loads. */
 export function useStudentPage({ search, page, limit, cursor }: StudentListParams) {
   return useQuery({
-    ...studentQueries.list({ page, limit, ...(cursor ? { cursor } : {}), ...(search.trim() ? { search: search.trim() } : {}) }),
+    ...$api.queryOptions('get', LIST, {
+      params: {
+        query: {
+          page,
+          limit,
+          ...(cursor ? { cursor } : {}),
+          ...(search.trim() ? { search: search.trim() } : {}),
+        },
+      },
+    }),
     placeholderData: keepPreviousData,
   });
 }
@@ -31,7 +37,7 @@ export function useStudentPage({ search, page, limit, cursor }: StudentListParam
 /** POST /api/admin/student; a success refreshes every students list. */
 export function useCreateStudent() {
   const queryClient = useQueryClient();
-  return $api.useMutation('post', '/api/admin/student', {
-    onSuccess: () => invalidateStudent(queryClient),
+  return $api.useMutation('post', LIST, {
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: studentKeys.lists() }),
   });
 }

@@ -5,7 +5,7 @@ import {
   Button,
   Input,
   PlusOutlined,
-  QueryError,
+  QueryFailure,
   Table,
   Tag,
   useDateFormat,
@@ -82,14 +82,7 @@ export function StudentsPage() {
         style={{ maxWidth: 360, marginBottom: 16 }}
       />
       {/* The page's main data: a failure shows an error with Retry, never "No students yet". */}
-      {list.isError ? (
-        <QueryError
-          title="Could not load the students"
-          error={list.error}
-          onRetry={list.refetch}
-          retrying={list.isFetching}
-        />
-      ) : null}
+      <QueryFailure query={list} title="Could not load the students" />
       <Table<StudentListRow>
         rowKey="student_id"
         size="middle"

@@ -1,0 +1,57 @@
+import { $api, answer, api, useMutation, useQueryClient, type QueryClient } from '@studio/ui';
+
+interface StudentName {
+  first_name: string;
+  last_name: string;
+}
+
+/*
+ * Students as this remote's drawer reads and changes them (Medusa dashboard `hooks/api/*.tsx`): a
+ * query-key factory and mutation hooks that refresh their own lists and detail. The keys are
+ * openapi-react-query's `[method, path, init]`, so `lists()` also covers the shell's Students page.
+ */
+const LIST = '/api/admin/student';
+const DETAIL = '/api/admin/student/{student_id}';
+
+const byId = (student_id: string) => ({ params: { path: { student_id } } });
+
+export const studentKeys = {
+  lists: () => ['get', LIST] as const,
+  detail: (id: string) => ['get', DETAIL, byId(id)] as const,
+};
+
+export const studentQueries = {
+  detail: (id: string) => $api.queryOptions('get', DETAIL, byId(id)),
+};
+
+function refreshStudent(queryClient: QueryClient, id: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: studentKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: studentKeys.detail(id) }),
+  ]);
+}
+
+/**
+ * PUT /api/admin/student/{student_id} with the new name: the drawer's title shows it at once, then
+ * the lists and the detail read again.
+ */
+export function useUpdateStudentName(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: StudentName) => answer(api.PUT(DETAIL, { ...byId(id), body: name })),
+    onSuccess: (_answer, name) => {
+      queryClient.setQueryData(studentQueries.detail(id).queryKey, (old) =>
+        old ? { ...old, ...name } : old,
+      );
+      void refreshStudent(queryClient, id);
+    },
+  });
+}
+
+/** POST /api/admin/student/{student_id}/loyalty-balance/set: the drawer's points read again. */
+export function useSetLoyaltyBalance(id: string) {
+  const queryClient = useQueryClient();
+  return $api.useMutation('post', '/api/admin/student/{student_id}/loyalty-balance/set', {
+    onSuccess: () => void refreshStudent(queryClient, id),
+  });
+}
