@@ -27,7 +27,17 @@ const STALE_MS_IN_PROCESS = 60_000;
 const POLL_MS = 1_000;
 /** Done rows are kept this long for the record, then deleted. */
 const KEEP_DONE_MS = 7 * 24 * 3600_000;
+/** A row failed for good, as the outbox state lists it. */
+type FailedRow = { id: string; type: string; subscriber: string; organization_id: string | null; attempts: number; last_error: string | null; created_at: Date; failed_at: Date };
 const BATCH = 200;
+/**
+ * The rule that orders a subscriber's rows of one key: a row (`m`) goes only once no earlier row of
+ * its subscriber and key is still open (neither done nor failed for good).
+ */
+const FIRST_OF_ITS_KEY = `(m.ordering_key is null or not exists (
+  select 1 from outbox_message p
+   where p.subscriber = m.subscriber and p.ordering_key = m.ordering_key and p.seq < m.seq
+     and p.done_at is null and p.failed_at is null))`;
 
 /**
  * The transactional outbox (issue 19). A module announces what happened with `publish(em, event)`
@@ -175,10 +185,7 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
       const rows = await (tx as EntityManager).execute<{ id: string; subscriber: string }[]>(
         `select m.id, m.subscriber from outbox_message m
           where m.relayed_at is null
-            and (m.ordering_key is null or not exists (
-                  select 1 from outbox_message p
-                   where p.subscriber = m.subscriber and p.ordering_key = m.ordering_key and p.seq < m.seq
-                     and p.done_at is null and p.failed_at is null))
+            and ${FIRST_OF_ITS_KEY}
           order by m.seq
           limit ${BATCH}
           for update of m skip locked`,
@@ -283,13 +290,13 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
   /** The most recent rows failed for good, newest first. */
   async failedRows(limit: number) {
     const rows = await this.orm.em.getConnection().execute<
-      { id: string; type: string; subscriber: string; organization_id: string | null; attempts: number; last_error: string | null; created_at: Date; failed_at: Date }[]
+      FailedRow[]
     >(
       `select id, type, subscriber, organization_id, attempts, last_error, created_at, failed_at
          from outbox_message where failed_at is not null order by failed_at desc, seq desc limit ?`,
       [limit],
     );
-    return rows.map((r: { id: string; type: string; subscriber: string; organization_id: string | null; attempts: number; last_error: string | null; created_at: Date; failed_at: Date }) => ({
+    return rows.map((r: FailedRow) => ({
       ...r,
       attempts: Number(r.attempts),
       created_at: new Date(r.created_at).toISOString(),
@@ -341,10 +348,7 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
       const open = await connection.execute<{ id: string }[]>(
         `select m.id from outbox_message m
           where m.done_at is null and m.failed_at is null
-            and (m.ordering_key is null or not exists (
-                  select 1 from outbox_message p
-                   where p.subscriber = m.subscriber and p.ordering_key = m.ordering_key and p.seq < m.seq
-                     and p.done_at is null and p.failed_at is null))
+            and ${FIRST_OF_ITS_KEY}
           order by m.seq limit 500`,
       );
       const todo = open.filter((r: { id: string }) => !tried.has(r.id));
