@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Bundle budget (issues 2 and 12): gzip size of the JavaScript the shell loads before sign-in, and
- * of each remote's entry plus its first drawer. Prints a table; exits 1 when a budget is exceeded.
+ * of each remote's entry plus its first drawer (not its pages, which load when visited). Prints a table; exits 1 when a budget is exceeded.
  *
  * The shell's figure is measured twice and both must fit: from the chunk-group graph each build
  * writes to <workspace>/dist/chunk-graph.json (every chunk reachable from the entry except the
@@ -172,11 +172,16 @@ for (const remote of REMOTES) {
   const firstName = /webpackChunkName:\s*"(drawer-[^"]+)"/.exec(registry)?.[1];
   const first = graph.find((group) => group.name === firstName);
   if (!entry || !first) throw new Error(`${workspace}: no remote entry or drawer chunk in the build`);
-  const exposeIds = entry.children.map((child) => child.id);
+  // The './drawers' expose is the one that loads the first drawer; './pages' (a remote's list
+  // pages, issue 20) loads when a page is visited, not when a drawer opens.
+  const byId = new Map(graph.map((group) => [group.id, group]));
+  const exposeIds = entry.children
+    .map((child) => child.id)
+    .filter((id) => byId.get(id)?.children.some((child) => child.id === first.id));
   const files = loadedFiles(
     graph,
     [entry.id, ...exposeIds, first.id],
-    (group) => group.name?.startsWith('drawer-') && group !== first,
+    (group) => (group.name?.startsWith('drawer-') && group !== first) || group.name?.startsWith('page-'),
   );
   rows.push({
     what: `${workspace} entry + ${first.name}`,

@@ -1,6 +1,7 @@
 // Issue 20, one remote released alone: the shell and three remotes from the normal build, and
-// mfe-orders built again from a copy (a changed drawer label and a new drawer type in its
-// registry), served from another origin and named in MFE_MANIFEST_JSON. The shell is not rebuilt.
+// mfe-orders built again from a copy (a changed drawer label, a new drawer type in its registry, and
+// its Discounts page renamed in its page registry), served from another origin and named in
+// MFE_MANIFEST_JSON. The shell is not rebuilt.
 // A copy built for a shared library range the shell cannot meet is refused in its own drawer.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -90,6 +91,9 @@ before(async () => {
             "<Button onClick={() => openDrawer('discount_report', {})}>Discount report</Button>\n<Button onClick={cancel}>Cancel</Button>",
           ),
       );
+      // Its own page, renamed in its page registry and on the page: the shell's menu follows.
+      edit('src/pages.ts', (text) => text.replace("label: 'Discounts'", "label: 'Discount codes'"));
+      edit('src/pages/discounts.page.tsx', (text) => text.replace('title="Discounts"', 'title="Discount codes"'));
       edit('src/report/report.drawer.tsx', () =>
         [
           "import { DrawerShell } from '@studio/ui';",
@@ -143,8 +147,8 @@ async function withServer(manifest, run) {
   }
 }
 
-async function openNewDiscount(page) {
-  await page.getByRole('navigation', { name: 'Main' }).getByText('Discounts', { exact: true }).click();
+async function openNewDiscount(page, menuLabel = 'Discounts') {
+  await page.getByRole('navigation', { name: 'Main' }).getByText(menuLabel, { exact: true }).click();
   await page.getByRole('button', { name: 'New discount' }).click();
 }
 
@@ -154,16 +158,26 @@ describe('a remote released alone', () => {
     const descriptor = JSON.parse(readFileSync(join(WORK, 'released', 'dist', 'mfe.json'), 'utf8'));
     assert.deepEqual(descriptor.drawers, ['discount', 'product', 'order', 'subscription', 'discount_report']);
     // Only orders is named: the three other remotes keep their default same-origin entries.
-    const manifest = { orders: { entry, version: descriptor.version, drawers: descriptor.drawers } };
+    const discounts = descriptor.pages.find((page) => page.path === '/admin/discounts');
+    assert.equal(discounts.label, 'Discount codes');
+    const manifest = {
+      orders: { entry, version: descriptor.version, drawers: descriptor.drawers, pages: descriptor.pages },
+    };
     await withServer(manifest, async (server, page, errors) => {
       const served = await (await fetch(`${server.url}/mfe-manifest.json`)).json();
-      assert.deepEqual(served.orders, { entry, version: '2.0.0', drawers: descriptor.drawers });
+      assert.deepEqual(served.orders, {
+        entry,
+        version: '2.0.0',
+        drawers: descriptor.drawers,
+        pages: descriptor.pages,
+      });
       assert.equal(served.courses.entry, '/mfe/courses/remoteEntry.js');
 
       const requested = [];
       page.on('request', (request) => requested.push(request.url()));
       await signIn(page, server.url, OWNER.email, OWNER.password);
-      await openNewDiscount(page);
+      await openNewDiscount(page, 'Discount codes');
+      await page.getByRole('heading', { name: 'Discount codes', level: 2 }).waitFor();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('heading', { name: 'New discount code' }).waitFor();
       assert.ok(requested.includes(entry), 'the orders remote came from the other origin');

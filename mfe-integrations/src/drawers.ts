@@ -9,13 +9,23 @@ export const drawers: DrawerRegistry = {
     })),
   ),
   eventbrite: lazy(() =>
-    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.EventbriteDrawer })),
+    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({
+      default: m.EventbriteDrawer,
+    })),
   ),
   mailchimp: lazy(() =>
-    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.MailchimpDrawer })),
+    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({
+      default: m.MailchimpDrawer,
+    })),
   ),
   klaviyo: lazy(() =>
-    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.KlaviyoDrawer })),
+    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({
+      default: m.KlaviyoDrawer,
+    })),
   ),
-  zoom: lazy(() => import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({ default: m.ZoomDrawer }))),
+  zoom: lazy(() =>
+    import(/* webpackChunkName: "drawer-sync" */ './sync/sync-provider.drawer').then((m) => ({
+      default: m.ZoomDrawer,
+    })),
+  ),
 };

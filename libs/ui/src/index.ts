@@ -47,3 +47,6 @@ export * from './api/catalog-types';
 export * from './api/upload-image';
 export * from './api/api-download';
 export * from './remote/remote-entry';
+export * from './page/page-frame';
+export * from './page/page-registry';
+export * from './page/router';

@@ -8,7 +8,8 @@ interface SyncSettingsProps {
   eventError?: string;
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
 
 /**
  * Sync with the event-ticketing service (spec 001 §2, §5): the switch, and once on, the events of
@@ -22,7 +23,8 @@ export function SyncSettings({ sync, onSyncChange, eventId, onEventChange, event
     label: `${e.name}${e.start ? ` · ${when(e.start)}` : ''}${e.status === 'canceled' ? ' (canceled)' : ''}`,
   }));
   // A linked event that is not on the first page stays selectable by its id.
-  if (eventId && !options.some((o) => o.value === eventId)) options.unshift({ value: eventId, label: `Event ${eventId}` });
+  if (eventId && !options.some((o) => o.value === eventId))
+    options.unshift({ value: eventId, label: `Event ${eventId}` });
   const failure = events.error ? serverMessage(events.error, 'Eventbrite events could not be loaded.') : null;
   return (
     <Flex vertical gap={8}>

@@ -101,7 +101,9 @@ describe('GuestCountDialog', () => {
         'put'
       >({ enrollment_id: ROW.enrollment_id, guestCount: 0 }),
     });
-    renderWithProviders(<GuestCountDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
+    renderWithProviders(
+      <GuestCountDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />,
+    );
     const input = await screen.findByLabelText('Guest count');
     const save = () => screen.getByRole('button', { name: 'Save' });
     expect(input).toHaveValue('1');
@@ -128,7 +130,9 @@ describe('GuestCountDialog', () => {
       ),
     });
     const onSaved = jest.fn();
-    renderWithProviders(<GuestCountDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />);
+    renderWithProviders(
+      <GuestCountDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onSaved={onSaved} />,
+    );
     fireEvent.change(await screen.findByLabelText('Guest count'), { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.guestCountFailed)).toBeInTheDocument();
@@ -183,7 +187,7 @@ describe('EnrollmentsGrid in a narrow drawer', () => {
         <EnrollmentsGrid
           eventId={EVENT_ID}
           timezone="UTC"
-            onEditGuests={jest.fn()}
+          onEditGuests={jest.fn()}
           onRemove={onRemove}
           onOpenStudent={jest.fn()}
         />

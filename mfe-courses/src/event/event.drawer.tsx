@@ -125,7 +125,12 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
           <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
         ) : null}
         {dialog?.kind === 'guests' ? (
-          <GuestCountDialog eventId={eventId} enrollment={dialog.row} onClose={() => setDialog(null)} onSaved={done} />
+          <GuestCountDialog
+            eventId={eventId}
+            enrollment={dialog.row}
+            onClose={() => setDialog(null)}
+            onSaved={done}
+          />
         ) : null}
         {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}
         <Suspense fallback={null}>

@@ -49,7 +49,13 @@ function routes(
     [`GET /api/admin/activities/${ACTIVITY}`]: okBody<'/api/admin/activities/{activity_id}', 'get'>(course),
     'GET /api/admin/location': okBody<'/api/admin/location', 'get'>({
       locations: [
-        { location_id: LOCATION, name: 'Studio', address: '1 Clay St', timezone: 'America/Chicago', online: false },
+        {
+          location_id: LOCATION,
+          name: 'Studio',
+          address: '1 Clay St',
+          timezone: 'America/Chicago',
+          online: false,
+        },
       ],
     }),
     'GET /api/admin/instructor': okBody<'/api/admin/instructor', 'get'>({

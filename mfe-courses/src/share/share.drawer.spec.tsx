@@ -217,7 +217,9 @@ describe('ShareDrawer, product', () => {
   it('a failed product list is only logged: the picker stays empty, no error state', async () => {
     mockFetch({ 'GET /api/admin/products': errorBody(500, 'Something went wrong on our side') });
     renderWithProviders(<ShareDrawer data={{ mode: 'product' }} close={close} />);
-    await waitFor(() => expect(console.error).toHaveBeenCalledWith('Could not load products', expect.anything()));
+    await waitFor(() =>
+      expect(console.error).toHaveBeenCalledWith('Could not load products', expect.anything()),
+    );
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(linkBox('Checkout link').value).toBe('');
   });

@@ -9,7 +9,13 @@ export const WAIVER_ID = '5b3e7f40-ac6d-4e8f-9a21-3c4d5e6f7081';
 export const REFERENCE_ROUTES = {
   'GET /api/admin/location': okBody<'/api/admin/location', 'get'>({
     locations: [
-      { location_id: LOCATION_ID, name: 'Main studio', address: '1 Clay St', timezone: 'America/New_York', online: false },
+      {
+        location_id: LOCATION_ID,
+        name: 'Main studio',
+        address: '1 Clay St',
+        timezone: 'America/New_York',
+        online: false,
+      },
     ],
   }),
   'GET /api/admin/instructor': okBody<'/api/admin/instructor', 'get'>({

@@ -1,7 +1,14 @@
 import { webcrypto, createHash } from 'node:crypto';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { syncPkceStorageKey } from '@studio/contracts';
-import { errorBody, mockFetch, noContent, okBody, renderWithProviders, type OkBodyOf } from '@studio/ui/testing';
+import {
+  errorBody,
+  mockFetch,
+  noContent,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { navigation } from './sync-connection';
 import { KlaviyoDrawer, ZoomDrawer, EventbriteDrawer } from './sync-provider.drawer';
 
@@ -25,7 +32,12 @@ const KLAVIYO_OFF: ProviderBody = {
 };
 const KLAVIYO_ON: ProviderBody = {
   ...KLAVIYO_OFF,
-  provider: { ...KLAVIYO_OFF.provider, connected: true, account_name: 'Clay Studio', connected_at: '2026-11-01T10:00:00.000Z' },
+  provider: {
+    ...KLAVIYO_OFF.provider,
+    connected: true,
+    account_name: 'Clay Studio',
+    connected_at: '2026-11-01T10:00:00.000Z',
+  },
 };
 const ZOOM_UNCONFIGURED: ProviderBody = {
   provider: {
@@ -69,7 +81,8 @@ beforeAll(() => {
       return copy;
     },
   };
-  const getRandomValues = <T extends ArrayBufferView>(array: T) => webcrypto.getRandomValues(array as never) as T;
+  const getRandomValues = <T extends ArrayBufferView>(array: T) =>
+    webcrypto.getRandomValues(array as never) as T;
   Object.defineProperty(globalThis, 'crypto', { value: { getRandomValues, subtle }, configurable: true });
 });
 beforeEach(() => {
@@ -83,14 +96,19 @@ describe('sync drawers: Connect and Disconnect', () => {
     const assign = jest.spyOn(navigation, 'assign').mockImplementation(() => undefined);
     const calls = mockFetch({
       [GET('klaviyo')]: okBody<'/api/admin/sync/providers/{provider}', 'get'>(KLAVIYO_OFF),
-      'POST /api/admin/sync/providers/klaviyo/authorize': okBody<'/api/admin/sync/providers/{provider}/authorize', 'post'>({
+      'POST /api/admin/sync/providers/klaviyo/authorize': okBody<
+        '/api/admin/sync/providers/{provider}/authorize',
+        'post'
+      >({
         authorize_url: 'https://www.klaviyo.com/oauth/authorize?state=s',
       } satisfies AuthorizeBody),
     });
     renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
     expect(await screen.findByText('Klaviyo is not connected.', {}, { timeout: 3000 })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://www.klaviyo.com/oauth/authorize?state=s'));
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('https://www.klaviyo.com/oauth/authorize?state=s'),
+    );
     const verifier = window.localStorage.getItem(syncPkceStorageKey('klaviyo'))!;
     expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const sent = calls.find((c) => c.method === 'POST')!.body as { code_challenge: string };
@@ -105,8 +123,13 @@ describe('sync drawers: Connect and Disconnect', () => {
       [GET('eventbrite')]: okBody<'/api/admin/sync/providers/{provider}', 'get'>(EVENTBRITE_OFF),
       'POST /api/admin/sync/providers/eventbrite/authorize': () =>
         ++attempts === 1
-          ? errorBody(502, 'Eventbrite could not be reached or refused this server\'s credentials. Try again later.')
-          : okBody<'/api/admin/sync/providers/{provider}/authorize', 'post'>({ authorize_url: 'https://www.eventbrite.com/oauth/authorize' }),
+          ? errorBody(
+              502,
+              "Eventbrite could not be reached or refused this server's credentials. Try again later.",
+            )
+          : okBody<'/api/admin/sync/providers/{provider}/authorize', 'post'>({
+              authorize_url: 'https://www.eventbrite.com/oauth/authorize',
+            }),
     });
     renderWithProviders(<EventbriteDrawer data={{}} close={close} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Connect' }, { timeout: 3000 }));
@@ -121,7 +144,8 @@ describe('sync drawers: Connect and Disconnect', () => {
   it('Disconnect asks first, then calls DELETE and shows the provider not connected', async () => {
     let connected = true;
     const calls = mockFetch({
-      [GET('klaviyo')]: () => okBody<'/api/admin/sync/providers/{provider}', 'get'>(connected ? KLAVIYO_ON : KLAVIYO_OFF),
+      [GET('klaviyo')]: () =>
+        okBody<'/api/admin/sync/providers/{provider}', 'get'>(connected ? KLAVIYO_ON : KLAVIYO_OFF),
       'DELETE /api/admin/sync/providers/klaviyo/connection': () => {
         connected = false;
         return noContent();
@@ -159,7 +183,9 @@ describe('sync drawers: Connect and Disconnect', () => {
     mockFetch({ [GET('zoom')]: okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM_UNCONFIGURED) });
     renderWithProviders(<ZoomDrawer data={{}} close={close} />);
     expect(await screen.findByText('Zoom is not connected.', {}, { timeout: 3000 })).toBeInTheDocument();
-    expect(screen.getByText(/Zoom is not set up on this server: set ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET\./)).toBeInTheDocument();
+    expect(
+      screen.getByText(/Zoom is not set up on this server: set ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET\./),
+    ).toBeInTheDocument();
     expect(screen.getByText('ZOOM_CLIENT_ID', { selector: 'code' })).toBeInTheDocument();
     expect(screen.getByText('ZOOM_CLIENT_SECRET', { selector: 'code' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Connect' })).toBeNull();

@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import { SYNC_MESSAGES as M, SYNC_PKCE_PROVIDERS, SYNC_PROVIDER_LABELS, type SyncProviderName } from '@studio/contracts';
+import {
+  SYNC_MESSAGES as M,
+  SYNC_PKCE_PROVIDERS,
+  SYNC_PROVIDER_LABELS,
+  type SyncProviderName,
+} from '@studio/contracts';
 import {
   Alert,
   App,
@@ -39,7 +44,10 @@ export function SyncConnection({ provider, state }: { provider: SyncProviderName
       navigation.assign(url);
     } catch (error) {
       console.error(`Connecting ${label} failed`, error);
-      setFailure({ text: serverMessage(error, `Could not start connecting ${label}.`), retry: () => void connect() });
+      setFailure({
+        text: serverMessage(error, `Could not start connecting ${label}.`),
+        retry: () => void connect(),
+      });
       setWorking(false);
     }
   };
@@ -53,7 +61,10 @@ export function SyncConnection({ provider, state }: { provider: SyncProviderName
       message.success(M.disconnected(provider));
     } catch (error) {
       console.error(`Disconnecting ${label} failed`, error);
-      setFailure({ text: serverMessage(error, `Could not disconnect ${label}.`), retry: () => void disconnect() });
+      setFailure({
+        text: serverMessage(error, `Could not disconnect ${label}.`),
+        retry: () => void disconnect(),
+      });
     } finally {
       setWorking(false);
     }
@@ -121,7 +132,9 @@ export function SyncConnection({ provider, state }: { provider: SyncProviderName
         description={
           <>
             {M.oauthNotConfigured(provider, state.env_vars)}{' '}
-            <Typography.Text type="secondary">Set these environment variables on the server to enable Connect:</Typography.Text>
+            <Typography.Text type="secondary">
+              Set these environment variables on the server to enable Connect:
+            </Typography.Text>
             <ul aria-label="Environment variables">
               {state.env_vars.map((name) => (
                 <li key={name}>

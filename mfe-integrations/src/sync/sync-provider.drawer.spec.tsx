@@ -237,13 +237,20 @@ describe('sync provider drawers', () => {
     };
     const FAILING: ProviderBody = {
       ...KLAVIYO,
-      provider: { ...KLAVIYO.provider, last_synced_at: '2026-11-20T14:00:00.000Z', failures: [FAILURE], failures_total: 3 },
+      provider: {
+        ...KLAVIYO.provider,
+        last_synced_at: '2026-11-20T14:00:00.000Z',
+        failures: [FAILURE],
+        failures_total: 3,
+      },
     };
     const RETRY = `POST /api/admin/sync/mappings/${FAILURE.id}/retry`;
 
     it('lists the failures with their error and retries one with a toast; the list follows the answer', async () => {
       const calls = mockFetch({
-        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(FAILING),
+        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+          FAILING,
+        ),
         [RETRY]: okBody<'/api/admin/sync/mappings/{mapping_id}/retry', 'post'>({
           ...FAILING,
           provider: { ...FAILING.provider, failures: [], failures_total: 2 },
@@ -256,23 +263,31 @@ describe('sync provider drawers', () => {
       expect(screen.getByText('Student Ada Lovelace')).toBeInTheDocument();
       fireEvent.click(screen.getByRole('button', { name: 'Retry Student Ada Lovelace' }));
       expect(await screen.findByText('Sync queued again')).toBeInTheDocument();
-      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith(`/mappings/${FAILURE.id}/retry`))).toBe(true);
+      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith(`/mappings/${FAILURE.id}/retry`))).toBe(
+        true,
+      );
       expect(await screen.findByText('No failed syncs')).toBeInTheDocument();
     });
 
     it("toasts 'Error retrying the sync' and keeps the failure when Retry fails", async () => {
       mockFetch({
-        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(FAILING),
+        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+          FAILING,
+        ),
         [RETRY]: errorBody(409, 'Only a failed sync can be retried.'),
       });
       renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
-      fireEvent.click(await screen.findByRole('button', { name: 'Retry Student Ada Lovelace' }, { timeout: 3000 }));
+      fireEvent.click(
+        await screen.findByRole('button', { name: 'Retry Student Ada Lovelace' }, { timeout: 3000 }),
+      );
       expect(await screen.findByText('Error retrying the sync')).toBeInTheDocument();
       expect(screen.getByText('Klaviyo answered 503')).toBeInTheDocument();
     });
 
     it('says when nothing synced yet and nothing failed', async () => {
-      mockFetch({ 'GET /api/admin/sync/providers/zoom': okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM) });
+      mockFetch({
+        'GET /api/admin/sync/providers/zoom': okBody<'/api/admin/sync/providers/{provider}', 'get'>(ZOOM),
+      });
       renderWithProviders(<ZoomDrawer data={{}} close={close} />);
       expect(await screen.findByText('Last sync: not synced yet', {}, { timeout: 3000 })).toBeInTheDocument();
       expect(screen.getByText('No failed syncs')).toBeInTheDocument();
@@ -294,7 +309,9 @@ describe('sync provider drawers', () => {
 
     it('lists the conflict with its message; Mark resolved toasts and the list follows the answer', async () => {
       const calls = mockFetch({
-        'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(WITH_CONFLICT),
+        'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+          WITH_CONFLICT,
+        ),
         [RESOLVE]: okBody<'/api/admin/sync/conflicts/{conflict_id}/resolve', 'post'>({
           ...EVENTBRITE,
           conflicts: [],
@@ -303,29 +320,43 @@ describe('sync provider drawers', () => {
       });
       renderWithProviders(<EventbriteDrawer data={{}} close={close} />);
       expect(
-        await screen.findByText('Sold on Eventbrite for 2 seats with 1 left: not enrolled. Refund it on Eventbrite or raise the capacity.', {}, { timeout: 3000 }),
+        await screen.findByText(
+          'Sold on Eventbrite for 2 seats with 1 left: not enrolled. Refund it on Eventbrite or raise the capacity.',
+          {},
+          { timeout: 3000 },
+        ),
       ).toBeInTheDocument();
       expect(screen.getByText('4 sales to resolve (the 1 most recent shown)')).toBeInTheDocument();
       expect(screen.getByText(/Eventbrite order 9000123 · wren@buyer\.test · 2 seats/)).toBeInTheDocument();
       fireEvent.click(screen.getByRole('button', { name: 'Mark order 9000123 resolved' }));
       expect(await screen.findByText('Conflict marked resolved')).toBeInTheDocument();
-      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith(`/conflicts/${CONFLICT.id}/resolve`))).toBe(true);
+      expect(
+        calls.some((c) => c.method === 'POST' && c.url.endsWith(`/conflicts/${CONFLICT.id}/resolve`)),
+      ).toBe(true);
       expect(await screen.findByText('No sale conflicts')).toBeInTheDocument();
     });
 
     it("toasts 'Error resolving the conflict' and keeps it when the call fails", async () => {
       mockFetch({
-        'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(WITH_CONFLICT),
+        'GET /api/admin/sync/providers/eventbrite': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+          WITH_CONFLICT,
+        ),
         [RESOLVE]: errorBody(404, 'Sale conflict not found.'),
       });
       renderWithProviders(<EventbriteDrawer data={{}} close={close} />);
-      fireEvent.click(await screen.findByRole('button', { name: 'Mark order 9000123 resolved' }, { timeout: 3000 }));
+      fireEvent.click(
+        await screen.findByRole('button', { name: 'Mark order 9000123 resolved' }, { timeout: 3000 }),
+      );
       expect(await screen.findByText('Error resolving the conflict')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Mark order 9000123 resolved' })).toBeInTheDocument();
     });
 
     it('the mailing lists show no conflicts section', async () => {
-      mockFetch({ 'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(KLAVIYO) });
+      mockFetch({
+        'GET /api/admin/sync/providers/klaviyo': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
+          KLAVIYO,
+        ),
+      });
       renderWithProviders(<KlaviyoDrawer data={{}} close={close} />);
       expect(await screen.findByText('Klaviyo is connected.', {}, { timeout: 3000 })).toBeInTheDocument();
       expect(screen.queryByText('Sale conflicts')).toBeNull();

@@ -13,12 +13,20 @@ import { ProductDrawer, type ProductDrawerData } from './product.drawer';
 /* Answers typed by the generated response bodies: an invented field fails the typecheck. */
 const ACTIVE = okBody<'/api/admin/loyalty-program', 'get'>({ status: 'active', unit: 'points' });
 const DISABLED = okBody<'/api/admin/loyalty-program', 'get'>({ status: 'disabled', unit: 'points' });
-const UPLOADED = okBody<'/api/admin/upload', 'post'>({ id: '0b5f4d3c-2a1e-4f6d-8c7b-9a8e7d6c5b4a', url: '/api/media/o/kit.png' });
+const UPLOADED = okBody<'/api/admin/upload', 'post'>({
+  id: '0b5f4d3c-2a1e-4f6d-8c7b-9a8e7d6c5b4a',
+  url: '/api/media/o/kit.png',
+});
 const SAVED = okBody<'/api/admin/products', 'post'>(productDetail({ product_id: 'p9' }));
 const MEMBERSHIP = productDetail({
   product_id: 'p1',
   name: 'Studio membership',
-  price: { unit_price: 4900, category: 'subscription', renewal_interval_unit: 'months', renewal_interval_quantity: 1 },
+  price: {
+    unit_price: 4900,
+    category: 'subscription',
+    renewal_interval_unit: 'months',
+    renewal_interval_quantity: 1,
+  },
 });
 
 /** A product as the products list answers it. */
@@ -40,7 +48,11 @@ afterEach(() => jest.restoreAllMocks());
 
 function OpenDrawer() {
   const { current } = useDrawer();
-  return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
+  return (
+    <output aria-label="open drawer">
+      {current ? `${current.type} ${JSON.stringify(current.data)}` : ''}
+    </output>
+  );
 }
 
 async function renderDrawer(data: ProductDrawerData & DrawerData = {}) {
@@ -55,14 +67,17 @@ async function renderDrawer(data: ProductDrawerData & DrawerData = {}) {
   return close;
 }
 
-const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const type = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const posted = (calls: RecordedCall[], method = 'POST') =>
   calls.filter((c) => c.method === method && c.url.startsWith('/api/admin/products'));
 
 async function pickOption(name: string, option: string) {
   fireEvent.mouseDown(screen.getByRole('combobox', { name }));
   const item = await waitFor(() => {
-    const found = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].filter((el) => el.getAttribute('title') === option);
+    const found = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].filter(
+      (el) => el.getAttribute('title') === option,
+    );
     if (found.length === 0) throw new Error(`no option ${option}`);
     return found[found.length - 1];
   });
@@ -74,7 +89,8 @@ describe('ProductDrawer, new', () => {
     mockFetch({ 'GET /api/admin/loyalty-program': ACTIVE });
     await renderDrawer();
     expect(screen.getByRole('heading', { name: 'New Product' })).toBeInTheDocument();
-    for (const name of ['General', 'Pricing', 'Media', 'Loyalty']) expect(screen.getByRole('region', { name })).toBeInTheDocument();
+    for (const name of ['General', 'Pricing', 'Media', 'Loyalty'])
+      expect(screen.getByRole('region', { name })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Share' })).not.toBeInTheDocument();
     expect(screen.getByText('100 points = $1.00')).toBeInTheDocument();
   });
@@ -128,7 +144,9 @@ describe('ProductDrawer, new', () => {
     type('Amount', '10');
     type('Renews every', '0');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('The renewal interval must be a whole number of at least 1.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The renewal interval must be a whole number of at least 1.'),
+    ).toBeInTheDocument();
   });
 
   it('a lead magnet may be free: the amount becomes 0', async () => {
@@ -148,7 +166,9 @@ describe('ProductDrawer, new', () => {
     type('Name', 'Kit');
     type('Amount', '25');
     fireEvent.click(screen.getByRole('switch', { name: 'Earn loyalty points' }));
-    expect(await screen.findByText('You need to set up a loyalty program before enabling this feature.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You need to set up a loyalty program before enabling this feature.'),
+    ).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(posted(calls)).toHaveLength(0);
@@ -162,7 +182,9 @@ describe('ProductDrawer, new', () => {
     fireEvent.click(screen.getByRole('switch', { name: 'Earn loyalty points' }));
     type('Reward amount', '1');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Reward amount must be a whole number greater than 1.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Reward amount must be a whole number greater than 1.'),
+    ).toBeInTheDocument();
     expect(posted(calls)).toHaveLength(0);
     type('Reward amount', '250');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -238,7 +260,9 @@ describe('ProductDrawer, edit', () => {
       const list = useQuery(productQueries.list({ page: 1, limit: 20 }));
       return (
         <ul aria-label="Products behind">
-          {list.data?.products.map((p) => <li key={p.product_id}>{`${p.name} ${p.unit_price}`}</li>)}
+          {list.data?.products.map((p) => (
+            <li key={p.product_id}>{`${p.name} ${p.unit_price}`}</li>
+          ))}
         </ul>
       );
     }
@@ -250,7 +274,8 @@ describe('ProductDrawer, edit', () => {
     );
     expect(await screen.findByText('Studio membership 4900')).toBeInTheDocument();
     await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
-    const detailReads = () => calls.filter((c) => c.method === 'GET' && c.url === '/api/admin/products/p1').length;
+    const detailReads = () =>
+      calls.filter((c) => c.method === 'GET' && c.url === '/api/admin/products/p1').length;
     const before = detailReads();
     type('Amount', '55');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -275,12 +300,16 @@ describe('ProductDrawer, edit', () => {
     mockFetch({
       'GET /api/admin/loyalty-program': ACTIVE,
       'GET /api/admin/products/p1': () =>
-        fail ? errorBody(500, 'Something went wrong on our side') : okBody<'/api/admin/products/{product_id}', 'get'>(MEMBERSHIP),
+        fail
+          ? errorBody(500, 'Something went wrong on our side')
+          : okBody<'/api/admin/products/{product_id}', 'get'>(MEMBERSHIP),
     });
     renderWithProviders(<ProductDrawer data={{ product_id: 'p1' }} close={jest.fn()} />);
     expect(await screen.findByText('Could not load this product', {}, { timeout: 5000 })).toBeInTheDocument();
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('heading', { name: 'Edit Product' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Edit Product' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
   });
 });

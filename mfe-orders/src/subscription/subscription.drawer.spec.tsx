@@ -1,5 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { errorBody, mockFetch, networkError, okBody, renderWithProviders, type OkBodyOf } from '@studio/ui/testing';
+import {
+  errorBody,
+  mockFetch,
+  networkError,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { useDrawer } from '@studio/ui';
 import { SubscriptionDrawer } from './subscription.drawer';
 
@@ -16,12 +23,46 @@ const ACTIVE: OkBodyOf<PATH, 'get'> = {
   order_id: 'o1',
   provider: 'stripe',
   provider_subscription_id: 'sub_123',
-  plan: { name: 'Open Studio Membership', product_id: 'p1', amount: 4500, currency: 'usd', interval_unit: 'months', interval_count: 1 },
-  Student: { student_id: 's1', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: null },
+  plan: {
+    name: 'Open Studio Membership',
+    product_id: 'p1',
+    amount: 4500,
+    currency: 'usd',
+    interval_unit: 'months',
+    interval_count: 1,
+  },
+  Student: {
+    student_id: 's1',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    phone: null,
+  },
   subscription_invoices: [
-    { invoice_id: 'i3', provider_invoice_id: 'in_3', amount: 4500, currency: 'usd', paid_at: '2026-03-05T18:00:00Z', receipt_url: 'https://pay.example.test/in_3' },
-    { invoice_id: 'i2', provider_invoice_id: 'in_2', amount: 4500, currency: 'usd', paid_at: '2026-02-05T18:00:00Z', receipt_url: 'https://pay.example.test/in_2' },
-    { invoice_id: 'i1', provider_invoice_id: 'in_1', amount: 4500, currency: 'usd', paid_at: '2026-01-05T18:00:00Z', receipt_url: null },
+    {
+      invoice_id: 'i3',
+      provider_invoice_id: 'in_3',
+      amount: 4500,
+      currency: 'usd',
+      paid_at: '2026-03-05T18:00:00Z',
+      receipt_url: 'https://pay.example.test/in_3',
+    },
+    {
+      invoice_id: 'i2',
+      provider_invoice_id: 'in_2',
+      amount: 4500,
+      currency: 'usd',
+      paid_at: '2026-02-05T18:00:00Z',
+      receipt_url: 'https://pay.example.test/in_2',
+    },
+    {
+      invoice_id: 'i1',
+      provider_invoice_id: 'in_1',
+      amount: 4500,
+      currency: 'usd',
+      paid_at: '2026-01-05T18:00:00Z',
+      receipt_url: null,
+    },
   ],
   activity: [],
 };
@@ -47,7 +88,11 @@ afterEach(() => jest.restoreAllMocks());
 
 function OpenDrawer() {
   const { current } = useDrawer();
-  return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
+  return (
+    <output aria-label="open drawer">
+      {current ? `${current.type} ${JSON.stringify(current.data)}` : ''}
+    </output>
+  );
 }
 
 async function renderDrawer(routes: Parameters<typeof mockFetch>[0]) {
@@ -79,17 +124,20 @@ describe('SubscriptionDrawer', () => {
     expect(screen.getByRole('region', { name: 'Customer' })).toHaveTextContent('ada@example.com');
     const billing = screen.getByRole('region', { name: 'Billing history' });
     expect(within(billing).getAllByText('$45.00')).toHaveLength(3);
-    expect(within(billing).getAllByRole('link', { name: 'View' }).map((a) => a.getAttribute('href'))).toEqual([
-      'https://pay.example.test/in_3',
-      'https://pay.example.test/in_2',
-    ]);
+    expect(
+      within(billing)
+        .getAllByRole('link', { name: 'View' })
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['https://pay.example.test/in_3', 'https://pay.example.test/in_2']);
     expect(screen.getByRole('region', { name: 'History' })).toHaveTextContent('Nothing recorded yet');
   });
 
   it("the customer's name opens the student drawer", async () => {
     await renderDrawer({ [`GET ${URL}`]: okBody<PATH, 'get'>(ACTIVE) });
     fireEvent.click(screen.getByRole('button', { name: 'Ada Lovelace' }));
-    expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe('student {"student_id":"s1"}');
+    expect(screen.getByRole('status', { name: 'open drawer' }).textContent).toBe(
+      'student {"student_id":"s1"}',
+    );
   });
 
   it('Cancel subscription asks first; Keep subscription changes nothing', async () => {
@@ -108,7 +156,9 @@ describe('SubscriptionDrawer', () => {
     });
     await cancelAndConfirm();
     expect(await screen.findByText('Subscription cancelled')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Current plan' })).toHaveTextContent('Cancelled on'));
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Current plan' })).toHaveTextContent('Cancelled on'),
+    );
     const history = screen.getByRole('region', { name: 'History' });
     expect(history).toHaveTextContent('Subscription cancelled');
     expect(history).toHaveTextContent('by Dana Owner');
@@ -138,7 +188,9 @@ describe('SubscriptionDrawer', () => {
       [`DELETE ${URL}`]: errorBody(404, 'Subscription not found'),
     });
     await cancelAndConfirm();
-    expect(await screen.findByText('Failed to cancel subscription: subscription not found')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Failed to cancel subscription: subscription not found'),
+    ).toBeInTheDocument();
   });
 
   it.each([
@@ -153,11 +205,16 @@ describe('SubscriptionDrawer', () => {
 
   it('a failed load shows the error state, and Retry loads the subscription', async () => {
     let fail = true;
-    mockFetch({ [`GET ${URL}`]: () => (fail ? errorBody(500, 'Internal server error') : okBody<PATH, 'get'>(ACTIVE)) });
+    mockFetch({
+      [`GET ${URL}`]: () => (fail ? errorBody(500, 'Internal server error') : okBody<PATH, 'get'>(ACTIVE)),
+    });
     renderWithProviders(<SubscriptionDrawer data={{ subscription_id: 'sub1' }} close={jest.fn()} />);
     expect(await screen.findByText('Could not load this subscription')).toBeInTheDocument();
     fail = false;
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Open Studio Membership' })).toBeInTheDocument(), { timeout: 3000 });
+    await waitFor(
+      () => expect(screen.getByRole('heading', { name: 'Open Studio Membership' })).toBeInTheDocument(),
+      { timeout: 3000 },
+    );
   });
 });

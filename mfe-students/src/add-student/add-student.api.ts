@@ -39,7 +39,10 @@ export function sendPaymentLink(
 }
 
 /** Removes the student; with `refund`, refunds the order in the same operation (a refused refund keeps the student enrolled). */
-export async function removeEnrollment(enrollmentId: string, refund?: { amount: number; reason: string }): Promise<void> {
+export async function removeEnrollment(
+  enrollmentId: string,
+  refund?: { amount: number; reason: string },
+): Promise<void> {
   await answer(
     api.DELETE('/api/admin/enrollment/{enrollment_id}', {
       params: { path: { enrollment_id: enrollmentId } },

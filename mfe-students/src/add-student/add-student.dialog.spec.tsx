@@ -1,11 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import {
-  errorBody,
-  mockFetch,
-  okBody,
-  renderWithProviders,
-  type OkBodyOf,
-} from '@studio/ui/testing';
+import { errorBody, mockFetch, okBody, renderWithProviders, type OkBodyOf } from '@studio/ui/testing';
 import { SCHEDULING_MESSAGES, STUDENT_SEARCH_LIMIT } from '@studio/contracts';
 import { AddStudentDialog } from './add-student.dialog';
 

@@ -7,7 +7,17 @@ import {
   type AddStudentFormInput,
   type AddStudentFormOutput,
 } from '@studio/contracts';
-import { Alert, App, Button, Form, FormField, Modal, isApiError, zodResolver, type DrawerProps } from '@studio/ui';
+import {
+  Alert,
+  App,
+  Button,
+  Form,
+  FormField,
+  Modal,
+  isApiError,
+  zodResolver,
+  type DrawerProps,
+} from '@studio/ui';
 import { enrollStudent, sendPaymentLink } from './add-student.api';
 import { StudentPicker } from './student-picker';
 
@@ -74,10 +84,21 @@ export function AddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
         <Button key="cancel" onClick={close}>
           Cancel
         </Button>,
-        <Button key="invoice" loading={busy === 'invoice'} disabled={busy === 'enroll'} onClick={() => run('invoice')}>
+        <Button
+          key="invoice"
+          loading={busy === 'invoice'}
+          disabled={busy === 'enroll'}
+          onClick={() => run('invoice')}
+        >
           {PAYMENT_LINK_MESSAGES.sendLink}
         </Button>,
-        <Button key="enroll" type="primary" loading={busy === 'enroll'} disabled={busy === 'invoice'} onClick={() => run('enroll')}>
+        <Button
+          key="enroll"
+          type="primary"
+          loading={busy === 'enroll'}
+          disabled={busy === 'invoice'}
+          onClick={() => run('enroll')}
+        >
           {PAYMENT_LINK_MESSAGES.enrollDirectly}
         </Button>,
       ]}

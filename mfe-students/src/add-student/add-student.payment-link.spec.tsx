@@ -74,9 +74,12 @@ describe('AddStudentDialog: Send payment link', () => {
     expect(close).toHaveBeenCalled();
   });
 
-  it("toasts the failure and says why when the server refuses (a free session), keeping the dialog open", async () => {
+  it('toasts the failure and says why when the server refuses (a free session), keeping the dialog open', async () => {
     const close = jest.fn();
-    mockFetch({ 'GET /api/admin/student': STUDENTS, [INVOICE]: errorBody(409, PAYMENT_LINK_MESSAGES.freeSession) });
+    mockFetch({
+      'GET /api/admin/student': STUDENTS,
+      [INVOICE]: errorBody(409, PAYMENT_LINK_MESSAGES.freeSession),
+    });
     renderWithProviders(<AddStudentDialog data={{ event_id: EVENT_ID }} close={close} />);
     await pickAda();
     fireEvent.click(screen.getByRole('button', { name: PAYMENT_LINK_MESSAGES.sendLink }));

@@ -1,5 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { errorBody, mockFetch, noContent, okBody, renderWithProviders, type MockAnswer, type OkBodyOf } from '@studio/ui/testing';
+import {
+  errorBody,
+  mockFetch,
+  noContent,
+  okBody,
+  renderWithProviders,
+  type MockAnswer,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { REFUND_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { RemoveStudentDialog } from './remove-student.dialog';
 
@@ -11,7 +19,11 @@ const QUOTE: Quote = {
   refundable: 4500,
   suggested_amount: 2250,
   share: 0.5,
-  policy: { id: 3, name: 'Firm', rule: 'Full refund up to 30 days before, 50% up to 5 days before, none after' },
+  policy: {
+    id: 3,
+    name: 'Firm',
+    rule: 'Full refund up to 30 days before, 50% up to 5 days before, none after',
+  },
   starts_at: '2026-12-10T18:00:00Z',
   has_payment_method: true,
   refusal: null,
@@ -24,7 +36,12 @@ afterEach(() => jest.restoreAllMocks());
 function renderDialog(quote: MockAnswer | (() => MockAnswer), remove: () => MockAnswer = noContent) {
   const calls = mockFetch({ [QUOTE_PATH]: quote, 'DELETE /api/admin/enrollment/en1': remove });
   const onDone = jest.fn();
-  renderWithProviders(<RemoveStudentDialog data={{ enrollment_id: 'en1', student_name: 'Ada Lovelace', onDone }} close={jest.fn()} />);
+  renderWithProviders(
+    <RemoveStudentDialog
+      data={{ enrollment_id: 'en1', student_name: 'Ada Lovelace', onDone }}
+      close={jest.fn()}
+    />,
+  );
   return { calls, onDone };
 }
 
@@ -40,8 +57,14 @@ async function chooseReason(text: string) {
 describe('RemoveStudentDialog', () => {
   it("removes a student with no paid order with 'Student removed', or says 'Failed to remove student'", async () => {
     let status = 500;
-    const { calls, onDone } = renderDialog(okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({ ...QUOTE, order: null, refundable: 0, suggested_amount: 0 }), () =>
-      status === 204 ? noContent() : errorBody(status, 'x'),
+    const { calls, onDone } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({
+        ...QUOTE,
+        order: null,
+        refundable: 0,
+        suggested_amount: 0,
+      }),
+      () => (status === 204 ? noContent() : errorBody(status, 'x')),
     );
     expect(screen.getByText(/Remove Ada Lovelace from this session/)).toBeInTheDocument();
     expect(await screen.findByText('No order to refund for this student.')).toBeInTheDocument();
@@ -56,7 +79,9 @@ describe('RemoveStudentDialog', () => {
   });
 
   it("suggests the policy's amount, needs a reason, and removes with the refund in one call", async () => {
-    const { calls, onDone } = renderDialog(okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE));
+    const { calls, onDone } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE),
+    );
     expect(await screen.findByRole('checkbox', { name: /Refund order #1042/ })).toBeChecked();
     expect(screen.getByText(/Firm cancellation policy/)).toHaveTextContent('Suggested now: $22.50');
     expect(amount()).toHaveValue('22.50');
@@ -67,7 +92,9 @@ describe('RemoveStudentDialog', () => {
     await waitFor(() => expect(screen.queryByText(REFUND_MESSAGES.selectReason)).not.toBeInTheDocument());
     fireEvent.click(removeButton());
     expect(await screen.findByText(SCHEDULING_MESSAGES.studentRemoved)).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'DELETE')!.body).toEqual({ refund: { amount: 2250, reason: 'Schedule conflict' } });
+    expect(calls.find((c) => c.method === 'DELETE')!.body).toEqual({
+      refund: { amount: 2250, reason: 'Schedule conflict' },
+    });
     expect(onDone).toHaveBeenCalled();
   });
 
@@ -76,7 +103,9 @@ describe('RemoveStudentDialog', () => {
     ['not a number', 'abc', 'Amount must be a valid non-zero number'],
     ['above the order', '45.01', 'Refund amount cannot exceed the original amount of $45.00'],
   ])('refuses an amount that is %s', async (_name, text, error) => {
-    const { calls } = renderDialog(okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE));
+    const { calls } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE),
+    );
     await screen.findByRole('checkbox', { name: /Refund order #1042/ });
     await chooseReason('Other');
     fireEvent.change(amount(), { target: { value: text } });
@@ -86,8 +115,10 @@ describe('RemoveStudentDialog', () => {
   });
 
   it("a refused refund says 'Failed to refund order. Please try again.' and the student stays", async () => {
-    const { onDone } = renderDialog(okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE), () =>
-      errorBody(409, 'Charge has already been refunded.', { refund: 'Charge has already been refunded.' }),
+    const { onDone } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE),
+      () =>
+        errorBody(409, 'Charge has already been refunded.', { refund: 'Charge has already been refunded.' }),
     );
     await screen.findByRole('checkbox', { name: /Refund order #1042/ });
     await chooseReason('Other');
@@ -97,7 +128,9 @@ describe('RemoveStudentDialog', () => {
   });
 
   it('without the refund, removes with no body', async () => {
-    const { calls } = renderDialog(okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE));
+    const { calls } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE),
+    );
     fireEvent.click(await screen.findByRole('checkbox', { name: /Refund order #1042/ }));
     expect(screen.queryByRole('textbox', { name: 'Refund amount' })).not.toBeInTheDocument();
     fireEvent.click(removeButton());
@@ -107,7 +140,11 @@ describe('RemoveStudentDialog', () => {
 
   it('without a payment method on file it says so and offers no refund', async () => {
     renderDialog(
-      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({ ...QUOTE, has_payment_method: false, refusal: REFUND_MESSAGES.noPaymentMethod }),
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({
+        ...QUOTE,
+        has_payment_method: false,
+        refusal: REFUND_MESSAGES.noPaymentMethod,
+      }),
     );
     expect(await screen.findByText(`Refund: ${REFUND_MESSAGES.noPaymentMethod}`)).toBeInTheDocument();
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
@@ -115,15 +152,24 @@ describe('RemoveStudentDialog', () => {
 
   it('an order that was never charged says so and offers no refund', async () => {
     renderDialog(
-      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({ ...QUOTE, refundable: 0, suggested_amount: 0, refusal: REFUND_MESSAGES.neverCharged }),
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({
+        ...QUOTE,
+        refundable: 0,
+        suggested_amount: 0,
+        refusal: REFUND_MESSAGES.neverCharged,
+      }),
     );
     expect(await screen.findByText('Refund: Payment never charged')).toBeInTheDocument();
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
   });
 
-  it("a failed load of the order shows the error with Retry", async () => {
+  it('a failed load of the order shows the error with Retry', async () => {
     let fail = true;
-    renderDialog(() => (fail ? errorBody(500, 'Boom') : okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE)));
+    renderDialog(() =>
+      fail
+        ? errorBody(500, 'Boom')
+        : okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE),
+    );
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent("Could not load the student's order");
     fail = false;

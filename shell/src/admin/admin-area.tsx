@@ -1,24 +1,23 @@
 import { useEffect, useState } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { App, ConfigProvider, QueryClientProvider, createAppQueryClient } from '@studio/ui';
-import { APP_FONT_FAMILY, APP_PRIMARY_COLOR } from '../app/page-base';
-import { AdminLayout } from './admin-layout';
+import { ADMIN_BASE_PATH, manifestPages, menuPages } from '@studio/contracts';
 import {
-  CourseDetailPage,
-  CoursesPage,
-  InstructorsPage,
-  LocationsPage,
-  WaiverNewPage,
-} from './pages/catalog-pages';
-import { OrdersPage } from './pages/orders.page';
-import { StudentsPage } from './pages/students/students.page';
-import { ProductsPage } from './pages/products.page';
-import { DiscountsPage } from './pages/discounts.page';
-import { IntegrationsPage } from './pages/integrations.page';
-import { SyncCallbackPage } from './pages/sync-callback.page';
-import { LoyaltyPage } from './pages/settings/loyalty.page';
-import { BillingPage } from './pages/settings/billing.page';
-import { WaiversPage } from './pages/settings/waivers.page';
+  App,
+  Button,
+  ConfigProvider,
+  QueryClientProvider,
+  Result,
+  createAppQueryClient,
+  LoadingSkeleton,
+  useQuery,
+} from '@studio/ui';
+import { APP_FONT_FAMILY, APP_PRIMARY_COLOR } from '../app/page-base';
+import { readManifest } from '../federation/remotes';
+import { RemotePage } from '../hosts/remote-page';
+import { AdminLayout, type MenuEntry } from './admin-layout';
+
+/** Where an unknown admin path goes: the courses list, or the first page of the menu. */
+const HOME = '/admin/courses';
 
 /**
  * Everything behind sign-in, loaded as one lazy chunk. antd's ConfigProvider (the theme), its App
@@ -34,28 +33,62 @@ export function AdminArea() {
     <ConfigProvider theme={THEME}>
       <QueryClientProvider client={queryClient}>
         <App>
-          <Routes>
-            <Route element={<AdminLayout />}>
-              <Route path="courses" element={<CoursesPage />} />
-              <Route path="courses/:activityId" element={<CourseDetailPage />} />
-              <Route path="settings/locations" element={<LocationsPage />} />
-              <Route path="settings/instructors" element={<InstructorsPage />} />
-              <Route path="settings/waivers" element={<WaiversPage />} />
-              <Route path="waivers/new" element={<WaiverNewPage />} />
-              <Route path="orders" element={<OrdersPage />} />
-              <Route path="students" element={<StudentsPage />} />
-              <Route path="students/:studentId" element={<StudentsPage />} />
-              <Route path="products" element={<ProductsPage />} />
-              <Route path="discounts" element={<DiscountsPage />} />
-              <Route path="settings/integrations" element={<IntegrationsPage />} />
-              <Route path="integrations/:provider/callback" element={<SyncCallbackPage />} />
-              <Route path="settings/loyalty" element={<LoyaltyPage />} />
-              <Route path="settings/billing" element={<BillingPage />} />
-              <Route path="*" element={<Navigate to="/admin/courses" replace />} />
-            </Route>
-          </Routes>
+          <AdminRoutes />
         </App>
       </QueryClientProvider>
     </ConfigProvider>
+  );
+}
+
+/**
+ * The admin's routes come from the manifest (issue 20): each page a remote lists is routed to that
+ * remote, and the menu lists the labelled ones. Nothing about which team owns which page is
+ * compiled into the shell; the layout, hosts and navigation are the shell's own.
+ */
+function AdminRoutes() {
+  const manifest = useQuery({
+    queryKey: ['mfe-manifest'],
+    queryFn: readManifest,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const pages = manifest.data ? manifestPages(manifest.data) : [];
+  const menu: MenuEntry[] = manifest.data
+    ? menuPages(manifest.data).map((page) => ({ key: page.path, label: page.label ?? page.path }))
+    : [];
+  const home = pages.some((page) => page.path === HOME) ? HOME : (menu[0]?.key ?? HOME);
+  return (
+    <Routes>
+      <Route element={<AdminLayout menu={menu} />}>
+        {pages.map((page) => (
+          <Route
+            key={page.path}
+            path={page.path.slice(ADMIN_BASE_PATH.length)}
+            element={<RemotePage remote={page.remote} path={page.path} />}
+          />
+        ))}
+        <Route
+          path="*"
+          element={
+            manifest.isPending ? (
+              <LoadingSkeleton />
+            ) : manifest.isError ? (
+              <Result
+                status="error"
+                title="The admin's pages could not be loaded"
+                subTitle="Check your connection and try again."
+                extra={
+                  <Button type="primary" onClick={() => void manifest.refetch()}>
+                    Retry
+                  </Button>
+                }
+              />
+            ) : (
+              <Navigate to={home} replace />
+            )
+          }
+        />
+      </Route>
+    </Routes>
   );
 }

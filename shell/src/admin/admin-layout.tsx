@@ -16,19 +16,11 @@ import { DrawerViewHost } from '../hosts/drawer-view-host';
 import { GalleryHost } from '../hosts/gallery-host';
 import { ModalHost } from '../hosts/modal-host';
 
-const MENU: NonNullable<MenuProps['items']> = [
-  { key: '/admin/courses', label: 'Courses' },
-  { key: '/admin/orders', label: 'Orders' },
-  { key: '/admin/students', label: 'Students' },
-  { key: '/admin/products', label: 'Products' },
-  { key: '/admin/discounts', label: 'Discounts' },
-  { key: '/admin/settings/integrations', label: 'Integrations' },
-  { key: '/admin/settings/loyalty', label: 'Loyalty' },
-  { key: '/admin/settings/billing', label: 'Billing' },
-  { key: '/admin/settings/locations', label: 'Locations' },
-  { key: '/admin/settings/instructors', label: 'Instructors' },
-  { key: '/admin/settings/waivers', label: 'Waivers' },
-];
+/** A menu item: a page's path and label, from the manifest's pages. */
+export interface MenuEntry {
+  key: string;
+  label: string;
+}
 
 const SUPER_ADMIN_KEY = 'super_admin';
 
@@ -38,17 +30,20 @@ const ACCOUNT_MENU: NonNullable<MenuProps['items']> = [
   { key: 'sign-out-everywhere', label: 'Sign out everywhere' },
 ];
 
-export function AdminLayout() {
+export function AdminLayout({ menu }: { menu: MenuEntry[] }) {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const drawer = useDrawer();
   // Only a super admin sees the organization switch.
-  const items =
-    session?.user.role === 'super_admin'
-      ? [...MENU, { key: SUPER_ADMIN_KEY, label: 'Super Admin Settings' }]
-      : MENU;
-  const selected = MENU.map((item) => String(item?.key)).find((key) => pathname.startsWith(key));
+  const items: NonNullable<MenuProps['items']> = menu.map(({ key, label }) => ({ key, label }));
+  if (session?.user.role === 'super_admin')
+    items.push({ key: SUPER_ADMIN_KEY, label: 'Super Admin Settings' });
+  // The longest menu path the address starts with (/admin/settings/loyalty, not /admin/settings).
+  const selected = menu
+    .map((item) => item.key)
+    .filter((key) => pathname === key || pathname.startsWith(`${key}/`))
+    .sort((a, b) => b.length - a.length)[0];
   // Below antd's lg breakpoint (992 px) the menu folds away behind a Menu button and, when open,
   // lies over the page instead of squeezing it (a 390 px phone keeps whole words on every line).
   const [narrow, setNarrow] = useState(false);

@@ -14,9 +14,9 @@ import {
 } from '@studio/ui';
 import { parseMfeManifest, remoteForDrawer } from '@studio/contracts';
 import { DrawerHost } from './drawer-host';
-import { drawerRemote, loadDrawerRegistry } from '../federation/remote-drawers';
+import { drawerRemote, loadDrawerRegistry } from '../federation/remotes';
 
-jest.mock('../federation/remote-drawers', () => ({ loadDrawerRegistry: jest.fn(), drawerRemote: jest.fn() }));
+jest.mock('../federation/remotes', () => ({ loadDrawerRegistry: jest.fn(), drawerRemote: jest.fn() }));
 const loadRegistry = loadDrawerRegistry as jest.MockedFunction<typeof loadDrawerRegistry>;
 const findRemote = drawerRemote as jest.MockedFunction<typeof drawerRemote>;
 

@@ -20,7 +20,7 @@ import {
   type DrawerData,
   type DrawerProps,
 } from '@studio/ui';
-import { drawerRemote, loadDrawerRegistry } from '../federation/remote-drawers';
+import { drawerRemote, loadDrawerRegistry } from '../federation/remotes';
 
 function NotAvailableYet() {
   return <Empty description="This panel is not available yet" />;

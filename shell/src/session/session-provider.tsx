@@ -39,14 +39,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setLookupFailed(false);
   }, []);
 
-  const signOut = useCallback(async (options?: { everywhere?: boolean }) => {
-    try {
-      await (options?.everywhere ? logoutEverywhere() : logout());
-    } catch (error) {
-      console.error(error);
-    }
-    endLocally();
-  }, [endLocally]);
+  const signOut = useCallback(
+    async (options?: { everywhere?: boolean }) => {
+      try {
+        await (options?.everywhere ? logoutEverywhere() : logout());
+      } catch (error) {
+        console.error(error);
+      }
+      endLocally();
+    },
+    [endLocally],
+  );
 
   // A 401 anywhere (an expired or revoked token) ends the session: back to sign-in.
   useEffect(() => onUnauthorized(endLocally), [endLocally]);

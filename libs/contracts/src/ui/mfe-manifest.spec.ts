@@ -1,4 +1,11 @@
-import { mergeMfeManifests, mfeDescriptorUrl, parseMfeManifest, remoteForDrawer } from './mfe-manifest';
+import {
+  manifestPages,
+  menuPages,
+  mergeMfeManifests,
+  mfeDescriptorUrl,
+  parseMfeManifest,
+  remoteForDrawer,
+} from './mfe-manifest';
 
 describe('the shell/remote manifest', () => {
   const manifest = parseMfeManifest({
@@ -51,5 +58,57 @@ describe('the shell/remote manifest', () => {
     expect(mfeDescriptorUrl('https://cdn.example.com/o/v2/remoteEntry.js', 'http://admin.example')).toBe(
       'https://cdn.example.com/o/v2/mfe.json',
     );
+  });
+
+  describe('pages', () => {
+    const withPages = parseMfeManifest({
+      courses: {
+        entry: '/mfe/courses/remoteEntry.js',
+        drawers: [],
+        pages: [
+          { path: '/admin/courses', label: 'Courses', menu: 10 },
+          { path: '/admin/courses/:activityId' },
+          { path: '/admin/settings/locations', label: 'Locations', menu: 90 },
+        ],
+      },
+      orders: {
+        entry: '/mfe/orders/remoteEntry.js',
+        drawers: [],
+        pages: [
+          { path: '/admin/orders', label: 'Orders', menu: 20 },
+          { path: '/admin/courses', label: 'Not mine' },
+          { path: '/admin/reports', label: 'Reports' },
+        ],
+      },
+    });
+
+    it('routes each path to the first remote that brings it', () => {
+      const routed = manifestPages(withPages);
+      expect(routed.map((page) => `${page.remote} ${page.path}`)).toEqual([
+        'courses /admin/courses',
+        'courses /admin/courses/:activityId',
+        'courses /admin/settings/locations',
+        'orders /admin/orders',
+        'orders /admin/reports',
+      ]);
+    });
+
+    it('lists labelled pages in the menu by their place, unplaced ones last', () => {
+      expect(menuPages(withPages).map((page) => page.label)).toEqual([
+        'Courses',
+        'Orders',
+        'Locations',
+        'Reports',
+      ]);
+    });
+
+    it('refuses a page outside the admin or a path that is not a route', () => {
+      expect(() => parseMfeManifest({ orders: { entry: '/re.js', pages: [{ path: '/checkout' }] } })).toThrow(
+        'Invalid MFE manifest at orders.pages.0.path: expected a path under /admin/',
+      );
+      expect(() =>
+        parseMfeManifest({ orders: { entry: '/re.js', pages: [{ path: '/admin/x?<script>' }] } }),
+      ).toThrow('expected a route path such as /admin/orders');
+    });
   });
 });

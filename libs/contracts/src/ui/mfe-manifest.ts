@@ -17,11 +17,22 @@ export const MFE_DRAWER_TYPE = /^[a-z][a-z0-9_]*$/;
 
 const drawerTypes = z.array(z.string().regex(MFE_DRAWER_TYPE, 'expected a drawer type such as order'));
 
-/** A page a remote brings (room for issue 20's pages; the shell does not route them yet). */
-export const mfePageSchema = z.looseObject({
-  path: z.string().startsWith('/'),
-  label: z.string().optional(),
+/** Where the admin's pages live: a remote's page path starts here. */
+export const ADMIN_BASE_PATH = '/admin/';
+
+/**
+ * A page a remote brings: its route (react-router's syntax, `/admin/students/:studentId`), and, for
+ * a page the navigation lists, its label and its place in the menu (lower first).
+ */
+export const mfePageSchema = z.object({
+  path: z
+    .string()
+    .startsWith(ADMIN_BASE_PATH, `expected a path under ${ADMIN_BASE_PATH}`)
+    .regex(/^[A-Za-z0-9_/:*-]+$/, 'expected a route path such as /admin/orders'),
+  label: z.string().min(1).optional(),
+  menu: z.number().optional(),
 });
+export type MfePage = z.infer<typeof mfePageSchema>;
 
 export const mfeManifestEntrySchema = z.object({
   /** URL of the remote's remoteEntry.js, absolute or same-origin (`/mfe/orders/remoteEntry.js`). */
@@ -76,6 +87,34 @@ export function mergeMfeManifests(defaults: MfeManifest, overrides: MfeManifest)
 export function remoteForDrawer(manifest: MfeManifest, type: string): string | null {
   for (const [key, entry] of Object.entries(manifest)) if (entry.drawers?.includes(type)) return key;
   return null;
+}
+
+/** A page of the manifest with the remote that brings it. */
+export type MfeRoutedPage = MfePage & { remote: string };
+
+/**
+ * Every page the manifest's remotes bring, in manifest order; a path two remotes claim goes to the
+ * first (as drawers do).
+ */
+export function manifestPages(manifest: MfeManifest): MfeRoutedPage[] {
+  const seen = new Set<string>();
+  const pages: MfeRoutedPage[] = [];
+  for (const [remote, entry] of Object.entries(manifest))
+    for (const page of entry.pages ?? []) {
+      if (seen.has(page.path)) continue;
+      seen.add(page.path);
+      pages.push({ ...page, remote });
+    }
+  return pages;
+}
+
+/** The navigation: the pages with a label, by their menu place (then manifest order). */
+export function menuPages(manifest: MfeManifest): MfeRoutedPage[] {
+  return manifestPages(manifest)
+    .filter((page) => page.label)
+    .map((page, index) => ({ page, index }))
+    .sort((a, b) => (a.page.menu ?? Infinity) - (b.page.menu ?? Infinity) || a.index - b.index)
+    .map(({ page }) => page);
 }
 
 /** URL of the `mfe.json` a remote's build writes beside its remoteEntry.js. */

@@ -35,10 +35,12 @@ export function explainRemoteError(error: unknown, remote?: string): unknown {
 interface Props {
   /** Clears the failed load so the next render tries again. */
   onRetry: () => void;
+  /** A failure belongs to what it was shown for: another value (a page's route) clears it. */
+  resetKey?: string;
   children: ReactNode;
 }
 
-/** A drawer whose remote or code fails shows the failure in its own panel with a retry. */
+/** A drawer or page whose remote or code fails shows the failure in its own panel with a retry. */
 export class RemoteErrorBoundary extends Component<Props, { error: Error | null }> {
   override state: { error: Error | null } = { error: null };
 
@@ -46,8 +48,14 @@ export class RemoteErrorBoundary extends Component<Props, { error: Error | null 
     return { error: explainRemoteError(error) as Error };
   }
 
+  // After the commit, as react-error-boundary does: deriving it during render would clear the error
+  // React is about to show (the capture re-renders from the state before the new key).
+  override componentDidUpdate(previous: Props) {
+    if (this.state.error && previous.resetKey !== this.props.resetKey) this.setState({ error: null });
+  }
+
   override componentDidCatch(error: Error, info: ErrorInfo) {
-    console.error('Drawer failed to load', error, info.componentStack);
+    console.error('Remote panel failed to load', error, info.componentStack);
   }
 
   private retry = () => {

@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import { COURSE_PAGE_SIZE, type CourseSortField } from '@studio/contracts';
+import {
+  Button,
+  Input,
+  QueryFailure,
+  Table,
+  Typography,
+  courseQueries,
+  keepPreviousData,
+  useDateFormat,
+  useDrawer,
+  useOrganizationTimezone,
+  useQuery,
+  type CourseListQuery,
+  type CourseSummary,
+  type TableProps,
+  PageFrame,
+  Link,
+} from '@studio/ui';
+import { coursePrice } from './course-price';
+import { ListedBadge } from './listed-badge';
+
+const TYPE_LABELS = { scheduled: 'Scheduled', appointment: 'Appointment' } as const;
+/** The search box waits this long after the last keystroke before asking the server. */
+export const COURSE_SEARCH_DEBOUNCE_MS = 300;
+/** Table column key to the API's sortField. */
+const SORTABLE: Record<string, CourseSortField> = { name: 'name', price: 'unit_price', capacity: 'capacity' };
+
+interface CourseListParams {
+  search: string;
+  page: number;
+  limit: number;
+  sortField?: CourseSortField;
+  sortOrder?: 'asc' | 'desc';
+}
+
+/** What the page asks the server: empty parts left out. */
+function listQuery({ search, page, limit, sortField, sortOrder }: CourseListParams): CourseListQuery {
+  return {
+    page,
+    limit,
+    ...(search.trim() ? { search: search.trim() } : {}),
+    ...(sortField ? { sortField } : {}),
+    ...(sortOrder ? { sortOrder } : {}),
+  };
+}
+
+/** /admin/courses: the organization's courses, searched, sorted and paged by the server, and the New Course drawer. */
+export function CoursesPage() {
+  const drawer = useDrawer();
+  const timezone = useOrganizationTimezone();
+  const dates = useDateFormat();
+  const [searchText, setSearchText] = useState('');
+  const [query, setQuery] = useState<CourseListParams>({ search: '', page: 1, limit: COURSE_PAGE_SIZE });
+  // The page's main data, one page at a time; the previous page stays while the next loads. A failure
+  // shows an error with Retry, never "No courses yet".
+  const list = useQuery({ ...courseQueries.list(listQuery(query)), placeholderData: keepPreviousData });
+  const answer = list.data;
+
+  useEffect(() => {
+    const timer = setTimeout(
+      () =>
+        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
+      COURSE_SEARCH_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [searchText]);
+
+  // New Course's onClose: the course lists (this page's and the pickers') read again.
+
+  const sortOrderOf = (key: string) =>
+    query.sortField === SORTABLE[key]
+      ? query.sortOrder === 'desc'
+        ? ('descend' as const)
+        : ('ascend' as const)
+      : null;
+
+  const onChange: TableProps<CourseSummary>['onChange'] = (pagination, _filters, sorter) => {
+    const sort = Array.isArray(sorter) ? sorter[0] : sorter;
+    const field = sort?.order && sort.columnKey ? SORTABLE[String(sort.columnKey)] : undefined;
+    const sortOrder = field ? (sort.order === 'descend' ? ('desc' as const) : ('asc' as const)) : undefined;
+    const sortChanged = field !== query.sortField || sortOrder !== query.sortOrder;
+    setQuery({ ...query, sortField: field, sortOrder, page: sortChanged ? 1 : (pagination.current ?? 1) });
+  };
+
+  return (
+    <PageFrame
+      title="Courses"
+      actions={
+        <>
+          <Button onClick={() => drawer.open('share', { mode: 'course' })}>Share course</Button>
+          <Button type="primary" onClick={() => drawer.open('course_builder', {})}>
+            New course
+          </Button>
+        </>
+      }
+    >
+      <Input.Search
+        aria-label="Search courses"
+        placeholder="Search by name"
+        allowClear
+        value={searchText}
+        onChange={(event) => setSearchText(event.target.value)}
+        onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
+        style={{ maxWidth: 360, marginBottom: 16 }}
+      />
+      <QueryFailure query={list} title="Could not load the courses" />
+      <Table<CourseSummary>
+        rowKey="activity_id"
+        loading={list.isFetching}
+        dataSource={answer?.activities ?? []}
+        onChange={onChange}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: query.search ? `No courses match “${query.search}”` : 'No courses yet' }}
+        pagination={{
+          current: query.page,
+          pageSize: query.limit,
+          total: answer?.totalCount ?? 0,
+          showSizeChanger: false,
+          hideOnSinglePage: false,
+          showTotal: (total) => `${total} course${total === 1 ? '' : 's'}`,
+        }}
+        columns={[
+          {
+            key: 'image',
+            title: '',
+            width: 72,
+            render: (_, c) =>
+              c.image ? (
+                <img
+                  src={c.image}
+                  alt=""
+                  style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }}
+                />
+              ) : null,
+          },
+          {
+            key: 'name',
+            title: 'Name',
+            sorter: true,
+            sortOrder: sortOrderOf('name'),
+            render: (_, c) => <Link to={`/admin/courses/${c.activity_id}`}>{c.name}</Link>,
+          },
+          { key: 'type', title: 'Type', render: (_, c) => TYPE_LABELS[c.activity_type] },
+          { key: 'listed', title: 'Status', render: (_, c) => <ListedBadge listed={c.listed} /> },
+          {
+            key: 'next',
+            title: 'Next session',
+            render: (_, c) =>
+              c.next_session_at ? (
+                dates.dateTime(c.next_session_at, timezone)
+              ) : (
+                <Typography.Text type="secondary">None</Typography.Text>
+              ),
+          },
+          {
+            key: 'capacity',
+            title: 'Capacity',
+            sorter: true,
+            sortOrder: sortOrderOf('capacity'),
+            render: (_, c) => c.capacity,
+          },
+          {
+            key: 'price',
+            title: 'Price',
+            sorter: true,
+            sortOrder: sortOrderOf('price'),
+            render: (_, c) => coursePrice(c.price_type, c.unit_price),
+          },
+        ]}
+      />
+    </PageFrame>
+  );
+}

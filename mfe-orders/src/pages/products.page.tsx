@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'react';
+import {
+  PRODUCT_PAGE_SIZE,
+  PRODUCT_PRICE_TYPE_LABELS,
+  describeProductPrice,
+  formatCents,
+} from '@studio/contracts';
+import {
+  Button,
+  Input,
+  QueryFailure,
+  Table,
+  keepPreviousData,
+  productQueries,
+  useDrawer,
+  useQuery,
+  type ProductListQuery,
+  type ProductSummary,
+  PageFrame,
+} from '@studio/ui';
+
+/** The search box waits this long after the last keystroke before asking the server. */
+export const PRODUCT_SEARCH_DEBOUNCE_MS = 300;
+
+interface ProductListParams {
+  search: string;
+  page: number;
+  limit: number;
+}
+
+function listQuery({ search, page, limit }: ProductListParams): ProductListQuery {
+  return { page, limit, ...(search.trim() ? { search: search.trim() } : {}) };
+}
+
+/** /admin/products: the organization's products (image, name, price, category), searched and paged by the server. */
+export function ProductsPage() {
+  const drawer = useDrawer();
+  const [searchText, setSearchText] = useState('');
+  const [query, setQuery] = useState<ProductListParams>({ search: '', page: 1, limit: PRODUCT_PAGE_SIZE });
+  // One page at a time; the previous page stays while the next loads. A failure shows Retry.
+  const list = useQuery({ ...productQueries.list(listQuery(query)), placeholderData: keepPreviousData });
+  const answer = list.data;
+
+  useEffect(() => {
+    const timer = setTimeout(
+      () =>
+        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
+      PRODUCT_SEARCH_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [searchText]);
+
+  // The drawer invalidates on save; this also covers a close after an edit elsewhere.
+  const openProduct = (product_id?: string) => drawer.open('product', product_id ? { product_id } : {});
+
+  return (
+    <PageFrame
+      title="Products"
+      actions={
+        <>
+          <Button onClick={() => drawer.open('share', { mode: 'product' })}>Share product</Button>
+          <Button type="primary" onClick={() => openProduct()}>
+            New product
+          </Button>
+        </>
+      }
+    >
+      <Input.Search
+        aria-label="Search products"
+        placeholder="Search by name"
+        allowClear
+        value={searchText}
+        onChange={(event) => setSearchText(event.target.value)}
+        onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
+        style={{ maxWidth: 360, marginBottom: 16 }}
+      />
+      <QueryFailure query={list} title="Could not load the products" />
+      <Table<ProductSummary>
+        rowKey="product_id"
+        loading={list.isFetching}
+        dataSource={answer?.products ?? []}
+        onChange={(pagination) => setQuery((q) => ({ ...q, page: pagination.current ?? 1 }))}
+        onRow={(p) => ({ onClick: () => openProduct(p.product_id), style: { cursor: 'pointer' } })}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: query.search ? `No products match “${query.search}”` : 'No products yet' }}
+        pagination={{
+          current: query.page,
+          pageSize: query.limit,
+          total: answer?.totalCount ?? 0,
+          showSizeChanger: false,
+          showTotal: (total) => `${total} product${total === 1 ? '' : 's'}`,
+        }}
+        columns={[
+          {
+            key: 'image',
+            title: '',
+            width: 72,
+            render: (_, p) =>
+              p.image ? (
+                <img
+                  src={p.image}
+                  alt=""
+                  style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }}
+                />
+              ) : null,
+          },
+          {
+            key: 'name',
+            title: 'Name',
+            render: (_, p) => (
+              <Button
+                type="link"
+                style={{ padding: 0 }}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  openProduct(p.product_id);
+                }}
+              >
+                {p.name}
+              </Button>
+            ),
+          },
+          { key: 'price', title: 'Price', render: (_, p) => describeProductPrice(p, formatCents) },
+          { key: 'category', title: 'Category', render: (_, p) => PRODUCT_PRICE_TYPE_LABELS[p.category] },
+        ]}
+      />
+    </PageFrame>
+  );
+}
