@@ -1,4 +1,6 @@
-# One image for every role: api, worker, and the static bundles copied into the web image.
+# Images: `app` (api and worker), `web` (the shell, proxying each remote to its own service) and
+# `remote` (one remote's static bundle, built alone: --build-arg REMOTE=orders). A team releases its
+# remote by building and deploying its `remote` image; the shell and the other remotes stay as they are.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY . .
@@ -22,12 +24,25 @@ CMD ["node", "backend/dist/main.js"]
 FROM nginx:1.27-alpine AS web
 # Origins of remotes served from other hosts (see MFE_MANIFEST_JSON), for the CSP; empty: all here.
 ENV MFE_REMOTE_ORIGINS=""
-# A template: the image's entrypoint writes conf.d/default.conf with ${MFE_REMOTE_ORIGINS} filled in.
+# The image's entrypoint exports NGINX_LOCAL_RESOLVERS (from /etc/resolv.conf) for the template:
+# the remotes' services are resolved when asked for, so one being released does not stop this one.
+ENV NGINX_ENTRYPOINT_LOCAL_RESOLVERS=1
+# A template: the image's entrypoint writes conf.d/default.conf with the variables above filled in.
 RUN rm -f /etc/nginx/conf.d/default.conf
 COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template
 COPY deploy/security-headers.conf /etc/nginx/snippets/security-headers.conf
 COPY --from=build /app/shell/dist /usr/share/nginx/html
-COPY --from=build /app/mfe-courses/dist /usr/share/nginx/html/mfe/courses
-COPY --from=build /app/mfe-orders/dist /usr/share/nginx/html/mfe/orders
-COPY --from=build /app/mfe-students/dist /usr/share/nginx/html/mfe/students
-COPY --from=build /app/mfe-integrations/dist /usr/share/nginx/html/mfe/integrations
+
+# One remote, built from the repository alone (its workspace and the libs it compiles in).
+FROM node:20-bookworm-slim AS remote-build
+ARG REMOTE
+WORKDIR /app
+COPY . .
+RUN test -n "$REMOTE" && test -d "mfe-$REMOTE" && npm ci --no-audit --no-fund && npm run build -w "@studio/mfe-$REMOTE"
+
+FROM nginx:1.27-alpine AS remote
+ARG REMOTE
+ENV MFE_REMOTE=${REMOTE}
+RUN rm -f /etc/nginx/conf.d/default.conf
+COPY deploy/remote.nginx.conf /etc/nginx/templates/default.conf.template
+COPY --from=remote-build /app/mfe-${REMOTE}/dist /usr/share/nginx/html/mfe/${REMOTE}
