@@ -8,30 +8,35 @@ import {
   type PriceType,
 } from '@studio/contracts';
 import {
-  useCancel,
-  busy,
   App,
-  Button,
   DrawerSection,
-  DrawerShell,
   Flex,
-  Form,
+  FormDrawer,
   FormField,
-  MediaField,
-  NumberInput,
   Input,
+  MediaField,
+  NumberField,
   Radio,
   Select,
   Switch,
+  setServerFieldErrors,
   useUnsavedChanges,
   zodResolver,
-  setServerFieldErrors,
   type DrawerProps,
 } from '@studio/ui';
 import { alertNewCourse, useCreateCourse } from '../api/courses';
-import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
-import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
-import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
+import type {
+  CourseDefaultsValues,
+  CourseSectionValues,
+  SchedulingValues,
+} from '../course/course-form-values';
+import {
+  CheckoutFormSection,
+  CourseGeneralSection,
+  CourseLocationAndInstructorSections,
+  CoursePriceFields,
+} from '../course/course-sections';
+import { WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
 import {
   COURSE_BUILDER_FIELDS,
@@ -39,7 +44,6 @@ import {
   type CourseBuilderValues,
 } from './course-builder-values';
 import { PolicyFields } from './policy-fields';
-import { PriceTypeRadio } from '../course/price-type-radio';
 
 // The contract's input type is `unknown` where it preprocesses text; the form holds typed values.
 const resolver = zodResolver(courseCreateFormSchema) as unknown as Resolver<
@@ -50,13 +54,13 @@ const resolver = zodResolver(courseCreateFormSchema) as unknown as Resolver<
 
 /** New Course drawer (spec 000 §2): sections in the spec's order, rules from courseCreateFormSchema. */
 export function CourseBuilderDrawer({ close }: DrawerProps) {
-  const cancel = useCancel(close);
   const { message } = App.useApp();
   const form = useForm<CourseBuilderValues, unknown, CourseCreatePayload>({
     resolver,
     defaultValues: courseBuilderDefaults(),
   });
   const { control, setValue, setError, formState } = form;
+  const sections = control as unknown as Control<CourseSectionValues>;
   // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
   useUnsavedChanges(form.formState.isDirty);
   const [priceType, singleParty, activityType, cancelPolicyId, reschedulePolicyId] = useWatch({
@@ -90,207 +94,124 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
   };
 
   return (
-    <form onSubmit={onSubmit} aria-label="New Course" noValidate>
-      <DrawerShell
-        title="New Course"
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
-              Create course
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          <DrawerSection title="General">
-            <FormField control={control} name="name" label="Name" required>
-              {(field) => <Input {...field} id="name" />}
-            </FormField>
-            <FormField control={control} name="description" label="Description" required>
-              {(field) => <Input.TextArea {...field} id="description" rows={4} />}
-            </FormField>
-          </DrawerSection>
+    <FormDrawer
+      title="New Course"
+      onSubmit={onSubmit}
+      close={close}
+      submitting={formState.isSubmitting}
+      submitLabel="Create course"
+    >
+      <CourseGeneralSection control={sections} />
 
-          <DrawerSection title="Pricing">
-            <FormField control={control} name="priceType" label="Price type">
-              {(field) => <PriceTypeRadio value={field.value} onChange={changePriceType} />}
-            </FormField>
-            {priceType === 'standard' ? (
-              <FormField control={control} name="price" label="Price" required>
-                {(field) => <Input {...field} id="price" prefix="$" inputMode="decimal" />}
-              </FormField>
-            ) : null}
-          </DrawerSection>
+      <DrawerSection title="Pricing">
+        <CoursePriceFields control={sections} priceType={priceType} onPriceTypeChange={changePriceType} />
+      </DrawerSection>
 
-          <DrawerSection title="Media">
-            <FormField control={control} name="images" label="Images" required>
-              {(field) => (
-                <MediaField
-                  value={field.value}
-                  onChange={(images) => setValue('images', images, { shouldValidate: formState.isSubmitted })}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Location">
-            <FormField control={control} name="location_id" label="Location" required>
-              {(field, state) => (
-                <LocationSelect
-                  id="location_id"
-                  value={field.value}
-                  onChange={field.onChange}
-                  status={state.error ? 'error' : undefined}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Instructor">
-            <FormField control={control} name="instructor_id" label="Instructor" required>
-              {(field, state) => (
-                <InstructorSelect
-                  id="instructor_id"
-                  value={field.value}
-                  onChange={field.onChange}
-                  status={state.error ? 'error' : undefined}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Details">
-            <FormField control={control} name="material" label="Category" required>
-              {(field, state) => (
-                <Select
-                  id="material"
-                  aria-label="Category"
-                  status={state.error ? 'error' : undefined}
-                  value={field.value}
-                  onChange={field.onChange}
-                  placeholder="Select a category"
-                  options={MATERIALS.map((m) => ({ value: m, label: m }))}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="level" label="Level" required>
-              {(field, state) => (
-                <Select
-                  id="level"
-                  aria-label="Level"
-                  status={state.error ? 'error' : undefined}
-                  value={field.value}
-                  onChange={field.onChange}
-                  placeholder="Select a level"
-                  options={LEVELS.map((l) => ({ value: l, label: l }))}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="capacity" label="Capacity" required>
-              {(field, state) => (
-                <NumberInput
-                  id="capacity"
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  status={state.error ? 'error' : undefined}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="tools" label="Tools">
-              {(field) => <Input.TextArea {...field} id="tools" rows={2} />}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Email confirmation">
-            <FormField control={control} name="auto_email" label="Confirmation email text">
-              {(field) => <Input.TextArea {...field} id="auto_email" rows={3} />}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Checkout Form">
-            <FormField control={control} name="checkoutFormFields">
-              {(field, state) => (
-                <CheckoutFormBuilder
-                  value={field.value}
-                  onChange={field.onChange}
-                  errors={state.error as FieldListErrors}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="formCollectionType" label="Collect the form">
-              {(field) => (
-                <Radio.Group
-                  id="formCollectionType"
-                  value={field.value}
-                  onChange={(e) => field.onChange(e.target.value)}
-                  options={[
-                    { value: 'order', label: 'Once per order' },
-                    { value: 'ticket', label: 'Once per ticket' },
-                  ]}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Intake waiver">
-            <FormField control={control} name="selected_waiver" label="Waiver">
-              {(field) => <WaiverPicker id="selected_waiver" value={field.value} onChange={field.onChange} />}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Cancellations and Rescheduling">
-            <PolicyFields
-              cancelPolicyId={cancelPolicyId}
-              reschedulePolicyId={reschedulePolicyId}
-              setValue={setValue}
+      <DrawerSection title="Media">
+        <FormField control={control} name="images" label="Images" required>
+          {(field) => (
+            <MediaField
+              value={field.value}
+              onChange={(images) => setValue('images', images, { shouldValidate: formState.isSubmitted })}
             />
-          </DrawerSection>
+          )}
+        </FormField>
+      </DrawerSection>
 
-          <DrawerSection title="Course Type">
-            <FormField control={control} name="single_party" extra="Stops new enrolments after one party.">
-              {() => (
-                <Flex gap={8} align="center">
-                  <Switch
-                    checked={singleParty}
-                    onChange={toggleSingleParty}
-                    aria-label="Single party course"
-                  />
-                  <span>Single party course</span>
-                </Flex>
-              )}
-            </FormField>
-            <FormField control={control} name="activity_type" label="Type">
-              {(field) => (
-                <Radio.Group
-                  id="activity_type"
-                  value={field.value}
-                  onChange={(e) => field.onChange(e.target.value)}
-                  options={[
-                    { value: 'scheduled', label: 'Scheduled (you set the dates)' },
-                    // Students set the time only for single party courses (spec 000 §2, §4).
-                    {
-                      value: 'appointment',
-                      label: 'Appointment (students set the time)',
-                      disabled: !singleParty,
-                    },
-                  ]}
-                />
-              )}
-            </FormField>
-            {activityType === 'scheduled' ? (
-              <CourseDefaultsFields control={control as unknown as Control<CourseDefaultsValues>} />
-            ) : null}
-          </DrawerSection>
+      <CourseLocationAndInstructorSections control={sections} />
 
-          {activityType === 'appointment' ? (
-            <DrawerSection title="Scheduling settings">
-              <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
-            </DrawerSection>
-          ) : null}
-        </Form>
-      </DrawerShell>
-    </form>
+      <DrawerSection title="Details">
+        <FormField control={control} name="material" label="Category" required>
+          {(field, state) => (
+            <Select
+              id="material"
+              aria-label="Category"
+              status={state.error ? 'error' : undefined}
+              value={field.value}
+              onChange={field.onChange}
+              placeholder="Select a category"
+              options={MATERIALS.map((m) => ({ value: m, label: m }))}
+            />
+          )}
+        </FormField>
+        <FormField control={control} name="level" label="Level" required>
+          {(field, state) => (
+            <Select
+              id="level"
+              aria-label="Level"
+              status={state.error ? 'error' : undefined}
+              value={field.value}
+              onChange={field.onChange}
+              placeholder="Select a level"
+              options={LEVELS.map((l) => ({ value: l, label: l }))}
+            />
+          )}
+        </FormField>
+        <NumberField control={control} name="capacity" label="Capacity" required />
+        <FormField control={control} name="tools" label="Tools">
+          {(field) => <Input.TextArea {...field} id="tools" rows={2} />}
+        </FormField>
+      </DrawerSection>
+
+      <DrawerSection title="Email confirmation">
+        <FormField control={control} name="auto_email" label="Confirmation email text">
+          {(field) => <Input.TextArea {...field} id="auto_email" rows={3} />}
+        </FormField>
+      </DrawerSection>
+
+      <CheckoutFormSection control={sections} />
+
+      <DrawerSection title="Intake waiver">
+        <FormField control={control} name="selected_waiver" label="Waiver">
+          {(field) => <WaiverPicker id="selected_waiver" value={field.value} onChange={field.onChange} />}
+        </FormField>
+      </DrawerSection>
+
+      <DrawerSection title="Cancellations and Rescheduling">
+        <PolicyFields
+          cancelPolicyId={cancelPolicyId}
+          reschedulePolicyId={reschedulePolicyId}
+          setValue={setValue}
+        />
+      </DrawerSection>
+
+      <DrawerSection title="Course Type">
+        <FormField control={control} name="single_party" extra="Stops new enrolments after one party.">
+          {() => (
+            <Flex gap={8} align="center">
+              <Switch checked={singleParty} onChange={toggleSingleParty} aria-label="Single party course" />
+              <span>Single party course</span>
+            </Flex>
+          )}
+        </FormField>
+        <FormField control={control} name="activity_type" label="Type">
+          {(field) => (
+            <Radio.Group
+              id="activity_type"
+              value={field.value}
+              onChange={(e) => field.onChange(e.target.value)}
+              options={[
+                { value: 'scheduled', label: 'Scheduled (you set the dates)' },
+                // Students set the time only for single party courses (spec 000 §2, §4).
+                {
+                  value: 'appointment',
+                  label: 'Appointment (students set the time)',
+                  disabled: !singleParty,
+                },
+              ]}
+            />
+          )}
+        </FormField>
+        {activityType === 'scheduled' ? (
+          <CourseDefaultsFields control={control as unknown as Control<CourseDefaultsValues>} />
+        ) : null}
+      </DrawerSection>
+
+      {activityType === 'appointment' ? (
+        <DrawerSection title="Scheduling settings">
+          <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
+        </DrawerSection>
+      ) : null}
+    </FormDrawer>
   );
 }

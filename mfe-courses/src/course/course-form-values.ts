@@ -1,4 +1,4 @@
-import type { CheckoutFormField } from '@studio/contracts';
+import type { CheckoutFormField, FormCollectionType, PriceType } from '@studio/contracts';
 
 /** Appointment scheduling settings, shared by the New and Edit Course forms. */
 export interface SchedulingValues {
@@ -18,3 +18,16 @@ export interface CourseDefaultsValues {
 }
 
 export type FormFields = CheckoutFormField[];
+
+/** The sections the New and Edit Course forms share (course-sections.tsx). */
+export interface CourseSectionValues {
+  name: string;
+  description: string;
+  priceType: PriceType;
+  /** Dollars as typed. */
+  price: string;
+  location_id: string | null;
+  instructor_id: string | null;
+  checkoutFormFields: CheckoutFormField[];
+  formCollectionType: FormCollectionType;
+}

@@ -10,23 +10,18 @@ import {
   type PriceType,
 } from '@studio/contracts';
 import {
-  useCancel,
-  busy,
   App,
-  Button,
   DrawerSection,
-  DrawerShell,
-  Form,
+  FormDrawer,
   FormField,
-  MediaField,
-  NumberInput,
   Input,
+  MediaField,
+  NumberField,
   QueryGuard,
-  setServerFieldErrors,
-  Radio,
   Select,
   Tag,
   courseQueries,
+  setServerFieldErrors,
   useQuery,
   useSkeletonDelay,
   useUnsavedChanges,
@@ -35,10 +30,18 @@ import {
   type DrawerProps,
 } from '@studio/ui';
 import { useUpdateCourse } from '../api/courses';
-import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
-import { CheckoutFormBuilder, type FieldListErrors } from '../course/checkout-form-builder';
-import { PriceTypeRadio } from '../course/price-type-radio';
-import { InstructorSelect, LocationSelect, WaiverPicker } from '../course/reference-selects';
+import type {
+  CourseDefaultsValues,
+  CourseSectionValues,
+  SchedulingValues,
+} from '../course/course-form-values';
+import {
+  CheckoutFormSection,
+  CourseGeneralSection,
+  CourseLocationAndInstructorSections,
+  CoursePriceFields,
+} from '../course/course-sections';
+import { WaiverPicker } from '../course/reference-selects';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
 import { courseToEditValues, EDIT_COURSE_FIELDS, type EditCourseValues } from './edit-course-values';
 import { SyncSettings } from './sync-settings';
@@ -79,7 +82,6 @@ export function EditCourseDrawer({ data, close }: DrawerProps<EditCourseDrawerDa
 }
 
 function EditCourseForm({ course, close }: { course: CourseDetail; close: () => void }) {
-  const cancel = useCancel(close);
   const { message } = App.useApp();
   const update = useUpdateCourse(course.activity_id);
   const [formError, setFormError] = useState<string | null>(null);
@@ -88,6 +90,7 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
     defaultValues: courseToEditValues(course),
   });
   const { control, setValue, setError, formState } = form;
+  const sections = control as unknown as Control<CourseSectionValues>;
   // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
   useUnsavedChanges(form.formState.isDirty);
   const [sync, eventId, priceType] = useWatch({
@@ -120,173 +123,87 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
   const badge = course.has_events ? <Tag color="green">Listed</Tag> : <Tag>Unlisted</Tag>;
 
   return (
-    <form onSubmit={onSubmit} aria-label="Edit Course" noValidate>
-      <DrawerShell
-        title="Edit Course"
-        extra={badge}
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          {formError ? (
-            <div role="alert" style={{ color: '#cf1322', marginBottom: 12 }}>
-              {formError}
-            </div>
-          ) : null}
-          <DrawerSection title="General">
-            <FormField control={control} name="name" label="Name" required>
-              {(field) => <Input {...field} id="name" />}
-            </FormField>
-            <FormField control={control} name="description" label="Description" required>
-              {(field) => <Input.TextArea {...field} id="description" rows={4} />}
-            </FormField>
-          </DrawerSection>
+    <FormDrawer
+      title="Edit Course"
+      extra={badge}
+      onSubmit={onSubmit}
+      close={close}
+      submitting={formState.isSubmitting}
+      formError={formError}
+    >
+      <CourseGeneralSection control={sections} />
 
-          <DrawerSection title="Media">
-            <FormField control={control} name="images" label="Images" required>
-              {(field) => <MediaField value={field.value} onChange={(images) => void saveImages(images)} />}
-            </FormField>
-          </DrawerSection>
+      <DrawerSection title="Media">
+        <FormField control={control} name="images" label="Images" required>
+          {(field) => <MediaField value={field.value} onChange={(images) => void saveImages(images)} />}
+        </FormField>
+      </DrawerSection>
 
-          <DrawerSection title="Details">
-            <FormField control={control} name="priceType" label="Price type">
-              {(field) => <PriceTypeRadio value={field.value} onChange={changePriceType} />}
-            </FormField>
-            {priceType === 'standard' ? (
-              <FormField control={control} name="price" label="Price" required>
-                {(field) => <Input {...field} id="price" prefix="$" inputMode="decimal" />}
-              </FormField>
-            ) : null}
-            <FormField control={control} name="capacity" label="Capacity" required>
-              {(field, state) => (
-                <NumberInput
-                  id="capacity"
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  status={state.error ? 'error' : undefined}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="level" label="Difficulty" required>
-              {(field, state) => (
-                <Select
-                  id="level"
-                  aria-label="Difficulty"
-                  status={state.error ? 'error' : undefined}
-                  value={field.value}
-                  onChange={field.onChange}
-                  placeholder="Select a difficulty"
-                  options={LEVELS.map((l) => ({ value: l, label: l }))}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="category_id" label="Material" required>
-              {(field, state) => (
-                <Select<number>
-                  id="category_id"
-                  aria-label="Material"
-                  status={state.error ? 'error' : undefined}
-                  value={field.value}
-                  onChange={field.onChange}
-                  placeholder="Select a material"
-                  options={CATEGORIES.map((c) => ({ value: c.category_id, label: c.name }))}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Location">
-            <FormField control={control} name="location_id" label="Location" required>
-              {(field, state) => (
-                <LocationSelect
-                  id="location_id"
-                  value={field.value}
-                  onChange={field.onChange}
-                  status={state.error ? 'error' : undefined}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Instructor">
-            <FormField control={control} name="instructor_id" label="Instructor" required>
-              {(field, state) => (
-                <InstructorSelect
-                  id="instructor_id"
-                  value={field.value}
-                  onChange={field.onChange}
-                  status={state.error ? 'error' : undefined}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Email confirmation">
-            <FormField control={control} name="autoEmail" label="Confirmation email text">
-              {(field) => <Input.TextArea {...field} id="autoEmail" rows={3} />}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Checkout Form">
-            <FormField control={control} name="checkoutFormFields">
-              {(field, state) => (
-                <CheckoutFormBuilder
-                  value={field.value}
-                  onChange={field.onChange}
-                  errors={state.error as FieldListErrors}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="formCollectionType" label="Collect the form">
-              {(field) => (
-                <Radio.Group
-                  id="formCollectionType"
-                  value={field.value}
-                  onChange={(e) => field.onChange(e.target.value)}
-                  options={[
-                    { value: 'order', label: 'Once per order' },
-                    { value: 'ticket', label: 'Once per ticket' },
-                  ]}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Intake waiver">
-            <FormField control={control} name="required_waiver_id" label="Waiver">
-              {(field) => (
-                <WaiverPicker id="required_waiver_id" value={field.value} onChange={field.onChange} />
-              )}
-            </FormField>
-          </DrawerSection>
-
-          <DrawerSection title="Sync settings">
-            <SyncSettings
-              sync={sync}
-              onSyncChange={(on) => setValue('sync_with_eventbrite', on)}
-              eventId={eventId}
-              onEventChange={(id) =>
-                setValue('eventbrite_event_id', id, { shouldValidate: formState.isSubmitted })
-              }
-              eventError={formState.errors.eventbrite_event_id?.message}
+      <DrawerSection title="Details">
+        <CoursePriceFields control={sections} priceType={priceType} onPriceTypeChange={changePriceType} />
+        <NumberField control={control} name="capacity" label="Capacity" required />
+        <FormField control={control} name="level" label="Difficulty" required>
+          {(field, state) => (
+            <Select
+              id="level"
+              aria-label="Difficulty"
+              status={state.error ? 'error' : undefined}
+              value={field.value}
+              onChange={field.onChange}
+              placeholder="Select a difficulty"
+              options={LEVELS.map((l) => ({ value: l, label: l }))}
             />
-          </DrawerSection>
+          )}
+        </FormField>
+        <FormField control={control} name="category_id" label="Material" required>
+          {(field, state) => (
+            <Select<number>
+              id="category_id"
+              aria-label="Material"
+              status={state.error ? 'error' : undefined}
+              value={field.value}
+              onChange={field.onChange}
+              placeholder="Select a material"
+              options={CATEGORIES.map((c) => ({ value: c.category_id, label: c.name }))}
+            />
+          )}
+        </FormField>
+      </DrawerSection>
 
-          <DrawerSection title="Scheduling settings">
-            <CourseDefaultsFields control={control as unknown as Control<CourseDefaultsValues>} />
-            {course.activity_type === 'appointment' ? (
-              <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
-            ) : null}
-          </DrawerSection>
-        </Form>
-      </DrawerShell>
-    </form>
+      <CourseLocationAndInstructorSections control={sections} />
+
+      <DrawerSection title="Email confirmation">
+        <FormField control={control} name="autoEmail" label="Confirmation email text">
+          {(field) => <Input.TextArea {...field} id="autoEmail" rows={3} />}
+        </FormField>
+      </DrawerSection>
+
+      <CheckoutFormSection control={sections} />
+
+      <DrawerSection title="Intake waiver">
+        <FormField control={control} name="required_waiver_id" label="Waiver">
+          {(field) => <WaiverPicker id="required_waiver_id" value={field.value} onChange={field.onChange} />}
+        </FormField>
+      </DrawerSection>
+
+      <DrawerSection title="Sync settings">
+        <SyncSettings
+          sync={sync}
+          onSyncChange={(on) => setValue('sync_with_eventbrite', on)}
+          eventId={eventId}
+          onEventChange={(id) =>
+            setValue('eventbrite_event_id', id, { shouldValidate: formState.isSubmitted })
+          }
+          eventError={formState.errors.eventbrite_event_id?.message}
+        />
+      </DrawerSection>
+
+      <DrawerSection title="Scheduling settings">
+        <CourseDefaultsFields control={control as unknown as Control<CourseDefaultsValues>} />
+        {course.activity_type === 'appointment' ? (
+          <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
+        ) : null}
+      </DrawerSection>
+    </FormDrawer>
   );
 }
