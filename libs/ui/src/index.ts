@@ -40,6 +40,7 @@ export * from './form/date-input';
 export * from './form/media-field';
 export * from './form/number-input';
 export * from './form/number-field';
+export * from './form/labeled-switch';
 export * from './form/image-file-check';
 export * from './overlay/overlay-state';
 export * from './overlay/overlay-context';

@@ -1,0 +1,28 @@
+import { Flex, Switch } from '../antd/antd-components';
+
+interface LabeledSwitchProps {
+  /** Shown beside the switch and read as its name. */
+  label: string;
+  checked: boolean | undefined;
+  onChange: (on: boolean) => void;
+  id?: string;
+  disabled?: boolean;
+  loading?: boolean;
+}
+
+/** An on/off switch with its label beside it ("Sync with Eventbrite"). */
+export function LabeledSwitch({ label, checked, onChange, id, disabled, loading }: LabeledSwitchProps) {
+  return (
+    <Flex gap={8} align="center">
+      <Switch
+        id={id}
+        checked={checked}
+        onChange={(on) => onChange(on)}
+        disabled={disabled}
+        loading={loading}
+        aria-label={label}
+      />
+      <span>{label}</span>
+    </Flex>
+  );
+}
