@@ -10,7 +10,6 @@ import {
 import {
   App,
   DrawerSection,
-  Flex,
   FormDrawer,
   FormField,
   Input,
@@ -18,11 +17,11 @@ import {
   NumberField,
   Radio,
   Select,
-  Switch,
   setServerFieldErrors,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
+  LabeledSwitch,
 } from '@studio/ui';
 import { alertNewCourse, useCreateCourse } from '../api/courses';
 import type {
@@ -178,10 +177,7 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
       <DrawerSection title="Course Type">
         <FormField control={control} name="single_party" extra="Stops new enrolments after one party.">
           {() => (
-            <Flex gap={8} align="center">
-              <Switch checked={singleParty} onChange={toggleSingleParty} aria-label="Single party course" />
-              <span>Single party course</span>
-            </Flex>
+            <LabeledSwitch label="Single party course" checked={singleParty} onChange={toggleSingleParty} />
           )}
         </FormField>
         <FormField control={control} name="activity_type" label="Type">

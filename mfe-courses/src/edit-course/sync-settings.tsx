@@ -1,4 +1,4 @@
-import { Alert, Flex, Select, serverMessage, Switch, syncQueries, useQuery } from '@studio/ui';
+import { Alert, Flex, Select, serverMessage, syncQueries, useQuery, LabeledSwitch } from '@studio/ui';
 
 interface SyncSettingsProps {
   sync: boolean;
@@ -28,10 +28,7 @@ export function SyncSettings({ sync, onSyncChange, eventId, onEventChange, event
   const failure = events.error ? serverMessage(events.error, 'Eventbrite events could not be loaded.') : null;
   return (
     <Flex vertical gap={8}>
-      <Flex gap={8} align="center">
-        <Switch checked={sync} onChange={onSyncChange} aria-label="Sync with Eventbrite" />
-        <span>Sync with Eventbrite</span>
-      </Flex>
+      <LabeledSwitch label="Sync with Eventbrite" checked={sync} onChange={onSyncChange} />
       {sync ? (
         <Flex vertical gap={4}>
           {failure ? <Alert type="warning" showIcon title={failure} /> : null}

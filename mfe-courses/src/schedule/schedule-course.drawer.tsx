@@ -13,13 +13,11 @@ import {
   Button,
   DrawerSection,
   DrawerShell,
-  Flex,
   Form,
   FormField,
   Input,
   QueryGuard,
   Select,
-  Switch,
   courseQueries,
   instructorQueries,
   locationQueries,
@@ -29,6 +27,7 @@ import {
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
+  LabeledSwitch,
 } from '@studio/ui';
 import { DayRows } from './day-rows';
 import { useScheduleEvent } from '../api/events';
@@ -143,10 +142,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
             )}
           </FormField>
           <Form.Item>
-            <Flex gap={8} align="center">
-              <Switch checked={overridePrice} onChange={togglePrice} aria-label="Override price" />
-              <span>Override price</span>
-            </Flex>
+            <LabeledSwitch label="Override price" checked={overridePrice} onChange={togglePrice} />
           </Form.Item>
           {overridePrice ? (
             <FormField control={control} name="price" label="Price" required>
@@ -163,10 +159,7 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
             </FormField>
           ) : null}
           <Form.Item>
-            <Flex gap={8} align="center">
-              <Switch checked={setCapacity} onChange={toggleCapacity} aria-label="Set capacity" />
-              <span>Set capacity</span>
-            </Flex>
+            <LabeledSwitch label="Set capacity" checked={setCapacity} onChange={toggleCapacity} />
           </Form.Item>
           {setCapacity ? (
             <FormField control={control} name="capacity" label="Capacity" required>
@@ -230,14 +223,11 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
         <DrawerSection title="Sync settings">
           <FormField control={control} name="sync_with_eventbrite">
             {(field) => (
-              <Flex gap={8} align="center">
-                <Switch
-                  checked={Boolean(field.value)}
-                  onChange={field.onChange}
-                  aria-label="Sync with Eventbrite"
-                />
-                <span>Sync with Eventbrite</span>
-              </Flex>
+              <LabeledSwitch
+                label="Sync with Eventbrite"
+                checked={Boolean(field.value)}
+                onChange={field.onChange}
+              />
             )}
           </FormField>
         </DrawerSection>

@@ -5,7 +5,6 @@ import {
   Flex,
   Form,
   Select,
-  Switch,
   Tabs,
   Typography,
   courseQueries,
@@ -13,6 +12,7 @@ import {
   usePickerList,
   usePublicHost,
   type DrawerProps,
+  LabeledSwitch,
 } from '@studio/ui';
 import { CopyLinkBox } from './copy-link-box';
 import { sessionLabel, shareLink, type ShareTarget } from './share-link';
@@ -99,16 +99,13 @@ function CourseShare({ data }: { data: ShareDrawerData }) {
           />
         </Form.Item>
         <Form.Item extra="Customers will be sent directly to checkout and bypass date selection.">
-          <Flex gap={8} align="center">
-            <Switch
-              checked={byDate}
-              onChange={toggleDate}
-              loading={sessionsLoading}
-              disabled={sessionsLoading}
-              aria-label="Link to a specific course date?"
-            />
-            <span>Link to a specific course date?</span>
-          </Flex>
+          <LabeledSwitch
+            label="Link to a specific course date?"
+            checked={byDate}
+            onChange={toggleDate}
+            loading={sessionsLoading}
+            disabled={sessionsLoading}
+          />
         </Form.Item>
         {byDate ? (
           <Form.Item label="Session" htmlFor="share-session">

@@ -1,13 +1,8 @@
 import { useForm } from 'react-hook-form';
 import { MESSAGES, switchOrganizationSchema, type SwitchOrganizationInput } from '@studio/contracts';
 import {
-  useCancel,
-  busy,
   App,
-  Button,
   DrawerSection,
-  DrawerShell,
-  Form,
   FormField,
   QueryGuard,
   Select,
@@ -17,6 +12,7 @@ import {
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
+  FormDrawer,
 } from '@studio/ui';
 import { organizationQueries, page, useSwitchOrganization } from '../api/organizations';
 
@@ -24,7 +20,6 @@ const RELOAD_AFTER_MS = 600;
 
 /** Super Admin Settings: lists every organization by name and switches the caller's account to one. */
 export function SuperAdminDrawer({ close }: DrawerProps) {
-  const cancel = useCancel(close);
   const { message } = App.useApp();
   const { session } = useSession();
   const waiting = useSkeletonDelay();
@@ -61,40 +56,31 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
 
   function renderOrganizations(organizations: NonNullable<typeof query.data>) {
     return (
-      <form onSubmit={onSubmit} aria-label="Super Admin Settings">
-        <DrawerShell
-          title="Super Admin Settings"
-          footer={
-            <>
-              <Button onClick={cancel}>Cancel</Button>
-              <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
-                Save
-              </Button>
-            </>
-          }
-        >
-          <Form layout="vertical" component={false}>
-            <DrawerSection title="Organization">
-              <FormField control={form.control} name="org_id" label="Organization you administer">
-                {(field) => (
-                  <Select
-                    id="org_id"
-                    value={field.value || undefined}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    placeholder="Select an organization"
-                    showSearch={{ optionFilterProp: 'label' }}
-                    options={organizations.map((org) => ({
-                      value: org.organization_id,
-                      label: org.name,
-                    }))}
-                  />
-                )}
-              </FormField>
-            </DrawerSection>
-          </Form>
-        </DrawerShell>
-      </form>
+      <FormDrawer
+        title="Super Admin Settings"
+        onSubmit={onSubmit}
+        close={close}
+        submitting={form.formState.isSubmitting}
+      >
+        <DrawerSection title="Organization">
+          <FormField control={form.control} name="org_id" label="Organization you administer">
+            {(field) => (
+              <Select
+                id="org_id"
+                value={field.value || undefined}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                placeholder="Select an organization"
+                showSearch={{ optionFilterProp: 'label' }}
+                options={organizations.map((org) => ({
+                  value: org.organization_id,
+                  label: org.name,
+                }))}
+              />
+            )}
+          </FormField>
+        </DrawerSection>
+      </FormDrawer>
     );
   }
 }

@@ -8,24 +8,19 @@ import {
 } from '@studio/contracts';
 import {
   App,
-  Button,
   DrawerSection,
-  DrawerShell,
-  Flex,
-  Form,
   FormField,
   QueryGuard,
   Select,
-  Switch,
-  busy,
   syncQueries,
   useSaveSyncConfig,
-  useCancel,
   useQuery,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
+  LabeledSwitch,
+  FormDrawer,
 } from '@studio/ui';
 import { SyncConnection } from './sync-connection';
 import { SyncActivitySection } from './sync-activity';
@@ -113,7 +108,6 @@ function pickerOptions(choices: SyncRemoteChoice[], saved: string | null | undef
  */
 export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider: SyncProviderName }) {
   const label = SYNC_PROVIDER_LABELS[provider];
-  const cancel = useCancel(close);
   const { message } = App.useApp();
   const saveConfig = useSaveSyncConfig(provider);
   const waiting = useSkeletonDelay();
@@ -149,61 +143,49 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
     const connected = data.provider.connected;
 
     return (
-      <form onSubmit={onSubmit} aria-label={`${label} settings`}>
-        <DrawerShell
-          title={`${label} settings`}
-          footer={
-            <>
-              <Button onClick={cancel}>Cancel</Button>
-              <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
-                Save
-              </Button>
-            </>
-          }
-        >
-          <Form layout="vertical" component={false}>
-            <DrawerSection title="Connection">
-              <SyncConnection provider={provider} state={data.provider} />
-            </DrawerSection>
-            <DrawerSection title="Settings">
-              {picker ? (
-                <FormField control={form.control} name={picker.name} label={picker.label}>
-                  {(field) => (
-                    <Select
-                      id={picker.name}
-                      value={field.value || undefined}
-                      onChange={(v: string | undefined) => field.onChange(v ?? null)}
-                      onBlur={field.onBlur}
-                      allowClear
-                      placeholder={picker.placeholder}
-                      notFoundContent={connected ? 'Nothing to choose from' : M.notConnected(provider)}
-                      options={pickerOptions(choices, field.value)}
-                    />
-                  )}
-                </FormField>
-              ) : null}
-              {TOGGLES[provider].map((toggle) => (
-                <FormField key={toggle.name} control={form.control} name={toggle.name} extra={toggle.extra}>
-                  {(field) => (
-                    <Flex gap={8} align="center">
-                      <Switch
-                        id={toggle.name}
-                        checked={toggle.fixed ? true : Boolean(field.value)}
-                        disabled={toggle.fixed}
-                        onChange={(on) => field.onChange(on)}
-                        aria-label={toggle.label}
-                      />
-                      <span>{toggle.label}</span>
-                    </Flex>
-                  )}
-                </FormField>
-              ))}
-            </DrawerSection>
-            <SyncActivitySection provider={provider} data={data} />
-            {provider === 'eventbrite' ? <SyncConflictsSection data={data} /> : null}
-          </Form>
-        </DrawerShell>
-      </form>
+      <FormDrawer
+        title={`${label} settings`}
+        onSubmit={onSubmit}
+        close={close}
+        submitting={form.formState.isSubmitting}
+      >
+        <DrawerSection title="Connection">
+          <SyncConnection provider={provider} state={data.provider} />
+        </DrawerSection>
+        <DrawerSection title="Settings">
+          {picker ? (
+            <FormField control={form.control} name={picker.name} label={picker.label}>
+              {(field) => (
+                <Select
+                  id={picker.name}
+                  value={field.value || undefined}
+                  onChange={(v: string | undefined) => field.onChange(v ?? null)}
+                  onBlur={field.onBlur}
+                  allowClear
+                  placeholder={picker.placeholder}
+                  notFoundContent={connected ? 'Nothing to choose from' : M.notConnected(provider)}
+                  options={pickerOptions(choices, field.value)}
+                />
+              )}
+            </FormField>
+          ) : null}
+          {TOGGLES[provider].map((toggle) => (
+            <FormField key={toggle.name} control={form.control} name={toggle.name} extra={toggle.extra}>
+              {(field) => (
+                <LabeledSwitch
+                  label={toggle.label}
+                  id={toggle.name}
+                  checked={toggle.fixed ? true : Boolean(field.value)}
+                  disabled={toggle.fixed}
+                  onChange={(on) => field.onChange(on)}
+                />
+              )}
+            </FormField>
+          ))}
+        </DrawerSection>
+        <SyncActivitySection provider={provider} data={data} />
+        {provider === 'eventbrite' ? <SyncConflictsSection data={data} /> : null}
+      </FormDrawer>
     );
   }
 }

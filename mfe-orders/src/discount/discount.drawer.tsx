@@ -12,15 +12,10 @@ import {
 import {
   DATE_INPUT_FORMAT,
   WALL_DATE_FORMAT,
-  useCancel,
-  busy,
   App,
-  Button,
   DatePicker,
   DrawerSection,
-  DrawerShell,
   Flex,
-  Form,
   FormField,
   Input,
   QueryGuard,
@@ -38,6 +33,7 @@ import {
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
+  FormDrawer,
 } from '@studio/ui';
 import { DISCOUNT_API_FIELDS, discountQueries, useSaveDiscount, type PromoCode } from '../api/discounts';
 
@@ -72,7 +68,6 @@ function EditDiscount({ id, close }: { id: string; close: () => void }) {
 }
 
 function DiscountForm({ discount, close }: { discount: PromoCode | null; close: () => void }) {
-  const cancel = useCancel(close);
   const { message } = App.useApp();
   const save = useSaveDiscount(discount?.id ?? null);
   const timezone = useOrganizationTimezone();
@@ -109,123 +104,110 @@ function DiscountForm({ discount, close }: { discount: PromoCode | null; close: 
 
   const title = discount ? 'Edit Discount' : 'New Discount';
   return (
-    <form onSubmit={onSubmit} aria-label={title} noValidate>
-      <DrawerShell
-        title={title}
-        extra={
-          discount ? (
-            <Tag color={STATUS_COLOR[discount.status]}>
-              {discount.status[0].toUpperCase() + discount.status.slice(1)}
-            </Tag>
-          ) : undefined
-        }
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          {formError ? (
-            <div role="alert" style={{ color: '#cf1322', marginBottom: 12 }}>
-              {formError}
-            </div>
-          ) : null}
-          <DrawerSection title="General">
-            <FormField control={control} name="label" label="Label" required>
-              {(field) => <Input {...field} id="label" aria-label="Label" maxLength={200} />}
-            </FormField>
-            <FormField control={control} name="code" label="Code" required>
-              {(field) => <Input {...field} id="code" aria-label="Code" maxLength={50} />}
-            </FormField>
-          </DrawerSection>
+    <FormDrawer
+      title={title}
+      extra={
+        discount ? (
+          <Tag color={STATUS_COLOR[discount.status]}>
+            {discount.status[0].toUpperCase() + discount.status.slice(1)}
+          </Tag>
+        ) : undefined
+      }
+      onSubmit={onSubmit}
+      close={close}
+      submitting={formState.isSubmitting}
+      formError={formError}
+    >
+      <DrawerSection title="General">
+        <FormField control={control} name="label" label="Label" required>
+          {(field) => <Input {...field} id="label" aria-label="Label" maxLength={200} />}
+        </FormField>
+        <FormField control={control} name="code" label="Code" required>
+          {(field) => <Input {...field} id="code" aria-label="Code" maxLength={50} />}
+        </FormField>
+      </DrawerSection>
 
-          <DrawerSection title="Pricing">
-            <FormField control={control} name="type" label="Discount type">
-              {(field) => (
-                <Radio.Group
-                  value={field.value}
-                  onChange={(event) => field.onChange(event.target.value)}
-                  options={[
-                    { value: 'dollar', label: 'Dollar amount' },
-                    { value: 'percentage', label: 'Percentage' },
-                  ]}
-                />
-              )}
-            </FormField>
-            <FormField control={control} name="value" label="Value" required>
-              {(field) => (
-                <Input
-                  {...field}
-                  id="value"
-                  aria-label="Value"
-                  inputMode="decimal"
-                  prefix={type === 'dollar' ? '$' : undefined}
-                  suffix={type === 'percentage' ? '%' : undefined}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
+      <DrawerSection title="Pricing">
+        <FormField control={control} name="type" label="Discount type">
+          {(field) => (
+            <Radio.Group
+              value={field.value}
+              onChange={(event) => field.onChange(event.target.value)}
+              options={[
+                { value: 'dollar', label: 'Dollar amount' },
+                { value: 'percentage', label: 'Percentage' },
+              ]}
+            />
+          )}
+        </FormField>
+        <FormField control={control} name="value" label="Value" required>
+          {(field) => (
+            <Input
+              {...field}
+              id="value"
+              aria-label="Value"
+              inputMode="decimal"
+              prefix={type === 'dollar' ? '$' : undefined}
+              suffix={type === 'percentage' ? '%' : undefined}
+            />
+          )}
+        </FormField>
+      </DrawerSection>
 
-          <DrawerSection title="Settings">
-            <FormField control={control} name="limit_to_course" label="Limit to one course">
-              {(field) => (
-                <Switch checked={field.value} onChange={field.onChange} aria-label="Limit to one course" />
-              )}
-            </FormField>
-            {limited ? (
-              <FormField control={control} name="activity_id" label="Course" required>
-                {(field) => (
-                  <Select
-                    id="activity_id"
-                    aria-label="Course"
-                    value={field.value ?? undefined}
-                    onChange={(value: string) => field.onChange(value)}
-                    onBlur={field.onBlur}
-                    placeholder="Select a course"
-                    showSearch={{ optionFilterProp: 'label' }}
-                    options={courses.map((course) => ({ value: course.activity_id, label: course.name }))}
-                  />
-                )}
-              </FormField>
-            ) : null}
-            <FormField control={control} name="apply_logic" label="Apply discount">
-              {(field) => (
-                <Radio.Group
-                  value={field.value}
-                  onChange={(event) => field.onChange(event.target.value)}
-                  options={[
-                    { value: 'once', label: 'Once per order' },
-                    { value: 'each', label: 'To each item' },
-                  ]}
-                />
-              )}
-            </FormField>
-            <DateTimeRow
-              control={control}
-              enabledName="has_start"
-              dateName="start_date"
-              timeName="start_time"
-              label="Start date"
-              enabled={hasStart}
-              timezone={timezone}
+      <DrawerSection title="Settings">
+        <FormField control={control} name="limit_to_course" label="Limit to one course">
+          {(field) => (
+            <Switch checked={field.value} onChange={field.onChange} aria-label="Limit to one course" />
+          )}
+        </FormField>
+        {limited ? (
+          <FormField control={control} name="activity_id" label="Course" required>
+            {(field) => (
+              <Select
+                id="activity_id"
+                aria-label="Course"
+                value={field.value ?? undefined}
+                onChange={(value: string) => field.onChange(value)}
+                onBlur={field.onBlur}
+                placeholder="Select a course"
+                showSearch={{ optionFilterProp: 'label' }}
+                options={courses.map((course) => ({ value: course.activity_id, label: course.name }))}
+              />
+            )}
+          </FormField>
+        ) : null}
+        <FormField control={control} name="apply_logic" label="Apply discount">
+          {(field) => (
+            <Radio.Group
+              value={field.value}
+              onChange={(event) => field.onChange(event.target.value)}
+              options={[
+                { value: 'once', label: 'Once per order' },
+                { value: 'each', label: 'To each item' },
+              ]}
             />
-            <DateTimeRow
-              control={control}
-              enabledName="has_end"
-              dateName="end_date"
-              timeName="end_time"
-              label="End date"
-              enabled={hasEnd}
-              timezone={timezone}
-            />
-          </DrawerSection>
-        </Form>
-      </DrawerShell>
-    </form>
+          )}
+        </FormField>
+        <DateTimeRow
+          control={control}
+          enabledName="has_start"
+          dateName="start_date"
+          timeName="start_time"
+          label="Start date"
+          enabled={hasStart}
+          timezone={timezone}
+        />
+        <DateTimeRow
+          control={control}
+          enabledName="has_end"
+          dateName="end_date"
+          timeName="end_time"
+          label="End date"
+          enabled={hasEnd}
+          timezone={timezone}
+        />
+      </DrawerSection>
+    </FormDrawer>
   );
 }
 

@@ -13,31 +13,28 @@ import {
   type ProductPriceType,
 } from '@studio/contracts';
 import {
-  useCancel,
-  busy,
   Alert,
   App,
   Button,
   DrawerSection,
-  DrawerShell,
   Flex,
-  Form,
   FormField,
   Input,
   LoadingSkeleton,
   MediaField,
-  NumberInput,
   QueryGuard,
   setServerFieldErrors,
   Radio,
   Select,
-  Switch,
   useDrawer,
   useQuery,
   useSkeletonDelay,
   useUnsavedChanges,
   zodResolver,
   type DrawerProps,
+  LabeledSwitch,
+  FormDrawer,
+  NumberField,
 } from '@studio/ui';
 import { useLoyaltyProgram } from './loyalty-program';
 import {
@@ -93,7 +90,6 @@ interface ProductFormProps {
 }
 
 function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps) {
-  const cancel = useCancel(close);
   const drawer = useDrawer();
   const { message } = App.useApp();
   const create = useCreateProduct();
@@ -146,124 +142,88 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
   };
 
   return (
-    <form onSubmit={onSubmit} aria-label={title} noValidate>
-      <DrawerShell
-        title={title}
-        footer={
-          <>
-            <Button onClick={cancel}>Cancel</Button>
-            {product ? (
-              <Button
-                onClick={() => drawer.open('share', { mode: 'product', product_id: product.product_id })}
-              >
-                Share
-              </Button>
-            ) : null}
-            <Button type="primary" htmlType="submit" loading={busy(formState.isSubmitting)}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <Form layout="vertical" component={false}>
-          {formError ? <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} /> : null}
-          <DrawerSection title="General">
-            <FormField control={control} name="productName" label="Name" required>
-              {(field) => <Input {...field} id="productName" />}
-            </FormField>
-            <FormField control={control} name="productDescription" label="Description">
-              {(field) => <Input.TextArea {...field} id="productDescription" rows={4} />}
-            </FormField>
-          </DrawerSection>
+    <FormDrawer
+      title={title}
+      onSubmit={onSubmit}
+      close={close}
+      submitting={formState.isSubmitting}
+      actions={
+        product ? (
+          <Button onClick={() => drawer.open('share', { mode: 'product', product_id: product.product_id })}>
+            Share
+          </Button>
+        ) : null
+      }
+    >
+      {formError ? <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} /> : null}
+      <DrawerSection title="General">
+        <FormField control={control} name="productName" label="Name" required>
+          {(field) => <Input {...field} id="productName" />}
+        </FormField>
+        <FormField control={control} name="productDescription" label="Description">
+          {(field) => <Input.TextArea {...field} id="productDescription" rows={4} />}
+        </FormField>
+      </DrawerSection>
 
-          <DrawerSection title="Pricing">
-            <FormField control={control} name="priceType" label="Price type">
-              {(field) => (
-                <Radio.Group
-                  id="priceType"
-                  value={field.value}
-                  onChange={(event) => changePriceType(event.target.value as ProductPriceType)}
-                  options={PRODUCT_PRICE_TYPES.map((value) => ({
-                    value,
-                    label: PRODUCT_PRICE_TYPE_LABELS[value],
-                  }))}
+      <DrawerSection title="Pricing">
+        <FormField control={control} name="priceType" label="Price type">
+          {(field) => (
+            <Radio.Group
+              id="priceType"
+              value={field.value}
+              onChange={(event) => changePriceType(event.target.value as ProductPriceType)}
+              options={PRODUCT_PRICE_TYPES.map((value) => ({
+                value,
+                label: PRODUCT_PRICE_TYPE_LABELS[value],
+              }))}
+            />
+          )}
+        </FormField>
+        <FormField control={control} name="amount" label="Amount" required={priceType !== 'leadMagnet'}>
+          {(field) => <Input {...field} id="amount" prefix="$" inputMode="decimal" />}
+        </FormField>
+        {priceType === 'subscription' ? (
+          <Flex gap={12}>
+            <NumberField control={control} name="renewalIntervalQuantity" label="Renews every" required />
+            <FormField control={control} name="renewalIntervalUnits" label="Unit" required>
+              {(field, state) => (
+                <Select
+                  id="renewalIntervalUnits"
+                  aria-label="Renewal unit"
+                  status={state.error ? 'error' : undefined}
+                  value={field.value || undefined}
+                  onChange={field.onChange}
+                  style={{ width: 140 }}
+                  options={RENEWAL_INTERVAL_UNITS.map((unit) => ({ value: unit, label: unit }))}
                 />
               )}
             </FormField>
-            <FormField control={control} name="amount" label="Amount" required={priceType !== 'leadMagnet'}>
-              {(field) => <Input {...field} id="amount" prefix="$" inputMode="decimal" />}
-            </FormField>
-            {priceType === 'subscription' ? (
-              <Flex gap={12}>
-                <FormField control={control} name="renewalIntervalQuantity" label="Renews every" required>
-                  {(field, state) => (
-                    <NumberInput
-                      id="renewalIntervalQuantity"
-                      value={field.value}
-                      onChange={field.onChange}
-                      onBlur={field.onBlur}
-                      status={state.error ? 'error' : undefined}
-                    />
-                  )}
-                </FormField>
-                <FormField control={control} name="renewalIntervalUnits" label="Unit" required>
-                  {(field, state) => (
-                    <Select
-                      id="renewalIntervalUnits"
-                      aria-label="Renewal unit"
-                      status={state.error ? 'error' : undefined}
-                      value={field.value || undefined}
-                      onChange={field.onChange}
-                      style={{ width: 140 }}
-                      options={RENEWAL_INTERVAL_UNITS.map((unit) => ({ value: unit, label: unit }))}
-                    />
-                  )}
-                </FormField>
-              </Flex>
-            ) : null}
-          </DrawerSection>
+          </Flex>
+        ) : null}
+      </DrawerSection>
 
-          <DrawerSection title="Media">
-            <FormField control={control} name="images" label="Images">
-              {(field) => (
-                <MediaField
-                  subject="Product"
-                  value={field.value}
-                  onChange={(images) => setValue('images', images, revalidate)}
-                />
-              )}
-            </FormField>
-          </DrawerSection>
+      <DrawerSection title="Media">
+        <FormField control={control} name="images" label="Images">
+          {(field) => (
+            <MediaField
+              subject="Product"
+              value={field.value}
+              onChange={(images) => setValue('images', images, revalidate)}
+            />
+          )}
+        </FormField>
+      </DrawerSection>
 
-          <DrawerSection title="Loyalty">
-            <FormField control={control} name="earnPoints" extra={LOYALTY_MESSAGES.rule}>
-              {(field) => (
-                <Flex gap={8} align="center">
-                  <Switch
-                    checked={field.value}
-                    onChange={toggleEarnPoints}
-                    aria-label="Earn loyalty points"
-                  />
-                  <span>Earn loyalty points</span>
-                </Flex>
-              )}
-            </FormField>
-            {earnPoints ? (
-              <FormField control={control} name="rewardAmount" label="Reward amount" required>
-                {(field, state) => (
-                  <NumberInput
-                    id="rewardAmount"
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    status={state.error ? 'error' : undefined}
-                  />
-                )}
-              </FormField>
-            ) : null}
-          </DrawerSection>
-        </Form>
-      </DrawerShell>
-    </form>
+      <DrawerSection title="Loyalty">
+        <FormField control={control} name="earnPoints" extra={LOYALTY_MESSAGES.rule}>
+          {(field) => (
+            <LabeledSwitch label="Earn loyalty points" checked={field.value} onChange={toggleEarnPoints} />
+          )}
+        </FormField>
+        {earnPoints ? (
+          <NumberField control={control} name="rewardAmount" label="Reward amount" required />
+        ) : null}
+      </DrawerSection>
+    </FormDrawer>
   );
 }

@@ -11,7 +11,6 @@ import {
   FormField,
   Input,
   Select,
-  Switch,
   Table,
   Tag,
   useOrganizationTimezone,
@@ -21,6 +20,7 @@ import {
   useQuery,
   type LocationItem,
   PageFrame,
+  LabeledSwitch,
 } from '@studio/ui';
 import { useSaveLocation } from './reference.api';
 import type { LocationBody } from './reference.api';
@@ -126,15 +126,12 @@ export function LocationsPage() {
                 extra="Sessions here get a Zoom meeting, with its join link on the session, when Zoom is connected."
               >
                 {(field) => (
-                  <Flex gap={8} align="center">
-                    <Switch
-                      id="online"
-                      checked={Boolean(field.value)}
-                      onChange={(on) => field.onChange(on)}
-                      aria-label="Classes here happen online"
-                    />
-                    <span>Classes here happen online</span>
-                  </Flex>
+                  <LabeledSwitch
+                    label="Classes here happen online"
+                    id="online"
+                    checked={Boolean(field.value)}
+                    onChange={(on) => field.onChange(on)}
+                  />
                 )}
               </FormField>
               <Flex gap={8}>
