@@ -81,3 +81,37 @@ export async function chooseOption(combobox, title) {
   }
   throw lastError;
 }
+
+/**
+ * Chooses an item of an antd Dropdown menu (`trigger`: the button that opens it), opening it first
+ * unless it is open. The item is clicked only once the popup's opening motion has ended: while it
+ * moves, playwright retries its click with a forced scrollIntoView, and behind a drawer that scrolls
+ * the page under the popup (portaled into the body) until antd realigns it, sometimes between
+ * mousedown and mouseup, so the click is lost while the action reports success. antd closes the
+ * menu once an item is chosen; a menu still open after the click was missed, and is tried again,
+ * up to 3 times (a missed click chose nothing, so trying again does not choose twice).
+ */
+export async function chooseMenuItem(trigger, name) {
+  const page = trigger.page();
+  // The open popup holding that item (not a hidden one, nor one closing).
+  const open = page
+    .locator('.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-leave"])')
+    .filter({ has: page.getByRole('menuitem', { name, exact: true }) });
+  let lastError;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (!(await open.isVisible())) await trigger.click();
+    await open.waitFor();
+    await page.waitForFunction(
+      (el) => ![...el.classList].some((c) => /-(appear|enter)(-|$)/.test(c)),
+      await open.elementHandle(),
+    );
+    await open.getByRole('menuitem', { name, exact: true }).click();
+    try {
+      await open.waitFor({ state: 'hidden', timeout: 5000 });
+      return;
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServer } from '../support/server.mjs';
 import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 
@@ -115,8 +115,7 @@ test("student drawer: the student's orders open the order drawer, and points set
   await orders.getByRole('button', { name: `Order #${first.order_number}` }).waitFor();
 
   // Points: set to 1250 in the dialog; the balance reads 1,250 and the API agrees.
-  await drawer.getByRole('button', { name: 'Student actions' }).click();
-  await page.getByRole('menuitem', { name: 'Edit points' }).click();
+  await chooseMenuItem(drawer.getByRole('button', { name: 'Student actions' }), 'Edit points');
   const dialog = page.getByRole('dialog', { name: 'Adjust loyalty points' });
   await dialog.getByLabel('New points balance').fill('1250');
   await dialog.getByRole('button', { name: 'Refund' }).click();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServer } from '../support/server.mjs';
 import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 
@@ -78,17 +78,17 @@ test('a student drawer shows orders and waivers; points to 1,250; a reminder; si
   await row.getByText(/^Sent on /).waitFor();
 
   // Points to 1,250.
-  await drawer.getByRole('button', { name: 'Student actions' }).click();
-  await page.getByRole('menuitem', { name: 'Edit points' }).click();
+  await chooseMenuItem(drawer.getByRole('button', { name: 'Student actions' }), 'Edit points');
   const dialog = page.getByRole('dialog', { name: 'Adjust loyalty points' });
   await dialog.getByLabel('New points balance').fill('1250');
   await dialog.getByRole('button', { name: 'Refund' }).click();
   await drawer.getByLabel('Points balance').getByText('1,250').waitFor();
 
   // Send reminder.
-  await row.getByRole('button', { name: `Actions for ${waiver.DocusealTemplate.name}` }).click();
+  const actions = row.getByRole('button', { name: `Actions for ${waiver.DocusealTemplate.name}` });
+  await actions.click();
   await page.getByRole('menuitem', { name: 'View submission url' }).waitFor();
-  await page.getByRole('menuitem', { name: 'Send reminder' }).click();
+  await chooseMenuItem(actions, 'Send reminder');
   await page.getByText('Reminder sent', { exact: true }).waitFor();
 
   // Sign on the demo signing page (the row's link, in a new tab).
