@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServer } from '../support/server.mjs';
 import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const OTHER = { email: 'owner@another.studio', password: 'demo-studio' };
@@ -79,8 +79,7 @@ test('a paid order is refunded in part from the order drawer and becomes partial
   await receipt.close();
 
   // Refund $1.00 of it.
-  await drawer.getByRole('button', { name: 'Order actions' }).click();
-  await page.getByRole('menuitem', { name: 'Refund payment' }).click();
+  await chooseMenuItem(drawer.getByRole('button', { name: 'Order actions' }), 'Refund payment');
   const dialog = page.getByRole('dialog', { name: 'Refund payment' });
   await dialog.getByText('Refunds can take up to 10 days to appear').waitFor();
   await dialog.getByText('Partial refund').click();
