@@ -21,6 +21,7 @@ import { mountBodyParsers } from './web/body-parsers';
 import { clientErrorHandler } from './web/client-errors';
 import { mountSendHeaders } from './web/send-headers';
 import { mountSecurityHeaders, securityHeaders } from './web/security-headers';
+import { markPublicOperations, STOREFRONT_TAG } from './modules/storefront/storefront.controller';
 import { installZodResponseSerialization } from './common/zod-response-serialization';
 import { ErrorBody } from './common/api-error';
 import { BodilessActionGuard } from './common/bodiless-action.guard';
@@ -44,8 +45,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setOpenAPIVersion('3.1.0')
       .addServer('/', 'This deployment (every path starts with /api)')
       .addApiKey({ type: 'apiKey', in: 'header', name: TOKEN_HEADER }, 'token')
+      .addTag(STOREFRONT_TAG, 'The online store, readable by anyone (no token), for the studio\'s own site too')
       .build(),
   );
+  markPublicOperations(document);
   return documentRequestErrors(cleanupOpenApiDoc(document));
 }
 

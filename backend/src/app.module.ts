@@ -16,6 +16,7 @@ import { WaiversModule } from './modules/waivers/waivers.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { StorefrontModule } from './modules/storefront/storefront.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
 import { SchedulingModule } from './modules/scheduling/scheduling.module';
@@ -60,6 +61,7 @@ export class AppModule {
         WaiversModule,
         SyncModule,
         NotificationsModule,
+        StorefrontModule,
         QueueDashboardModule,
         ...extraImports,
       ],

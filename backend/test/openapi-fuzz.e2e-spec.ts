@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { VALID_PRODUCT } from '@studio/contracts';
 import { buildOpenApiDocument } from '../src/app.factory';
 import { courseRefs, validCourse, validCourseEdit } from './support/catalog-fixtures';
 import { tinyPng } from './support/images';
@@ -26,7 +27,12 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
 
   beforeAll(async () => {
     // A webhook secret, so the Stripe webhook route is fuzzed through its signature check.
-    t = await startTestApp({ MEDIA_DIR: `/tmp/studio-media-fuzz-${process.pid}`, STRIPE_WEBHOOK_SECRET: 'whsec_fuzz' });
+    t = await startTestApp({
+      MEDIA_DIR: `/tmp/studio-media-fuzz-${process.pid}`,
+      STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
+      // Every Storefront case reaches its handler (the limit has a test of its own).
+      PUBLIC_REQUESTS_PER_MINUTE: '1000000',
+    });
     doc = buildOpenApiDocument(t.created.app) as unknown as OpenApiDoc;
     const o = await t.organizationWithUser('owner', 'Fuzz Ceramics');
     const s = await t.organizationWithUser('super_admin', 'Fuzz HQ');
@@ -54,6 +60,8 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
     await t.http.put(`/api/admin/events/${eventId}/tags`).set('token', owner.token).send({ tags: [tag.body.tag_id] }).expect(200);
     const waiver = await t.http.post('/api/admin/waiver').set('token', owner.token).send({ name: 'Release', body: 'I accept the risks.' }).expect(201);
     const [org, file] = refs.images[0].replace('/api/media/', '').split('/');
+    const slug = (await t.http.get('/api/admin/org').set('token', owner.token).expect(200)).body.slug as string;
+    const product = await t.http.post('/api/admin/products').set('token', owner.token).send(VALID_PRODUCT).expect(201);
 
     base = {
       ids: {
@@ -68,10 +76,13 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
         user_id: o.user.id,
         org,
         file,
+        slug,
+        product_id: product.body.product_id,
       },
       bodies: {
         'POST /api/auth/login': { email: loginTarget.user.email, password: 'not the password' },
         'PUT /api/super-admin/user': { org_id: superAdmin.orgId },
+        'PUT /api/admin/org/store': { slug, public_url: null },
         'POST /api/admin/activities': validCourse(refs),
         'PUT /api/admin/activities/{activity_id}': validCourseEdit(refs),
         'POST /api/admin/location': { name: 'Annex', address: '1 Glaze Road', timezone: 'America/New_York' },

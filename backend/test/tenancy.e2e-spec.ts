@@ -12,7 +12,14 @@ describe('tenancy and roles', () => {
     const a = await t.organizationWithUser('owner', 'Alpha Ceramics');
     await t.organizationWithUser('owner', 'Beta Glass');
     const org = await t.http.get('/api/admin/org').set('token', a.token).expect(200);
-    expect(org.body).toEqual({ name: 'Alpha Ceramics', timezone: 'America/New_York', listed_course: false });
+    expect(org.body).toEqual({
+      name: 'Alpha Ceramics',
+      timezone: 'America/New_York',
+      listed_course: false,
+      slug: expect.stringMatching(/^alpha-ceramics(-\d+)?$/),
+      public_url: null,
+      store_url: expect.stringMatching(/\/s\/alpha-ceramics(-\d+)?$/),
+    });
 
     const team = await t.http.get('/api/admin/users').set('token', a.token).expect(200);
     expect(team.body.users.map((u: { user_id: string }) => u.user_id)).toEqual([a.user.id]);

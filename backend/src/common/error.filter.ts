@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DISCOUNT_MESSAGES, MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
+import { DISCOUNT_MESSAGES, MESSAGES, SCHEDULING_MESSAGES, STORE_MESSAGES } from '@studio/contracts';
 import type { FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ZodSerializationException, ZodValidationException } from 'nestjs-zod';
@@ -37,6 +37,7 @@ export const UNIQUE_CONSTRAINT_MESSAGES: Record<string, { message: string; field
   enrollment_active_student_unique: { message: SCHEDULING_MESSAGES.alreadyEnrolled },
   discount_code_organization_code_unique: { message: DISCOUNT_MESSAGES.codeTaken, field: 'code' },
   app_user_email_unique: { message: 'An account with this email already exists.', field: 'email' },
+  organization_slug_unique: { message: STORE_MESSAGES.slugTaken, field: 'slug' },
 };
 const GENERIC_CONFLICT = 'This record already exists';
 

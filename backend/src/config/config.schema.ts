@@ -77,6 +77,8 @@ export const configSchema = z.object({
   /** Failed sign-ins one account may have from one of its known devices (device cookie) per window. */
   LOGIN_MAX_ATTEMPTS_PER_DEVICE: z.coerce.number().int().positive().default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  /** Storefront API calls one client address may make a minute (issue 21), shared by every replica through Redis. */
+  PUBLIC_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
   /**
    * Proxies whose X-Forwarded-For is believed (comma-separated: IPs, CIDRs, or loopback, linklocal,
    * uniquelocal). Unset: none, the client address is the TCP peer's, so nobody can pick their own
@@ -151,7 +153,6 @@ export const configSchema = z.object({
     .default('Studio <no-reply@studio.local>'),
   /** Folder the mail goes to, one .eml file per message, when SMTP_URL is unset. */
   MAIL_OUTBOX_DIR: z.string().min(1).default('data/outbox'),
-  PUBLIC_SITE_URL: url(['http:', 'https:']).optional(),
   /** Where people reach this app from outside (links in emails: demo payment pages, receipts). Default http://localhost:PORT. */
   PUBLIC_APP_URL: url(['http:', 'https:']).optional(),
   /** Stripe secret key: when set, payments go through Stripe; unset, through the built-in demo provider. */

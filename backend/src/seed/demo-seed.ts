@@ -30,7 +30,6 @@ export async function seedDemo(app: INestApplicationContext, config: AppConfig):
   const demo = await organizations.create({
     name: DEMO_ORGANIZATION,
     timezone: config.DEFAULT_TIMEZONE,
-    publicUrl: config.PUBLIC_SITE_URL,
   });
   const owner = await users.create({
     email: config.DEMO_EMAIL,

@@ -37,3 +37,4 @@ export * from './waivers/waiver.schema';
 export * from './sync/sync.schema';
 export * from './sync/sync-jobs.schema';
 export * from './ui/mfe-manifest';
+export * from './storefront/store.schema';

@@ -36,6 +36,7 @@ const NAMES = [
   'Migration20261123120000_external_refunds',
   'Migration20261125000000_outbox',
   'Migration20261126000000_refund_reconcile',
+  'Migration20261127000000_store_slug',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

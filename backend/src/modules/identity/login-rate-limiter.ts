@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { rateLimiter } from '../../common/rate-limiter';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { REDIS_CONNECTION } from '../../queue/job-queue';
@@ -39,21 +40,8 @@ export class LoginRateLimiter {
   private readonly byKnownDevice: RateLimiterAbstract;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(REDIS_CONNECTION) redis: Redis | null) {
-    const make = (name: string, points: number) => {
-      const keyPrefix = `${config.REDIS_PREFIX}:${name}`;
-      const duration = config.LOGIN_WINDOW_SECONDS;
-      const memory = new RateLimiterMemory({ keyPrefix, points, duration });
-      // Should Redis stop answering later, each process keeps counting in memory rather than failing sign-in.
-      if (!redis) return memory;
-      return new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix,
-        points,
-        duration,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: memory,
-      });
-    };
+    const make = (name: string, points: number) =>
+      rateLimiter(config, redis, name, points, config.LOGIN_WINDOW_SECONDS);
     this.byAddress = make('login_ip', config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS);
     this.byAccount = make('login_email', config.LOGIN_MAX_ATTEMPTS_PER_EMAIL);
     this.byKnownDevice = make('login_device', config.LOGIN_MAX_ATTEMPTS_PER_DEVICE);

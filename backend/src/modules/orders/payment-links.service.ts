@@ -132,11 +132,8 @@ export class PaymentLinksService implements OnModuleInit {
 
     let checkout: { sessionId: string; url: string };
     try {
-      const back = (
-        this.config.PUBLIC_SITE_URL ??
-        this.config.PUBLIC_APP_URL ??
-        `http://localhost:${this.config.PORT}`
-      ).replace(/\/+$/, '');
+      // The buyer comes back to the studio's store (its own site, or PUBLIC_APP_URL/s/{slug}).
+      const back = this.organizations.storeUrl(await this.organizations.current(ctx));
       checkout = await this.payments.createCheckout({
         organizationId: ctx.organizationId,
         orderId: order.id,

@@ -10,6 +10,10 @@ export class Organization {
   @Property({ type: 'text' })
   name!: string;
 
+  /** The store's address: PUBLIC_APP_URL/s/{slug} (issue 21). Unique, editable in Settings → Organization. */
+  @Property({ type: 'text', unique: 'organization_slug_unique' })
+  slug!: string;
+
   /** IANA zone in which dates and times of this organization are read and shown. */
   @Property({ type: 'text' })
   timezone: string = 'America/New_York';
@@ -18,7 +22,10 @@ export class Organization {
   @Property({ type: 'boolean' })
   listedCourse: boolean = false;
 
-  /** Public host of the organization's site, prefix of share links (spec 001 §2). */
+  /**
+   * The studio's own site, when it hosts its store there (spec 001 §2's public host): share links,
+   * Preview and payment links' return address point there instead of PUBLIC_APP_URL/s/{slug}.
+   */
   @Property({ type: 'text', nullable: true })
   publicUrl?: string | null;
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
@@ -8,11 +8,13 @@ import { mapUser, UsersService } from '../identity/users.service';
 import {
   OrganizationListDto,
   OrgSettingsDto,
+  StoreSettingsDto,
   SessionDto,
   SuperAdminUserDto,
   SwitchOrganizationDto,
 } from './organizations.dto';
-import { mapOrganization, mapOrgSettings, OrganizationsService } from './organizations.service';
+import { OrganizationsService } from './organizations.service';
+import { STORE_MESSAGES } from '@studio/contracts';
 import { notFound } from '../../common/api-error';
 import { ApiInvalidBody } from '../../common/api-errors';
 
@@ -31,7 +33,10 @@ export class SessionController {
   async session(@Ctx() ctx: RequestContext) {
     const user = await this.users.findById(ctx.userId);
     if (!user) throw notFound();
-    return { user: mapUser(user, ctx.organizationId), organization: mapOrganization(await this.organizations.current(ctx)) };
+    return {
+      user: mapUser(user, ctx.organizationId),
+      organization: await this.organizations.describe(await this.organizations.current(ctx)),
+    };
   }
 }
 
@@ -45,7 +50,22 @@ export class OrgController {
   @ApiOperation({ summary: "The caller's organization" })
   @ZodResponse({ status: 200, type: OrgSettingsDto })
   async get(@Ctx() ctx: RequestContext) {
-    return mapOrgSettings(await this.organizations.current(ctx));
+    return this.organizations.settings(ctx);
+  }
+
+  @Put('store')
+  @Auth('owner', 'super_admin')
+  @ApiOperation({
+    summary: "Settings → Organization: the store's address (slug) and, optionally, the studio's own site",
+    description:
+      'The store lives at PUBLIC_APP_URL/s/{slug}, or at public_url when set; share links, Preview and payment links follow. A slug another studio has answers 409.',
+  })
+  @ApiInvalidBody()
+  @ApiConflictResponse({ type: ErrorBodyDto, description: STORE_MESSAGES.slugTaken })
+  @ZodResponse({ status: 200, type: OrgSettingsDto })
+  async updateStore(@Ctx() ctx: RequestContext, @Body() body: StoreSettingsDto) {
+    await this.organizations.updateStore(ctx, body);
+    return this.organizations.settings(ctx);
   }
 }
 

@@ -1,16 +1,20 @@
-import { switchOrganizationSchema } from '@studio/contracts';
+import { storeSettingsSchema, switchOrganizationSchema } from '@studio/contracts';
 import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { userSchema } from '../identity/identity.dto';
 
-export const orgSettingsSchema = z
-  .object({ name: z.string(), timezone: z.string(), listed_course: z.boolean() })
-;
+export const orgSettingsSchema = z.object({
+  name: z.string(),
+  timezone: z.string(),
+  listed_course: z.boolean().describe('Whether the organization has a published course in its store'),
+  slug: z.string().describe('The store address: PUBLIC_APP_URL/s/{slug}'),
+  public_url: z.string().nullable().describe("The studio's own site, where its store links point, if set"),
+  store_url: z.string().describe('Where the store is: public_url, else PUBLIC_APP_URL/s/{slug}'),
+});
 export class OrgSettingsDto extends createZodDto(orgSettingsSchema) {}
 
-export const organizationSchema = orgSettingsSchema
-  .extend({ organization_id: z.uuid(), public_url: z.string().nullable() })
-;
+export const organizationSchema = orgSettingsSchema.extend({ organization_id: z.uuid() });
+export class StoreSettingsDto extends createZodDto(storeSettingsSchema) {}
 
 export const sessionSchema = z.object({ user: userSchema, organization: organizationSchema });
 export class SessionDto extends createZodDto(sessionSchema) {}

@@ -1,10 +1,14 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { slugify, storeAddress, type StoreSettingsPayload } from '@studio/contracts';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
 import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { AuthService } from '../identity/auth.service';
 import { UsersService } from '../identity/users.service';
 import { Organization } from './organization.entity';
+import { hasPublishedCourse } from './published-courses.query';
 
 /** Tenancy: the caller's organization, and the super admin's view over all of them. */
 @Injectable()
@@ -13,7 +17,57 @@ export class OrganizationsService {
     private readonly em: EntityManager,
     private readonly users: UsersService,
     private readonly auth: AuthService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Where the app is reached from outside: PUBLIC_APP_URL, else this process on localhost. */
+  appUrl(): string {
+    return (this.config.PUBLIC_APP_URL ?? `http://localhost:${this.config.PORT}`).replace(/\/+$/, '');
+  }
+
+  /** The organization's store: its own site when it names one, else PUBLIC_APP_URL/s/{slug}. */
+  storeUrl(organization: Pick<Organization, 'slug' | 'publicUrl'>): string {
+    return storeAddress({ appUrl: this.appUrl(), slug: organization.slug, publicUrl: organization.publicUrl });
+  }
+
+  /** The caller's organization as its settings and session show it (store address, listed course). */
+  async settings(ctx: RequestContext) {
+    const organization = await this.current(ctx);
+    return mapOrgSettings(organization, this.storeUrl(organization), await hasPublishedCourse(this.em, organization.id));
+  }
+
+  async describe(organization: Organization) {
+    return mapOrganization(organization, this.storeUrl(organization), await hasPublishedCourse(this.em, organization.id));
+  }
+
+  /** The organization whose store has this address, or null. */
+  findBySlug(slug: string): Promise<Organization | null> {
+    return this.em.findOne(Organization, { slug });
+  }
+
+  /** Settings → Organization: the store address and the own site. A slug another studio has is 409. */
+  async updateStore(ctx: RequestContext, input: StoreSettingsPayload): Promise<Organization> {
+    const organization = await this.current(ctx);
+    organization.slug = input.slug;
+    organization.publicUrl = input.public_url;
+    await this.em.flush();
+    return organization;
+  }
+
+  /** A free store address from a name: slugify(name), else with -2, -3… */
+  private async freeSlug(name: string): Promise<string> {
+    const base = slugify(name);
+    const taken = new Set(
+      (
+        await this.em.execute<{ slug: string }[]>(
+          `select slug from organization where slug = ? or slug like ?`,
+          [base, `${base}-%`],
+        )
+      ).map((row) => row.slug),
+    );
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
 
   async current(ctx: RequestContext): Promise<Organization> {
     const organization = await this.em.findOne(Organization, { id: ctx.organizationId });
@@ -28,6 +82,7 @@ export class OrganizationsService {
   async create(input: { name: string; timezone?: string; publicUrl?: string }): Promise<Organization> {
     const organization = this.em.create(Organization, {
       name: input.name,
+      slug: await this.freeSlug(input.name),
       timezone: input.timezone ?? 'America/New_York',
       publicUrl: input.publicUrl ?? null,
       listedCourse: false,
@@ -52,14 +107,18 @@ export class OrganizationsService {
   }
 }
 
-export function mapOrgSettings(organization: Organization) {
-  return { name: organization.name, timezone: organization.timezone, listed_course: organization.listedCourse };
+/** The organization's settings; `listedCourse`: whether it has a published course (see OrganizationsService). */
+export function mapOrgSettings(organization: Organization, storeUrl: string, listedCourse: boolean) {
+  return {
+    name: organization.name,
+    timezone: organization.timezone,
+    listed_course: listedCourse,
+    slug: organization.slug,
+    public_url: organization.publicUrl ?? null,
+    store_url: storeUrl,
+  };
 }
 
-export function mapOrganization(organization: Organization) {
-  return {
-    ...mapOrgSettings(organization),
-    organization_id: organization.id,
-    public_url: organization.publicUrl ?? null,
-  };
+export function mapOrganization(organization: Organization, storeUrl: string, listedCourse: boolean) {
+  return { ...mapOrgSettings(organization, storeUrl, listedCourse), organization_id: organization.id };
 }

@@ -141,6 +141,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/org/store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Settings → Organization: the store's address (slug) and, optionally, the studio's own site
+         * @description The store lives at PUBLIC_APP_URL/s/{slug}, or at public_url when set; share links, Preview and payment links follow. A slug another studio has answers 409.
+         */
+        put: operations["OrgController_updateStore"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/super-admin/user": {
         parameters: {
             query?: never;
@@ -1209,6 +1229,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A store: its name, zone and address, its published courses and its products */
+        get: operations["StorefrontController_home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/activities/{activity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A published course with its upcoming sessions and the seats left in each (never who took them) */
+        get: operations["StorefrontController_course"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/products/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A published product with its current price */
+        get: operations["StorefrontController_product"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/queue-dashboard/link": {
         parameters: {
             query?: never;
@@ -1344,16 +1415,33 @@ export interface components {
             organization: {
                 name: string;
                 timezone: string;
+                /** @description Whether the organization has a published course in its store */
                 listed_course: boolean;
+                /** @description The store address: PUBLIC_APP_URL/s/{slug} */
+                slug: string;
+                /** @description The studio's own site, where its store links point, if set */
+                public_url: string | null;
+                /** @description Where the store is: public_url, else PUBLIC_APP_URL/s/{slug} */
+                store_url: string;
                 /** Format: uuid */
                 organization_id: string;
-                public_url: string | null;
             };
         };
         OrgSettingsDto_Output: {
             name: string;
             timezone: string;
+            /** @description Whether the organization has a published course in its store */
             listed_course: boolean;
+            /** @description The store address: PUBLIC_APP_URL/s/{slug} */
+            slug: string;
+            /** @description The studio's own site, where its store links point, if set */
+            public_url: string | null;
+            /** @description Where the store is: public_url, else PUBLIC_APP_URL/s/{slug} */
+            store_url: string;
+        };
+        StoreSettingsDto: {
+            slug: string;
+            public_url?: string | null;
         };
         SuperAdminUserDto_Output: {
             /** Format: uuid */
@@ -2644,6 +2732,122 @@ export interface components {
             /** @description false when no webhook is configured */
             queued: boolean;
         };
+        PublicStoreDto_Output: {
+            name: string;
+            slug: string;
+            timezone: string;
+            store_url: string;
+            courses: {
+                /** Format: uuid */
+                activity_id: string;
+                name: string;
+                /** @description The first lines of the description */
+                summary: string;
+                /** @enum {string} */
+                activity_type: "scheduled" | "appointment";
+                /** @enum {string} */
+                level: "Beginner" | "Intermediate" | "Advanced";
+                category: string;
+                /** @description 0 for a free course */
+                price_cents: number;
+                free: boolean;
+                image_url: string | null;
+                location_name: string;
+                instructor_name: string;
+                next_starts_at: string | null;
+                /** @description The course page's address in the store */
+                url: string;
+            }[];
+            products: {
+                /** Format: uuid */
+                product_id: string;
+                name: string;
+                description: string;
+                /** @enum {string} */
+                kind: "oneTime" | "subscription" | "leadMagnet";
+                price_cents: number;
+                renewal_interval_unit: ("days" | "weeks" | "months" | "years") | null;
+                renewal_interval_quantity: number | null;
+                image_url: string | null;
+                /** @description The product's checkout address in the store */
+                url: string;
+            }[];
+        };
+        PublicCourseDto_Output: {
+            /** Format: uuid */
+            activity_id: string;
+            name: string;
+            /** @description The first lines of the description */
+            summary: string;
+            /** @enum {string} */
+            activity_type: "scheduled" | "appointment";
+            /** @enum {string} */
+            level: "Beginner" | "Intermediate" | "Advanced";
+            category: string;
+            /** @description 0 for a free course */
+            price_cents: number;
+            free: boolean;
+            image_url: string | null;
+            location_name: string;
+            instructor_name: string;
+            next_starts_at: string | null;
+            /** @description The course page's address in the store */
+            url: string;
+            description: string;
+            tools: string;
+            images: string[];
+            single_party: boolean;
+            /** @description Appointment length; null for scheduled courses */
+            duration_mins: number | null;
+            instructor: {
+                name: string;
+                photo_url: string | null;
+            };
+            location: {
+                name: string;
+                address: string;
+                timezone: string;
+                online: boolean;
+            };
+            cancellation_policy: {
+                name: string;
+                rule: string;
+            };
+            rescheduling_policy: {
+                name: string;
+                rule: string;
+            };
+            requires_waiver: boolean;
+            sessions: {
+                /** Format: uuid */
+                event_id: string;
+                name: string;
+                /** @description An instant, ISO 8601 in UTC */
+                starts_at: string;
+                /** @description An instant, ISO 8601 in UTC */
+                ends_at: string;
+                timezone: string;
+                price_cents: number;
+                seats_left: number;
+                sold_out: boolean;
+                location_name: string;
+                online: boolean;
+            }[];
+        };
+        PublicProductDto_Output: {
+            /** Format: uuid */
+            product_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            kind: "oneTime" | "subscription" | "leadMagnet";
+            price_cents: number;
+            renewal_interval_unit: ("days" | "weeks" | "months" | "years") | null;
+            renewal_interval_quantity: number | null;
+            image_url: string | null;
+            /** @description The product's checkout address in the store */
+            url: string;
+        };
         DashboardLinkDto: {
             /** @description one-time link (valid 60 s) that opens the dashboard in a browser */
             url: string;
@@ -3011,6 +3215,74 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OrgController_updateStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoreSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettingsDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This store address is taken by another studio */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7367,6 +7639,155 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicStoreDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_course: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: string;
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicCourseDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Course not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: string;
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProductDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Product not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
