@@ -51,5 +51,6 @@ export * from './api/upload-image';
 export * from './api/api-download';
 export * from './remote/remote-entry';
 export * from './page/page-frame';
+export * from './page/list-search';
 export * from './page/page-registry';
 export * from './page/router';
