@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { COURSE_PAGE_SIZE, type CourseSortField } from '@studio/contracts';
 import {
   Button,
-  Input,
   QueryFailure,
   Table,
   Typography,
@@ -17,13 +16,15 @@ import {
   type TableProps,
   PageFrame,
   Link,
+  useListSearch,
+  ListSearch,
+  countText,
+  emptyListText,
 } from '@studio/ui';
 import { coursePrice } from './course-price';
 import { ListedBadge } from './listed-badge';
 
 const TYPE_LABELS = { scheduled: 'Scheduled', appointment: 'Appointment' } as const;
-/** The search box waits this long after the last keystroke before asking the server. */
-export const COURSE_SEARCH_DEBOUNCE_MS = 300;
 /** Table column key to the API's sortField. */
 const SORTABLE: Record<string, CourseSortField> = { name: 'name', price: 'unit_price', capacity: 'capacity' };
 
@@ -51,21 +52,12 @@ export function CoursesPage() {
   const drawer = useDrawer();
   const timezone = useOrganizationTimezone();
   const dates = useDateFormat();
-  const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState<CourseListParams>({ search: '', page: 1, limit: COURSE_PAGE_SIZE });
+  const search = useListSearch(setQuery);
   // The page's main data, one page at a time; the previous page stays while the next loads. A failure
   // shows an error with Retry, never "No courses yet".
   const list = useQuery({ ...courseQueries.list(listQuery(query)), placeholderData: keepPreviousData });
   const answer = list.data;
-
-  useEffect(() => {
-    const timer = setTimeout(
-      () =>
-        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
-      COURSE_SEARCH_DEBOUNCE_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [searchText]);
 
   // New Course's onClose: the course lists (this page's and the pickers') read again.
 
@@ -96,15 +88,7 @@ export function CoursesPage() {
         </>
       }
     >
-      <Input.Search
-        aria-label="Search courses"
-        placeholder="Search by name"
-        allowClear
-        value={searchText}
-        onChange={(event) => setSearchText(event.target.value)}
-        onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
-        style={{ maxWidth: 360, marginBottom: 16 }}
-      />
+      <ListSearch search={search} label="Search courses" placeholder="Search by name" />
       <QueryFailure query={list} title="Could not load the courses" />
       <Table<CourseSummary>
         rowKey="activity_id"
@@ -112,14 +96,14 @@ export function CoursesPage() {
         dataSource={answer?.activities ?? []}
         onChange={onChange}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: query.search ? `No courses match “${query.search}”` : 'No courses yet' }}
+        locale={{ emptyText: emptyListText('course', query.search) }}
         pagination={{
           current: query.page,
           pageSize: query.limit,
           total: answer?.totalCount ?? 0,
           showSizeChanger: false,
           hideOnSinglePage: false,
-          showTotal: (total) => `${total} course${total === 1 ? '' : 's'}`,
+          showTotal: countText('course'),
         }}
         columns={[
           {

@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { DISCOUNT_PAGE_SIZE, formatCents } from '@studio/contracts';
 import {
   Button,
-  Input,
   PlusOutlined,
   QueryFailure,
   Table,
@@ -12,11 +11,12 @@ import {
   useDrawer,
   useQuery,
   PageFrame,
+  useListSearch,
+  ListSearch,
+  countText,
+  emptyListText,
 } from '@studio/ui';
 import { discountListQuery, type PromoCode } from './discounts.api';
-
-/** The search box waits this long after the last keystroke before asking the server. */
-export const DISCOUNT_LIST_SEARCH_DEBOUNCE_MS = 300;
 
 const STATUS_TAG = {
   scheduled: { color: 'blue', label: 'Scheduled' },
@@ -38,8 +38,8 @@ export function discountValueText(d: Pick<PromoCode, 'type' | 'value' | 'apply_l
 export function DiscountsPage() {
   const drawer = useDrawer();
   const dates = useDateFormat();
-  const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState({ search: '', page: 1, limit: DISCOUNT_PAGE_SIZE });
+  const search = useListSearch(setQuery);
   const list = useQuery({
     ...discountListQuery({
       page: query.page,
@@ -48,16 +48,6 @@ export function DiscountsPage() {
     }),
     placeholderData: keepPreviousData,
   });
-
-  // Typing searches after a pause, from the first page.
-  useEffect(() => {
-    const timer = setTimeout(
-      () =>
-        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
-      DISCOUNT_LIST_SEARCH_DEBOUNCE_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [searchText]);
 
   const openDiscount = (row: PromoCode) => drawer.open('discount', { id: row.id });
   const windowText = (d: PromoCode) => {
@@ -78,15 +68,7 @@ export function DiscountsPage() {
         </Button>
       }
     >
-      <Input.Search
-        aria-label="Search discounts"
-        placeholder="Search code or label"
-        allowClear
-        value={searchText}
-        onChange={(event) => setSearchText(event.target.value)}
-        onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
-        style={{ maxWidth: 360, marginBottom: 16 }}
-      />
+      <ListSearch search={search} label="Search discounts" placeholder="Search code or label" />
       {/* The page's main data: a failure shows an error with Retry, never "No discounts yet". */}
       {list.isError ? (
         <QueryFailure query={list} title="Could not load the discounts" />
@@ -96,7 +78,7 @@ export function DiscountsPage() {
           size="middle"
           loading={list.isFetching}
           dataSource={list.data?.promo_codes ?? []}
-          locale={{ emptyText: query.search ? `No discounts match “${query.search}”` : 'No discounts yet' }}
+          locale={{ emptyText: emptyListText('discount', query.search) }}
           scroll={{ x: 'max-content' }}
           onRow={(row) => ({
             onClick: () => openDiscount(row),
@@ -112,7 +94,7 @@ export function DiscountsPage() {
             pageSize: query.limit,
             total: list.data?.totalCount ?? 0,
             showSizeChanger: false,
-            showTotal: (total) => `${total} discount${total === 1 ? '' : 's'}`,
+            showTotal: countText('discount'),
             onChange: (page) => setQuery((q) => ({ ...q, page })),
           }}
           columns={[

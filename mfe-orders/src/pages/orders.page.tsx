@@ -10,7 +10,6 @@ import {
 } from '@studio/contracts';
 import {
   Flex,
-  Input,
   QueryFailure,
   Select,
   Table,
@@ -20,11 +19,11 @@ import {
   useDrawer,
   useQuery,
   PageFrame,
+  useListSearch,
+  ListSearch,
+  countText,
 } from '@studio/ui';
 import { orderListQuery, type OrderListQueryParams, type OrderSummary } from './orders.api';
-
-/** The search box waits this long after the last keystroke before asking the server. */
-export const ORDER_SEARCH_DEBOUNCE_MS = 300;
 
 /** Sources the filter offers: the studio's own, and the ticketing service's synced orders. */
 const SOURCE_OPTIONS = [
@@ -60,8 +59,8 @@ function listQuery(
 export function OrdersPage() {
   const drawer = useDrawer();
   const dates = useDateFormat();
-  const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState<OrderListParams>({ search: '', page: 1 });
+  const search = useListSearch(setQuery);
   // Keyset paging: the page after one already shown starts after its last row (its `next_cursor`),
   // so walking deep into a million orders never makes the database skip rows. A page reached
   // otherwise (a jump) is asked for by number. Cursor pages answer no count: the first one stands.
@@ -81,15 +80,6 @@ export function OrdersPage() {
   }, [answer, list.isPlaceholderData, filterKey]);
   const filtered = Boolean(query.search || query.status || query.source);
 
-  useEffect(() => {
-    const timer = setTimeout(
-      () =>
-        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
-      ORDER_SEARCH_DEBOUNCE_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [searchText]);
-
   const sortOrder = (field: OrderSortField) =>
     query.sort?.field === field
       ? query.sort.order === 'asc'
@@ -101,13 +91,10 @@ export function OrdersPage() {
   return (
     <PageFrame title="Orders">
       <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          aria-label="Search orders"
+        <ListSearch
+          search={search}
+          label="Search orders"
           placeholder="Search by order number, name or email"
-          allowClear
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
-          onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
           style={{ maxWidth: 360 }}
         />
         <Select<OrderStatus>
@@ -156,7 +143,7 @@ export function OrdersPage() {
           pageSize: ORDER_PAGE_SIZE,
           total: answer?.totalCount ?? totals.current.get(filterKey) ?? 0,
           showSizeChanger: false,
-          showTotal: (total) => `${total} order${total === 1 ? '' : 's'}`,
+          showTotal: countText('order'),
         }}
         columns={[
           {

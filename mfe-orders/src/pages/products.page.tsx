@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   PRODUCT_PAGE_SIZE,
   PRODUCT_PRICE_TYPE_LABELS,
@@ -7,7 +7,6 @@ import {
 } from '@studio/contracts';
 import {
   Button,
-  Input,
   QueryFailure,
   Table,
   keepPreviousData,
@@ -17,10 +16,11 @@ import {
   type ProductListQuery,
   type ProductSummary,
   PageFrame,
+  useListSearch,
+  ListSearch,
+  countText,
+  emptyListText,
 } from '@studio/ui';
-
-/** The search box waits this long after the last keystroke before asking the server. */
-export const PRODUCT_SEARCH_DEBOUNCE_MS = 300;
 
 interface ProductListParams {
   search: string;
@@ -35,20 +35,11 @@ function listQuery({ search, page, limit }: ProductListParams): ProductListQuery
 /** /admin/products: the organization's products (image, name, price, category), searched and paged by the server. */
 export function ProductsPage() {
   const drawer = useDrawer();
-  const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState<ProductListParams>({ search: '', page: 1, limit: PRODUCT_PAGE_SIZE });
+  const search = useListSearch(setQuery);
   // One page at a time; the previous page stays while the next loads. A failure shows Retry.
   const list = useQuery({ ...productQueries.list(listQuery(query)), placeholderData: keepPreviousData });
   const answer = list.data;
-
-  useEffect(() => {
-    const timer = setTimeout(
-      () =>
-        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
-      PRODUCT_SEARCH_DEBOUNCE_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [searchText]);
 
   // The drawer invalidates on save; this also covers a close after an edit elsewhere.
   const openProduct = (product_id?: string) => drawer.open('product', product_id ? { product_id } : {});
@@ -65,15 +56,7 @@ export function ProductsPage() {
         </>
       }
     >
-      <Input.Search
-        aria-label="Search products"
-        placeholder="Search by name"
-        allowClear
-        value={searchText}
-        onChange={(event) => setSearchText(event.target.value)}
-        onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
-        style={{ maxWidth: 360, marginBottom: 16 }}
-      />
+      <ListSearch search={search} label="Search products" placeholder="Search by name" />
       <QueryFailure query={list} title="Could not load the products" />
       <Table<ProductSummary>
         rowKey="product_id"
@@ -82,13 +65,13 @@ export function ProductsPage() {
         onChange={(pagination) => setQuery((q) => ({ ...q, page: pagination.current ?? 1 }))}
         onRow={(p) => ({ onClick: () => openProduct(p.product_id), style: { cursor: 'pointer' } })}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: query.search ? `No products match “${query.search}”` : 'No products yet' }}
+        locale={{ emptyText: emptyListText('product', query.search) }}
         pagination={{
           current: query.page,
           pageSize: query.limit,
           total: answer?.totalCount ?? 0,
           showSizeChanger: false,
-          showTotal: (total) => `${total} product${total === 1 ? '' : 's'}`,
+          showTotal: countText('product'),
         }}
         columns={[
           {

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { STUDENT_PAGE_SIZE } from '@studio/contracts';
 import {
   Button,
-  Input,
   PlusOutlined,
   QueryFailure,
   Table,
@@ -13,12 +12,13 @@ import {
   PageFrame,
   useNavigate,
   useParams,
+  useListSearch,
+  ListSearch,
+  countText,
+  emptyListText,
 } from '@studio/ui';
 import { useStudentPage, type StudentListRow } from './students.api';
 import { NewStudentDialog } from './new-student-dialog';
-
-/** The search box waits this long after the last keystroke before asking the server. */
-export const STUDENT_LIST_SEARCH_DEBOUNCE_MS = 300;
 
 /**
  * /admin/students: the organization's students, searched and paged on the server, with New student.
@@ -30,8 +30,8 @@ export function StudentsPage() {
   const navigate = useNavigate();
   const timezone = useOrganizationTimezone();
   const dates = useDateFormat();
-  const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState({ search: '', page: 1, limit: STUDENT_PAGE_SIZE });
+  const search = useListSearch(setQuery);
   const [adding, setAdding] = useState(false);
   // Keyset paging: the page after one already shown starts after its last student (its
   // `next_cursor`), so paging deep into 100,000 students never makes the database skip rows. A page
@@ -52,16 +52,6 @@ export function StudentsPage() {
     if (studentId) open('student', { student_id: studentId, onClose: () => navigate('/admin/students') });
   }, [studentId, open, navigate]);
 
-  // Typing searches after a pause, from the first page.
-  useEffect(() => {
-    const timer = setTimeout(
-      () =>
-        setQuery((q) => (q.search === searchText.trim() ? q : { ...q, search: searchText.trim(), page: 1 })),
-      STUDENT_LIST_SEARCH_DEBOUNCE_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [searchText]);
-
   const openStudent = (row: StudentListRow) => navigate(`/admin/students/${row.student_id}`);
 
   return (
@@ -73,15 +63,7 @@ export function StudentsPage() {
         </Button>
       }
     >
-      <Input.Search
-        aria-label="Search students"
-        placeholder="Search name or email"
-        allowClear
-        value={searchText}
-        onChange={(event) => setSearchText(event.target.value)}
-        onSearch={(value) => setQuery((q) => ({ ...q, search: value.trim(), page: 1 }))}
-        style={{ maxWidth: 360, marginBottom: 16 }}
-      />
+      <ListSearch search={search} label="Search students" placeholder="Search name or email" />
       {/* The page's main data: a failure shows an error with Retry, never "No students yet". */}
       <QueryFailure query={list} title="Could not load the students" />
       <Table<StudentListRow>
@@ -89,7 +71,7 @@ export function StudentsPage() {
         size="middle"
         loading={list.isFetching}
         dataSource={list.data?.students ?? []}
-        locale={{ emptyText: query.search ? `No students match “${query.search}”` : 'No students yet' }}
+        locale={{ emptyText: emptyListText('student', query.search) }}
         scroll={{ x: 'max-content' }}
         onRow={(row) => ({
           onClick: () => openStudent(row),
@@ -105,7 +87,7 @@ export function StudentsPage() {
           pageSize: query.limit,
           total: list.data?.totalCount ?? totals.current.get(listKey) ?? 0,
           showSizeChanger: false,
-          showTotal: (total) => `${total} student${total === 1 ? '' : 's'}`,
+          showTotal: countText('student'),
           onChange: (page) => setQuery((q) => ({ ...q, page })),
         }}
         columns={[
@@ -126,7 +108,7 @@ export function StudentsPage() {
         onCreated={(student) => {
           setAdding(false);
           // Show the new student: search for them from the first page.
-          setSearchText(student.email);
+          search.setText(student.email);
           setQuery((q) => ({ ...q, search: student.email, page: 1 }));
         }}
       />
