@@ -24,7 +24,9 @@ export const TEST_SESSION: Session = {
     name: 'Demo Studio',
     timezone: 'America/New_York',
     listed_course: true,
+    slug: 'demo-studio',
     public_url: 'https://shop.demo.studio',
+    store_url: 'https://shop.demo.studio',
   },
 };
 

@@ -15,6 +15,7 @@ import {
   useQuery,
   type CourseSession,
   useParams,
+  usePublicHost,
 } from '@studio/ui';
 import { AppointmentBooking } from './appointment-booking';
 import { coursePrice } from './course-price';
@@ -25,6 +26,7 @@ import { SessionList } from './session-list';
 export function CourseDetailPage() {
   const { activityId = '' } = useParams();
   const drawer = useDrawer();
+  const storeUrl = usePublicHost();
   const orgZone = useOrganizationTimezone();
   const [includePast, setIncludePast] = useState(false);
   const courseQuery = useQuery(courseQueries.detail(activityId));
@@ -91,7 +93,8 @@ export function CourseDetailPage() {
                 Schedule
               </Button>
             )}
-            <Button href={`/activity/${course.activity_id}`} target="_blank" rel="noopener">
+            {/* The course page in the organization's store (its own site, or PUBLIC_APP_URL/s/{slug}). */}
+            <Button href={`${storeUrl}/activity/${course.activity_id}`} target="_blank" rel="noopener">
               Preview
             </Button>
           </Flex>

@@ -273,7 +273,8 @@ describe('Course detail page', () => {
     fireEvent.click(screen.getByText('Wed, May 1, 2030 10:00 AM CEST'));
     expect(open()).toHaveTextContent(`event {"eventId":"e2","event_id":"e2","activity_id":"${ID}"}`);
     const preview = screen.getByRole('link', { name: 'Preview' });
-    expect(preview).toHaveAttribute('href', `/activity/${ID}`);
+    // The course page in the organization's store (the session's store_url), not a path of the admin.
+    expect(preview).toHaveAttribute('href', `https://shop.demo.studio/activity/${ID}`);
     expect(preview).toHaveAttribute('target', '_blank');
     expect(preview).toHaveAttribute('rel', 'noopener');
   });

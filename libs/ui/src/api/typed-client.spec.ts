@@ -9,7 +9,9 @@ const ORG = {
   name: 'Demo',
   timezone: 'America/New_York',
   listed_course: true,
+  slug: 'demo',
   public_url: null,
+  store_url: 'http://localhost:3000/s/demo',
 };
 
 describe('typed API client', () => {

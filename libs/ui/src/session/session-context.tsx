@@ -24,8 +24,11 @@ export function useOrganizationTimezone(): string {
   return useSession().session?.organization.timezone || 'America/New_York';
 }
 
-/** The public host of the storefront: the organization's public_url, else this origin. */
+/**
+ * Where the organization's store is (share links, Preview): its own site when it names one, else
+ * PUBLIC_APP_URL/s/{slug}, as the server says (store_url).
+ */
 export function usePublicHost(): string {
-  const url = useSession().session?.organization.public_url;
+  const url = useSession().session?.organization.store_url;
   return (url || window.location.origin).replace(/\/+$/, '');
 }
