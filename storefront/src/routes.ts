@@ -1,0 +1,67 @@
+import type { ComponentType } from 'preact';
+import { courseHead, storeHead, type Head, type HeadContext } from './head';
+import { CoursePage } from './pages/course';
+import { ErrorPage, NotFoundPage, type NotFoundData } from './pages/status';
+import { StoreHomePage } from './pages/store-home';
+import type { PageProps, StoreApi } from './types';
+
+/**
+ * The store's pages. A page is one row: its path (Fastify's syntax, served by the API process),
+ * what it reads from the store, its component, and its <head>. The server renders a row's page
+ * with the data `load` returned, and the browser hydrates the same component from that data.
+ */
+export interface Route<D> {
+  name: string;
+  path: string;
+  load(api: StoreApi, params: Record<string, string>): Promise<D>;
+  Page: ComponentType<PageProps<D>>;
+  head(data: D, context: HeadContext): Head;
+}
+
+const route = <D>(definition: Route<D>) => definition as unknown as Route<unknown>;
+
+export const routes: Route<unknown>[] = [
+  route({
+    name: 'home',
+    path: '/s/:slug',
+    load: (api, { slug }) => api.home(slug),
+    Page: StoreHomePage,
+    head: storeHead,
+  }),
+  route({
+    name: 'course',
+    path: '/s/:slug/activity/:id',
+    load: (api, { slug, id }) => api.course(slug, id),
+    Page: CoursePage,
+    head: courseHead,
+  }),
+];
+
+/** Pages no route leads to: what is not there (404), and our own fault (500). */
+export const statusPages = {
+  'not-found': {
+    Page: NotFoundPage as ComponentType<PageProps<unknown>>,
+    head: (data: NotFoundData): Head => ({
+      title: 'Page not found',
+      description: data.message,
+      noindex: true,
+    }),
+  },
+  error: {
+    Page: ErrorPage as ComponentType<PageProps<unknown>>,
+    head: (): Head => ({
+      title: 'Something went wrong',
+      description: 'The store could not be shown.',
+      noindex: true,
+    }),
+  },
+};
+
+export type StatusPage = keyof typeof statusPages;
+
+/** The component and head of a page, by name. */
+export function pageByName(name: string): Pick<Route<unknown>, 'Page' | 'head'> {
+  const found = routes.find((r) => r.name === name) ?? statusPages[name as StatusPage];
+  if (!found) throw new Error(`No store page is called ${name}`);
+  return found as Pick<Route<unknown>, 'Page' | 'head'>;
+}

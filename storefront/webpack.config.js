@@ -1,0 +1,104 @@
+/**
+ * Two builds of the one app: the client (dist/client: hashed files the API serves under
+ * /s-assets/, and manifest.json naming what a page loads) and the server render (dist/server.js,
+ * CommonJS with Preact inside, required by the API process). React's names resolve to
+ * preact/compat, so the pages are written as React components.
+ */
+const path = require('node:path');
+const fs = require('node:fs');
+const MinimizerPlugin = require('minimizer-webpack-plugin');
+
+const contracts = path.join(__dirname, '..', 'libs', 'contracts', 'src');
+
+const alias = {
+  react$: 'preact/compat',
+  'react-dom$': 'preact/compat',
+  'react-dom/client$': 'preact/compat/client',
+  // The contracts' TypeScript sources are ES modules: they tree-shake, dist (CommonJS) does not.
+  '@studio/contracts$': path.join(contracts, 'index.ts'),
+  '@studio/contracts/src': contracts,
+};
+
+const swc = (target) => ({
+  test: /\.[cm]?[jt]sx?$/,
+  exclude: /node_modules/,
+  use: {
+    loader: 'swc-loader',
+    options: {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+        target,
+      },
+    },
+  },
+});
+
+/** Writes what a page loads (the entry's scripts, its stylesheets) to dist/client/manifest.json. */
+class ClientManifestPlugin {
+  apply(compiler) {
+    compiler.hooks.done.tap('ClientManifestPlugin', (stats) => {
+      if (stats.hasErrors()) return;
+      const { compilation } = stats;
+      const entry = compilation.entrypoints.get('client');
+      const scripts = entry.getFiles().filter((file) => file.endsWith('.js'));
+      const styles = Object.keys(compilation.assets).filter((file) => file.endsWith('.css'));
+      fs.writeFileSync(
+        path.join(compiler.options.output.path, 'manifest.json'),
+        JSON.stringify({ scripts, styles }, null, 1),
+      );
+    });
+  }
+}
+
+module.exports = (_env, argv) => {
+  const production = argv.mode !== 'development';
+  const minimizer = new MinimizerPlugin({
+    minify: {
+      implementation: MinimizerPlugin.swcMinify,
+      options: { compress: { passes: 2 }, mangle: true },
+    },
+  });
+  const common = {
+    mode: production ? 'production' : 'development',
+    context: __dirname,
+    devtool: production ? false : 'source-map',
+    resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'], alias },
+    performance: { hints: false },
+  };
+  const client = {
+    ...common,
+    name: 'client',
+    target: 'web',
+    entry: { client: './src/client.tsx' },
+    output: {
+      path: path.join(__dirname, 'dist', 'client'),
+      publicPath: '/s-assets/',
+      filename: '[name].[contenthash:8].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      assetModuleFilename: '[name].[contenthash:8][ext]',
+      clean: true,
+    },
+    module: { rules: [swc('es2020'), { test: /\.css$/, type: 'asset/resource' }] },
+    optimization: { minimizer: [minimizer] },
+    plugins: [new ClientManifestPlugin()],
+  };
+  const server = {
+    ...common,
+    name: 'server',
+    target: 'node20',
+    entry: { server: './src/server.tsx' },
+    output: {
+      path: path.join(__dirname, 'dist'),
+      filename: '[name].js',
+      library: { type: 'commonjs2' },
+      clean: { keep: /^client\// },
+    },
+    module: {
+      rules: [swc('es2022'), { test: /\.css$/, type: 'asset/resource', generator: { emit: false } }],
+    },
+    // Readable stack traces in the API's logs; the file is not sent to browsers.
+    optimization: { minimize: false },
+  };
+  return [client, server];
+};
