@@ -33,6 +33,7 @@ import {
   type MenuProps,
 } from '@studio/ui';
 import { orderQueries, type OrderDetail, type OrderLineDetail } from '../api/orders';
+import { CustomerSection, DrawerLink } from '../customer/customer-section';
 import { OrderHistory } from './order-history';
 import { RefundDialog } from './refund.dialog';
 
@@ -151,7 +152,6 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
 
   function renderOrder(order: NonNullable<typeof query.data>) {
     const status = ORDER_STATUS_LABELS[order.status];
-    const student = order.Student;
 
     return (
       <DrawerShell
@@ -230,13 +230,11 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
           ) : (
             order.Subscription.map((s) => (
               <div key={s.subscription_id}>
-                <Button
-                  type="link"
-                  style={{ padding: 0, height: 'auto' }}
+                <DrawerLink
                   onClick={() => drawer.open('subscription', { subscription_id: s.subscription_id })}
                 >
                   {s.plan_name}
-                </Button>{' '}
+                </DrawerLink>{' '}
                 {dates.date(s.created_at)}{' '}
                 <Tag color={SUBSCRIPTION_STATUS_LABELS[s.status].color}>
                   {SUBSCRIPTION_STATUS_LABELS[s.status].label}
@@ -259,29 +257,7 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
             ))
           )}
         </DrawerSection>
-        <DrawerSection title="Customer">
-          <Descriptions
-            column={1}
-            size="small"
-            items={[
-              {
-                key: 'name',
-                label: 'Name',
-                children: (
-                  <Button
-                    type="link"
-                    style={{ padding: 0, height: 'auto' }}
-                    onClick={() => drawer.open('student', { student_id: student.student_id })}
-                  >
-                    {`${student.first_name} ${student.last_name}`}
-                  </Button>
-                ),
-              },
-              { key: 'email', label: 'Email', children: student.email },
-              ...(student.phone ? [{ key: 'phone', label: 'Phone', children: student.phone }] : []),
-            ]}
-          />
-        </DrawerSection>
+        <CustomerSection student={order.Student} />
         {refunding ? (
           <RefundDialog
             order={order}

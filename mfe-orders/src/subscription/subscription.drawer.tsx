@@ -20,7 +20,6 @@ import {
   Typography,
   isApiError,
   useDateFormat,
-  useDrawer,
   useQuery,
   useSkeletonDelay,
   type DrawerProps,
@@ -31,6 +30,7 @@ import {
   type SubscriptionDetail,
   type SubscriptionInvoiceRow,
 } from '../api/subscriptions';
+import { CustomerSection } from '../customer/customer-section';
 
 export interface SubscriptionDrawerData {
   subscription_id: string;
@@ -106,7 +106,6 @@ function CancelAction({ subscription }: { subscription: SubscriptionDetail }) {
 /** Subscription drawer (spec 001 §2): Current plan, Customer, Billing history; action Cancel subscription. */
 export function SubscriptionDrawer({ data }: DrawerProps<SubscriptionDrawerData>) {
   const waiting = useSkeletonDelay();
-  const drawer = useDrawer();
   const dates = useDateFormat();
   const query = useQuery(subscriptionQueries.detail(data.subscription_id));
 
@@ -118,7 +117,6 @@ export function SubscriptionDrawer({ data }: DrawerProps<SubscriptionDrawerData>
 
   function renderSubscription(sub: NonNullable<typeof query.data>) {
     const status = SUBSCRIPTION_STATUS_LABELS[sub.status];
-    const student = sub.Student;
 
     return (
       <DrawerShell title={sub.plan.name} extra={<CancelAction subscription={sub} />}>
@@ -141,29 +139,7 @@ export function SubscriptionDrawer({ data }: DrawerProps<SubscriptionDrawerData>
             ]}
           />
         </DrawerSection>
-        <DrawerSection title="Customer">
-          <Descriptions
-            column={1}
-            size="small"
-            items={[
-              {
-                key: 'name',
-                label: 'Name',
-                children: (
-                  <Button
-                    type="link"
-                    style={{ padding: 0, height: 'auto' }}
-                    onClick={() => drawer.open('student', { student_id: student.student_id })}
-                  >
-                    {`${student.first_name} ${student.last_name}`}
-                  </Button>
-                ),
-              },
-              { key: 'email', label: 'Email', children: student.email },
-              ...(student.phone ? [{ key: 'phone', label: 'Phone', children: student.phone }] : []),
-            ]}
-          />
-        </DrawerSection>
+        <CustomerSection student={sub.Student} />
         <DrawerSection title="Billing history">
           <Table<SubscriptionInvoiceRow>
             size="small"
