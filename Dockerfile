@@ -15,6 +15,8 @@ COPY --from=build /app/libs/contracts/package.json ./libs/contracts/package.json
 COPY --from=build /app/libs/contracts/dist ./libs/contracts/dist
 COPY --from=build /app/backend/package.json ./backend/package.json
 COPY --from=build /app/backend/dist ./backend/dist
+# The online store's server render and client files: the API process serves /s/ and /s-assets/.
+COPY --from=build /app/storefront/dist ./storefront/dist
 # The media and outbox volumes take these folders' owner when first mounted.
 RUN mkdir -p /data/media /data/outbox && chown node:node /data/media /data/outbox
 USER node

@@ -16,6 +16,7 @@ import { withMigrationLock } from './database/migration-lock';
 import { migrationsList } from './database/migrations';
 import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
+import { mountStorefrontWeb } from './web/storefront-web';
 import { gateQueueDashboard } from './queue/dashboard/queue-dashboard.gate';
 import { mountBodyParsers } from './web/body-parsers';
 import { clientErrorHandler } from './web/client-errors';
@@ -169,10 +170,11 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     const api = app;
     SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(api), { jsonDocumentUrl: 'api/docs-json' });
     mountRemoteManifest(fastify, config);
-    if (config.SERVE_WEB) {
-      const missing = mountStaticWeb(fastify, config);
-      if (missing.length) new Logger('Web').warn(`Not built yet, run npm run build: ${missing.join(', ')}`);
-    }
+    // The online store's pages (/s/...) and files (/s-assets/) are the API process's own (issue 21):
+    // served even when the web tier serves the admin (SERVE_WEB=false), which proxies them here.
+    const missing = mountStorefrontWeb(fastify, config, app);
+    if (config.SERVE_WEB) missing.push(...mountStaticWeb(fastify, config));
+    if (missing.length) new Logger('Web').warn(`Not built yet, run npm run build: ${missing.join(', ')}`);
     await app.init();
     // Every plugin and route registered: the server answers supertest and listen() alike.
     await fastify.ready();

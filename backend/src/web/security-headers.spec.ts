@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config.schema';
-import { contentSecurityPolicyHeader, remoteOrigins } from './security-headers';
+import {
+  contentSecurityPolicyHeader,
+  remoteOrigins,
+  storeContentSecurityPolicy,
+  storeContentSecurityPolicyHeader,
+  STORE_PAGES,
+} from './security-headers';
 
 const DEPLOY = join(__dirname, '..', '..', '..', 'deploy');
 const normalise = (csp: string) => csp.replace(/\s+/g, ' ').replace(/ ;/g, ';').trim();
@@ -27,7 +33,9 @@ describe('Content-Security-Policy', () => {
       [remoteOrigins(config).join(' '), config],
       ['', loadConfig({})],
     ] as const) {
-      expect(normalise(template!.replaceAll('${MFE_REMOTE_ORIGINS}', origins))).toBe(contentSecurityPolicyHeader(cfg));
+      expect(normalise(template!.replaceAll('${MFE_REMOTE_ORIGINS}', origins))).toBe(
+        contentSecurityPolicyHeader(cfg),
+      );
     }
   });
 
@@ -46,10 +54,42 @@ describe('Content-Security-Policy', () => {
     for (const [, path, body] of locations) {
       // Proxied locations pass on the API's own headers; the static ones add them.
       if (body.includes('proxy_pass')) continue;
-      expect({ path: path.trim(), includes: body.includes('include /etc/nginx/snippets/security-headers.conf;') }).toEqual({
+      expect({
+        path: path.trim(),
+        includes: body.includes('include /etc/nginx/snippets/security-headers.conf;'),
+      }).toEqual({
         path: path.trim(),
         includes: true,
       });
+    }
+  });
+
+  it("lets any site frame the store's pages, with scripts from this origin's files only", () => {
+    const store = storeContentSecurityPolicy();
+    expect(store['frame-ancestors']).toEqual(['*']);
+    expect(store['script-src']).toEqual(["'self'"]);
+    expect(storeContentSecurityPolicyHeader()).not.toContain('unsafe-inline');
+    // The admin keeps its own.
+    expect(contentSecurityPolicyHeader(loadConfig({}))).toContain("frame-ancestors 'none'");
+    for (const path of ['/s/demo-studio', '/s/demo-studio/activity/1', '/s/demo-studio/checkout'])
+      expect({ path, store: STORE_PAGES.test(path) }).toEqual({ path, store: true });
+    for (const path of [
+      '/s',
+      '/s/',
+      '/s-assets/client.js',
+      '/sign-in',
+      '/admin/s/x',
+      '/api/public/demo-studio',
+    ])
+      expect({ path, store: STORE_PAGES.test(path) }).toEqual({ path, store: false });
+  });
+
+  it("has the web tier pass the store's pages and files to the API, with the API's own headers", () => {
+    const nginx = readFileSync(join(DEPLOY, 'nginx.conf'), 'utf8');
+    for (const path of ['/s/', '/s-assets/']) {
+      const body = new RegExp(`location ${path.replace(/[/-]/g, '\\$&')} \\{([^}]*)\\}`).exec(nginx)?.[1];
+      expect(body).toContain('proxy_pass http://api;');
+      expect(body).not.toContain('security-headers.conf');
     }
   });
 });

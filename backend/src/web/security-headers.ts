@@ -50,10 +50,44 @@ export function contentSecurityPolicy(config: AppConfig): Record<string, string[
 
 /** The policy as one header value. */
 export function contentSecurityPolicyHeader(config: AppConfig): string {
-  return Object.entries(contentSecurityPolicy(config))
+  return policyHeader(contentSecurityPolicy(config));
+}
+
+/**
+ * The online store's pages (issue 21), which any site may frame (a studio's own site opens them in
+ * the checkout overlay), so they have a policy of their own instead of the admin's:
+ * - frame-ancestors * and no X-Frame-Options: only these routes may be framed, by any origin;
+ * - scripts only from this origin's files: the page's data is a <script type="application/json">
+ *   and its JSON-LD a <script type="application/ld+json">, neither of which runs;
+ * - styles from its one stylesheet (no CSS-in-JS here, so no 'unsafe-inline'); images from this
+ *   origin (uploads under /api/media) and data: URLs.
+ */
+export function storeContentSecurityPolicy(): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ['*'],
+  };
+}
+
+const policyHeader = (policy: Record<string, string[]>) =>
+  Object.entries(policy)
     .map(([name, values]) => `${name} ${values.join(' ')}`)
     .join('; ');
-}
+
+/** The store's policy as one header value. */
+export const storeContentSecurityPolicyHeader = () => policyHeader(storeContentSecurityPolicy());
+
+/** The store's pages: /s/{slug} and everything under it. */
+export const STORE_PAGES = /^\/s\/[^/]/i;
 
 /** Paths other sites may load (remote bundles, public course images): cross-origin resource policy. */
 const SHARED_PATHS = /^\/(mfe\/|api\/media\/)/;
@@ -61,6 +95,7 @@ const SHARED_PATHS = /^\/(mfe\/|api\/media\/)/;
 /**
  * helmet on every answer of the API process (API, Swagger UI, the shell and remotes when it serves
  * them): the CSP above, nosniff, Referrer-Policy no-referrer, X-Frame-Options DENY, HSTS, COOP.
+ * The store's pages (STORE_PAGES) get the store's policy instead, and no X-Frame-Options.
  * The headers go on the Node response in the adapter's first request hook, before CORS and the
  * middleware: every answer carries them, a preflight or an early 401 included, as on Express.
  */
@@ -71,12 +106,18 @@ export function securityHeaders(config: AppConfig): (req: IncomingMessage, res: 
     frameguard: { action: 'deny' },
     crossOriginResourcePolicy: { policy: 'same-origin' },
   }) as (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+  const storePolicy = storeContentSecurityPolicyHeader();
   return (req, res, done) =>
     helmetHeaders(req, res, (error?: unknown) => {
       if (error) return done(error as Error);
       const url = req.url ?? '';
       const at = url.indexOf('?');
-      if (SHARED_PATHS.test(at < 0 ? url : url.slice(0, at))) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      const path = at < 0 ? url : url.slice(0, at);
+      if (SHARED_PATHS.test(path)) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      if (STORE_PAGES.test(path)) {
+        res.setHeader('Content-Security-Policy', storePolicy);
+        res.removeHeader('X-Frame-Options');
+      }
       done();
     });
 }

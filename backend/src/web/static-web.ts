@@ -91,8 +91,11 @@ function shellFile(shell: string, url: string): string | null {
   }
 }
 
-/** Paths answered with the shell's index.html (its client-side routes): neither the API nor a remote. */
-const SHELL_ROUTES = /^\/(?!api\/|api$|mfe\/).*/;
+/**
+ * Paths answered with the shell's index.html (its client-side routes): neither the API, a remote,
+ * nor the online store (/s/..., its files under /s-assets/: storefront-web.ts).
+ */
+export const SHELL_ROUTES = /^\/(?!api\/|api$|mfe\/|s\/|s$|s-assets\/).*/;
 
 /**
  * Serves the shell at / (index.html for every /admin route) and each remote's bundle at /mfe/<name>/,
