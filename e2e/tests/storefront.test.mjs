@@ -1,0 +1,169 @@
+// The online store in chromium against the built app and the demo seed (issue 21): the demo
+// studio's store lists its published courses; a course page works on a 390 px phone (no sideways
+// scroll, Book buttons in reach), hydrates without console errors and has no serious or critical
+// accessibility violation (axe-core).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { startServer } from '../support/server.mjs';
+import { createDatabase } from '../support/database.mjs';
+import { launchBrowser } from '../support/browser.mjs';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
+
+let database;
+let server;
+let browser;
+let store;
+
+before(async () => {
+  database = createDatabase();
+  server = await startServer({
+    DATABASE_URL: database.url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SEED_DEMO: 'true',
+    DEMO_EMAIL: OWNER.email,
+    DEMO_PASSWORD: OWNER.password,
+  });
+  browser = await launchBrowser();
+  // The demo studio's address, as its owner sees it in Settings.
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  }).then((res) => res.json());
+  const org = await fetch(`${server.url}/api/admin/org`, { headers: { token: login.token } }).then((res) =>
+    res.json(),
+  );
+  store = { slug: org.slug, path: `/s/${org.slug}` };
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  database?.drop();
+});
+
+/** A page that records console errors and uncaught exceptions. */
+async function watchedPage(viewport) {
+  const page = await browser.context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return { page, errors };
+}
+
+/** axe-core's serious and critical violations on the page (its source evaluated, not a script tag: the CSP allows none). */
+async function seriousViolations(page) {
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() => globalThis.axe.run(globalThis.document));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+test("the demo studio's store lists its published courses and products", async () => {
+  assert.equal(store.slug, 'demo-studio');
+  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  assert.ok(published.courses.length >= 2, 'the demo seed publishes courses with upcoming sessions');
+  const { page, errors } = await watchedPage();
+  await page.goto(`${server.url}${store.path}`);
+  await page.getByRole('heading', { level: 1, name: 'Demo Studio' }).waitFor();
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  const courses = page.getByRole('region', { name: 'Courses' });
+  const titles = await courses.getByRole('heading', { level: 3 }).allTextContents();
+  assert.deepEqual(
+    titles,
+    published.courses.map((c) => c.name),
+  );
+  const products = page.getByRole('region', { name: 'Products' });
+  assert.deepEqual(
+    await products.getByRole('heading', { level: 3 }).allTextContents(),
+    published.products.map((p) => p.name),
+  );
+  assert.deepEqual(await seriousViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a course page works at 390 px: readable, Book buttons in reach, hydrated, accessible', async () => {
+  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  const first = published.courses.find((c) => c.activity_type === 'scheduled' && c.next_starts_at);
+  const course = await fetch(`${server.url}/api/public/${store.slug}/activities/${first.activity_id}`).then(
+    (res) => res.json(),
+  );
+  const { page, errors } = await watchedPage({ width: 390, height: 844 });
+  // From the store home, as a visitor gets there.
+  await page.goto(`${server.url}${store.path}`);
+  await page.getByRole('link', { name: course.name, exact: true }).click();
+  await page.waitForURL(`**${store.path}/activity/${course.activity_id}`);
+  await page.getByRole('heading', { level: 1, name: course.name }).waitFor();
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  // Keyboard: the skip link is the first stop and leads to the content.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => globalThis.document.activeElement?.textContent), 'Skip to content');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/#main$/);
+
+  // No sideways scroll on a phone.
+  const widths = await page.evaluate(() => ({
+    scroll: globalThis.document.documentElement.scrollWidth,
+    client: globalThis.document.documentElement.clientWidth,
+  }));
+  assert.ok(
+    widths.scroll <= widths.client,
+    `page is ${widths.scroll} px wide in a ${widths.client} px window`,
+  );
+
+  const sessions = page.getByRole('region', { name: 'Upcoming sessions' });
+  const book = sessions.getByRole('link', { name: /^Book / });
+  const open = course.sessions.filter((s) => !s.sold_out);
+  assert.equal(await book.count(), open.length);
+  assert.equal(await sessions.getByText('Sold out').count(), course.sessions.length - open.length);
+  for (let i = 0; i < (await book.count()); i++) {
+    const button = book.nth(i);
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `Book button ${i + 1} is inside the screen`);
+    assert.ok(box.height >= 44, `Book button ${i + 1} is a 44 px touch target`);
+  }
+  assert.equal(
+    new URL(await book.first().getAttribute('href'), server.url).toString(),
+    `${server.url}${store.path}/checkout?event_id=${open[0].event_id}`,
+  );
+  // The time reads in the session location's zone, named.
+  const abbreviation = new Intl.DateTimeFormat('en-US', { timeZone: open[0].timezone, timeZoneName: 'short' })
+    .formatToParts(new Date(open[0].starts_at))
+    .find((p) => p.type === 'timeZoneName').value;
+  await sessions
+    .getByText(new RegExp(`\\d{1,2}:\\d{2} [AP]M – \\d{1,2}:\\d{2} [AP]M ${abbreviation}`))
+    .first()
+    .waitFor();
+
+  // Hydrated: the picture buttons work (when the course has several).
+  if (course.images.length > 1) {
+    await page.getByRole('button', { name: `Show picture 2 of ${course.images.length}` }).click();
+    await page.getByRole('img', { name: `${course.name}, picture 2 of ${course.images.length}` }).waitFor();
+  }
+
+  assert.deepEqual(await seriousViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an unknown course is the 404 page in the same style', async () => {
+  const { page } = await watchedPage();
+  const response = await page.goto(
+    `${server.url}${store.path}/activity/00000000-0000-4000-8000-000000000000`,
+  );
+  assert.equal(response.status(), 404);
+  await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+  await page.getByRole('link', { name: 'See all courses' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Demo Studio' }).waitFor();
+  await page.close();
+});
