@@ -173,6 +173,13 @@ export const configSchema = z.object({
     .min(0.5, 'expected at least 0.5 hours (Stripe needs 30 minutes)')
     .max(24, 'expected at most 24 hours (Stripe Checkout Sessions last at most 24 hours)')
     .default(24),
+  /** How long the store holds a buyer's seats while they pay: 30 minutes (Stripe's shortest Checkout Session) to 24 hours. */
+  STORE_HOLD_MINUTES: z.coerce
+    .number({ error: 'expected a number of minutes' })
+    .int()
+    .min(30, 'expected at least 30 minutes (Stripe needs 30 minutes)')
+    .max(1440, 'expected at most 1440 minutes (24 hours)')
+    .default(30),
   /**
    * How long an Idempotency-Key stays claimed by the first request that carries it: a retry before
    * then is answered 409 (still being processed); after it, the retry takes the key over (its first

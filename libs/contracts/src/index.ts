@@ -38,3 +38,4 @@ export * from './sync/sync.schema';
 export * from './sync/sync-jobs.schema';
 export * from './ui/mfe-manifest';
 export * from './storefront/store.schema';
+export * from './storefront/checkout.schema';

@@ -47,12 +47,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (header === undefined) return lastValueFrom(next.handle(), { defaultValue: undefined });
     const parsed = idempotencyKeySchema.safeParse(Array.isArray(header) ? header.join(',') : header);
     if (!parsed.success) throw new ZodValidationException(parsed.error);
-    const ctx = request.ctx;
-    if (!ctx) throw new Error('Idempotent() used on a route without the auth guard');
+    // An admin route's organization is the caller's; a store's route names its store (StoreGuard).
+    const organizationId = request.ctx?.organizationId ?? (request as { storeOrganizationId?: string }).storeOrganizationId;
+    if (!organizationId) throw new Error('Idempotent() used on a route without the auth guard or the store guard');
     const key = parsed.data;
     const methodRoute = `${request.method} ${request.routeOptions?.url ?? request.url}`;
     const hash = requestHash(request.params ?? {}, request.body ?? null);
-    const begun = await this.store.begin(ctx.organizationId, key, methodRoute, hash);
+    const begun = await this.store.begin(organizationId, key, methodRoute, hash);
     if (begun.kind === 'mismatch')
       throw new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, IDEMPOTENCY_MESSAGES.mismatch);
     if (begun.kind === 'running') throw new ApiError(HttpStatus.CONFLICT, IDEMPOTENCY_MESSAGES.running);
@@ -69,14 +70,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       // As Stripe: parameters refused before the action began (the body's validation) and server
       // errors keep no answer, so the corrected or retried request runs; a refusal of the action
       // itself (a rule, the provider) is its answer.
-      if (body.statusCode >= 500 || error instanceof ZodValidationException) await this.store.release(ctx.organizationId, key);
-      else await this.store.complete(ctx.organizationId, key, { status: body.statusCode, body });
+      if (body.statusCode >= 500 || error instanceof ZodValidationException) await this.store.release(organizationId, key);
+      else await this.store.complete(organizationId, key, { status: body.statusCode, body });
       throw error;
     }
     const status =
       (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ??
       (request.method === 'POST' ? 201 : 200);
-    await this.store.complete(ctx.organizationId, key, { status, body: result ?? null });
+    await this.store.complete(organizationId, key, { status, body: result ?? null });
     return result;
   }
 }

@@ -37,6 +37,7 @@ const NAMES = [
   'Migration20261125000000_outbox',
   'Migration20261126000000_refund_reconcile',
   'Migration20261127000000_store_slug',
+  'Migration20261127010000_store_checkout',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -1,7 +1,16 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { dateTimeInstant, DISCOUNT_MESSAGES as M, MESSAGES, parseDateTimeInput, DiscountListQuery, DiscountPayload, discountStatus } from '@studio/contracts';
+import {
+  dateTimeInstant,
+  DISCOUNT_MESSAGES as M,
+  MESSAGES,
+  parseDateTimeInput,
+  DiscountListQuery,
+  DiscountPayload,
+  discountStatus,
+  type DiscountRule,
+} from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
@@ -20,6 +29,33 @@ export class DiscountsService {
     private readonly courses: CoursesService,
     private readonly organizations: OrganizationsService,
   ) {}
+
+  /**
+   * The code a buyer typed at the store (codes are not case-sensitive), as the pricing rule reads it
+   * (discount-pricing.ts), or null when the organization has no such code.
+   */
+  async ruleByCode(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    code: string,
+  ): Promise<(DiscountRule & { id: string; code: string }) | null> {
+    // lower(code) as the unique index reads it.
+    const [row] = await this.em.execute<{ id: string }[]>(
+      `select id from discount_code where organization_id = ? and lower(code) = lower(?)`,
+      [ctx.organizationId, code.trim()],
+    );
+    const found = row ? await this.em.findOne(DiscountCode, { id: row.id }) : null;
+    if (!found) return null;
+    return {
+      id: found.id,
+      code: found.code,
+      type: found.type,
+      value: found.value,
+      activity_id: found.activityId,
+      apply_logic: found.applyLogic,
+      start_date: found.startDate,
+      expiration_date: found.expirationDate,
+    };
+  }
 
   /** The discount, or 404 when it does not exist in the caller's organization. */
   async requireDiscount(ctx: RequestContext, id: string): Promise<DiscountCode> {
@@ -51,7 +87,10 @@ export class DiscountsService {
   }
 
   /** One page of the organization's codes, newest first; `search` matches any part of the code or label. */
-  async list(ctx: RequestContext, query: DiscountListQuery): Promise<{ items: DiscountListRow[]; total: number }> {
+  async list(
+    ctx: RequestContext,
+    query: DiscountListQuery,
+  ): Promise<{ items: DiscountListRow[]; total: number }> {
     const clauses = ['d.organization_id = ?'];
     const params: unknown[] = [ctx.organizationId];
     const term = query.search?.toLowerCase();
@@ -70,7 +109,10 @@ export class DiscountsService {
            from discount_code d where ${where} order by d.created_at desc, d.id desc limit ? offset ?`,
         [...params, query.limit, (query.page - 1) * query.limit],
       ),
-      connection.execute<{ total: string }[]>(`select count(*) as total from discount_code d where ${where}`, params),
+      connection.execute<{ total: string }[]>(
+        `select count(*) as total from discount_code d where ${where}`,
+        params,
+      ),
     ]);
     const date = (v: Date | null) => (v ? new Date(v) : null);
     const items = rows.map((r) => ({
@@ -111,13 +153,17 @@ export class DiscountsService {
    * organization's zone (spec 000 §3); once both are instants the end must still be after the start.
    */
   private async fields(ctx: RequestContext, input: DiscountPayload) {
-    const wallClock = [input.start_date, input.expiration_date].some((d) => d && parseDateTimeInput(d)?.kind === 'wall');
+    const wallClock = [input.start_date, input.expiration_date].some(
+      (d) => d && parseDateTimeInput(d)?.kind === 'wall',
+    );
     const zone = wallClock ? (await this.organizations.current(ctx)).timezone : null;
     const instant = (text: string | null) => (text ? dateTimeInstant(text, zone) : null);
     const startDate = instant(input.start_date);
     const expirationDate = instant(input.expiration_date);
     if (startDate && expirationDate && expirationDate <= startDate) {
-      throw new ApiError(HttpStatus.BAD_REQUEST, MESSAGES.common.validationFailed, { expiration_date: M.endBeforeStart });
+      throw new ApiError(HttpStatus.BAD_REQUEST, MESSAGES.common.validationFailed, {
+        expiration_date: M.endBeforeStart,
+      });
     }
     return {
       label: input.label,
@@ -160,7 +206,18 @@ export class DiscountsService {
 /** What the promo-code answers read of a code. */
 export type DiscountListRow = Pick<
   DiscountCode,
-  'id' | 'label' | 'code' | 'type' | 'value' | 'activityId' | 'applyLogic' | 'startDate' | 'expirationDate' | 'timesUsed' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'label'
+  | 'code'
+  | 'type'
+  | 'value'
+  | 'activityId'
+  | 'applyLogic'
+  | 'startDate'
+  | 'expirationDate'
+  | 'timesUsed'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 type DiscountRow = {

@@ -28,6 +28,17 @@ export const mailMessageSchema = z
     subject: oneLine(300),
     text: z.string().min(1).max(100_000),
     html: z.string().max(500_000).optional(),
+    /** Small text files sent with it (a booking's calendar file). */
+    attachments: z
+      .array(
+        z.object({
+          filename: oneLine(100),
+          contentType: oneLine(100),
+          content: z.string().max(100_000),
+        }),
+      )
+      .max(3)
+      .optional(),
     /** Same key, same mail: enqueuing it again while the first is known (retried request, redelivered webhook) sends once. */
     dedupeKey: oneLine(200),
   })
@@ -92,6 +103,7 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      attachments: mail.attachments,
       // One Message-ID per job, so a retry after a lost answer is recognisably the same mail.
       messageId: `<${jobId}@${domain}>`,
     });

@@ -24,8 +24,10 @@ import { PaymentLinksController } from './payment-links.controller';
 import { PaymentLinksService } from './payment-links.service';
 import { OrderEventsModule } from './order-events.module';
 import { StudentOrdersQuery } from './student-orders.query';
+import { StoreCheckoutService } from './store-checkout.service';
+import { DiscountsModule } from '../discounts/discounts.module';
 
-/** Orders: reading orders, the direct-enroll order, payment links, subscriptions, and the money audit. */
+/** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
   imports: [
     MikroOrmModule.forFeature([Order, OrderLine, OrderActivity, OrderRefund, Subscription, SubscriptionInvoice]),
@@ -36,6 +38,7 @@ import { StudentOrdersQuery } from './student-orders.query';
     OrganizationsModule,
     ProductsModule,
     OrderEventsModule,
+    DiscountsModule,
   ],
   controllers: [
     OrdersController,
@@ -46,7 +49,16 @@ import { StudentOrdersQuery } from './student-orders.query';
     PaymentMethodsController,
     SubscriptionsController,
   ],
-  providers: [OrdersService, OrderActivityService, StudentOrdersQuery, PaymentLinksService, RefundsService, RefundReconciler, SubscriptionsService],
-  exports: [OrdersService, OrderActivityService, SubscriptionsService],
+  providers: [
+    OrdersService,
+    OrderActivityService,
+    StudentOrdersQuery,
+    PaymentLinksService,
+    RefundsService,
+    RefundReconciler,
+    SubscriptionsService,
+    StoreCheckoutService,
+  ],
+  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService],
 })
 export class OrdersModule {}

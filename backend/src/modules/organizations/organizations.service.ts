@@ -40,6 +40,14 @@ export class OrganizationsService {
     return mapOrganization(organization, this.storeUrl(organization), await hasPublishedCourse(this.em, organization.id));
   }
 
+  /**
+   * Where this app serves the organization's store pages (checkout, confirmation), which its own
+   * site opens in the overlay: PUBLIC_APP_URL/s/{slug}.
+   */
+  appStoreUrl(organization: Pick<Organization, 'slug'>): string {
+    return storeAddress({ appUrl: this.appUrl(), slug: organization.slug });
+  }
+
   /** The organization whose store has this address, or null. */
   findBySlug(slug: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { slug });

@@ -545,7 +545,16 @@ export class EnrollmentsService {
   async hold(
     ctx: Pick<RequestContext, 'organizationId'>,
     em: EntityManager,
-    input: { student: Student; eventId: string; orderId: string; expiresAt: Date },
+    input: {
+      student: Student;
+      eventId: string;
+      orderId: string;
+      expiresAt: Date;
+      /** Seats of the party (the student and their guests); 1 by default. */
+      seats?: number;
+      /** The refusal when the party does not fit, given the seats left (the store says how many). */
+      full?: (seatsLeft: number) => ApiError;
+    },
   ): Promise<HeldSeat> {
     // The seat lock, then everything the rules read in one statement, as enroll() does.
     const locked = await lockEventForSeats(em, ctx, input.eventId, async (event) => {
@@ -554,7 +563,16 @@ export class EnrollmentsService {
       return { ...rulesSeats(row), rules: row };
     });
     const row = locked.rules;
-    const refusal = seatRefusal({ ...locked, alreadyEnrolled: row.enrolled, alreadyHolding: row.holding, singleParty: Boolean(row.single_party) });
+    const seats = input.seats ?? 1;
+    const refusal = seatRefusal({
+      ...locked,
+      seatsAsked: seats,
+      alreadyEnrolled: row.enrolled,
+      alreadyHolding: row.holding,
+      singleParty: Boolean(row.single_party),
+    });
+    if (refusal && input.full && refusal.message === M.sessionFull)
+      throw input.full(Math.max(0, locked.capacity - locked.seats));
     if (refusal) throw refusal;
     const hold = em.create(SeatHold, {
       organizationId: ctx.organizationId,
@@ -562,6 +580,7 @@ export class EnrollmentsService {
       studentId: input.student.id,
       orderId: input.orderId,
       expiresAt: input.expiresAt,
+      seats,
     });
     await em.flush();
     return { holdId: hold.id, eventName: row.name, priceCents: Number(row.price_cents) };
@@ -604,7 +623,14 @@ export class EnrollmentsService {
     await em.flush();
     const { requiredWaiverId } = await courseRules(em, hold.eventId);
     // The seat is written by scheduling's one seat writer, linked to the order that paid it.
-    const enrollmentId = await this.createSeat(em, ctx.organizationId, { eventId: hold.eventId, studentId: hold.studentId, requiredWaiverId, orderId });
+    // The party the hold kept: the student and their guests.
+    const enrollmentId = await this.createSeat(em, ctx.organizationId, {
+      eventId: hold.eventId,
+      studentId: hold.studentId,
+      requiredWaiverId,
+      orderId,
+      guestCount: hold.seats - 1,
+    });
     return { outcome: 'enrolled', enrollmentId };
   }
 }

@@ -1,17 +1,34 @@
-import { Controller, Get, Header, Param, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import {
+  ApiBadGatewayResponse,
+  ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { STORE_MESSAGES } from '@studio/contracts';
+import { CHECKOUT_MESSAGES, STORE_MESSAGES } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { PublicRateLimitGuard } from './public-rate-limit.guard';
-import { PublicCourseDto, PublicProductDto, PublicStoreDto } from './storefront.dto';
+import {
+  CheckoutDto,
+  CheckoutQuoteDto,
+  CheckoutQuoteResultDto,
+  CheckoutResultDto,
+  OrderTokenQueryDto,
+  PublicCourseDto,
+  PublicOrderDto,
+  PublicProductDto,
+  PublicStoreDto,
+} from './storefront.dto';
+import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
+import { Idempotent } from '../../common/idempotency/idempotency.interceptor';
+import { StoreCheckoutService } from '../orders/store-checkout.service';
+import type { Organization } from '../organizations/organization.entity';
+import { CurrentStore, StoreGuard } from './store.guard';
 import { StorefrontService } from './storefront.service';
 
 /** The tag of every Storefront API operation (no sign-in: `security: []` in the document). */
@@ -32,7 +49,10 @@ const SLUG_PARAM = ApiParam({
 @UseGuards(PublicRateLimitGuard)
 @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: STORE_MESSAGES.tooManyRequests })
 export class StorefrontController {
-  constructor(private readonly storefront: StorefrontService) {}
+  constructor(
+    private readonly storefront: StorefrontService,
+    private readonly checkouts: StoreCheckoutService,
+  ) {}
 
   @Get()
   @Header('Access-Control-Allow-Origin', '*')
@@ -70,6 +90,66 @@ export class StorefrontController {
   @ZodResponse({ status: 200, type: PublicProductDto })
   product(@Param('slug') slug: string, @Param('product_id', UuidParamPipe) id: string) {
     return this.storefront.product(slug, id);
+  }
+
+  @Post('checkout/quote')
+  @HttpCode(200)
+  @UseGuards(StoreGuard)
+  @SLUG_PARAM
+  @ApiOperation({
+    summary:
+      'What a party would pay for a session with a discount code, and the seats left (display: the checkout prices again)',
+  })
+  @ApiInvalidBody()
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
+  })
+  @ZodResponse({ status: 200, type: CheckoutQuoteResultDto })
+  quote(@CurrentStore() store: Organization, @Body() body: CheckoutQuoteDto) {
+    return this.checkouts.quote(store, body);
+  }
+
+  @Post('checkout')
+  @UseGuards(StoreGuard)
+  @Idempotent(
+    'One per checkout (1 to 200 characters): a retry with the same key and body answers the first answer again, without booking or charging again. Kept 24 hours.',
+  )
+  @SLUG_PARAM
+  @ApiOperation({
+    summary:
+      'Books a party in a session: its seats are held while the buyer pays at payment_url (or booked at once when nothing is due)',
+    description:
+      'The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged.',
+  })
+  @ApiInvalidBody()
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
+  })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, or the buyer is already booked`,
+  })
+  @ApiBadGatewayResponse({ type: ErrorBodyDto, description: CHECKOUT_MESSAGES.paymentFailed })
+  @ZodResponse({ status: 201, type: CheckoutResultDto })
+  checkout(@CurrentStore() store: Organization, @Body() body: CheckoutDto) {
+    return this.checkouts.checkout(store, body);
+  }
+
+  @Get('orders/:order_id')
+  @UseGuards(StoreGuard)
+  @SLUG_PARAM
+  @ApiOperation({ summary: 'A store order as its buyer sees it, with the token of its confirmation link' })
+  @ApiInvalidQuery()
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: CHECKOUT_MESSAGES.orderNotFound })
+  @ZodResponse({ status: 200, type: PublicOrderDto })
+  order(
+    @CurrentStore() store: Organization,
+    @Param('order_id', UuidParamPipe) orderId: string,
+    @Query() query: OrderTokenQueryDto,
+  ) {
+    return this.checkouts.order(store, orderId, query.token);
   }
 }
 

@@ -1,6 +1,25 @@
-import { publicCourseSchema, publicProductSchema, publicStoreSchema } from '@studio/contracts';
+import {
+  checkoutQuoteResultSchema,
+  checkoutQuoteSchema,
+  checkoutResultSchema,
+  checkoutSchema,
+  publicCourseSchema,
+  publicOrderSchema,
+  publicProductSchema,
+  publicStoreSchema,
+} from '@studio/contracts';
+import { z } from 'zod';
 import { createZodDto } from '../../common/zod-dto';
 
 export class PublicStoreDto extends createZodDto(publicStoreSchema) {}
 export class PublicCourseDto extends createZodDto(publicCourseSchema) {}
 export class PublicProductDto extends createZodDto(publicProductSchema) {}
+export class CheckoutQuoteDto extends createZodDto(checkoutQuoteSchema) {}
+export class CheckoutQuoteResultDto extends createZodDto(checkoutQuoteResultSchema) {}
+export class CheckoutDto extends createZodDto(checkoutSchema) {}
+export class CheckoutResultDto extends createZodDto(checkoutResultSchema) {}
+export class PublicOrderDto extends createZodDto(publicOrderSchema) {}
+/** The order's secret token, from its confirmation link. */
+export class OrderTokenQueryDto extends createZodDto(
+  z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Order not found') }),
+) {}

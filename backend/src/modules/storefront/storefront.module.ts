@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
+import { OrdersModule } from '../orders/orders.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
+import { StoreGuard } from './store.guard';
 import { PublicRateLimitGuard } from './public-rate-limit.guard';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontService } from './storefront.service';
 
-/** The online store's public API (issue 21): reads now; the checkout comes with its own service. */
+/** The online store's public API (issue 21): its reads, and the checkout (StoreCheckoutService of orders). */
 @Module({
-  imports: [OrganizationsModule],
+  imports: [OrganizationsModule, OrdersModule],
   controllers: [StorefrontController],
-  providers: [StorefrontService, PublicRateLimitGuard],
+  providers: [StorefrontService, PublicRateLimitGuard, StoreGuard],
   exports: [StorefrontService],
 })
 export class StorefrontModule {}

@@ -1280,6 +1280,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}/checkout/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a party would pay for a session with a discount code, and the seats left (display: the checkout prices again) */
+        post: operations["StorefrontController_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Books a party in a session: its seats are held while the buyer pays at payment_url (or booked at once when nothing is due)
+         * @description The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged.
+         */
+        post: operations["StorefrontController_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/orders/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A store order as its buyer sees it, with the token of its confirmation link */
+        get: operations["StorefrontController_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/queue-dashboard/link": {
         parameters: {
             query?: never;
@@ -2847,6 +2901,77 @@ export interface components {
             image_url: string | null;
             /** @description The product's checkout address in the store */
             url: string;
+        };
+        CheckoutQuoteDto: {
+            /** Format: uuid */
+            event_id: string;
+            /** @default 1 */
+            party_size: number;
+            discount_code?: string;
+        };
+        CheckoutQuoteResultDto_Output: {
+            lines: {
+                description: string;
+                quantity: number;
+                unit_price_cents: number;
+                discount_cents: number;
+            }[];
+            subtotal_cents: number;
+            discount_cents: number;
+            total_cents: number;
+            discount_code: string | null;
+            seats_left: number;
+        };
+        CheckoutDto: {
+            /** Format: uuid */
+            event_id: string;
+            /** @default 1 */
+            party_size: number;
+            discount_code?: string;
+            first_name: string;
+            last_name: string;
+            email: string;
+        };
+        CheckoutResultDto_Output: {
+            /** Format: uuid */
+            order_id: string;
+            order_number: number;
+            /** @enum {string} */
+            status: "pending" | "failed" | "paid" | "refunded" | "partial_refund" | "fraudulent";
+            total_cents: number;
+            payment_url: string | null;
+            confirmation_url: string;
+            hold_expires_at: string | null;
+        };
+        PublicOrderDto_Output: {
+            order_number: number;
+            /** @enum {string} */
+            status: "pending" | "failed" | "paid" | "refunded" | "partial_refund" | "fraudulent";
+            store_name: string;
+            buyer: {
+                first_name: string;
+                email: string;
+            };
+            lines: {
+                description: string;
+                quantity: number;
+                unit_price_cents: number;
+                discount_cents: number;
+            }[];
+            subtotal_cents: number;
+            discount_cents: number;
+            total_cents: number;
+            session: {
+                name: string;
+                starts_at: string;
+                ends_at: string;
+                timezone: string;
+                location_name: string;
+                address: string;
+                online: boolean;
+                party_size: number;
+            } | null;
+            receipt_url: string | null;
         };
         DashboardLinkDto: {
             /** @description one-time link (valid 60 s) that opens the dashboard in a browser */
@@ -7778,6 +7903,216 @@ export interface operations {
                 };
             };
             /** @description Store not found, or Product not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutQuoteDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutQuoteResultDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_checkout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One per checkout (1 to 200 characters): a retry with the same key and body answers the first answer again, without booking or charging again. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResultDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description Sold out, Only N seats left, or the buyer is already booked
+             *
+             *     The first request with this Idempotency-Key is still being processed
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The Idempotency-Key was used with other parameters: "Keys for idempotent requests can only be used with the same parameters" */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The payment could not be started. Please try again in a moment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_order: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                order_id: string;
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicOrderDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Order not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -7,7 +7,7 @@ import type { OrderStatus } from '@studio/contracts';
 /** A purchase. Enrolling a student directly from the back office makes a zero-total order of source workbench. */
 @Entity({ tableName: 'customer_order' })
 export class Order {
-  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'linkExpiresAt';
+  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'linkExpiresAt' | 'accessTokenHash' | 'discountCodeId';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -60,6 +60,14 @@ export class Order {
   /** The selling provider's order id, for an order sold elsewhere (source eventbrite): unique per source. */
   @Property({ type: 'text', nullable: true })
   externalId?: string | null;
+
+  /** SHA-256 (hex) of the store order's secret token, the buyer's key to its page; null otherwise. */
+  @Property({ type: 'text', nullable: true })
+  accessTokenHash?: string | null;
+
+  /** The discount code the store priced the order with. */
+  @Property({ type: 'uuid', nullable: true })
+  discountCodeId?: string | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

@@ -1,0 +1,362 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import {
+  CHECKOUT_MESSAGES as M,
+  discountRefusal,
+  formatCents,
+  formatDateTime,
+  zoneAbbreviation,
+  priceParty,
+  WORKBENCH_SOURCE,
+  type CheckoutPayload,
+  type CheckoutQuote,
+  type CheckoutQuotePayload,
+  type CheckoutResult,
+  type PublicOrder,
+} from '@studio/contracts';
+import { createEvent } from 'ics';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ApiError, notFound } from '../../common/api-error';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
+import { DiscountsService } from '../discounts/discounts.service';
+import { MailService } from '../notifications/mail.service';
+import { Organization } from '../organizations/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { PaymentsPort } from '../payments/payments.port';
+import { EnrollmentsService } from '../scheduling/enrollments.service';
+import { seatsTaken } from '../scheduling/seats';
+import { StudentsService } from '../students/students.service';
+import { OrderLine } from './entities/order-line.entity';
+import { Order } from './entities/order.entity';
+import { OrderActivityService } from './order-activity.service';
+import { OrderEvents } from './order-events';
+import { OrdersService } from './orders.service';
+import { storeSession, type StoreSessionRow } from './store-session.query';
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const invalidCode = (message: string) =>
+  new ApiError(HttpStatus.BAD_REQUEST, message, { discount_code: message });
+const seatsRefusal = (seatsLeft: number) =>
+  new ApiError(HttpStatus.CONFLICT, seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft), {
+    party_size: seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft),
+  });
+
+/**
+ * The store's checkout of a session (issue 21): the buyer's party, priced on the server by the one
+ * pricing function, its seats held under the session's seat lock while the buyer pays through the
+ * payments port (the payment links' hold and settlement: paid enrolls, expired or cancelled frees
+ * the seats), or booked at once when nothing is due. The order is the studio's own sale (source
+ * workbench), so the admin can refund it; its page opens only with the secret token in the buyer's
+ * confirmation link.
+ */
+@Injectable()
+export class StoreCheckoutService implements OnModuleInit {
+  private readonly logger = new Logger('StoreCheckout');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly orders: OrdersService,
+    private readonly students: StudentsService,
+    private readonly seats: EnrollmentsService,
+    private readonly discounts: DiscountsService,
+    private readonly organizations: OrganizationsService,
+    private readonly payments: PaymentsPort,
+    private readonly orderEvents: OrderEvents,
+    private readonly activity: OrderActivityService,
+    private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    // The confirmation follows the move to paid (the outbox): at least once, mailed once (its key).
+    this.orderEvents.on('order.paid', 'orders.store-confirmation', (e) =>
+      this.confirm(e.organizationId, e.orderId),
+    );
+  }
+
+  /** What the party would cost now, and the seats left: display only, the checkout prices again. */
+  async quote(organization: Organization, input: CheckoutQuotePayload): Promise<CheckoutQuote> {
+    const session = await this.requireSession(organization, input.event_id);
+    const priced = await this.price(organization, session, input, session.price_cents);
+    const taken = (await seatsTaken(this.em, [session.event_id])).get(session.event_id)?.seats ?? 0;
+    return {
+      lines: [priced.line],
+      subtotal_cents: priced.subtotal,
+      discount_cents: priced.discount,
+      total_cents: priced.total,
+      discount_code: priced.code,
+      seats_left: Math.max(0, session.capacity - taken),
+    };
+  }
+
+  async checkout(organization: Organization, input: CheckoutPayload): Promise<CheckoutResult> {
+    const ctx = { organizationId: organization.id };
+    const session = await this.requireSession(organization, input.event_id);
+    const token = randomBytes(32).toString('base64url');
+    const paying = !session.free;
+    const holdMinutes = this.config.STORE_HOLD_MINUTES;
+    const expiresAt = new Date(Date.now() + holdMinutes * 60_000);
+    const orderId = randomUUID();
+
+    const { order, total } = await this.em.transactional(async (em) => {
+      const student = await this.students.findOrCreateByEmail(ctx, em, input);
+      // The seats under the session's seat lock; the price is the one read inside it.
+      const held = await this.seats.hold(ctx, em, {
+        student,
+        eventId: session.event_id,
+        orderId,
+        expiresAt,
+        seats: input.party_size,
+        full: seatsRefusal,
+      });
+      const priced = await this.price(organization, session, input, session.free ? 0 : held.priceCents);
+      const order = em.create(Order, {
+        id: orderId,
+        organization: em.getReference(Organization, organization.id),
+        orderNumber: await this.orders.nextOrderNumber(em, organization.id),
+        student,
+        status: 'pending',
+        source: WORKBENCH_SOURCE,
+        totalCents: priced.total,
+        eventId: session.event_id,
+        description: held.eventName,
+        linkExpiresAt: priced.total > 0 ? expiresAt : null,
+        accessTokenHash: tokenHash(token),
+        discountCodeId: priced.codeId,
+      });
+      em.create(OrderLine, {
+        order,
+        kind: 'seat',
+        eventId: session.event_id,
+        description: held.eventName,
+        unitPriceCents: priced.line.unit_price_cents,
+        quantity: input.party_size,
+        discountCents: priced.discount,
+      });
+      await em.flush();
+      if (priced.total > 0) {
+        // Its expiry job settles the order at the hold's end, whatever happens next.
+        await this.orderEvents.publish(em, {
+          type: 'payment_link.created',
+          organizationId: organization.id,
+          orderId,
+          expiresAt: expiresAt.toISOString(),
+        });
+      } else {
+        // Nothing due: the party is booked now, and announced as paid (points, confirmation mail).
+        await this.seats.convertHold(ctx, em, orderId);
+        order.status = 'paid';
+        await em.flush();
+        await this.orderEvents.publish(em, {
+          type: 'order.paid',
+          organizationId: organization.id,
+          orderId,
+          studentId: student.id,
+          loyaltyPoints: 0,
+        });
+      }
+      return { order, total: priced.total };
+    });
+
+    const pages = this.organizations.appStoreUrl(organization);
+    const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${token}`;
+    if (total === 0 || !paying) {
+      return this.result(order, null, confirmationUrl, null);
+    }
+    let checkout: { sessionId: string; url: string };
+    try {
+      checkout = await this.payments.createCheckout({
+        organizationId: organization.id,
+        orderId: order.id,
+        lines: [
+          {
+            name: `${order.description} × ${input.party_size}`.slice(0, 250),
+            unitAmountCents: total,
+            quantity: 1,
+          },
+        ],
+        customerEmail: input.email,
+        successUrl: confirmationUrl,
+        cancelUrl: `${pages}/activity/${session.activity_id}`,
+        expiresAt,
+      });
+    } catch (error) {
+      this.logger.error(`Checkout of store order ${order.id} failed: ${(error as Error).message}`);
+      await this.em.fork().transactional(async (em) => {
+        await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
+        await this.seats.releaseHold(ctx, em, order.id);
+      });
+      throw new ApiError(HttpStatus.BAD_GATEWAY, M.paymentFailed);
+    }
+    await this.em.fork().nativeUpdate(Order, { id: order.id }, { checkoutSessionId: checkout.sessionId });
+    return this.result(order, checkout.url, confirmationUrl, expiresAt);
+  }
+
+  /** The order as its buyer sees it, for whoever holds its token; anything else is 404. */
+  async order(organization: Organization, orderId: string, token: string): Promise<PublicOrder> {
+    const em = this.em.fork();
+    const order = await em.findOne(
+      Order,
+      { id: orderId, organization: organization.id },
+      { populate: ['student'] },
+    );
+    if (!order?.accessTokenHash || !sameHash(order.accessTokenHash, tokenHash(token)))
+      throw notFound(M.orderNotFound);
+    const lines = await em.find(OrderLine, { order: order.id }, { orderBy: { position: 'asc' } });
+    const session = order.eventId
+      ? await storeSession(em, organization.id, order.eventId, { bookable: false })
+      : null;
+    const subtotal = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
+    const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
+    return {
+      order_number: order.orderNumber,
+      status: order.status,
+      store_name: organization.name,
+      buyer: { first_name: order.student.firstName, email: order.student.email },
+      lines: lines.map((l) => ({
+        description: l.description,
+        quantity: l.quantity,
+        unit_price_cents: l.unitPriceCents,
+        discount_cents: l.discountCents,
+      })),
+      subtotal_cents: subtotal,
+      discount_cents: discount,
+      total_cents: order.totalCents,
+      session: session
+        ? {
+            name: session.name,
+            starts_at: new Date(session.starts_at).toISOString(),
+            ends_at: new Date(session.ends_at).toISOString(),
+            timezone: session.timezone,
+            location_name: session.location_name,
+            address: session.online ? '' : session.address,
+            online: session.online,
+            party_size: lines.find((l) => l.kind === 'seat')?.quantity ?? 1,
+          }
+        : null,
+      receipt_url: order.receiptUrl ?? null,
+    };
+  }
+
+  private async requireSession(organization: Organization, eventId: string): Promise<StoreSessionRow> {
+    const session = await storeSession(this.em, organization.id, eventId);
+    if (!session) throw new ApiError(HttpStatus.NOT_FOUND, M.sessionNotFound);
+    return session;
+  }
+
+  /** The party's price with the code, by the one pricing function; a code that gives nothing says why. */
+  private async price(
+    organization: Organization,
+    session: StoreSessionRow,
+    input: CheckoutQuotePayload,
+    unitPriceCents: number,
+  ) {
+    const at = new Date();
+    let rule = null;
+    if (input.discount_code) {
+      rule = await this.discounts.ruleByCode({ organizationId: organization.id }, input.discount_code);
+      if (!rule) throw invalidCode(M.codeUnknown);
+      const refusal = discountRefusal(rule, session.activity_id, at);
+      if (refusal) throw invalidCode(refusal);
+    }
+    const priced = priceParty({
+      description: session.name,
+      activityId: session.activity_id,
+      unitPriceCents: session.free ? 0 : unitPriceCents,
+      partySize: input.party_size,
+      rule,
+      at,
+    });
+    return { ...priced, code: rule?.code ?? null, codeId: rule?.id ?? null };
+  }
+
+  private result(
+    order: Order,
+    paymentUrl: string | null,
+    confirmationUrl: string,
+    holdUntil: Date | null,
+  ): CheckoutResult {
+    return {
+      order_id: order.id,
+      order_number: order.orderNumber,
+      status: order.status,
+      total_cents: order.totalCents,
+      payment_url: paymentUrl,
+      confirmation_url: confirmationUrl,
+      hold_expires_at: holdUntil?.toISOString() ?? null,
+    };
+  }
+
+  /**
+   * order.paid of a store order: the confirmation mail with the course's own text (auto_email), the
+   * session's time in its location's zone, where it is (or its meeting link), a calendar file and the
+   * receipt. Mailed once per order (its key), however often the announcement is delivered.
+   */
+  private async confirm(organizationId: string, orderId: string): Promise<void> {
+    const em = this.em.fork();
+    const order = await em.findOne(
+      Order,
+      { id: orderId, organization: organizationId },
+      { populate: ['student', 'organization'] },
+    );
+    if (!order?.accessTokenHash || !order.eventId) return;
+    const session = await storeSession(em, organizationId, order.eventId, { bookable: false });
+    if (!session) return;
+    const lines = await em.find(OrderLine, { order: order.id });
+    const party = lines.find((l) => l.kind === 'seat')?.quantity ?? 1;
+    // A mail's reader may be anywhere: the zone is always named.
+    const when = `${formatDateTime(session.starts_at, session.timezone)} ${zoneAbbreviation(session.starts_at, session.timezone)}`;
+    const where = session.online
+      ? `Online${session.meeting_join_url ? `: ${session.meeting_join_url}` : ''}`
+      : `${session.location_name}, ${session.address}`;
+    const ics = createEvent({
+      uid: `${order.id}@studio`,
+      title: session.name,
+      start: new Date(session.starts_at).getTime(),
+      end: new Date(session.ends_at).getTime(),
+      startInputType: 'utc',
+      startOutputType: 'utc',
+      endInputType: 'utc',
+      endOutputType: 'utc',
+      location: where.slice(0, 500),
+      description: `${order.organization.name}: order #${order.orderNumber}`,
+      organizer: { name: order.organization.name },
+    });
+    if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
+    await this.mail.enqueue({
+      to: order.student.email,
+      subject: `You're booked: ${oneLine(session.name)}`.slice(0, 300),
+      text: [
+        `Hello ${order.student.firstName},`,
+        '',
+        `You're booked in ${session.name} (${party === 1 ? '1 seat' : `${party} seats`}).`,
+        '',
+        `When: ${when}`,
+        `Where: ${where}`,
+        ...(session.auto_email.trim() ? ['', session.auto_email.trim()] : []),
+        '',
+        `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
+        ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
+        '',
+        order.organization.name,
+      ].join('\n'),
+      attachments: [
+        {
+          filename: 'booking.ics',
+          contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+          content: ics.value,
+        },
+      ],
+      dedupeKey: `store-confirmation:${order.id}`,
+    });
+  }
+}
+
+function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();

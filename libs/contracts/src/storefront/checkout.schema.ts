@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { ORDER_STATUSES } from '../orders/order.schema';
+import { studentCreateSchema } from '../students/student.schema';
+import { safeText } from '../safe-input';
+import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
+
+/*
+ * The store's checkout (issue 21): what a buyer sends and what the server answers. The total is
+ * computed on the server only, by the one pricing function (discount-pricing.ts); the browser's
+ * numbers are display.
+ */
+
+/** The largest party one booking may bring (the buyer and their guests). */
+export const MAX_PARTY_SIZE = 20;
+
+export const CHECKOUT_MESSAGES = {
+  itemRequired: 'Choose a session to book',
+  partySize: `Party size must be a whole number from 1 to ${MAX_PARTY_SIZE}`,
+  sessionNotFound: 'Session not found',
+  soldOut: 'Sold out',
+  onlyLeft: (seats: number) => (seats === 1 ? 'Only 1 seat left' : `Only ${seats} seats left`),
+  singleParty: 'This session takes one party and it is booked',
+  finished: 'This session has already ended',
+  alreadyBooked: 'You are already booked in this session',
+  alreadyPending: 'You already have a booking waiting for payment in this session',
+  codeTooLong: 'A code is at most 50 characters',
+  codeUnknown: 'This code is not valid',
+  codeNotYet: 'This code is not active yet',
+  codeExpired: 'This code has expired',
+  codeOtherCourse: 'This code does not apply to this course',
+  paymentFailed: 'The payment could not be started. Please try again in a moment.',
+  orderNotFound: 'Order not found',
+} as const;
+
+const discountCode = safeText({ error: CHECKOUT_MESSAGES.codeUnknown })
+  .trim()
+  .max(50, CHECKOUT_MESSAGES.codeTooLong)
+  .optional()
+  .transform((code) => code || undefined);
+
+/** What the price depends on: the session, the party size and a discount code. */
+export const checkoutQuoteSchema = z.strictObject({
+  event_id: z.uuid({ error: CHECKOUT_MESSAGES.sessionNotFound }),
+  party_size: z
+    .number({ error: CHECKOUT_MESSAGES.partySize })
+    .int(CHECKOUT_MESSAGES.partySize)
+    .min(1, CHECKOUT_MESSAGES.partySize)
+    .max(MAX_PARTY_SIZE, CHECKOUT_MESSAGES.partySize)
+    .default(1),
+  discount_code: discountCode,
+});
+export type CheckoutQuoteInput = z.input<typeof checkoutQuoteSchema>;
+export type CheckoutQuotePayload = z.output<typeof checkoutQuoteSchema>;
+
+/** The checkout: the quote's choices and the buyer (found by email, case-insensitive, or created). */
+export const checkoutSchema = checkoutQuoteSchema.extend({
+  first_name: studentCreateSchema.shape.first_name,
+  last_name: studentCreateSchema.shape.last_name,
+  email: studentCreateSchema.shape.email,
+});
+export type CheckoutInput = z.input<typeof checkoutSchema>;
+export type CheckoutPayload = z.output<typeof checkoutSchema>;
+
+const cents = z.number().int();
+
+export const checkoutLineSchema = z.object({
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_price_cents: cents,
+  discount_cents: cents,
+});
+
+export const checkoutQuoteResultSchema = z.object({
+  lines: z.array(checkoutLineSchema),
+  subtotal_cents: cents,
+  discount_cents: cents,
+  total_cents: cents,
+  /** The code applied, or null. */
+  discount_code: z.string().nullable(),
+  seats_left: z.number().int(),
+});
+export type CheckoutQuote = z.infer<typeof checkoutQuoteResultSchema>;
+
+export const checkoutResultSchema = z.object({
+  order_id: z.uuid(),
+  order_number: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  total_cents: cents,
+  /** Where the buyer pays; null when nothing is due (the booking is confirmed). */
+  payment_url: z.string().nullable(),
+  /** The booking's own page: it carries the order's secret token, the buyer's only key to it. */
+  confirmation_url: z.string(),
+  /** Until when the seats are held for the payment; null when nothing is due. */
+  hold_expires_at: z.string().nullable(),
+});
+export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
+
+/** A store order as its buyer sees it (with the order's token): nothing of another buyer. */
+export const publicOrderSchema = z.object({
+  order_number: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  store_name: z.string(),
+  buyer: z.object({ first_name: z.string(), email: z.string() }),
+  lines: z.array(checkoutLineSchema),
+  subtotal_cents: cents,
+  discount_cents: cents,
+  total_cents: cents,
+  session: z
+    .object({
+      name: z.string(),
+      starts_at: z.string(),
+      ends_at: z.string(),
+      timezone: z.string(),
+      location_name: z.string(),
+      address: z.string(),
+      online: z.boolean(),
+      party_size: z.number().int(),
+    })
+    .nullable(),
+  receipt_url: z.string().nullable(),
+});
+export type PublicOrder = z.infer<typeof publicOrderSchema>;
+
+/** Why a code gives nothing to a cart at an instant, or null when it applies (one rule, both sides). */
+export function discountRefusal(rule: DiscountRule, activityId: string | null, at: Date): string | null {
+  if (!isDiscountInWindow(rule, at)) {
+    const starts = rule.start_date === null ? null : new Date(rule.start_date).getTime();
+    return starts !== null && at.getTime() < starts
+      ? CHECKOUT_MESSAGES.codeNotYet
+      : CHECKOUT_MESSAGES.codeExpired;
+  }
+  if (rule.activity_id !== null && rule.activity_id !== activityId) return CHECKOUT_MESSAGES.codeOtherCourse;
+  return null;
+}
+
+/** A session's price for a party: its lines and total, with the code's discount (discountCents). */
+export function priceParty(input: {
+  description: string;
+  activityId: string;
+  unitPriceCents: number;
+  partySize: number;
+  rule: DiscountRule | null;
+  at: Date;
+}): { line: z.infer<typeof checkoutLineSchema>; subtotal: number; discount: number; total: number } {
+  const subtotal = input.unitPriceCents * input.partySize;
+  const discount = input.rule
+    ? discountCents(
+        [
+          {
+            activity_id: input.activityId,
+            quantity: input.partySize,
+            unit_price_cents: input.unitPriceCents,
+          },
+        ],
+        input.rule,
+        input.at,
+      )
+    : 0;
+  return {
+    line: {
+      description: input.description,
+      quantity: input.partySize,
+      unit_price_cents: input.unitPriceCents,
+      discount_cents: discount,
+    },
+    subtotal,
+    discount,
+    total: subtotal - discount,
+  };
+}
