@@ -9,10 +9,17 @@
  * way the API serves them, remotes and manifest included) and sums every script it fetched, from any
  * path, so a script the graph does not know about (another entry, a tag in index.html, a remote
  * entry loaded at start) still counts. Remotes are measured from their graphs.
- * `--shell-only` skips the remotes; `--no-browser` skips the chromium measure (not in `npm test`).
+ * The storefront's course page (issue 21: at most 60 KB gzip before it is interactive) is measured
+ * from its build's manifest (storefront/dist/client/manifest.json: every script the page names) and
+ * in chromium, which opens a course page rendered by the storefront's server build and served with
+ * its client files the way the API serves them, waits until it has hydrated, and sums every script
+ * it fetched.
+ * `--shell-only` skips the remotes and the storefront; `--no-browser` skips the chromium measures
+ * (not in `npm test`).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -25,6 +32,7 @@ const KB = 1024;
 const SHELL_BUDGET = 200 * KB;
 const REMOTE_BUDGET = 60 * KB;
 const REMOTES = ['courses', 'orders', 'students', 'integrations'];
+const STORE_PAGE_BUDGET = 60 * KB;
 
 function readGraph(workspace) {
   const file = path.join(root, workspace, 'dist', 'chunk-graph.json');
@@ -100,6 +108,127 @@ function serveBuild() {
     send(res, path.join(root, 'shell', 'dist', 'index.html'));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/**
+ * A course page as the API renders it (storefront/dist/server.js, a course with two sessions and two
+ * pictures), with the client's files under /s-assets/.
+ */
+async function serveStorePage() {
+  const require = createRequire(import.meta.url);
+  const dist = path.join(root, 'storefront', 'dist');
+  const { render, pageAssets } = require(path.join(dist, 'server.js'));
+  const assets = pageAssets(
+    JSON.parse(readFileSync(path.join(dist, 'client', 'manifest.json'), 'utf8')),
+    '/s-assets/',
+  );
+  const soon = (days) => new Date(Date.now() + days * 86400000).toISOString();
+  const session = (id, days, seats) => ({
+    event_id: `00000000-0000-4000-8000-00000000000${id}`,
+    name: 'Wheel throwing',
+    starts_at: soon(days),
+    ends_at: soon(days + 0.1),
+    timezone: 'America/New_York',
+    price_cents: 6500,
+    seats_left: seats,
+    sold_out: seats === 0,
+    location_name: 'Main studio',
+    online: false,
+  });
+  const course = {
+    activity_id: '00000000-0000-4000-8000-000000000100',
+    name: 'Wheel throwing',
+    summary: 'Center clay and throw a cylinder.',
+    activity_type: 'scheduled',
+    level: 'Beginner',
+    category: 'Ceramics',
+    price_cents: 6500,
+    free: false,
+    image_url: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=',
+    location_name: 'Main studio',
+    instructor_name: 'Mira',
+    next_starts_at: soon(3),
+    url: '/s/demo/activity/00000000-0000-4000-8000-000000000100',
+    description: 'Center clay and throw a cylinder.',
+    tools: 'Apron',
+    images: [
+      'data:image/gif;base64,R0lGODlhAQABAAAAACw=',
+      'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yw=',
+    ],
+    single_party: false,
+    duration_mins: null,
+    instructor: { name: 'Mira', photo_url: null },
+    location: { name: 'Main studio', address: '12 Kiln Street', timezone: 'America/New_York', online: false },
+    cancellation_policy: { name: 'Flexible', rule: 'Full refund up to 24 hours before.' },
+    rescheduling_policy: { name: 'Flexible', rule: 'Move up to 24 hours before.' },
+    requires_waiver: false,
+    sessions: [session(1, 3, 2), session(2, 10, 0)],
+  };
+  const client = path.join(dist, 'client');
+  const server = createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    if (pathname.startsWith('/s-assets/')) {
+      const file = path.join(client, path.normalize(pathname.slice('/s-assets/'.length)));
+      if (file.startsWith(client + path.sep) && existsSync(file)) {
+        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+        return res.end(readFileSync(file));
+      }
+    }
+    if (pathname === course.url) {
+      const html = render({
+        page: 'course',
+        data: course,
+        base: '/s/demo',
+        pageUrl: `http://${req.headers.host}${pathname}`,
+        origin: `http://${req.headers.host}`,
+        assets,
+      });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(html);
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}${course.url}` };
+}
+
+/** Opens a store course page in chromium until it has hydrated; every script response, path and gzip size. */
+async function storePageScripts() {
+  const { chromium } = await import('playwright-core');
+  const { server, url } = await serveStorePage();
+  const profile = mkdtempSync(path.join(tmpdir(), 'bundle-budget-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  try {
+    const page = await context.newPage();
+    const responses = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') responses.push(response);
+    });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    // Interactive: the client has hydrated the server's HTML.
+    await page.locator('html[data-hydrated="true"]').waitFor({ timeout: 20000 });
+    await page.waitForLoadState('networkidle');
+    const scripts = [];
+    for (const response of responses) {
+      scripts.push({ path: new URL(response.url()).pathname, bytes: gzipSize(await response.body()) });
+    }
+    return scripts;
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+    server.close();
+  }
 }
 
 /** Opens the sign-in page signed out in chromium; every script response, its path and gzip size. */
@@ -189,6 +318,31 @@ for (const remote of REMOTES) {
     bytes: gzipBytes(workspace, files),
     budget: REMOTE_BUDGET,
   });
+}
+
+if (!process.argv.includes('--shell-only')) {
+  const manifestFile = path.join(root, 'storefront', 'dist', 'client', 'manifest.json');
+  if (!existsSync(manifestFile))
+    throw new Error(`${manifestFile} is missing: run npm run build -w @studio/storefront first`);
+  const { scripts } = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  rows.push({
+    what: 'storefront course page, build manifest',
+    files: scripts.length,
+    bytes: scripts.reduce(
+      (sum, file) => sum + gzipSize(readFileSync(path.join(root, 'storefront', 'dist', 'client', file))),
+      0,
+    ),
+    budget: STORE_PAGE_BUDGET,
+  });
+  if (!process.argv.includes('--no-browser')) {
+    const loaded = await storePageScripts();
+    rows.push({
+      what: 'storefront course page, in chromium',
+      files: loaded.length,
+      bytes: loaded.reduce((sum, script) => sum + script.bytes, 0),
+      budget: STORE_PAGE_BUDGET,
+    });
+  }
 }
 
 const pad = (text, width) => String(text).padEnd(width);
