@@ -13,7 +13,12 @@ import type { PageProps, StoreApi } from './types';
 export interface Route<D> {
   name: string;
   path: string;
-  load(api: StoreApi, params: Record<string, string>): Promise<D>;
+  /** `params` from the path, `query` from the query string (e.g. ?event_id= on a checkout page). */
+  load(
+    api: StoreApi,
+    params: Record<string, string>,
+    query: Record<string, string | string[] | undefined>,
+  ): Promise<D>;
   Page: ComponentType<PageProps<D>>;
   head(data: D, context: HeadContext): Head;
 }

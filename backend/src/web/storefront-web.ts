@@ -27,7 +27,11 @@ export interface StoreApi {
 interface StoreRoute {
   name: string;
   path: string;
-  load(api: StoreApi, params: Record<string, string>): Promise<unknown>;
+  load(
+    api: StoreApi,
+    params: Record<string, string>,
+    query: Record<string, string | string[] | undefined>,
+  ): Promise<unknown>;
 }
 
 interface Assets {
@@ -165,7 +169,7 @@ export function mountStorefrontWeb(
       let name = route.name;
       let data: unknown;
       try {
-        data = await route.load(api, params);
+        data = await route.load(api, params, request.query as Record<string, string | string[] | undefined>);
       } catch (error) {
         const message = notFoundMessage(error);
         if (message === null) {
