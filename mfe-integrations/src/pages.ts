@@ -10,6 +10,14 @@ export const pages: PageRegistry = {
       'IntegrationsPage',
     ),
   },
+  '/admin/settings/organization': {
+    label: 'Organization',
+    menu: 65,
+    component: lazyPage(
+      () => import(/* webpackChunkName: "page-organization" */ './pages/organization.page'),
+      'OrganizationPage',
+    ),
+  },
   '/admin/integrations/:provider/callback': {
     component: lazyPage(
       () => import(/* webpackChunkName: "page-sync-callback" */ './pages/sync-callback.page'),

@@ -1,0 +1,174 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { STORE_MESSAGES } from '@studio/contracts';
+import { SessionContext, useSession } from '@studio/ui';
+import {
+  TEST_SESSION,
+  errorBody,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
+import type { ReactNode } from 'react';
+import { OrganizationPage } from './organization.page';
+
+type Org = OkBodyOf<'/api/admin/org', 'get'>;
+const ORG: Org = {
+  name: 'Demo Studio',
+  timezone: 'America/New_York',
+  listed_course: true,
+  slug: 'demo-studio',
+  public_url: null,
+  store_url: 'http://localhost:3000/s/demo-studio',
+};
+const GET_ORG = 'GET /api/admin/org';
+const PUT_STORE = 'PUT /api/admin/org/store';
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+/** The test providers' session, with a refresh the test can observe. */
+function WithRefresh({ refresh, children }: { refresh: () => Promise<void>; children: ReactNode }) {
+  const state = useSession();
+  return <SessionContext.Provider value={{ ...state, refresh }}>{children}</SessionContext.Provider>;
+}
+
+const slugInput = () => screen.getByLabelText('Store address');
+const siteInput = () => screen.getByLabelText('Your own site (optional)');
+
+describe('OrganizationPage', () => {
+  it("shows the store's address as a link and the current values", async () => {
+    mockFetch({ [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG) });
+    renderWithProviders(<OrganizationPage />);
+    const link = await screen.findByRole('link', { name: 'Open your store' });
+    expect(link).toHaveAttribute('href', 'http://localhost:3000/s/demo-studio');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveTextContent('http://localhost:3000/s/demo-studio');
+    expect(screen.getByRole('heading', { name: 'Organization' })).toBeInTheDocument();
+    expect(slugInput()).toHaveValue('demo-studio');
+    expect(screen.getByText('http://localhost:3000/s/')).toBeInTheDocument();
+    expect(siteInput()).toHaveValue('');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+
+  it("shows the studio's own site, and only the path before the slug", async () => {
+    mockFetch({
+      [GET_ORG]: okBody<'/api/admin/org', 'get'>({
+        ...ORG,
+        public_url: 'https://shop.demo.studio',
+        store_url: 'https://shop.demo.studio',
+      }),
+    });
+    renderWithProviders(<OrganizationPage />);
+    expect(await screen.findByRole('link', { name: 'Open your store' })).toHaveAttribute(
+      'href',
+      'https://shop.demo.studio',
+    );
+    expect(siteInput()).toHaveValue('https://shop.demo.studio');
+    expect(screen.getByText('/s/')).toBeInTheDocument();
+  });
+
+  it('shows an error with Retry when the organization could not be read', async () => {
+    mockFetch({ [GET_ORG]: errorBody(500, 'Something went wrong on our side') });
+    renderWithProviders(<OrganizationPage />);
+    expect(await screen.findByText('Could not load the organization')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Retry/ })).toBeInTheDocument();
+  });
+
+  it("shows the rule's message for a malformed address before any request", async () => {
+    const calls = mockFetch({ [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG) });
+    renderWithProviders(<OrganizationPage />);
+    await screen.findByRole('link', { name: 'Open your store' });
+    fireEvent.change(slugInput(), { target: { value: 'Demo Studio!' } });
+    fireEvent.change(siteInput(), { target: { value: 'shop.demo.studio' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(STORE_MESSAGES.slugInvalid)).toBeInTheDocument();
+    expect(screen.getByText(STORE_MESSAGES.siteUrlInvalid)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it("puts the API's 409 message under Store address", async () => {
+    const refresh = jest.fn(async () => undefined);
+    mockFetch({
+      [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG),
+      [PUT_STORE]: errorBody(409, STORE_MESSAGES.slugTaken, { slug: STORE_MESSAGES.slugTaken }),
+    });
+    renderWithProviders(
+      <WithRefresh refresh={refresh}>
+        <OrganizationPage />
+      </WithRefresh>,
+    );
+    await screen.findByRole('link', { name: 'Open your store' });
+    fireEvent.change(slugInput(), { target: { value: 'clay-house' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(STORE_MESSAGES.slugTaken)).toBeInTheDocument();
+    expect(slugInput().closest('.ant-form-item')).toHaveClass('ant-form-item-has-error');
+    expect(screen.queryByText('Store address saved')).not.toBeInTheDocument();
+    expect(refresh).not.toHaveBeenCalled();
+  });
+
+  it('saves the trimmed values, refreshes the session and the organization, and says so', async () => {
+    const refresh = jest.fn(async () => undefined);
+    const saved: Org = {
+      ...ORG,
+      slug: 'clay-house',
+      public_url: 'https://clay.example',
+      store_url: 'https://clay.example',
+    };
+    let reads = 0;
+    const calls = mockFetch({
+      [GET_ORG]: () => okBody<'/api/admin/org', 'get'>(reads++ === 0 ? ORG : saved),
+      [PUT_STORE]: okBody<'/api/admin/org/store', 'put'>(saved),
+    });
+    renderWithProviders(
+      <WithRefresh refresh={refresh}>
+        <OrganizationPage />
+      </WithRefresh>,
+    );
+    await screen.findByRole('link', { name: 'Open your store' });
+    fireEvent.change(slugInput(), { target: { value: '  clay-house ' } });
+    fireEvent.change(siteInput(), { target: { value: ' https://clay.example/ ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Store address saved')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      slug: 'clay-house',
+      public_url: 'https://clay.example',
+    });
+    expect(refresh).toHaveBeenCalledTimes(1);
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Open your store' })).toHaveAttribute(
+        'href',
+        'https://clay.example',
+      ),
+    );
+    expect(slugInput()).toHaveValue('clay-house');
+    await waitFor(() => expect(reads).toBe(2));
+  });
+
+  it('sends null for an emptied own site', async () => {
+    const calls = mockFetch({
+      [GET_ORG]: okBody<'/api/admin/org', 'get'>({ ...ORG, public_url: 'https://clay.example' }),
+      [PUT_STORE]: okBody<'/api/admin/org/store', 'put'>(ORG),
+    });
+    renderWithProviders(<OrganizationPage />);
+    await screen.findByRole('link', { name: 'Open your store' });
+    fireEvent.change(siteInput(), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Store address saved')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ slug: 'demo-studio', public_url: null });
+  });
+
+  it('shows staff the values read-only with a note, and no Save', async () => {
+    mockFetch({ [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG) });
+    renderWithProviders(<OrganizationPage />, {
+      ...TEST_SESSION,
+      user: { ...TEST_SESSION.user, role: 'staff' },
+    });
+    await screen.findByRole('link', { name: 'Open your store' });
+    expect(slugInput()).toHaveValue('demo-studio');
+    expect(slugInput()).toHaveAttribute('readonly');
+    expect(siteInput()).toHaveAttribute('readonly');
+    expect(screen.getByText("Only the studio's owner can change the store address.")).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+});
