@@ -9,6 +9,7 @@ import { loadPageRegistry, readManifest } from '../federation/remotes';
 
 jest.mock('../federation/remotes', () => ({
   readManifest: jest.fn(),
+  forgetManifest: jest.fn(),
   loadPageRegistry: jest.fn(),
   drawerRemote: jest.fn(),
   loadDrawerRegistry: jest.fn(),
@@ -178,6 +179,21 @@ describe('the admin routes and menu come from the manifest (issue 20)', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
     expect(await screen.findByRole('heading', { name: 'Cards on file' })).toBeInTheDocument();
     expect(pagesLoad.mock.calls.filter(([remote]) => remote === 'billing')).toHaveLength(2);
+  });
+
+  it('shows an address of a remote it could not reach with Retry, not another page', async () => {
+    // The courses remote named in the old shape, its mfe.json unreachable: its pages are unknown.
+    manifestRead.mockResolvedValueOnce(
+      parseMfeManifest({ ...MANIFEST, courses: { entry: 'http://127.0.0.1:9/remoteEntry.js' } }),
+    );
+    renderAdmin('/admin/courses');
+    expect(await screen.findByText('This page could not be loaded')).toBeInTheDocument();
+    expect(screen.getByText(/Could not reach mfe_courses/)).toBeInTheDocument();
+    expect(path).toBe('/admin/courses');
+    expect(menu().queryByText('Courses')).not.toBeInTheDocument();
+    // Reached again: Retry reads the manifest afresh and the page opens.
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Courses list' })).toBeInTheDocument();
   });
 });
 

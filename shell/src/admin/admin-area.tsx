@@ -12,7 +12,7 @@ import {
   useQuery,
 } from '@studio/ui';
 import { APP_FONT_FAMILY, APP_PRIMARY_COLOR } from '../app/page-base';
-import { readManifest } from '../federation/remotes';
+import { forgetManifest, readManifest } from '../federation/remotes';
 import { RemotePage } from '../hosts/remote-page';
 import { AdminLayout, type MenuEntry } from './admin-layout';
 
@@ -57,6 +57,17 @@ function AdminRoutes() {
     ? menuPages(manifest.data).map((page) => ({ key: page.path, label: page.label ?? page.path }))
     : [];
   const home = pages.some((page) => page.path === HOME) ? HOME : (menu[0]?.key ?? HOME);
+  // A remote whose mfe.json could not be read: its pages are unknown, so an address no known page
+  // takes may be one of them. It shows the failure with Retry instead of sending the owner away.
+  const unreachable = manifest.data
+    ? Object.entries(manifest.data)
+        .filter(([, entry]) => !entry.drawers)
+        .map(([key]) => `mfe_${key}`)
+    : [];
+  const retry = () => {
+    forgetManifest();
+    void manifest.refetch();
+  };
   return (
     <Routes>
       <Route element={<AdminLayout menu={menu} />}>
@@ -72,13 +83,19 @@ function AdminRoutes() {
           element={
             manifest.isPending ? (
               <LoadingSkeleton />
-            ) : manifest.isError ? (
+            ) : manifest.isError || unreachable.length ? (
               <Result
                 status="error"
-                title="The admin's pages could not be loaded"
-                subTitle="Check your connection and try again."
+                title={
+                  manifest.isError ? "The admin's pages could not be loaded" : 'This page could not be loaded'
+                }
+                subTitle={
+                  manifest.isError
+                    ? 'Check your connection and try again.'
+                    : `Could not reach ${unreachable.join(', ')}. Check your connection and try again.`
+                }
                 extra={
-                  <Button type="primary" onClick={() => void manifest.refetch()}>
+                  <Button type="primary" onClick={retry}>
                     Retry
                   </Button>
                 }

@@ -50,6 +50,11 @@ export function readManifest(): Promise<MfeManifest> {
   return manifest;
 }
 
+/** Forgets the manifest read, so the next read fetches it (and every remote's mfe.json) again. */
+export function forgetManifest(): void {
+  manifest = null;
+}
+
 /**
  * Which remote opens a drawer type: the one whose manifest entry lists it (null: none does, the
  * type shows nothing). Rejects when the manifest cannot be read, or when the type is not found
