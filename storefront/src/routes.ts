@@ -1,9 +1,15 @@
 import type { ComponentType } from 'preact';
 import { courseHead, storeHead, type Head, type HeadContext } from './head';
+import { CheckoutPage, type CheckoutData } from './pages/checkout';
+import { CheckoutCompletePage } from './pages/checkout-complete';
 import { CoursePage } from './pages/course';
 import { ErrorPage, NotFoundPage, type NotFoundData } from './pages/status';
 import { StoreHomePage } from './pages/store-home';
+import type { PublicOrder } from '@studio/contracts';
 import type { PageProps, StoreApi } from './types';
+
+/** A query value as one string ('' when absent or repeated). */
+const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
 
 /**
  * The store's pages. A page is one row: its path (Fastify's syntax, served by the API process),
@@ -39,6 +45,29 @@ export const routes: Route<unknown>[] = [
     load: (api, { slug, id }) => api.course(slug, id),
     Page: CoursePage,
     head: courseHead,
+  }),
+  route<CheckoutData>({
+    name: 'checkout',
+    path: '/s/:slug/checkout',
+    // Sessions for now; a product's checkout link (?product_id=) finds no session: the 404 page.
+    load: (api, { slug }, query) => api.checkoutSession(slug, one(query.event_id)),
+    Page: CheckoutPage,
+    head: (data) => ({
+      title: `Book ${data.course.name}`,
+      description: `Book ${data.course.name}.`,
+      noindex: true,
+    }),
+  }),
+  route<PublicOrder>({
+    name: 'checkout-complete',
+    path: '/s/:slug/checkout/complete',
+    load: (api, { slug }, query) => api.order(slug, one(query.order), one(query.token)),
+    Page: CheckoutCompletePage,
+    head: (data) => ({
+      title: `Order #${data.order_number}`,
+      description: `Your order at ${data.store_name}.`,
+      noindex: true,
+    }),
   }),
 ];
 

@@ -1,4 +1,4 @@
-import type { PublicCourse, PublicStore } from '@studio/contracts';
+import type { PublicCourse, PublicOrder, PublicSession, PublicStore } from '@studio/contracts';
 
 /**
  * What the pages read, given by the host: the API process passes StorefrontService's reads (no
@@ -7,6 +7,13 @@ import type { PublicCourse, PublicStore } from '@studio/contracts';
 export interface StoreApi {
   home(slug: string): Promise<PublicStore>;
   course(slug: string, activityId: string): Promise<PublicCourse>;
+  /** A bookable session with its course; a session that cannot be booked rejects as a 404. */
+  checkoutSession(
+    slug: string,
+    eventId: string,
+  ): Promise<{ store_name: string; course: PublicCourse; session: PublicSession }>;
+  /** A store order for the holder of its token; anything else rejects as a 404. */
+  order(slug: string, orderId: string, token: string): Promise<PublicOrder>;
 }
 
 /** What every page is given, on the server and again in the browser (the hydration data). */

@@ -2,7 +2,14 @@ import fastifyStatic from '@fastify/static';
 import { RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpException, HttpStatus, INestApplicationContext, Logger } from '@nestjs/common';
-import { STORE_MESSAGES, type PublicCourse, type PublicStore } from '@studio/contracts';
+import {
+  CHECKOUT_MESSAGES,
+  STORE_MESSAGES,
+  type PublicCourse,
+  type PublicOrder,
+  type PublicSession,
+  type PublicStore,
+} from '@studio/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
@@ -12,6 +19,7 @@ import { notFound, type ErrorBody } from '../common/api-error';
 import { rateLimiter } from '../common/rate-limiter';
 import { isUuid } from '../common/uuid-param.pipe';
 import { AppConfig } from '../config/config.schema';
+import { StoreCheckoutService } from '../modules/orders/store-checkout.service';
 import { StorefrontService } from '../modules/storefront/storefront.service';
 import { REDIS_CONNECTION } from '../queue/job-queue';
 
@@ -22,6 +30,11 @@ export const STORE_ASSETS_PREFIX = '/s-assets/';
 export interface StoreApi {
   home(slug: string): Promise<PublicStore>;
   course(slug: string, activityId: string): Promise<PublicCourse>;
+  checkoutSession(
+    slug: string,
+    eventId: string,
+  ): Promise<{ store_name: string; course: PublicCourse; session: PublicSession }>;
+  order(slug: string, orderId: string, token: string): Promise<PublicOrder>;
 }
 
 interface StoreRoute {
@@ -75,7 +88,11 @@ const NOT_BUILT =
   'The online store is not built yet. Run npm run build (or npm run build -w @studio/storefront) and restart.';
 
 /** The reads the pages make, in process (no HTTP hop); a malformed course id is the API's 404. */
-function storeApi(storefront: StorefrontService, em: EntityManager): StoreApi {
+function storeApi(
+  storefront: StorefrontService,
+  checkouts: StoreCheckoutService,
+  em: EntityManager,
+): StoreApi {
   const inContext = <T>(read: () => Promise<T>) => RequestContext.create(em, read);
   return {
     home: (slug) => inContext(() => storefront.home(slug)),
@@ -83,6 +100,17 @@ function storeApi(storefront: StorefrontService, em: EntityManager): StoreApi {
       isUuid(id)
         ? inContext(() => storefront.course(slug, id.toLowerCase()))
         : Promise.reject(notFound(STORE_MESSAGES.courseNotFound)),
+    checkoutSession: (slug, eventId) =>
+      isUuid(eventId)
+        ? inContext(() => storefront.checkoutSession(slug, eventId.toLowerCase()))
+        : Promise.reject(notFound(CHECKOUT_MESSAGES.sessionNotFound)),
+    order: (slug, orderId, token) =>
+      isUuid(orderId)
+        ? inContext(async () => {
+            const { organization } = await storefront.store(slug);
+            return checkouts.order(organization, orderId.toLowerCase(), token);
+          })
+        : Promise.reject(notFound(CHECKOUT_MESSAGES.orderNotFound)),
   };
 }
 
@@ -125,12 +153,17 @@ export function mountStorefrontWeb(
         .header('content-type', 'text/plain; charset=utf-8')
         .header('cache-control', 'no-store')
         .send(NOT_BUILT);
-    app.get('/s/:slug', answer);
-    app.get('/s/:slug/activity/:id', answer);
+    for (const path of [
+      '/s/:slug',
+      '/s/:slug/activity/:id',
+      '/s/:slug/checkout',
+      '/s/:slug/checkout/complete',
+    ])
+      app.get(path, answer);
     return [dist];
   }
   const { server, assets } = built;
-  const api = storeApi(nest.get(StorefrontService), nest.get(EntityManager));
+  const api = storeApi(nest.get(StorefrontService), nest.get(StoreCheckoutService), nest.get(EntityManager));
   const limiter: RateLimiterAbstract = rateLimiter(
     config,
     nest.get<Redis | null>(REDIS_CONNECTION),

@@ -39,3 +39,4 @@ export * from './sync/sync-jobs.schema';
 export * from './ui/mfe-manifest';
 export * from './storefront/store.schema';
 export * from './storefront/checkout.schema';
+export * from './storefront/store-rules';

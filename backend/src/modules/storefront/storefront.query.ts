@@ -226,3 +226,16 @@ export async function publishedProducts(
     url: storeLinks.checkoutProduct(store, row.id),
   }));
 }
+
+/** The course of a session of the organization, or null: a checkout page shows the session with its course. */
+export async function courseOfSession(
+  em: EntityManager,
+  organizationId: string,
+  eventId: string,
+): Promise<string | null> {
+  const [row] = await em.execute<{ activity_id: string }[]>(
+    `select activity_id from event where organization_id = ? and id = ?`,
+    [organizationId, eventId],
+  );
+  return row?.activity_id ?? null;
+}

@@ -1,16 +1,18 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
+  CHECKOUT_MESSAGES,
   STORE_MESSAGES,
   STORE_SLUG_PATTERN,
   type PublicCourse,
   type PublicProduct,
+  type PublicSession,
   type PublicStore,
 } from '@studio/contracts';
 import { notFound } from '../../common/api-error';
 import type { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
-import { publishedCourse, publishedCourses, publishedProducts } from './storefront.query';
+import { courseOfSession, publishedCourse, publishedCourses, publishedProducts } from './storefront.query';
 
 /**
  * The public store of an organization, found by its address (slug). Everything here is readable by
@@ -59,5 +61,22 @@ export class StorefrontService {
     const [product] = await publishedProducts(this.em, organization.id, url, productId);
     if (!product) throw notFound(STORE_MESSAGES.productNotFound);
     return product;
+  }
+
+  /**
+   * What a session's checkout page shows: the store's name, the session's course and the session,
+   * with its seats left. A session that cannot be booked (past, cancelled, another studio's, of an
+   * unlisted course) is 404 "Session not found".
+   */
+  async checkoutSession(
+    slug: string,
+    eventId: string,
+  ): Promise<{ store_name: string; course: PublicCourse; session: PublicSession }> {
+    const { organization, url } = await this.store(slug);
+    const activityId = await courseOfSession(this.em, organization.id, eventId);
+    const course = activityId ? await publishedCourse(this.em, organization.id, activityId, url) : null;
+    const session = course?.sessions.find((s) => s.event_id === eventId);
+    if (!course || !session) throw notFound(CHECKOUT_MESSAGES.sessionNotFound);
+    return { store_name: organization.name, course, session };
   }
 }

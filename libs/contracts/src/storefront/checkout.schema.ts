@@ -10,8 +10,7 @@ import { discountCents, isDiscountInWindow, type DiscountRule } from '../discoun
  * numbers are display.
  */
 
-/** The largest party one booking may bring (the buyer and their guests). */
-export const MAX_PARTY_SIZE = 20;
+import { MAX_PARTY_SIZE } from './store-rules';
 
 export const CHECKOUT_MESSAGES = {
   itemRequired: 'Choose a session to book',

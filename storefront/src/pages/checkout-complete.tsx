@@ -1,0 +1,73 @@
+import type { PublicOrder } from '@studio/contracts';
+import { priceText, sessionWhen } from '../format';
+import type { PageProps } from '../types';
+import { Layout } from './layout';
+
+/**
+ * The booking's page after the checkout (the confirmation link, with the order's token): booked,
+ * still waiting for the payment, or not completed.
+ */
+export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
+  const session = data.session;
+  const when = session ? sessionWhen(session) : null;
+  const title =
+    data.status === 'paid'
+      ? "You're booked"
+      : data.status === 'pending'
+        ? 'Waiting for your payment'
+        : data.status === 'failed'
+          ? 'This booking was not completed'
+          : 'Your booking';
+  return (
+    <Layout base={base} storeName={data.store_name}>
+      <h1>{title}</h1>
+      {data.status === 'paid' ? (
+        <p role="status">
+          Thank you, {data.buyer.first_name}. A confirmation is on its way to {data.buyer.email}.
+        </p>
+      ) : data.status === 'pending' ? (
+        <p role="status">
+          Your seats are held while the payment completes. <a href="">Refresh this page</a> in a moment.
+        </p>
+      ) : data.status === 'failed' ? (
+        <p role="status">The payment was not made, so the seats were given back. Nothing was charged.</p>
+      ) : null}
+      {session && when ? (
+        <section className="checkout-summary" aria-label="Your booking">
+          <h2>{session.name}</h2>
+          <p>
+            {when.date}, {when.time}
+          </p>
+          <p>
+            {session.online
+              ? 'Online'
+              : `${session.location_name}${session.address ? `, ${session.address}` : ''}`}
+          </p>
+          <p>{session.party_size === 1 ? '1 seat' : `${session.party_size} seats`}</p>
+        </section>
+      ) : null}
+      <dl className="checkout-total">
+        <dt>Order</dt>
+        <dd>#{data.order_number}</dd>
+        {data.discount_cents > 0 ? (
+          <>
+            <dt>Discount</dt>
+            <dd>−{priceText(data.discount_cents, false)}</dd>
+          </>
+        ) : null}
+        <dt>Total</dt>
+        <dd>{priceText(data.total_cents)}</dd>
+      </dl>
+      {data.receipt_url ? (
+        <p>
+          <a href={data.receipt_url} target="_blank" rel="noopener noreferrer">
+            See your receipt
+          </a>
+        </p>
+      ) : null}
+      <p>
+        <a href={base}>Back to the store</a>
+      </p>
+    </Layout>
+  );
+}

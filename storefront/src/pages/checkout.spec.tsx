@@ -1,0 +1,139 @@
+import { fireEvent, screen, waitFor } from '@testing-library/dom';
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { course, session } from '../testing/fixtures';
+import { browser, CheckoutPage, type CheckoutData } from './checkout';
+
+const base = '/s/demo-studio';
+
+function show(data: Partial<CheckoutData> = {}) {
+  document.body.innerHTML = '<div id="app"></div>';
+  const value: CheckoutData = {
+    store_name: 'Demo Studio',
+    course: course(),
+    session: session({ seats_left: 3 }),
+    ...data,
+  };
+  act(() => render(<CheckoutPage data={value} base={base} />, document.getElementById('app')!));
+}
+
+/** fetch answering by "METHOD path" with a status and a body; every call is kept. */
+function answer(routes: Record<string, { status: number; body: unknown }>) {
+  const calls: { url: string; body: unknown; headers: Record<string, string> }[] = [];
+  global.fetch = jest.fn(async (url: string, init: RequestInit) => {
+    calls.push({ url, body: JSON.parse(String(init.body)), headers: init.headers as Record<string, string> });
+    const found = routes[`${init.method} ${url}`];
+    return { ok: found.status < 400, status: found.status, json: async () => found.body } as Response;
+  }) as unknown as typeof fetch;
+  return calls;
+}
+
+describe('the checkout page', () => {
+  let assign: jest.SpyInstance;
+  beforeEach(() => {
+    assign = jest.spyOn(browser, 'go').mockImplementation(() => undefined);
+  });
+  afterEach(() => assign.mockRestore());
+
+  it('offers seats up to those left, and shows the server’s total for a code', async () => {
+    show();
+    const seats = screen.getByRole('combobox', { name: 'Seats' });
+    expect([...(seats as HTMLSelectElement).options].map((o) => o.text)).toEqual([
+      '1 seat',
+      '2 seats',
+      '3 seats',
+    ]);
+    const calls = answer({
+      'POST /api/public/demo-studio/checkout/quote': {
+        status: 200,
+        body: {
+          lines: [],
+          subtotal_cents: 13000,
+          discount_cents: 1300,
+          total_cents: 11700,
+          discount_code: 'SPRING10',
+          seats_left: 3,
+        },
+      },
+    });
+    act(() => {
+      fireEvent.input(screen.getByRole('textbox', { name: 'Discount code (optional)' }), {
+        target: { value: ' spring10 ' },
+      });
+    });
+    await act(async () => {
+      fireEvent.change(seats, { target: { value: '2' } });
+    });
+    await waitFor(() => expect(screen.getByText('$117.00')).toBeInTheDocument());
+    expect(screen.getByText('Discount (SPRING10)')).toBeInTheDocument();
+    expect(calls[0].body).toEqual({ event_id: session().event_id, party_size: 2, discount_code: 'spring10' });
+  });
+
+  it('puts a refused code’s reason under the code', async () => {
+    show();
+    answer({
+      'POST /api/public/demo-studio/checkout/quote': {
+        status: 400,
+        body: {
+          statusCode: 400,
+          message: 'This code has expired',
+          errors: { discount_code: 'This code has expired' },
+        },
+      },
+    });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Discount code (optional)' }), {
+      target: { value: 'OLD' },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    });
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This code has expired'));
+    expect(screen.getByRole('textbox', { name: 'Discount code (optional)' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+  });
+
+  it('books with an idempotency key and goes to the payment page; a refusal shows the store’s words', async () => {
+    show();
+    const calls = answer({
+      'POST /api/public/demo-studio/checkout': {
+        status: 409,
+        body: { statusCode: 409, message: 'Only 1 seat left', errors: { party_size: 'Only 1 seat left' } },
+      },
+    });
+    fireEvent.input(screen.getByRole('textbox', { name: 'First name' }), { target: { value: 'Ada' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Last name' }), { target: { value: 'Potter' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Email' }), {
+      target: { value: 'ada@example.test' },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    });
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain('Only 1 seat left'),
+    );
+    expect(assign).not.toHaveBeenCalled();
+    expect(calls[0].headers['idempotency-key']).toMatch(/.{10,}/);
+
+    answer({
+      'POST /api/public/demo-studio/checkout': {
+        status: 201,
+        body: {
+          payment_url: '/api/pay/demo/dcs_1',
+          confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t',
+        },
+      },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    });
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/pay/demo/dcs_1'));
+  });
+
+  it('says a sold-out session is sold out, with no form', () => {
+    show({ session: session({ seats_left: 0, sold_out: true }) });
+    expect(screen.getByRole('status')).toHaveTextContent('This session is sold out.');
+    expect(screen.queryByRole('button', { name: /payment|Book now/ })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,259 @@
+import type { CheckoutQuote, CheckoutResult, PublicCourse, PublicSession } from '@studio/contracts';
+import { partySizeLimit } from '@studio/contracts/src/storefront/store-rules';
+import { useState } from 'react';
+import { priceText, seatsText, sessionWhen } from '../format';
+import { appLinks } from '../links';
+import type { PageProps } from '../types';
+import { Layout } from './layout';
+
+export interface CheckoutData {
+  store_name: string;
+  course: PublicCourse;
+  session: PublicSession;
+}
+
+interface ApiError {
+  message: string;
+  errors?: Record<string, string>;
+}
+
+/** Where the page sends the buyer next (a test watches it). */
+export const browser = { go: (url: string) => window.location.assign(url) };
+
+/** The Storefront API of this store: /s/{slug} → /api/public/{slug}. */
+const apiOf = (base: string) => base.replace(/^\/s\//, '/api/public/');
+
+async function post<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw {
+      message: 'The store could not be reached. Check your connection and try again.',
+    } satisfies ApiError;
+  }
+  const answer = (await response.json().catch(() => ({}))) as T & Partial<ApiError>;
+  if (!response.ok)
+    throw {
+      message: answer.message ?? 'Something went wrong. Please try again.',
+      errors: answer.errors,
+    } satisfies ApiError;
+  return answer;
+}
+
+/** One form field with its label and, when the store refused it, the reason (announced). */
+function Field({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  children: preact.ComponentChildren;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A session's checkout: the party, the buyer, a discount code. The total shown comes from the
+ * store's quote (the server prices it; the page only displays it). Book holds the seats and goes
+ * to the payment page, or to the confirmation when nothing is due.
+ */
+export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
+  const { course, session } = data;
+  const when = sessionWhen(session);
+  const api = apiOf(base);
+  const limit = partySizeLimit(session.seats_left);
+  const [party, setParty] = useState(1);
+  const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
+  const [code, setCode] = useState('');
+  const [quote, setQuote] = useState<CheckoutQuote | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // One key per attempt: a retried click replays the same booking instead of making another.
+  const [attemptKey, setAttemptKey] = useState<string | null>(null);
+
+  const unit = session.price_cents;
+  const shownTotal = quote ? quote.total_cents : unit * party;
+
+  const refreshQuote = async (nextParty: number, nextCode: string) => {
+    try {
+      const answer = await post<CheckoutQuote>(`${api}/checkout/quote`, {
+        event_id: session.event_id,
+        party_size: nextParty,
+        ...(nextCode.trim() ? { discount_code: nextCode.trim() } : {}),
+      });
+      setQuote(answer);
+      setErrors((e) => ({ ...e, discount_code: '' }));
+    } catch (error) {
+      const refused = error as ApiError;
+      setQuote(null);
+      setErrors((e) => ({
+        ...e,
+        ...(refused.errors ?? {}),
+        ...(refused.errors ? {} : { discount_code: refused.message }),
+      }));
+    }
+  };
+
+  const book = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    setErrors({});
+    const key = attemptKey ?? `${session.event_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    setAttemptKey(key);
+    try {
+      const result = await post<CheckoutResult>(
+        `${api}/checkout`,
+        {
+          event_id: session.event_id,
+          party_size: party,
+          ...buyer,
+          ...(code.trim() ? { discount_code: code.trim() } : {}),
+        },
+        { 'idempotency-key': key },
+      );
+      browser.go(result.payment_url ?? result.confirmation_url);
+    } catch (error) {
+      const refused = error as ApiError;
+      setErrors(refused.errors ?? {});
+      setMessage(refused.message);
+      // A refused booking took nothing: the next attempt is a new one.
+      setAttemptKey(null);
+      setBusy(false);
+    }
+  };
+
+  const described = (id: string) =>
+    errors[id] ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+
+  return (
+    <Layout base={base} storeName={data.store_name}>
+      <p className="breadcrumb">
+        <a href={appLinks.course(base, course.activity_id)}>{course.name}</a>
+      </p>
+      <h1>Book {course.name}</h1>
+      <section className="checkout-summary" aria-label="Your session">
+        <p className="session-date">{when.date}</p>
+        <p className="session-time">{when.time}</p>
+        <p>{session.online ? 'Online' : session.location_name}</p>
+        <p>
+          {priceText(unit, course.free)}
+          {course.free ? '' : ' a seat'} · {seatsText(session)}
+        </p>
+      </section>
+      {limit === 0 ? (
+        <p role="status">This session is sold out.</p>
+      ) : (
+        <form className="checkout-form" onSubmit={book} noValidate>
+          <Field id="party_size" label="Seats" error={errors.party_size}>
+            <select
+              id="party_size"
+              value={String(party)}
+              onChange={(e) => {
+                const next = Number((e.target as HTMLSelectElement).value);
+                setParty(next);
+                void refreshQuote(next, code);
+              }}
+              {...described('party_size')}
+            >
+              {Array.from({ length: limit }, (_, i) => i + 1).map((n) => (
+                <option key={n} value={String(n)}>
+                  {n === 1 ? '1 seat' : `${n} seats`}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="first_name" label="First name" error={errors.first_name}>
+            <input
+              id="first_name"
+              autoComplete="given-name"
+              required
+              value={buyer.first_name}
+              onInput={(e) => setBuyer({ ...buyer, first_name: (e.target as HTMLInputElement).value })}
+              {...described('first_name')}
+            />
+          </Field>
+          <Field id="last_name" label="Last name" error={errors.last_name}>
+            <input
+              id="last_name"
+              autoComplete="family-name"
+              required
+              value={buyer.last_name}
+              onInput={(e) => setBuyer({ ...buyer, last_name: (e.target as HTMLInputElement).value })}
+              {...described('last_name')}
+            />
+          </Field>
+          <Field id="email" label="Email" error={errors.email}>
+            <input
+              id="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={buyer.email}
+              onInput={(e) => setBuyer({ ...buyer, email: (e.target as HTMLInputElement).value })}
+              {...described('email')}
+            />
+          </Field>
+          {course.free ? null : (
+            <Field id="discount_code" label="Discount code (optional)" error={errors.discount_code}>
+              <div className="inline">
+                <input
+                  id="discount_code"
+                  value={code}
+                  onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+                  {...described('discount_code')}
+                />
+                <button
+                  type="button"
+                  className="button secondary"
+                  onClick={() => void refreshQuote(party, code)}
+                >
+                  Apply
+                </button>
+              </div>
+            </Field>
+          )}
+          <dl className="checkout-total" aria-live="polite">
+            {quote && quote.discount_cents > 0 ? (
+              <>
+                <dt>Subtotal</dt>
+                <dd>{priceText(quote.subtotal_cents, false)}</dd>
+                <dt>Discount{quote.discount_code ? ` (${quote.discount_code})` : ''}</dt>
+                <dd>−{priceText(quote.discount_cents, false)}</dd>
+              </>
+            ) : null}
+            <dt>Total</dt>
+            <dd>{priceText(shownTotal, course.free || shownTotal === 0)}</dd>
+          </dl>
+          {message ? (
+            <p className="form-error" role="alert">
+              {message}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? 'Booking…' : shownTotal > 0 ? 'Continue to payment' : 'Book now'}
+          </button>
+        </form>
+      )}
+    </Layout>
+  );
+}
