@@ -167,3 +167,54 @@ test('an unknown course is the 404 page in the same style', async () => {
   await page.getByRole('heading', { level: 1, name: 'Demo Studio' }).waitFor();
   await page.close();
 });
+
+test('a buyer books two seats from the course page: the form, the demo payment, the confirmation, and the admin sees them', async () => {
+  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  const first = published.courses.find((c) => c.activity_type === 'scheduled' && c.next_starts_at);
+  const course = await fetch(`${server.url}/api/public/${store.slug}/activities/${first.activity_id}`).then(
+    (res) => res.json(),
+  );
+  const session = course.sessions.find((s) => s.seats_left >= 2 && s.price_cents > 0);
+  assert.ok(session, 'the demo store has a paid session with two seats left');
+  const { page, errors } = await watchedPage({ width: 390, height: 844 });
+  await page.goto(`${server.url}${store.path}/activity/${course.activity_id}`);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await page.locator(`a[href$="checkout?event_id=${session.event_id}"]`).click();
+  await page.getByRole('heading', { level: 1, name: `Book ${course.name}` }).waitFor();
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+
+  await page.getByRole('combobox', { name: 'Seats' }).selectOption('2');
+  // The total is the server's quote for two seats.
+  const twoSeats = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+    (2 * session.price_cents) / 100,
+  );
+  await page.getByText(twoSeats).first().waitFor();
+  const email = `store.buyer.${Date.now()}@example.test`;
+  await page.getByRole('textbox', { name: 'First name' }).fill('Ines');
+  await page.getByRole('textbox', { name: 'Last name' }).fill('Okafor');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+
+  // The demo payment page, then back to the booking's own page.
+  await page.waitForURL(/\/api\/pay\/demo\//);
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await page.getByRole('link', { name: 'Continue' }).click();
+  await page.waitForURL(/\/checkout\/complete\?order=/);
+  await page.getByRole('heading', { level: 1, name: "You're booked" }).waitFor();
+  await page.getByText('2 seats').waitFor();
+
+  // The studio sees the student with a guest in the session.
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  }).then((res) => res.json());
+  const enrollments = await fetch(`${server.url}/api/admin/enrollment/event/${session.event_id}`, {
+    headers: { token: login.token },
+  }).then((res) => res.json());
+  const booked = enrollments.enrollments.find((e) => e.Student.email === email);
+  assert.equal(booked?.guestCount, 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
