@@ -1,7 +1,9 @@
 /**
- * Two builds of the one app: the client (dist/client: hashed files the API serves under
- * /s-assets/, and manifest.json naming what a page loads) and the server render (dist/server.js,
- * CommonJS with Preact inside, required by the API process). React's names resolve to
+ * Three builds: the client (dist/client: hashed files the API serves under /s-assets/, and
+ * manifest.json naming what a page loads), the server render (dist/server.js, CommonJS with Preact
+ * inside, required by the API process), and the checkout overlay (dist/overlay/checkout-overlay.js:
+ * one file without dependencies that studios paste into their own sites; the API serves it at
+ * /checkout-overlay.js, a stable address, so its name has no hash). React's names resolve to
  * preact/compat, so the pages are written as React components.
  */
 const path = require('node:path');
@@ -92,7 +94,7 @@ module.exports = (_env, argv) => {
       path: path.join(__dirname, 'dist'),
       filename: '[name].js',
       library: { type: 'commonjs2' },
-      clean: { keep: /^client\// },
+      clean: { keep: /^(client|overlay)\// },
     },
     module: {
       rules: [swc('es2022'), { test: /\.css$/, type: 'asset/resource', generator: { emit: false } }],
@@ -100,5 +102,19 @@ module.exports = (_env, argv) => {
     // Readable stack traces in the API's logs; the file is not sent to browsers.
     optimization: { minimize: false },
   };
-  return [client, server];
+  const overlay = {
+    ...common,
+    name: 'overlay',
+    target: ['web', 'es2019'],
+    entry: { 'checkout-overlay': './src/overlay/checkout-overlay.entry.ts' },
+    output: {
+      path: path.join(__dirname, 'dist', 'overlay'),
+      filename: '[name].js',
+      iife: true,
+      clean: true,
+    },
+    module: { rules: [swc('es2019')] },
+    optimization: { minimizer: [minimizer] },
+  };
+  return [client, server, overlay];
 };

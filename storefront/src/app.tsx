@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { reportToOverlay } from './framed';
 import { pageByName } from './routes';
 import type { HydrationData } from './types';
 
@@ -9,5 +10,7 @@ export function App({ page, data, base }: HydrationData) {
     // Browser tests (and styles) can tell the page is live.
     document.documentElement.dataset.hydrated = 'true';
   }, []);
+  // In the checkout overlay on a studio's site: the page's height, Escape, a completed purchase.
+  useEffect(() => reportToOverlay(page, data), [page, data]);
   return <Page data={data} base={base} />;
 }

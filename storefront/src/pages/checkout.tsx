@@ -2,6 +2,7 @@ import type { CheckoutQuote, CheckoutResult, PublicCourse, PublicSession } from 
 import { partySizeLimit } from '@studio/contracts/src/storefront/store-rules';
 import { useState } from 'react';
 import { priceText, seatsText, sessionWhen } from '../format';
+import { navigate } from '../framed';
 import { appLinks } from '../links';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
@@ -17,8 +18,11 @@ interface ApiError {
   errors?: Record<string, string>;
 }
 
-/** Where the page sends the buyer next (a test watches it). */
-export const browser = { go: (url: string) => window.location.assign(url) };
+/**
+ * Where the page sends the buyer next (a test watches it); framed in the checkout overlay, a
+ * payment page on another origin (Stripe) opens in the top window (framed.ts).
+ */
+export const browser = { go: (url: string) => navigate(url) };
 
 /** The Storefront API of this store: /s/{slug} → /api/public/{slug}. */
 const apiOf = (base: string) => base.replace(/^\/s\//, '/api/public/');
