@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { OrderEvent } from '../src/modules/orders/order-events';
 import { PAYMENT_LINK_QUEUE, PaymentLinksService } from '../src/modules/orders/payment-links.service';
+import { UNSEATED_REFUND_REASON } from '../src/modules/orders/refunds.service';
 import { PaymentEvents } from '../src/modules/payments/payment-events';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
@@ -181,7 +182,7 @@ describe('payment links (demo provider)', () => {
     await enroll(ben, eventId).expect(201);
   });
 
-  it('a payment that lands after the hold ran out and the seat was taken: the order is paid (to refund), the session not oversold', async () => {
+  it('a payment that lands after the hold ran out and the seat was taken: refunded at once, the session not oversold', async () => {
     const eventId = await scheduleSession(t, token, course, { capacity: 1, price: 3000 });
     const [ana, ben] = [await addStudent(t, token), await addStudent(t, token)];
     const link = (await send(ana, { event_id: eventId }).expect(201)).body;
@@ -191,10 +192,16 @@ describe('payment links (demo provider)', () => {
 
     await t.http.post(`${pagePath(link.url)}/pay`).type('form').send('').expect(200);
     const o = await order(link.order_id);
-    expect(o.status).toBe('paid');
-    expect(o.activity[1]).toMatchObject({ action: 'payment_received', detail: `The student is not enrolled: ${M.sessionFull}` });
+    // Never charged for a seat she did not get: the whole payment went back, in the ledger.
+    expect(o).toMatchObject({ status: 'refunded', refunded_amount: 3000 });
+    expect(o.activity[1]).toMatchObject({ action: 'payment_received', detail: `The student is not enrolled: ${M.sessionFull}. The payment is refunded.` });
+    expect(o.refunds).toEqual([expect.objectContaining({ amount: 3000, reason: UNSEATED_REFUND_REASON })]);
     expect(await enrolled(eventId)).toEqual([expect.objectContaining({ student_id: ben })]);
     expect(await event(eventId)).toMatchObject({ capacity: 1, seats_taken: 1 });
+
+    // A repeated payment event refunds nothing more.
+    await t.http.post(`${pagePath(link.url)}/pay`).type('form').send('');
+    expect(await order(link.order_id)).toMatchObject({ status: 'refunded', refunded_amount: 3000 });
   });
 
   it('when the provider fails to create the checkout: 502, the order failed, the seat free, no mail', async () => {

@@ -216,6 +216,24 @@ describe('store checkout (demo provider)', () => {
     expect(await seatsLeft(eventId)).toBe(3);
   });
 
+  it('refunds at once a payment that completes after its hold ran out and the seats were taken; no confirmation', async () => {
+    const eventId = await scheduleSession(t, token, course, { capacity: 2, price: 2500, daysFromNow: 15 });
+    const late = buyer();
+    const res = await checkout({ event_id: eventId, party_size: 2, ...late }).expect(201);
+    await t.withEm((em) =>
+      em.getConnection().execute(`update seat_hold set expires_at = ? where order_id = ?`, [new Date(Date.now() - 1000), res.body.order_id]),
+    );
+    await checkout({ event_id: eventId, party_size: 2, ...buyer() }).expect(201);
+    await t.http.post(`${pagePath(res.body.payment_url)}/pay`).type('form').send('').expect(200);
+    const order = (await t.http.get(`/api/admin/order/${res.body.order_id}`).set('token', token).expect(200)).body;
+    expect(order).toMatchObject({ status: 'refunded', refunded_amount: 5000 });
+    expect((await orderPage(res.body.confirmation_url).expect(200)).body.status).toBe('refunded');
+    expect(await seatsLeft(eventId)).toBe(0);
+    const enrollments = (await t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', token).expect(200)).body.enrollments;
+    expect(enrollments.map((e: { Student: { email: string } }) => e.Student.email)).not.toContain(late.email.toLowerCase());
+    expect(smtp.to(late.email.toLowerCase())).toEqual([]);
+  });
+
   it('books a free session at once, with no payment', async () => {
     const free = await schedulableCourse(t, token, 4, { name: 'Open studio', priceType: 'free', price: 0 });
     const eventId = await scheduleSession(t, token, free, { capacity: 4, daysFromNow: 5 });

@@ -17,7 +17,9 @@ export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
         ? 'Waiting for your payment'
         : data.status === 'failed'
           ? 'This booking was not completed'
-          : 'Your booking';
+          : data.status === 'refunded'
+            ? 'Your payment was refunded'
+            : 'Your booking';
   return (
     <Layout base={base} storeName={data.store_name}>
       <h1>{title}</h1>
@@ -31,6 +33,11 @@ export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
         </p>
       ) : data.status === 'failed' ? (
         <p role="status">The payment was not made, so the seats were given back. Nothing was charged.</p>
+      ) : data.status === 'refunded' ? (
+        <p role="status">
+          Your payment was refunded in full. If the seats went to someone else before your payment completed,
+          please pick another session.
+        </p>
       ) : null}
       {session && when ? (
         <section className="checkout-summary" aria-label="Your booking">

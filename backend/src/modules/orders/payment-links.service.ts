@@ -25,6 +25,7 @@ import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
 import { OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
+import { RefundsService } from './refunds.service';
 import { isUuid } from '../../common/uuid-param.pipe';
 
 export const PAYMENT_LINK_QUEUE = 'payment-links';
@@ -67,6 +68,7 @@ export class PaymentLinksService implements OnModuleInit {
     private readonly organizations: OrganizationsService,
     private readonly seats: EnrollmentsService,
     private readonly activity: OrderActivityService,
+    private readonly refunds: RefundsService,
     private readonly payments: PaymentsPort,
     private readonly events: PaymentEvents,
     private readonly orderEvents: OrderEvents,
@@ -79,13 +81,18 @@ export class PaymentLinksService implements OnModuleInit {
     this.events.on('payment.succeeded', 'orders.payment-links', (e) =>
       this.paid(e.organizationId, e.orderId, e.sessionId, e.paymentIntentId, e.amountCents),
     );
-    const endedBy = (action: Ended) => (e: EndedEvent) => this.ended(e.organizationId, e.orderId, e.sessionId, action);
+    const endedBy = (action: Ended) => (e: EndedEvent) =>
+      this.ended(e.organizationId, e.orderId, e.sessionId, action);
     this.events.on('checkout.expired', 'orders.payment-links', endedBy('payment_link_expired'));
     this.events.on('checkout.cancelled', 'orders.payment-links', endedBy('payment_link_cancelled'));
     // The link's own effects, from the transactions that make the link (the outbox): none is lost to
     // a crash right after a commit.
-    this.orderEvents.on('payment_link.created', 'orders.payment-links', (e) => this.scheduleExpiry(e.organizationId, e.orderId, new Date(e.expiresAt)));
-    this.orderEvents.on('payment_link.sent', 'orders.payment-links', (e) => this.mailLink(e.organizationId, e.orderId, e.url));
+    this.orderEvents.on('payment_link.created', 'orders.payment-links', (e) =>
+      this.scheduleExpiry(e.organizationId, e.orderId, new Date(e.expiresAt)),
+    );
+    this.orderEvents.on('payment_link.sent', 'orders.payment-links', (e) =>
+      this.mailLink(e.organizationId, e.orderId, e.url),
+    );
     this.queue.process(PAYMENT_LINK_QUEUE, async (job) => {
       if (job.name === EXPIRE_LINK_JOB) await this.reconcile(job.data as ExpireLinkJob);
     });
@@ -126,7 +133,12 @@ export class PaymentLinksService implements OnModuleInit {
         unitPriceCents: held.priceCents,
       });
       await em.flush();
-      await this.orderEvents.publish(em as EntityManager, { type: 'payment_link.created', organizationId: ctx.organizationId, orderId, expiresAt: expiresAt.toISOString() });
+      await this.orderEvents.publish(em as EntityManager, {
+        type: 'payment_link.created',
+        organizationId: ctx.organizationId,
+        orderId,
+        expiresAt: expiresAt.toISOString(),
+      });
       return { order, student };
     });
 
@@ -165,7 +177,12 @@ export class PaymentLinksService implements OnModuleInit {
         amountCents: order.totalCents,
         detail: student.email,
       });
-      await this.orderEvents.publish(em as EntityManager, { type: 'payment_link.sent', organizationId: ctx.organizationId, orderId: order.id, url: checkout.url });
+      await this.orderEvents.publish(em as EntityManager, {
+        type: 'payment_link.sent',
+        organizationId: ctx.organizationId,
+        orderId: order.id,
+        url: checkout.url,
+      });
     });
     return {
       order_id: order.id,
@@ -193,7 +210,11 @@ export class PaymentLinksService implements OnModuleInit {
   /** payment_link.sent: the link mailed to the student (once per order, by the mail's dedupe key). */
   private async mailLink(organizationId: string, orderId: string, url: string): Promise<void> {
     const em = this.em.fork();
-    const order = await em.findOne(Order, { id: orderId, organization: organizationId }, { populate: ['student', 'organization'] });
+    const order = await em.findOne(
+      Order,
+      { id: orderId, organization: organizationId },
+      { populate: ['student', 'organization'] },
+    );
     // Still worth mailing only while the link is open.
     if (!order || order.status !== 'pending' || !order.linkExpiresAt) return;
     const student = order.student;
@@ -258,7 +279,12 @@ export class PaymentLinksService implements OnModuleInit {
     }
   }
 
-  /** Paid: pending → paid, the held seat becomes the enrollment, the receipt is kept. */
+  /**
+   * Paid: pending → paid, the held seats become the enrollment, the receipt is kept. A payment that
+   * completed after its hold ran out and its seats were taken books nothing: the session is never
+   * overbooked, and the whole payment is refunded at once (RefundsService.refundUnseated) instead of
+   * announcing the order as paid (no points, no booking confirmation).
+   */
   private async paid(
     organizationId: string,
     orderId: string | null,
@@ -270,30 +296,31 @@ export class PaymentLinksService implements OnModuleInit {
       this.logger.warn(`No receipt for ${paymentIntentId}: ${error.message}`);
       return null;
     });
-    await this.em.fork().transactional(async (em) => {
+    const unseated = await this.em.fork().transactional(async (em) => {
       const order = await this.lockedLinkOrder(em, organizationId, orderId, sessionId);
-      if (!order) return;
+      if (!order) return null;
       order.status = 'paid';
       order.paymentIntentId = paymentIntentId;
       order.receiptUrl = receiptUrl;
-      let detail = '';
+      let refusal: string | null = null;
       try {
         // The held seat becomes the enrollment; scheduling announces it in this transaction.
         await this.seats.convertHold({ organizationId }, em, order.id);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        // The payment completed as the link ran out and the seat went to someone else.
-        detail = `The student is not enrolled: ${error.message}`;
-        this.logger.warn(`Order ${order.id} paid without a seat: ${error.message}`);
+        // The payment completed as the hold ran out and the seats went to someone else.
+        refusal = error.message;
+        this.logger.warn(`Order ${order.id} paid without a seat: ${error.message}; refunding it`);
       }
       this.activity.record(em, {
         organizationId,
         orderId: order.id,
         action: 'payment_received',
         amountCents,
-        detail,
+        detail: refusal ? `The student is not enrolled: ${refusal}. The payment is refunded.` : '',
       });
       await em.flush();
+      if (refusal) return order.id;
       const lines = await em.find(OrderLine, { order: order.id });
       // Once per move to paid, with the move (the outbox): loyalty points and the like.
       await this.orderEvents.publish(em as EntityManager, {
@@ -303,6 +330,13 @@ export class PaymentLinksService implements OnModuleInit {
         studentId: order.student.id,
         loyaltyPoints: lines.reduce((sum, l) => sum + l.loyaltyPoints * l.quantity, 0),
       });
+      return null;
+    });
+    if (!unseated) return;
+    // Outside the transaction (the provider is asked outside any): a failure here leaves the refund
+    // requested in the ledger, which the refund reconciler finishes.
+    await this.refunds.refundUnseated(organizationId, unseated).catch((error: Error) => {
+      this.logger.error(`Refund of unseated order ${unseated} not finished now: ${error.message}`);
     });
   }
 

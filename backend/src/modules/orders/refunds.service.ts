@@ -105,6 +105,10 @@ class KeyedQueue {
 export const providerRefundKey = (ledgerId: string) => `order-refund-${ledgerId}`;
 
 /** A ledger row still `requested`: what asking the provider needs. */
+/** The ledger's reason and key of the refund of a payment that found no seat (refundUnseated). */
+export const UNSEATED_REFUND_REASON = 'The seats were no longer available when the payment completed';
+const UNSEATED_REFUND_KEY = 'store:unseated';
+
 interface RequestedRefund {
   id: string;
   orderId: string;
@@ -382,6 +386,25 @@ export class RefundsService implements OnModuleInit {
   }
 
   /**
+   * A payment that completed after its seats were gone (its hold ran out and they were taken): the
+   * whole payment goes back at once, through the ledger like any refund (asked by nobody), so a buyer
+   * is never charged for a seat they did not get. Once per order (its key), however often it is asked.
+   * The studio's card on file is not needed: the money goes back from the payment just taken.
+   */
+  async refundUnseated(organizationId: string, orderId: string): Promise<Recorded | 'done'> {
+    const requested = await this.queue.run(orderId, () =>
+      this.em.fork().transactional((em) =>
+        this.requestLocked({ organizationId, userId: null }, em as EntityManager, orderId, {
+          reason: UNSEATED_REFUND_REASON,
+          clientKey: UNSEATED_REFUND_KEY,
+          hasMethod: true,
+        }),
+      ),
+    );
+    return requested ? this.finish(requested) : 'done';
+  }
+
+  /**
    * Remove student's refund: recorded as requested naming the enrollment, asked of the provider,
    * and the enrollment removed in the transaction that records the refund made. A refused refund
    * (or one refused by the rules) leaves the student enrolled; the error names `refund`.
@@ -429,7 +452,8 @@ export class RefundsService implements OnModuleInit {
    * requested, it is asked again; refused, it answers the same refusal.
    */
   private async requestLocked(
-    ctx: RequestContext,
+    // Who asked: an admin, or nobody (the store's own refund of a payment that found no seat).
+    ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
     em: EntityManager,
     orderId: string,
     input: { amountCents?: number; reason: string; clientKey?: string; enrollmentId?: string; hasMethod: boolean },
