@@ -13,7 +13,8 @@
  * from its build's manifest (storefront/dist/client/manifest.json: every script the page names) and
  * in chromium, which opens a course page rendered by the storefront's server build and served with
  * its client files the way the API serves them, waits until it has hydrated, and sums every script
- * it fetched.
+ * it fetched. The checkout overlay's script (storefront/dist/overlay/checkout-overlay.js, served at
+ * /checkout-overlay.js) must stay within 5 KB gzip.
  * `--shell-only` skips the remotes and the storefront; `--no-browser` skips the chromium measures
  * (not in `npm test`).
  */
@@ -33,6 +34,8 @@ const SHELL_BUDGET = 200 * KB;
 const REMOTE_BUDGET = 60 * KB;
 const REMOTES = ['courses', 'orders', 'students', 'integrations'];
 const STORE_PAGE_BUDGET = 60 * KB;
+// Issue 21: the checkout overlay's script, which studios paste into their own sites.
+const OVERLAY_BUDGET = 5 * KB;
 
 function readGraph(workspace) {
   const file = path.join(root, workspace, 'dist', 'chunk-graph.json');
@@ -333,6 +336,15 @@ if (!process.argv.includes('--shell-only')) {
       0,
     ),
     budget: STORE_PAGE_BUDGET,
+  });
+  const overlayFile = path.join(root, 'storefront', 'dist', 'overlay', 'checkout-overlay.js');
+  if (!existsSync(overlayFile))
+    throw new Error(`${overlayFile} is missing: run npm run build -w @studio/storefront first`);
+  rows.push({
+    what: 'checkout overlay script',
+    files: 1,
+    bytes: gzipSize(readFileSync(overlayFile)),
+    budget: OVERLAY_BUDGET,
   });
   if (!process.argv.includes('--no-browser')) {
     const loaded = await storePageScripts();

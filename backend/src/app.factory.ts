@@ -16,7 +16,8 @@ import { withMigrationLock } from './database/migration-lock';
 import { migrationsList } from './database/migrations';
 import { seedDemo } from './seed/demo-seed';
 import { mountRemoteManifest, mountStaticWeb } from './web/static-web';
-import { mountStorefrontWeb } from './web/storefront-web';
+import { mountStorefrontWeb, storefrontDist } from './web/storefront-web';
+import { mountOverlayScript } from './web/overlay-web';
 import { gateQueueDashboard } from './queue/dashboard/queue-dashboard.gate';
 import { mountBodyParsers } from './web/body-parsers';
 import { clientErrorHandler } from './web/client-errors';
@@ -173,6 +174,8 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     // The online store's pages (/s/...) and files (/s-assets/) are the API process's own (issue 21):
     // served even when the web tier serves the admin (SERVE_WEB=false), which proxies them here.
     const missing = mountStorefrontWeb(fastify, config, app);
+    // The checkout overlay's script (/checkout-overlay.js), which studios' own sites load.
+    missing.push(...mountOverlayScript(fastify, storefrontDist(config)));
     if (config.SERVE_WEB) missing.push(...mountStaticWeb(fastify, config));
     if (missing.length) new Logger('Web').warn(`Not built yet, run npm run build: ${missing.join(', ')}`);
     await app.init();

@@ -78,6 +78,17 @@ export function storeContentSecurityPolicy(): Record<string, string[]> {
   };
 }
 
+/**
+ * The demo provider's payment pages (/api/pay/demo/…): a store checkout in the overlay goes to them
+ * inside the overlay's iframe, so any site may frame them too (frame-ancestors *, no
+ * X-Frame-Options). They are plain HTML without script and with one inline <style>, hence the
+ * store's policy with inline styles. Stripe Checkout refuses to be framed: with Stripe the
+ * checkout opens the payment in the top window (storefront/src/framed.ts).
+ */
+export function demoPaymentContentSecurityPolicy(): Record<string, string[]> {
+  return { ...storeContentSecurityPolicy(), 'style-src': ["'self'", "'unsafe-inline'"] };
+}
+
 const policyHeader = (policy: Record<string, string[]>) =>
   Object.entries(policy)
     .map(([name, values]) => `${name} ${values.join(' ')}`)
@@ -89,17 +100,26 @@ export const storeContentSecurityPolicyHeader = () => policyHeader(storeContentS
 /** The store's pages: /s/{slug} and everything under it. */
 export const STORE_PAGES = /^\/s\/[^/]/i;
 
-/** Paths other sites may load (remote bundles, public course images): cross-origin resource policy. */
-const SHARED_PATHS = /^\/(mfe\/|api\/media\/)/;
+/** The demo provider's payment and receipt pages, which the overlay's iframe may show. */
+export const DEMO_PAYMENT_PAGES = /^\/api\/pay\/demo\//;
+
+/**
+ * Paths other sites may load (remote bundles, public course images, the checkout overlay's
+ * script): cross-origin resource policy.
+ */
+const SHARED_PATHS = /^\/(mfe\/|api\/media\/|checkout-overlay\.js$)/;
 
 /**
  * helmet on every answer of the API process (API, Swagger UI, the shell and remotes when it serves
  * them): the CSP above, nosniff, Referrer-Policy no-referrer, X-Frame-Options DENY, HSTS, COOP.
- * The store's pages (STORE_PAGES) get the store's policy instead, and no X-Frame-Options.
+ * The store's pages (STORE_PAGES) get the store's policy instead, and no X-Frame-Options; so do
+ * the demo provider's payment pages (DEMO_PAYMENT_PAGES), with inline styles.
  * The headers go on the Node response in the adapter's first request hook, before CORS and the
  * middleware: every answer carries them, a preflight or an early 401 included, as on Express.
  */
-export function securityHeaders(config: AppConfig): (req: IncomingMessage, res: ServerResponse, done: (error?: Error) => void) => void {
+export function securityHeaders(
+  config: AppConfig,
+): (req: IncomingMessage, res: ServerResponse, done: (error?: Error) => void) => void {
   const helmetHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     referrerPolicy: { policy: 'no-referrer' },
@@ -107,6 +127,7 @@ export function securityHeaders(config: AppConfig): (req: IncomingMessage, res: 
     crossOriginResourcePolicy: { policy: 'same-origin' },
   }) as (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   const storePolicy = storeContentSecurityPolicyHeader();
+  const demoPaymentPolicy = policyHeader(demoPaymentContentSecurityPolicy());
   return (req, res, done) =>
     helmetHeaders(req, res, (error?: unknown) => {
       if (error) return done(error as Error);
@@ -117,12 +138,18 @@ export function securityHeaders(config: AppConfig): (req: IncomingMessage, res: 
       if (STORE_PAGES.test(path)) {
         res.setHeader('Content-Security-Policy', storePolicy);
         res.removeHeader('X-Frame-Options');
+      } else if (DEMO_PAYMENT_PAGES.test(path)) {
+        res.setHeader('Content-Security-Policy', demoPaymentPolicy);
+        res.removeHeader('X-Frame-Options');
       }
       done();
     });
 }
 
 /** The headers above in the adapter's first request hook (see securityHeaders). */
-export function mountSecurityHeaders(adapter: FastifyAdapter, headers: ReturnType<typeof securityHeaders>): void {
+export function mountSecurityHeaders(
+  adapter: FastifyAdapter,
+  headers: ReturnType<typeof securityHeaders>,
+): void {
   adapter.setOnRequestHook((request, reply, done) => headers(request.raw, reply.raw, done));
 }
