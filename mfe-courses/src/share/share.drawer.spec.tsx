@@ -202,7 +202,7 @@ describe('ShareDrawer, product', () => {
       ),
     );
     const docs = screen.getByRole('link', { name: 'Read the docs' });
-    expect(docs).toHaveAttribute('href', '/docs/checkout-overlay.html');
+    expect(docs).toHaveAttribute('href', '/admin/settings/organization#checkout-overlay');
   });
 
   it('a product handed in (from its drawer) is the one linked', async () => {

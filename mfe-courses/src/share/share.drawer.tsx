@@ -17,8 +17,8 @@ import {
 import { CopyLinkBox } from './copy-link-box';
 import { sessionLabel, shareLink, type ShareTarget } from './share-link';
 
-/** A static page of the shell (shell/public/docs) that explains the header code. */
-export const OVERLAY_DOCS_URL = '/docs/checkout-overlay.html';
+/** Settings → Organization's Checkout overlay section: the header code with this studio's addresses. */
+export const OVERLAY_DOCS_URL = '/admin/settings/organization#checkout-overlay';
 export const NO_DATES_AVAILABLE = 'No dates available';
 
 export interface ShareDrawerData {

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { STORE_MESSAGES } from '@studio/contracts';
 import { SessionContext, useSession } from '@studio/ui';
 import {
@@ -10,7 +10,7 @@ import {
   type OkBodyOf,
 } from '@studio/ui/testing';
 import type { ReactNode } from 'react';
-import { OrganizationPage } from './organization.page';
+import { OrganizationPage, overlaySnippet } from './organization.page';
 
 type Org = OkBodyOf<'/api/admin/org', 'get'>;
 const ORG: Org = {
@@ -170,5 +170,26 @@ describe('OrganizationPage', () => {
     expect(siteInput()).toHaveAttribute('readonly');
     expect(screen.getByText("Only the studio's owner can change the store address.")).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+
+  it("shows the checkout overlay's header code with the app's address and an overlay link of the store", async () => {
+    mockFetch({ [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG) });
+    renderWithProviders(<OrganizationPage />);
+    const section = await screen.findByRole('region', { name: 'Checkout overlay' });
+    expect(within(section).getByLabelText('Header code')).toHaveTextContent(
+      '<script src="http://localhost:3000/checkout-overlay.js" defer></script>',
+    );
+    expect(within(section).getByLabelText('Example link')).toHaveTextContent(
+      '<a href="http://localhost:3000/s/demo-studio/activity/COURSE_ID?openModal=true">Book now</a>',
+    );
+    expect(within(section).getByText('studio:purchase-complete')).toBeInTheDocument();
+  });
+
+  it("with the studio's own site, the links use it and the script stays on the app's address", () => {
+    const own = { ...ORG, public_url: 'https://shop.demo.studio', store_url: 'https://shop.demo.studio' };
+    expect(overlaySnippet(own)).toEqual({
+      script: `<script src="${window.location.origin}/checkout-overlay.js" defer></script>`,
+      link: '<a href="https://shop.demo.studio/activity/COURSE_ID?openModal=true">Book now</a>',
+    });
   });
 });

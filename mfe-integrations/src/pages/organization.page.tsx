@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { storeSettingsSchema, type paths, type StoreSettingsPayload } from '@studio/contracts';
 import {
@@ -5,6 +6,7 @@ import {
   Alert,
   App,
   Button,
+  Divider,
   Flex,
   Form,
   FormField,
@@ -59,6 +61,67 @@ function slugPrefix(org: { slug: string; public_url: string | null; store_url: s
   const tail = `/s/${org.slug}`;
   if (!org.public_url && org.store_url.endsWith(tail)) return org.store_url.slice(0, -org.slug.length);
   return '/s/';
+}
+
+/**
+ * This app's address (PUBLIC_APP_URL), where the checkout overlay's script is served: the built-in
+ * store's address without /s/{slug}; with the studio's own site as the store, the address this
+ * admin is open at (the app's).
+ */
+export function appAddress(org: { slug: string; public_url: string | null; store_url: string }): string {
+  const tail = `/s/${org.slug}`;
+  if (!org.public_url && org.store_url.endsWith(tail)) return org.store_url.slice(0, -tail.length);
+  return window.location.origin;
+}
+
+/** The header code a studio pastes into its site, and an overlay link to go with it. */
+export function overlaySnippet(org: { slug: string; public_url: string | null; store_url: string }) {
+  const store = org.store_url.replace(/\/+$/, '');
+  return {
+    script: `<script src="${appAddress(org)}/checkout-overlay.js" defer></script>`,
+    link: `<a href="${store}/activity/COURSE_ID?openModal=true">Book now</a>`,
+  };
+}
+
+/**
+ * The checkout overlay's instructions with this studio's real addresses (the Share drawer's
+ * "Read the docs" leads here): the header code, an example link, and the purchase event.
+ */
+function CheckoutOverlay({ org }: { org: OrgSettings }) {
+  const snippet = overlaySnippet(org);
+  useEffect(() => {
+    // The Share drawer's "Read the docs" opens this page at #checkout-overlay.
+    if (window.location.hash === '#checkout-overlay')
+      document.getElementById('checkout-overlay')?.scrollIntoView();
+  }, []);
+  return (
+    <section id="checkout-overlay" aria-labelledby="checkout-overlay-title">
+      <Typography.Title level={2} id="checkout-overlay-title" style={{ fontSize: 20 }}>
+        Checkout overlay
+      </Typography.Title>
+      <Typography.Paragraph>
+        Checkout overlay links (the Share drawer&apos;s Checkout overlay tab) open your store over your own
+        website, so customers book without leaving your page. Add this line inside the{' '}
+        <code>&lt;head&gt;</code> of every page that shows one:
+      </Typography.Paragraph>
+      <Typography.Paragraph copyable={{ text: snippet.script, tooltips: ['Copy header code', 'Copied'] }}>
+        <code aria-label="Header code">{snippet.script}</code>
+      </Typography.Paragraph>
+      <Typography.Paragraph>
+        Then use an overlay link on a button or a text link, for example (copy the real link of a course, a
+        course date or a product from its Share drawer):
+      </Typography.Paragraph>
+      <Typography.Paragraph copyable={{ text: snippet.link, tooltips: ['Copy example link', 'Copied'] }}>
+        <code aria-label="Example link">{snippet.link}</code>
+      </Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        When a purchase completes, your page receives the <code>studio:purchase-complete</code> event on{' '}
+        <code>document</code>, with the order number in <code>event.detail.order_number</code>. Payments
+        through Stripe open in the whole window, and the customer comes back to your store&apos;s confirmation
+        page. Without the header code an overlay link opens the store page itself.
+      </Typography.Paragraph>
+    </section>
+  );
 }
 
 /** /admin/settings/organization: where the studio's store is (its address, or the studio's own site). */
@@ -145,6 +208,8 @@ function StoreSettingsForm({ org }: { org: OrgSettings }) {
           ) : null}
         </Form>
       </form>
+      <Divider />
+      <CheckoutOverlay org={org} />
     </Flex>
   );
 }
