@@ -168,12 +168,23 @@ test('an unknown course is the 404 page in the same style', async () => {
   await page.close();
 });
 
-test('a buyer books two seats from the course page: the form, the demo payment, the confirmation, and the admin sees them', async () => {
+test('a buyer books two seats from the course page: the form, the checkout form, the demo payment, the confirmation, and the admin sees them', async () => {
   const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
-  const first = published.courses.find((c) => c.activity_type === 'scheduled' && c.next_starts_at);
-  const course = await fetch(`${server.url}/api/public/${store.slug}/activities/${first.activity_id}`).then(
-    (res) => res.json(),
+  // A demo course with a checkout form (the demo seed gives Intro to Wheel Throwing one).
+  const courses = await Promise.all(
+    published.courses
+      .filter((c) => c.activity_type === 'scheduled' && c.next_starts_at)
+      .map((c) =>
+        fetch(`${server.url}/api/public/${store.slug}/activities/${c.activity_id}`).then((res) => res.json()),
+      ),
   );
+  const course = courses.find((c) => c.checkout_form);
+  assert.ok(course, 'a demo course asks checkout form fields');
+  assert.deepEqual(
+    course.checkout_form.fields.map((f) => f.type),
+    ['name', 'radio'],
+  );
+  const [nameField, radioField] = course.checkout_form.fields;
   const session = course.sessions.find((s) => s.seats_left >= 2 && s.price_cents > 0);
   assert.ok(session, 'the demo store has a paid session with two seats left');
   const { page, errors } = await watchedPage({ width: 390, height: 844 });
@@ -194,6 +205,23 @@ test('a buyer books two seats from the course page: the form, the demo payment, 
   await page.getByRole('textbox', { name: 'First name' }).fill('Ines');
   await page.getByRole('textbox', { name: 'Last name' }).fill('Okafor');
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
+
+  // The course's checkout form, once for the order: Book first with it empty, the browser refuses.
+  const questions = page.getByRole('group', {
+    name: course.checkout_form.collection_type === 'ticket' ? 'Ticket 1' : 'A few questions from the studio',
+  });
+  const nameGroup = questions.getByRole('group', { name: nameField.label });
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await nameGroup.getByText(`${nameField.label} is required`).waitFor();
+  assert.match(page.url(), /\/checkout\?event_id=/);
+  assert.deepEqual(await seriousViolations(page), []);
+  await nameGroup.getByRole('textbox', { name: 'First' }).fill('Ines');
+  await nameGroup.getByRole('textbox', { name: 'Last' }).fill('Okafor');
+  const choice = radioField.options[1];
+  await questions
+    .getByRole('radiogroup', { name: new RegExp(radioField.label.replace(/[?()]/g, '\\$&')) })
+    .getByRole('radio', { name: choice.value })
+    .check();
   await page.getByRole('button', { name: 'Continue to payment' }).click();
 
   // The demo payment page, then back to the booking's own page.
@@ -215,6 +243,20 @@ test('a buyer books two seats from the course page: the form, the demo payment, 
   }).then((res) => res.json());
   const booked = enrollments.enrollments.find((e) => e.Student.email === email);
   assert.equal(booked?.guestCount, 1);
+  // The answers are kept with the order, under the labels the buyer read.
+  const orderId = new URL(page.url()).searchParams.get('order');
+  const order = await fetch(`${server.url}/api/admin/order/${orderId}`, {
+    headers: { token: login.token },
+  }).then((res) => res.json());
+  assert.deepEqual(
+    order.submissions.map((s) => s.answers),
+    [
+      [
+        { label: nameField.label, value: 'Ines Okafor' },
+        { label: radioField.label, value: choice.value },
+      ],
+    ],
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });

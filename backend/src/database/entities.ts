@@ -19,6 +19,7 @@ import { Order } from '../modules/orders/entities/order.entity';
 import { OrderLine } from '../modules/orders/entities/order-line.entity';
 import { OrderActivity } from '../modules/orders/entities/order-activity.entity';
 import { OrderRefund } from '../modules/orders/entities/order-refund.entity';
+import { OrderFormSubmission } from '../modules/orders/entities/order-form-submission.entity';
 import { Student } from '../modules/students/student.entity';
 import { Product } from '../modules/products/entities/product.entity';
 import { ProductImage } from '../modules/products/entities/product-image.entity';
@@ -55,6 +56,7 @@ export const entities = [
   OrderLine,
   OrderActivity,
   OrderRefund,
+  OrderFormSubmission,
   Enrollment,
   Tag,
   SeatHold,

@@ -40,3 +40,4 @@ export * from './ui/mfe-manifest';
 export * from './storefront/store.schema';
 export * from './storefront/checkout.schema';
 export * from './storefront/store-rules';
+export * from './storefront/form-answers';

@@ -141,6 +141,61 @@ describe('OrderDrawer', () => {
     expect(screen.getByRole('region', { name: 'Customer' })).toHaveTextContent('ada@example.com');
   });
 
+  it('shows the checkout form answers: per ticket under Ticket 1, Ticket 2; per order as one set', async () => {
+    await renderDrawer({
+      ...ORDER,
+      submissions: [
+        {
+          submission_id: 'f1',
+          created_at: '2026-03-05T18:00:00Z',
+          ticket: 1,
+          answers: [
+            { label: 'Full name', value: 'Ines Okafor' },
+            { label: 'Used a wheel before?', value: 'No' },
+          ],
+        },
+        {
+          submission_id: 'f2',
+          created_at: '2026-03-05T18:00:00Z',
+          ticket: 2,
+          answers: [
+            { label: 'Full name', value: 'Ada Lee' },
+            { label: 'Used a wheel before?', value: '' },
+          ],
+        },
+      ],
+    });
+    const forms = screen.getByRole('region', { name: 'Checkout forms' });
+    expect(forms).not.toHaveTextContent('No checkout form answers');
+    const first = within(forms).getByRole('group', { name: 'Ticket 1' });
+    expect(first).toHaveTextContent('Ticket 1');
+    expect(first).toHaveTextContent('Full name');
+    expect(first).toHaveTextContent('Ines Okafor');
+    expect(first).toHaveTextContent('Used a wheel before?No');
+    const second = within(forms).getByRole('group', { name: 'Ticket 2' });
+    expect(second).toHaveTextContent('Ada Lee');
+    expect(second).toHaveTextContent('Used a wheel before?—');
+  });
+
+  it('shows the answers given once for the order without a ticket title', async () => {
+    await renderDrawer({
+      ...ORDER,
+      submissions: [
+        {
+          submission_id: 'f1',
+          created_at: '2026-03-05T18:00:00Z',
+          ticket: null,
+          answers: [{ label: 'Allergies', value: 'Latex\nNuts' }],
+        },
+      ],
+    });
+    const forms = screen.getByRole('region', { name: 'Checkout forms' });
+    const answers = within(forms).getByRole('group', { name: 'Answers' });
+    expect(answers).toHaveTextContent('Allergies');
+    expect(answers).toHaveTextContent('Latex Nuts');
+    expect(forms).not.toHaveTextContent('Ticket');
+  });
+
   it("the customer's name opens the student drawer", async () => {
     await renderDrawer();
     fireEvent.click(screen.getByRole('button', { name: 'Ada Lovelace' }));

@@ -132,6 +132,30 @@ function RefundHistory({ order }: { order: OrderDetail }) {
   );
 }
 
+type Submission = OrderDetail['submissions'][number];
+
+/**
+ * One set of checkout form answers (issue 21): the order's, or a ticket's ("Ticket 1"…), each
+ * field under the label the buyer read; an unanswered field shows a dash.
+ */
+function CheckoutFormAnswers({ submission }: { submission: Submission }) {
+  const title = submission.ticket === null ? 'Answers' : `Ticket ${submission.ticket}`;
+  return (
+    <div role="group" aria-label={title} style={{ marginBottom: 12 }}>
+      <Descriptions
+        title={submission.ticket === null ? undefined : title}
+        column={1}
+        size="small"
+        items={submission.answers.map((a, i) => ({
+          key: String(i),
+          label: a.label,
+          children: <span style={{ whiteSpace: 'pre-wrap' }}>{a.value || '—'}</span>,
+        }))}
+      />
+    </div>
+  );
+}
+
 /** Order drawer (spec 001 §2): Order summary, Subscriptions, Checkout forms, Customer. */
 export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
   const waiting = useSkeletonDelay();
@@ -247,14 +271,7 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
           {order.submissions.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No checkout form answers" />
           ) : (
-            order.submissions.map((s) => (
-              <Descriptions
-                key={s.submission_id}
-                column={1}
-                size="small"
-                items={s.answers.map((a, i) => ({ key: String(i), label: a.label, children: a.value }))}
-              />
-            ))
+            order.submissions.map((s) => <CheckoutFormAnswers key={s.submission_id} submission={s} />)
           )}
         </DrawerSection>
         <CustomerSection student={order.Student} />

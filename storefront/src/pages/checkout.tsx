@@ -1,10 +1,19 @@
-import type { CheckoutQuote, CheckoutResult, PublicCourse, PublicSession } from '@studio/contracts';
-import { partySizeLimit } from '@studio/contracts/src/storefront/store-rules';
-import { useState } from 'react';
+import type {
+  AnswerSet,
+  CheckoutQuote,
+  CheckoutResult,
+  FormAnswerValue,
+  NameAnswer,
+  PublicCourse,
+  PublicSession,
+} from '@studio/contracts';
+import { answerSetCount, partySizeLimit } from '@studio/contracts/src/storefront/store-rules';
+import { useEffect, useState } from 'react';
 import { priceText, seatsText, sessionWhen } from '../format';
 import { navigate } from '../framed';
 import { appLinks } from '../links';
 import type { PageProps } from '../types';
+import { CheckoutFormFields, loadAnswerRules } from './checkout-form';
 import { Layout } from './layout';
 
 export interface CheckoutData {
@@ -74,8 +83,13 @@ function Field({
   );
 }
 
+/** What the buyer is told when the form's answers need fixing (each message is under its field). */
+const CHECK_ANSWERS = 'Check the answers marked below.';
+
 /**
- * A session's checkout: the party, the buyer, a discount code. The total shown comes from the
+ * A session's checkout: the party, the buyer, the course's checkout form (per order, or one set per
+ * seat), a discount code. The answers are checked by the same schema as the server's before
+ * posting (its zod loads in a chunk of its own). The total shown comes from the
  * store's quote (the server prices it; the page only displays it). Book holds the seats and goes
  * to the payment page, or to the confirmation when nothing is due.
  */
@@ -93,6 +107,42 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const [busy, setBusy] = useState(false);
   // One key per attempt: a retried click replays the same booking instead of making another.
   const [attemptKey, setAttemptKey] = useState<string | null>(null);
+  const form = course.checkout_form ?? null;
+  const [answers, setAnswers] = useState<AnswerSet[]>([]);
+  const sets = answerSetCount(form, party);
+  // The answers' rules are fetched while the buyer types, so Book does not wait for them.
+  useEffect(() => {
+    if (form) void loadAnswerRules().catch(() => undefined);
+  }, [form]);
+
+  const answer = (set: number, fieldId: string, value: FormAnswerValue | Partial<NameAnswer>) =>
+    setAnswers((all) => {
+      const next = [...all];
+      const before = next[set]?.[fieldId];
+      next[set] = {
+        ...next[set],
+        // A name is typed a part at a time: each part is merged into the name.
+        [fieldId]:
+          typeof value === 'object'
+            ? { first_name: '', last_name: '', ...(typeof before === 'object' ? before : {}), ...value }
+            : value,
+      };
+      return next;
+    });
+  const answersSent = () => Array.from({ length: sets }, (_, i) => answers[i] ?? {});
+
+  /** The answers' errors by the same schema as the server's, or none (and none when it cannot load). */
+  const checkAnswers = async (): Promise<Record<string, string>> => {
+    if (!form || sets === 0) return {};
+    try {
+      const rules = await loadAnswerRules();
+      const parsed = rules.formAnswersSchema(form, party).safeParse(answersSent());
+      return parsed.success ? {} : rules.answerErrors(parsed.error);
+    } catch {
+      // The rules could not be fetched: the server checks the same and answers field by field.
+      return {};
+    }
+  };
 
   const unit = session.price_cents;
   const shownTotal = quote ? quote.total_cents : unit * party;
@@ -122,6 +172,13 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
     setBusy(true);
     setMessage(null);
     setErrors({});
+    const refused = await checkAnswers();
+    if (Object.keys(refused).length > 0) {
+      setErrors(refused);
+      setMessage(refused.answers ?? CHECK_ANSWERS);
+      setBusy(false);
+      return;
+    }
     const key = attemptKey ?? `${session.event_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     setAttemptKey(key);
     try {
@@ -132,6 +189,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           party_size: party,
           ...buyer,
           ...(code.trim() ? { discount_code: code.trim() } : {}),
+          ...(sets > 0 ? { answers: answersSent() } : {}),
         },
         { 'idempotency-key': key },
       );
@@ -217,6 +275,15 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               {...described('email')}
             />
           </Field>
+          {form && sets > 0 ? (
+            <CheckoutFormFields
+              form={form}
+              count={sets}
+              answers={answers}
+              errors={errors}
+              onAnswer={answer}
+            />
+          ) : null}
           {course.free ? null : (
             <Field id="discount_code" label="Discount code (optional)" error={errors.discount_code}>
               <div className="inline">

@@ -50,6 +50,7 @@ export function course(overrides: Partial<PublicCourse> = {}): PublicCourse {
     cancellation_policy: { name: 'Flexible', rule: 'Full refund up to 24 hours before the session.' },
     rescheduling_policy: { name: 'Anytime', rule: 'Move to another session up to 2 hours before it starts.' },
     requires_waiver: false,
+    checkout_form: null,
     sessions: [session()],
     ...overrides,
   };
@@ -83,6 +84,7 @@ export function store(overrides: Partial<PublicStore> = {}): PublicStore {
     cancellation_policy: _c,
     rescheduling_policy: _r,
     requires_waiver: _w,
+    checkout_form: _f,
     ...card
   } = course();
   return {

@@ -38,6 +38,7 @@ const NAMES = [
   'Migration20261126000000_refund_reconcile',
   'Migration20261127000000_store_slug',
   'Migration20261127010000_store_checkout',
+  'Migration20261127020000_order_form_submission',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -59,8 +59,15 @@ export const orderOut = z.object({
     .array(z.object({ subscription_id: z.uuid(), status: z.enum(SUBSCRIPTION_STATUSES), created_at: z.string(), plan_name: z.string() }))
     .describe('Subscriptions bought with the order; each opens the subscription drawer'),
   submissions: z
-    .array(z.object({ submission_id: z.uuid(), created_at: z.string(), answers: z.array(z.object({ label: z.string(), value: z.string() })) }))
-    .describe('Checkout-form answers given with the order (none are stored yet)'),
+    .array(
+      z.object({
+        submission_id: z.uuid(),
+        created_at: z.string(),
+        ticket: z.number().int().nullable().describe('The ticket (seat) the answers are for, from 1; null for the order'),
+        answers: z.array(z.object({ label: z.string().describe("The field's label when it was answered"), value: z.string() })),
+      }),
+    )
+    .describe("The checkout form's answers given at the store: one set per order, or one per ticket"),
   Student: orderStudent,
   lines: z.array(orderLineOut),
   activity: z.array(orderActivityOut).describe('The money audit of the order: payment-link sends, payments, refunds, oldest first'),

@@ -13,6 +13,7 @@ import { SubscriptionsService } from './subscriptions.service';
 import { OrderActivity } from './entities/order-activity.entity';
 import { OrderRefund } from './entities/order-refund.entity';
 import { OrderLine } from './entities/order-line.entity';
+import { OrderFormSubmission } from './entities/order-form-submission.entity';
 import { OrderActivityService } from './order-activity.service';
 import { Order } from './entities/order.entity';
 import { OrderController, OrdersController } from './orders.controller';
@@ -30,7 +31,7 @@ import { DiscountsModule } from '../discounts/discounts.module';
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
   imports: [
-    MikroOrmModule.forFeature([Order, OrderLine, OrderActivity, OrderRefund, Subscription, SubscriptionInvoice]),
+    MikroOrmModule.forFeature([Order, OrderLine, OrderFormSubmission, OrderActivity, OrderRefund, Subscription, SubscriptionInvoice]),
     SchedulingModule,
     StudentsModule,
     PaymentsModule,

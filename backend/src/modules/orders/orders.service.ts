@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, QueryOrder, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
@@ -20,6 +20,7 @@ import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
+import { OrderFormSubmission } from './entities/order-form-submission.entity';
 import { OrderLine } from './entities/order-line.entity';
 import { OrderActivityService } from './order-activity.service';
 import { statusAfterRefund } from './order-status';
@@ -361,11 +362,16 @@ export class OrdersService {
   async get(ctx: RequestContext, id: string) {
     const order = await this.em.findOne(Order, { id, organization: ctx.organizationId }, { populate: ['student'] });
     if (!order) throw notFound(ORDER_MESSAGES.notFound);
-    const [lines, activity, subscriptions, refunds] = await Promise.all([
+    const [lines, activity, subscriptions, refunds, submissions] = await Promise.all([
       this.em.find(OrderLine, { order: order.id }, { orderBy: { position: 'asc', id: 'asc' } }),
       this.activity.list(ctx.organizationId, { orderId: order.id }),
       this.subscriptions.listForOrder(ctx.organizationId, order.id),
       this.refunds.list(ctx.organizationId, order.id),
+      this.em.find(
+        OrderFormSubmission,
+        { order: order.id, organization: ctx.organizationId },
+        { orderBy: { ticket: QueryOrder.ASC_NULLS_FIRST, createdAt: 'asc', id: 'asc' } },
+      ),
     ]);
     const s = order.student;
     return {
@@ -380,7 +386,12 @@ export class OrdersService {
       paymentIntent: order.paymentIntentId || order.receiptUrl ? { charges: { receipt_url: order.receiptUrl ?? null } } : null,
       created_at: order.createdAt.toISOString(),
       Subscription: subscriptions,
-      submissions: [],
+      submissions: submissions.map((f) => ({
+        submission_id: f.id,
+        created_at: f.createdAt.toISOString(),
+        ticket: f.ticket ?? null,
+        answers: f.answers.map((a) => ({ label: a.label, value: a.value })),
+      })),
       Student: { student_id: s.id, first_name: s.firstName, last_name: s.lastName, email: s.email, phone: s.phone ?? null },
       lines: lines.map((l) => ({
         line_id: l.id,

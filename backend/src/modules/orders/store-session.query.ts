@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CheckoutFormField, FormCollectionType } from '@studio/contracts';
 
 /** A session as the store's checkout prices it: its course, price, and where and when it is. */
 export interface StoreSessionRow {
@@ -17,6 +18,9 @@ export interface StoreSessionRow {
   timezone: string;
   online: boolean;
   meeting_join_url: string | null;
+  /** The course's checkout form: how it is collected and its fields as the builder stored them. */
+  form_collection_type: FormCollectionType;
+  form_fields: CheckoutFormField[] | null;
 }
 
 /**
@@ -36,7 +40,8 @@ export async function storeSession(
   const [row] = await em.execute<StoreSessionRow[]>(
     `select e.id as event_id, e.name, e.price_cents, e.starts_at, e.ends_at, e.capacity,
             a.id as activity_id, a.name as activity_name,
-            (a.price_type = 'free' or e.price_cents = 0) as free, a.auto_email,
+            (a.price_type = 'free' or e.price_cents = 0) as free, a.auto_email, a.form_collection_type,
+            (select f.fields from checkout_form f where f.id = a.required_form_id) as form_fields,
             l.name as location_name, l.address, l.timezone, l.online, e.meeting_join_url
        from event e
        join activity a on a.id = e.activity_id

@@ -3,6 +3,9 @@ import {
   CATEGORIES,
   POLICIES,
   storeLinks,
+  toPublicCheckoutForm,
+  type CheckoutFormField,
+  type FormCollectionType,
   type PublicCourse,
   type PublicCourseCard,
   type PublicProduct,
@@ -48,6 +51,8 @@ interface CourseRow {
   cancel_policy_id: number;
   reschedule_policy_id: number;
   required_waiver_id: string | null;
+  form_collection_type: FormCollectionType;
+  form_fields: CheckoutFormField[] | null;
   location_name: string;
   location_address: string;
   location_timezone: string;
@@ -61,7 +66,8 @@ interface CourseRow {
 const COURSE_SELECT = `
   select a.id, a.name, a.description, a.activity_type, a.level, a.category_id, a.price_type, a.price_cents,
          a.tools, a.single_party, a.duration_mins, a.cancel_policy_id, a.reschedule_policy_id,
-         a.required_waiver_id,
+         a.required_waiver_id, a.form_collection_type,
+         (select f.fields from checkout_form f where f.id = a.required_form_id) as form_fields,
          l.name as location_name, l.address as location_address, l.timezone as location_timezone,
          l.online as location_online,
          trim(i.first_name || ' ' || i.last_name) as instructor_name, i.photo_url as instructor_photo,
@@ -166,6 +172,7 @@ export async function publishedCourse(
     cancellation_policy: policy(row.cancel_policy_id),
     rescheduling_policy: policy(row.reschedule_policy_id),
     requires_waiver: row.required_waiver_id !== null,
+    checkout_form: toPublicCheckoutForm(row.form_collection_type, row.form_fields),
     sessions: sessions.map((s): PublicSession => {
       const seatsLeft = Math.max(0, s.capacity - (taken.get(s.id)?.seats ?? 0));
       return {

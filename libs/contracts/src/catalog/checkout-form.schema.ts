@@ -31,7 +31,8 @@ export const checkoutFormFieldsSchema = z
     const seen = new Set<string>();
     fields.forEach((field, index) => {
       if (SINGLE_USE_FIELD_TYPES.includes(field.type)) {
-        if (seen.has(field.type)) ctx.addIssue({ code: 'custom', path: [index, 'type'], message: M.fieldOnce(field.type) });
+        if (seen.has(field.type))
+          ctx.addIssue({ code: 'custom', path: [index, 'type'], message: M.fieldOnce(field.type) });
         seen.add(field.type);
       }
       if (OPTION_FIELD_TYPES.includes(field.type) && field.options.length === 0) {
@@ -40,30 +41,5 @@ export const checkoutFormFieldsSchema = z
     });
   });
 
-/** A safe href for `[text](url)` in a field description: http, https and mailto only. */
-export function safeLinkHref(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return ['http:', 'https:', 'mailto:'].includes(parsed.protocol) ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
-
-export type DescriptionPart = { text: string; href?: string };
-
-/** Splits a description into text and links; a link with an unsafe URL stays plain text. */
-export function parseDescriptionLinks(description: string): DescriptionPart[] {
-  const parts: DescriptionPart[] = [];
-  const pattern = /\[([^\]]+)\]\(([^)\s]+)\)/g;
-  let last = 0;
-  for (const match of description.matchAll(pattern)) {
-    const index = match.index ?? 0;
-    if (index > last) parts.push({ text: description.slice(last, index) });
-    const href = safeLinkHref(match[2]);
-    parts.push(href ? { text: match[1], href } : { text: match[0] });
-    last = index + match[0].length;
-  }
-  if (last < description.length) parts.push({ text: description.slice(last) });
-  return parts;
-}
+// The description's [text](url) links: zod-free, so the store's pages use them without zod.
+export { parseDescriptionLinks, safeLinkHref, type DescriptionPart } from './description-links';

@@ -2320,12 +2320,15 @@ export interface components {
                 created_at: string;
                 plan_name: string;
             }[];
-            /** @description Checkout-form answers given with the order (none are stored yet) */
+            /** @description The checkout form's answers given at the store: one set per order, or one per ticket */
             submissions: {
                 /** Format: uuid */
                 submission_id: string;
                 created_at: string;
+                /** @description The ticket (seat) the answers are for, from 1; null for the order */
+                ticket: number | null;
                 answers: {
+                    /** @description The field's label when it was answered */
                     label: string;
                     value: string;
                 }[];
@@ -2872,6 +2875,28 @@ export interface components {
                 rule: string;
             };
             requires_waiver: boolean;
+            checkout_form: {
+                /**
+                 * @description order: one set of answers for the order; ticket: one set per seat (party_size sets)
+                 * @enum {string}
+                 */
+                collection_type: "order" | "ticket";
+                fields: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text" | "textarea" | "email" | "phone" | "checkbox" | "radio" | "select" | "name";
+                    label: string;
+                    placeholder: string;
+                    /** @description May hold links as [text](url); only http, https and mailto links are links */
+                    description: string;
+                    required: boolean;
+                    /** @description The choices of a select or radio */
+                    options: {
+                        id: string;
+                        value: string;
+                    }[];
+                }[];
+            } | null;
             sessions: {
                 /** Format: uuid */
                 event_id: string;
@@ -2931,6 +2956,13 @@ export interface components {
             first_name: string;
             last_name: string;
             email: string;
+            /** @description The checkout form's answers by field id: one set when the course's form is collected per order, party_size sets per ticket; none when the course has no form */
+            answers?: {
+                [key: string]: string | boolean | {
+                    first_name: string;
+                    last_name: string;
+                } | null;
+            }[];
         };
         CheckoutResultDto_Output: {
             /** Format: uuid */

@@ -11,6 +11,7 @@ import { discountCents, isDiscountInWindow, type DiscountRule } from '../discoun
  */
 
 import { MAX_PARTY_SIZE } from './store-rules';
+import { formAnswersInputSchema } from './form-answers';
 
 export const CHECKOUT_MESSAGES = {
   itemRequired: 'Choose a session to book',
@@ -29,6 +30,7 @@ export const CHECKOUT_MESSAGES = {
   codeOtherCourse: 'This code does not apply to this course',
   paymentFailed: 'The payment could not be started. Please try again in a moment.',
   orderNotFound: 'Order not found',
+  answersInvalid: 'Check the answers to the checkout form',
 } as const;
 
 const discountCode = safeText({ error: CHECKOUT_MESSAGES.codeUnknown })
@@ -51,11 +53,13 @@ export const checkoutQuoteSchema = z.strictObject({
 export type CheckoutQuoteInput = z.input<typeof checkoutQuoteSchema>;
 export type CheckoutQuotePayload = z.output<typeof checkoutQuoteSchema>;
 
-/** The checkout: the quote's choices and the buyer (found by email, case-insensitive, or created). */
+/** The checkout: the quote's choices, the buyer (found by email, case-insensitive, or created) and the form's answers. */
 export const checkoutSchema = checkoutQuoteSchema.extend({
   first_name: studentCreateSchema.shape.first_name,
   last_name: studentCreateSchema.shape.last_name,
   email: studentCreateSchema.shape.email,
+  /** The checkout form's answers (formAnswersSchema checks them against the course's form). */
+  answers: formAnswersInputSchema.optional(),
 });
 export type CheckoutInput = z.input<typeof checkoutSchema>;
 export type CheckoutPayload = z.output<typeof checkoutSchema>;

@@ -8,3 +8,18 @@ export const MAX_PARTY_SIZE = 20;
 
 /** The largest party a buyer may pick for a session with this many seats left. */
 export const partySizeLimit = (seatsLeft: number) => Math.max(0, Math.min(MAX_PARTY_SIZE, seatsLeft));
+
+/**
+ * How many sets of checkout form answers a checkout sends: none when the course has no form (or
+ * no field), one per order, one per seat (the party's size) per ticket.
+ */
+export function answerSetCount(
+  form: { collection_type: 'order' | 'ticket'; fields: readonly unknown[] } | null | undefined,
+  partySize: number,
+): number {
+  if (!form || form.fields.length === 0) return 0;
+  return form.collection_type === 'ticket' ? partySize : 1;
+}
+
+/** The key of a checkout form field's error: `answers.<set>.<field id>` (the API's and the page's). */
+export const answerErrorKey = (set: number, fieldId: string) => `answers.${set}.${fieldId}`;

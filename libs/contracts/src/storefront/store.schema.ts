@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS } from '../products/product.schema';
 import { ACTIVITY_TYPES, LEVELS } from '../catalog/catalog-constants';
+import { publicCheckoutFormSchema } from './form-answers';
 
 /*
  * The online store (issue 21): each organization's store address, and what the public Storefront
@@ -149,6 +150,8 @@ export const publicCourseSchema = publicCourseCardSchema.extend({
   cancellation_policy: publicPolicySchema,
   rescheduling_policy: publicPolicySchema,
   requires_waiver: z.boolean(),
+  /** The checkout form the buyer fills (what a buyer needs of it), or null when the course has none. */
+  checkout_form: publicCheckoutFormSchema.nullable(),
   /** Upcoming active sessions, soonest first (at most 100). */
   sessions: z.array(publicSessionSchema),
 });
