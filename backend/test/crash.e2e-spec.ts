@@ -57,6 +57,12 @@ const WORKER = path.join(DIST, 'worker.js');
 const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(process.env.CRASH_N ?? 200);
+/**
+ * How long the effects may take to settle after the last kill (the outbox drained, the mails sent):
+ * a wait, not a speed goal (npm run bench measures speed). CI runs this beside the component tests
+ * on two cores, where 3,000 outbox rows took over a minute.
+ */
+const SETTLE_MS = Number(process.env.CRASH_SETTLE_MS ?? 150_000);
 const ORDERS = Math.ceil(N / 2);
 const CONCURRENCY = Number(process.env.CRASH_CONCURRENCY ?? 12);
 const MAX_KILLS = Number(process.env.CRASH_KILLS ?? 5);
@@ -688,7 +694,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         async () =>
           (await sql(`select 1 from outbox_message where done_at is null and failed_at is null limit 1`))
             .length === 0,
-        60_000,
+        SETTLE_MS,
         'the outbox to drain',
       );
     }
@@ -701,7 +707,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         async () =>
           (await sql(`select 1 from outbox_message where done_at is null and failed_at is null limit 1`))
             .length === 0,
-        60_000,
+        SETTLE_MS,
         'the outbox to drain after the reconciler',
       );
     }
@@ -730,7 +736,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     };
     await waitFor(
       async () => (await unmailed()) === 0,
-      30_000,
+      SETTLE_MS,
       'the waiver requests to be made at the provider and mailed, and the payment links mailed',
     ).catch((error: Error) => console.log(error.message));
     const settledMs = Date.now() - started;
@@ -937,7 +943,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       waiverSeats: N,
       reversals: fullyRefunded,
     });
-  }, 300_000);
+  }, 600_000);
 });
 
 /**

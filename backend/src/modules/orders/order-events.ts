@@ -5,7 +5,7 @@ import { OutboxService } from '../../outbox/outbox.service';
 /**
  * What the orders module announces, published in the transaction of the change (the outbox). The
  * orders module itself listens to its payment links' announcements (the expiry job, the mail), the
- * loyalty module to the rest (order.paid: the product lines earn their points; order.refunded with
+ * store's confirmation to store_order.paid, the loyalty module to the rest (order.paid: the product lines earn their points; order.refunded with
  * `full`: the points the order earned are taken back; order.refund_failed with `wasFull`: the points
  * that full refund took are given back). Delivery is at least once, in order per order: listeners
  * are idempotent.
@@ -34,6 +34,12 @@ export type OrderEvent =
       studentId: string;
       /** Points the order earns: the sum of its product lines' points × quantity. */
       loyaltyPoints: number;
+    }
+  | {
+      /** A store order was paid (or booked with nothing due): its confirmation is mailed from this. */
+      type: 'store_order.paid';
+      organizationId: string;
+      orderId: string;
     }
   | {
       type: 'order.refunded';

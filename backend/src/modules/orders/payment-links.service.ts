@@ -330,6 +330,9 @@ export class PaymentLinksService implements OnModuleInit {
         studentId: order.student.id,
         loyaltyPoints: lines.reduce((sum, l) => sum + l.loyaltyPoints * l.quantity, 0),
       });
+      // A store order's confirmation (a payment link's order has none: the studio sent the link).
+      if (order.accessTokenHash)
+        await this.orderEvents.publish(em as EntityManager, { type: 'store_order.paid', organizationId, orderId: order.id });
       return null;
     });
     if (!unseated) return;
