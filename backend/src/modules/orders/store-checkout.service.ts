@@ -8,6 +8,10 @@ import {
   zoneAbbreviation,
   priceParty,
   WORKBENCH_SOURCE,
+  answerErrors,
+  formAnswersSchema,
+  storedAnswerSets,
+  toPublicCheckoutForm,
   type CheckoutPayload,
   type CheckoutQuote,
   type CheckoutQuotePayload,
@@ -27,6 +31,7 @@ import { PaymentsPort } from '../payments/payments.port';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { seatsTaken } from '../scheduling/seats';
 import { StudentsService } from '../students/students.service';
+import { OrderFormSubmission } from './entities/order-form-submission.entity';
 import { OrderLine } from './entities/order-line.entity';
 import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
@@ -93,6 +98,7 @@ export class StoreCheckoutService implements OnModuleInit {
   async checkout(organization: Organization, input: CheckoutPayload): Promise<CheckoutResult> {
     const ctx = { organizationId: organization.id };
     const session = await this.requireSession(organization, input.event_id);
+    const answers = this.checkAnswers(session, input);
     const token = randomBytes(32).toString('base64url');
     const paying = !session.free;
     const holdMinutes = this.config.STORE_HOLD_MINUTES;
@@ -134,6 +140,15 @@ export class StoreCheckoutService implements OnModuleInit {
         quantity: input.party_size,
         discountCents: priced.discount,
       });
+      // The form's answers, with each field's label as it is now (per order: one set; per ticket: one each).
+      for (const set of answers)
+        em.create(OrderFormSubmission, {
+          organization: order.organization,
+          order,
+          ticket: set.ticket,
+          answers: set.answers,
+          createdAt: new Date(),
+        });
       await em.flush();
       if (priced.total > 0) {
         // Its expiry job settles the order at the hold's end, whatever happens next.
@@ -238,6 +253,21 @@ export class StoreCheckoutService implements OnModuleInit {
         : null,
       receipt_url: order.receiptUrl ?? null,
     };
+  }
+
+  /**
+   * The checkout form's answers checked by the one schema built from the course's form (the page
+   * uses the same): 400 with each message keyed `answers.<set>.<field id>`. A course without a form
+   * refuses answers.
+   */
+  private checkAnswers(session: StoreSessionRow, input: CheckoutPayload) {
+    const form = toPublicCheckoutForm(session.form_collection_type, session.form_fields);
+    const parsed = formAnswersSchema(form, input.party_size).safeParse(input.answers);
+    if (!parsed.success) {
+      const errors = answerErrors(parsed.error);
+      throw new ApiError(HttpStatus.BAD_REQUEST, Object.values(errors)[0] ?? M.answersInvalid, errors);
+    }
+    return form ? storedAnswerSets(form, parsed.data) : [];
   }
 
   private async requireSession(organization: Organization, eventId: string): Promise<StoreSessionRow> {
