@@ -167,6 +167,8 @@ async function main() {
     SERVE_WEB: 'false',
     RUN_WORKER: 'false',
     LOG_LEVEL: 'warn',
+    // The store bench sends a class drop and hundreds of page reads from one address.
+    PUBLIC_REQUESTS_PER_MINUTE: '1000000',
     REDIS_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
   };
   // BENCH_API_NODE_ARGS: extra node flags for the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
