@@ -14,6 +14,9 @@ import {
   WorkerOptions,
 } from './job-queue';
 
+/** How many times a job may lose its worker (killed mid-run) before BullMQ fails it for good. */
+export const MAX_STALLED_COUNT = 20;
+
 const envelope = (job: Job): JobEnvelope => ({
   id: job.id ?? '',
   name: job.name,
@@ -134,6 +137,10 @@ export class BullMqJobQueue implements JobQueue {
         limiter: options.limiter ?? { max: 1_000_000, duration: 1000 },
         lockDuration: this.lockMs,
         stalledInterval: this.lockMs,
+        // A job whose worker died mid-run is taken again (at least once; handlers are idempotent).
+        // BullMQ's default, 1, failed a mail or a waiver request for good once two workers had died
+        // holding it (the crash test lost 8 mails that way); a job that kills every worker stops at 20.
+        maxStalledCount: MAX_STALLED_COUNT,
       },
     );
     worker.on('failed', (job, error) => {
@@ -145,7 +152,7 @@ export class BullMqJobQueue implements JobQueue {
       );
       if (final) void this.finalFailure(options, envelope(job), error);
     });
-    // A job whose worker died is put back by the stalled checker; past maxStalledCount BullMQ fails
+    // A job whose worker died is put back by the stalled checker; past MAX_STALLED_COUNT BullMQ fails
     // it without running a processor, so no 'failed' event reaches this worker: read its state.
     worker.on('stalled', (jobId) => {
       void (async () => {
