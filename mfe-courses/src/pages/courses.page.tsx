@@ -18,8 +18,9 @@ import {
   Link,
   useListSearch,
   ListSearch,
-  countText,
   emptyListText,
+  listPagination,
+  thumbnailColumn,
 } from '@studio/ui';
 import { coursePrice } from './course-price';
 import { ListedBadge } from './listed-badge';
@@ -97,28 +98,13 @@ export function CoursesPage() {
         onChange={onChange}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: emptyListText('course', query.search) }}
-        pagination={{
+        pagination={listPagination('course', {
           current: query.page,
           pageSize: query.limit,
           total: answer?.totalCount ?? 0,
-          showSizeChanger: false,
-          hideOnSinglePage: false,
-          showTotal: countText('course'),
-        }}
+        })}
         columns={[
-          {
-            key: 'image',
-            title: '',
-            width: 72,
-            render: (_, c) =>
-              c.image ? (
-                <img
-                  src={c.image}
-                  alt=""
-                  style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }}
-                />
-              ) : null,
-          },
+          thumbnailColumn<CourseSummary>((c) => c.image),
           {
             key: 'name',
             title: 'Name',

@@ -13,8 +13,8 @@ import {
   PageFrame,
   useListSearch,
   ListSearch,
-  countText,
   emptyListText,
+  listPagination,
 } from '@studio/ui';
 import { discountListQuery, type PromoCode } from './discounts.api';
 
@@ -89,14 +89,11 @@ export function DiscountsPage() {
             style: { cursor: 'pointer' },
             'aria-label': `Open ${row.code}`,
           })}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: list.data?.totalCount ?? 0,
-            showSizeChanger: false,
-            showTotal: countText('discount'),
-            onChange: (page) => setQuery((q) => ({ ...q, page })),
-          }}
+          pagination={listPagination(
+            'discount',
+            { current: query.page, pageSize: query.limit, total: list.data?.totalCount ?? 0 },
+            (page) => setQuery((q) => ({ ...q, page })),
+          )}
           columns={[
             {
               key: 'code',

@@ -21,7 +21,7 @@ import {
   PageFrame,
   useListSearch,
   ListSearch,
-  countText,
+  listPagination,
 } from '@studio/ui';
 import { orderListQuery, type OrderListQueryParams, type OrderSummary } from './orders.api';
 
@@ -138,13 +138,11 @@ export function OrdersPage() {
         locale={{
           emptyText: list.isError ? ' ' : filtered ? 'No orders match these filters' : 'No orders yet',
         }}
-        pagination={{
+        pagination={listPagination('order', {
           current: query.page,
           pageSize: ORDER_PAGE_SIZE,
           total: answer?.totalCount ?? totals.current.get(filterKey) ?? 0,
-          showSizeChanger: false,
-          showTotal: countText('order'),
-        }}
+        })}
         columns={[
           {
             key: 'order_number',

@@ -18,8 +18,9 @@ import {
   PageFrame,
   useListSearch,
   ListSearch,
-  countText,
   emptyListText,
+  listPagination,
+  thumbnailColumn,
 } from '@studio/ui';
 
 interface ProductListParams {
@@ -66,27 +67,13 @@ export function ProductsPage() {
         onRow={(p) => ({ onClick: () => openProduct(p.product_id), style: { cursor: 'pointer' } })}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: emptyListText('product', query.search) }}
-        pagination={{
+        pagination={listPagination('product', {
           current: query.page,
           pageSize: query.limit,
           total: answer?.totalCount ?? 0,
-          showSizeChanger: false,
-          showTotal: countText('product'),
-        }}
+        })}
         columns={[
-          {
-            key: 'image',
-            title: '',
-            width: 72,
-            render: (_, p) =>
-              p.image ? (
-                <img
-                  src={p.image}
-                  alt=""
-                  style={{ width: 56, height: 42, objectFit: 'cover', borderRadius: 4 }}
-                />
-              ) : null,
-          },
+          thumbnailColumn<ProductSummary>((p) => p.image),
           {
             key: 'name',
             title: 'Name',

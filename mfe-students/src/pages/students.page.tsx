@@ -14,8 +14,8 @@ import {
   useParams,
   useListSearch,
   ListSearch,
-  countText,
   emptyListText,
+  listPagination,
 } from '@studio/ui';
 import { useStudentPage, type StudentListRow } from './students.api';
 import { NewStudentDialog } from './new-student-dialog';
@@ -82,14 +82,15 @@ export function StudentsPage() {
           style: { cursor: 'pointer' },
           'aria-label': `Open ${row.first_name} ${row.last_name}`,
         })}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: list.data?.totalCount ?? totals.current.get(listKey) ?? 0,
-          showSizeChanger: false,
-          showTotal: countText('student'),
-          onChange: (page) => setQuery((q) => ({ ...q, page })),
-        }}
+        pagination={listPagination(
+          'student',
+          {
+            current: query.page,
+            pageSize: query.limit,
+            total: list.data?.totalCount ?? totals.current.get(listKey) ?? 0,
+          },
+          (page) => setQuery((q) => ({ ...q, page })),
+        )}
         columns={[
           { key: 'name', title: 'Name', render: (_, s) => `${s.first_name} ${s.last_name}` },
           { key: 'email', title: 'Email', dataIndex: 'email' },

@@ -1,6 +1,14 @@
 import { useState } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { LIST_SEARCH_DEBOUNCE_MS, ListSearch, countText, emptyListText, useListSearch } from './list-search';
+import {
+  LIST_SEARCH_DEBOUNCE_MS,
+  ListSearch,
+  countText,
+  emptyListText,
+  listPagination,
+  thumbnailColumn,
+  useListSearch,
+} from './list-search';
 
 function List() {
   const [query, setQuery] = useState({ search: '', page: 3, limit: 20 });
@@ -47,5 +55,29 @@ describe('list texts', () => {
   it('says nothing matches the search, or that there is nothing yet', () => {
     expect(emptyListText('discount', 'SPRING')).toBe('No discounts match “SPRING”');
     expect(emptyListText('discount', '')).toBe('No discounts yet');
+  });
+});
+
+describe('listPagination and thumbnailColumn', () => {
+  it('pages a server list with its count in words and no size changer', () => {
+    const onChange = jest.fn();
+    const pagination = listPagination('course', { current: 2, pageSize: 20, total: 41 }, onChange);
+    expect(pagination).toMatchObject({
+      current: 2,
+      pageSize: 20,
+      total: 41,
+      showSizeChanger: false,
+      onChange,
+    });
+    expect(pagination.showTotal(41)).toBe('41 courses');
+    expect('onChange' in listPagination('order', { current: 1, pageSize: 20, total: 1 })).toBe(false);
+  });
+
+  it('shows a row’s picture as a decorative thumbnail, or nothing', () => {
+    const column = thumbnailColumn<{ image: string | null }>((row) => row.image);
+    const { container } = render(<>{column.render(undefined, { image: '/api/media/a.png' })}</>);
+    expect(container.querySelector('img')).toHaveAttribute('src', '/api/media/a.png');
+    expect(container.querySelector('img')).toHaveAttribute('alt', '');
+    expect(column.render(undefined, { image: null })).toBeNull();
   });
 });

@@ -74,3 +74,31 @@ export function countText(noun: string): (total: number) => string {
 export function emptyListText(noun: string, search: string): string {
   return search ? `No ${noun}s match “${search}”` : `No ${noun}s yet`;
 }
+
+/**
+ * A server-paged list's pagination: the page shown, its size and the server's total, the count in
+ * words under the table, no size changer; `onChange` when the page's table does not take the page
+ * from its own onChange.
+ */
+export function listPagination(
+  noun: string,
+  page: { current: number; pageSize: number; total: number },
+  onChange?: (page: number) => void,
+) {
+  return { ...page, showSizeChanger: false, showTotal: countText(noun), ...(onChange ? { onChange } : {}) };
+}
+
+const THUMBNAIL_STYLE: CSSProperties = { width: 56, height: 42, objectFit: 'cover', borderRadius: 4 };
+
+/** A list's first column: the row's picture as a small thumbnail (decorative: the name says it), or nothing. */
+export function thumbnailColumn<T>(image: (row: T) => string | null | undefined) {
+  return {
+    key: 'image',
+    title: '',
+    width: 72,
+    render: (_: unknown, row: T) => {
+      const src = image(row);
+      return src ? <img src={src} alt="" style={THUMBNAIL_STYLE} /> : null;
+    },
+  };
+}
