@@ -84,11 +84,12 @@ before(async () => {
       edit('src/discount/discount.drawer.tsx', (text) =>
         text
           .replace("'New Discount'", "'New discount code'")
-          .replace(/^/, "import { useDrawer as useDrawerHost } from '@studio/ui';\n")
+          .replace(/^/, "import { Button as ReportButton, useDrawer as useDrawerHost } from '@studio/ui';\n")
           .replace('  const title = ', '  const openDrawer = useDrawerHost().open;\n  const title = ')
+          // A footer button of its own, beside the form drawer's Cancel and Save.
           .replace(
-            '<Button onClick={cancel}>Cancel</Button>',
-            "<Button onClick={() => openDrawer('discount_report', {})}>Discount report</Button>\n<Button onClick={cancel}>Cancel</Button>",
+            '      close={close}\n      submitting=',
+            "      close={close}\n      actions={<ReportButton onClick={() => openDrawer('discount_report', {})}>Discount report</ReportButton>}\n      submitting=",
           ),
       );
       // Its own page, renamed in its page registry and on the page: the shell's menu follows.
