@@ -82,6 +82,16 @@ export function installOverlay(doc: Document): () => void {
     if (open && event.key === 'Escape') {
       event.preventDefault();
       close();
+    } else if (open && event.key === 'Tab') {
+      // Tab from the close button (or from anywhere focus fell out to, such as the body while the
+      // framed page loads) goes into the framed page, never to the page behind.
+      const active = doc.activeElement;
+      const button = open.root.querySelector('button');
+      if (active === button || !open.root.contains(active)) {
+        event.preventDefault();
+        if (event.shiftKey && active !== button) button?.focus({ preventScroll: true });
+        else open.frame.focus({ preventScroll: true });
+      }
     }
   };
 
