@@ -37,12 +37,16 @@ test('React, antd and TanStack Query are loaded once, from the shell, while draw
   const cdp = await browser.context.newCDPSession(page);
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   const scripts = [];
-  page.on('request', (request) => {
+  // Scripts the browser received whole: a request the sign-in page started and the reload cut off
+  // (ERR_ABORTED) is not a second copy, it never arrived.
+  page.on('requestfinished', (request) => {
     if (request.resourceType() === 'script') scripts.push({ url: new URL(request.url()).pathname, body: '' });
   });
 
   await signIn(page, server.url, 'super@demo.studio', 'demo-studio');
-  // Count one page load from here: reload signed in, then only client-side navigation.
+  // Count one page load from here: reload signed in, then only client-side navigation. The landing
+  // page's own loads (the courses remote among them) finish first, so none is counted into this load.
+  await page.waitForLoadState('networkidle');
   scripts.length = 0;
   await page.reload();
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
