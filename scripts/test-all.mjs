@@ -15,14 +15,21 @@ const steps = [
   ['known-missing API calls (printed; each must still be missing)', 'node scripts/known-missing.mjs'],
   ['typecheck', 'npx nx run-many -t typecheck --output-style=static'],
   ['lint', 'npx nx run-many -t lint --output-style=static && npx eslint scripts eslint.config.mjs --max-warnings=0'],
-  // These two each keep about one core busy (jsdom in one jest worker; the API, PostgreSQL and one
-  // jest worker), so they run side by side; their outputs are printed one after the other.
-  [
-    'unit and component tests, and backend end-to-end tests (PostgreSQL, Redis), side by side',
-    ['npx nx run-many -t test --output-style=static', 'npm run test:e2e -w @studio/backend'],
-  ],
-  ['bundle budget', 'node scripts/bundle-budget.mjs'],
-  ['browser and system tests (chromium)', 'npm run test:browser -w @studio/e2e'],
+  // Two lanes side by side, each keeping about one core busy: the backend's end-to-end suites (the
+  // API, PostgreSQL and one jest worker) in one; in the other the unit and component tests (jsdom in
+  // one jest worker), then the bundle budget and the browser tests (chromium and one app server),
+  // which start as soon as the component tests end instead of waiting for the longer backend lane.
+  // Each step's output is printed whole when it ends.
+  {
+    lanes: [
+      [['backend end-to-end tests (PostgreSQL, Redis)', 'npm run test:e2e -w @studio/backend']],
+      [
+        ['unit and component tests', 'npx nx run-many -t test --output-style=static'],
+        ['bundle budget', 'node scripts/bundle-budget.mjs'],
+        ['browser and system tests (chromium)', 'npm run test:browser -w @studio/e2e'],
+      ],
+    ],
+  },
 ];
 
 const totals = { passed: 0, failed: 0 };
@@ -52,29 +59,41 @@ function run(command, { echo = true } = {}) {
   });
 }
 
-/** Several commands at once; each one's output is printed whole when it ends. */
-async function runAll(commands) {
-  const results = await Promise.all(
-    commands.map(async (command) => {
-      const result = await run(command, { echo: false });
-      console.log(`\n--- ${command} (exit ${result.code})\n${result.output}`);
-      return result;
-    }),
-  );
-  return { code: results.find((r) => r.code !== 0)?.code ?? 0, output: results.map((r) => r.output).join('\n') };
+const only = process.argv.slice(2);
+const wanted = (name) => !only.length || only.some((o) => name.includes(o));
+
+/** One step: its command run (streamed, or printed whole at its end when `whole`), timed and counted. */
+async function step([name, command], { whole = false } = {}) {
+  const started = Date.now();
+  const head = `\n=== ${name}: ${command}`;
+  if (!whole) console.log(head);
+  const { code, output } = await run(command, { echo: !whole });
+  count(output);
+  const tail = `=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+  if (whole) process.stdout.write(`${head}\n${output}\n${tail}\n`);
+  else console.log(tail);
+  return code ?? 1;
 }
 
-const only = process.argv.slice(2);
-for (const [name, command] of steps) {
-  if (only.length && !only.some((o) => name.includes(o))) continue;
-  const started = Date.now();
-  console.log(`\n=== ${name}: ${[command].flat().join(' & ')}`);
-  const { code, output } = Array.isArray(command) ? await runAll(command) : await run(command);
-  count(output);
-  console.log(`=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+/** Lanes side by side; each runs its steps in order and stops at its first failure. */
+async function lanes(list) {
+  const codes = await Promise.all(
+    list.map(async (lane) => {
+      for (const s of lane.filter(([name]) => wanted(name))) {
+        const code = await step(s, { whole: true });
+        if (code !== 0) return code;
+      }
+      return 0;
+    }),
+  );
+  return codes.find((c) => c !== 0) ?? 0;
+}
+
+for (const item of steps) {
+  const code = Array.isArray(item) ? (wanted(item[0]) ? await step(item) : 0) : await lanes(item.lanes);
   if (code !== 0) {
     console.log(`\ntests: ${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`);
-    process.exit(code ?? 1);
+    process.exit(code);
   }
 }
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
