@@ -260,3 +260,110 @@ test('a buyer books two seats from the course page: the form, the checkout form,
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** The demo's free course (Coffee Cupping Evening) as the store shows it. */
+async function freeCourse() {
+  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  const listed = published.courses.find((c) => c.free && c.next_starts_at);
+  assert.ok(listed, 'the demo store lists a free course with sessions');
+  return fetch(`${server.url}/api/public/${store.slug}/activities/${listed.activity_id}`).then((res) => res.json());
+}
+
+/** Books `seats` of a session through the Storefront API, as another buyer would. */
+async function bookThroughApi(eventId, seats, who) {
+  const res = await fetch(`${server.url}/api/public/${store.slug}/checkout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': `${who}-${eventId}` },
+    body: JSON.stringify({
+      event_id: eventId,
+      party_size: seats,
+      first_name: 'Other',
+      last_name: 'Buyer',
+      email: `${who}@example.test`,
+    }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  return res.json();
+}
+
+test('a free course books without a payment page: Book now, then the confirmation', async () => {
+  const course = await freeCourse();
+  const session = course.sessions.find((s) => s.seats_left >= 1);
+  const { page, errors } = await watchedPage();
+  await page.goto(`${server.url}${store.path}/checkout?event_id=${session.event_id}`);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  // Nothing is due: no discount code to ask, and the button says so.
+  assert.equal(await page.getByRole('textbox', { name: 'Discount code (optional)' }).count(), 0);
+  await page.getByText('Free').first().waitFor();
+  await page.getByRole('textbox', { name: 'First name' }).fill('Noor');
+  await page.getByRole('textbox', { name: 'Last name' }).fill('Haddad');
+  await page.getByRole('textbox', { name: 'Email' }).fill(`free.buyer.${Date.now()}@example.test`);
+  await page.getByRole('button', { name: 'Book now' }).click();
+  await page.waitForURL(/\/checkout\/complete\?order=/);
+  await page.getByRole('heading', { level: 1, name: "You're booked" }).waitFor();
+  await page.getByText('1 seat').first().waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+  // The seat is taken: the course page counts it.
+  const after = await fetch(`${server.url}/api/public/${store.slug}/activities/${course.activity_id}`).then((res) =>
+    res.json(),
+  );
+  assert.equal(after.sessions.find((s) => s.event_id === session.event_id).seats_left, session.seats_left - 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a session sold out under the buyer: "Sold out" said at Book, nothing booked, the pages show it sold out', async () => {
+  const course = await freeCourse();
+  const session = course.sessions.at(-1);
+  // Others book all but one seat; the buyer opens the checkout with one seat left.
+  await bookThroughApi(session.event_id, session.seats_left - 1, `crowd.${Date.now()}`);
+  const { page, errors } = await watchedPage();
+  await page.goto(`${server.url}${store.path}/checkout?event_id=${session.event_id}`);
+  await page.locator('html[data-hydrated="true"]').waitFor();
+  await page.getByText('1 seat left').first().waitFor();
+  const email = `late.buyer.${Date.now()}@example.test`;
+  await page.getByRole('textbox', { name: 'First name' }).fill('Late');
+  await page.getByRole('textbox', { name: 'Last name' }).fill('Buyer');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  // While the buyer types, someone else takes the last seat.
+  await bookThroughApi(session.event_id, 1, `quicker.${Date.now()}`);
+  await page.getByRole('button', { name: 'Book now' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Sold out' }).first().waitFor();
+  assert.match(page.url(), /\/checkout\?event_id=/, 'the buyer stays on the checkout');
+
+  // Nothing was booked for the buyer, and the pages now say sold out.
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  }).then((res) => res.json());
+  const enrollments = await fetch(`${server.url}/api/admin/enrollment/event/${session.event_id}`, {
+    headers: { token: login.token },
+  }).then((res) => res.json());
+  assert.equal(enrollments.enrollments.filter((e) => e.Student.email === email).length, 0);
+  await page.reload();
+  await page.getByRole('status').filter({ hasText: 'This session is sold out.' }).waitFor();
+  await page.goto(`${server.url}${store.path}/activity/${course.activity_id}`);
+  const sessions = page.getByRole('region', { name: 'Upcoming sessions' });
+  await sessions.getByText('Sold out').first().waitFor();
+  assert.equal(
+    await page.locator(`a[href$="checkout?event_id=${session.event_id}"]`).count(),
+    0,
+    'no Book button for the sold-out session',
+  );
+  assert.deepEqual(await seriousViolations(page), []);
+  // The refused booking's 409 is the browser's only complaint.
+  assert.deepEqual(
+    errors.filter((e) => !e.includes('status of 409')),
+    [],
+  );
+  await page.close();
+});
+
+test('the 404 page has no serious accessibility violation', async () => {
+  const { page } = await watchedPage();
+  await page.goto(`${server.url}${store.path}/activity/00000000-0000-4000-8000-000000000000`);
+  await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.close();
+});
