@@ -51,6 +51,8 @@ describe('storefront: the store address and the public reads', () => {
       slug,
       public_url: 'https://glass.example/shop',
       store_url: 'https://glass.example/shop',
+      // The overlay still opens this app's pages, and Settings shows where they are.
+      app_store_url: `https://app.example.test/s/${slug}`,
     });
     expect(await storeOf(token)).toMatchObject({ slug, store_url: 'https://glass.example/shop' });
     // The public store answers under the new address, and links to the studio's own site.

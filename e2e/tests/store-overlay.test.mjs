@@ -59,7 +59,7 @@ before(async () => {
   assert.ok(session, 'the demo store has a paid session with a seat left');
   // The snippet as Settings → Organization shows it: the script on the app's address (the store's
   // address without /s/{slug}), the links on the store's address.
-  const app = org.store_url.slice(0, -`/s/${org.slug}`.length);
+  const app = org.app_store_url.slice(0, -`/s/${org.slug}`.length);
   studio = await studioSite(
     () => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Clay Corner</title>

@@ -27,6 +27,7 @@ export const TEST_SESSION: Session = {
     slug: 'demo-studio',
     public_url: 'https://shop.demo.studio',
     store_url: 'https://shop.demo.studio',
+    app_store_url: 'http://localhost:3000/s/demo-studio',
   },
 };
 

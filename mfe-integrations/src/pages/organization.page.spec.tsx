@@ -20,6 +20,7 @@ const ORG: Org = {
   slug: 'demo-studio',
   public_url: null,
   store_url: 'http://localhost:3000/s/demo-studio',
+  app_store_url: 'http://localhost:3000/s/demo-studio',
 };
 const GET_ORG = 'GET /api/admin/org';
 const PUT_STORE = 'PUT /api/admin/org/store';
@@ -51,7 +52,7 @@ describe('OrganizationPage', () => {
     expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
   });
 
-  it("shows the studio's own site, and only the path before the slug", async () => {
+  it("shows the studio's own site, and the app's address before the slug", async () => {
     mockFetch({
       [GET_ORG]: okBody<'/api/admin/org', 'get'>({
         ...ORG,
@@ -65,7 +66,7 @@ describe('OrganizationPage', () => {
       'https://shop.demo.studio',
     );
     expect(siteInput()).toHaveValue('https://shop.demo.studio');
-    expect(screen.getByText('/s/')).toBeInTheDocument();
+    expect(screen.getByText('http://localhost:3000/s/')).toBeInTheDocument();
   });
 
   it('shows an error with Retry when the organization could not be read', async () => {
@@ -114,6 +115,7 @@ describe('OrganizationPage', () => {
       slug: 'clay-house',
       public_url: 'https://clay.example',
       store_url: 'https://clay.example',
+      app_store_url: 'http://localhost:3000/s/clay-house',
     };
     let reads = 0;
     const calls = mockFetch({
@@ -186,9 +188,14 @@ describe('OrganizationPage', () => {
   });
 
   it("with the studio's own site, the links use it and the script stays on the app's address", () => {
-    const own = { ...ORG, public_url: 'https://shop.demo.studio', store_url: 'https://shop.demo.studio' };
+    const own = {
+      ...ORG,
+      public_url: 'https://shop.demo.studio',
+      store_url: 'https://shop.demo.studio',
+      app_store_url: 'https://app.example/s/demo-studio',
+    };
     expect(overlaySnippet(own)).toEqual({
-      script: `<script src="${window.location.origin}/checkout-overlay.js" defer></script>`,
+      script: '<script src="https://app.example/checkout-overlay.js" defer></script>',
       link: '<a href="https://shop.demo.studio/activity/COURSE_ID?openModal=true">Book now</a>',
     });
   });

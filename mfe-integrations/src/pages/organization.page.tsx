@@ -52,30 +52,21 @@ const toForm = (org: { slug: string; public_url: string | null }): StoreForm => 
   public_url: org.public_url ?? '',
 });
 
-/**
- * What goes before the slug: the built-in store's address without it (`http://host/s/`), read from
- * store_url while the studio names no site of its own; with its own site the built-in address is
- * not in the answer, so only the path shows.
- */
-function slugPrefix(org: { slug: string; public_url: string | null; store_url: string }): string {
-  const tail = `/s/${org.slug}`;
-  if (!org.public_url && org.store_url.endsWith(tail)) return org.store_url.slice(0, -org.slug.length);
-  return '/s/';
+type StoreAddresses = { slug: string; store_url: string; app_store_url: string };
+
+/** What goes before the slug: this app's store address without it (`http://host/s/`). */
+function slugPrefix(org: StoreAddresses): string {
+  return org.app_store_url.endsWith(`/s/${org.slug}`) ? org.app_store_url.slice(0, -org.slug.length) : '/s/';
 }
 
-/**
- * This app's address (PUBLIC_APP_URL), where the checkout overlay's script is served: the built-in
- * store's address without /s/{slug}; with the studio's own site as the store, the address this
- * admin is open at (the app's).
- */
-export function appAddress(org: { slug: string; public_url: string | null; store_url: string }): string {
+/** This app's address (PUBLIC_APP_URL), where the checkout overlay's script is served. */
+export function appAddress(org: StoreAddresses): string {
   const tail = `/s/${org.slug}`;
-  if (!org.public_url && org.store_url.endsWith(tail)) return org.store_url.slice(0, -tail.length);
-  return window.location.origin;
+  return org.app_store_url.endsWith(tail) ? org.app_store_url.slice(0, -tail.length) : window.location.origin;
 }
 
 /** The header code a studio pastes into its site, and an overlay link to go with it. */
-export function overlaySnippet(org: { slug: string; public_url: string | null; store_url: string }) {
+export function overlaySnippet(org: StoreAddresses) {
   const store = org.store_url.replace(/\/+$/, '');
   return {
     script: `<script src="${appAddress(org)}/checkout-overlay.js" defer></script>`,

@@ -10,6 +10,9 @@ export const orgSettingsSchema = z.object({
   slug: z.string().describe('The store address: PUBLIC_APP_URL/s/{slug}'),
   public_url: z.string().nullable().describe("The studio's own site, where its store links point, if set"),
   store_url: z.string().describe('Where the store is: public_url, else PUBLIC_APP_URL/s/{slug}'),
+  app_store_url: z
+    .string()
+    .describe("Where this app serves the store's pages (PUBLIC_APP_URL/s/{slug}): the checkout overlay opens them"),
 });
 export class OrgSettingsDto extends createZodDto(orgSettingsSchema) {}
 

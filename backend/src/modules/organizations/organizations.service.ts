@@ -33,11 +33,16 @@ export class OrganizationsService {
   /** The caller's organization as its settings and session show it (store address, listed course). */
   async settings(ctx: RequestContext) {
     const organization = await this.current(ctx);
-    return mapOrgSettings(organization, this.storeUrl(organization), await hasPublishedCourse(this.em, organization.id));
+    return mapOrgSettings(organization, this.addresses(organization), await hasPublishedCourse(this.em, organization.id));
   }
 
   async describe(organization: Organization) {
-    return mapOrganization(organization, this.storeUrl(organization), await hasPublishedCourse(this.em, organization.id));
+    return mapOrganization(organization, this.addresses(organization), await hasPublishedCourse(this.em, organization.id));
+  }
+
+  /** The store's address, and where this app serves its pages (the same unless the studio names its own site). */
+  private addresses(organization: Organization): StoreAddresses {
+    return { store: this.storeUrl(organization), app: this.appStoreUrl(organization) };
   }
 
   /**
@@ -115,18 +120,26 @@ export class OrganizationsService {
   }
 }
 
+interface StoreAddresses {
+  /** Where the store is: the studio's own site, else this app's store pages. */
+  store: string;
+  /** This app's store pages (PUBLIC_APP_URL/s/{slug}), which the checkout overlay opens. */
+  app: string;
+}
+
 /** The organization's settings; `listedCourse`: whether it has a published course (see OrganizationsService). */
-export function mapOrgSettings(organization: Organization, storeUrl: string, listedCourse: boolean) {
+export function mapOrgSettings(organization: Organization, addresses: StoreAddresses, listedCourse: boolean) {
   return {
     name: organization.name,
     timezone: organization.timezone,
     listed_course: listedCourse,
     slug: organization.slug,
     public_url: organization.publicUrl ?? null,
-    store_url: storeUrl,
+    store_url: addresses.store,
+    app_store_url: addresses.app,
   };
 }
 
-export function mapOrganization(organization: Organization, storeUrl: string, listedCourse: boolean) {
-  return { ...mapOrgSettings(organization, storeUrl, listedCourse), organization_id: organization.id };
+export function mapOrganization(organization: Organization, addresses: StoreAddresses, listedCourse: boolean) {
+  return { ...mapOrgSettings(organization, addresses, listedCourse), organization_id: organization.id };
 }

@@ -1477,6 +1477,8 @@ export interface components {
                 public_url: string | null;
                 /** @description Where the store is: public_url, else PUBLIC_APP_URL/s/{slug} */
                 store_url: string;
+                /** @description Where this app serves the store's pages (PUBLIC_APP_URL/s/{slug}): the checkout overlay opens them */
+                app_store_url: string;
                 /** Format: uuid */
                 organization_id: string;
             };
@@ -1492,6 +1494,8 @@ export interface components {
             public_url: string | null;
             /** @description Where the store is: public_url, else PUBLIC_APP_URL/s/{slug} */
             store_url: string;
+            /** @description Where this app serves the store's pages (PUBLIC_APP_URL/s/{slug}): the checkout overlay opens them */
+            app_store_url: string;
         };
         StoreSettingsDto: {
             slug: string;

@@ -12,6 +12,7 @@ const ORG = {
   slug: 'demo',
   public_url: null,
   store_url: 'http://localhost:3000/s/demo',
+  app_store_url: 'http://localhost:3000/s/demo',
 };
 
 describe('typed API client', () => {
