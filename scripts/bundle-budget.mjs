@@ -13,7 +13,8 @@
  * from its build's manifest (storefront/dist/client/manifest.json: every script the page names) and
  * in chromium, which opens a course page rendered by the storefront's server build and served with
  * its client files the way the API serves them, waits until it has hydrated, and sums every script
- * it fetched. The checkout overlay's script (storefront/dist/overlay/checkout-overlay.js, served at
+ * it fetched; likewise a checkout page with a checkout form (at most 120 KB, the form's answer rules
+ * included, which load when it opens). The checkout overlay's script (storefront/dist/overlay/checkout-overlay.js, served at
  * /checkout-overlay.js) must stay within 5 KB gzip.
  * `--shell-only` skips the remotes and the storefront; `--no-browser` skips the chromium measures
  * (not in `npm test`).
@@ -34,6 +35,8 @@ const SHELL_BUDGET = 200 * KB;
 const REMOTE_BUDGET = 60 * KB;
 const REMOTES = ['courses', 'orders', 'students', 'integrations'];
 const STORE_PAGE_BUDGET = 60 * KB;
+// Issue 21: the checkout (with a checkout form, whose answer rules load when the page opens).
+const CHECKOUT_BUDGET = 120 * KB;
 // Issue 21: the checkout overlay's script, which studios paste into their own sites.
 const OVERLAY_BUDGET = 5 * KB;
 
@@ -166,7 +169,27 @@ async function serveStorePage() {
     rescheduling_policy: { name: 'Flexible', rule: 'Move up to 24 hours before.' },
     requires_waiver: false,
     sessions: [session(1, 3, 2), session(2, 10, 0)],
+    checkout_form: {
+      collection_type: 'ticket',
+      fields: [
+        { id: 'f1', type: 'name', label: 'Your name', placeholder: '', description: '', required: true, options: [] },
+        { id: 'f2', type: 'email', label: 'Email', placeholder: '', description: '', required: true, options: [] },
+        {
+          id: 'f3',
+          type: 'radio',
+          label: 'Experience',
+          placeholder: '',
+          description: '',
+          required: false,
+          options: [
+            { id: 'o1', value: 'None' },
+            { id: 'o2', value: 'Some' },
+          ],
+        },
+      ],
+    },
   };
+  const checkoutUrl = '/s/demo/checkout';
   const client = path.join(dist, 'client');
   const server = createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
@@ -177,10 +200,11 @@ async function serveStorePage() {
         return res.end(readFileSync(file));
       }
     }
-    if (pathname === course.url) {
+    if (pathname === course.url || pathname === checkoutUrl) {
+      const checkout = pathname === checkoutUrl;
       const html = render({
-        page: 'course',
-        data: course,
+        page: checkout ? 'checkout' : 'course',
+        data: checkout ? { store_name: 'Demo', course, session: course.sessions[0] } : course,
         base: '/s/demo',
         pageUrl: `http://${req.headers.host}${pathname}`,
         origin: `http://${req.headers.host}`,
@@ -193,13 +217,17 @@ async function serveStorePage() {
     res.end();
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${server.address().port}${course.url}` };
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { server, url: `${origin}${course.url}`, checkoutUrl: `${origin}${checkoutUrl}` };
 }
 
-/** Opens a store course page in chromium until it has hydrated; every script response, path and gzip size. */
+/**
+ * Opens a store course page, then a checkout page (each in a fresh page), in chromium until each has
+ * hydrated and gone quiet; every script response of each, path and gzip size.
+ */
 async function storePageScripts() {
   const { chromium } = await import('playwright-core');
-  const { server, url } = await serveStorePage();
+  const { server, url, checkoutUrl } = await serveStorePage();
   const profile = mkdtempSync(path.join(tmpdir(), 'bundle-budget-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -212,13 +240,13 @@ async function storePageScripts() {
       '--disable-background-networking',
     ],
   });
-  try {
+  const scriptsOf = async (address) => {
     const page = await context.newPage();
     const responses = [];
     page.on('response', (response) => {
       if (response.request().resourceType() === 'script') responses.push(response);
     });
-    await page.goto(url, { waitUntil: 'networkidle' });
+    await page.goto(address, { waitUntil: 'networkidle' });
     // Interactive: the client has hydrated the server's HTML.
     await page.locator('html[data-hydrated="true"]').waitFor({ timeout: 20000 });
     await page.waitForLoadState('networkidle');
@@ -226,7 +254,11 @@ async function storePageScripts() {
     for (const response of responses) {
       scripts.push({ path: new URL(response.url()).pathname, bytes: gzipSize(await response.body()) });
     }
+    await page.close();
     return scripts;
+  };
+  try {
+    return { course: await scriptsOf(url), checkout: await scriptsOf(checkoutUrl) };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -350,9 +382,15 @@ if (!process.argv.includes('--shell-only')) {
     const loaded = await storePageScripts();
     rows.push({
       what: 'storefront course page, in chromium',
-      files: loaded.length,
-      bytes: loaded.reduce((sum, script) => sum + script.bytes, 0),
+      files: loaded.course.length,
+      bytes: loaded.course.reduce((sum, script) => sum + script.bytes, 0),
       budget: STORE_PAGE_BUDGET,
+    });
+    rows.push({
+      what: 'storefront checkout + form, in chromium',
+      files: loaded.checkout.length,
+      bytes: loaded.checkout.reduce((sum, script) => sum + script.bytes, 0),
+      budget: CHECKOUT_BUDGET,
     });
   }
 }
