@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../orders/order.schema';
-import { PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS, type ProductPriceType } from '../products/product.schema';
+import { PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS } from '../products/product.schema';
+import { buyerNameErrors } from './product-buyer';
 import { studentCreateSchema } from '../students/student.schema';
 import { safeText } from '../safe-input';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
@@ -101,29 +102,7 @@ export type CheckoutPayload = z.output<typeof checkoutSchema>;
 
 const cents = z.number().int();
 
-/** A missing first or last name, by the student rules' messages (a blank one is refused by the schema itself). */
-function buyerNameErrors(input: { first_name?: string; last_name?: string }): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const field of ['first_name', 'last_name'] as const) {
-    if (input[field] === undefined) {
-      const parsed = studentCreateSchema.shape[field].safeParse(undefined);
-      errors[field] = parsed.success ? 'Required' : parsed.error.issues[0].message;
-    }
-  }
-  return errors;
-}
-
-/**
- * What a product's buyer must give besides the email: nothing for a lead magnet (a name is
- * optional), a first and last name for anything paid. The server says the same after reading the
- * product; the page uses it before posting.
- */
-export function productBuyerErrors(
-  kind: ProductPriceType,
-  input: { first_name?: string; last_name?: string },
-): Record<string, string> {
-  return kind === 'leadMagnet' ? {} : buyerNameErrors(input);
-}
+export { productBuyerErrors } from './product-buyer';
 
 export const checkoutLineSchema = z.object({
   description: z.string(),
