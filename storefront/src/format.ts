@@ -10,7 +10,9 @@ export const priceText = (cents: number, free = cents === 0) => (free ? 'Free' :
 const UNIT = { days: 'day', weeks: 'week', months: 'month', years: 'year' } as const;
 
 /** "$20.00 / month", "$50.00 every 3 months", "Free" for a lead magnet. */
-export function productPriceText(product: PublicProduct): string {
+export function productPriceText(
+  product: Pick<PublicProduct, 'kind' | 'price_cents' | 'renewal_interval_unit' | 'renewal_interval_quantity'>,
+): string {
   if (product.kind === 'leadMagnet') return 'Free';
   const price = priceText(product.price_cents);
   if (product.kind !== 'subscription' || !product.renewal_interval_unit) return price;

@@ -1,6 +1,7 @@
-import type { ComponentType } from 'preact';
+import { h, type ComponentType } from 'preact';
 import { courseHead, storeHead, type Head, type HeadContext } from './head';
 import { CheckoutPage, type CheckoutData } from './pages/checkout';
+import { ProductCheckoutPage, type ProductCheckoutData } from './pages/product-checkout';
 import { CheckoutCompletePage } from './pages/checkout-complete';
 import { CoursePage } from './pages/course';
 import { ErrorPage, NotFoundPage, type NotFoundData } from './pages/status';
@@ -46,17 +47,24 @@ export const routes: Route<unknown>[] = [
     Page: CoursePage,
     head: courseHead,
   }),
-  route<CheckoutData>({
+  route<CheckoutData | ProductCheckoutData>({
     name: 'checkout',
     path: '/s/:slug/checkout',
-    // Sessions for now; a product's checkout link (?product_id=) finds no session: the 404 page.
-    load: (api, { slug }, query) => api.checkoutSession(slug, one(query.event_id)),
-    Page: CheckoutPage,
-    head: (data) => ({
-      title: `Book ${data.course.name}`,
-      description: `Book ${data.course.name}.`,
-      noindex: true,
-    }),
+    // A session's (?event_id=) or a product's (?product_id=) checkout.
+    load: (api, { slug }, query) =>
+      query.product_id !== undefined
+        ? api.checkoutProduct(slug, one(query.product_id))
+        : api.checkoutSession(slug, one(query.event_id)),
+    Page: ({ data, base }) =>
+      'product' in data ? h(ProductCheckoutPage, { data, base }) : h(CheckoutPage, { data, base }),
+    head: (data) =>
+      'product' in data
+        ? {
+            title: data.product.kind === 'leadMagnet' ? `Get ${data.product.name}` : `Buy ${data.product.name}`,
+            description: `${data.product.name} at ${data.store_name}.`,
+            noindex: true,
+          }
+        : { title: `Book ${data.course.name}`, description: `Book ${data.course.name}.`, noindex: true },
   }),
   route<PublicOrder>({
     name: 'checkout-complete',

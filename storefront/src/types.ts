@@ -1,4 +1,4 @@
-import type { PublicCourse, PublicOrder, PublicSession, PublicStore } from '@studio/contracts';
+import type { PublicCourse, PublicOrder, PublicProduct, PublicSession, PublicStore } from '@studio/contracts';
 
 /**
  * What the pages read, given by the host: the API process passes StorefrontService's reads (no
@@ -12,6 +12,8 @@ export interface StoreApi {
     slug: string,
     eventId: string,
   ): Promise<{ store_name: string; course: PublicCourse; session: PublicSession }>;
+  /** A published product (its checkout page); anything else rejects as a 404. */
+  checkoutProduct(slug: string, productId: string): Promise<{ store_name: string; product: PublicProduct }>;
   /** A store order for the holder of its token; anything else rejects as a 404. */
   order(slug: string, orderId: string, token: string): Promise<PublicOrder>;
 }

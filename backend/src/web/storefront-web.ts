@@ -7,6 +7,7 @@ import {
   STORE_MESSAGES,
   type PublicCourse,
   type PublicOrder,
+  type PublicProduct,
   type PublicSession,
   type PublicStore,
 } from '@studio/contracts';
@@ -34,6 +35,7 @@ export interface StoreApi {
     slug: string,
     eventId: string,
   ): Promise<{ store_name: string; course: PublicCourse; session: PublicSession }>;
+  checkoutProduct(slug: string, productId: string): Promise<{ store_name: string; product: PublicProduct }>;
   order(slug: string, orderId: string, token: string): Promise<PublicOrder>;
 }
 
@@ -104,6 +106,10 @@ function storeApi(
       isUuid(eventId)
         ? inContext(() => storefront.checkoutSession(slug, eventId.toLowerCase()))
         : Promise.reject(notFound(CHECKOUT_MESSAGES.sessionNotFound)),
+    checkoutProduct: (slug, productId) =>
+      isUuid(productId)
+        ? inContext(() => storefront.checkoutProduct(slug, productId.toLowerCase()))
+        : Promise.reject(notFound(STORE_MESSAGES.productNotFound)),
     order: (slug, orderId, token) =>
       isUuid(orderId)
         ? inContext(async () => {

@@ -1,5 +1,5 @@
 import type { PublicOrder } from '@studio/contracts';
-import { priceText, sessionWhen } from '../format';
+import { priceText, productPriceText, sessionWhen } from '../format';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
 
@@ -9,9 +9,14 @@ import { Layout } from './layout';
  */
 export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
   const session = data.session;
+  const product = data.product;
   const when = session ? sessionWhen(session) : null;
   const title =
-    data.status === 'paid'
+    data.status === 'paid' && product
+      ? product.kind === 'subscription'
+        ? 'Your membership is active'
+        : 'Thank you for your order'
+      : data.status === 'paid'
       ? "You're booked"
       : data.status === 'pending'
         ? 'Waiting for your payment'
@@ -29,10 +34,14 @@ export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
         </p>
       ) : data.status === 'pending' ? (
         <p role="status">
-          Your seats are held while the payment completes. <a href="">Refresh this page</a> in a moment.
+          {product ? 'Your order waits for the payment to complete.' : 'Your seats are held while the payment completes.'}{' '}
+          <a href="">Refresh this page</a> in a moment.
         </p>
       ) : data.status === 'failed' ? (
-        <p role="status">The payment was not made, so the seats were given back. Nothing was charged.</p>
+        <p role="status">
+          {product ? 'The payment was not made.' : 'The payment was not made, so the seats were given back.'} Nothing was
+          charged.
+        </p>
       ) : data.status === 'refunded' ? (
         <p role="status">
           Your payment was refunded in full. If the seats went to someone else before your payment completed,
@@ -51,6 +60,23 @@ export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
               : `${session.location_name}${session.address ? `, ${session.address}` : ''}`}
           </p>
           <p>{session.party_size === 1 ? '1 seat' : `${session.party_size} seats`}</p>
+        </section>
+      ) : null}
+      {product ? (
+        <section className="checkout-summary" aria-label="Your order">
+          {product.image_url ? <img className="card-image" src={product.image_url} alt="" /> : null}
+          <h2>{product.name}</h2>
+          {product.kind === 'subscription' && product.renewal_interval_unit ? (
+            <p>
+              {productPriceText({
+                kind: product.kind,
+                price_cents: data.total_cents,
+                renewal_interval_unit: product.renewal_interval_unit,
+                renewal_interval_quantity: product.renewal_interval_quantity,
+              })}
+              , until you cancel
+            </p>
+          ) : null}
         </section>
       ) : null}
       <dl className="checkout-total">

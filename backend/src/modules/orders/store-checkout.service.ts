@@ -17,6 +17,7 @@ import {
   type CheckoutQuotePayload,
   type CheckoutResult,
   type PublicOrder,
+  productBuyerErrors,
 } from '@studio/contracts';
 import { createEvent } from 'ics';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -38,6 +39,8 @@ import { OrderActivityService } from './order-activity.service';
 import { OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
 import { storeSession, type StoreSessionRow } from './store-session.query';
+import { ProductsService } from '../products/products.service';
+import { SubscriptionsService } from './subscriptions.service';
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const invalidCode = (message: string) =>
@@ -70,6 +73,8 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly orderEvents: OrderEvents,
     private readonly activity: OrderActivityService,
     private readonly mail: MailService,
+    private readonly products: ProductsService,
+    private readonly subscriptions: SubscriptionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -77,6 +82,10 @@ export class StoreCheckoutService implements OnModuleInit {
     // The confirmation follows the move to paid (the outbox): at least once, mailed once (its key).
     this.orderEvents.on('store_order.paid', 'orders.store-confirmation', (e) =>
       this.confirm(e.organizationId, e.orderId),
+    );
+    // A subscription product's paid order: the subscription its checkout started.
+    this.orderEvents.on('store_order.paid', 'orders.store-subscription', (e) =>
+      this.startSubscription(e.organizationId, e.orderId),
     );
   }
 
@@ -96,8 +105,10 @@ export class StoreCheckoutService implements OnModuleInit {
   }
 
   async checkout(organization: Organization, input: CheckoutPayload): Promise<CheckoutResult> {
+    if (input.product_id) return this.checkoutProduct(organization, input.product_id, input);
+    const eventId = input.event_id!;
     const ctx = { organizationId: organization.id };
-    const session = await this.requireSession(organization, input.event_id);
+    const session = await this.requireSession(organization, eventId);
     const answers = this.checkAnswers(session, input);
     const token = randomBytes(32).toString('base64url');
     const paying = !session.free;
@@ -106,7 +117,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const orderId = randomUUID();
 
     const { order, total } = await this.em.transactional(async (em) => {
-      const student = await this.students.findOrCreateByEmail(ctx, em, input);
+      const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
       // The seats under the session's seat lock; the price is the one read inside it.
       const held = await this.seats.hold(ctx, em, {
         student,
@@ -209,6 +220,141 @@ export class StoreCheckoutService implements OnModuleInit {
     return this.result(order, checkout.url, confirmationUrl, expiresAt);
   }
 
+  /**
+   * A product's checkout (issue 21): one of it, priced here at its current price. One-time: a
+   * pending order paid on the payment page and settled like a payment link's (paid: points,
+   * confirmation with the receipt). Subscription: the same, with the provider's checkout in
+   * subscription mode (the paid order starts the subscription). Lead magnet: nothing to pay, the
+   * order is recorded paid at 0 and its confirmation mails the download. The buyer is found by
+   * email (case-insensitive) or created, which feeds the mailing lists as any new student.
+   */
+  private async checkoutProduct(
+    organization: Organization,
+    productId: string,
+    input: CheckoutPayload,
+  ): Promise<CheckoutResult> {
+    const ctx = { organizationId: organization.id };
+    const found = await this.products.storeProduct(organization.id, productId);
+    if (!found) throw notFound(M.productNotFound);
+    const { product, price } = found;
+    const nameErrors = productBuyerErrors(price.category, input);
+    if (Object.keys(nameErrors).length > 0)
+      throw new ApiError(HttpStatus.BAD_REQUEST, Object.values(nameErrors)[0], nameErrors);
+    const free = price.category === 'leadMagnet';
+    const total = free ? 0 : price.amountCents;
+    const subscription = price.category === 'subscription' && price.renewalIntervalUnit ? price : null;
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);
+    const orderId = randomUUID();
+
+    const order = await this.em.transactional(async (em) => {
+      const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
+      const order = em.create(Order, {
+        id: orderId,
+        organization: em.getReference(Organization, organization.id),
+        orderNumber: await this.orders.nextOrderNumber(em, organization.id),
+        student,
+        status: total > 0 ? 'pending' : 'paid',
+        source: WORKBENCH_SOURCE,
+        totalCents: total,
+        description: product.name,
+        linkExpiresAt: total > 0 ? expiresAt : null,
+        accessTokenHash: tokenHash(token),
+      });
+      const points = free ? 0 : (price.earnedLoyaltyPoints ?? 0);
+      em.create(OrderLine, {
+        order,
+        kind: 'product',
+        productId: product.id,
+        productPriceId: price.id,
+        description: product.name,
+        unitPriceCents: total,
+        quantity: 1,
+        loyaltyPoints: points,
+      });
+      await em.flush();
+      if (total > 0) {
+        // Its expiry job settles the order when the payment page runs out, whatever happens next.
+        await this.orderEvents.publish(em, {
+          type: 'payment_link.created',
+          organizationId: organization.id,
+          orderId,
+          expiresAt: expiresAt.toISOString(),
+        });
+      } else {
+        await this.orderEvents.publish(em, {
+          type: 'order.paid',
+          organizationId: organization.id,
+          orderId,
+          studentId: student.id,
+          loyaltyPoints: 0,
+        });
+        await this.orderEvents.publish(em, { type: 'store_order.paid', organizationId: organization.id, orderId });
+      }
+      return order;
+    });
+
+    const pages = this.organizations.appStoreUrl(organization);
+    const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${token}`;
+    if (total === 0) return this.result(order, null, confirmationUrl, null);
+    let checkout: { sessionId: string; url: string };
+    try {
+      checkout = await this.payments.createCheckout({
+        organizationId: organization.id,
+        orderId: order.id,
+        lines: [{ name: product.name.slice(0, 250), unitAmountCents: total, quantity: 1 }],
+        customerEmail: input.email,
+        successUrl: confirmationUrl,
+        cancelUrl: `${pages}/checkout?product_id=${product.id}`,
+        expiresAt,
+        ...(subscription
+          ? {
+              subscription: {
+                intervalUnit: subscription.renewalIntervalUnit!,
+                intervalCount: subscription.renewalIntervalQuantity ?? 1,
+                studentId: order.student.id,
+                productId: product.id,
+                productPriceId: price.id,
+                planName: product.name,
+              },
+            }
+          : {}),
+      });
+    } catch (error) {
+      this.logger.error(`Checkout of store order ${order.id} failed: ${(error as Error).message}`);
+      await this.em.fork().nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
+      throw new ApiError(HttpStatus.BAD_GATEWAY, M.paymentFailed);
+    }
+    await this.em.fork().nativeUpdate(Order, { id: order.id }, { checkoutSessionId: checkout.sessionId });
+    return this.result(order, checkout.url, confirmationUrl, expiresAt);
+  }
+
+  /** store_order.paid of a subscription product: the subscription its checkout started (once). */
+  private async startSubscription(organizationId: string, orderId: string): Promise<void> {
+    const em = this.em.fork();
+    const order = await em.findOne(Order, { id: orderId, organization: organizationId });
+    if (!order?.checkoutSessionId) return;
+    const line = await em.findOne(OrderLine, { order: order.id, kind: 'product' });
+    if (!line?.productId) return;
+    const sold = await this.products.soldProduct(organizationId, line.productId, line.productPriceId ?? null);
+    const price = sold?.price;
+    if (!price || price.category !== 'subscription' || !price.renewalIntervalUnit) return;
+    await this.subscriptions.startFromCheckout({
+      organizationId,
+      orderId: order.id,
+      studentId: order.student.id,
+      productId: line.productId,
+      productPriceId: price.id,
+      planName: line.description,
+      amountCents: line.unitPriceCents,
+      intervalUnit: price.renewalIntervalUnit,
+      intervalCount: price.renewalIntervalQuantity ?? 1,
+      checkoutSessionId: order.checkoutSessionId,
+      paymentIntentId: order.paymentIntentId ?? null,
+      receiptUrl: order.receiptUrl ?? null,
+    });
+  }
+
   /** The order as its buyer sees it, for whoever holds its token; anything else is 404. */
   async order(organization: Organization, orderId: string, token: string): Promise<PublicOrder> {
     const em = this.em.fork();
@@ -225,6 +371,10 @@ export class StoreCheckoutService implements OnModuleInit {
       : null;
     const subtotal = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
     const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
+    const productLine = lines.find((l) => l.kind === 'product' && l.productId);
+    const sold = productLine
+      ? await this.products.soldProduct(organization.id, productLine.productId!, productLine.productPriceId ?? null)
+      : null;
     return {
       order_number: order.orderNumber,
       status: order.status,
@@ -249,6 +399,15 @@ export class StoreCheckoutService implements OnModuleInit {
             address: session.online ? '' : session.address,
             online: session.online,
             party_size: lines.find((l) => l.kind === 'seat')?.quantity ?? 1,
+          }
+        : null,
+      product: productLine
+        ? {
+            name: productLine.description,
+            kind: sold?.price?.category ?? 'oneTime',
+            renewal_interval_unit: sold?.price?.renewalIntervalUnit ?? null,
+            renewal_interval_quantity: sold?.price?.renewalIntervalQuantity ?? null,
+            image_url: sold?.imageUrl ?? null,
           }
         : null,
       receipt_url: order.receiptUrl ?? null,
@@ -280,7 +439,7 @@ export class StoreCheckoutService implements OnModuleInit {
   private async price(
     organization: Organization,
     session: StoreSessionRow,
-    input: CheckoutQuotePayload,
+    input: Pick<CheckoutQuotePayload, 'discount_code' | 'party_size'>,
     unitPriceCents: number,
   ) {
     const at = new Date();
@@ -331,7 +490,8 @@ export class StoreCheckoutService implements OnModuleInit {
       { id: orderId, organization: organizationId },
       { populate: ['student', 'organization'] },
     );
-    if (!order?.accessTokenHash || !order.eventId) return;
+    if (!order?.accessTokenHash) return;
+    if (!order.eventId) return this.confirmProduct(order);
     const session = await storeSession(em, organizationId, order.eventId, { bookable: false });
     if (!session) return;
     const lines = await em.find(OrderLine, { order: order.id });
@@ -382,7 +542,66 @@ export class StoreCheckoutService implements OnModuleInit {
       dedupeKey: `store-confirmation:${order.id}`,
     });
   }
+
+  /**
+   * A product order's confirmation (store_order.paid): the receipt of a paid one (a subscription's
+   * says what it renews at), the download of a lead magnet. Mailed once per order (its key).
+   */
+  private async confirmProduct(order: Order): Promise<void> {
+    const em = this.em.fork();
+    const line = await em.findOne(OrderLine, { order: order.id, kind: 'product' });
+    if (!line?.productId) return;
+    const sold = await this.products.soldProduct(order.organization.id, line.productId, line.productPriceId ?? null);
+    const kind = sold?.price?.category ?? 'oneTime';
+    const name = oneLine(line.description);
+    const studio = order.organization.name;
+    const hello = order.student.firstName ? `Hello ${order.student.firstName},` : 'Hello,';
+    if (kind === 'leadMagnet') {
+      const download = sold?.product.downloadUrl ?? null;
+      await this.mail.enqueue({
+        to: order.student.email,
+        subject: `Your download: ${name}`.slice(0, 300),
+        text: [
+          hello,
+          '',
+          download
+            ? `Here is ${name}: ${download}`
+            : `Thank you for asking for ${name}. ${studio} will send it to you shortly.`,
+          '',
+          studio,
+        ].join('\n'),
+        dedupeKey: `store-download:${order.id}`,
+      });
+      return;
+    }
+    const renews =
+      kind === 'subscription' && sold?.price?.renewalIntervalUnit
+        ? ` It renews at ${renewalText(order.totalCents, sold.price.renewalIntervalUnit, sold.price.renewalIntervalQuantity ?? 1)} until you cancel.`
+        : '';
+    await this.mail.enqueue({
+      to: order.student.email,
+      subject: `Thank you for your order: ${name}`.slice(0, 300),
+      text: [
+        hello,
+        '',
+        `Thank you for buying ${name}.${renews}`,
+        '',
+        `Order #${order.orderNumber}: ${formatCents(order.totalCents)} paid.`,
+        ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
+        '',
+        studio,
+      ].join('\n'),
+      dedupeKey: `store-confirmation:${order.id}`,
+    });
+  }
 }
+
+/** The buyer as the students module finds or creates them (a lead magnet's may have no name). */
+const buyerOf = (input: CheckoutPayload) => ({
+  first_name: input.first_name ?? '',
+  last_name: input.last_name ?? '',
+  email: input.email,
+});
 
 function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
@@ -391,3 +610,9 @@ function sameHash(a: string, b: string): boolean {
 }
 
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+/** "$89.00 every month", "$10.00 every 2 weeks". */
+function renewalText(cents: number, unit: string, count: number): string {
+  const singular = unit.replace(/s$/, '');
+  return `${formatCents(cents)} every ${count === 1 ? singular : `${count} ${unit}`}`;
+}

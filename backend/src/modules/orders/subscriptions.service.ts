@@ -14,6 +14,35 @@ import { SubscriptionInvoice } from './entities/subscription-invoice.entity';
 import { Subscription } from './entities/subscription.entity';
 import { OrderActivityService } from './order-activity.service';
 import { isUuid } from '../../common/uuid-param.pipe';
+import { Inject } from '@nestjs/common';
+import { JOB_QUEUE, type JobQueue } from '../../queue/job-queue';
+import { DemoPaymentsAdapter } from '../payments/demo/demo-payments.adapter';
+
+export const SUBSCRIPTION_QUEUE = 'subscriptions';
+export const RENEW_DEMO_JOB = 'renew-demo';
+
+/** A demo subscription's renewal at the end of the period ending `dueAt` (ISO 8601). */
+export interface RenewDemoJob {
+  organizationId: string;
+  subscriptionId: string;
+  dueAt: string;
+}
+
+/** A store order's subscription, as its paid checkout started it. */
+export interface StartedSubscription {
+  organizationId: string;
+  orderId: string;
+  studentId: string;
+  productId: string;
+  productPriceId: string | null;
+  planName: string;
+  amountCents: number;
+  intervalUnit: RenewalIntervalUnit;
+  intervalCount: number;
+  checkoutSessionId: string;
+  paymentIntentId: string | null;
+  receiptUrl: string | null;
+}
 
 const M = SUBSCRIPTION_MESSAGES;
 const isTerminal = (status: SubscriptionStatus) => status !== 'active';
@@ -54,11 +83,104 @@ export class SubscriptionsService implements OnModuleInit {
     private readonly activity: OrderActivityService,
     private readonly students: StudentsService,
     private readonly products: ProductsService,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
 
   onModuleInit(): void {
     this.events.on('subscription.changed', (event) => this.applyChange(event));
     this.events.on('subscription.invoice_paid', (event) => this.recordInvoice(event));
+    this.queue.process(SUBSCRIPTION_QUEUE, async (job) => {
+      if (job.name === RENEW_DEMO_JOB) await this.renewDemo(job.data as RenewDemoJob);
+    });
+  }
+
+  /**
+   * A store order of a subscription product was paid: the subscription its checkout started (the
+   * provider's, named by the checkout), recorded once (Stripe's webhooks may have recorded it first:
+   * the provider's id is unique). On the demo provider the first period's invoice is recorded too
+   * (Stripe sends its own invoice.paid), and its renewal job is queued for the period's end.
+   */
+  async startFromCheckout(input: StartedSubscription): Promise<void> {
+    const state = await this.payments.retrieveCheckout(input.checkoutSessionId);
+    if (!state.subscriptionId) throw new Error(`Checkout ${input.checkoutSessionId} of order ${input.orderId} started no subscription yet`);
+    const demo = this.payments instanceof DemoPaymentsAdapter ? this.payments : null;
+    const periodEnd = demo ? ((await demo.findSubscription(state.subscriptionId))?.currentPeriodEnd ?? null) : null;
+    await this.em.execute(
+      `insert into "subscription" ("id", "organization_id", "student_id", "order_id", "product_id", "product_price_id", "plan_name", "amount_cents", "currency",
+         "interval_unit", "interval_count", "provider", "provider_subscription_id", "status", "current_period_end", "provider_event_at", "created_at")
+       select gen_random_uuid(), o.id, ?, ?, ?, ?, ?, ?, 'usd', ?, ?, ?, ?, 'active', ?, 0, now() from "organization" o where o.id = ?
+       on conflict ("provider", "provider_subscription_id") do nothing`,
+      [
+        input.studentId,
+        input.orderId,
+        input.productId,
+        input.productPriceId,
+        input.planName,
+        input.amountCents,
+        input.intervalUnit,
+        input.intervalCount,
+        this.payments.provider,
+        state.subscriptionId,
+        periodEnd,
+        input.organizationId,
+      ],
+    );
+    if (!demo || !periodEnd) return;
+    await this.recordInvoice({
+      type: 'subscription.invoice_paid',
+      provider: 'demo',
+      providerSubscriptionId: state.subscriptionId,
+      organizationId: input.organizationId,
+      providerInvoiceId: `din_${input.orderId}`,
+      amountCents: input.amountCents,
+      currency: 'usd',
+      paidAt: new Date(),
+      hostedInvoiceUrl: input.receiptUrl,
+      periodEnd,
+    });
+    const sub = await this.em.fork().findOne(Subscription, { provider: 'demo', providerSubscriptionId: state.subscriptionId });
+    if (sub) await this.scheduleRenewal(input.organizationId, sub.id, periodEnd);
+  }
+
+  /**
+   * The demo provider's renewal (a scheduled job at each period's end): the next period is charged in
+   * the demo ledger and its invoice recorded here (the billing history), then the next renewal is
+   * queued. Idempotent: the invoice of a period is one row, however often the job runs. Nothing
+   * happens for a subscription that is no longer active, or before `dueAt`.
+   */
+  async renewDemo(job: RenewDemoJob, now = new Date()): Promise<void> {
+    const demo = this.payments instanceof DemoPaymentsAdapter ? this.payments : null;
+    const sub = await this.em.fork().findOne(Subscription, { id: job.subscriptionId, organization: job.organizationId });
+    if (!demo || !sub || sub.provider !== 'demo' || sub.status !== 'active') return;
+    const charged = await demo.chargeRenewal(sub.providerSubscriptionId, new Date(job.dueAt), sub.intervalUnit, sub.intervalCount, now);
+    if (!charged) return;
+    await this.recordInvoice({
+      type: 'subscription.invoice_paid',
+      provider: 'demo',
+      providerSubscriptionId: sub.providerSubscriptionId,
+      organizationId: job.organizationId,
+      providerInvoiceId: charged.invoiceId,
+      amountCents: charged.amountCents,
+      currency: 'usd',
+      paidAt: charged.paidAt,
+      hostedInvoiceUrl: charged.receiptUrl,
+      periodEnd: charged.periodEnd,
+    });
+    await this.scheduleRenewal(job.organizationId, sub.id, charged.periodEnd);
+  }
+
+  private async scheduleRenewal(organizationId: string, subscriptionId: string, dueAt: Date): Promise<void> {
+    await this.queue.add<RenewDemoJob>(
+      SUBSCRIPTION_QUEUE,
+      RENEW_DEMO_JOB,
+      { organizationId, subscriptionId, dueAt: dueAt.toISOString() },
+      {
+        jobId: `renew-demo-${subscriptionId}-${dueAt.getTime()}`,
+        delayMs: Math.max(0, dueAt.getTime() - Date.now()),
+        attempts: 10,
+        backoffMs: 30_000,
+      },
+    );
   }
 
   /** One subscription of the caller's organization (spec 001 §3); another organization's answers 404. */

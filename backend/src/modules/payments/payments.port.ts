@@ -16,6 +16,20 @@ export interface CheckoutLine {
   quantity: number;
 }
 
+/**
+ * A checkout that starts a subscription (Stripe Checkout in subscription mode): the one line is the
+ * plan's price per interval, paid now for the first period; the provider then bills each period.
+ */
+export interface CheckoutSubscription {
+  intervalUnit: 'days' | 'weeks' | 'months' | 'years';
+  intervalCount: number;
+  /** Kept by the provider with the subscription (Stripe: its metadata), so its events name these. */
+  studentId: string;
+  productId: string;
+  productPriceId: string;
+  planName: string;
+}
+
 export interface CreateCheckoutInput {
   organizationId: string;
   /** Our order; the provider keeps it as a reference (Stripe: client_reference_id and metadata). */
@@ -29,6 +43,8 @@ export interface CreateCheckoutInput {
   expiresAt: Date;
   /** ISO 4217, lower case; usd by default. */
   currency?: string;
+  /** Set: the payment starts a subscription of this plan. */
+  subscription?: CheckoutSubscription;
 }
 
 export interface CheckoutCreated {
@@ -48,6 +64,8 @@ export interface CheckoutState {
   amountTotalCents: number;
   /** Our order id, as given to createCheckout. */
   orderId: string | null;
+  /** The subscription a paid subscription checkout started (Stripe: sub_...; demo: dsub_...), else null. */
+  subscriptionId?: string | null;
 }
 
 export interface RefundInput {

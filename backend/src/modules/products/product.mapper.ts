@@ -25,6 +25,7 @@ export function mapProduct(product: Product, current: ProductPrice) {
     status: product.status,
     images: product.images.getItems().map((i) => i.media.url),
     MainVariant: { current_price: mapPrice(current) },
+    download_url: product.downloadUrl,
     created_at: iso(product.createdAt),
     updated_at: iso(product.updatedAt),
   };

@@ -30,6 +30,7 @@ export const productOut = z.object({
   status: z.enum(PRODUCT_STATUSES),
   images: z.array(z.string()),
   MainVariant: z.object({ current_price: priceOut }),
+  download_url: z.string().nullable().describe("a lead magnet's download, mailed from the store"),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -77,6 +77,26 @@ export class ProductsService {
     return price;
   }
 
+  /**
+   * A published product of the organization with its current price and first image, as the store
+   * sells it; null when it is not there, another organization's or not published.
+   */
+  async storeProduct(organizationId: string, productId: string): Promise<{ product: Product; price: ProductPrice; imageUrl: string | null } | null> {
+    const product = await this.em.findOne(Product, { id: productId, organization: organizationId, status: 'published' }, { populate: ['images.media'] });
+    if (!product) return null;
+    const price = await this.em.findOne(ProductPrice, { product: product.id, current: true });
+    if (!price) return null;
+    return { product, price, imageUrl: product.images.getItems()[0]?.media.url ?? null };
+  }
+
+  /** A product as it was sold (the price row of the order line), whatever its status now; null when gone. */
+  async soldProduct(organizationId: string, productId: string, priceId: string | null): Promise<{ product: Product; price: ProductPrice | null; imageUrl: string | null } | null> {
+    const product = await this.em.findOne(Product, { id: productId, organization: organizationId }, { populate: ['images.media'] });
+    if (!product) return null;
+    const price = priceId ? await this.em.findOne(ProductPrice, { id: priceId, product: product.id }) : null;
+    return { product, price, imageUrl: product.images.getItems()[0]?.media.url ?? null };
+  }
+
   async create(ctx: RequestContext, payload: ProductPayload) {
     const input = normalizeProductPayload(payload);
     await this.checkLoyaltyProgram(ctx, input.earnPoints);
@@ -87,6 +107,7 @@ export class ProductsService {
         name: input.productName,
         description: input.productDescription,
         status: input.status,
+        downloadUrl: input.downloadUrl ?? null,
         createdAt: new Date(),
         updatedAt: new Date(),
       });
@@ -110,7 +131,12 @@ export class ProductsService {
       const current = await this.currentPrice(ctx, id);
       const next = priceOf(input);
       const images = await this.media.requireByUrls(ctx, input.images);
-      em.assign(product, { name: input.productName, description: input.productDescription, status: input.status });
+      em.assign(product, {
+        name: input.productName,
+        description: input.productDescription,
+        status: input.status,
+        downloadUrl: input.downloadUrl ?? null,
+      });
       this.replaceImages(product, images);
       if (!samePrice(current, next)) {
         // Retire the old price first: at most one price per product is current (partial unique index).

@@ -118,14 +118,14 @@ export class StorefrontController {
   @SLUG_PARAM
   @ApiOperation({
     summary:
-      'Books a party in a session: its seats are held while the buyer pays at payment_url (or booked at once when nothing is due)',
+      'Books a party in a session (event_id), or buys a product (product_id): a session\'s seats are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once',
     description:
       'The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged.',
   })
   @ApiInvalidBody()
   @ApiNotFoundResponse({
     type: ErrorBodyDto,
-    description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
+    description: `${STORE_MESSAGES.storeNotFound}, ${CHECKOUT_MESSAGES.sessionNotFound}, or ${CHECKOUT_MESSAGES.productNotFound}`,
   })
   @ApiConflictResponse({
     type: ErrorBodyDto,

@@ -79,4 +79,12 @@ export class StorefrontService {
     if (!course || !session) throw notFound(CHECKOUT_MESSAGES.sessionNotFound);
     return { store_name: organization.name, course, session };
   }
+
+  /** A published product with the store's name: its checkout page (?product_id=); anything else is 404. */
+  async checkoutProduct(slug: string, productId: string): Promise<{ store_name: string; product: PublicProduct }> {
+    const { organization, url } = await this.store(slug);
+    const [product] = await publishedProducts(this.em, organization.id, url, productId);
+    if (!product) throw notFound(STORE_MESSAGES.productNotFound);
+    return { store_name: organization.name, product };
+  }
 }

@@ -91,11 +91,14 @@ export class StudentsService {
     input: { first_name: string; last_name: string; email: string },
   ): Promise<Student> {
     const email = input.email.trim().toLowerCase();
-    await em.execute(
+    const inserted = await em.execute<{ id: string }[]>(
       `insert into student (id, organization_id, first_name, last_name, email, created_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, now()) on conflict do nothing`,
+       values (gen_random_uuid(), ?, ?, ?, ?, now()) on conflict do nothing returning id`,
       [ctx.organizationId, input.first_name.slice(0, 100), input.last_name.slice(0, 100), email],
     );
+    // A new customer, with its row (the outbox): mailing lists get it as they get one added by an admin.
+    if (inserted[0]?.id)
+      await this.events.publish(em, { type: 'student.created', organizationId: ctx.organizationId, studentId: inserted[0].id });
     return em.findOneOrFail(Student, { organization: ctx.organizationId, email });
   }
 

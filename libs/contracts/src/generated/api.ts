@@ -1307,7 +1307,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Books a party in a session: its seats are held while the buyer pays at payment_url (or booked at once when nothing is due)
+         * Books a party in a session (event_id), or buys a product (product_id): a session's seats are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once
          * @description The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged.
          */
         post: operations["StorefrontController_checkout"];
@@ -1920,6 +1920,8 @@ export interface components {
              * @enum {string}
              */
             status: "published" | "draft";
+            /** Format: uri */
+            downloadUrl?: string;
         };
         ProductOutDto_Output: {
             /** Format: uuid */
@@ -1950,6 +1952,8 @@ export interface components {
                     created_at: string;
                 };
             };
+            /** @description a lead magnet's download, mailed from the store */
+            download_url: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -2953,12 +2957,14 @@ export interface components {
         };
         CheckoutDto: {
             /** Format: uuid */
-            event_id: string;
+            event_id?: string;
+            /** Format: uuid */
+            product_id?: string;
             /** @default 1 */
             party_size: number;
             discount_code?: string;
-            first_name: string;
-            last_name: string;
+            first_name?: string;
+            last_name?: string;
             email: string;
             /** @description The checkout form's answers by field id: one set when the course's form is collected per order, party_size sets per ticket; none when the course has no form */
             answers?: {
@@ -3006,6 +3012,14 @@ export interface components {
                 address: string;
                 online: boolean;
                 party_size: number;
+            } | null;
+            product: {
+                name: string;
+                /** @enum {string} */
+                kind: "oneTime" | "subscription" | "leadMagnet";
+                renewal_interval_unit: ("days" | "weeks" | "months" | "years") | null;
+                renewal_interval_quantity: number | null;
+                image_url: string | null;
             } | null;
             receipt_url: string | null;
         };
@@ -8056,7 +8070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Store not found, or Session not found */
+            /** @description Store not found, Session not found, or Product not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -34,6 +34,7 @@ export const PRODUCT_LIST_MAX_LIMIT = 10000;
 /** Messages of spec 000 §5 and §8 word for word; the others (no spec wording) are ours. */
 export const PRODUCT_MESSAGES = {
   nameRequired: 'A product name is required.',
+  downloadUrl: 'Enter the full address of the download, starting with https://',
   rewardAmount: 'Reward amount must be a whole number greater than 1.',
   loyaltyProgramRequired: 'You need to set up a loyalty program before enabling this feature.',
   saved: 'Product added',
@@ -75,6 +76,11 @@ const shape = {
   /** Points earned by buying the product; required (and more than 1) when earnPoints is on. */
   rewardAmount: z.preprocess(blankToUndefined, count({ error: M.rewardAmount, min: 2, max: MAX_REWARD_POINTS }).optional()),
   status: z.enum(PRODUCT_STATUSES).optional().default('published'),
+  /** A lead magnet's download, mailed to whoever asks for it at the store (issue 21). */
+  downloadUrl: z.preprocess(
+    blankToUndefined,
+    z.url({ protocol: /^https?$/, error: M.downloadUrl }).max(2048, M.downloadUrl).optional(),
+  ),
 };
 
 type RuleInput = {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../orders/order.schema';
+import { PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS } from '../products/product.schema';
+import { buyerNameErrors } from './product-buyer';
 import { studentCreateSchema } from '../students/student.schema';
 import { safeText } from '../safe-input';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
@@ -31,6 +33,12 @@ export const CHECKOUT_MESSAGES = {
   paymentFailed: 'The payment could not be started. Please try again in a moment.',
   orderNotFound: 'Order not found',
   answersInvalid: 'Check the answers to the checkout form',
+  oneItem: 'Choose either a session or a product, not both',
+  nothingChosen: 'Choose a session or a product to buy',
+  productNotFound: 'Product not found',
+  productQuantity: 'A product is bought one at a time',
+  productAnswers: 'A product has no checkout form',
+  codeCoursesOnly: 'Discount codes apply to courses only',
 } as const;
 
 const discountCode = safeText({ error: CHECKOUT_MESSAGES.codeUnknown })
@@ -53,18 +61,48 @@ export const checkoutQuoteSchema = z.strictObject({
 export type CheckoutQuoteInput = z.input<typeof checkoutQuoteSchema>;
 export type CheckoutQuotePayload = z.output<typeof checkoutQuoteSchema>;
 
-/** The checkout: the quote's choices, the buyer (found by email, case-insensitive, or created) and the form's answers. */
-export const checkoutSchema = checkoutQuoteSchema.extend({
-  first_name: studentCreateSchema.shape.first_name,
-  last_name: studentCreateSchema.shape.last_name,
-  email: studentCreateSchema.shape.email,
-  /** The checkout form's answers (formAnswersSchema checks them against the course's form). */
-  answers: formAnswersInputSchema.optional(),
-});
+/**
+ * The checkout of a session (event_id) or of a product (product_id), exactly one of them: the
+ * quote's choices, the buyer (found by email, case-insensitive, or created) and the form's answers.
+ * A session's buyer gives a first and last name; a product's only when it is paid
+ * (productBuyerErrors: a lead magnet asks for the email alone).
+ */
+export const checkoutSchema = z
+  .strictObject({
+    event_id: checkoutQuoteSchema.shape.event_id.optional(),
+    product_id: z.uuid({ error: CHECKOUT_MESSAGES.productNotFound }).optional(),
+    party_size: checkoutQuoteSchema.shape.party_size,
+    discount_code: discountCode,
+    first_name: studentCreateSchema.shape.first_name.optional(),
+    last_name: studentCreateSchema.shape.last_name.optional(),
+    email: studentCreateSchema.shape.email,
+    /** The checkout form's answers (formAnswersSchema checks them against the course's form). */
+    answers: formAnswersInputSchema.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.event_id && value.product_id) {
+      ctx.addIssue({ code: 'custom', path: ['product_id'], message: CHECKOUT_MESSAGES.oneItem });
+    } else if (!value.event_id && !value.product_id) {
+      ctx.addIssue({ code: 'custom', path: ['event_id'], message: CHECKOUT_MESSAGES.nothingChosen });
+    } else if (value.event_id) {
+      for (const [field, message] of Object.entries(buyerNameErrors(value)))
+        ctx.addIssue({ code: 'custom', path: [field], message });
+    } else {
+      if (value.party_size !== 1)
+        ctx.addIssue({ code: 'custom', path: ['party_size'], message: CHECKOUT_MESSAGES.productQuantity });
+      if (value.answers !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['answers'], message: CHECKOUT_MESSAGES.productAnswers });
+      // Discount codes are a course's (spec 000 §3: a code is limited to one course or none).
+      if (value.discount_code !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['discount_code'], message: CHECKOUT_MESSAGES.codeCoursesOnly });
+    }
+  });
 export type CheckoutInput = z.input<typeof checkoutSchema>;
 export type CheckoutPayload = z.output<typeof checkoutSchema>;
 
 const cents = z.number().int();
+
+export { productBuyerErrors } from './product-buyer';
 
 export const checkoutLineSchema = z.object({
   description: z.string(),
@@ -118,6 +156,16 @@ export const publicOrderSchema = z.object({
       address: z.string(),
       online: z.boolean(),
       party_size: z.number().int(),
+    })
+    .nullable(),
+  /** The product a product order bought (null for a session's). */
+  product: z
+    .object({
+      name: z.string(),
+      kind: z.enum(PRODUCT_PRICE_TYPES),
+      renewal_interval_unit: z.enum(RENEWAL_INTERVAL_UNITS).nullable(),
+      renewal_interval_quantity: z.number().int().nullable(),
+      image_url: z.string().nullable(),
     })
     .nullable(),
   receipt_url: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { Entity, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import type { CheckoutLine } from '../payments.port';
+import type { CheckoutLine, CheckoutSubscription } from '../payments.port';
 
 /*
  * The built-in demo provider's ledger (payments module only). Ids look like a provider's
@@ -11,7 +11,7 @@ export type DemoSessionStatus = 'open' | 'paid' | 'expired' | 'cancelled';
 /** A demo payment page: a payment link (mode payment) or the page that saves a card (mode setup). */
 @Entity({ tableName: 'demo_checkout_session' })
 export class DemoCheckoutSession {
-  [OptionalProps]?: 'createdAt' | 'completedAt' | 'paymentId' | 'status' | 'orderId' | 'customerEmail' | 'currency';
+  [OptionalProps]?: 'createdAt' | 'completedAt' | 'paymentId' | 'status' | 'orderId' | 'customerEmail' | 'currency' | 'subscription' | 'subscriptionId';
 
   @PrimaryKey({ type: 'text' })
   id!: string;
@@ -52,6 +52,14 @@ export class DemoCheckoutSession {
 
   @Property({ type: 'text', nullable: true })
   paymentId?: string | null;
+
+  /** A subscription's first payment: the plan it starts (Stripe Checkout in subscription mode). */
+  @Property({ type: 'jsonb', nullable: true })
+  subscription?: CheckoutSubscription | null;
+
+  /** The demo subscription the payment started. */
+  @Property({ type: 'text', nullable: true })
+  subscriptionId?: string | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

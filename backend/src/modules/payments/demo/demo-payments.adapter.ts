@@ -75,6 +75,7 @@ export class DemoPaymentsAdapter extends PaymentsPort {
       successUrl: input.successUrl,
       cancelUrl: input.cancelUrl,
       expiresAt: input.expiresAt,
+      subscription: input.subscription ?? null,
     });
     await em.persistAndFlush(session);
     return { sessionId: session.id, url: this.baseUrl + demoPaths.session(session.id) };
@@ -84,7 +85,14 @@ export class DemoPaymentsAdapter extends PaymentsPort {
     await this.expireIfDue(sessionId);
     const session = await this.em().findOne(DemoCheckoutSession, { id: sessionId, mode: 'payment' });
     if (!session) throw new PaymentNotFoundError(`No such checkout session: ${sessionId}`);
-    return { sessionId, status: session.status, paymentIntentId: session.paymentId ?? null, amountTotalCents: session.amountCents, orderId: session.orderId ?? null };
+    return {
+      sessionId,
+      status: session.status,
+      paymentIntentId: session.paymentId ?? null,
+      amountTotalCents: session.amountCents,
+      orderId: session.orderId ?? null,
+      subscriptionId: session.subscriptionId ?? null,
+    };
   }
 
   /**
@@ -229,6 +237,17 @@ export class DemoPaymentsAdapter extends PaymentsPort {
         });
         em.persist(payment);
         found.paymentId = payment.id;
+        if (found.subscription) {
+          // A subscription checkout: the first period is this payment; the renewals bill the next.
+          const subscription = em.create(DemoSubscription, {
+            id: newId('dsub'),
+            organizationId: found.organizationId,
+            amountCents: found.amountCents,
+            currentPeriodEnd: addInterval(found.completedAt, found.subscription.intervalUnit, found.subscription.intervalCount),
+          });
+          em.persist(subscription);
+          found.subscriptionId = subscription.id;
+        }
         await em.flush();
         await this.events.publish(em as EntityManager, {
           type: 'payment.succeeded',
@@ -287,6 +306,45 @@ export class DemoPaymentsAdapter extends PaymentsPort {
     return subscription.id;
   }
 
+  /**
+   * A demo subscription's renewal falls due: the next period is charged (a payment in the ledger,
+   * once per period: the invoice id is the subscription's and the period's) and the period moves on.
+   * Answers the invoice, or null when the subscription is cancelled, unknown or not due at `now`.
+   */
+  async chargeRenewal(
+    providerSubscriptionId: string,
+    dueAt: Date,
+    intervalUnit: 'days' | 'weeks' | 'months' | 'years',
+    intervalCount: number,
+    now = new Date(),
+  ): Promise<{ invoiceId: string; amountCents: number; paidAt: Date; periodEnd: Date; receiptUrl: string | null } | null> {
+    return this.em().transactional(async (em) => {
+      const sub = await em.findOne(DemoSubscription, { id: providerSubscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!sub?.currentPeriodEnd || dueAt.getTime() > now.getTime()) return null;
+      const invoiceId = `din_${sub.id.slice(5)}_${dueAt.getTime()}`;
+      const periodEnd = addInterval(dueAt, intervalUnit, intervalCount);
+      // Charged already (the job ran before): the same invoice again, nothing charged twice.
+      if (sub.currentPeriodEnd.getTime() > dueAt.getTime()) {
+        return { invoiceId, amountCents: sub.amountCents, paidAt: dueAt, periodEnd, receiptUrl: null };
+      }
+      if (sub.status !== 'active' || sub.currentPeriodEnd.getTime() !== dueAt.getTime()) return null;
+      // The renewal's payment hangs on the checkout that started the subscription (its plan).
+      const started = await em.findOne(DemoCheckoutSession, { subscriptionId: sub.id });
+      if (!started) return null;
+      const payment = em.create(DemoPayment, {
+        id: newId('dpi'),
+        organizationId: sub.organizationId,
+        sessionId: started.id,
+        amountCents: sub.amountCents,
+        currency: 'usd',
+        customerEmail: started.customerEmail ?? null,
+      });
+      em.persist(payment);
+      sub.currentPeriodEnd = periodEnd;
+      return { invoiceId, amountCents: sub.amountCents, paidAt: dueAt, periodEnd, receiptUrl: this.baseUrl + demoPaths.receipt(payment.id) };
+    });
+  }
+
   /** The demo ledger's subscription, or null. */
   findSubscription(providerSubscriptionId: string): Promise<DemoSubscription | null> {
     return this.em().findOne(DemoSubscription, { id: providerSubscriptionId });
@@ -303,4 +361,14 @@ export class DemoPaymentsAdapter extends PaymentsPort {
       }
     });
   }
+}
+
+/** A date `count` units later (calendar months and years, as a plan bills). */
+export function addInterval(from: Date | null | undefined, unit: 'days' | 'weeks' | 'months' | 'years', count: number): Date {
+  const next = new Date(from ?? Date.now());
+  if (unit === 'days') next.setUTCDate(next.getUTCDate() + count);
+  else if (unit === 'weeks') next.setUTCDate(next.getUTCDate() + 7 * count);
+  else if (unit === 'months') next.setUTCMonth(next.getUTCMonth() + count);
+  else next.setUTCFullYear(next.getUTCFullYear() + count);
+  return next;
 }

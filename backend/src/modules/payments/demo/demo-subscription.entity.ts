@@ -3,7 +3,7 @@ import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 /** A subscription in the demo provider's ledger (dsub_...): nothing is ever charged. */
 @Entity({ tableName: 'demo_subscription' })
 export class DemoSubscription {
-  [OptionalProps]?: 'createdAt' | 'canceledAt' | 'status';
+  [OptionalProps]?: 'createdAt' | 'canceledAt' | 'status' | 'currentPeriodEnd';
 
   @PrimaryKey({ type: 'text' })
   id!: string;
@@ -22,4 +22,8 @@ export class DemoSubscription {
 
   @Property({ type: 'timestamptz', nullable: true })
   canceledAt?: Date | null;
+
+  /** Where the period paid for ends (a store subscription; the demo data's have none): the next renewal. */
+  @Property({ type: 'timestamptz', nullable: true })
+  currentPeriodEnd?: Date | null;
 }

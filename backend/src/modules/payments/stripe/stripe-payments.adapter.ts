@@ -40,6 +40,9 @@ export function stripeClient(secretKey: string, apiBase?: string): Stripe {
   });
 }
 
+/** Our renewal units in Stripe's recurring intervals. */
+const STRIPE_INTERVAL = { days: 'day', weeks: 'week', months: 'month', years: 'year' } as const;
+
 /** Stripe's refusals of a refund larger than what is left (the charge fully or partly refunded already). */
 const OVER_REFUND_CODES = new Set(['amount_too_large', 'charge_already_refunded']);
 
@@ -60,17 +63,41 @@ export class StripePaymentsAdapter extends PaymentsPort {
 
   async createCheckout(input: CreateCheckoutInput): Promise<CheckoutCreated> {
     const currency = input.currency ?? 'usd';
+    const metadata = { organization_id: input.organizationId, order_id: input.orderId };
+    const plan = input.subscription;
+    // Checkout in subscription mode: the plan's recurring price; the subscription carries who it is
+    // for (its webhooks name the studio, the order, the student and the product).
+    const recurring = plan
+      ? { interval: STRIPE_INTERVAL[plan.intervalUnit], interval_count: plan.intervalCount }
+      : undefined;
     const session = await this.stripe.checkout.sessions.create(
       {
-        mode: 'payment',
+        mode: plan ? 'subscription' : 'payment',
         line_items: input.lines.map((line) => ({
           quantity: line.quantity,
-          price_data: { currency, unit_amount: line.unitAmountCents, product_data: { name: line.name } },
+          price_data: {
+            currency,
+            unit_amount: line.unitAmountCents,
+            product_data: { name: line.name },
+            ...(recurring ? { recurring } : {}),
+          },
         })),
         customer_email: input.customerEmail,
         client_reference_id: input.orderId,
-        metadata: { organization_id: input.organizationId, order_id: input.orderId },
-        payment_intent_data: { metadata: { organization_id: input.organizationId, order_id: input.orderId } },
+        metadata,
+        ...(plan
+          ? {
+              subscription_data: {
+                metadata: {
+                  ...metadata,
+                  student_id: plan.studentId,
+                  product_id: plan.productId,
+                  product_price_id: plan.productPriceId,
+                  plan_name: plan.planName.slice(0, 500),
+                },
+              },
+            }
+          : { payment_intent_data: { metadata } }),
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
         expires_at: Math.floor(input.expiresAt.getTime() / 1000),
@@ -92,6 +119,7 @@ export class StripePaymentsAdapter extends PaymentsPort {
       paymentIntentId: paid ? paymentIntent : null,
       amountTotalCents: session.amount_total ?? 0,
       orderId: session.client_reference_id ?? null,
+      subscriptionId: typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null),
     };
   }
 

@@ -216,6 +216,21 @@ export class StripeWebhooksService implements OnModuleInit {
           paymentIntentId,
           amountCents: session.amount_total ?? 0,
         });
+    } else if (session.mode === 'subscription') {
+      // A store subscription's first period is paid: its order settles like a payment link's. The
+      // payment is the first invoice's (the subscription itself arrives as customer.subscription.*).
+      if (session.payment_status !== 'paid') return;
+      const invoiceId = idOf(session.invoice);
+      if (!invoiceId) return this.logger.warn(`Paid subscription checkout ${session.id} has no invoice: ignored`);
+      out.push({
+        type: 'payment.succeeded',
+        provider: 'stripe',
+        sessionId: session.id,
+        orderId: textOr(session.client_reference_id) ?? textOr(session.metadata?.order_id),
+        organizationId,
+        paymentIntentId: invoiceId,
+        amountCents: session.amount_total ?? 0,
+      });
     } else if (session.mode === 'setup') {
       const setupIntentId = idOf(session.setup_intent);
       if (!setupIntentId) return;
@@ -231,7 +246,7 @@ export class StripeWebhooksService implements OnModuleInit {
 
   private async checkoutExpired(session: Stripe.Checkout.Session, out: PaymentEvent[]): Promise<void> {
     const organizationId = textOr(session.metadata?.organization_id);
-    if (!organizationId || session.mode !== 'payment') return;
+    if (!organizationId || session.mode === 'setup') return;
     out.push({
         type: 'checkout.expired',
         provider: 'stripe',

@@ -26,6 +26,10 @@ export class Product {
   @Property({ type: 'text' })
   status: ProductStatus = 'published';
 
+  /** A lead magnet's download: the address mailed to whoever asks for it at the store. */
+  @Property({ type: 'text', nullable: true })
+  downloadUrl: string | null = null;
+
   @OneToMany(() => ProductImage, (image) => image.product, { orderBy: { position: 'asc' }, orphanRemoval: true })
   images = new Collection<ProductImage>(this);
 

@@ -1,0 +1,154 @@
+import type { CheckoutResult, PublicProduct } from '@studio/contracts';
+import { productBuyerErrors } from '@studio/contracts/src/storefront/product-buyer';
+import { useState } from 'react';
+import { productPriceText } from '../format';
+import { navigate } from '../framed';
+import type { PageProps } from '../types';
+import { Layout } from './layout';
+
+export interface ProductCheckoutData {
+  store_name: string;
+  product: PublicProduct;
+}
+
+interface ApiError {
+  message: string;
+  errors?: Record<string, string>;
+}
+
+/** Where the page sends the buyer next (a test watches it). */
+export const productBrowser = { go: (url: string) => navigate(url) };
+
+const apiOf = (base: string) => base.replace(/^\/s\//, '/api/public/');
+
+/**
+ * A product's checkout: its name, picture, price ("/ month" for a membership) and description, and
+ * the buyer. A paid product goes to the payment page and comes back to the order's page; a lead
+ * magnet asks for the email (a name optional), and then says to check the inbox.
+ */
+export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutData>) {
+  const { product } = data;
+  const free = product.kind === 'leadMagnet';
+  const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  // One key per attempt: a retried click replays the same order instead of making another.
+  const [attemptKey, setAttemptKey] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setMessage(null);
+    const named = Object.fromEntries(
+      Object.entries(buyer)
+        .map(([k, v]) => [k, v.trim()])
+        .filter(([, v]) => v !== ''),
+    ) as { first_name?: string; last_name?: string; email?: string };
+    const missing = productBuyerErrors(product.kind, named);
+    if (Object.keys(missing).length > 0) {
+      setErrors(missing);
+      setMessage(Object.values(missing)[0]);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    const key = attemptKey ?? `${product.product_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    setAttemptKey(key);
+    try {
+      let response: Response;
+      try {
+        response = await fetch(`${apiOf(base)}/checkout`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify({ product_id: product.product_id, ...named, email: buyer.email.trim() }),
+        });
+      } catch {
+        throw { message: 'The store could not be reached. Check your connection and try again.' } satisfies ApiError;
+      }
+      const answer = (await response.json().catch(() => ({}))) as CheckoutResult & Partial<ApiError>;
+      if (!response.ok)
+        throw {
+          message: answer.message ?? 'Something went wrong. Please try again.',
+          errors: answer.errors,
+        } satisfies ApiError;
+      if (free) {
+        setSentTo(buyer.email.trim());
+        setBusy(false);
+      } else productBrowser.go(answer.payment_url ?? answer.confirmation_url);
+    } catch (error) {
+      const refused = error as ApiError;
+      setErrors(refused.errors ?? {});
+      setMessage(refused.message);
+      setAttemptKey(null);
+      setBusy(false);
+    }
+  };
+
+  const field = (id: 'first_name' | 'last_name' | 'email', label: string, autoComplete: string, required: boolean) => (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type={(id === 'email' ? 'email' : 'text') as 'text'}
+        autoComplete={autoComplete}
+        required={required}
+        value={buyer[id]}
+        onInput={(e) => setBuyer({ ...buyer, [id]: (e.target as HTMLInputElement).value })}
+        aria-invalid={errors[id] ? true : undefined}
+        aria-describedby={errors[id] ? `${id}-error` : undefined}
+      />
+      {errors[id] ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {errors[id]}
+        </p>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <Layout base={base} storeName={data.store_name}>
+      <h1>{product.name}</h1>
+      <section className="checkout-summary" aria-label="Your product">
+        {product.image_url ? <img className="card-image" src={product.image_url} alt="" /> : null}
+        <p className="card-price">{productPriceText(product)}</p>
+        {product.description ? <p>{product.description}</p> : null}
+      </section>
+      {sentTo ? (
+        <section role="status" aria-live="polite">
+          <h2>Check your inbox</h2>
+          <p>We sent the download link to {sentTo}.</p>
+        </section>
+      ) : (
+        <form className="checkout-form" onSubmit={submit} noValidate>
+          {free ? (
+            <>
+              {field('email', 'Email', 'email', true)}
+              {field('first_name', 'First name (optional)', 'given-name', false)}
+            </>
+          ) : (
+            <>
+              {field('first_name', 'First name', 'given-name', true)}
+              {field('last_name', 'Last name', 'family-name', true)}
+              {field('email', 'Email', 'email', true)}
+            </>
+          )}
+          {free ? null : (
+            <dl className="checkout-total">
+              <dt>Total</dt>
+              <dd>{productPriceText(product)}</dd>
+            </dl>
+          )}
+          {message ? (
+            <p className="form-error" role="alert">
+              {message}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? 'Sending…' : free ? 'Send me the download' : 'Continue to payment'}
+          </button>
+        </form>
+      )}
+    </Layout>
+  );
+}
