@@ -362,6 +362,7 @@ export function productDetail(
     description: 'Open studio hours every week.',
     status: 'published',
     images: ['/api/media/o/p1.png'],
+    download_url: null,
     MainVariant: {
       current_price: {
         price_id: 'pr1',
