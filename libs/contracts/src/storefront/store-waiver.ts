@@ -9,27 +9,8 @@ import { studentCreateSchema } from '../students/student.schema';
  * of such a course without a completed signature of the buyer.
  */
 
-export const STORE_WAIVER_MESSAGES = {
-  /** The checkout of a waiver-requiring course without the buyer's signature (400, keyed waiver_token). */
-  notSigned: 'Sign the waiver before paying',
-  /** A token that is not this buyer's signing of this course's waiver in this store (400). */
-  tokenInvalid: 'This waiver signature does not belong to this checkout: sign the waiver again',
-  /** POST waiver for a course that requires none (400). */
-  notRequired: 'This course requires no waiver',
-  /** The status call with an unknown token (404). */
-  notFound: 'Waiver signing not found',
-  /** What the checkout page says while Pay waits for the signature. */
-  payWaits: 'Sign the waiver to continue',
-  /** The checkout page's status once signed (the lead's browser test reads it). */
-  signed: 'Waiver signed',
-  /** The framed signing page's title attribute. */
-  frameTitle: 'Waiver',
-  /** What the page asks before the signing can start. */
-  needBuyer: 'Enter your name and email, then sign the waiver',
-} as const;
-
-/** The message the demo signing page posts to its parent (the store's page) once signed. */
-export const WAIVER_SIGNED_EVENT = 'studio:waiver-signed';
+export { STORE_WAIVER_MESSAGES, WAIVER_SIGNED_EVENT } from './store-waiver-messages';
+import { STORE_WAIVER_MESSAGES } from './store-waiver-messages';
 
 /** The signing token: 43 base64url characters (32 random bytes), kept hashed with the submission. */
 export const WAIVER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
