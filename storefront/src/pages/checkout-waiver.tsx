@@ -114,7 +114,7 @@ export function WaiverStep({
       window.removeEventListener('message', onMessage);
       waiverTimers.stop(timer);
     };
-  }, [signingUrl, token, signed]);
+  }, [signingUrl, token, signed, api, onChange]);
 
   return (
     <section className="waiver-step" aria-labelledby="waiver-heading">
