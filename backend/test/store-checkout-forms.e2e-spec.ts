@@ -1,4 +1,5 @@
 import { CHECKOUT_MESSAGES, FORM_ANSWER_MESSAGES as M } from '@studio/contracts';
+import { MailService } from '../src/modules/notifications/mail.service';
 import { schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -142,6 +143,52 @@ describe('store checkout: the checkout form', () => {
       { label: 'I accept the studio rules', value: 'Yes' },
       { label: 'Anything else?', value: '' },
     ]);
+  });
+
+  it('the buyer finds their answers on the confirmation page and in the confirmation mail', async () => {
+    const { eventId } = await courseWithForm('ticket');
+    const mailed = jest.spyOn(t.created.app.get(MailService), 'enqueue');
+    const who = buyer();
+    const res = await checkout({
+      event_id: eventId,
+      party_size: 2,
+      ...who,
+      answers: [answer('Ines', { note: 'Left-handed\nBring an apron' }), answer('Ada', { exp: 'y' })],
+    }).expect(201);
+    await t.http.post(`${new URL(res.body.payment_url, 'http://x').pathname}/pay`).type('form').send('').expect(200);
+    const confirmation = new URL(res.body.confirmation_url);
+    const page = await t.http
+      .get(`/api/public/${slug}/orders/${res.body.order_id}`)
+      .query({ token: confirmation.searchParams.get('token') })
+      .expect(200);
+    expect(page.body.answers).toEqual([
+      {
+        ticket: 1,
+        answers: [
+          { label: 'Full name', value: 'Ines Okafor' },
+          { label: 'Mobile', value: '+1 (415) 555-0100' },
+          { label: 'Used a wheel before?', value: 'No' },
+          { label: 'I accept the studio rules', value: 'Yes' },
+          { label: 'Anything else?', value: 'Left-handed\nBring an apron' },
+        ],
+      },
+      expect.objectContaining({ ticket: 2, answers: expect.arrayContaining([{ label: 'Used a wheel before?', value: 'Yes' }]) }),
+    ]);
+    const mail = mailed.mock.calls.map(([m]) => m).find((m) => m.to === who.email && m.subject.startsWith("You're booked"));
+    mailed.mockRestore();
+    expect(mail?.text).toContain(
+      [
+        'Your answers:',
+        'Ticket 1:',
+        '  Full name: Ines Okafor',
+        '  Mobile: +1 (415) 555-0100',
+        '  Used a wheel before?: No',
+        '  I accept the studio rules: Yes',
+        '  Anything else?: Left-handed / Bring an apron',
+        'Ticket 2:',
+        '  Full name: Ada Okafor',
+      ].join('\n'),
+    );
   });
 
   it('refuses answers that break the form with a message under each field, and holds no seat', async () => {

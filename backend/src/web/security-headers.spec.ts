@@ -7,6 +7,8 @@ import {
   storeContentSecurityPolicy,
   storeContentSecurityPolicyHeader,
   STORE_PAGES,
+  DEMO_SIGNING_PAGES,
+  signingOrigins,
 } from './security-headers';
 
 const DEPLOY = join(__dirname, '..', '..', '..', 'deploy');
@@ -91,5 +93,14 @@ describe('Content-Security-Policy', () => {
       expect(body).toContain('proxy_pass http://api;');
       expect(body).not.toContain('security-headers.conf');
     }
+  });
+
+  it("lets the store frame the waiver's signing pages, which any site may frame (the checkout in the overlay)", () => {
+    expect(DEMO_SIGNING_PAGES.test('/api/sign/demo/dsub_0123456789abcdef0123456789abcdef')).toBe(true);
+    expect(DEMO_SIGNING_PAGES.test('/api/admin/submission/remind/1')).toBe(false);
+    const docuseal = loadConfig({ PUBLIC_APP_URL: 'https://app.example.com/', DOCUSEAL_URL: 'https://api.docuseal.com', DOCUSEAL_API_KEY: 'docuseal_key_123' });
+    expect(signingOrigins(docuseal)).toEqual(['https://api.docuseal.com', 'https://app.example.com', 'https://docuseal.com']);
+    expect(storeContentSecurityPolicy(docuseal)['frame-src']).toEqual(["'self'", 'https://api.docuseal.com', 'https://app.example.com', 'https://docuseal.com']);
+    expect(storeContentSecurityPolicy()['frame-src']).toEqual(["'self'"]);
   });
 });

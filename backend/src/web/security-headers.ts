@@ -62,8 +62,10 @@ export function contentSecurityPolicyHeader(config: AppConfig): string {
  * - styles from its one stylesheet (no CSS-in-JS here, so no 'unsafe-inline'); images from this
  *   origin (uploads under /api/media) and data: URLs.
  */
-export function storeContentSecurityPolicy(): Record<string, string[]> {
+export function storeContentSecurityPolicy(config?: AppConfig): Record<string, string[]> {
   return {
+    // The checkout frames the waiver's signing page (issue 21): this app's demo page, or DocuSeal's.
+    'frame-src': ["'self'", ...(config ? signingOrigins(config) : [])],
     'default-src': ["'self'"],
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
@@ -89,13 +91,37 @@ export function demoPaymentContentSecurityPolicy(): Record<string, string[]> {
   return { ...storeContentSecurityPolicy(), 'style-src': ["'self'", "'unsafe-inline'"] };
 }
 
+/**
+ * The origins of the waiver signing pages the store's checkout frames: this app's public address
+ * (the demo signing page) and DocuSeal's signing pages when it is configured (its API address
+ * without a leading api. or a trailing /api, as the adapter derives its sign links).
+ */
+export function signingOrigins(config: AppConfig): string[] {
+  const origins = new Set<string>();
+  if (config.PUBLIC_APP_URL) origins.add(new URL(config.PUBLIC_APP_URL).origin);
+  if (config.DOCUSEAL_URL && config.DOCUSEAL_API_KEY) {
+    const url = new URL(config.DOCUSEAL_URL);
+    origins.add(url.origin);
+    if (url.host.startsWith('api.')) origins.add(`${url.protocol}//${url.host.slice(4)}`);
+  }
+  return [...origins].sort();
+}
+
+/**
+ * The demo provider's waiver signing pages (/api/sign/demo/…): the store's checkout frames them, in
+ * the overlay too, so any site may frame them (frame-ancestors *, no X-Frame-Options), as the demo
+ * payment pages. One script of this origin (signed.js: it tells the framing checkout the waiver is
+ * signed) and one inline <style>.
+ */
+export const DEMO_SIGNING_PAGES = /^\/api\/sign\/demo\//;
+
 const policyHeader = (policy: Record<string, string[]>) =>
   Object.entries(policy)
     .map(([name, values]) => `${name} ${values.join(' ')}`)
     .join('; ');
 
 /** The store's policy as one header value. */
-export const storeContentSecurityPolicyHeader = () => policyHeader(storeContentSecurityPolicy());
+export const storeContentSecurityPolicyHeader = (config?: AppConfig) => policyHeader(storeContentSecurityPolicy(config));
 
 /** The store's pages: /s/{slug} and everything under it. */
 export const STORE_PAGES = /^\/s\/[^/]/i;
@@ -113,7 +139,8 @@ const SHARED_PATHS = /^\/(mfe\/|api\/media\/|checkout-overlay\.js$)/;
  * helmet on every answer of the API process (API, Swagger UI, the shell and remotes when it serves
  * them): the CSP above, nosniff, Referrer-Policy no-referrer, X-Frame-Options DENY, HSTS, COOP.
  * The store's pages (STORE_PAGES) get the store's policy instead, and no X-Frame-Options; so do
- * the demo provider's payment pages (DEMO_PAYMENT_PAGES), with inline styles.
+ * the demo provider's payment pages (DEMO_PAYMENT_PAGES) and waiver signing pages
+ * (DEMO_SIGNING_PAGES), with inline styles.
  * The headers go on the Node response in the adapter's first request hook, before CORS and the
  * middleware: every answer carries them, a preflight or an early 401 included, as on Express.
  */
@@ -126,7 +153,7 @@ export function securityHeaders(
     frameguard: { action: 'deny' },
     crossOriginResourcePolicy: { policy: 'same-origin' },
   }) as (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-  const storePolicy = storeContentSecurityPolicyHeader();
+  const storePolicy = storeContentSecurityPolicyHeader(config);
   const demoPaymentPolicy = policyHeader(demoPaymentContentSecurityPolicy());
   return (req, res, done) =>
     helmetHeaders(req, res, (error?: unknown) => {
@@ -138,7 +165,7 @@ export function securityHeaders(
       if (STORE_PAGES.test(path)) {
         res.setHeader('Content-Security-Policy', storePolicy);
         res.removeHeader('X-Frame-Options');
-      } else if (DEMO_PAYMENT_PAGES.test(path)) {
+      } else if (DEMO_PAYMENT_PAGES.test(path) || DEMO_SIGNING_PAGES.test(path)) {
         res.setHeader('Content-Security-Policy', demoPaymentPolicy);
         res.removeHeader('X-Frame-Options');
       }

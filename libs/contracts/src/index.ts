@@ -41,3 +41,4 @@ export * from './storefront/store.schema';
 export * from './storefront/checkout.schema';
 export * from './storefront/store-rules';
 export * from './storefront/form-answers';
+export * from './storefront/store-waiver';

@@ -5,7 +5,7 @@ import { Layout } from './layout';
 
 /**
  * The booking's page after the checkout (the confirmation link, with the order's token): booked,
- * still waiting for the payment, or not completed.
+ * still waiting for the payment, or not completed; with the checkout form's answers the buyer gave.
  */
 export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
   const session = data.session;
@@ -91,6 +91,24 @@ export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
         <dt>Total</dt>
         <dd>{priceText(data.total_cents)}</dd>
       </dl>
+      {(data.answers ?? []).some((set) => set.answers.length > 0) ? (
+        <section className="checkout-answers" aria-labelledby="answers-heading">
+          <h2 id="answers-heading">Your answers</h2>
+          {(data.answers ?? []).map((set, index) => (
+            <div key={index}>
+              {set.ticket !== null ? <h3>Ticket {set.ticket}</h3> : null}
+              <dl className="answer-list">
+                {set.answers.map((a, i) => (
+                  <div key={i}>
+                    <dt>{a.label}</dt>
+                    <dd>{a.value || '—'}</dd>
+                  </div>
+                ))}
+              </dl>
+            </div>
+          ))}
+        </section>
+      ) : null}
       {data.receipt_url ? (
         <p>
           <a href={data.receipt_url} target="_blank" rel="noopener noreferrer">

@@ -14,6 +14,8 @@ import { navigate } from '../framed';
 import { appLinks } from '../links';
 import type { PageProps } from '../types';
 import { CheckoutFormFields, loadAnswerRules } from './checkout-form';
+import { WaiverStep, type WaiverState } from './checkout-waiver';
+import { STORE_WAIVER_MESSAGES } from '@studio/contracts/src/storefront/store-waiver-messages';
 import { Layout } from './layout';
 
 export interface CheckoutData {
@@ -107,6 +109,9 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const [busy, setBusy] = useState(false);
   // One key per attempt: a retried click replays the same booking instead of making another.
   const [attemptKey, setAttemptKey] = useState<string | null>(null);
+  // The course's waiver, signed in the checkout before paying (a new buyer email starts it again).
+  const [waiver, setWaiver] = useState<WaiverState>({ signed: false, token: null });
+  const waiverWaits = course.requires_waiver && !waiver.signed;
   const form = course.checkout_form ?? null;
   const [answers, setAnswers] = useState<AnswerSet[]>([]);
   const sets = answerSetCount(form, party);
@@ -190,6 +195,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           ...buyer,
           ...(code.trim() ? { discount_code: code.trim() } : {}),
           ...(sets > 0 ? { answers: answersSent() } : {}),
+          ...(waiver.token ? { waiver_token: waiver.token } : {}),
         },
         { 'idempotency-key': key },
       );
@@ -271,7 +277,13 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               autoComplete="email"
               required
               value={buyer.email}
-              onInput={(e) => setBuyer({ ...buyer, email: (e.target as HTMLInputElement).value })}
+              onInput={(e) => {
+                const email = (e.target as HTMLInputElement).value;
+                // The waiver is signed by the buyer of that email: another email signs again.
+                if (email.trim().toLowerCase() !== buyer.email.trim().toLowerCase())
+                  setWaiver({ signed: false, token: null });
+                setBuyer({ ...buyer, email });
+              }}
               {...described('email')}
             />
           </Field>
@@ -282,6 +294,15 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               answers={answers}
               errors={errors}
               onAnswer={answer}
+            />
+          ) : null}
+          {course.requires_waiver ? (
+            <WaiverStep
+              key={buyer.email.trim().toLowerCase()}
+              api={api}
+              eventId={session.event_id}
+              buyer={buyer}
+              onChange={setWaiver}
             />
           ) : null}
           {course.free ? null : (
@@ -320,7 +341,17 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               {message}
             </p>
           ) : null}
-          <button type="submit" className="button" disabled={busy}>
+          {waiverWaits ? (
+            <p className="pay-waits" id="pay-waits">
+              {STORE_WAIVER_MESSAGES.payWaits}
+            </p>
+          ) : null}
+          <button
+            type="submit"
+            className="button"
+            disabled={busy || waiverWaits}
+            {...(waiverWaits ? { 'aria-describedby': 'pay-waits' } : {})}
+          >
             {busy ? 'Booking…' : shownTotal > 0 ? 'Continue to payment' : 'Book now'}
           </button>
         </form>

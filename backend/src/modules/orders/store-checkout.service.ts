@@ -1,3 +1,4 @@
+import { QueryOrder } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
@@ -18,6 +19,10 @@ import {
   type CheckoutResult,
   type PublicOrder,
   productBuyerErrors,
+  STORE_WAIVER_MESSAGES as W,
+  type StoreWaiverRequest,
+  type StoreWaiverStart,
+  type StoreWaiverStatus,
 } from '@studio/contracts';
 import { createEvent } from 'ics';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -32,6 +37,7 @@ import { PaymentsPort } from '../payments/payments.port';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { seatsTaken } from '../scheduling/seats';
 import { StudentsService } from '../students/students.service';
+import { WaiversService } from '../waivers/waivers.service';
 import { OrderFormSubmission } from './entities/order-form-submission.entity';
 import { OrderLine } from './entities/order-line.entity';
 import { Order } from './entities/order.entity';
@@ -75,6 +81,7 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly mail: MailService,
     private readonly products: ProductsService,
     private readonly subscriptions: SubscriptionsService,
+    private readonly waivers: WaiversService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -118,6 +125,22 @@ export class StoreCheckoutService implements OnModuleInit {
 
     const { order, total } = await this.em.transactional(async (em) => {
       const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
+      // The course's waiver, signed by the buyer before paying (in this checkout, or earlier): the
+      // seat then starts signed and no signing link is mailed. The waiver is the buyer's: the
+      // guests of the party (party_size above 1) are seats of the buyer's enrollment, not students,
+      // so they sign nothing here.
+      if (session.required_waiver_id) {
+        const refusal = await this.waivers.checkoutRefusal({
+          organizationId: organization.id,
+          studentId: student.id,
+          templateId: session.required_waiver_id,
+          token: input.waiver_token,
+        });
+        if (refusal) {
+          const message = refusal === 'token' ? W.tokenInvalid : W.notSigned;
+          throw new ApiError(HttpStatus.BAD_REQUEST, message, { waiver_token: message });
+        }
+      }
       // The seats under the session's seat lock; the price is the one read inside it.
       const held = await this.seats.hold(ctx, em, {
         student,
@@ -355,6 +378,30 @@ export class StoreCheckoutService implements OnModuleInit {
     });
   }
 
+  /**
+   * POST waiver (issue 21, step 4): the signing of the session's course's waiver for the buyer
+   * (found by email or created, as the checkout does), started or reused through the waivers
+   * module, or signed when the buyer already signed this waiver.
+   */
+  async waiver(organization: Organization, input: StoreWaiverRequest): Promise<StoreWaiverStart> {
+    const session = await this.requireSession(organization, input.event_id);
+    const templateId = session.required_waiver_id;
+    if (!templateId) throw new ApiError(HttpStatus.BAD_REQUEST, W.notRequired);
+    const ctx = { organizationId: organization.id };
+    const student = await this.em.transactional((em) => this.students.findOrCreateByEmail(ctx, em, input));
+    const started = await this.waivers.startForCheckout({ organizationId: organization.id, studentId: student.id, templateId });
+    return started.signed
+      ? { signed: true, signing_url: null, waiver_token: null }
+      : { signed: false, signing_url: started.signUrl, waiver_token: started.token };
+  }
+
+  /** GET waiver/status: the signing named by the token, in this store; 404 for any other token. */
+  async waiverStatus(organization: Organization, token: string): Promise<StoreWaiverStatus> {
+    const submission = await this.waivers.checkoutSubmission(organization.id, token);
+    if (!submission) throw notFound(W.notFound);
+    return { status: submission.status, signed: submission.status === 'completed' };
+  }
+
   /** The order as its buyer sees it, for whoever holds its token; anything else is 404. */
   async order(organization: Organization, orderId: string, token: string): Promise<PublicOrder> {
     const em = this.em.fork();
@@ -369,6 +416,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const session = order.eventId
       ? await storeSession(em, organization.id, order.eventId, { bookable: false })
       : null;
+    const answers = await this.answerSets(em, organization.id, order.id);
     const subtotal = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
     const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
     const productLine = lines.find((l) => l.kind === 'product' && l.productId);
@@ -411,7 +459,21 @@ export class StoreCheckoutService implements OnModuleInit {
           }
         : null,
       receipt_url: order.receiptUrl ?? null,
+      answers,
     };
+  }
+
+  /** The checkout form's answers kept with the order: the order's set first, then ticket by ticket. */
+  private async answerSets(em: EntityManager, organizationId: string, orderId: string) {
+    const sets = await em.find(
+      OrderFormSubmission,
+      { order: orderId, organization: organizationId },
+      { orderBy: { ticket: QueryOrder.ASC_NULLS_FIRST, createdAt: 'asc', id: 'asc' } },
+    );
+    return sets.map((f) => ({
+      ticket: f.ticket ?? null,
+      answers: f.answers.map((a) => ({ label: a.label, value: a.value })),
+    }));
   }
 
   /**
@@ -529,6 +591,7 @@ export class StoreCheckoutService implements OnModuleInit {
         '',
         `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
         ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
+        ...answerLines(await this.answerSets(em, organizationId, order.id)),
         '',
         order.organization.name,
       ].join('\n'),
@@ -615,4 +678,19 @@ const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 function renewalText(cents: number, unit: string, count: number): string {
   const singular = unit.replace(/s$/, '');
   return `${formatCents(cents)} every ${count === 1 ? singular : `${count} ${unit}`}`;
+}
+
+/** The answers in the confirmation mail: "Your answers", then label: value (per ticket, under Ticket N). */
+function answerLines(sets: { ticket: number | null; answers: { label: string; value: string }[] }[]): string[] {
+  if (!sets.some((set) => set.answers.length > 0)) return [];
+  const lines = ['', 'Your answers:'];
+  for (const set of sets) {
+    if (set.ticket !== null) lines.push(`Ticket ${set.ticket}:`);
+    for (const a of set.answers) {
+      // A multi-line answer stays on its line; an unanswered field shows a dash.
+      const value = a.value.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).join(' / ') || '—';
+      lines.push(`${set.ticket !== null ? '  ' : ''}${oneLine(a.label)}: ${value}`);
+    }
+  }
+  return lines;
 }

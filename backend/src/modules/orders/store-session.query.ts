@@ -21,6 +21,8 @@ export interface StoreSessionRow {
   /** The course's checkout form: how it is collected and its fields as the builder stored them. */
   form_collection_type: FormCollectionType;
   form_fields: CheckoutFormField[] | null;
+  /** The waiver template the course requires the buyer to sign, or null. */
+  required_waiver_id: string | null;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function storeSession(
   const [row] = await em.execute<StoreSessionRow[]>(
     `select e.id as event_id, e.name, e.price_cents, e.starts_at, e.ends_at, e.capacity,
             a.id as activity_id, a.name as activity_name,
-            (a.price_type = 'free' or e.price_cents = 0) as free, a.auto_email, a.form_collection_type,
+            (a.price_type = 'free' or e.price_cents = 0) as free, a.auto_email, a.form_collection_type, a.required_waiver_id,
             (select f.fields from checkout_form f where f.id = a.required_form_id) as form_fields,
             l.name as location_name, l.address, l.timezone, l.online, e.meeting_join_url
        from event e

@@ -9,6 +9,7 @@ import { Student } from '../students/student.entity';
 import { likeEscape } from '../students/students.service';
 import { SORT_SQL } from './enrollment-columns';
 import { EnrollmentQuery } from './enrollment-query';
+import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
 import { EnrollmentEvents } from './enrollment-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
@@ -147,6 +148,7 @@ export class EnrollmentsService {
     private readonly em: EntityManager,
     private readonly removalHooks: EnrollmentRemovalHooks,
     private readonly events: EnrollmentEvents,
+    private readonly waiverHooks: EnrollmentWaiverHooks,
   ) {}
 
   /**
@@ -181,7 +183,8 @@ export class EnrollmentsService {
    * THE writer of a new seat, for every way one is taken (enroll, a sale on another platform, a paid
    * payment link's hold): the enrollment row, and its enrollment.created published in the same
    * transaction (the outbox). The caller holds the session's seat lock and has applied seatRefusal.
-   * A course that requires a waiver starts the seat's waiver as pending; the waivers module moves it on.
+   * A course that requires a waiver starts the seat's waiver as pending (signed when the student
+   * already signed it: EnrollmentWaiverHooks); the waivers module moves it on.
    */
   async createSeat(
     em: EntityManager,
@@ -189,11 +192,18 @@ export class EnrollmentsService {
     seat: { eventId: string; studentId: string; requiredWaiverId: string | null; guestCount?: number; orderId?: string | null },
   ): Promise<string> {
     const id = randomUUID();
+    // A student who already signed the course's waiver (in the store's checkout, or for an earlier
+    // seat) starts signed: the waivers module then links that signature and mails nothing.
+    const waiverStatus = !seat.requiredWaiverId
+      ? 'not_required'
+      : (await this.waiverHooks.alreadySigned(em, organizationId, seat.studentId, seat.requiredWaiverId))
+        ? 'signed'
+        : 'pending';
     try {
       await em.execute(
         `insert into enrollment (id, organization_id, event_id, student_id, guest_count, status, waiver_status, order_id, created_at)
          values (?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-        [id, organizationId, seat.eventId, seat.studentId, seat.guestCount ?? 0, seat.requiredWaiverId ? 'pending' : 'not_required', seat.orderId ?? null, new Date()],
+        [id, organizationId, seat.eventId, seat.studentId, seat.guestCount ?? 0, waiverStatus, seat.orderId ?? null, new Date()],
       );
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);

@@ -7,6 +7,7 @@ import { EnrollmentEvents } from './enrollment-events';
 import { SessionEvents } from './session-events';
 import { EnrollmentExportService } from './enrollment-export.service';
 import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
+import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
 import { EnrollmentsController } from './enrollments.controller';
 import { EnrollmentsService } from './enrollments.service';
 import { Enrollment } from './entities/enrollment.entity';
@@ -35,6 +36,7 @@ import { TagsService } from './tags.service';
     TagsService,
     EnrollmentExportService,
     EnrollmentRemovalHooks,
+    EnrollmentWaiverHooks,
     EnrollmentEvents,
     SessionEvents,
     { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
@@ -44,6 +46,7 @@ import { TagsService } from './tags.service';
     EventsService,
     EnrollmentsService,
     EnrollmentRemovalHooks,
+    EnrollmentWaiverHooks,
     EnrollmentEvents,
     SessionEvents,
     COURSE_SCHEDULE_READER,

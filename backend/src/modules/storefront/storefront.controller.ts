@@ -8,7 +8,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CHECKOUT_MESSAGES, STORE_MESSAGES } from '@studio/contracts';
+import { CHECKOUT_MESSAGES, STORE_MESSAGES, STORE_WAIVER_MESSAGES } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
@@ -23,6 +23,10 @@ import {
   PublicOrderDto,
   PublicProductDto,
   PublicStoreDto,
+  StoreWaiverRequestDto,
+  StoreWaiverStartDto,
+  StoreWaiverStatusDto,
+  WaiverTokenQueryDto,
 } from './storefront.dto';
 import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 import { Idempotent } from '../../common/idempotency/idempotency.interceptor';
@@ -120,7 +124,11 @@ export class StorefrontController {
     summary:
       'Books a party in a session (event_id), or buys a product (product_id): a session\'s seats are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once',
     description:
-      'The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged.',
+      'The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer\'s signature first (POST waiver, then waiver_token here): without it 400 "' +
+      STORE_WAIVER_MESSAGES.notSigned +
+      '"; a token of another buyer, waiver or store 400 "' +
+      STORE_WAIVER_MESSAGES.tokenInvalid +
+      '". The seat then starts with its waiver signed.',
   })
   @ApiInvalidBody()
   @ApiNotFoundResponse({
@@ -135,6 +143,40 @@ export class StorefrontController {
   @ZodResponse({ status: 201, type: CheckoutResultDto })
   checkout(@CurrentStore() store: Organization, @Body() body: CheckoutDto) {
     return this.checkouts.checkout(store, body);
+  }
+
+  @Post('waiver')
+  @HttpCode(200)
+  @UseGuards(StoreGuard)
+  @SLUG_PARAM
+  @ApiOperation({
+    summary: "Starts (or reuses) the buyer's signing of the session's course's waiver, before payment",
+    description:
+      'The buyer is found by email (case-insensitive) or created, as the checkout does. Answers the signing page to frame in the checkout and the secret waiver_token to send with the checkout; nothing is mailed. A buyer who already signed this waiver answers signed: true and signs nothing. ' +
+      `A course that requires no waiver: 400 "${STORE_WAIVER_MESSAGES.notRequired}".`,
+  })
+  @ApiInvalidBody()
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
+  })
+  @ZodResponse({ status: 200, type: StoreWaiverStartDto })
+  waiver(@CurrentStore() store: Organization, @Body() body: StoreWaiverRequestDto) {
+    return this.checkouts.waiver(store, body);
+  }
+
+  @Get('waiver/status')
+  @UseGuards(StoreGuard)
+  @SLUG_PARAM
+  @ApiOperation({ summary: 'Whether the waiver signing named by its token is done (the checkout page polls it)' })
+  @ApiInvalidQuery()
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: `${STORE_MESSAGES.storeNotFound}, or ${STORE_WAIVER_MESSAGES.notFound}`,
+  })
+  @ZodResponse({ status: 200, type: StoreWaiverStatusDto })
+  waiverStatus(@CurrentStore() store: Organization, @Query() query: WaiverTokenQueryDto) {
+    return this.checkouts.waiverStatus(store, query.token);
   }
 
   @Get('orders/:order_id')

@@ -7,6 +7,10 @@ import {
   publicOrderSchema,
   publicProductSchema,
   publicStoreSchema,
+  storeWaiverRequestSchema,
+  storeWaiverStartSchema,
+  storeWaiverStatusSchema,
+  waiverTokenSchema,
 } from '@studio/contracts';
 import { z } from 'zod';
 import { createZodDto } from '../../common/zod-dto';
@@ -23,3 +27,8 @@ export class PublicOrderDto extends createZodDto(publicOrderSchema) {}
 export class OrderTokenQueryDto extends createZodDto(
   z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Order not found') }),
 ) {}
+export class StoreWaiverRequestDto extends createZodDto(storeWaiverRequestSchema) {}
+export class StoreWaiverStartDto extends createZodDto(storeWaiverStartSchema) {}
+export class StoreWaiverStatusDto extends createZodDto(storeWaiverStatusSchema) {}
+/** The waiver signing's secret token, as POST waiver answered it. */
+export class WaiverTokenQueryDto extends createZodDto(z.strictObject({ token: waiverTokenSchema })) {}

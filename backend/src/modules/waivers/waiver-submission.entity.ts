@@ -23,7 +23,8 @@ export class WaiverSubmission {
     | 'createdAt'
     | 'completedAt'
     | 'lastRemindedAt'
-    | 'withdrawnAt';
+    | 'withdrawnAt'
+    | 'checkoutTokenHash';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -81,6 +82,13 @@ export class WaiverSubmission {
    */
   @Property({ type: 'timestamptz', nullable: true })
   withdrawnAt?: Date | null;
+
+  /**
+   * A request made in the store's checkout (before payment, no enrollment yet): the SHA-256 of the
+   * secret token the buyer's page holds and sends with the checkout. Null otherwise.
+   */
+  @Property({ type: 'text', nullable: true })
+  checkoutTokenHash?: string | null;
 }
 
 /** A waiver template's counterpart at a provider (created on first use). */

@@ -1,6 +1,6 @@
 import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DOCUMENT_URL_PATTERN, WAIVER_MESSAGES as M, REMINDER_INTERVAL_MS, type WaiverSubmission as WaiverSubmissionOut, type WaiverSummary } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
@@ -15,6 +15,7 @@ import { EsignPort, EsignWebhookEvent } from './esign.port';
 import { EsignTemplate, WaiverSubmission } from './waiver-submission.entity';
 
 export const WAIVER_QUEUE = 'waivers';
+const checkoutTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const SEND_JOB = 'send-waiver';
 const REMIND_JOB = 'remind-waiver';
 const ARCHIVE_JOB = 'archive-waiver';
@@ -62,6 +63,24 @@ export class WaiversService implements OnModuleInit {
    */
   async requestForEnrollment(input: { organizationId: string; studentId: string; enrollmentId: string | null; templateId: string; createdAt?: Date }): Promise<WaiverSubmission> {
     const em = this.em.fork();
+    // A student who already signed this waiver (in the store's checkout, or for an earlier seat) is
+    // not asked again: the signature is linked to the seat when it has none, the seat is signed, no mail.
+    const own = input.enrollmentId ? await em.findOne(WaiverSubmission, { enrollmentId: input.enrollmentId }) : null;
+    if (!own) {
+      const signed = await this.signedSubmission(em, input.organizationId, input.studentId, input.templateId);
+      if (signed) {
+        if (input.enrollmentId) {
+          await em.execute(
+            `update waiver_submission set enrollment_id = ?
+              where id = ? and enrollment_id is null
+                and not exists (select 1 from waiver_submission o where o.enrollment_id = ?)`,
+            [input.enrollmentId, signed.id, input.enrollmentId],
+          );
+          await this.enrollments.setWaiverStatus(input.organizationId, input.enrollmentId, 'signed');
+        }
+        return signed;
+      }
+    }
     const id = randomUUID();
     const [row] = await em.execute<{ id: string }[]>(
       `insert into waiver_submission (id, organization_id, student_id, enrollment_id, template_id, status, provider, created_at)
@@ -77,6 +96,86 @@ export class WaiversService implements OnModuleInit {
       await this.queue.add<WaiverJob>(WAIVER_QUEUE, SEND_JOB, { submissionId: submission.id }, { jobId: `waiver-send-${submission.id}` });
     }
     return submission;
+  }
+
+  /** The student's completed signature of this waiver template in the organization, if any (the latest). */
+  private async signedSubmission(em: EntityManager, organizationId: string, studentId: string, templateId: string): Promise<WaiverSubmission | null> {
+    return em.findOne(
+      WaiverSubmission,
+      { organizationId, studentId, templateId, status: 'completed' },
+      { orderBy: { completedAt: 'desc' } },
+    );
+  }
+
+  /** Whether the student signed this waiver template (EnrollmentWaiverHooks: a new seat starts signed). */
+  async hasSigned(em: EntityManager, organizationId: string, studentId: string, templateId: string): Promise<boolean> {
+    const rows = await em.execute<{ one: number }[]>(
+      `select 1 as one from waiver_submission
+        where organization_id = ? and student_id = ? and template_id = ? and status = 'completed' limit 1`,
+      [organizationId, studentId, templateId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The store's checkout (issue 21): the buyer signs the course's waiver before paying, framed in
+   * the checkout. Answers signed when the buyer already signed this waiver; otherwise a signature
+   * request without enrollment (the buyer's pending one of this waiver is reused), made at the
+   * provider now, with no mail (the buyer is on the page), and a new secret token naming it (kept
+   * hashed; an earlier token of the request stops working).
+   */
+  async startForCheckout(input: { organizationId: string; studentId: string; templateId: string }): Promise<{ signed: true } | { signed: false; signUrl: string; token: string }> {
+    const em = this.em.fork();
+    if (await this.hasSigned(em, input.organizationId, input.studentId, input.templateId)) return { signed: true };
+    let submission = await em.findOne(
+      WaiverSubmission,
+      {
+        organizationId: input.organizationId,
+        studentId: input.studentId,
+        templateId: input.templateId,
+        enrollmentId: null,
+        status: 'pending',
+        withdrawnAt: null,
+        provider: this.esign.provider,
+        checkoutTokenHash: { $ne: null },
+      },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    if (!submission) {
+      submission = em.create(WaiverSubmission, {
+        organizationId: input.organizationId,
+        studentId: input.studentId,
+        templateId: input.templateId,
+        provider: this.esign.provider,
+        checkoutTokenHash: checkoutTokenHash(randomBytes(32).toString('base64url')),
+      });
+      await em.flush();
+    }
+    const requested = await this.ensureRequested(submission.id);
+    if (!requested?.signUrl) throw new Error(`Waiver request ${submission.id} has no sign URL`);
+    const token = randomBytes(32).toString('base64url');
+    await em.execute(`update waiver_submission set checkout_token_hash = ? where id = ?`, [checkoutTokenHash(token), submission.id]);
+    return { signed: false, signUrl: requested.signUrl, token };
+  }
+
+  /** The checkout's signature request named by its token, in the organization; null for any other token. */
+  async checkoutSubmission(organizationId: string, token: string): Promise<WaiverSubmission | null> {
+    return this.em.fork().findOne(WaiverSubmission, { organizationId, checkoutTokenHash: checkoutTokenHash(token) });
+  }
+
+  /**
+   * Whether a checkout of a course requiring this waiver may go on for the student: with a token,
+   * it must name a signature request of this student for this waiver in the organization
+   * ('token' otherwise) that is completed, or the student signed it otherwise; without, the
+   * student must have signed it ('unsigned' otherwise). Null when it may.
+   */
+  async checkoutRefusal(input: { organizationId: string; studentId: string; templateId: string; token?: string }): Promise<'token' | 'unsigned' | null> {
+    if (input.token) {
+      const submission = await this.checkoutSubmission(input.organizationId, input.token);
+      if (!submission || submission.studentId !== input.studentId || submission.templateId !== input.templateId) return 'token';
+      if (submission.status === 'completed') return null;
+    }
+    return (await this.hasSigned(this.em.fork(), input.organizationId, input.studentId, input.templateId)) ? null : 'unsigned';
   }
 
   /**

@@ -1308,9 +1308,46 @@ export interface paths {
         put?: never;
         /**
          * Books a party in a session (event_id), or buys a product (product_id): a session's seats are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once
-         * @description The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged.
+         * @description The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer's signature first (POST waiver, then waiver_token here): without it 400 "Sign the waiver before paying"; a token of another buyer, waiver or store 400 "This waiver signature does not belong to this checkout: sign the waiver again". The seat then starts with its waiver signed.
          */
         post: operations["StorefrontController_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/waiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts (or reuses) the buyer's signing of the session's course's waiver, before payment
+         * @description The buyer is found by email (case-insensitive) or created, as the checkout does. Answers the signing page to frame in the checkout and the secret waiver_token to send with the checkout; nothing is mailed. A buyer who already signed this waiver answers signed: true and signs nothing. A course that requires no waiver: 400 "This course requires no waiver".
+         */
+        post: operations["StorefrontController_waiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/waiver/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the waiver signing named by its token is done (the checkout page polls it) */
+        get: operations["StorefrontController_waiverStatus"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2973,6 +3010,7 @@ export interface components {
                     last_name: string;
                 } | null;
             }[];
+            waiver_token?: string;
         };
         CheckoutResultDto_Output: {
             /** Format: uuid */
@@ -2984,6 +3022,26 @@ export interface components {
             payment_url: string | null;
             confirmation_url: string;
             hold_expires_at: string | null;
+        };
+        StoreWaiverRequestDto: {
+            /** Format: uuid */
+            event_id: string;
+            first_name: string;
+            last_name: string;
+            email: string;
+        };
+        StoreWaiverStartDto_Output: {
+            /** @description True when the buyer already signed this waiver: nothing to sign, the checkout goes on */
+            signed: boolean;
+            /** @description The signing page, to show framed in the checkout; null when signed */
+            signing_url: string | null;
+            /** @description The signing's secret token, sent with the checkout and to the status call; null when signed */
+            waiver_token: string | null;
+        };
+        StoreWaiverStatusDto_Output: {
+            /** @enum {string} */
+            status: "pending" | "completed" | "expired";
+            signed: boolean;
         };
         PublicOrderDto_Output: {
             order_number: number;
@@ -3022,6 +3080,13 @@ export interface components {
                 image_url: string | null;
             } | null;
             receipt_url: string | null;
+            answers: {
+                ticket: number | null;
+                answers: {
+                    label: string;
+                    value: string;
+                }[];
+            }[];
         };
         DashboardLinkDto: {
             /** @description one-time link (valid 60 s) that opens the dashboard in a browser */
@@ -8121,6 +8186,119 @@ export interface operations {
             };
             /** @description The payment could not be started. Please try again in a moment. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_waiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoreWaiverRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreWaiverStartDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_waiverStatus: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreWaiverStatusDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Waiver signing not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,7 @@ import { discountCents, isDiscountInWindow, type DiscountRule } from '../discoun
 
 import { MAX_PARTY_SIZE } from './store-rules';
 import { formAnswersInputSchema } from './form-answers';
+import { waiverTokenSchema } from './store-waiver';
 
 export const CHECKOUT_MESSAGES = {
   itemRequired: 'Choose a session to book',
@@ -78,6 +79,8 @@ export const checkoutSchema = z
     email: studentCreateSchema.shape.email,
     /** The checkout form's answers (formAnswersSchema checks them against the course's form). */
     answers: formAnswersInputSchema.optional(),
+    /** The waiver's signing token (POST waiver), when the course requires a waiver the buyer had to sign. */
+    waiver_token: waiverTokenSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.event_id && value.product_id) {
@@ -169,6 +172,13 @@ export const publicOrderSchema = z.object({
     })
     .nullable(),
   receipt_url: z.string().nullable(),
+  /** The checkout form's answers the buyer gave: one set per order (ticket null) or one per ticket. */
+  answers: z.array(
+    z.object({
+      ticket: z.number().int().nullable(),
+      answers: z.array(z.object({ label: z.string(), value: z.string() })),
+    }),
+  ),
 });
 export type PublicOrder = z.infer<typeof publicOrderSchema>;
 

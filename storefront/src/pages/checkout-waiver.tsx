@@ -1,0 +1,146 @@
+import type { StoreWaiverStart, StoreWaiverStatus } from '@studio/contracts';
+import {
+  STORE_WAIVER_MESSAGES as W,
+  WAIVER_SIGNED_EVENT,
+} from '@studio/contracts/src/storefront/store-waiver-messages';
+import { useEffect, useRef, useState } from 'react';
+
+/** Where the step stands: signed with the signing's token (null when the buyer had signed before). */
+export interface WaiverState {
+  signed: boolean;
+  token: string | null;
+}
+
+/** How often the page asks the store whether the framed signing is done (when no message came). */
+export const WAIVER_POLL_MS = 3000;
+/** The timers of the polling (a test drives them). */
+export const waiverTimers = {
+  every: (fn: () => void, ms: number) => setInterval(fn, ms) as unknown as number,
+  stop: (id: number) => clearInterval(id),
+};
+
+async function call<T>(url: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new Error('The store could not be reached. Check your connection and try again.');
+  }
+  const answer = (await response.json().catch(() => ({}))) as T & { message?: string };
+  if (!response.ok) throw new Error(answer.message ?? 'Something went wrong. Please try again.');
+  return answer;
+}
+
+/**
+ * The checkout's waiver step (issue 21, step 4), for a course that requires a waiver: the buyer
+ * (named above) starts the signing, reads and signs the waiver in the framed signing page (the demo
+ * page or DocuSeal's form), and the page learns it is signed from the frame's message (only from
+ * the frame, at the signing page's origin, and then confirmed by the store) or, failing that, by
+ * asking the store every few seconds. A buyer who signed this waiver before has nothing to sign.
+ */
+export function WaiverStep({
+  api,
+  eventId,
+  buyer,
+  onChange,
+}: {
+  api: string;
+  eventId: string;
+  buyer: { first_name: string; last_name: string; email: string };
+  onChange: (state: WaiverState) => void;
+}) {
+  const [signingUrl, setSigningUrl] = useState<string | null>(null);
+  const [token, setToken] = useState<string | null>(null);
+  const [signed, setSigned] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+
+  const start = async () => {
+    setError(null);
+    if (!buyer.first_name.trim() || !buyer.last_name.trim() || !buyer.email.trim()) {
+      setError(W.needBuyer);
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await call<StoreWaiverStart>(`${api}/waiver`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event_id: eventId, ...buyer }),
+      });
+      if (answer.signed) {
+        setSigned(true);
+        onChange({ signed: true, token: null });
+      } else {
+        setSigningUrl(answer.signing_url);
+        setToken(answer.waiver_token);
+      }
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // While the buyer signs: the frame's message, or the store asked every few seconds.
+  useEffect(() => {
+    if (!signingUrl || !token || signed) return undefined;
+    let done = false;
+    const check = async () => {
+      try {
+        const status = await call<StoreWaiverStatus>(`${api}/waiver/status?token=${encodeURIComponent(token)}`);
+        if (status.signed && !done) {
+          done = true;
+          setSigned(true);
+          onChange({ signed: true, token });
+        }
+      } catch {
+        // Asked again at the next tick.
+      }
+    };
+    const origin = new URL(signingUrl, window.location.href).origin;
+    const onMessage = (event: MessageEvent) => {
+      if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
+      // The demo page names its message; DocuSeal's form posts its own: either way the store decides.
+      const data = event.data as { type?: string } | null;
+      if (data && typeof data === 'object' && data.type && data.type !== WAIVER_SIGNED_EVENT && !/complete/i.test(data.type)) return;
+      void check();
+    };
+    window.addEventListener('message', onMessage);
+    const timer = waiverTimers.every(() => void check(), WAIVER_POLL_MS);
+    return () => {
+      done = true;
+      window.removeEventListener('message', onMessage);
+      waiverTimers.stop(timer);
+    };
+  }, [signingUrl, token, signed, api, onChange]);
+
+  return (
+    <section className="waiver-step" aria-labelledby="waiver-heading">
+      <h2 id="waiver-heading">Waiver</h2>
+      {signed ? (
+        <p className="waiver-signed" role="status">
+          {W.signed}
+        </p>
+      ) : signingUrl ? (
+        <>
+          <p>Read the waiver and sign it below. Payment opens once it is signed.</p>
+          <iframe ref={frame} className="waiver-frame" title={W.frameTitle} src={signingUrl} />
+        </>
+      ) : (
+        <>
+          <p>This course requires a signed waiver. Read and sign it here before paying.</p>
+          <button type="button" className="button secondary" onClick={() => void start()} disabled={busy}>
+            {busy ? 'Opening the waiver…' : 'Read and sign the waiver'}
+          </button>
+        </>
+      )}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
