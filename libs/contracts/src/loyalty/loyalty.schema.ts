@@ -46,9 +46,18 @@ export function centsToPoints(cents: number): number {
 
 /**
  * Why a balance changed: earned on a paid order, set by an admin, spent, taken back by a full refund,
- * or given back when that refund failed at the payment provider (the money stayed with the studio).
+ * or given back when that refund failed at the payment provider (the money stayed with the studio);
+ * points redeemed at the store's checkout are given back (redemption_returned) when that order fails
+ * or is refunded in full.
  */
-export const LOYALTY_REASONS = ['earned', 'adjusted', 'redeemed', 'refund_reversal', 'refund_failed'] as const;
+export const LOYALTY_REASONS = [
+  'earned',
+  'adjusted',
+  'redeemed',
+  'refund_reversal',
+  'refund_failed',
+  'redemption_returned',
+] as const;
 export type LoyaltyReason = (typeof LOYALTY_REASONS)[number];
 
 export const LOYALTY_REASON_LABELS: Record<LoyaltyReason, string> = {
@@ -57,6 +66,7 @@ export const LOYALTY_REASON_LABELS: Record<LoyaltyReason, string> = {
   redeemed: 'Redeemed',
   refund_reversal: 'Reversed by a refund',
   refund_failed: 'Restored after a failed refund',
+  redemption_returned: 'Given back: the order was not completed or was refunded',
 };
 
 /** The largest balance an admin may set (a bound, so no number overflows its column). */

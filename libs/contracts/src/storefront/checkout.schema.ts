@@ -3,6 +3,7 @@ import { ORDER_STATUSES } from '../orders/order.schema';
 import { studentCreateSchema } from '../students/student.schema';
 import { safeText } from '../safe-input';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
+import { POINTS_PER_DOLLAR, pointsToCents } from '../loyalty/loyalty.schema';
 
 /*
  * The store's checkout (issue 21): what a buyer sends and what the server answers. The total is
@@ -31,7 +32,29 @@ export const CHECKOUT_MESSAGES = {
   paymentFailed: 'The payment could not be started. Please try again in a moment.',
   orderNotFound: 'Order not found',
   answersInvalid: 'Check the answers to the checkout form',
+  /* Loyalty points at the checkout (step 6). */
+  pointsTitle: 'Use your points',
+  pointsEmailFirst: 'Enter your email above first',
+  pointsCodeSent: 'If this email has points here, we sent it a 6-digit code. It is valid for 10 minutes.',
+  pointsCodeFormat: 'Enter the 6-digit code from the email',
+  pointsCodeWrong: 'This code is wrong or has expired. Ask for a new code.',
+  pointsTokenInvalid: 'Your points code has expired. Ask for a new code.',
+  pointsTokenOtherEmail: 'Your points belong to another email address',
+  pointsNeedCode: 'Check your email code to use points',
+  pointsAmount: 'Points must be a whole number, 0 or more',
+  pointsNotActive: 'Points cannot be used at this store now',
+  pointsInsufficient: (balance: number) =>
+    `You have only ${balance.toLocaleString('en-US')} points`,
 } as const;
+
+/** A one-time points code: this many digits, valid this long, void after this many wrong tries. */
+export const POINTS_CODE_DIGITS = 6;
+export const POINTS_CODE_TTL_MINUTES = 10;
+export const POINTS_CODE_MAX_TRIES = 5;
+/** The proof a verified code gives: valid this long (the rest of the checkout). */
+export const POINTS_TOKEN_TTL_MINUTES = 30;
+/** The most points one checkout may name (a bound, so no number overflows a column). */
+export const MAX_REDEEM_POINTS = 100_000_000;
 
 const discountCode = safeText({ error: CHECKOUT_MESSAGES.codeUnknown })
   .trim()
@@ -49,6 +72,15 @@ export const checkoutQuoteSchema = z.strictObject({
     .max(MAX_PARTY_SIZE, CHECKOUT_MESSAGES.partySize)
     .default(1),
   discount_code: discountCode,
+  /** The proof from POST points/verify: only with it are points redeemed. */
+  points_token: z.string({ error: CHECKOUT_MESSAGES.pointsTokenInvalid }).trim().max(200, CHECKOUT_MESSAGES.pointsTokenInvalid).optional().transform((v) => v || undefined),
+  /** Points to spend (100 points = $1.00); checked against the balance only with points_token. */
+  redeem_points: z
+    .number({ error: CHECKOUT_MESSAGES.pointsAmount })
+    .int(CHECKOUT_MESSAGES.pointsAmount)
+    .min(0, CHECKOUT_MESSAGES.pointsAmount)
+    .max(MAX_REDEEM_POINTS, CHECKOUT_MESSAGES.pointsAmount)
+    .optional(),
 });
 export type CheckoutQuoteInput = z.input<typeof checkoutQuoteSchema>;
 export type CheckoutQuotePayload = z.output<typeof checkoutQuoteSchema>;
@@ -80,6 +112,9 @@ export const checkoutQuoteResultSchema = z.object({
   total_cents: cents,
   /** The code applied, or null. */
   discount_code: z.string().nullable(),
+  /** Points spent on this total (capped at the total after the discount), and what they are worth. */
+  points_redeemed: z.number().int(),
+  points_cents: cents,
   seats_left: z.number().int(),
 });
 export type CheckoutQuote = z.infer<typeof checkoutQuoteResultSchema>;
@@ -124,6 +159,40 @@ export const publicOrderSchema = z.object({
 });
 export type PublicOrder = z.infer<typeof publicOrderSchema>;
 
+const pointsEmail = studentCreateSchema.shape.email;
+
+/** POST /api/public/{slug}/points/code: mail a one-time code to a student's email. */
+export const pointsCodeRequestSchema = z.strictObject({ email: pointsEmail });
+export type PointsCodeRequest = z.input<typeof pointsCodeRequestSchema>;
+
+/** The same answer whatever the email (no one learns who is a student). */
+export const pointsCodeSentSchema = z.object({ message: z.string() });
+
+/** POST /api/public/{slug}/points/verify: the code from the mail. */
+export const pointsVerifySchema = z.strictObject({
+  email: pointsEmail,
+  code: z
+    .string({ error: CHECKOUT_MESSAGES.pointsCodeFormat })
+    .trim()
+    .regex(new RegExp(`^\\d{${POINTS_CODE_DIGITS}}$`), CHECKOUT_MESSAGES.pointsCodeFormat),
+});
+export type PointsVerifyInput = z.input<typeof pointsVerifySchema>;
+
+/** The proof (points_token for the quote and checkout) and the balance. */
+export const pointsBalanceSchema = z.object({
+  points_token: z.string(),
+  expires_at: z.string(),
+  points: z.number().int(),
+  value_cents: cents,
+});
+export type PointsBalance = z.infer<typeof pointsBalanceSchema>;
+
+/** "1,250 points ($12.50)". */
+export function pointsWithValue(points: number): string {
+  const value = pointsToCents(points);
+  return `${points.toLocaleString('en-US')} ${points === 1 ? 'point' : 'points'} ($${(value / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })})`;
+}
+
 /** Why a code gives nothing to a cart at an instant, or null when it applies (one rule, both sides). */
 export function discountRefusal(rule: DiscountRule, activityId: string | null, at: Date): string | null {
   if (!isDiscountInWindow(rule, at)) {
@@ -144,7 +213,16 @@ export function priceParty(input: {
   partySize: number;
   rule: DiscountRule | null;
   at: Date;
-}): { line: z.infer<typeof checkoutLineSchema>; subtotal: number; discount: number; total: number } {
+  /** Points the buyer asks to spend (already checked against the balance); none when absent. */
+  redeemPoints?: number;
+}): {
+  line: z.infer<typeof checkoutLineSchema>;
+  subtotal: number;
+  discount: number;
+  pointsRedeemed: number;
+  pointsCents: number;
+  total: number;
+} {
   const subtotal = input.unitPriceCents * input.partySize;
   const discount = input.rule
     ? discountCents(
@@ -159,6 +237,8 @@ export function priceParty(input: {
         input.at,
       )
     : 0;
+  const afterDiscount = subtotal - discount;
+  const redeemed = redeemPoints(afterDiscount, input.redeemPoints ?? 0);
   return {
     line: {
       description: input.description,
@@ -168,6 +248,19 @@ export function priceParty(input: {
     },
     subtotal,
     discount,
-    total: subtotal - discount,
+    ...redeemed,
+    total: afterDiscount - redeemed.pointsCents,
   };
+}
+
+/**
+ * The points step: what spending `points` takes off `totalCents` (100 points = $1.00, whole cents
+ * rounded down), never below $0.00: the points spent are capped at what the total needs.
+ */
+export function redeemPoints(totalCents: number, points: number): { pointsRedeemed: number; pointsCents: number } {
+  const asked = Math.max(0, Math.floor(points));
+  const cents = Math.min(Math.max(0, totalCents), pointsToCents(asked));
+  // The fewest points worth those cents (all of them when they are worth less than the total).
+  const spent = cents === pointsToCents(asked) ? asked : Math.ceil((cents * POINTS_PER_DOLLAR) / 100);
+  return { pointsRedeemed: cents === 0 ? 0 : spent, pointsCents: cents };
 }
