@@ -39,6 +39,7 @@ const NAMES = [
   'Migration20261127000000_store_slug',
   'Migration20261127010000_store_checkout',
   'Migration20261127020000_order_form_submission',
+  'Migration20261127030000_store_points',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

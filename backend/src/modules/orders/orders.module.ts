@@ -27,6 +27,7 @@ import { OrderEventsModule } from './order-events.module';
 import { StudentOrdersQuery } from './student-orders.query';
 import { StoreCheckoutService } from './store-checkout.service';
 import { DiscountsModule } from '../discounts/discounts.module';
+import { LoyaltyModule } from '../loyalty/loyalty.module';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -40,6 +41,7 @@ import { DiscountsModule } from '../discounts/discounts.module';
     ProductsModule,
     OrderEventsModule,
     DiscountsModule,
+    LoyaltyModule,
   ],
   controllers: [
     OrdersController,

@@ -7,6 +7,7 @@ import {
   formatDateTime,
   zoneAbbreviation,
   priceParty,
+  pointsToCents,
   WORKBENCH_SOURCE,
   answerErrors,
   formAnswersSchema,
@@ -24,6 +25,9 @@ import { ApiError, notFound } from '../../common/api-error';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { DiscountsService } from '../discounts/discounts.service';
+import { LoyaltyCodesService } from '../loyalty/loyalty-codes.service';
+import { LoyaltyLedgerService } from '../loyalty/loyalty-ledger.service';
+import { LoyaltyService } from '../loyalty/loyalty.service';
 import { MailService } from '../notifications/mail.service';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -42,6 +46,8 @@ import { storeSession, type StoreSessionRow } from './store-session.query';
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const invalidCode = (message: string) =>
   new ApiError(HttpStatus.BAD_REQUEST, message, { discount_code: message });
+const pointsRefusal = (status: HttpStatus, field: 'points_token' | 'redeem_points', message: string) =>
+  new ApiError(status, message, { [field]: message });
 const seatsRefusal = (seatsLeft: number) =>
   new ApiError(HttpStatus.CONFLICT, seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft), {
     party_size: seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft),
@@ -70,6 +76,9 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly orderEvents: OrderEvents,
     private readonly activity: OrderActivityService,
     private readonly mail: MailService,
+    private readonly loyalty: LoyaltyService,
+    private readonly ledger: LoyaltyLedgerService,
+    private readonly pointsCodes: LoyaltyCodesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -78,11 +87,16 @@ export class StoreCheckoutService implements OnModuleInit {
     this.orderEvents.on('store_order.paid', 'orders.store-confirmation', (e) =>
       this.confirm(e.organizationId, e.orderId),
     );
+    // A paid store order that used a code counts in the code's uses (once per order).
+    this.orderEvents.on('store_order.paid', 'orders.store-discount-use', (e) =>
+      this.countDiscountUse(e.organizationId, e.orderId),
+    );
   }
 
   /** What the party would cost now, and the seats left: display only, the checkout prices again. */
   async quote(organization: Organization, input: CheckoutQuotePayload): Promise<CheckoutQuote> {
     const session = await this.requireSession(organization, input.event_id);
+    await this.pointsStudent(organization, input);
     const priced = await this.price(organization, session, input, session.price_cents);
     const taken = (await seatsTaken(this.em, [session.event_id])).get(session.event_id)?.seats ?? 0;
     return {
@@ -91,6 +105,8 @@ export class StoreCheckoutService implements OnModuleInit {
       discount_cents: priced.discount,
       total_cents: priced.total,
       discount_code: priced.code,
+      points_redeemed: priced.pointsRedeemed,
+      points_cents: priced.pointsCents,
       seats_left: Math.max(0, session.capacity - taken),
     };
   }
@@ -99,6 +115,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const ctx = { organizationId: organization.id };
     const session = await this.requireSession(organization, input.event_id);
     const answers = this.checkAnswers(session, input);
+    const pointsStudentId = await this.pointsStudent(organization, input);
     const token = randomBytes(32).toString('base64url');
     const paying = !session.free;
     const holdMinutes = this.config.STORE_HOLD_MINUTES;
@@ -107,6 +124,8 @@ export class StoreCheckoutService implements OnModuleInit {
 
     const { order, total } = await this.em.transactional(async (em) => {
       const student = await this.students.findOrCreateByEmail(ctx, em, input);
+      if (pointsStudentId && pointsStudentId !== student.id)
+        throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
       // The seats under the session's seat lock; the price is the one read inside it.
       const held = await this.seats.hold(ctx, em, {
         student,
@@ -150,6 +169,10 @@ export class StoreCheckoutService implements OnModuleInit {
           createdAt: new Date(),
         });
       await em.flush();
+      // The points spent, under the student's ledger lock: a balance spent meanwhile is 409 and the
+      // whole checkout rolls back.
+      if (pointsStudentId && priced.pointsRedeemed > 0)
+        await this.ledger.redeemForOrder(em, organization.id, student.id, orderId, priced.pointsRedeemed);
       if (priced.total > 0) {
         // Its expiry job settles the order at the hold's end, whatever happens next.
         await this.orderEvents.publish(em, {
@@ -200,8 +223,11 @@ export class StoreCheckoutService implements OnModuleInit {
     } catch (error) {
       this.logger.error(`Checkout of store order ${order.id} failed: ${(error as Error).message}`);
       await this.em.fork().transactional(async (em) => {
-        await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
+        const failed = await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
         await this.seats.releaseHold(ctx, em, order.id);
+        // The points it redeemed are given back (the loyalty module, from the outbox).
+        if (failed > 0)
+          await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
       });
       throw new ApiError(HttpStatus.BAD_GATEWAY, M.paymentFailed);
     }
@@ -225,6 +251,7 @@ export class StoreCheckoutService implements OnModuleInit {
       : null;
     const subtotal = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
     const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
+    const pointsCents = pointsToCents(await this.ledger.redeemedForOrder(organization.id, order.id));
     return {
       order_number: order.orderNumber,
       status: order.status,
@@ -238,6 +265,7 @@ export class StoreCheckoutService implements OnModuleInit {
       })),
       subtotal_cents: subtotal,
       discount_cents: discount,
+      points_cents: pointsCents,
       total_cents: order.totalCents,
       session: session
         ? {
@@ -270,6 +298,32 @@ export class StoreCheckoutService implements OnModuleInit {
     return form ? storedAnswerSets(form, parsed.data) : [];
   }
 
+  /**
+   * The student whose points the quote or checkout spends, by the proof token of points/verify, or
+   * null when none is sent. Points named without a token, a token that is not (or no longer) valid,
+   * a programme turned off, or more points than the balance are refused.
+   */
+  private async pointsStudent(organization: Organization, input: CheckoutQuotePayload): Promise<string | null> {
+    if (!input.points_token) {
+      if (input.redeem_points) throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsNeedCode);
+      return null;
+    }
+    const studentId = await this.pointsCodes.studentForToken(organization.id, input.points_token);
+    if (!studentId) throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenInvalid);
+    if (!(await this.loyalty.isActive(organization.id)))
+      throw pointsRefusal(HttpStatus.BAD_REQUEST, 'redeem_points', M.pointsNotActive);
+    const balance = await this.ledger.balance(organization.id, studentId);
+    if ((input.redeem_points ?? 0) > balance)
+      throw pointsRefusal(HttpStatus.CONFLICT, 'redeem_points', M.pointsInsufficient(balance));
+    return studentId;
+  }
+
+  /** store_order.paid: the code the order used counts one more use (once per order). */
+  private async countDiscountUse(organizationId: string, orderId: string): Promise<void> {
+    const order = await this.em.fork().findOne(Order, { id: orderId, organization: organizationId });
+    if (order?.discountCodeId) await this.discounts.countOrderUse(organizationId, order.discountCodeId, order.id);
+  }
+
   private async requireSession(organization: Organization, eventId: string): Promise<StoreSessionRow> {
     const session = await storeSession(this.em, organization.id, eventId);
     if (!session) throw new ApiError(HttpStatus.NOT_FOUND, M.sessionNotFound);
@@ -298,6 +352,7 @@ export class StoreCheckoutService implements OnModuleInit {
       partySize: input.party_size,
       rule,
       at,
+      redeemPoints: input.points_token ? input.redeem_points : 0,
     });
     return { ...priced, code: rule?.code ?? null, codeId: rule?.id ?? null };
   }

@@ -142,6 +142,8 @@ export const publicOrderSchema = z.object({
   lines: z.array(checkoutLineSchema),
   subtotal_cents: cents,
   discount_cents: cents,
+  /** What the loyalty points redeemed on the order took off. */
+  points_cents: cents,
   total_cents: cents,
   session: z
     .object({
