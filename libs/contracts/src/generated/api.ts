@@ -1317,6 +1317,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}/points/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mails a one-time code to a student's email, to use their loyalty points at the checkout
+         * @description When the email is a student's in this store and its loyalty programme is active, a 6-digit code valid 10 minutes is mailed to it (at most 5 an hour). The answer is the same whatever the email.
+         */
+        post: operations["StorefrontController_pointsCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/points/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks the code from the mail: the points balance, and the proof (points_token, 30 minutes) the quote and checkout take
+         * @description A wrong, used or expired code, or an email without a code, answers 400 "This code is wrong or has expired. Ask for a new code."; after 5 wrong tries the code is void.
+         */
+        post: operations["StorefrontController_pointsVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/{slug}/orders/{order_id}": {
         parameters: {
             query?: never;
@@ -2198,7 +2238,7 @@ export interface components {
                 /** @description the change: positive when earned or raised */
                 points: number;
                 /** @enum {string} */
-                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed";
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed" | "redemption_returned";
                 order_id: string | null;
                 /** @description the admin's name, or null for an order's payment or refund */
                 actor: string | null;
@@ -2608,7 +2648,7 @@ export interface components {
                 /** @description the change: positive when earned or raised */
                 points: number;
                 /** @enum {string} */
-                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed";
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed" | "redemption_returned";
                 order_id: string | null;
                 /** @description the admin's name, or null for an order's payment or refund */
                 actor: string | null;
@@ -2933,6 +2973,8 @@ export interface components {
             /** @default 1 */
             party_size: number;
             discount_code?: string;
+            points_token?: string;
+            redeem_points?: number;
         };
         CheckoutQuoteResultDto_Output: {
             lines: {
@@ -2945,6 +2987,8 @@ export interface components {
             discount_cents: number;
             total_cents: number;
             discount_code: string | null;
+            points_redeemed: number;
+            points_cents: number;
             seats_left: number;
         };
         CheckoutDto: {
@@ -2953,6 +2997,8 @@ export interface components {
             /** @default 1 */
             party_size: number;
             discount_code?: string;
+            points_token?: string;
+            redeem_points?: number;
             first_name: string;
             last_name: string;
             email: string;
@@ -2975,6 +3021,22 @@ export interface components {
             confirmation_url: string;
             hold_expires_at: string | null;
         };
+        PointsCodeRequestDto: {
+            email: string;
+        };
+        PointsCodeSentDto_Output: {
+            message: string;
+        };
+        PointsVerifyDto: {
+            email: string;
+            code: string;
+        };
+        PointsBalanceDto_Output: {
+            points_token: string;
+            expires_at: string;
+            points: number;
+            value_cents: number;
+        };
         PublicOrderDto_Output: {
             order_number: number;
             /** @enum {string} */
@@ -2992,6 +3054,7 @@ export interface components {
             }[];
             subtotal_cents: number;
             discount_cents: number;
+            points_cents: number;
             total_cents: number;
             session: {
                 name: string;
@@ -7996,6 +8059,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description More points than the balance: "You have only N points" */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description The body is over 1 MB */
             413: {
                 headers: {
@@ -8062,7 +8134,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Sold out, Only N seats left, or the buyer is already booked
+             * @description Sold out, Only N seats left, the buyer is already booked, or more points than the balance ("You have only N points"; nothing changes)
              *
              *     The first request with this Idempotency-Key is still being processed
              */
@@ -8103,6 +8175,130 @@ export interface operations {
             };
             /** @description The payment could not be started. Please try again in a moment. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_pointsCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsCodeRequestDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsCodeSentDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_pointsVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsVerifyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsBalanceDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
