@@ -57,7 +57,7 @@ describe('store checkout: loyalty points and discount uses', () => {
   const entries = async (studentId: string) =>
     (await t.http.get(`/api/admin/student/${studentId}`).set('token', token).expect(200)).body.LoyaltyBalance as Entry[];
   const mailedCodes = async (email: string, count: number) =>
-    (await eventually(() => smtp.to(email), (m) => m.length >= count)).map((m) => /\b(\d{6})\b/.exec(m.text)![1]);
+    (await eventually(() => smtp.to(email), (m) => m.length >= count)).map((m) => /\b(\d{6})\b/.exec(m.text ?? '')![1]);
   /** The proof token for a member's email, by the mailed code. */
   async function proof(email: string, mails = 1) {
     await api('points/code', { email }).expect(202);

@@ -56,10 +56,21 @@ export class LoyaltyCodesService {
         where (select count(*) from loyalty_code
                 where organization_id = ? and student_id = ? and created_at > now() - interval '1 hour') < ?
        returning id`,
-      [id, organization.id, student.id, codeHash(id, code), POINTS_CODE_TTL_MINUTES, organization.id, student.id, CODES_PER_HOUR],
+      [
+        id,
+        organization.id,
+        student.id,
+        codeHash(id, code),
+        POINTS_CODE_TTL_MINUTES,
+        organization.id,
+        student.id,
+        CODES_PER_HOUR,
+      ],
     );
     if (inserted.length === 0) {
-      this.logger.warn(`Points code not mailed to a student of ${organization.id}: ${CODES_PER_HOUR} this hour already`);
+      this.logger.warn(
+        `Points code not mailed to a student of ${organization.id}: ${CODES_PER_HOUR} this hour already`,
+      );
       return;
     }
     await this.mail.enqueue({
@@ -102,15 +113,22 @@ export class LoyaltyCodesService {
     );
     if (used.length === 0) throw wrongCode();
     const points = await this.ledger.balance(organizationId, student.id);
-    return { points_token: token, expires_at: expiresAt.toISOString(), points, value_cents: pointsToCents(points) };
+    return {
+      points_token: token,
+      expires_at: expiresAt.toISOString(),
+      points,
+      value_cents: pointsToCents(points),
+    };
   }
 
   /** The student a proof token was given to, while it is valid; null otherwise. */
   async studentForToken(organizationId: string, token: string): Promise<string | null> {
-    const [row] = await this.em.getConnection().execute<{ student_id: string }[]>(
-      `select student_id from loyalty_code where organization_id = ? and proof_hash = ? and proof_expires_at > now()`,
-      [organizationId, sha256(token)],
-    );
+    const [row] = await this.em
+      .getConnection()
+      .execute<{ student_id: string }[]>(
+        `select student_id from loyalty_code where organization_id = ? and proof_hash = ? and proof_expires_at > now()`,
+        [organizationId, sha256(token)],
+      );
     return row?.student_id ?? null;
   }
 }

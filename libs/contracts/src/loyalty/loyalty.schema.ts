@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { formatCents } from '../money';
+import { POINTS_PER_DOLLAR } from './points';
 
-/** Spec 000 §9: 100 loyalty points equal $1.00. */
-export const POINTS_PER_DOLLAR = 100;
+export { POINTS_PER_DOLLAR, centsToPoints, pointsToCents, pointsWithValue } from './points';
 
 /** The programme's unit (spec 000 §3, Loyalty program: status, unit). */
 export const LOYALTY_UNIT = 'points';
@@ -31,16 +31,6 @@ export const loyaltyProgramUpdateSchema = z.strictObject({
   status: z.enum(LOYALTY_STATUSES),
 });
 export type LoyaltyProgramUpdate = z.infer<typeof loyaltyProgramUpdateSchema>;
-
-/** What a number of points is worth, in cents (whole cents, rounded down: 150 points = $1.50). */
-export function pointsToCents(points: number): number {
-  return Math.floor((points * 100) / POINTS_PER_DOLLAR);
-}
-
-/** How many points a number of cents buys (rounded down). */
-export function centsToPoints(cents: number): number {
-  return Math.floor((cents * POINTS_PER_DOLLAR) / 100);
-}
 
 /* ---------- The points ledger (issue 10, spec 001 §2 Loyalty dialog, §5, §7) ---------- */
 

@@ -1,4 +1,5 @@
-import { CHECKOUT_MESSAGES, checkoutQuoteSchema, pointsVerifySchema, pointsWithValue, priceParty, redeemPoints } from './checkout.schema';
+import { pointsWithValue } from '../loyalty/points';
+import { CHECKOUT_MESSAGES, checkoutQuoteSchema, pointsVerifySchema, priceParty, redeemPoints } from './checkout.schema';
 
 const AT = new Date('2026-11-27T12:00:00Z');
 const party = (redeem?: number, rule: Parameters<typeof priceParty>[0]['rule'] = null) =>

@@ -3,7 +3,7 @@ import { ORDER_STATUSES } from '../orders/order.schema';
 import { studentCreateSchema } from '../students/student.schema';
 import { safeText } from '../safe-input';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
-import { POINTS_PER_DOLLAR, pointsToCents } from '../loyalty/loyalty.schema';
+import { POINTS_MESSAGES, POINTS_PER_DOLLAR, pointsToCents } from '../loyalty/points';
 
 /*
  * The store's checkout (issue 21): what a buyer sends and what the server answers. The total is
@@ -33,18 +33,7 @@ export const CHECKOUT_MESSAGES = {
   orderNotFound: 'Order not found',
   answersInvalid: 'Check the answers to the checkout form',
   /* Loyalty points at the checkout (step 6). */
-  pointsTitle: 'Use your points',
-  pointsEmailFirst: 'Enter your email above first',
-  pointsCodeSent: 'If this email has points here, we sent it a 6-digit code. It is valid for 10 minutes.',
-  pointsCodeFormat: 'Enter the 6-digit code from the email',
-  pointsCodeWrong: 'This code is wrong or has expired. Ask for a new code.',
-  pointsTokenInvalid: 'Your points code has expired. Ask for a new code.',
-  pointsTokenOtherEmail: 'Your points belong to another email address',
-  pointsNeedCode: 'Check your email code to use points',
-  pointsAmount: 'Points must be a whole number, 0 or more',
-  pointsNotActive: 'Points cannot be used at this store now',
-  pointsInsufficient: (balance: number) =>
-    `You have only ${balance.toLocaleString('en-US')} points`,
+  ...POINTS_MESSAGES,
 } as const;
 
 /** A one-time points code: this many digits, valid this long, void after this many wrong tries. */
@@ -188,12 +177,6 @@ export const pointsBalanceSchema = z.object({
   value_cents: cents,
 });
 export type PointsBalance = z.infer<typeof pointsBalanceSchema>;
-
-/** "1,250 points ($12.50)". */
-export function pointsWithValue(points: number): string {
-  const value = pointsToCents(points);
-  return `${points.toLocaleString('en-US')} ${points === 1 ? 'point' : 'points'} ($${(value / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })})`;
-}
 
 /** Why a code gives nothing to a cart at an instant, or null when it applies (one rule, both sides). */
 export function discountRefusal(rule: DiscountRule, activityId: string | null, at: Date): string | null {
