@@ -25,15 +25,15 @@ export class LoyaltyOrderListener implements OnModuleInit {
       }
     });
     this.events.on('order.refunded', 'loyalty', async (e) => {
-      if (e.full) await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
-    });
-    // Points redeemed at the store's checkout come back when the order fails or is refunded in full
-    // (once per order: a replay gives nothing more).
-    this.events.on('order.failed', 'loyalty.redemption', async (e) => {
+      if (!e.full) return;
+      await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
+      // The points it redeemed at the store's checkout come back too (each step once per order).
       await this.ledger.returnRedemption(e.organizationId, e.orderId);
     });
-    this.events.on('order.refunded', 'loyalty.redemption', async (e) => {
-      if (e.full) await this.ledger.returnRedemption(e.organizationId, e.orderId);
+    // Points redeemed at the store's checkout come back when the order fails (and when it is refunded
+    // in full, above): once per order, a replay gives nothing more.
+    this.events.on('order.failed', 'loyalty.redemption', async (e) => {
+      await this.ledger.returnRedemption(e.organizationId, e.orderId);
     });
     this.events.on('order.refund_failed', 'loyalty', async (e) => {
       if (e.wasFull) await this.ledger.restoreForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
