@@ -88,6 +88,12 @@ export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
             <dd>−{priceText(data.discount_cents, false)}</dd>
           </>
         ) : null}
+        {data.points_cents > 0 ? (
+          <>
+            <dt>Points</dt>
+            <dd>−{priceText(data.points_cents, false)}</dd>
+          </>
+        ) : null}
         <dt>Total</dt>
         <dd>{priceText(data.total_cents)}</dd>
       </dl>

@@ -131,6 +131,96 @@ describe('the checkout page', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/pay/demo/dcs_1'));
   });
 
+  it('uses points: a code mailed to the email, checked, the balance shown, the points line in the summary and the booking', async () => {
+    show();
+    const sendCode = screen.getByRole('button', { name: 'Send me a code' });
+    act(() => {
+      fireEvent.click(sendCode);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter your email above first');
+
+    act(() => {
+      fireEvent.input(screen.getByRole('textbox', { name: 'Email' }), { target: { value: 'ada@example.test' } });
+    });
+    const calls = answer({
+      'POST /api/public/demo-studio/points/code': { status: 202, body: { message: 'We sent a code.' } },
+      'POST /api/public/demo-studio/points/verify': {
+        status: 400,
+        body: { statusCode: 400, message: 'This code is wrong', errors: { code: 'This code is wrong' } },
+      },
+    });
+    await act(async () => {
+      fireEvent.click(sendCode);
+    });
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('We sent a code.'));
+    expect(calls[0].body).toEqual({ email: 'ada@example.test' });
+    const codeField = screen.getByRole('textbox', { name: 'Email code' });
+    act(() => {
+      fireEvent.input(codeField, { target: { value: '123456' } });
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Check code' }));
+    });
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This code is wrong'));
+    expect(codeField).toHaveAttribute('aria-invalid', 'true');
+
+    const later = answer({
+      'POST /api/public/demo-studio/points/verify': {
+        status: 200,
+        body: { points_token: 'proof', expires_at: '2026-11-27T12:00:00Z', points: 1250, value_cents: 1250 },
+      },
+      'POST /api/public/demo-studio/checkout/quote': {
+        status: 200,
+        body: {
+          lines: [],
+          subtotal_cents: 6500,
+          discount_cents: 0,
+          points_redeemed: 500,
+          points_cents: 500,
+          total_cents: 6000,
+          discount_code: null,
+          seats_left: 3,
+        },
+      },
+      'POST /api/public/demo-studio/checkout': {
+        status: 201,
+        body: { payment_url: '/api/pay/demo/dcs_2', confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t' },
+      },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Check code' }));
+    });
+    await waitFor(() => expect(screen.getByText('You have 1,250 points ($12.50).')).toBeInTheDocument());
+    const pointsField = screen.getByRole('spinbutton', { name: 'Points to use' });
+    expect(pointsField).toHaveAttribute('max', '1250');
+
+    // More than the balance is refused on the page, announced under the field.
+    act(() => {
+      fireEvent.input(pointsField, { target: { value: '2000' } });
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('You have only 1,250 points');
+    expect(pointsField).toHaveAttribute('aria-invalid', 'true');
+
+    await act(async () => {
+      fireEvent.input(pointsField, { target: { value: '500' } });
+    });
+    await waitFor(() => expect(screen.getByText('Points (500)')).toBeInTheDocument());
+    expect(screen.getByText('−$5.00')).toBeInTheDocument();
+    expect(screen.getByText('$60.00')).toBeInTheDocument();
+    const quoted = later.filter((c) => c.url.endsWith('/checkout/quote')).at(-1)!;
+    expect(quoted.body).toMatchObject({ points_token: 'proof', redeem_points: 500 });
+
+    act(() => {
+      fireEvent.input(screen.getByRole('textbox', { name: 'First name' }), { target: { value: 'Ada' } });
+      fireEvent.input(screen.getByRole('textbox', { name: 'Last name' }), { target: { value: 'Potter' } });
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    });
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/pay/demo/dcs_2'));
+    expect(later.find((c) => c.url.endsWith('/checkout'))!.body).toMatchObject({ points_token: 'proof', redeem_points: 500 });
+  });
+
   it('says a sold-out session is sold out, with no form', () => {
     show({ session: session({ seats_left: 0, sold_out: true }) });
     expect(screen.getByRole('status')).toHaveTextContent('This session is sold out.');

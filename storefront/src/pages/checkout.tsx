@@ -8,7 +8,7 @@ import type {
   PublicSession,
 } from '@studio/contracts';
 import { answerSetCount, partySizeLimit } from '@studio/contracts/src/storefront/store-rules';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { priceText, seatsText, sessionWhen } from '../format';
 import { navigate } from '../framed';
 import { appLinks } from '../links';
@@ -16,6 +16,7 @@ import type { PageProps } from '../types';
 import { CheckoutFormFields, loadAnswerRules } from './checkout-form';
 import { WaiverStep, type WaiverState } from './checkout-waiver';
 import { STORE_WAIVER_MESSAGES } from '@studio/contracts/src/storefront/store-waiver-messages';
+import { PointsSection, type PointsChoice } from './checkout-points';
 import { Layout } from './layout';
 
 export interface CheckoutData {
@@ -104,6 +105,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
   const [code, setCode] = useState('');
   const [quote, setQuote] = useState<CheckoutQuote | null>(null);
+  const [points, setPoints] = useState<PointsChoice | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -152,16 +154,26 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const unit = session.price_cents;
   const shownTotal = quote ? quote.total_cents : unit * party;
 
-  const refreshQuote = async (nextParty: number, nextCode: string) => {
+  /** The points to send: only with the proof of the email and more than none. */
+  const pointsSent = (choice: PointsChoice | null) =>
+    choice && choice.points > 0 ? { points_token: choice.token, redeem_points: choice.points } : {};
+
+  // Only the newest quote asked is shown (points are quoted as they are typed).
+  const latestQuote = useRef(0);
+  const refreshQuote = async (nextParty: number, nextCode: string, nextPoints = points) => {
+    const asked = ++latestQuote.current;
     try {
       const answer = await post<CheckoutQuote>(`${api}/checkout/quote`, {
         event_id: session.event_id,
         party_size: nextParty,
         ...(nextCode.trim() ? { discount_code: nextCode.trim() } : {}),
+        ...pointsSent(nextPoints),
       });
+      if (asked !== latestQuote.current) return;
       setQuote(answer);
-      setErrors((e) => ({ ...e, discount_code: '' }));
+      setErrors((e) => ({ ...e, discount_code: '', redeem_points: '', points_token: '' }));
     } catch (error) {
+      if (asked !== latestQuote.current) return;
       const refused = error as ApiError;
       setQuote(null);
       setErrors((e) => ({
@@ -194,6 +206,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           party_size: party,
           ...buyer,
           ...(code.trim() ? { discount_code: code.trim() } : {}),
+          ...pointsSent(points),
           ...(sets > 0 ? { answers: answersSent() } : {}),
           ...(waiver.token ? { waiver_token: waiver.token } : {}),
         },
@@ -287,6 +300,18 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               {...described('email')}
             />
           </Field>
+          {course.free ? null : (
+            <PointsSection
+              api={api}
+              email={buyer.email}
+              errors={errors}
+              post={post}
+              onChoose={(choice) => {
+                setPoints(choice);
+                void refreshQuote(party, code, choice);
+              }}
+            />
+          )}
           {form && sets > 0 ? (
             <CheckoutFormFields
               form={form}
@@ -325,12 +350,22 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
             </Field>
           )}
           <dl className="checkout-total" aria-live="polite">
-            {quote && quote.discount_cents > 0 ? (
+            {quote && (quote.discount_cents > 0 || quote.points_cents > 0) ? (
               <>
                 <dt>Subtotal</dt>
                 <dd>{priceText(quote.subtotal_cents, false)}</dd>
+              </>
+            ) : null}
+            {quote && quote.discount_cents > 0 ? (
+              <>
                 <dt>Discount{quote.discount_code ? ` (${quote.discount_code})` : ''}</dt>
                 <dd>−{priceText(quote.discount_cents, false)}</dd>
+              </>
+            ) : null}
+            {quote && quote.points_cents > 0 ? (
+              <>
+                <dt>Points ({quote.points_redeemed.toLocaleString('en-US')})</dt>
+                <dd>−{priceText(quote.points_cents, false)}</dd>
               </>
             ) : null}
             <dt>Total</dt>

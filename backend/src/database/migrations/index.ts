@@ -40,6 +40,7 @@ const NAMES = [
   'Migration20261127010000_store_checkout',
   'Migration20261127020000_order_form_submission',
   'Migration20261127021000_store_products',
+  'Migration20261127030000_store_points',
   'Migration20261127040000_waiver_checkout_token',
 ] as const;
 

@@ -133,6 +133,28 @@ export class DiscountsService {
   }
 
   /**
+   * Counts a paid order's use of a code (the store's checkout, issue 21) once per order, however
+   * often its payment is announced: its discount_use row and the count move together, so a repeat is
+   * a no-op. Answers whether it counted. A code deleted since counts nothing.
+   */
+  async countOrderUse(organizationId: string, discountCodeId: string, orderId: string): Promise<boolean> {
+    return this.em.fork().transactional(async (em) => {
+      const rows = await em.execute<{ order_id: string }[]>(
+        `insert into "discount_use" ("order_id", "organization_id", "discount_code_id", "created_at")
+         select ?, ?, "id", now() from "discount_code" where "id" = ? and "organization_id" = ?
+         on conflict do nothing returning "order_id"`,
+        [orderId, organizationId, discountCodeId, organizationId],
+      );
+      if (rows.length === 0) return false;
+      await em.execute(
+        `update "discount_code" set "times_used" = "times_used" + 1, "updated_at" = now() where "id" = ? and "organization_id" = ?`,
+        [discountCodeId, organizationId],
+      );
+      return true;
+    });
+  }
+
+  /**
    * Counts one more use of a code, for a paid order (orders issue 9). One UPDATE … SET times_used =
    * times_used + 1, so concurrent payments never lose a count. Answers the new count; 404 when the
    * code is not the organization's.

@@ -1,6 +1,11 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { LOYALTY_BALANCE_MESSAGES, type LoyaltyEntry, type LoyaltyReason } from '@studio/contracts';
+import {
+  CHECKOUT_MESSAGES,
+  LOYALTY_BALANCE_MESSAGES,
+  type LoyaltyEntry,
+  type LoyaltyReason,
+} from '@studio/contracts';
 import { ApiError } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
@@ -126,6 +131,77 @@ export class LoyaltyLedgerService {
         reason: 'refund_reversal',
         orderId,
         refundId,
+      });
+    });
+  }
+
+  /** A student's balance now (the last entry's), for display: a change reads it again under the lock. */
+  async balance(organizationId: string, studentId: string): Promise<number> {
+    const [last] = await this.em.getConnection().execute<{ balance: number }[]>(
+      `select balance from loyalty_entry where organization_id = ? and student_id = ? order by created_at desc, id desc limit 1`,
+      [organizationId, studentId],
+    );
+    return last ? Number(last.balance) : 0;
+  }
+
+  /**
+   * Points spent on a store order, in the caller's transaction (the checkout's): under the student's
+   * lock, the balance read inside it must cover them, or 409 and the transaction (the whole
+   * checkout) rolls back. Once per order (the once-per-order index).
+   */
+  async redeemForOrder(
+    em: EntityManager,
+    organizationId: string,
+    studentId: string,
+    orderId: string,
+    points: number,
+  ): Promise<void> {
+    if (points <= 0) return;
+    const current = await this.lockedBalance(em, organizationId, studentId);
+    if (points > current) {
+      const message = CHECKOUT_MESSAGES.pointsInsufficient(current);
+      throw new ApiError(HttpStatus.CONFLICT, message, { redeem_points: message });
+    }
+    await this.append(em, {
+      organizationId,
+      studentId,
+      points: -points,
+      balance: current - points,
+      reason: 'redeemed',
+      orderId,
+    });
+  }
+
+  /** The points an order redeemed (0: none), read from its `redeemed` entry. */
+  async redeemedForOrder(organizationId: string, orderId: string): Promise<number> {
+    const [row] = await this.em.getConnection().execute<{ points: number }[]>(
+      `select points from loyalty_entry where organization_id = ? and order_id = ? and reason = 'redeemed'`,
+      [organizationId, orderId],
+    );
+    return row ? -Number(row.points) : 0;
+  }
+
+  /**
+   * The points an order redeemed are given back (redemption_returned) when the order fails or is
+   * refunded in full: once per order however often that is announced (the once-per-order index makes
+   * a repeat a no-op). Answers whether it credited.
+   */
+  async returnRedemption(organizationId: string, orderId: string): Promise<boolean> {
+    const [redeemed] = await this.em.getConnection().execute<{ student_id: string; points: number }[]>(
+      `select student_id, points from loyalty_entry where organization_id = ? and order_id = ? and reason = 'redeemed'`,
+      [organizationId, orderId],
+    );
+    if (!redeemed) return false;
+    const points = -Number(redeemed.points);
+    return this.em.fork().transactional(async (em) => {
+      const current = await this.lockedBalance(em, organizationId, redeemed.student_id);
+      return this.append(em, {
+        organizationId,
+        studentId: redeemed.student_id,
+        points,
+        balance: current + points,
+        reason: 'redemption_returned',
+        orderId,
       });
     });
   }

@@ -6,7 +6,8 @@ import { LoyaltyService } from './loyalty.service';
 /**
  * Points follow orders (issue 10): a paid order earns its product lines' points (once, however often
  * the payment is announced), a full refund takes them back, and when that refund then fails at the
- * provider they are given back. Only while the programme is active for earning; a reversal and its
+ * provider they are given back; points redeemed at the store's checkout are given back when its
+ * order fails or is refunded in full. Only while the programme is active for earning; a reversal and its
  * restoring apply whenever the order had earned.
  */
 @Injectable()
@@ -24,7 +25,15 @@ export class LoyaltyOrderListener implements OnModuleInit {
       }
     });
     this.events.on('order.refunded', 'loyalty', async (e) => {
-      if (e.full) await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
+      if (!e.full) return;
+      await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
+      // The points it redeemed at the store's checkout come back too (each step once per order).
+      await this.ledger.returnRedemption(e.organizationId, e.orderId);
+    });
+    // Points redeemed at the store's checkout come back when the order fails (and when it is refunded
+    // in full, above): once per order, a replay gives nothing more.
+    this.events.on('order.failed', 'loyalty.redemption', async (e) => {
+      await this.ledger.returnRedemption(e.organizationId, e.orderId);
     });
     this.events.on('order.refund_failed', 'loyalty', async (e) => {
       if (e.wasFull) await this.ledger.restoreForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);

@@ -1,9 +1,11 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { OrderEventsModule } from '../orders/order-events.module';
 import { StudentsModule } from '../students/students.module';
 import { LoyaltyOrderListener } from './loyalty-order-listener';
 import { LoyaltyBalanceController } from './loyalty-balance.controller';
+import { LoyaltyCodesService } from './loyalty-codes.service';
 import { LoyaltyLedgerService } from './loyalty-ledger.service';
 import { LoyaltyController } from './loyalty.controller';
 import { LoyaltyProgram } from './loyalty-program.entity';
@@ -15,9 +17,9 @@ import { LoyaltyStudentDetail } from './loyalty-student-detail';
  * ledger; other modules ask it through LoyaltyService, never through its tables.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([LoyaltyProgram]), StudentsModule, OrderEventsModule],
+  imports: [MikroOrmModule.forFeature([LoyaltyProgram]), StudentsModule, OrderEventsModule, NotificationsModule],
   controllers: [LoyaltyController, LoyaltyBalanceController],
-  providers: [LoyaltyService, LoyaltyLedgerService, LoyaltyStudentDetail, LoyaltyOrderListener],
-  exports: [LoyaltyService, LoyaltyLedgerService],
+  providers: [LoyaltyService, LoyaltyLedgerService, LoyaltyCodesService, LoyaltyStudentDetail, LoyaltyOrderListener],
+  exports: [LoyaltyService, LoyaltyLedgerService, LoyaltyCodesService],
 })
 export class LoyaltyModule {}

@@ -7,7 +7,8 @@ import { OutboxService } from '../../outbox/outbox.service';
  * orders module itself listens to its payment links' announcements (the expiry job, the mail), the
  * store's confirmation to store_order.paid, the loyalty module to the rest (order.paid: the product lines earn their points; order.refunded with
  * `full`: the points the order earned are taken back; order.refund_failed with `wasFull`: the points
- * that full refund took are given back). Delivery is at least once, in order per order: listeners
+ * that full refund took are given back; order.failed, and order.refunded with `full`: the points the
+ * order redeemed at the store's checkout are given back). Delivery is at least once, in order per order: listeners
  * are idempotent.
  */
 export type OrderEvent =
@@ -38,6 +39,15 @@ export type OrderEvent =
   | {
       /** A store order was paid (or booked with nothing due): its confirmation is mailed from this. */
       type: 'store_order.paid';
+      organizationId: string;
+      orderId: string;
+    }
+  | {
+      /**
+       * A pending order ended unpaid: its payment could not be started, its hold or link expired, or
+       * its checkout was cancelled (the loyalty module gives back the points it redeemed).
+       */
+      type: 'order.failed';
       organizationId: string;
       orderId: string;
     }

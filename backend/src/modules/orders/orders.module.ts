@@ -28,6 +28,7 @@ import { StudentOrdersQuery } from './student-orders.query';
 import { StoreCheckoutService } from './store-checkout.service';
 import { DiscountsModule } from '../discounts/discounts.module';
 import { WaiversModule } from '../waivers/waivers.module';
+import { LoyaltyModule } from '../loyalty/loyalty.module';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -42,6 +43,7 @@ import { WaiversModule } from '../waivers/waivers.module';
     OrderEventsModule,
     DiscountsModule,
     WaiversModule,
+    LoyaltyModule,
   ],
   controllers: [
     OrdersController,

@@ -343,7 +343,7 @@ export class PaymentLinksService implements OnModuleInit {
     });
   }
 
-  /** Expired or cancelled: pending → failed, the held seat is freed. */
+  /** Expired or cancelled: pending → failed, the held seat is freed, order.failed announced. */
   private async ended(
     organizationId: string,
     orderId: string | null,
@@ -363,6 +363,8 @@ export class PaymentLinksService implements OnModuleInit {
         detail,
       });
       await em.flush();
+      // With the move to failed (the outbox): the points a store order redeemed are given back.
+      await this.orderEvents.publish(em as EntityManager, { type: 'order.failed', organizationId, orderId: order.id });
     });
   }
 

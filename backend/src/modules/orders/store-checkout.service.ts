@@ -8,6 +8,7 @@ import {
   formatDateTime,
   zoneAbbreviation,
   priceParty,
+  pointsToCents,
   WORKBENCH_SOURCE,
   answerErrors,
   formAnswersSchema,
@@ -30,6 +31,9 @@ import { ApiError, notFound } from '../../common/api-error';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { DiscountsService } from '../discounts/discounts.service';
+import { LoyaltyCodesService } from '../loyalty/loyalty-codes.service';
+import { LoyaltyLedgerService } from '../loyalty/loyalty-ledger.service';
+import { LoyaltyService } from '../loyalty/loyalty.service';
 import { MailService } from '../notifications/mail.service';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -51,6 +55,8 @@ import { SubscriptionsService } from './subscriptions.service';
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const invalidCode = (message: string) =>
   new ApiError(HttpStatus.BAD_REQUEST, message, { discount_code: message });
+const pointsRefusal = (status: HttpStatus, field: 'points_token' | 'redeem_points', message: string) =>
+  new ApiError(status, message, { [field]: message });
 const seatsRefusal = (seatsLeft: number) =>
   new ApiError(HttpStatus.CONFLICT, seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft), {
     party_size: seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft),
@@ -82,6 +88,9 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly products: ProductsService,
     private readonly subscriptions: SubscriptionsService,
     private readonly waivers: WaiversService,
+    private readonly loyalty: LoyaltyService,
+    private readonly ledger: LoyaltyLedgerService,
+    private readonly pointsCodes: LoyaltyCodesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -94,11 +103,16 @@ export class StoreCheckoutService implements OnModuleInit {
     this.orderEvents.on('store_order.paid', 'orders.store-subscription', (e) =>
       this.startSubscription(e.organizationId, e.orderId),
     );
+    // A paid store order that used a code counts in the code's uses (once per order).
+    this.orderEvents.on('store_order.paid', 'orders.store-discount-use', (e) =>
+      this.countDiscountUse(e.organizationId, e.orderId),
+    );
   }
 
   /** What the party would cost now, and the seats left: display only, the checkout prices again. */
   async quote(organization: Organization, input: CheckoutQuotePayload): Promise<CheckoutQuote> {
     const session = await this.requireSession(organization, input.event_id);
+    await this.pointsStudent(organization, input);
     const priced = await this.price(organization, session, input, session.price_cents);
     const taken = (await seatsTaken(this.em, [session.event_id])).get(session.event_id)?.seats ?? 0;
     return {
@@ -107,6 +121,8 @@ export class StoreCheckoutService implements OnModuleInit {
       discount_cents: priced.discount,
       total_cents: priced.total,
       discount_code: priced.code,
+      points_redeemed: priced.pointsRedeemed,
+      points_cents: priced.pointsCents,
       seats_left: Math.max(0, session.capacity - taken),
     };
   }
@@ -117,6 +133,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const ctx = { organizationId: organization.id };
     const session = await this.requireSession(organization, eventId);
     const answers = this.checkAnswers(session, input);
+    const pointsStudentId = await this.pointsStudent(organization, input);
     const token = randomBytes(32).toString('base64url');
     const paying = !session.free;
     const holdMinutes = this.config.STORE_HOLD_MINUTES;
@@ -141,6 +158,8 @@ export class StoreCheckoutService implements OnModuleInit {
           throw new ApiError(HttpStatus.BAD_REQUEST, message, { waiver_token: message });
         }
       }
+      if (pointsStudentId && pointsStudentId !== student.id)
+        throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
       // The seats under the session's seat lock; the price is the one read inside it.
       const held = await this.seats.hold(ctx, em, {
         student,
@@ -184,6 +203,10 @@ export class StoreCheckoutService implements OnModuleInit {
           createdAt: new Date(),
         });
       await em.flush();
+      // The points spent, under the student's ledger lock: a balance spent meanwhile is 409 and the
+      // whole checkout rolls back.
+      if (pointsStudentId && priced.pointsRedeemed > 0)
+        await this.ledger.redeemForOrder(em, organization.id, student.id, orderId, priced.pointsRedeemed);
       if (priced.total > 0) {
         // Its expiry job settles the order at the hold's end, whatever happens next.
         await this.orderEvents.publish(em, {
@@ -234,8 +257,11 @@ export class StoreCheckoutService implements OnModuleInit {
     } catch (error) {
       this.logger.error(`Checkout of store order ${order.id} failed: ${(error as Error).message}`);
       await this.em.fork().transactional(async (em) => {
-        await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
+        const failed = await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
         await this.seats.releaseHold(ctx, em, order.id);
+        // The points it redeemed are given back (the loyalty module, from the outbox).
+        if (failed > 0)
+          await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
       });
       throw new ApiError(HttpStatus.BAD_GATEWAY, M.paymentFailed);
     }
@@ -423,6 +449,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const sold = productLine
       ? await this.products.soldProduct(organization.id, productLine.productId!, productLine.productPriceId ?? null)
       : null;
+    const pointsCents = pointsToCents(await this.ledger.redeemedForOrder(organization.id, order.id));
     return {
       order_number: order.orderNumber,
       status: order.status,
@@ -436,6 +463,7 @@ export class StoreCheckoutService implements OnModuleInit {
       })),
       subtotal_cents: subtotal,
       discount_cents: discount,
+      points_cents: pointsCents,
       total_cents: order.totalCents,
       session: session
         ? {
@@ -491,6 +519,32 @@ export class StoreCheckoutService implements OnModuleInit {
     return form ? storedAnswerSets(form, parsed.data) : [];
   }
 
+  /**
+   * The student whose points the quote or checkout spends, by the proof token of points/verify, or
+   * null when none is sent. Points named without a token, a token that is not (or no longer) valid,
+   * a programme turned off, or more points than the balance are refused.
+   */
+  private async pointsStudent(organization: Organization, input: Pick<CheckoutQuotePayload, 'points_token' | 'redeem_points'>): Promise<string | null> {
+    if (!input.points_token) {
+      if (input.redeem_points) throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsNeedCode);
+      return null;
+    }
+    const studentId = await this.pointsCodes.studentForToken(organization.id, input.points_token);
+    if (!studentId) throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenInvalid);
+    if (!(await this.loyalty.isActive(organization.id)))
+      throw pointsRefusal(HttpStatus.BAD_REQUEST, 'redeem_points', M.pointsNotActive);
+    const balance = await this.ledger.balance(organization.id, studentId);
+    if ((input.redeem_points ?? 0) > balance)
+      throw pointsRefusal(HttpStatus.CONFLICT, 'redeem_points', M.pointsInsufficient(balance));
+    return studentId;
+  }
+
+  /** store_order.paid: the code the order used counts one more use (once per order). */
+  private async countDiscountUse(organizationId: string, orderId: string): Promise<void> {
+    const order = await this.em.fork().findOne(Order, { id: orderId, organization: organizationId });
+    if (order?.discountCodeId) await this.discounts.countOrderUse(organizationId, order.discountCodeId, order.id);
+  }
+
   private async requireSession(organization: Organization, eventId: string): Promise<StoreSessionRow> {
     const session = await storeSession(this.em, organization.id, eventId);
     if (!session) throw new ApiError(HttpStatus.NOT_FOUND, M.sessionNotFound);
@@ -501,7 +555,7 @@ export class StoreCheckoutService implements OnModuleInit {
   private async price(
     organization: Organization,
     session: StoreSessionRow,
-    input: Pick<CheckoutQuotePayload, 'discount_code' | 'party_size'>,
+    input: Pick<CheckoutQuotePayload, 'discount_code' | 'party_size' | 'points_token' | 'redeem_points'>,
     unitPriceCents: number,
   ) {
     const at = new Date();
@@ -519,6 +573,7 @@ export class StoreCheckoutService implements OnModuleInit {
       partySize: input.party_size,
       rule,
       at,
+      redeemPoints: input.points_token ? input.redeem_points : 0,
     });
     return { ...priced, code: rule?.code ?? null, codeId: rule?.id ?? null };
   }

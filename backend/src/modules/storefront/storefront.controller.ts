@@ -19,6 +19,10 @@ import {
   CheckoutQuoteResultDto,
   CheckoutResultDto,
   OrderTokenQueryDto,
+  PointsBalanceDto,
+  PointsCodeRequestDto,
+  PointsCodeSentDto,
+  PointsVerifyDto,
   PublicCourseDto,
   PublicOrderDto,
   PublicProductDto,
@@ -31,6 +35,7 @@ import {
 import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 import { Idempotent } from '../../common/idempotency/idempotency.interceptor';
 import { StoreCheckoutService } from '../orders/store-checkout.service';
+import { LoyaltyCodesService } from '../loyalty/loyalty-codes.service';
 import type { Organization } from '../organizations/organization.entity';
 import { CurrentStore, StoreGuard } from './store.guard';
 import { StorefrontService } from './storefront.service';
@@ -56,6 +61,7 @@ export class StorefrontController {
   constructor(
     private readonly storefront: StorefrontService,
     private readonly checkouts: StoreCheckoutService,
+    private readonly pointsCodes: LoyaltyCodesService,
   ) {}
 
   @Get()
@@ -109,6 +115,7 @@ export class StorefrontController {
     type: ErrorBodyDto,
     description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
   })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'More points than the balance: "You have only N points"' })
   @ZodResponse({ status: 200, type: CheckoutQuoteResultDto })
   quote(@CurrentStore() store: Organization, @Body() body: CheckoutQuoteDto) {
     return this.checkouts.quote(store, body);
@@ -137,7 +144,7 @@ export class StorefrontController {
   })
   @ApiConflictResponse({
     type: ErrorBodyDto,
-    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, or the buyer is already booked`,
+    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, the buyer is already booked, or more points than the balance ("You have only N points"; nothing changes)`,
   })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: CHECKOUT_MESSAGES.paymentFailed })
   @ZodResponse({ status: 201, type: CheckoutResultDto })
@@ -177,6 +184,38 @@ export class StorefrontController {
   @ZodResponse({ status: 200, type: StoreWaiverStatusDto })
   waiverStatus(@CurrentStore() store: Organization, @Query() query: WaiverTokenQueryDto) {
     return this.checkouts.waiverStatus(store, query.token);
+  }
+
+  @Post('points/code')
+  @HttpCode(202)
+  @UseGuards(StoreGuard)
+  @SLUG_PARAM
+  @ApiOperation({
+    summary: "Mails a one-time code to a student's email, to use their loyalty points at the checkout",
+    description:
+      'When the email is a student\'s in this store and its loyalty programme is active, a 6-digit code valid 10 minutes is mailed to it (at most 5 an hour). The answer is the same whatever the email.',
+  })
+  @ApiInvalidBody()
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: STORE_MESSAGES.storeNotFound })
+  @ZodResponse({ status: 202, type: PointsCodeSentDto })
+  async pointsCode(@CurrentStore() store: Organization, @Body() body: PointsCodeRequestDto) {
+    await this.pointsCodes.requestCode(store, body.email);
+    return { message: CHECKOUT_MESSAGES.pointsCodeSent };
+  }
+
+  @Post('points/verify')
+  @HttpCode(200)
+  @UseGuards(StoreGuard)
+  @SLUG_PARAM
+  @ApiOperation({
+    summary: 'Checks the code from the mail: the points balance, and the proof (points_token, 30 minutes) the quote and checkout take',
+    description: `A wrong, used or expired code, or an email without a code, answers 400 "${CHECKOUT_MESSAGES.pointsCodeWrong}"; after 5 wrong tries the code is void.`,
+  })
+  @ApiInvalidBody()
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: STORE_MESSAGES.storeNotFound })
+  @ZodResponse({ status: 200, type: PointsBalanceDto })
+  pointsVerify(@CurrentStore() store: Organization, @Body() body: PointsVerifyDto) {
+    return this.pointsCodes.verify(store.id, body.email, body.code);
   }
 
   @Get('orders/:order_id')

@@ -3,6 +3,10 @@ import {
   checkoutQuoteSchema,
   checkoutResultSchema,
   checkoutSchema,
+  pointsBalanceSchema,
+  pointsCodeRequestSchema,
+  pointsCodeSentSchema,
+  pointsVerifySchema,
   publicCourseSchema,
   publicOrderSchema,
   publicProductSchema,
@@ -22,6 +26,10 @@ export class CheckoutQuoteDto extends createZodDto(checkoutQuoteSchema) {}
 export class CheckoutQuoteResultDto extends createZodDto(checkoutQuoteResultSchema) {}
 export class CheckoutDto extends createZodDto(checkoutSchema) {}
 export class CheckoutResultDto extends createZodDto(checkoutResultSchema) {}
+export class PointsCodeRequestDto extends createZodDto(pointsCodeRequestSchema) {}
+export class PointsCodeSentDto extends createZodDto(pointsCodeSentSchema) {}
+export class PointsVerifyDto extends createZodDto(pointsVerifySchema) {}
+export class PointsBalanceDto extends createZodDto(pointsBalanceSchema) {}
 export class PublicOrderDto extends createZodDto(publicOrderSchema) {}
 /** The order's secret token, from its confirmation link. */
 export class OrderTokenQueryDto extends createZodDto(

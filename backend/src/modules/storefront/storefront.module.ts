@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LoyaltyModule } from '../loyalty/loyalty.module';
 import { OrdersModule } from '../orders/orders.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { StoreGuard } from './store.guard';
@@ -8,7 +9,7 @@ import { StorefrontService } from './storefront.service';
 
 /** The online store's public API (issue 21): its reads, and the checkout (StoreCheckoutService of orders). */
 @Module({
-  imports: [OrganizationsModule, OrdersModule],
+  imports: [OrganizationsModule, OrdersModule, LoyaltyModule],
   controllers: [StorefrontController],
   providers: [StorefrontService, PublicRateLimitGuard, StoreGuard],
   exports: [StorefrontService],

@@ -80,6 +80,11 @@ export class StudentsService {
     return student;
   }
 
+  /** The organization's student with this email (case-insensitive), or null: never created here. */
+  async findByEmail(organizationId: string, email: string): Promise<Student | null> {
+    return this.em.fork().findOne(Student, { organization: organizationId, email: email.trim().toLowerCase() });
+  }
+
   /**
    * The organization's student with this email, created when there is none (a buyer who came
    * through a provider, such as Eventbrite), in the caller's transaction. The unique index on the

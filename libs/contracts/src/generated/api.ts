@@ -1354,6 +1354,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}/points/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mails a one-time code to a student's email, to use their loyalty points at the checkout
+         * @description When the email is a student's in this store and its loyalty programme is active, a 6-digit code valid 10 minutes is mailed to it (at most 5 an hour). The answer is the same whatever the email.
+         */
+        post: operations["StorefrontController_pointsCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/points/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks the code from the mail: the points balance, and the proof (points_token, 30 minutes) the quote and checkout take
+         * @description A wrong, used or expired code, or an email without a code, answers 400 "This code is wrong or has expired. Ask for a new code."; after 5 wrong tries the code is void.
+         */
+        post: operations["StorefrontController_pointsVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/{slug}/orders/{order_id}": {
         parameters: {
             query?: never;
@@ -2243,7 +2283,7 @@ export interface components {
                 /** @description the change: positive when earned or raised */
                 points: number;
                 /** @enum {string} */
-                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed";
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed" | "redemption_returned";
                 order_id: string | null;
                 /** @description the admin's name, or null for an order's payment or refund */
                 actor: string | null;
@@ -2653,7 +2693,7 @@ export interface components {
                 /** @description the change: positive when earned or raised */
                 points: number;
                 /** @enum {string} */
-                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed";
+                reason: "earned" | "adjusted" | "redeemed" | "refund_reversal" | "refund_failed" | "redemption_returned";
                 order_id: string | null;
                 /** @description the admin's name, or null for an order's payment or refund */
                 actor: string | null;
@@ -2978,6 +3018,8 @@ export interface components {
             /** @default 1 */
             party_size: number;
             discount_code?: string;
+            points_token?: string;
+            redeem_points?: number;
         };
         CheckoutQuoteResultDto_Output: {
             lines: {
@@ -2990,6 +3032,8 @@ export interface components {
             discount_cents: number;
             total_cents: number;
             discount_code: string | null;
+            points_redeemed: number;
+            points_cents: number;
             seats_left: number;
         };
         CheckoutDto: {
@@ -3010,6 +3054,8 @@ export interface components {
                     last_name: string;
                 } | null;
             }[];
+            points_token?: string;
+            redeem_points?: number;
             waiver_token?: string;
         };
         CheckoutResultDto_Output: {
@@ -3043,6 +3089,22 @@ export interface components {
             status: "pending" | "completed" | "expired";
             signed: boolean;
         };
+        PointsCodeRequestDto: {
+            email: string;
+        };
+        PointsCodeSentDto_Output: {
+            message: string;
+        };
+        PointsVerifyDto: {
+            email: string;
+            code: string;
+        };
+        PointsBalanceDto_Output: {
+            points_token: string;
+            expires_at: string;
+            points: number;
+            value_cents: number;
+        };
         PublicOrderDto_Output: {
             order_number: number;
             /** @enum {string} */
@@ -3060,6 +3122,7 @@ export interface components {
             }[];
             subtotal_cents: number;
             discount_cents: number;
+            points_cents: number;
             total_cents: number;
             session: {
                 name: string;
@@ -8079,6 +8142,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description More points than the balance: "You have only N points" */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description The body is over 1 MB */
             413: {
                 headers: {
@@ -8145,7 +8217,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Sold out, Only N seats left, or the buyer is already booked
+             * @description Sold out, Only N seats left, the buyer is already booked, or more points than the balance ("You have only N points"; nothing changes)
              *
              *     The first request with this Idempotency-Key is still being processed
              */
@@ -8290,6 +8362,130 @@ export interface operations {
             };
             /** @description Store not found, or Waiver signing not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_pointsCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsCodeRequestDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsCodeSentDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_pointsVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsVerifyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsBalanceDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

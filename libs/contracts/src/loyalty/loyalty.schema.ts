@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { formatCents } from '../money';
+import { POINTS_PER_DOLLAR } from './points';
 
-/** Spec 000 §9: 100 loyalty points equal $1.00. */
-export const POINTS_PER_DOLLAR = 100;
+export { POINTS_PER_DOLLAR, centsToPoints, pointsToCents, pointsWithValue } from './points';
 
 /** The programme's unit (spec 000 §3, Loyalty program: status, unit). */
 export const LOYALTY_UNIT = 'points';
@@ -32,23 +32,22 @@ export const loyaltyProgramUpdateSchema = z.strictObject({
 });
 export type LoyaltyProgramUpdate = z.infer<typeof loyaltyProgramUpdateSchema>;
 
-/** What a number of points is worth, in cents (whole cents, rounded down: 150 points = $1.50). */
-export function pointsToCents(points: number): number {
-  return Math.floor((points * 100) / POINTS_PER_DOLLAR);
-}
-
-/** How many points a number of cents buys (rounded down). */
-export function centsToPoints(cents: number): number {
-  return Math.floor((cents * POINTS_PER_DOLLAR) / 100);
-}
-
 /* ---------- The points ledger (issue 10, spec 001 §2 Loyalty dialog, §5, §7) ---------- */
 
 /**
  * Why a balance changed: earned on a paid order, set by an admin, spent, taken back by a full refund,
- * or given back when that refund failed at the payment provider (the money stayed with the studio).
+ * or given back when that refund failed at the payment provider (the money stayed with the studio);
+ * points redeemed at the store's checkout are given back (redemption_returned) when that order fails
+ * or is refunded in full.
  */
-export const LOYALTY_REASONS = ['earned', 'adjusted', 'redeemed', 'refund_reversal', 'refund_failed'] as const;
+export const LOYALTY_REASONS = [
+  'earned',
+  'adjusted',
+  'redeemed',
+  'refund_reversal',
+  'refund_failed',
+  'redemption_returned',
+] as const;
 export type LoyaltyReason = (typeof LOYALTY_REASONS)[number];
 
 export const LOYALTY_REASON_LABELS: Record<LoyaltyReason, string> = {
@@ -57,6 +56,7 @@ export const LOYALTY_REASON_LABELS: Record<LoyaltyReason, string> = {
   redeemed: 'Redeemed',
   refund_reversal: 'Reversed by a refund',
   refund_failed: 'Restored after a failed refund',
+  redemption_returned: 'Given back: the order was not completed or was refunded',
 };
 
 /** The largest balance an admin may set (a bound, so no number overflows its column). */

@@ -5,6 +5,7 @@ import { buyerNameErrors } from './product-buyer';
 import { studentCreateSchema } from '../students/student.schema';
 import { safeText } from '../safe-input';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
+import { POINTS_MESSAGES, POINTS_PER_DOLLAR, pointsToCents } from '../loyalty/points';
 
 /*
  * The store's checkout (issue 21): what a buyer sends and what the server answers. The total is
@@ -40,7 +41,19 @@ export const CHECKOUT_MESSAGES = {
   productQuantity: 'A product is bought one at a time',
   productAnswers: 'A product has no checkout form',
   codeCoursesOnly: 'Discount codes apply to courses only',
+  pointsCoursesOnly: 'Points apply to courses only',
+  /* Loyalty points at the checkout (step 6). */
+  ...POINTS_MESSAGES,
 } as const;
+
+/** A one-time points code: this many digits, valid this long, void after this many wrong tries. */
+export const POINTS_CODE_DIGITS = 6;
+export const POINTS_CODE_TTL_MINUTES = 10;
+export const POINTS_CODE_MAX_TRIES = 5;
+/** The proof a verified code gives: valid this long (the rest of the checkout). */
+export const POINTS_TOKEN_TTL_MINUTES = 30;
+/** The most points one checkout may name (a bound, so no number overflows a column). */
+export const MAX_REDEEM_POINTS = 100_000_000;
 
 const discountCode = safeText({ error: CHECKOUT_MESSAGES.codeUnknown })
   .trim()
@@ -58,6 +71,15 @@ export const checkoutQuoteSchema = z.strictObject({
     .max(MAX_PARTY_SIZE, CHECKOUT_MESSAGES.partySize)
     .default(1),
   discount_code: discountCode,
+  /** The proof from POST points/verify: only with it are points redeemed. */
+  points_token: z.string({ error: CHECKOUT_MESSAGES.pointsTokenInvalid }).trim().max(200, CHECKOUT_MESSAGES.pointsTokenInvalid).optional().transform((v) => v || undefined),
+  /** Points to spend (100 points = $1.00); checked against the balance only with points_token. */
+  redeem_points: z
+    .number({ error: CHECKOUT_MESSAGES.pointsAmount })
+    .int(CHECKOUT_MESSAGES.pointsAmount)
+    .min(0, CHECKOUT_MESSAGES.pointsAmount)
+    .max(MAX_REDEEM_POINTS, CHECKOUT_MESSAGES.pointsAmount)
+    .optional(),
 });
 export type CheckoutQuoteInput = z.input<typeof checkoutQuoteSchema>;
 export type CheckoutQuotePayload = z.output<typeof checkoutQuoteSchema>;
@@ -79,6 +101,8 @@ export const checkoutSchema = z
     email: studentCreateSchema.shape.email,
     /** The checkout form's answers (formAnswersSchema checks them against the course's form). */
     answers: formAnswersInputSchema.optional(),
+    points_token: checkoutQuoteSchema.shape.points_token,
+    redeem_points: checkoutQuoteSchema.shape.redeem_points,
     /** The waiver's signing token (POST waiver), when the course requires a waiver the buyer had to sign. */
     waiver_token: waiverTokenSchema.optional(),
   })
@@ -98,6 +122,9 @@ export const checkoutSchema = z
       // Discount codes are a course's (spec 000 §3: a code is limited to one course or none).
       if (value.discount_code !== undefined)
         ctx.addIssue({ code: 'custom', path: ['discount_code'], message: CHECKOUT_MESSAGES.codeCoursesOnly });
+      // Points pay for a course's seats (the points step of the one pricing function).
+      if (value.points_token !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['points_token'], message: CHECKOUT_MESSAGES.pointsCoursesOnly });
     }
   });
 export type CheckoutInput = z.input<typeof checkoutSchema>;
@@ -121,6 +148,9 @@ export const checkoutQuoteResultSchema = z.object({
   total_cents: cents,
   /** The code applied, or null. */
   discount_code: z.string().nullable(),
+  /** Points spent on this total (capped at the total after the discount), and what they are worth. */
+  points_redeemed: z.number().int(),
+  points_cents: cents,
   seats_left: z.number().int(),
 });
 export type CheckoutQuote = z.infer<typeof checkoutQuoteResultSchema>;
@@ -148,6 +178,8 @@ export const publicOrderSchema = z.object({
   lines: z.array(checkoutLineSchema),
   subtotal_cents: cents,
   discount_cents: cents,
+  /** What the loyalty points redeemed on the order took off. */
+  points_cents: cents,
   total_cents: cents,
   session: z
     .object({
@@ -182,6 +214,34 @@ export const publicOrderSchema = z.object({
 });
 export type PublicOrder = z.infer<typeof publicOrderSchema>;
 
+const pointsEmail = studentCreateSchema.shape.email;
+
+/** POST /api/public/{slug}/points/code: mail a one-time code to a student's email. */
+export const pointsCodeRequestSchema = z.strictObject({ email: pointsEmail });
+export type PointsCodeRequest = z.input<typeof pointsCodeRequestSchema>;
+
+/** The same answer whatever the email (no one learns who is a student). */
+export const pointsCodeSentSchema = z.object({ message: z.string() });
+
+/** POST /api/public/{slug}/points/verify: the code from the mail. */
+export const pointsVerifySchema = z.strictObject({
+  email: pointsEmail,
+  code: z
+    .string({ error: CHECKOUT_MESSAGES.pointsCodeFormat })
+    .trim()
+    .regex(new RegExp(`^\\d{${POINTS_CODE_DIGITS}}$`), CHECKOUT_MESSAGES.pointsCodeFormat),
+});
+export type PointsVerifyInput = z.input<typeof pointsVerifySchema>;
+
+/** The proof (points_token for the quote and checkout) and the balance. */
+export const pointsBalanceSchema = z.object({
+  points_token: z.string(),
+  expires_at: z.string(),
+  points: z.number().int(),
+  value_cents: cents,
+});
+export type PointsBalance = z.infer<typeof pointsBalanceSchema>;
+
 /** Why a code gives nothing to a cart at an instant, or null when it applies (one rule, both sides). */
 export function discountRefusal(rule: DiscountRule, activityId: string | null, at: Date): string | null {
   if (!isDiscountInWindow(rule, at)) {
@@ -202,7 +262,16 @@ export function priceParty(input: {
   partySize: number;
   rule: DiscountRule | null;
   at: Date;
-}): { line: z.infer<typeof checkoutLineSchema>; subtotal: number; discount: number; total: number } {
+  /** Points the buyer asks to spend (already checked against the balance); none when absent. */
+  redeemPoints?: number;
+}): {
+  line: z.infer<typeof checkoutLineSchema>;
+  subtotal: number;
+  discount: number;
+  pointsRedeemed: number;
+  pointsCents: number;
+  total: number;
+} {
   const subtotal = input.unitPriceCents * input.partySize;
   const discount = input.rule
     ? discountCents(
@@ -217,6 +286,8 @@ export function priceParty(input: {
         input.at,
       )
     : 0;
+  const afterDiscount = subtotal - discount;
+  const redeemed = redeemPoints(afterDiscount, input.redeemPoints ?? 0);
   return {
     line: {
       description: input.description,
@@ -226,6 +297,19 @@ export function priceParty(input: {
     },
     subtotal,
     discount,
-    total: subtotal - discount,
+    ...redeemed,
+    total: afterDiscount - redeemed.pointsCents,
   };
+}
+
+/**
+ * The points step: what spending `points` takes off `totalCents` (100 points = $1.00, whole cents
+ * rounded down), never below $0.00: the points spent are capped at what the total needs.
+ */
+export function redeemPoints(totalCents: number, points: number): { pointsRedeemed: number; pointsCents: number } {
+  const asked = Math.max(0, Math.floor(points));
+  const cents = Math.min(Math.max(0, totalCents), pointsToCents(asked));
+  // The fewest points worth those cents (all of them when they are worth less than the total).
+  const spent = cents === pointsToCents(asked) ? asked : Math.ceil((cents * POINTS_PER_DOLLAR) / 100);
+  return { pointsRedeemed: cents === 0 ? 0 : spent, pointsCents: cents };
 }
