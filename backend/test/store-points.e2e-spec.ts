@@ -193,6 +193,9 @@ describe('store checkout: loyalty points and discount uses', () => {
     expect(await timesUsed()).toBe(1);
     await t.redeliver(t.created.app.get(OrderEvents), { type: 'store_order.paid', organizationId, orderId: res.body.order_id });
     expect(await timesUsed()).toBe(1);
+    // The order drawer's summary names the code and the points spent.
+    const detail = await t.http.get(`/api/admin/order/${res.body.order_id}`).set('token', token).expect(200);
+    expect(detail.body).toMatchObject({ discount_code: discount.body.code, points_redeemed: 600 });
 
     // The studio's card on file (refunds need one), saved at the demo provider.
     const setup = await t.http.post('/api/admin/payment-methods/setup').set('token', token).expect(200);

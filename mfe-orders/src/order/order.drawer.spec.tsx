@@ -17,6 +17,8 @@ const ORDER: OrderDetail = {
   stripe_payment_intent_id: 'pi_123',
   paymentIntent: { charges: { receipt_url: 'https://pay.example.test/receipts/1' } },
   created_at: '2026-03-05T18:00:00Z',
+  discount_code: null,
+  points_redeemed: 0,
   Subscription: [],
   submissions: [],
   Student: {
@@ -194,6 +196,20 @@ describe('OrderDrawer', () => {
     expect(answers).toHaveTextContent('Allergies');
     expect(answers).toHaveTextContent('Latex Nuts');
     expect(forms).not.toHaveTextContent('Ticket');
+  });
+
+  it('shows the discount code and the points a store buyer used, and neither when none', async () => {
+    await renderDrawer({ ...ORDER, discount_code: 'WELCOME10', points_redeemed: 1250 });
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(summary).toHaveTextContent('Discount codeWELCOME10');
+    expect(summary).toHaveTextContent('Points redeemed1,250 points (−$12.50)');
+  });
+
+  it('shows no discount code or points line on an order without them', async () => {
+    await renderDrawer(ORDER);
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(summary).not.toHaveTextContent('Discount code');
+    expect(summary).not.toHaveTextContent('Points redeemed');
   });
 
   it("the customer's name opens the student drawer", async () => {

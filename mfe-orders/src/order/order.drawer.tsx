@@ -6,6 +6,7 @@ import {
   SUBSCRIPTION_STATUS_LABELS,
   WORKBENCH_SOURCE,
   formatCents,
+  pointsToCents,
   refundRefusal,
   refundStatusDisplay,
 } from '@studio/contracts';
@@ -241,6 +242,18 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
             column={1}
             size="small"
             items={[
+              ...(order.discount_code
+                ? [{ key: 'code', label: 'Discount code', children: order.discount_code }]
+                : []),
+              ...(order.points_redeemed > 0
+                ? [
+                    {
+                      key: 'points',
+                      label: 'Points redeemed',
+                      children: `${order.points_redeemed.toLocaleString('en-US')} points (−${formatCents(pointsToCents(order.points_redeemed))})`,
+                    },
+                  ]
+                : []),
               { key: 'total', label: 'Total', children: formatCents(order.total) },
               { key: 'refunded', label: 'Refunded', children: formatCents(order.refunded_amount) },
             ]}

@@ -22,6 +22,8 @@ const ORDER: OrderDetail = {
   stripe_payment_intent_id: 'pi_123',
   paymentIntent: { charges: { receipt_url: null } },
   created_at: '2026-03-05T18:00:00Z',
+  discount_code: null,
+  points_redeemed: 0,
   Subscription: [],
   submissions: [],
   Student: {

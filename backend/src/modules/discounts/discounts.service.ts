@@ -57,6 +57,11 @@ export class DiscountsService {
     };
   }
 
+  /** The discount of the organization with this id, or null (an order's code, even if deleted since). */
+  findById(organizationId: string, id: string): Promise<DiscountCode | null> {
+    return this.em.findOne(DiscountCode, { id, organization: organizationId });
+  }
+
   /** The discount, or 404 when it does not exist in the caller's organization. */
   async requireDiscount(ctx: RequestContext, id: string): Promise<DiscountCode> {
     const discount = await this.em.findOne(DiscountCode, { id, organization: ctx.organizationId });

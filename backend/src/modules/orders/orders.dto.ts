@@ -55,6 +55,11 @@ export const orderOut = z.object({
     .nullable()
     .describe('spec 001 §3 paymentIntent.charges.receipt_url; null when no payment was started'),
   created_at: z.string(),
+  discount_code: z.string().nullable().describe('The discount code the buyer used at the store, if any'),
+  points_redeemed: z
+    .number()
+    .int()
+    .describe('Loyalty points the buyer spent on the order at the store (100 points = $1.00); 0 when none'),
   Subscription: z
     .array(z.object({ subscription_id: z.uuid(), status: z.enum(SUBSCRIPTION_STATUSES), created_at: z.string(), plan_name: z.string() }))
     .describe('Subscriptions bought with the order; each opens the subscription drawer'),

@@ -16,6 +16,8 @@ import {
 import { notFound } from '../../common/api-error';
 import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
+import { DiscountsService } from '../discounts/discounts.service';
+import { LoyaltyLedgerService } from '../loyalty/loyalty-ledger.service';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
@@ -121,6 +123,8 @@ export class OrdersService {
     private readonly subscriptions: SubscriptionsService,
     private readonly refunds: RefundsService,
     private readonly organizations: OrganizationsService,
+    private readonly discounts: DiscountsService,
+    private readonly ledger: LoyaltyLedgerService,
   ) {}
 
   /** Next order number of the organization; the counter row serialises concurrent orders. */
@@ -362,7 +366,7 @@ export class OrdersService {
   async get(ctx: RequestContext, id: string) {
     const order = await this.em.findOne(Order, { id, organization: ctx.organizationId }, { populate: ['student'] });
     if (!order) throw notFound(ORDER_MESSAGES.notFound);
-    const [lines, activity, subscriptions, refunds, submissions] = await Promise.all([
+    const [lines, activity, subscriptions, refunds, submissions, discount, pointsRedeemed] = await Promise.all([
       this.em.find(OrderLine, { order: order.id }, { orderBy: { position: 'asc', id: 'asc' } }),
       this.activity.list(ctx.organizationId, { orderId: order.id }),
       this.subscriptions.listForOrder(ctx.organizationId, order.id),
@@ -372,6 +376,8 @@ export class OrdersService {
         { order: order.id, organization: ctx.organizationId },
         { orderBy: { ticket: QueryOrder.ASC_NULLS_FIRST, createdAt: 'asc', id: 'asc' } },
       ),
+      order.discountCodeId ? this.discounts.findById(ctx.organizationId, order.discountCodeId) : null,
+      this.ledger.redeemedForOrder(ctx.organizationId, order.id),
     ]);
     const s = order.student;
     return {
@@ -385,6 +391,8 @@ export class OrdersService {
       stripe_payment_intent_id: order.paymentIntentId ?? null,
       paymentIntent: order.paymentIntentId || order.receiptUrl ? { charges: { receipt_url: order.receiptUrl ?? null } } : null,
       created_at: order.createdAt.toISOString(),
+      discount_code: discount?.code ?? null,
+      points_redeemed: pointsRedeemed,
       Subscription: subscriptions,
       submissions: submissions.map((f) => ({
         submission_id: f.id,

@@ -2396,6 +2396,10 @@ export interface components {
                 };
             } | null;
             created_at: string;
+            /** @description The discount code the buyer used at the store, if any */
+            discount_code: string | null;
+            /** @description Loyalty points the buyer spent on the order at the store (100 points = $1.00); 0 when none */
+            points_redeemed: number;
             /** @description Subscriptions bought with the order; each opens the subscription drawer */
             Subscription: {
                 /** Format: uuid */
