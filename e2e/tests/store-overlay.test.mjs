@@ -3,12 +3,18 @@
 // opens the store's page in a modal iframe (focus kept inside, the page behind still, the height
 // following the store page); Escape closes it and gives focus back to the link; the checkout link
 // books a seat, pays on the demo page inside the iframe, and the studio's page hears
-// `studio:purchase-complete` with the order's number.
+// `studio:purchase-complete` with the order's number. The whole journey: two seats of the waiver
+// course through the overlay with per-ticket answers, the waiver signed inside the checkout, a
+// discount code and points proved by a mailed code; the confirmation mail with the course's own text
+// and a calendar file; the admin's event and order drawers; a full refund gives the points back.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createDatabase } from '../support/database.mjs';
-import { launchBrowser } from '../support/browser.mjs';
+import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
 import { startServer } from '../support/server.mjs';
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
@@ -20,6 +26,10 @@ let studio;
 let org;
 let course;
 let session;
+let token;
+let glass;
+let glassSession;
+const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
 
 /** The studio's own site: one page with the header code and two overlay links, tall enough to scroll. */
 function studioSite(html) {
@@ -40,6 +50,7 @@ before(async () => {
     SEED_DEMO: 'true',
     DEMO_EMAIL: OWNER.email,
     DEMO_PASSWORD: OWNER.password,
+    MAIL_OUTBOX_DIR: outbox,
   });
   browser = await launchBrowser();
   const login = await fetch(`${server.url}/api/auth/login`, {
@@ -47,6 +58,7 @@ before(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
   }).then((res) => res.json());
+  token = login.token;
   org = await fetch(`${server.url}/api/admin/org`, { headers: { token: login.token } }).then((res) =>
     res.json(),
   );
@@ -57,6 +69,16 @@ before(async () => {
   );
   session = course.sessions.find((s) => s.seats_left >= 1 && s.price_cents > 0);
   assert.ok(session, 'the demo store has a paid session with a seat left');
+  // The demo's waiver course (Glassblowing) asks one answer per seat and mails its own text.
+  const details = await Promise.all(
+    published.courses.map((c) =>
+      fetch(`${server.url}/api/public/${org.slug}/activities/${c.activity_id}`).then((res) => res.json()),
+    ),
+  );
+  glass = details.find((c) => c.requires_waiver && c.checkout_form?.collection_type === 'ticket');
+  assert.ok(glass, 'the demo store has a waiver course with a per-ticket checkout form');
+  glassSession = glass.sessions.find((s) => s.seats_left >= 2 && s.price_cents > 0);
+  assert.ok(glassSession, 'the waiver course has a paid session with two seats left');
   // The snippet as Settings → Organization shows it: the script on the app's address (the store's
   // address without /s/{slug}), the links on the store's address.
   const app = org.app_store_url.slice(0, -`/s/${org.slug}`.length);
@@ -68,6 +90,7 @@ before(async () => {
 <p style="height:1200px">Welcome to our studio.</p>
 <p><a id="course" href="${org.store_url}/activity/${course.activity_id}?openModal=true">${course.name}</a></p>
 <p><a id="checkout" href="${org.store_url}/checkout?event_id=${session.event_id}&openModal=true">Book a seat</a></p>
+<p><a id="glass" href="${org.store_url}/checkout?event_id=${glassSession.event_id}&openModal=true">Book glassblowing</a></p>
 <p style="height:1200px">See you soon.</p></main></body></html>`,
   );
 });
@@ -77,7 +100,33 @@ after(async () => {
   studio?.site.close();
   await server?.stop();
   database?.drop();
+  rmSync(outbox, { recursive: true, force: true });
 });
+
+/** The admin API as the demo owner. */
+async function admin(method, path, body) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path} answered ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** The mails to `email` in the outbox (.eml files, quoted-printable soft breaks joined), waiting for one matching. */
+async function mailTo(email, matching) {
+  const started = Date.now();
+  for (;;) {
+    for (const name of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
+      const mail = readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '');
+      if (mail.includes(`To: ${email}`) && matching.test(mail)) return mail;
+    }
+    if (Date.now() - started > 20000) throw new Error(`no mail to ${email} matching ${matching}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 /** The course's checkout questions, if it asks any: every empty text field gets an answer of its type. */
 async function answerQuestions(store) {
@@ -222,4 +271,138 @@ test('the checkout link books a seat and pays on the demo page inside the overla
   await dialog.waitFor({ state: 'detached' });
   assert.equal(await focusOf(page), 'checkout');
   await page.close();
+});
+
+test('the whole journey: two seats with answers, the waiver, a code and points through the overlay; the mail; the admin drawers; a refund gives the points back', async () => {
+  // A returning student with 1,000 points who has not signed the waiver yet.
+  const email = `journey.${Date.now()}@example.test`;
+  const student = await admin('POST', '/api/admin/student', { first_name: 'Maya', last_name: 'Lindqvist', email });
+  await admin('POST', `/api/admin/student/${student.student_id}/loyalty-balance/set`, { amount: 1000 });
+  const balance = async () => (await admin('GET', `/api/admin/student/${student.student_id}`)).LoyaltyBalance[0];
+
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(studio.url);
+  await page.waitForFunction(() => globalThis.studioCheckoutOverlay === true);
+  await page.evaluate(() => {
+    globalThis.purchases = [];
+    globalThis.document.addEventListener('studio:purchase-complete', (event) =>
+      globalThis.purchases.push(event.detail),
+    );
+  });
+  await page.locator('#glass').click();
+  const dialog = page.getByRole('dialog', { name: 'Book glassblowing' });
+  await dialog.waitFor();
+  const store = page.frameLocator('.studio-overlay iframe');
+  await store.getByRole('heading', { level: 1, name: `Book ${glass.name}` }).waitFor();
+  await store.locator('html[data-hydrated="true"]').waitFor();
+
+  // Two seats, the buyer, one answer per ticket.
+  await store.getByRole('combobox', { name: 'Seats' }).selectOption('2');
+  await store.getByRole('textbox', { name: 'First name' }).fill('Maya');
+  await store.getByRole('textbox', { name: 'Last name' }).fill('Lindqvist');
+  await store.getByRole('textbox', { name: 'Email' }).fill(email);
+  const label = glass.checkout_form.fields[0].label;
+  await store.getByRole('group', { name: 'Ticket 1' }).getByRole('textbox', { name: label }).fill('Cobalt');
+  await store.getByRole('group', { name: 'Ticket 2' }).getByRole('textbox', { name: label }).fill('Amber');
+
+  // The waiver, read and signed inside the checkout (the demo signing page in its own frame).
+  const pay = store.getByRole('button', { name: 'Continue to payment' });
+  assert.equal(await pay.isDisabled(), true, 'Pay waits for the waiver');
+  await store.getByRole('button', { name: 'Read and sign the waiver' }).click();
+  const waiver = store.frameLocator('iframe[title="Waiver"]');
+  await waiver.getByRole('textbox', { name: 'Type your full name to sign' }).fill('Maya Lindqvist');
+  await waiver.getByRole('button', { name: 'Sign' }).click();
+  await store.getByText('Waiver signed').waitFor();
+
+  // A discount code, then points proved by the code mailed to the buyer.
+  await store.getByRole('textbox', { name: 'Discount code (optional)' }).fill('WELCOME10');
+  await store.getByRole('button', { name: 'Apply' }).click();
+  await store.getByText('Discount (WELCOME10)').waitFor();
+  await store.getByRole('button', { name: 'Send me a code' }).click();
+  const code = /\b(\d{6})\b/.exec(await mailTo(email, /points code/))[1];
+  await store.getByRole('textbox', { name: 'Email code' }).fill(code);
+  await store.getByRole('button', { name: 'Check code' }).click();
+  await store.getByText('1,000 points ($10.00)').waitFor();
+  await store.getByRole('spinbutton', { name: 'Points to use' }).fill('500');
+  const quote = await fetch(`${server.url}/api/public/${org.slug}/checkout/quote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ event_id: glassSession.event_id, party_size: 2, discount_code: 'WELCOME10' }),
+  }).then((res) => res.json());
+  const expected = quote.total_cents - 500;
+  const money = (cents) =>
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+  await store.locator('.checkout-total').getByText(money(expected), { exact: true }).waitFor();
+
+  // Pay on the demo page inside the overlay.
+  await pay.click();
+  await store.getByText('Demo payment, no card is charged').waitFor();
+  await store.getByRole('button', { name: /^Pay/ }).click();
+  await store.getByRole('link', { name: 'Continue' }).click();
+  await store.getByRole('heading', { level: 1, name: "You're booked" }).waitFor();
+  await store.getByText('2 seats').first().waitFor();
+  const number = Number((await store.getByText(/^#\d+$/).textContent()).slice(1));
+  await page.waitForFunction(() => globalThis.purchases.length > 0);
+  assert.deepEqual(await page.evaluate(() => globalThis.purchases), [{ order_number: number }]);
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  // The confirmation mail: the course's own text, the answers and a calendar file.
+  const confirmation = await mailTo(email, /You're booked/);
+  assert.ok(confirmation.includes('Please arrive 10 minutes early'), 'the course\'s auto_email text is in the mail');
+  assert.match(confirmation, /Content-Type: text\/calendar/);
+  assert.match(confirmation, /filename=booking\.ics/);
+  assert.ok(confirmation.includes('Cobalt') && confirmation.includes('Amber'), 'the answers are in the mail');
+  assert.equal((await balance()).balance, 500, 'the points were spent');
+
+  // The admin: the event drawer shows the buyer with one guest and a signed waiver.
+  const admin_ = await browser.context.newPage();
+  await signIn(admin_, server.url, OWNER.email, OWNER.password);
+  const tag = `Journey ${Date.now()}`;
+  const event = (await admin('GET', `/api/admin/activities/${glass.activity_id}/sessions?include_past=false&limit=10000`)).sessions.find(
+    (s) => s.event_id === glassSession.event_id,
+  );
+  await admin('PUT', `/api/admin/events/${glassSession.event_id}`, {
+    price: event.price,
+    capacity: event.capacity,
+    internal_short_description: tag,
+  });
+  await admin_.goto(`${server.url}/admin/courses/${glass.activity_id}`);
+  await admin_.getByRole('listitem').filter({ hasText: tag }).click();
+  const grid = admin_.getByRole('dialog').getByRole('region', { name: 'Enrollments' });
+  await grid.getByRole('button', { name: 'Edit guests of Maya Lindqvist' }).getByText('1').waitFor();
+
+  // The order drawer: the answers per ticket, the code and the points.
+  const { orders } = await admin('GET', `/api/admin/orders?search=${number}&limit=10`);
+  const order = orders.find((o) => o.order_number === number);
+  await admin_.goto(`${server.url}/admin/orders`);
+  await admin_.getByRole('searchbox', { name: 'Search orders' }).fill(String(number));
+  await admin_.locator('tbody tr.ant-table-row', { hasText: `#${number}` }).click();
+  const drawer = admin_.getByRole('dialog').filter({ has: admin_.getByRole('heading', { name: `Order #${number}` }) });
+  const summary = drawer.getByRole('region', { name: 'Order summary' });
+  await summary.getByText('WELCOME10').waitFor();
+  await summary.getByText('500 points (−$5.00)').waitFor();
+  const forms = drawer.getByRole('region', { name: 'Checkout forms' });
+  await forms.getByText('Cobalt').waitFor();
+  await forms.getByText('Amber').waitFor();
+
+  // A full refund from the drawer gives the 500 points back.
+  await chooseMenuItem(drawer.getByRole('button', { name: 'Order actions' }), 'Refund payment');
+  const refund = admin_.getByRole('dialog', { name: 'Refund payment' });
+  await refund.getByText('Refunds can take up to 10 days to appear').waitFor();
+  await refund.getByRole('textbox', { name: 'Reason' }).fill('Studio closed that day');
+  await refund.getByRole('button', { name: 'Refund' }).click();
+  await admin_.getByText('Order refunded successfully').waitFor();
+  await summary.getByText('Refunded', { exact: true }).first().waitFor();
+  const after = await admin('GET', `/api/admin/order/${order.order_id}`);
+  assert.equal(after.status, 'refunded');
+  const ledger = (await admin('GET', `/api/admin/student/${student.student_id}`)).LoyaltyBalance;
+  assert.equal(ledger[0].balance, 1000, 'the points are back');
+  assert.ok(
+    ledger.some((e) => e.reason === 'redemption_returned' && e.points === 500 && e.order_id === order.order_id),
+    'the ledger says they were given back for the order',
+  );
+  await admin_.close();
 });

@@ -61,6 +61,13 @@ const COURSES: DemoCourse[] = [
       description: 'Gather molten glass, add colour and shape a paperweight to take home after it anneals overnight.',
       default_daily_mins: 180,
       default_start_time: '10:00',
+      // One set of answers per seat: each glassblower in a party picks a colour.
+      formCollectionType: 'ticket',
+      checkoutFormFields: [
+        { id: 'colour', type: 'text', label: 'Colour you would like to work with', required: true },
+      ],
+      // Sent with the store's confirmation (and its calendar file).
+      auto_email: 'Wear closed-toe shoes and cotton clothes: the hot shop is warm. Please arrive 10 minutes early.',
     },
     colors: [[[40, 110, 170], [140, 214, 230]]],
     location: 1,
