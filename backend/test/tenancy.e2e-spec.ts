@@ -19,6 +19,7 @@ describe('tenancy and roles', () => {
       slug: expect.stringMatching(/^alpha-ceramics(-\d+)?$/),
       public_url: null,
       store_url: expect.stringMatching(/\/s\/alpha-ceramics(-\d+)?$/),
+      app_store_url: expect.stringMatching(/\/s\/alpha-ceramics(-\d+)?$/),
     });
 
     const team = await t.http.get('/api/admin/users').set('token', a.token).expect(200);

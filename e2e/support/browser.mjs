@@ -99,7 +99,9 @@ export async function chooseMenuItem(trigger, name) {
     .filter({ has: page.getByRole('menuitem', { name, exact: true }) });
   let lastError;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    if (!(await open.isVisible())) await trigger.click();
+    // A trigger already open (antd marks it ant-dropdown-open) is not clicked: that would close it.
+    const expanded = /\bant-dropdown-open\b/.test((await trigger.getAttribute('class')) ?? '');
+    if (!expanded && !(await open.isVisible())) await trigger.click();
     await open.waitFor();
     await page.waitForFunction(
       (el) => ![...el.classList].some((c) => /-(appear|enter)(-|$)/.test(c)),
