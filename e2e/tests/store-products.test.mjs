@@ -75,13 +75,9 @@ async function buyOnDemoPage(page, productId, heading) {
   await page.getByText('Demo payment, no card is charged').waitFor();
   await page.getByRole('button', { name: /^Pay/ }).click();
   await page.getByRole('link', { name: 'Continue' }).click();
-  // The payment settles through the outbox: the page says "Waiting for your payment" until then.
-  const started = Date.now();
-  while ((await page.locator('h1').textContent()) !== heading) {
-    if (Date.now() - started > 15000) throw new Error(`${page.url()}: ${await page.locator('h1').textContent()}`);
-    await page.waitForTimeout(300);
-    await page.reload();
-  }
+  // The payment settles through the outbox; the page asks again until it has, without a reload.
+  await page.waitForURL(/\/checkout\/complete\?order=/);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   return new URL(page.url()).searchParams.get('order');
 }
 

@@ -12,3 +12,6 @@ export const appLinks = {
   checkoutSession: (store: string, eventId: string) => `${store}/checkout?event_id=${eventId}`,
   checkoutProduct: (store: string, productId: string) => `${store}/checkout?product_id=${productId}`,
 };
+
+/** The Storefront API of the store whose pages are at `base`: /s/{slug} → /api/public/{slug}. */
+export const storeApi = (base: string) => base.replace(/^\/s\//, '/api/public/');

@@ -1,13 +1,58 @@
 import type { PublicOrder } from '@studio/contracts';
+import { useEffect, useState } from 'react';
 import { priceText, productPriceText, sessionWhen } from '../format';
+import { storeApi } from '../links';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
+
+/** While the payment settles, the page asks the store again this often, for at most this long. */
+export const PENDING_POLL_MS = 1500;
+export const PENDING_POLL_LIMIT_MS = 120_000;
+
+/**
+ * The order as the store says it is now: a buyer back from the payment page often arrives before
+ * the payment's settlement (an outbox job), so a pending order is read again until it is settled
+ * (or the limit passes; the page then keeps its "Refresh this page" link).
+ */
+function useSettledOrder(initial: PublicOrder, base: string): PublicOrder {
+  const [order, setOrder] = useState(initial);
+  useEffect(() => {
+    if (order.status !== 'pending') return;
+    const query = new URLSearchParams(globalThis.location.search);
+    const id = query.get('order');
+    const token = query.get('token');
+    if (!id || !token) return;
+    const url = `${storeApi(base)}/orders/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout>;
+    let live = true;
+    const ask = async () => {
+      try {
+        const response = await fetch(url, { headers: { accept: 'application/json' } });
+        if (response.ok) {
+          const next = (await response.json()) as PublicOrder;
+          if (live && next.status !== 'pending') return setOrder(next);
+        }
+      } catch {
+        // Offline for a moment: ask again.
+      }
+      if (live && Date.now() - started < PENDING_POLL_LIMIT_MS) timer = setTimeout(() => void ask(), PENDING_POLL_MS);
+    };
+    timer = setTimeout(() => void ask(), PENDING_POLL_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [order.status, base]);
+  return order;
+}
 
 /**
  * The booking's page after the checkout (the confirmation link, with the order's token): booked,
  * still waiting for the payment, or not completed; with the checkout form's answers the buyer gave.
  */
-export function CheckoutCompletePage({ data, base }: PageProps<PublicOrder>) {
+export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOrder>) {
+  const data = useSettledOrder(initial, base);
   const session = data.session;
   const product = data.product;
   const when = session ? sessionWhen(session) : null;

@@ -11,7 +11,7 @@ import { answerSetCount, partySizeLimit } from '@studio/contracts/src/storefront
 import { useEffect, useRef, useState } from 'react';
 import { priceText, seatsText, sessionWhen } from '../format';
 import { navigate } from '../framed';
-import { appLinks } from '../links';
+import { appLinks, storeApi } from '../links';
 import type { PageProps } from '../types';
 import { CheckoutFormFields, loadAnswerRules } from './checkout-form';
 import { WaiverStep, type WaiverState } from './checkout-waiver';
@@ -36,8 +36,6 @@ interface ApiError {
  */
 export const browser = { go: (url: string) => navigate(url) };
 
-/** The Storefront API of this store: /s/{slug} → /api/public/{slug}. */
-const apiOf = (base: string) => base.replace(/^\/s\//, '/api/public/');
 
 async function post<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   let response: Response;
@@ -99,7 +97,7 @@ const CHECK_ANSWERS = 'Check the answers marked below.';
 export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const { course, session } = data;
   const when = sessionWhen(session);
-  const api = apiOf(base);
+  const api = storeApi(base);
   const limit = partySizeLimit(session.seats_left);
   const [party, setParty] = useState(1);
   const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });

@@ -3,6 +3,7 @@ import { productBuyerErrors } from '@studio/contracts/src/storefront/product-buy
 import { useState } from 'react';
 import { productPriceText } from '../format';
 import { navigate } from '../framed';
+import { storeApi } from '../links';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
 
@@ -19,7 +20,6 @@ interface ApiError {
 /** Where the page sends the buyer next (a test watches it). */
 export const productBrowser = { go: (url: string) => navigate(url) };
 
-const apiOf = (base: string) => base.replace(/^\/s\//, '/api/public/');
 
 /**
  * A product's checkout: its name, picture, price ("/ month" for a membership) and description, and
@@ -58,7 +58,7 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
     try {
       let response: Response;
       try {
-        response = await fetch(`${apiOf(base)}/checkout`, {
+        response = await fetch(`${storeApi(base)}/checkout`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'idempotency-key': key },
           body: JSON.stringify({ product_id: product.product_id, ...named, email: buyer.email.trim() }),
