@@ -19,5 +19,6 @@ export function productToFormValues(product: ProductDetail): ProductFormValues {
     rewardAmount: price.earned_loyalty_points ?? '',
     // Spec 000 §4: status is sent as published on save.
     status: 'published',
+    downloadUrl: product.download_url ?? '',
   };
 }

@@ -8,6 +8,7 @@ import {
   renderWithProviders,
   type RecordedCall,
 } from '@studio/ui/testing';
+import { PRODUCT_MESSAGES } from '@studio/contracts';
 import { ProductDrawer, type ProductDrawerData } from './product.drawer';
 
 /* Answers typed by the generated response bodies: an invented field fails the typecheck. */
@@ -158,6 +159,38 @@ describe('ProductDrawer, new', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Product added');
     expect(posted(calls)[0].body).toMatchObject({ priceType: 'leadMagnet', amount: 0 });
+  });
+
+  it("a lead magnet's download address is asked, checked and sent; switching away hides it and sends none", async () => {
+    const calls = mockFetch({ 'GET /api/admin/loyalty-program': ACTIVE, 'POST /api/admin/products': SAVED });
+    await renderDrawer();
+    type('Name', 'Glaze guide');
+    expect(screen.queryByLabelText('Download address')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('radio', { name: 'Lead magnet' }));
+    type('Download address', 'not a link');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(PRODUCT_MESSAGES.downloadUrl)).toBeInTheDocument();
+    expect(posted(calls)).toHaveLength(0);
+    type('Download address', 'https://clay.example/glaze-guide.pdf');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Product added');
+    expect(posted(calls)[0].body).toMatchObject({
+      priceType: 'leadMagnet',
+      downloadUrl: 'https://clay.example/glaze-guide.pdf',
+    });
+  });
+
+  it('a malformed download address left behind on another price type does not block the save', async () => {
+    const calls = mockFetch({ 'GET /api/admin/loyalty-program': ACTIVE, 'POST /api/admin/products': SAVED });
+    await renderDrawer();
+    type('Name', 'Kiln time');
+    fireEvent.click(screen.getByRole('radio', { name: 'Lead magnet' }));
+    type('Download address', 'not a link');
+    fireEvent.click(screen.getByRole('radio', { name: 'One-time' }));
+    type('Amount', '20');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Product added');
+    expect(posted(calls)[0].body).toMatchObject({ priceType: 'oneTime', amount: 2000 });
   });
 
   it('points without an active programme: the toggle shows the rule message and nothing is sent', async () => {

@@ -182,6 +182,18 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
         <FormField control={control} name="amount" label="Amount" required={priceType !== 'leadMagnet'}>
           {(field) => <Input {...field} id="amount" prefix="$" inputMode="decimal" />}
         </FormField>
+        {priceType === 'leadMagnet' ? (
+          <FormField
+            control={control}
+            name="downloadUrl"
+            label="Download address"
+            extra="Mailed to whoever asks for it at the store."
+          >
+            {(field) => (
+              <Input {...field} id="downloadUrl" type="url" inputMode="url" placeholder="https://" />
+            )}
+          </FormField>
+        ) : null}
         {priceType === 'subscription' ? (
           <Flex gap={12}>
             <NumberField control={control} name="renewalIntervalQuantity" label="Renews every" required />

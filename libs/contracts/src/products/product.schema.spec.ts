@@ -36,6 +36,17 @@ describe('product rules (spec 000 §5)', () => {
     const oneTime = productPayloadSchema.parse({ ...VALID_PRODUCT, renewalIntervalUnits: 'months', renewalIntervalQuantity: 3, rewardAmount: 50 });
     expect(normalizeProductPayload(oneTime)).toMatchObject({ renewalIntervalUnits: null, renewalIntervalQuantity: null, rewardAmount: null });
   });
+
+  it("checks a lead magnet's download address, and ignores one on another price type", () => {
+    const leadMagnet = { ...VALID_PRODUCT, priceType: 'leadMagnet', amount: 0 };
+    expect(fieldErrors(productPayloadSchema.safeParse({ ...leadMagnet, downloadUrl: 'ftp://x.example/a' }))).toEqual({
+      downloadUrl: M.downloadUrl,
+    });
+    const kept = productPayloadSchema.parse({ ...leadMagnet, downloadUrl: 'https://clay.example/guide.pdf' });
+    expect(normalizeProductPayload(kept).downloadUrl).toBe('https://clay.example/guide.pdf');
+    const oneTime = productPayloadSchema.parse({ ...VALID_PRODUCT, downloadUrl: 'not a link' });
+    expect(normalizeProductPayload(oneTime).downloadUrl).toBeNull();
+  });
 });
 
 describe('product form', () => {

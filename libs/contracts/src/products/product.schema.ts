@@ -113,12 +113,14 @@ const alongsideFieldErrors = { when: (payload: { value: unknown }) => typeof pay
 
 /**
  * Fields that apply only behind a choice are ignored, not validated, when it is off: the renewal
- * interval outside a subscription, the reward amount while earnPoints is off.
+ * interval outside a subscription, the reward amount while earnPoints is off, the download address
+ * outside a lead magnet.
  */
 const productFieldsApply = {
   renewalIntervalUnits: (v: Record<string, unknown>) => v.priceType === 'subscription',
   renewalIntervalQuantity: (v: Record<string, unknown>) => v.priceType === 'subscription',
   rewardAmount: (v: Record<string, unknown>) => v.earnPoints === true,
+  downloadUrl: (v: Record<string, unknown>) => v.priceType === 'leadMagnet',
 };
 
 /** POST /api/admin/products and PUT /api/admin/products/{id} (spec 000 §3, §5): amount in cents. */
@@ -171,6 +173,8 @@ export interface ProductFormValues {
   earnPoints: boolean;
   rewardAmount: number | '';
   status: ProductStatus;
+  /** A lead magnet's download address, as typed ('' for none). */
+  downloadUrl: string;
 }
 
 export const PRODUCT_FORM_DEFAULTS: ProductFormValues = {
@@ -184,9 +188,13 @@ export const PRODUCT_FORM_DEFAULTS: ProductFormValues = {
   earnPoints: false,
   rewardAmount: '',
   status: 'published',
+  downloadUrl: '',
 };
 
-/** The payload a valid product keeps: a subscription's interval only on a subscription, a reward only with points. */
+/**
+ * The payload a valid product keeps: a subscription's interval only on a subscription, a reward only
+ * with points, a download address only on a lead magnet.
+ */
 export function normalizeProductPayload(payload: ProductPayload) {
   const subscription = payload.priceType === 'subscription';
   return {
@@ -194,6 +202,7 @@ export function normalizeProductPayload(payload: ProductPayload) {
     renewalIntervalUnits: subscription ? (payload.renewalIntervalUnits ?? null) : null,
     renewalIntervalQuantity: subscription ? (payload.renewalIntervalQuantity ?? null) : null,
     rewardAmount: payload.earnPoints ? (payload.rewardAmount ?? null) : null,
+    downloadUrl: payload.priceType === 'leadMagnet' ? (payload.downloadUrl ?? null) : null,
   };
 }
 
