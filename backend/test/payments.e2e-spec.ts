@@ -94,6 +94,7 @@ describe.each([
       paymentIntentId: null,
       amountTotalCents: TOTAL,
       orderId,
+      subscriptionId: null,
     });
   });
 

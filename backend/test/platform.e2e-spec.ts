@@ -47,6 +47,8 @@ describe('health and API documentation', () => {
           // ticket traded for a cookie, then a redirect): not API calls, so not in the document.
           !path.startsWith('/api/admin/queues') &&
           path !== '/api/admin/queue-dashboard/enter' &&
+          // The demo signing page's own script (a static file its page loads), not an API call.
+          path !== '/api/sign/demo/signed.js' &&
           !path.includes('*'),
       )
       .map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`);

@@ -71,6 +71,7 @@ describe('products', () => {
         description: 'Open studio hours every week.',
         status: 'published',
         images: [a.image],
+        download_url: null,
         MainVariant: {
           current_price: {
             price_id: expect.any(String),
