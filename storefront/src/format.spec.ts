@@ -1,4 +1,3 @@
-import { storeLinks } from '@studio/contracts';
 import { productPriceText, seatsText, sessionWhen } from './format';
 import { appLinks, storeBase } from './links';
 import { product, session } from './testing/fixtures';
@@ -50,11 +49,11 @@ describe('what the store says about prices, seats and times', () => {
     expect(weekend.time).toBe('Starts 6:00 PM EST');
   });
 
-  it("makes links in the spec's shapes (storeLinks), under this app's /s/{slug}", () => {
+  it("makes links in the spec's shapes (spec 001 §2, Share), under this app's /s/{slug}", () => {
     const base = storeBase('Demo-Studio');
     expect(base).toBe('/s/demo-studio');
-    expect(appLinks.course(base, 'a')).toBe(storeLinks.course(base, 'a'));
-    expect(appLinks.checkoutSession(base, 'e')).toBe(storeLinks.checkoutSession(base, 'e'));
-    expect(appLinks.checkoutProduct(base, 'p')).toBe(storeLinks.checkoutProduct(base, 'p'));
+    expect(appLinks.course(base, 'a')).toBe('/s/demo-studio/activity/a');
+    expect(appLinks.checkoutSession(base, 'e')).toBe('/s/demo-studio/checkout?event_id=e');
+    expect(appLinks.checkoutProduct(base, 'p')).toBe('/s/demo-studio/checkout?product_id=p');
   });
 });

@@ -23,3 +23,16 @@ export function answerSetCount(
 
 /** The key of a checkout form field's error: `answers.<set>.<field id>` (the API's and the page's). */
 export const answerErrorKey = (set: number, fieldId: string) => `answers.${set}.${fieldId}`;
+
+/** Where a store lives: the studio's own site when it names one, else PUBLIC_APP_URL/s/{slug}. */
+export function storeAddress(input: { appUrl: string; slug: string; publicUrl?: string | null }): string {
+  if (input.publicUrl) return input.publicUrl.replace(/\/+$/, '');
+  return `${input.appUrl.replace(/\/+$/, '')}/s/${input.slug}`;
+}
+
+/** The spec's link shapes under a store address (spec 001 §2, Share). */
+export const storeLinks = {
+  course: (store: string, activityId: string) => `${store}/activity/${activityId}`,
+  checkoutSession: (store: string, eventId: string) => `${store}/checkout?event_id=${eventId}`,
+  checkoutProduct: (store: string, productId: string) => `${store}/checkout?product_id=${productId}`,
+};

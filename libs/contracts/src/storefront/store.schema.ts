@@ -88,18 +88,8 @@ export const storeSettingsSchema = z.strictObject({
 });
 export type StoreSettingsPayload = z.infer<typeof storeSettingsSchema>;
 
-/** Where a store lives: the studio's own site when it names one, else PUBLIC_APP_URL/s/{slug}. */
-export function storeAddress(input: { appUrl: string; slug: string; publicUrl?: string | null }): string {
-  if (input.publicUrl) return input.publicUrl.replace(/\/+$/, '');
-  return `${input.appUrl.replace(/\/+$/, '')}/s/${input.slug}`;
-}
-
-/** The spec's link shapes under a store address (spec 001 §2, Share). */
-export const storeLinks = {
-  course: (store: string, activityId: string) => `${store}/activity/${activityId}`,
-  checkoutSession: (store: string, eventId: string) => `${store}/checkout?event_id=${eventId}`,
-  checkoutProduct: (store: string, productId: string) => `${store}/checkout?product_id=${productId}`,
-};
+// The store's addresses and link shapes are zod-free (the store's pages use them): store-rules.ts.
+export { storeAddress, storeLinks } from './store-rules';
 
 const instant = z.string().describe('An instant, ISO 8601 in UTC');
 
