@@ -4,6 +4,7 @@ import {
   WAIVER_SIGNED_EVENT,
 } from '@studio/contracts/src/storefront/store-waiver-messages';
 import { useEffect, useRef, useState } from 'react';
+import { storeCall, type StoreRefusal } from '../store-call';
 
 /** Where the step stands: signed with the signing's token (null when the buyer had signed before). */
 export interface WaiverState {
@@ -19,17 +20,11 @@ export const waiverTimers = {
   stop: (id: number) => clearInterval(id),
 };
 
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, init);
-  } catch {
-    throw new Error('The store could not be reached. Check your connection and try again.');
-  }
-  const answer = (await response.json().catch(() => ({}))) as T & { message?: string };
-  if (!response.ok) throw new Error(answer.message ?? 'Something went wrong. Please try again.');
-  return answer;
-}
+/** A call to the store; a refusal rejects with an Error carrying the store's message. */
+const call = <T,>(url: string, init?: RequestInit): Promise<T> =>
+  storeCall<T>(url, init).catch((refusal: StoreRefusal) => {
+    throw new Error(refusal.message);
+  });
 
 /**
  * The checkout's waiver step (issue 21, step 4), for a course that requires a waiver: the buyer
@@ -89,7 +84,9 @@ export function WaiverStep({
     let done = false;
     const check = async () => {
       try {
-        const status = await call<StoreWaiverStatus>(`${api}/waiver/status?token=${encodeURIComponent(token)}`);
+        const status = await call<StoreWaiverStatus>(
+          `${api}/waiver/status?token=${encodeURIComponent(token)}`,
+        );
         if (status.signed && !done) {
           done = true;
           setSigned(true);
@@ -104,7 +101,14 @@ export function WaiverStep({
       if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
       // The demo page names its message; DocuSeal's form posts its own: either way the store decides.
       const data = event.data as { type?: string } | null;
-      if (data && typeof data === 'object' && data.type && data.type !== WAIVER_SIGNED_EVENT && !/complete/i.test(data.type)) return;
+      if (
+        data &&
+        typeof data === 'object' &&
+        data.type &&
+        data.type !== WAIVER_SIGNED_EVENT &&
+        !/complete/i.test(data.type)
+      )
+        return;
       void check();
     };
     window.addEventListener('message', onMessage);

@@ -16,6 +16,7 @@ import type { PageProps } from '../types';
 import { CheckoutFormFields, loadAnswerRules } from './checkout-form';
 import { WaiverStep, type WaiverState } from './checkout-waiver';
 import { STORE_WAIVER_MESSAGES } from '@studio/contracts/src/storefront/store-waiver-messages';
+import { storePost, type StoreRefusal } from '../store-call';
 import { PointsSection, type PointsChoice } from './checkout-points';
 import { Layout } from './layout';
 
@@ -25,10 +26,7 @@ export interface CheckoutData {
   session: PublicSession;
 }
 
-interface ApiError {
-  message: string;
-  errors?: Record<string, string>;
-}
+type ApiError = StoreRefusal;
 
 /**
  * Where the page sends the buyer next (a test watches it); framed in the checkout overlay, a
@@ -36,28 +34,7 @@ interface ApiError {
  */
 export const browser = { go: (url: string) => navigate(url) };
 
-
-async function post<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw {
-      message: 'The store could not be reached. Check your connection and try again.',
-    } satisfies ApiError;
-  }
-  const answer = (await response.json().catch(() => ({}))) as T & Partial<ApiError>;
-  if (!response.ok)
-    throw {
-      message: answer.message ?? 'Something went wrong. Please try again.',
-      errors: answer.errors,
-    } satisfies ApiError;
-  return answer;
-}
+const post = storePost;
 
 /** One form field with its label and, when the store refused it, the reason (announced). */
 function Field({

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { productPriceText } from '../format';
 import { navigate } from '../framed';
 import { storeApi } from '../links';
+import { storePost, type StoreRefusal } from '../store-call';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
 
@@ -12,14 +13,10 @@ export interface ProductCheckoutData {
   product: PublicProduct;
 }
 
-interface ApiError {
-  message: string;
-  errors?: Record<string, string>;
-}
+type ApiError = StoreRefusal;
 
 /** Where the page sends the buyer next (a test watches it). */
 export const productBrowser = { go: (url: string) => navigate(url) };
-
 
 /**
  * A product's checkout: its name, picture, price ("/ month" for a membership) and description, and
@@ -56,22 +53,11 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
     const key = attemptKey ?? `${product.product_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     setAttemptKey(key);
     try {
-      let response: Response;
-      try {
-        response = await fetch(`${storeApi(base)}/checkout`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'idempotency-key': key },
-          body: JSON.stringify({ product_id: product.product_id, ...named, email: buyer.email.trim() }),
-        });
-      } catch {
-        throw { message: 'The store could not be reached. Check your connection and try again.' } satisfies ApiError;
-      }
-      const answer = (await response.json().catch(() => ({}))) as CheckoutResult & Partial<ApiError>;
-      if (!response.ok)
-        throw {
-          message: answer.message ?? 'Something went wrong. Please try again.',
-          errors: answer.errors,
-        } satisfies ApiError;
+      const answer = await storePost<CheckoutResult>(
+        `${storeApi(base)}/checkout`,
+        { product_id: product.product_id, ...named, email: buyer.email.trim() },
+        { 'idempotency-key': key },
+      );
       if (free) {
         setSentTo(buyer.email.trim());
         setBusy(false);
@@ -85,7 +71,12 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
     }
   };
 
-  const field = (id: 'first_name' | 'last_name' | 'email', label: string, autoComplete: string, required: boolean) => (
+  const field = (
+    id: 'first_name' | 'last_name' | 'email',
+    label: string,
+    autoComplete: string,
+    required: boolean,
+  ) => (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
