@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,6 +19,7 @@ import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
 import { startServer } from '../support/server.mjs';
 
 const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let database;
 let server;
@@ -335,6 +337,13 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   const money = (cents) =>
     new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
   await store.locator('.checkout-total').getByText(money(expected), { exact: true }).waitFor();
+  // The checkout with its waiver step done and its points section open: no serious violation.
+  const checkoutFrame = page.frames().find((f) => f.url().includes('/checkout?event_id='));
+  await checkoutFrame.evaluate(AXE_SOURCE);
+  const violations = (await checkoutFrame.evaluate(() => globalThis.axe.run(globalThis.document))).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  assert.deepEqual(violations, []);
 
   // Pay on the demo page inside the overlay.
   await pay.click();
