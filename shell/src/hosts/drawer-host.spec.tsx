@@ -13,7 +13,7 @@ import {
   type DrawerProps,
 } from '@studio/ui';
 import { parseMfeManifest, remoteForDrawer } from '@studio/contracts';
-import { DrawerHost } from './drawer-host';
+import { DrawerHost, forgetDrawerComponents } from './drawer-host';
 import { drawerRemote, loadDrawerRegistry } from '../federation/remotes';
 
 jest.mock('../federation/remotes', () => ({ loadDrawerRegistry: jest.fn(), drawerRemote: jest.fn() }));
@@ -101,6 +101,8 @@ function clearCookies() {
 }
 
 beforeEach(() => {
+  // Each case names its own remotes: no drawer component a case before loaded.
+  forgetDrawerComponents();
   clearCookies();
   loadRegistry.mockReset();
   findRemote.mockReset();
@@ -139,6 +141,17 @@ describe('DrawerHost', () => {
     open('student', { label: 'Ann' });
     expect(await screen.findByText('Fake drawer for Ann')).toBeInTheDocument();
     expect(loadRegistry).toHaveBeenLastCalledWith('students');
+  });
+
+  it("loads a drawer type's component once: closing and opening it again asks its remote no more", async () => {
+    renderHost();
+    open('discount', { label: 'Spring sale' });
+    await screen.findByText('Fake drawer for Spring sale');
+    fireEvent.click(document.querySelector('.ant-drawer-mask')!);
+    await waitFor(() => expect(screen.queryByText('Fake drawer for Spring sale')).not.toBeInTheDocument());
+    open('discount', { label: 'Summer sale' });
+    expect(await screen.findByText('Fake drawer for Summer sale')).toBeInTheDocument();
+    expect(loadRegistry).toHaveBeenCalledTimes(1);
   });
 
   it('opens a drawer type the shell was never built with, once a remote lists it', async () => {

@@ -1,4 +1,13 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentType,
+  type LazyExoticComponent,
+} from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { DRAWER_WIDTH, hasFullscreenToggle, isDrawerType, type DrawerType } from '@studio/contracts';
 import {
@@ -49,7 +58,47 @@ function useDrawerRemote(type: string | null): string | null | undefined | Error
   return found?.type === type ? found.remote : undefined;
 }
 
-/** Loads the drawer component of a type from its remote; a failure surfaces to the error boundary. */
+type LazyDrawer = LazyExoticComponent<ComponentType<DrawerProps>>;
+
+/**
+ * One lazy component per drawer type, kept outside React (as the remote pages' are): a drawer opened
+ * in a transition may suspend, and a render thrown away takes a lazy made in it along, so it would be
+ * made (and its remote asked) again. A failed one stays failed until Retry forgets it.
+ */
+const drawerComponents = new Map<string, LazyDrawer>();
+
+/** Forgets every drawer component loaded (tests start each case from none). */
+export function forgetDrawerComponents(): void {
+  drawerComponents.clear();
+}
+
+function drawerComponent(type: string): LazyDrawer {
+  let found = drawerComponents.get(type);
+  if (!found) {
+    found = lazy(async (): Promise<{ default: ComponentType<DrawerProps> }> => {
+      // The manifest's read is shared; after a failure it is read again.
+      const owner = await drawerRemote(type);
+      if (owner === null) return { default: NotAvailableYet };
+      const registry = await loadDrawerRegistry(owner);
+      const Found = registry[type];
+      if (!Found) return { default: NotAvailableYet };
+      // Registry entries are themselves React.lazy, and a lazy may not resolve to a lazy: wrap it.
+      return { default: (props: DrawerProps) => <Found {...props} /> };
+    });
+    drawerComponents.set(type, found);
+  }
+  return found;
+}
+
+/** Shows a failure already known (the manifest could not be read) through the error boundary. */
+function Failed({ error }: { error: Error }): never {
+  throw error;
+}
+
+/**
+ * Loads the drawer component of a type from its remote; a failure surfaces to the error boundary,
+ * and so does the manifest's when it could not be read (`remote` is then that Error).
+ */
 function RemoteDrawer({
   type,
   remote,
@@ -61,27 +110,19 @@ function RemoteDrawer({
   data: DrawerData;
   close: () => void;
 }) {
-  const [attempt, setAttempt] = useState(0);
-  const Component = useMemo(
-    () =>
-      lazy(async (): Promise<{ default: ComponentType<DrawerProps> }> => {
-        // The manifest could not be read: a retry reads it again.
-        const owner = remote instanceof Error && attempt > 0 ? await drawerRemote(type) : remote;
-        if (owner instanceof Error) throw owner;
-        if (owner === null) return { default: NotAvailableYet };
-        const registry = await loadDrawerRegistry(owner);
-        const Found = registry[type];
-        if (!Found) return { default: NotAvailableYet };
-        // Registry entries are themselves React.lazy, and a lazy may not resolve to a lazy: wrap it.
-        return { default: (props: DrawerProps) => <Found {...props} /> };
-      }),
-    // attempt: a retry builds a fresh lazy component that loads again.
-    [type, remote, attempt],
-  );
+  const [failed, setFailed] = useState(remote instanceof Error ? remote : null);
+  const [, setAttempt] = useState(0);
+  const Component = drawerComponent(type);
+  const retry = () => {
+    // The loaders forgot the failed load: a fresh lazy reads the manifest and loads it again.
+    drawerComponents.delete(type);
+    setFailed(null);
+    setAttempt((n) => n + 1);
+  };
   return (
-    <RemoteErrorBoundary onRetry={() => setAttempt((n) => n + 1)}>
+    <RemoteErrorBoundary onRetry={retry}>
       <Suspense fallback={<LoadingSkeleton />}>
-        <Component data={data} close={close} />
+        {failed ? <Failed error={failed} /> : <Component data={data} close={close} />}
       </Suspense>
     </RemoteErrorBoundary>
   );
