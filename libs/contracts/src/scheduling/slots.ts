@@ -37,6 +37,7 @@
  *
  * Speed: busy intervals are sorted and merged once, then swept with one pointer as the candidate
  * starts increase (O(busy · log busy + candidates)); a busy interval makes the sweep jump past it.
+ * The zone's offset is read about once per date (dates away from a change use one offset).
  */
 import { TZDate, tzOffset } from '@date-fns/tz';
 import { isValidTimeZone } from '../time';
@@ -225,6 +226,13 @@ export function computeSlots(input: SlotInput): Date[] {
   const { starts: busyStarts, ends: busyEnds } = mergeBusy(input.busy);
   let b = 0; // the sweep's pointer: busy intervals before it end at or before the current need
 
+  const offsets = new Map<number, number>();
+  const offsetAround = (t: number) => {
+    let o = offsets.get(t);
+    if (o === undefined) offsets.set(t, (o = offsetMs(zone, t)));
+    return o;
+  };
+
   const slots: Date[] = [];
   let last = -Infinity;
   // A range of date D lies within [D 00:00, D+1 00:00], so only the dates of lower … upper matter.
@@ -232,9 +240,18 @@ export function computeSlots(input: SlotInput): Date[] {
   for (let naive = naiveOfDate(localDateOf(lower, zone)); naive <= lastNaive; naive += DAY) {
     const date = dateOfNaive(naive);
     const ranges = overrides.get(date) ?? input.weekly[WEEKDAYS[new Date(naive).getUTCDay()]];
-    for (const [startMin, endMin] of normalizeRanges(ranges)) {
-      const rangeStart = naiveToInstant(naive + startMin * MINUTE, zone);
-      const rangeEnd = naiveToInstant(naive + endMin * MINUTE, zone);
+    const joined = normalizeRanges(ranges);
+    if (!joined.length) continue;
+    // Reading the zone's offset costs ~10 µs (Intl): a date with the same offset a day before and
+    // two days after it has no change (changes are months apart), so its wall times convert with
+    // that one offset; only the dates around a change go through naiveToInstant's DST rule.
+    const offset = offsetAround(naive - DAY);
+    const steady = offset === offsetAround(naive + 2 * DAY);
+    const instantOf = (minutes: number) =>
+      steady ? naive + minutes * MINUTE - offset : naiveToInstant(naive + minutes * MINUTE, zone);
+    for (const [startMin, endMin] of joined) {
+      const rangeStart = instantOf(startMin);
+      const rangeEnd = instantOf(endMin);
       let s = rangeStart + Math.max(0, Math.ceil((lower - rangeStart) / inc)) * inc;
       while (s + dur <= rangeEnd && s < upper) {
         const needStart = s - before;
