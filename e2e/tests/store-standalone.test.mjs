@@ -90,8 +90,13 @@ test("the store's pages and files on its own origin, the 404 page, and the API's
   assert.equal(page.status, 200);
   const html = await page.text();
   assert.match(html, /<h1[^>]*>Coffee Cupping Evening<\/h1>/);
-  assert.ok(html.includes(`/s/${SLUG}/checkout?event_id=${course.sessions[0].event_id}`), 'a Book link per session');
-  assert.ok(html.includes(`<meta property="og:url" content="${storeUrl}/s/${SLUG}/activity/${course.activity_id}"`));
+  assert.ok(
+    html.includes(`/s/${SLUG}/checkout?event_id=${course.sessions[0].event_id}`),
+    'a Book link per session',
+  );
+  assert.ok(
+    html.includes(`<meta property="og:url" content="${storeUrl}/s/${SLUG}/activity/${course.activity_id}"`),
+  );
   const head = await get(`/s/${SLUG}/activity/${course.activity_id}`, undefined, 'HEAD');
   assert.equal(head.status, 200);
   assert.equal(await head.text(), '');

@@ -1,4 +1,7 @@
-import { contentSecurityPolicyValue, storeContentSecurityPolicy } from '@studio/contracts/src/storefront/store-csp';
+import {
+  contentSecurityPolicyValue,
+  storeContentSecurityPolicy,
+} from '@studio/contracts/src/storefront/store-csp';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -48,14 +51,21 @@ export function readConfig(env: NodeJS.ProcessEnv, dist: string): StandaloneConf
   if (publicUrl && !httpUrl(publicUrl))
     return { error: `PUBLIC_STORE_URL must be an http or https URL, not ${publicUrl}` };
   const port = Number(env.PORT?.trim() || 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `PORT must be a port number, not ${env.PORT}` };
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return { error: `PORT must be a port number, not ${env.PORT}` };
   const frameOrigins = (env.STORE_FRAME_ORIGINS ?? '')
     .split(/[\s,]+/)
     .filter(Boolean)
     .map((origin) => httpUrl(origin)?.origin ?? '');
   if (frameOrigins.includes(''))
     return { error: `STORE_FRAME_ORIGINS must be http or https origins, not ${env.STORE_FRAME_ORIGINS}` };
-  return { port, apiUrl: apiUrl.replace(/\/+$/, ''), publicUrl: publicUrl && new URL(publicUrl).origin, frameOrigins, dist };
+  return {
+    port,
+    apiUrl: apiUrl.replace(/\/+$/, ''),
+    publicUrl: publicUrl && new URL(publicUrl).origin,
+    frameOrigins,
+    dist,
+  };
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -81,14 +91,21 @@ const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
  * API over HTTP), its client files under /s-assets/ (cached a year, immutable; not manifest.json),
  * and the API paths the pages call (PROXIED_PATHS) passed to the API. Anything else is 404.
  */
-export function storefrontApp(config: StandaloneConfig): (request: IncomingMessage, response: ServerResponse) => void {
+export function storefrontApp(
+  config: StandaloneConfig,
+): (request: IncomingMessage, response: ServerResponse) => void {
   const client = join(config.dist, 'client');
   const manifest = JSON.parse(readFileSync(join(client, 'manifest.json'), 'utf8')) as ClientManifest;
   const assets = pageAssets(manifest, ASSETS_PREFIX);
   const policy = contentSecurityPolicyValue(storeContentSecurityPolicy(config.frameOrigins));
   const proxy = apiProxy(config.apiUrl);
 
-  const plain = (response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) => {
+  const plain = (
+    response: ServerResponse,
+    status: number,
+    text: string,
+    headers: Record<string, string> = {},
+  ) => {
     response.writeHead(status, {
       'content-type': 'text/plain; charset=utf-8',
       'cache-control': 'no-store',
@@ -133,12 +150,19 @@ export function storefrontApp(config: StandaloneConfig): (request: IncomingMessa
     pipeline(createReadStream(file), response, () => undefined);
   };
 
-  const page = async (request: IncomingMessage, response: ServerResponse, pathname: string, search: string) => {
+  const page = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    pathname: string,
+    search: string,
+  ) => {
     const match = matchRoute(routes, pathname);
     if (!match) return plain(response, 404, 'Not found');
     const { route, params } = match;
     const forwarded = forwardedHeaders(request);
-    const origin = config.publicUrl ?? `${forwarded['x-forwarded-proto']}://${forwarded['x-forwarded-host'] ?? 'localhost'}`;
+    const origin =
+      config.publicUrl ??
+      `${forwarded['x-forwarded-proto']}://${forwarded['x-forwarded-host'] ?? 'localhost'}`;
     const context = {
       base: storeBase(params.slug),
       pageUrl: `${origin}${pathname}`,
@@ -146,7 +170,10 @@ export function storefrontApp(config: StandaloneConfig): (request: IncomingMessa
       assets,
     };
     // The client's address goes with the reads: the API counts its rate limit per client.
-    const api = httpStoreApi({ apiUrl: config.apiUrl, headers: { 'x-forwarded-for': forwarded['x-forwarded-for'] } });
+    const api = httpStoreApi({
+      apiUrl: config.apiUrl,
+      headers: { 'x-forwarded-for': forwarded['x-forwarded-for'] },
+    });
     let status = 200;
     let name = route.name;
     let data: unknown;
@@ -163,7 +190,9 @@ export function storefrontApp(config: StandaloneConfig): (request: IncomingMessa
     try {
       return html(request, response, status, render({ page: name, data, ...context }));
     } catch (error) {
-      console.error(`${request.method} ${pathname} could not be rendered: ${(error as Error)?.stack ?? String(error)}`);
+      console.error(
+        `${request.method} ${pathname} could not be rendered: ${(error as Error)?.stack ?? String(error)}`,
+      );
       return html(request, response, 500, render({ page: 'error', data: null, ...context }));
     }
   };
@@ -177,7 +206,8 @@ export function storefrontApp(config: StandaloneConfig): (request: IncomingMessa
     if (PROXIED_PATHS.test(url)) return proxy(request, response);
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed', { allow: 'GET, HEAD' });
-    if (pathname.startsWith(ASSETS_PREFIX)) return asset(request, response, pathname.slice(ASSETS_PREFIX.length));
+    if (pathname.startsWith(ASSETS_PREFIX))
+      return asset(request, response, pathname.slice(ASSETS_PREFIX.length));
     // The store has no icon: browsers that ask anyway are told so, without an error in the console.
     if (pathname === '/favicon.ico') {
       response.writeHead(204, { 'cache-control': 'public, max-age=86400' });

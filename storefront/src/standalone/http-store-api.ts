@@ -52,7 +52,8 @@ export function httpStoreApi(options: HttpStoreApiOptions): StoreApi {
   const timeoutMs = options.timeoutMs ?? 10000;
 
   const get = async <T>(slug: string, path: string): Promise<T> => {
-    if (!STORE_SLUG_PATTERN.test(slug.toLowerCase())) throw new StoreApiError(404, STORE_MESSAGES.storeNotFound);
+    if (!STORE_SLUG_PATTERN.test(slug.toLowerCase()))
+      throw new StoreApiError(404, STORE_MESSAGES.storeNotFound);
     let response: Response;
     try {
       response = await fetchFn(`${base}/api/public/${encodeURIComponent(slug.toLowerCase())}${path}`, {
@@ -63,13 +64,19 @@ export function httpStoreApi(options: HttpStoreApiOptions): StoreApi {
       throw new StoreApiError(0, `The Storefront API did not answer: ${(error as Error)?.message ?? error}`);
     }
     if (response.ok) return (await response.json()) as T;
-    throw new StoreApiError(response.status, await errorMessage(response), response.headers.get('retry-after'));
+    throw new StoreApiError(
+      response.status,
+      await errorMessage(response),
+      response.headers.get('retry-after'),
+    );
   };
 
   return {
     home: (slug) => get<PublicStore>(slug, ''),
     course: (slug, id) =>
-      UUID.test(id) ? get<PublicCourse>(slug, `/activities/${id.toLowerCase()}`) : missing(STORE_MESSAGES.courseNotFound),
+      UUID.test(id)
+        ? get<PublicCourse>(slug, `/activities/${id.toLowerCase()}`)
+        : missing(STORE_MESSAGES.courseNotFound),
     checkoutSession: (slug, eventId) =>
       UUID.test(eventId)
         ? get<PublicCheckoutSession>(slug, `/sessions/${eventId.toLowerCase()}`)

@@ -9,7 +9,10 @@ export interface RouteMatch<R> {
   params: Record<string, string>;
 }
 
-export function matchRoute<R extends { path: string }>(routes: readonly R[], pathname: string): RouteMatch<R> | null {
+export function matchRoute<R extends { path: string }>(
+  routes: readonly R[],
+  pathname: string,
+): RouteMatch<R> | null {
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const segments = trimmed.split('/');
   let best: (RouteMatch<R> & { statics: number }) | null = null;

@@ -1,4 +1,10 @@
-import { request as httpRequest, Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  request as httpRequest,
+  Agent as HttpAgent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { pipeline } from 'node:stream';
 
@@ -40,7 +46,8 @@ export function endToEndHeaders(headers: IncomingHttpHeaders): IncomingHttpHeade
   return kept;
 }
 
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0].trim();
+const first = (value: string | string[] | undefined) =>
+  (Array.isArray(value) ? value[0] : value)?.split(',')[0].trim();
 
 /**
  * X-Forwarded-For, -Proto and -Host for a request to the API: the client's address appended to
@@ -48,7 +55,9 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * $proxy_add_x_forwarded_for. The API believes it only when this server is one of its
  * TRUSTED_PROXIES, and then walks back over the trusted hops: a client cannot name its own address.
  */
-export function forwardedHeaders(request: Pick<IncomingMessage, 'headers' | 'socket'>): Record<string, string> {
+export function forwardedHeaders(
+  request: Pick<IncomingMessage, 'headers' | 'socket'>,
+): Record<string, string> {
   const { headers } = request;
   const earlier = Array.isArray(headers['x-forwarded-for'])
     ? headers['x-forwarded-for'].join(', ')
