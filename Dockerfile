@@ -1,6 +1,7 @@
-# Images: `app` (api and worker), `web` (the shell, proxying each remote to its own service) and
-# `remote` (one remote's static bundle, built alone: --build-arg REMOTE=orders). A team releases its
-# remote by building and deploying its `remote` image; the shell and the other remotes stay as they are.
+# Images: `app` (api and worker), `web` (the shell, proxying each remote to its own service),
+# `remote` (one remote's static bundle, built alone: --build-arg REMOTE=orders) and `storefront` (the
+# online store's standalone server, built alone). A team releases its remote by building and
+# deploying its `remote` image; the shell and the other remotes stay as they are. The store likewise.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY . .
@@ -48,3 +49,20 @@ ENV MFE_REMOTE=${REMOTE}
 RUN rm -f /etc/nginx/conf.d/default.conf
 COPY deploy/remote.nginx.conf /etc/nginx/templates/default.conf.template
 COPY --from=remote-build /app/mfe-${REMOTE}/dist /usr/share/nginx/html/mfe/${REMOTE}
+
+# The online store on its own (issue 21), built from the repository alone (its workspace and the
+# contracts it compiles in): the standalone server, its server render and client files in one folder.
+FROM node:20-bookworm-slim AS storefront-build
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run build -w @studio/storefront
+
+# Serves /s/ and /s-assets/, and passes the API paths its pages call to STORE_API_URL (required).
+# No node_modules: dist/standalone.js needs only Node.
+FROM node:20-bookworm-slim AS storefront
+ENV NODE_ENV=production PORT=8080
+WORKDIR /app
+COPY --from=storefront-build /app/storefront/dist ./storefront/dist
+USER node
+EXPOSE 8080
+CMD ["node", "storefront/dist/standalone.js"]

@@ -1,14 +1,16 @@
 /**
- * Three builds: the client (dist/client: hashed files the API serves under /s-assets/, and
+ * Four builds: the client (dist/client: hashed files the API serves under /s-assets/, and
  * manifest.json naming what a page loads), the server render (dist/server.js, CommonJS with Preact
  * inside, required by the API process), and the checkout overlay (dist/overlay/checkout-overlay.js:
  * one file without dependencies that studios paste into their own sites; the API serves it at
- * /checkout-overlay.js, a stable address, so its name has no hash). React's names resolve to
+ * /checkout-overlay.js, a stable address, so its name has no hash), and the standalone server (dist/standalone.js: the store on its own,
+a Node server with the server render inside, reading the Storefront API over HTTP). React's names resolve to
  * preact/compat, so the pages are written as React components.
  */
 const path = require('node:path');
 const fs = require('node:fs');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
+const webpack = require('webpack');
 
 const contracts = path.join(__dirname, '..', 'libs', 'contracts', 'src');
 
@@ -94,7 +96,7 @@ module.exports = (_env, argv) => {
       path: path.join(__dirname, 'dist'),
       filename: '[name].js',
       library: { type: 'commonjs2' },
-      clean: { keep: /^(client|overlay)\// },
+      clean: { keep: /^(client\/|overlay\/|standalone\.js$)/ },
     },
     module: {
       rules: [swc('es2022'), { test: /\.css$/, type: 'asset/resource', generator: { emit: false } }],
@@ -116,5 +118,20 @@ module.exports = (_env, argv) => {
     module: { rules: [swc('es2019')] },
     optimization: { minimizer: [minimizer] },
   };
-  return [client, server, overlay];
+  const standalone = {
+    ...common,
+    name: 'standalone',
+    target: 'node20',
+    entry: { standalone: './src/standalone.ts' },
+    output: { path: path.join(__dirname, 'dist'), filename: '[name].js' },
+    module: {
+      rules: [swc('es2022'), { test: /\.css$/, type: 'asset/resource', generator: { emit: false } }],
+    },
+    // __dirname is dist/ at run time (the client files are in dist/client).
+    node: { __dirname: false },
+    // One file: the server build's chunks beside it have names of their own.
+    plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
+    optimization: { minimize: false },
+  };
+  return [client, server, overlay, standalone];
 };

@@ -13,7 +13,8 @@ import type { PageProps, StoreApi } from './types';
 const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
 
 /**
- * The store's pages. A page is one row: its path (Fastify's syntax, served by the API process),
+ * The store's pages. A page is one row: its path (Fastify's syntax, served by the API process and
+ * by the standalone server, standalone/match-route.ts),
  * what it reads from the store, its component, and its <head>. The server renders a row's page
  * with the data `load` returned, and the browser hydrates the same component from that data.
  */

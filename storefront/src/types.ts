@@ -2,7 +2,7 @@ import type { PublicCourse, PublicOrder, PublicProduct, PublicSession, PublicSto
 
 /**
  * What the pages read, given by the host: the API process passes StorefrontService's reads (no
- * HTTP hop). A store or course that is not there rejects with an error the host knows as a 404.
+ * HTTP hop), the standalone server the Storefront API's over HTTP (standalone/http-store-api.ts). A store or course that is not there rejects with an error the host knows as a 404.
  */
 export interface StoreApi {
   home(slug: string): Promise<PublicStore>;

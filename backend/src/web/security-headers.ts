@@ -1,4 +1,5 @@
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
+import { contentSecurityPolicyValue, storeContentSecurityPolicy as buildStorePolicy } from '@studio/contracts';
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig } from '../config/config.schema';
@@ -54,30 +55,12 @@ export function contentSecurityPolicyHeader(config: AppConfig): string {
 }
 
 /**
- * The online store's pages (issue 21), which any site may frame (a studio's own site opens them in
- * the checkout overlay), so they have a policy of their own instead of the admin's:
- * - frame-ancestors * and no X-Frame-Options: only these routes may be framed, by any origin;
- * - scripts only from this origin's files: the page's data is a <script type="application/json">
- *   and its JSON-LD a <script type="application/ld+json">, neither of which runs;
- * - styles from its one stylesheet (no CSS-in-JS here, so no 'unsafe-inline'); images from this
- *   origin (uploads under /api/media) and data: URLs.
+ * The online store's pages (issue 21), which any site may frame: the store's own policy
+ * (storeContentSecurityPolicy in @studio/contracts, which the standalone storefront server sends
+ * too), framing this app's signing pages and DocuSeal's when configured.
  */
 export function storeContentSecurityPolicy(config?: AppConfig): Record<string, string[]> {
-  return {
-    // The checkout frames the waiver's signing page (issue 21): this app's demo page, or DocuSeal's.
-    'frame-src': ["'self'", ...(config ? signingOrigins(config) : [])],
-    'default-src': ["'self'"],
-    'script-src': ["'self'"],
-    'script-src-attr': ["'none'"],
-    'style-src': ["'self'"],
-    'img-src': ["'self'", 'data:'],
-    'font-src': ["'self'"],
-    'connect-src': ["'self'"],
-    'object-src': ["'none'"],
-    'base-uri': ["'self'"],
-    'form-action': ["'self'"],
-    'frame-ancestors': ['*'],
-  };
+  return buildStorePolicy(config ? signingOrigins(config) : []);
 }
 
 /**
@@ -115,10 +98,7 @@ export function signingOrigins(config: AppConfig): string[] {
  */
 export const DEMO_SIGNING_PAGES = /^\/api\/sign\/demo\//;
 
-const policyHeader = (policy: Record<string, string[]>) =>
-  Object.entries(policy)
-    .map(([name, values]) => `${name} ${values.join(' ')}`)
-    .join('; ');
+const policyHeader = contentSecurityPolicyValue;
 
 /** The store's policy as one header value. */
 export const storeContentSecurityPolicyHeader = (config?: AppConfig) => policyHeader(storeContentSecurityPolicy(config));

@@ -45,3 +45,4 @@ export * from './storefront/checkout.schema';
 export * from './storefront/store-rules';
 export * from './storefront/form-answers';
 export * from './storefront/store-waiver';
+export * from './storefront/store-csp';

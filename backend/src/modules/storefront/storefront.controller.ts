@@ -11,7 +11,8 @@ import {
 import { CHECKOUT_MESSAGES, STORE_MESSAGES, STORE_WAIVER_MESSAGES } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
-import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { isUuid, UuidParamPipe } from '../../common/uuid-param.pipe';
+import { notFound } from '../../common/api-error';
 import { PublicRateLimitGuard } from './public-rate-limit.guard';
 import {
   CheckoutDto,
@@ -23,6 +24,7 @@ import {
   PointsCodeRequestDto,
   PointsCodeSentDto,
   PointsVerifyDto,
+  PublicCheckoutSessionDto,
   PublicCourseDto,
   PublicOrderDto,
   PublicProductDto,
@@ -100,6 +102,25 @@ export class StorefrontController {
   @ZodResponse({ status: 200, type: PublicProductDto })
   product(@Param('slug') slug: string, @Param('product_id', UuidParamPipe) id: string) {
     return this.storefront.product(slug, id);
+  }
+
+  @Get('sessions/:event_id')
+  @Header('Access-Control-Allow-Origin', '*')
+  @SLUG_PARAM
+  @ApiOperation({
+    summary:
+      "What a session's checkout page shows: the store's name, the session's course, and the session with its seats left",
+    description:
+      'A session that cannot be booked (past, cancelled, of an unlisted course or another store) answers 404 as an unknown one.',
+  })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
+  })
+  @ZodResponse({ status: 200, type: PublicCheckoutSessionDto })
+  checkoutSession(@Param('slug') slug: string, @Param('event_id') eventId: string) {
+    if (!isUuid(eventId)) throw notFound(CHECKOUT_MESSAGES.sessionNotFound);
+    return this.storefront.checkoutSession(slug, eventId.toLowerCase());
   }
 
   @Post('checkout/quote')

@@ -7,6 +7,7 @@ import {
   pointsCodeRequestSchema,
   pointsCodeSentSchema,
   pointsVerifySchema,
+  publicCheckoutSessionSchema,
   publicCourseSchema,
   publicOrderSchema,
   publicProductSchema,
@@ -22,6 +23,7 @@ import { createZodDto } from '../../common/zod-dto';
 export class PublicStoreDto extends createZodDto(publicStoreSchema) {}
 export class PublicCourseDto extends createZodDto(publicCourseSchema) {}
 export class PublicProductDto extends createZodDto(publicProductSchema) {}
+export class PublicCheckoutSessionDto extends createZodDto(publicCheckoutSessionSchema) {}
 export class CheckoutQuoteDto extends createZodDto(checkoutQuoteSchema) {}
 export class CheckoutQuoteResultDto extends createZodDto(checkoutQuoteResultSchema) {}
 export class CheckoutDto extends createZodDto(checkoutSchema) {}

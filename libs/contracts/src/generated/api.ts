@@ -1280,6 +1280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}/sessions/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a session's checkout page shows: the store's name, the session's course, and the session with its seats left
+         * @description A session that cannot be booked (past, cancelled, of an unlisted course or another store) answers 404 as an unknown one.
+         */
+        get: operations["StorefrontController_checkoutSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/{slug}/checkout/quote": {
         parameters: {
             query?: never;
@@ -3015,6 +3035,107 @@ export interface components {
             image_url: string | null;
             /** @description The product's checkout address in the store */
             url: string;
+        };
+        PublicCheckoutSessionDto_Output: {
+            store_name: string;
+            course: {
+                /** Format: uuid */
+                activity_id: string;
+                name: string;
+                /** @description The first lines of the description */
+                summary: string;
+                /** @enum {string} */
+                activity_type: "scheduled" | "appointment";
+                /** @enum {string} */
+                level: "Beginner" | "Intermediate" | "Advanced";
+                category: string;
+                /** @description 0 for a free course */
+                price_cents: number;
+                free: boolean;
+                image_url: string | null;
+                location_name: string;
+                instructor_name: string;
+                next_starts_at: string | null;
+                /** @description The course page's address in the store */
+                url: string;
+                description: string;
+                tools: string;
+                images: string[];
+                single_party: boolean;
+                /** @description Appointment length; null for scheduled courses */
+                duration_mins: number | null;
+                instructor: {
+                    name: string;
+                    photo_url: string | null;
+                };
+                location: {
+                    name: string;
+                    address: string;
+                    timezone: string;
+                    online: boolean;
+                };
+                cancellation_policy: {
+                    name: string;
+                    rule: string;
+                };
+                rescheduling_policy: {
+                    name: string;
+                    rule: string;
+                };
+                requires_waiver: boolean;
+                checkout_form: {
+                    /**
+                     * @description order: one set of answers for the order; ticket: one set per seat (party_size sets)
+                     * @enum {string}
+                     */
+                    collection_type: "order" | "ticket";
+                    fields: {
+                        id: string;
+                        /** @enum {string} */
+                        type: "text" | "textarea" | "email" | "phone" | "checkbox" | "radio" | "select" | "name";
+                        label: string;
+                        placeholder: string;
+                        /** @description May hold links as [text](url); only http, https and mailto links are links */
+                        description: string;
+                        required: boolean;
+                        /** @description The choices of a select or radio */
+                        options: {
+                            id: string;
+                            value: string;
+                        }[];
+                    }[];
+                } | null;
+                sessions: {
+                    /** Format: uuid */
+                    event_id: string;
+                    name: string;
+                    /** @description An instant, ISO 8601 in UTC */
+                    starts_at: string;
+                    /** @description An instant, ISO 8601 in UTC */
+                    ends_at: string;
+                    timezone: string;
+                    price_cents: number;
+                    seats_left: number;
+                    sold_out: boolean;
+                    location_name: string;
+                    online: boolean;
+                }[];
+            };
+            session: {
+                /** Format: uuid */
+                event_id: string;
+                name: string;
+                /** @description An instant, ISO 8601 in UTC */
+                starts_at: string;
+                /** @description An instant, ISO 8601 in UTC */
+                ends_at: string;
+                timezone: string;
+                price_cents: number;
+                seats_left: number;
+                sold_out: boolean;
+                location_name: string;
+                online: boolean;
+            };
         };
         CheckoutQuoteDto: {
             /** Format: uuid */
@@ -8085,6 +8206,56 @@ export interface operations {
                 };
             };
             /** @description Store not found, or Product not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StorefrontController_checkoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: string;
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicCheckoutSessionDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Session not found */
             404: {
                 headers: {
                     [name: string]: unknown;

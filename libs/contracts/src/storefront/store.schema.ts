@@ -169,3 +169,11 @@ export const publicStoreSchema = z.object({
   products: z.array(publicProductSchema),
 });
 export type PublicStore = z.infer<typeof publicStoreSchema>;
+
+/** What a session's checkout page shows: the store's name, the session's course, and the session. */
+export const publicCheckoutSessionSchema = z.object({
+  store_name: z.string(),
+  course: publicCourseSchema,
+  session: publicSessionSchema,
+});
+export type PublicCheckoutSession = z.infer<typeof publicCheckoutSessionSchema>;
