@@ -21,6 +21,7 @@ export * from './catalog/reference-data.schema';
 export * from './catalog/course.cases';
 export * from './scheduling/scheduling-messages';
 export * from './scheduling/scheduling.schema';
+export * from './scheduling/appointment-messages';
 export * from './ui/scheduling-ui';
 export * from './zod-csp';
 export * from './catalog/course-list.schema';
