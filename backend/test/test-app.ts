@@ -81,14 +81,25 @@ function settlingClient(client: ReturnType<typeof request>, settle: () => Promis
   });
 }
 
-export async function startTestApp(env: Record<string, string> = {}, options: { settleAfterEachCall?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: {
+    settleAfterEachCall?: boolean;
+    /** The embedded database (PGlite, in memory) instead of a PostgreSQL database of its own, as `npm start` runs without DATABASE_URL. */
+    embedded?: boolean;
+  } = {},
+): Promise<TestApp> {
   const suffix = randomBytes(6).toString('hex');
   const dbName = `studio_test_${suffix}`;
-  await admin((c) => c.query(`create database "${dbName}"`));
-  const dbUrl = new URL(PG_ROOT);
-  dbUrl.pathname = `/${dbName}`;
+  const database: Record<string, string> = { PGLITE_DATA_DIR: `memory://studio_test_${suffix}` };
+  if (!options.embedded) {
+    await admin((c) => c.query(`create database "${dbName}"`));
+    const dbUrl = new URL(PG_ROOT);
+    dbUrl.pathname = `/${dbName}`;
+    database.DATABASE_URL = dbUrl.toString();
+  }
   const config = loadConfig({
-    DATABASE_URL: dbUrl.toString(),
+    ...database,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `test_${suffix}`,
     SEED_DEMO: 'false',
@@ -138,7 +149,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     },
     close: async () => {
       await created.close();
-      await admin((c) => c.query(`drop database if exists "${dbName}" with (force)`));
+      if (!options.embedded) await admin((c) => c.query(`drop database if exists "${dbName}" with (force)`));
     },
   };
 }

@@ -15,6 +15,7 @@ import { Event } from '../modules/scheduling/entities/event.entity';
 import { Enrollment } from '../modules/scheduling/entities/enrollment.entity';
 import { Tag } from '../modules/scheduling/entities/tag.entity';
 import { SeatHold } from '../modules/scheduling/entities/seat-hold.entity';
+import { Appointment } from '../modules/scheduling/entities/appointment.entity';
 import { Order } from '../modules/orders/entities/order.entity';
 import { OrderLine } from '../modules/orders/entities/order-line.entity';
 import { OrderActivity } from '../modules/orders/entities/order-activity.entity';
@@ -60,6 +61,7 @@ export const entities = [
   Enrollment,
   Tag,
   SeatHold,
+  Appointment,
   Product,
   ProductImage,
   ProductPrice,

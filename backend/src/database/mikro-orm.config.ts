@@ -39,12 +39,14 @@ export async function buildOrmOptions(
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDriver } = await import('mikro-orm-pglite');
   if (!config.PGLITE_DATA_DIR.startsWith('memory://')) mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
-  // pg_trgm backs the student search index, as on a real server.
+  // pg_trgm backs the student search index, as on a real server; btree_gist the appointments'
+  // exclusion constraint (no two overlapping appointments of one instructor), enforced here too.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
   // Dates stay "yyyy-MM-dd" text, as node-postgres gives them: a wall-clock date is not an instant.
   const DATE_OID = 1082;
   const pglite = new PGlite(config.PGLITE_DATA_DIR, {
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, btree_gist },
     parsers: { [DATE_OID]: (value: string) => value },
   });
   await pglite.waitReady;

@@ -311,6 +311,7 @@ export function courseDetail(overrides: Partial<CourseOut> = {}): CourseOut {
     min_notice_mins: 0,
     start_time_increments_mins: 30,
     duration_mins: 60,
+    booking_window_days: 60,
     default_days: 1,
     default_days_apart: 1,
     default_daily_mins: 60,

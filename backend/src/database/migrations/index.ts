@@ -42,6 +42,7 @@ const NAMES = [
   'Migration20261127021000_store_products',
   'Migration20261127030000_store_points',
   'Migration20261127040000_waiver_checkout_token',
+  'Migration20261127050000_appointments',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

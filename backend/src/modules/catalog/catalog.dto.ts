@@ -101,6 +101,7 @@ export const courseOut = z.object({
   min_notice_mins: z.number().int(),
   start_time_increments_mins: z.number().int(),
   duration_mins: z.number().int(),
+  booking_window_days: z.number().int().describe('How many days ahead a student may book an appointment (1 to 365)'),
   default_days: z.number().int(),
   default_days_apart: z.number().int(),
   default_daily_mins: z.number().int(),

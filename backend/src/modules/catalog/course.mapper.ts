@@ -55,6 +55,7 @@ export function mapCourse(course: Activity, summary: CourseScheduleSummary) {
     min_notice_mins: course.minNoticeMins,
     start_time_increments_mins: course.startTimeIncrementsMins,
     duration_mins: course.durationMins,
+    booking_window_days: course.bookingWindowDays,
     default_days: course.defaultDays,
     default_days_apart: course.defaultDaysApart,
     default_daily_mins: course.defaultDailyMins,

@@ -112,6 +112,7 @@ export class CoursesService {
         minNoticeMins: input.min_notice_mins,
         startTimeIncrementsMins: input.start_time_increments_mins,
         durationMins: input.duration_mins,
+        bookingWindowDays: input.booking_window_days,
         autoEmail: input.auto_email,
         defaultDays: input.default_days,
         defaultDaysApart: input.default_days_apart,
@@ -170,6 +171,7 @@ export class CoursesService {
         ...(input.min_notice_mins !== undefined && { minNoticeMins: input.min_notice_mins }),
         ...(input.start_time_increments_mins !== undefined && { startTimeIncrementsMins: input.start_time_increments_mins }),
         ...(input.duration_mins !== undefined && { durationMins: input.duration_mins }),
+        ...(input.booking_window_days !== undefined && { bookingWindowDays: input.booking_window_days }),
       });
       this.replaceImages(course, images);
       await em.flush();

@@ -2,6 +2,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Global, Module } from '@nestjs/common';
 import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
+import { AppointmentsService } from './appointments.service';
 import { SqlCourseScheduleReader } from './course-schedule.reader';
 import { EnrollmentEvents } from './enrollment-events';
 import { SessionEvents } from './session-events';
@@ -10,6 +11,7 @@ import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
 import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
 import { EnrollmentsController } from './enrollments.controller';
 import { EnrollmentsService } from './enrollments.service';
+import { Appointment } from './entities/appointment.entity';
 import { Enrollment } from './entities/enrollment.entity';
 import { EventDay } from './entities/event-day.entity';
 import { Event } from './entities/event.entity';
@@ -22,17 +24,18 @@ import { SessionsService } from './sessions.service';
 import { TagsService } from './tags.service';
 
 /**
- * Events (sessions), enrollments, tags, guests and export. Global only to hand the catalog its
+ * Events (sessions), enrollments, appointments, tags, guests and export. Global only to hand the catalog its
  * schedule reader (the catalog must not import scheduling, which depends on it).
  */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold]), CatalogModule],
+  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule],
   controllers: [EventsController, SessionsController, EnrollmentsController],
   providers: [
     EventsService,
     SessionsService,
     EnrollmentsService,
+    AppointmentsService,
     TagsService,
     EnrollmentExportService,
     EnrollmentRemovalHooks,
@@ -42,6 +45,7 @@ import { TagsService } from './tags.service';
     { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
   ],
   exports: [
+    AppointmentsService,
     SessionsService,
     EventsService,
     EnrollmentsService,

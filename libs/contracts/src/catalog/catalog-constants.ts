@@ -33,6 +33,9 @@ export const BUFFER_OPTIONS_MINS = [0, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 
 export const MIN_NOTICE_RANGE_MINS = { min: 0, max: 7 * 24 * 60 } as const;
 export const MIN_NOTICE_OPTIONS_MINS = [0, 15, 30, 60, 120, 240, 480, 720, 1440, 2880, 4320, 10080] as const;
 export const START_TIME_INCREMENTS_MINS = [15, 30, 60] as const;
+/** How far ahead a student may book an appointment, in days (issue 22; default 60). */
+export const BOOKING_WINDOW_RANGE_DAYS = { min: 1, max: 365 } as const;
+export const DEFAULT_BOOKING_WINDOW_DAYS = 60;
 export const APPOINTMENT_DURATION_RANGE_MINS = { min: 5, max: 24 * 60 } as const;
 export const APPOINTMENT_DURATION_OPTIONS_MINS = [
   5, 10, 15, 20, 30, 45, 60, 75, 90, 120, 150, 180, 240, 300, 360, 480, 600, 720, 1440,

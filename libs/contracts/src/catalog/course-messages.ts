@@ -27,6 +27,7 @@ export const COURSE_MESSAGES = {
   minNotice: 'Minimum notice must be between 0 minutes and 1 week.',
   increments: 'Start-time increments must be 15, 30 or 60 minutes.',
   duration: 'Duration must be between 5 minutes and 24 hours.',
+  bookingWindow: 'How far ahead a student may book must be between 1 and 365 days.',
   cancelPolicy: 'Choose a cancellation policy.',
   reschedulePolicy: 'Choose a rescheduling policy.',
   formCollectionType: 'Collect one form per order or per ticket.',

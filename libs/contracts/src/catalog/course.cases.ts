@@ -55,6 +55,8 @@ export const COURSE_CREATE_CASES: CourseCase[] = [
   { name: 'a 20-minute increment', patch: { start_time_increments_mins: 20 }, errors: { start_time_increments_mins: M.increments } },
   { name: 'a 4-minute appointment', patch: { duration_mins: 4 }, errors: { duration_mins: M.duration } },
   { name: 'a 25-hour appointment', patch: { duration_mins: 1500 }, errors: { duration_mins: M.duration } },
+  { name: 'a booking window of 0 days', patch: { booking_window_days: 0 }, errors: { booking_window_days: M.bookingWindow } },
+  { name: 'a booking window over a year', patch: { booking_window_days: 366 }, errors: { booking_window_days: M.bookingWindow } },
   {
     name: 'appointment mode without single party',
     patch: { activity_type: 'appointment', single_party: false },

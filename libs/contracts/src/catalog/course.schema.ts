@@ -5,7 +5,9 @@ import { requiredUnless } from '../required-when';
 import {
   ACTIVITY_TYPES,
   APPOINTMENT_DURATION_RANGE_MINS,
+  BOOKING_WINDOW_RANGE_DAYS,
   BUFFER_RANGE_MINS,
+  DEFAULT_BOOKING_WINDOW_DAYS,
   DEFAULT_DAILY_MINS,
   DEFAULT_DAILY_MINS_OPTIONS,
   DEFAULT_DAYS,
@@ -97,6 +99,10 @@ const schedulingSettings = {
   duration_mins: wholeNumber(M.duration, APPOINTMENT_DURATION_RANGE_MINS.min, APPOINTMENT_DURATION_RANGE_MINS.max)
     .optional()
     .default(60),
+  /** How far ahead a student may book (issue 22), beside the spec's four settings. */
+  booking_window_days: wholeNumber(M.bookingWindow, BOOKING_WINDOW_RANGE_DAYS.min, BOOKING_WINDOW_RANGE_DAYS.max)
+    .optional()
+    .default(DEFAULT_BOOKING_WINDOW_DAYS),
 };
 
 const courseDefaults = {
@@ -202,6 +208,7 @@ const editShape = {
   min_notice_mins: schedulingSettings.min_notice_mins.unwrap().optional(),
   start_time_increments_mins: schedulingSettings.start_time_increments_mins.unwrap().optional(),
   duration_mins: schedulingSettings.duration_mins.unwrap().optional(),
+  booking_window_days: schedulingSettings.booking_window_days.unwrap().optional(),
 };
 
 function editRules(

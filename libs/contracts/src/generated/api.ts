@@ -1709,6 +1709,7 @@ export interface components {
             /** @default 30 */
             start_time_increments_mins: 15 | 30 | 60;
             duration_mins?: number;
+            booking_window_days?: number;
             default_days?: number;
             default_days_apart?: number;
             /** @default 60 */
@@ -1791,6 +1792,8 @@ export interface components {
             min_notice_mins: number;
             start_time_increments_mins: number;
             duration_mins: number;
+            /** @description How many days ahead a student may book an appointment (1 to 365) */
+            booking_window_days: number;
             default_days: number;
             default_days_apart: number;
             default_daily_mins: number;
@@ -1876,6 +1879,7 @@ export interface components {
             min_notice_mins?: number;
             start_time_increments_mins?: 15 | 30 | 60;
             duration_mins?: number;
+            booking_window_days?: number;
         };
         CourseImagesUpdateDto: {
             images: string[];

@@ -11,6 +11,4 @@ export const AVAILABILITY_MESSAGES = {
   duplicateDate: 'Each date can have only one override.',
   overrides: 'Date overrides must be a list of dates with their hours.',
   tooManyOverrides: (max: number) => `There can be at most ${max} date overrides.`,
-  bookingWindow: (min: number, max: number) =>
-    `How far ahead a student may book must be between ${min} and ${max} days.`,
 } as const;

@@ -1,8 +1,6 @@
 import { AVAILABILITY_MESSAGES as M } from './availability-messages';
 import {
   availabilitySchema,
-  BOOKING_WINDOW_DAYS,
-  bookingWindowDaysSchema,
   dateOverridesSchema,
   dayRangesSchema,
   MAX_RANGES_PER_DAY,
@@ -79,12 +77,5 @@ describe('availability schemas', () => {
     expect(M.endAfterStart).toBe('End time must be after the start time.');
     expect(M.overlap).toBe('Hours of one day must not overlap.');
     expect(M.date).toBe('Not a date (yyyy-MM-dd).');
-  });
-
-  it('keeps the booking window between 1 and 365 days (60 by default)', () => {
-    expect(BOOKING_WINDOW_DAYS).toBe(60);
-    expect(bookingWindowDaysSchema.parse(90)).toBe(90);
-    const message = 'How far ahead a student may book must be between 1 and 365 days.';
-    for (const bad of [0, 366, 1.5, '30', null]) expect(errors(bookingWindowDaysSchema, bad)).toEqual([`: ${message}`]);
   });
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { count } from '../safe-input';
 import { AVAILABILITY_MESSAGES as M } from './availability-messages';
 
 /*
@@ -28,9 +27,8 @@ export const WEEKDAYS_MONDAY_FIRST: readonly Weekday[] = ['mon', 'tue', 'wed', '
 export const MAX_RANGES_PER_DAY = 12;
 export const MAX_DATE_OVERRIDES = 366;
 
-/** How far ahead a student may book, in days (a setting of the appointment course). */
-export const BOOKING_WINDOW_DAYS = 60;
-export const BOOKING_WINDOW_RANGE_DAYS = { min: 1, max: 365 } as const;
+// How far ahead a student may book is a setting of the appointment course: booking_window_days in
+// course.schema.ts (DEFAULT_BOOKING_WINDOW_DAYS, BOOKING_WINDOW_RANGE_DAYS in catalog-constants.ts).
 
 export interface TimeRange {
   /** 'HH:mm', 00:00…23:59. */
@@ -141,12 +139,3 @@ export const availabilitySchema = z.object({
 });
 export type AvailabilityInput = z.input<typeof availabilitySchema>;
 
-/** How far ahead a student may book, in whole days (1…365, default 60). */
-export const bookingWindowDaysSchema = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  count({
-    error: M.bookingWindow(BOOKING_WINDOW_RANGE_DAYS.min, BOOKING_WINDOW_RANGE_DAYS.max),
-    min: BOOKING_WINDOW_RANGE_DAYS.min,
-    max: BOOKING_WINDOW_RANGE_DAYS.max,
-  }),
-);

@@ -69,7 +69,7 @@ export interface SlotInput {
   /** 15, 30 or 60 (any whole number ≥ 1 works). */
   incrementMins: number;
   minNoticeMins: number;
-  /** How far ahead a student may book, in days (BOOKING_WINDOW_DAYS by default). */
+  /** How far ahead a student may book, in days (the course's booking_window_days, DEFAULT_BOOKING_WINDOW_DAYS by default). */
   windowDays: number;
   now: Date;
   from: Date;

@@ -90,6 +90,17 @@ export class Activity {
   @Property({ type: 'integer' })
   durationMins: number = 60;
 
+  /** How many days ahead a student may book an appointment (1..365; issue 22). */
+  @Property({ type: 'integer' })
+  bookingWindowDays: number = 60;
+
+  /**
+   * The course's own hours, when it has them (`{weekly, overrides}`, validated by the contracts'
+   * availability schema); null: the course books its instructor's hours.
+   */
+  @Property({ type: 'json', nullable: true })
+  availability?: unknown | null;
+
   @Property({ type: 'text' })
   autoEmail: string = '';
 

@@ -19,6 +19,13 @@ export class Instructor {
   @Property({ type: 'text', nullable: true })
   photoUrl?: string | null;
 
+  /**
+   * Weekly hours and date overrides in the zone of the location (`{weekly, overrides}`, validated
+   * by the contracts' availability schema); null: none set, so no appointment slot (issue 22).
+   */
+  @Property({ type: 'json', nullable: true })
+  availability?: unknown | null;
+
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }
