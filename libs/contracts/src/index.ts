@@ -24,6 +24,7 @@ export * from './scheduling/scheduling.schema';
 export * from './scheduling/availability-messages';
 export * from './scheduling/availability.schema';
 export * from './scheduling/slots';
+export * from './scheduling/slots-query.schema';
 export * from './scheduling/appointment-messages';
 export * from './ui/scheduling-ui';
 export * from './zod-csp';

@@ -1,4 +1,5 @@
 import {
+  availabilitySchema,
   courseCreateSchema,
   courseImagesUpdateSchema,
   courseUpdateSchema,
@@ -16,6 +17,8 @@ export class CourseUpdateDto extends createZodDto(courseUpdateSchema) {}
 export class CourseImagesUpdateDto extends createZodDto(courseImagesUpdateSchema) {}
 export class LocationDto extends createZodDto(locationSchema) {}
 export class InstructorDto extends createZodDto(instructorSchema) {}
+/** An instructor's (or a course's) weekly hours and date overrides, in the location's zone (issue 22). */
+export class AvailabilityDto extends createZodDto(availabilitySchema) {}
 export class WaiverDto extends createZodDto(waiverSchema) {}
 
 const locationOut = z.object({

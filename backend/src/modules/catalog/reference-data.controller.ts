@@ -7,6 +7,7 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import {
+  AvailabilityDto,
   InstructorDto,
   InstructorListDto,
   InstructorOutDto,
@@ -88,6 +89,27 @@ export class InstructorsController {
   @ApiInvalidBody()
   async update(@Ctx() ctx: RequestContext, @Param('instructor_id', UuidParamPipe) id: string, @Body() body: InstructorDto) {
     return mapInstructor(await this.reference.updateInstructor(ctx, id, body));
+  }
+
+  @Get(':instructor_id/availability')
+  @ApiOperation({
+    summary: "The instructor's bookable hours: weekly hours (sun … sat, ranges 'HH:mm') and date overrides, in the location's zone (none set: every day closed)",
+  })
+  @ZodResponse({ status: 200, type: AvailabilityDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Instructor not found' })
+  availability(@Ctx() ctx: RequestContext, @Param('instructor_id', UuidParamPipe) id: string) {
+    return this.reference.instructorAvailability(ctx, id);
+  }
+
+  @Put(':instructor_id/availability')
+  @ApiOperation({
+    summary: "Replace the instructor's bookable hours (appointment courses without hours of their own book these); answers them as saved",
+  })
+  @ZodResponse({ status: 200, type: AvailabilityDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Instructor not found' })
+  @ApiInvalidBody()
+  async setAvailability(@Ctx() ctx: RequestContext, @Param('instructor_id', UuidParamPipe) id: string, @Body() body: AvailabilityDto) {
+    return this.reference.setInstructorAvailability(ctx, id, body);
   }
 }
 

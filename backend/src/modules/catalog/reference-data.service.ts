@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { InstructorInput, LocationInput, WaiverInput } from '@studio/contracts';
-import { DOCUMENT_URL_PATTERN, instructorSchema, locationSchema, MEDIA_URL_PATTERN, waiverSchema } from '@studio/contracts';
+import { availabilitySchema, DOCUMENT_URL_PATTERN, instructorSchema, locationSchema, MEDIA_URL_PATTERN, waiverSchema } from '@studio/contracts';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
@@ -72,6 +72,18 @@ export class ReferenceDataService {
     return instructor;
   }
 
+  /** The instructor's weekly hours and date overrides (none set: every day closed, no override). */
+  async instructorAvailability(ctx: RequestContext, id: string): Promise<Availability> {
+    return readAvailability((await this.requireInstructor(ctx, id)).availability);
+  }
+
+  async setInstructorAvailability(ctx: RequestContext, id: string, input: z.output<typeof availabilitySchema>): Promise<Availability> {
+    const instructor = await this.requireInstructor(ctx, id);
+    instructor.availability = readAvailability(input);
+    await this.em.flush();
+    return readAvailability(instructor.availability);
+  }
+
   async updateInstructor(ctx: RequestContext, id: string, input: z.output<typeof instructorSchema>): Promise<Instructor> {
     const instructor = await this.requireInstructor(ctx, id);
     this.em.assign(instructor, await this.instructorFields(ctx, input));
@@ -111,6 +123,14 @@ export class ReferenceDataService {
 }
 
 export type { InstructorInput, LocationInput, WaiverInput };
+type Availability = z.output<typeof availabilitySchema>;
+
+/** Stored availability, read back through its schema (every weekday present, sorted overrides); none or unreadable: all closed. */
+export function readAvailability(stored: unknown): Availability {
+  const parsed = availabilitySchema.safeParse(stored ?? { weekly: {} });
+  const value = parsed.success ? parsed.data : availabilitySchema.parse({ weekly: {} });
+  return { weekly: value.weekly, overrides: [...value.overrides].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)) };
+}
 
 export const mapLocation = (l: Location) => ({
   location_id: l.id,

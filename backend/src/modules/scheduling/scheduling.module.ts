@@ -2,6 +2,8 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Global, Module } from '@nestjs/common';
 import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
+import { AppointmentSlotsController } from './appointment-slots.controller';
+import { AppointmentSlotsService } from './appointment-slots.service';
 import { AppointmentsService } from './appointments.service';
 import { SqlCourseScheduleReader } from './course-schedule.reader';
 import { EnrollmentEvents } from './enrollment-events';
@@ -30,12 +32,13 @@ import { TagsService } from './tags.service';
 @Global()
 @Module({
   imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule],
-  controllers: [EventsController, SessionsController, EnrollmentsController],
+  controllers: [EventsController, SessionsController, EnrollmentsController, AppointmentSlotsController],
   providers: [
     EventsService,
     SessionsService,
     EnrollmentsService,
     AppointmentsService,
+    AppointmentSlotsService,
     TagsService,
     EnrollmentExportService,
     EnrollmentRemovalHooks,
@@ -46,6 +49,7 @@ import { TagsService } from './tags.service';
   ],
   exports: [
     AppointmentsService,
+    AppointmentSlotsService,
     SessionsService,
     EventsService,
     EnrollmentsService,

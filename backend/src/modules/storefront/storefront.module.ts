@@ -4,13 +4,14 @@ import { OrdersModule } from '../orders/orders.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { StoreGuard } from './store.guard';
 import { PublicRateLimitGuard } from './public-rate-limit.guard';
+import { StoreSlotsController } from './store-slots.controller';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontService } from './storefront.service';
 
 /** The online store's public API (issue 21): its reads, and the checkout (StoreCheckoutService of orders). */
 @Module({
   imports: [OrganizationsModule, OrdersModule, LoyaltyModule],
-  controllers: [StorefrontController],
+  controllers: [StorefrontController, StoreSlotsController],
   providers: [StorefrontService, PublicRateLimitGuard, StoreGuard],
   exports: [StorefrontService],
 })
