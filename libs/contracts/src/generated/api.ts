@@ -302,6 +302,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/instructor/{instructor_id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instructor's bookable hours: weekly hours (sun … sat, ranges 'HH:mm') and date overrides, in the location's zone (none set: every day closed) */
+        get: operations["InstructorsController_availability"];
+        /** Replace the instructor's bookable hours (appointment courses without hours of their own book these); answers them as saved */
+        put: operations["InstructorsController_setAvailability"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/waiver": {
         parameters: {
             query?: never;
@@ -618,6 +636,26 @@ export interface paths {
         put?: never;
         /** The session's enrollments (all, or the chosen ones) as enrollments.csv, streamed */
         post: operations["EnrollmentsController_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/activities/{activity_id}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The free start times of an appointment course in [from, to), grouped by day in tz (default the location's zone)
+         * @description from and to are ISO 8601 instants at most 62 days apart. Starts follow the course's hours (else its instructor's), its increments, minimum notice and booking window, and leave the duration plus buffers free of the instructor's appointments (any course) and sessions.
+         */
+        get: operations["AppointmentSlotsController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1431,6 +1469,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}/activities/{activity_id}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The free start times of a published appointment course in [from, to), grouped by day in tz (default the location's zone)
+         * @description from and to are ISO 8601 instants at most 62 days apart. zone names the location's zone, display_zone the zone the days are counted in.
+         */
+        get: operations["StoreSlotsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/queue-dashboard/link": {
         parameters: {
             query?: never;
@@ -1934,6 +1992,100 @@ export interface components {
             last_name: string;
             photo_url: string | null;
         };
+        AvailabilityDto_Output: {
+            weekly: {
+                /** @default [] */
+                sun: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                mon: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                tue: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                wed: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                thu: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                fri: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                sat: {
+                    start: string;
+                    end: string;
+                }[];
+            };
+            /** @default [] */
+            overrides: {
+                date: string;
+                ranges: {
+                    start: string;
+                    end: string;
+                }[];
+            }[];
+        };
+        AvailabilityDto: {
+            weekly: {
+                /** @default [] */
+                sun: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                mon: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                tue: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                wed: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                thu: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                fri: {
+                    start: string;
+                    end: string;
+                }[];
+                /** @default [] */
+                sat: {
+                    start: string;
+                    end: string;
+                }[];
+            };
+            /** @default [] */
+            overrides: {
+                date: string;
+                ranges: {
+                    start: string;
+                    end: string;
+                }[];
+            }[];
+        };
         WaiverListDto_Output: {
             waivers: {
                 /** Format: uuid */
@@ -2250,6 +2402,23 @@ export interface components {
             event_id: string;
             /** @default [] */
             enrollment_ids: string[];
+        };
+        SlotsOutDto_Output: {
+            /** @description The location's IANA zone (the availability's) */
+            zone: string;
+            /** @description The zone the days are counted in (tz) */
+            display_zone: string;
+            /** @description Free starts, earliest first (ISO instants) */
+            slots: {
+                starts_at: string;
+                ends_at: string;
+            }[];
+            /** @description The same starts grouped by their date in display_zone */
+            days: {
+                /** @description yyyy-MM-dd in display_zone */
+                date: string;
+                slots: string[];
+            }[];
         };
         StudentListDto_Output: {
             students: {
@@ -4401,6 +4570,115 @@ export interface operations {
             };
         };
     };
+    InstructorsController_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instructor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Instructor not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    InstructorsController_setAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instructor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Instructor not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     WaiversController_list: {
         parameters: {
             query?: {
@@ -5748,6 +6026,61 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AppointmentSlotsController_list: {
+        parameters: {
+            query: {
+                /** @description ISO 8601 instant: the first start asked for (inclusive) */
+                from: string;
+                /** @description ISO 8601 instant: starts before it (at most 62 days after from) */
+                to: string;
+                /** @description IANA zone the days are counted in (default: the location's) */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotsOutDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid (message per field), or "This course is not booked by appointment."; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Course not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8716,6 +9049,63 @@ export interface operations {
                 };
             };
             /** @description Order not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StoreSlotsController_list: {
+        parameters: {
+            query: {
+                /** @description ISO 8601 instant: the first start asked for (inclusive) */
+                from: string;
+                /** @description ISO 8601 instant: starts before it (at most 62 days after from) */
+                to: string;
+                /** @description IANA zone the days are counted in (default: the location's) */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                activity_id: string;
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotsOutDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid (message per field), or "This course is not booked by appointment."; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Course not found */
             404: {
                 headers: {
                     [name: string]: unknown;
