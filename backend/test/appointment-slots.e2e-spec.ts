@@ -11,7 +11,7 @@ import {
   wallClockToInstant,
 } from '@studio/contracts';
 import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
-import { courseRefs, validCourse } from './support/catalog-fixtures';
+import { courseRefs, validCourse, validCourseEdit } from './support/catalog-fixtures';
 import { addStudent } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -259,6 +259,41 @@ describe('appointment slots', () => {
     const none = await createCourse(bare, { name: 'No hours yet' });
     const date = dayAhead(3);
     expect((await adminSlots(none, at(date, '00:00'), at(date, '24:00')).expect(200)).body).toEqual({ zone: ZONE, display_zone: ZONE, slots: [], days: [] });
+  });
+
+  it("books a course's own hours over its instructor's; a scheduled course's are ignored", async () => {
+    const date = dayAhead(12);
+    const own = { weekly: everyDay([{ start: '18:00', end: '20:00' }]), overrides: [] };
+    const evening = await createCourse(refs1, { name: 'Evening wheel lesson', duration_mins: 60, start_time_increments_mins: 60, availability: own });
+    const detail = await t.http.get(`/api/admin/activities/${evening}`).set('token', token).expect(200);
+    expect(detail.body.availability).toEqual(own);
+    expect(await startsOn(evening, date)).toEqual(times(date, ['18:00', '19:00']));
+
+    const bad = await t.http
+      .post('/api/admin/activities')
+      .set('token', token)
+      .send({ ...validCourse(refs1), activity_type: 'appointment', single_party: true, availability: { weekly: { mon: [{ start: '18:00', end: '17:00' }] } } })
+      .expect(400);
+    expect(bad.body.errors).toEqual({ 'availability.weekly.mon.0.end': A.endAfterStart });
+    // A scheduled course has no hours of its own: what is sent is neither checked nor kept.
+    const plain = await t.http
+      .post('/api/admin/activities')
+      .set('token', token)
+      .send({ ...validCourse(refs1), availability: { weekly: 'evenings' } })
+      .expect(201);
+    expect((await t.http.get(`/api/admin/activities/${plain.body.activity_id}`).set('token', token).expect(200)).body.availability).toBeNull();
+
+    // Back to the instructor's hours (null), then hours of its own again, by the edit.
+    const edit = { ...validCourseEdit(refs1), name: 'Evening wheel lesson' };
+    await t.http.put(`/api/admin/activities/${evening}`).set('token', token).send({ ...edit, availability: null }).expect(200);
+    expect((await startsOn(evening, date)).length).toBe(6);
+    const saved = await t.http
+      .put(`/api/admin/activities/${evening}`)
+      .set('token', token)
+      .send({ ...edit, availability: { weekly: everyDay([{ start: '07:00', end: '08:00' }]) } })
+      .expect(200);
+    expect(saved.body.availability.weekly.tue).toEqual([{ start: '07:00', end: '08:00' }]);
+    expect(await startsOn(evening, date)).toEqual(times(date, ['07:00']));
   });
 
   it('refuses a malformed range or zone with a clear message', async () => {

@@ -312,6 +312,7 @@ export function courseDetail(overrides: Partial<CourseOut> = {}): CourseOut {
     start_time_increments_mins: 30,
     duration_mins: 60,
     booking_window_days: 60,
+    availability: null,
     default_days: 1,
     default_days_apart: 1,
     default_daily_mins: 60,

@@ -105,6 +105,9 @@ export const courseOut = z.object({
   start_time_increments_mins: z.number().int(),
   duration_mins: z.number().int(),
   booking_window_days: z.number().int().describe('How many days ahead a student may book an appointment (1 to 365)'),
+  availability: availabilitySchema
+    .nullable()
+    .describe("An appointment course's own bookable hours (they win over its instructor's); null: it books its instructor's"),
   default_days: z.number().int(),
   default_days_apart: z.number().int(),
   default_daily_mins: z.number().int(),

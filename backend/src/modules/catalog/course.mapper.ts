@@ -1,4 +1,4 @@
-import { materialOf } from '@studio/contracts';
+import { availabilitySchema, materialOf } from '@studio/contracts';
 import { CourseScheduleSummary } from './course-schedule.port';
 import { Activity } from './entities/activity.entity';
 
@@ -56,6 +56,7 @@ export function mapCourse(course: Activity, summary: CourseScheduleSummary) {
     start_time_increments_mins: course.startTimeIncrementsMins,
     duration_mins: course.durationMins,
     booking_window_days: course.bookingWindowDays,
+    availability: ownAvailability(course.availability),
     default_days: course.defaultDays,
     default_days_apart: course.defaultDaysApart,
     default_daily_mins: course.defaultDailyMins,
@@ -73,3 +74,10 @@ export function mapCourse(course: Activity, summary: CourseScheduleSummary) {
   };
 }
 
+
+/** The course's own hours as saved (read back through their schema); null: it books its instructor's. */
+function ownAvailability(stored: unknown) {
+  if (stored === null || stored === undefined) return null;
+  const parsed = availabilitySchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+}

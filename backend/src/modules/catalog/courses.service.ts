@@ -113,6 +113,7 @@ export class CoursesService {
         startTimeIncrementsMins: input.start_time_increments_mins,
         durationMins: input.duration_mins,
         bookingWindowDays: input.booking_window_days,
+        availability: input.activity_type === 'appointment' && input.availability ? input.availability : null,
         autoEmail: input.auto_email,
         defaultDays: input.default_days,
         defaultDaysApart: input.default_days_apart,
@@ -172,6 +173,8 @@ export class CoursesService {
         ...(input.start_time_increments_mins !== undefined && { startTimeIncrementsMins: input.start_time_increments_mins }),
         ...(input.duration_mins !== undefined && { durationMins: input.duration_mins }),
         ...(input.booking_window_days !== undefined && { bookingWindowDays: input.booking_window_days }),
+        // Hours of its own apply to an appointment course only; a scheduled course's are ignored.
+        ...(input.availability !== undefined && course.activityType === 'appointment' && { availability: input.availability }),
       });
       this.replaceImages(course, images);
       await em.flush();

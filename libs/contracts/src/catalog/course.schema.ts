@@ -22,6 +22,7 @@ import {
   START_TIME_INCREMENTS_MINS,
   START_TIME_OPTIONS,
 } from './catalog-constants';
+import { availabilitySchema } from '../scheduling/availability.schema';
 import { checkoutFormFieldsSchema } from './checkout-form.schema';
 import { COURSE_MESSAGES as M } from './course-messages';
 import { isCancellationPolicy, isReschedulingPolicy, POLICY_IDS } from './policies';
@@ -78,6 +79,9 @@ const priceRequiredUnlessFree = requiredUnless('price', {
 /** A free course has no price: whatever the price field still holds is ignored, not validated. */
 const priceApplies = { price: (v: Record<string, unknown>) => v.priceType !== 'free' };
 
+/** Hours of its own belong to an appointment course only: a scheduled course's are ignored, not validated. */
+const createApplies = { ...priceApplies, availability: (v: Record<string, unknown>) => v.activity_type === 'appointment' };
+
 /** Run the price rule even when another field is missing, so the form shows every error at once. */
 const alongsideFieldErrors = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
 
@@ -103,6 +107,11 @@ const schedulingSettings = {
   booking_window_days: wholeNumber(M.bookingWindow, BOOKING_WINDOW_RANGE_DAYS.min, BOOKING_WINDOW_RANGE_DAYS.max)
     .optional()
     .default(DEFAULT_BOOKING_WINDOW_DAYS),
+  /**
+   * The course's own bookable hours (issue 22), in the location's zone; null or absent: it books
+   * its instructor's. Only an appointment course has them (ignored otherwise).
+   */
+  availability: availabilitySchema.nullable().optional(),
 };
 
 const courseDefaults = {
@@ -156,7 +165,7 @@ function crossFieldRules(value: PriceRuleInput & { activity_type?: string; singl
 /** POST /api/admin/activities (spec 000 §3, §5). */
 export const courseCreateSchema = ignoreWhenOff(
   z.object(createShape).strict().superRefine(crossFieldRules, alongsideFieldErrors).meta(priceRequiredUnlessFree),
-  priceApplies,
+  createApplies,
 );
 export type CourseCreateInput = z.input<typeof courseCreateSchema>;
 export type CourseCreatePayload = z.output<typeof courseCreateSchema>;
@@ -164,7 +173,7 @@ export type CourseCreatePayload = z.output<typeof courseCreateSchema>;
 /** The New Course form: the same rules, price typed in dollars. */
 export const courseCreateFormSchema = ignoreWhenOff(
   z.object({ ...createShape, price: priceDollars }).strict().superRefine(crossFieldRules, alongsideFieldErrors),
-  priceApplies,
+  createApplies,
 );
 
 const editShape = {
@@ -209,6 +218,8 @@ const editShape = {
   start_time_increments_mins: schedulingSettings.start_time_increments_mins.unwrap().optional(),
   duration_mins: schedulingSettings.duration_mins.unwrap().optional(),
   booking_window_days: schedulingSettings.booking_window_days.unwrap().optional(),
+  /** The course's own hours (null: its instructor's); kept only when the course is an appointment course. */
+  availability: schedulingSettings.availability,
 };
 
 function editRules(

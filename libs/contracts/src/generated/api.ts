@@ -1768,6 +1768,53 @@ export interface components {
             start_time_increments_mins: 15 | 30 | 60;
             duration_mins?: number;
             booking_window_days?: number;
+            availability?: {
+                weekly: {
+                    /** @default [] */
+                    sun: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    mon: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    tue: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    wed: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    thu: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    fri: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    sat: {
+                        start: string;
+                        end: string;
+                    }[];
+                };
+                /** @default [] */
+                overrides: {
+                    date: string;
+                    ranges: {
+                        start: string;
+                        end: string;
+                    }[];
+                }[];
+            } | null;
             default_days?: number;
             default_days_apart?: number;
             /** @default 60 */
@@ -1852,6 +1899,54 @@ export interface components {
             duration_mins: number;
             /** @description How many days ahead a student may book an appointment (1 to 365) */
             booking_window_days: number;
+            /** @description An appointment course's own bookable hours (they win over its instructor's); null: it books its instructor's */
+            availability: {
+                weekly: {
+                    /** @default [] */
+                    sun: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    mon: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    tue: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    wed: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    thu: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    fri: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    sat: {
+                        start: string;
+                        end: string;
+                    }[];
+                };
+                /** @default [] */
+                overrides: {
+                    date: string;
+                    ranges: {
+                        start: string;
+                        end: string;
+                    }[];
+                }[];
+            } | null;
             default_days: number;
             default_days_apart: number;
             default_daily_mins: number;
@@ -1938,6 +2033,53 @@ export interface components {
             start_time_increments_mins?: 15 | 30 | 60;
             duration_mins?: number;
             booking_window_days?: number;
+            availability?: {
+                weekly: {
+                    /** @default [] */
+                    sun: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    mon: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    tue: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    wed: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    thu: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    fri: {
+                        start: string;
+                        end: string;
+                    }[];
+                    /** @default [] */
+                    sat: {
+                        start: string;
+                        end: string;
+                    }[];
+                };
+                /** @default [] */
+                overrides: {
+                    date: string;
+                    ranges: {
+                        start: string;
+                        end: string;
+                    }[];
+                }[];
+            } | null;
         };
         CourseImagesUpdateDto: {
             images: string[];
