@@ -23,7 +23,10 @@ export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'backend/dist/main.js')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    // Its own Redis namespace unless the test names one: two servers on one Redis (a test run beside
+    // another, or a clean-clone CI beside a session's run) would otherwise take each other's queue
+    // jobs and settle payments in the wrong database.
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', REDIS_PREFIX: `e2e_${port}_${process.pid}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
