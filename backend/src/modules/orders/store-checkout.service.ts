@@ -237,9 +237,9 @@ export class StoreCheckoutService implements OnModuleInit {
     if (total === 0 || !paying) {
       return this.result(order, null, confirmationUrl, null);
     }
-    let checkout: { sessionId: string; url: string };
-    try {
-      checkout = await this.payments.createCheckout({
+    return this.startPayment(
+      order,
+      {
         organizationId: organization.id,
         orderId: order.id,
         lines: [
@@ -253,20 +253,14 @@ export class StoreCheckoutService implements OnModuleInit {
         successUrl: confirmationUrl,
         cancelUrl: `${pages}/activity/${session.activity_id}`,
         expiresAt,
-      });
-    } catch (error) {
-      this.logger.error(`Checkout of store order ${order.id} failed: ${(error as Error).message}`);
-      await this.em.fork().transactional(async (em) => {
-        const failed = await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
+      },
+      async (em, failed) => {
         await this.seats.releaseHold(ctx, em, order.id);
         // The points it redeemed are given back (the loyalty module, from the outbox).
-        if (failed > 0)
+        if (failed)
           await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
-      });
-      throw new ApiError(HttpStatus.BAD_GATEWAY, M.paymentFailed);
-    }
-    await this.em.fork().nativeUpdate(Order, { id: order.id }, { checkoutSessionId: checkout.sessionId });
-    return this.result(order, checkout.url, confirmationUrl, expiresAt);
+      },
+    );
   }
 
   /**
@@ -346,9 +340,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const pages = this.organizations.appStoreUrl(organization);
     const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${token}`;
     if (total === 0) return this.result(order, null, confirmationUrl, null);
-    let checkout: { sessionId: string; url: string };
-    try {
-      checkout = await this.payments.createCheckout({
+    return this.startPayment(order, {
         organizationId: organization.id,
         orderId: order.id,
         lines: [{ name: product.name.slice(0, 250), unitAmountCents: total, quantity: 1 }],
@@ -368,14 +360,32 @@ export class StoreCheckoutService implements OnModuleInit {
               },
             }
           : {}),
-      });
+    });
+  }
+
+  /**
+   * The payment page of a pending store order: its session id kept on the order, or, when the
+   * provider cannot start it, the order failed (with `onFailure` in the same transaction: a
+   * session's hold released) and the buyer told so (502).
+   */
+  private async startPayment(
+    order: Order,
+    checkout: Parameters<PaymentsPort['createCheckout']>[0],
+    onFailure?: (em: EntityManager, failed: boolean) => Promise<void>,
+  ): Promise<CheckoutResult> {
+    let started: { sessionId: string; url: string };
+    try {
+      started = await this.payments.createCheckout(checkout);
     } catch (error) {
       this.logger.error(`Checkout of store order ${order.id} failed: ${(error as Error).message}`);
-      await this.em.fork().nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
+      await this.em.fork().transactional(async (em) => {
+        const failed = await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
+        await onFailure?.(em, failed > 0);
+      });
       throw new ApiError(HttpStatus.BAD_GATEWAY, M.paymentFailed);
     }
-    await this.em.fork().nativeUpdate(Order, { id: order.id }, { checkoutSessionId: checkout.sessionId });
-    return this.result(order, checkout.url, confirmationUrl, expiresAt);
+    await this.em.fork().nativeUpdate(Order, { id: order.id }, { checkoutSessionId: started.sessionId });
+    return this.result(order, started.url, checkout.successUrl, checkout.expiresAt);
   }
 
   /** store_order.paid of a subscription product: the subscription its checkout started (once). */
