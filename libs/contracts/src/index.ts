@@ -26,6 +26,7 @@ export * from './scheduling/availability.schema';
 export * from './scheduling/slots';
 export * from './scheduling/slots-query.schema';
 export * from './scheduling/appointment-messages';
+export * from './scheduling/appointment.schema';
 export * from './ui/scheduling-ui';
 export * from './zod-csp';
 export * from './catalog/course-list.schema';

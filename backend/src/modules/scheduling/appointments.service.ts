@@ -243,6 +243,34 @@ export class AppointmentsService implements OnApplicationBootstrap {
     });
   }
 
+  /**
+   * The order was paid (issue 22): the appointment it holds is booked, in the caller's transaction;
+   * null when the order holds none. A hold that ran out or was cancelled meanwhile throws the 409 of
+   * book(), so the payment is refunded like a session seat that was lost.
+   */
+  async bookForOrder(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<Appointment | null> {
+    if (!UUID.test(orderId)) return null;
+    const found = await em.findOne(Appointment, { orderId, organizationId: ctx.organizationId }, { orderBy: { createdAt: 'desc' } });
+    if (!found) return null;
+    return this.book(ctx, em, found.id);
+  }
+
+  /**
+   * The order ended unpaid (expired, cancelled, failed): the appointment it still holds is cancelled,
+   * its time free at once. A booked appointment is left alone (a refund is not a release). Answers
+   * whether one was released.
+   */
+  async releaseForOrder(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<boolean> {
+    if (!UUID.test(orderId)) return false;
+    const changed = await em.execute<{ id: string }[]>(
+      `update appointment set status = 'cancelled', cancelled_at = now()
+        where organization_id = ? and order_id = ? and status = 'held'
+        returning id`,
+      [ctx.organizationId, orderId],
+    );
+    return changed.length > 0;
+  }
+
   /** The organization's appointment, or 404. */
   async get(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, appointmentId: string): Promise<Appointment> {
     if (!UUID.test(appointmentId)) throw notFound(M.notFound);

@@ -18,6 +18,7 @@ import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hook
 import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
 import { lockEventForSeats } from './seats';
 import { seatRefusal } from './seat-rules';
+import { AppointmentsService } from './appointments.service';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -134,6 +135,8 @@ export interface HeldSeat {
 export type HoldConversion =
   | { outcome: 'enrolled'; enrollmentId: string }
   | { outcome: 'already_enrolled'; enrollmentId: string }
+  /** The order paid for an appointment (issue 22): the held appointment is booked now. */
+  | { outcome: 'appointment_booked'; appointmentId: string }
   | { outcome: 'no_hold' };
 
 /**
@@ -149,6 +152,7 @@ export class EnrollmentsService {
     private readonly removalHooks: EnrollmentRemovalHooks,
     private readonly events: EnrollmentEvents,
     private readonly waiverHooks: EnrollmentWaiverHooks,
+    private readonly appointments: AppointmentsService,
   ) {}
 
   /**
@@ -603,7 +607,9 @@ export class EnrollmentsService {
       { orderId, organizationId: ctx.organizationId, releasedAt: null },
       { releasedAt: new Date() },
     );
-    return changed > 0;
+    // An appointment the order held (issue 22): its time is free again.
+    const released = await this.appointments.releaseForOrder(ctx, em, orderId);
+    return changed > 0 || released;
   }
 
   /**
@@ -614,7 +620,12 @@ export class EnrollmentsService {
    */
   async convertHold(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<HoldConversion> {
     const found = await em.findOne(SeatHold, { orderId, organizationId: ctx.organizationId });
-    if (!found) return { outcome: 'no_hold' };
+    if (!found) {
+      // An order for an appointment (issue 22) holds a time, not a seat: booked now, or the 409 of
+      // a hold that ran out (its time may be someone else's).
+      const appointment = await this.appointments.bookForOrder(ctx, em, orderId);
+      return appointment ? { outcome: 'appointment_booked', appointmentId: appointment.id } : { outcome: 'no_hold' };
+    }
     const seats = await lockEventForSeats(em, ctx, found.eventId);
     const hold = await em.findOneOrFail(SeatHold, { id: found.id }, { refresh: true });
     const live = !hold.releasedAt && hold.expiresAt.getTime() > Date.now();
