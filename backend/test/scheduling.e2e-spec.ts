@@ -105,6 +105,19 @@ describe('scheduling sessions', () => {
     expect(sessions.body.sessions.map((s: { event_id: string }) => s.event_id)).toContain(res.body.event_id);
   });
 
+
+  it('a typed time the clock skips starts at the first instant after the gap, as the slot engine reads it', async () => {
+    // 2030-03-10 02:30 does not exist in New York (02:00 EST -> 03:00 EDT): the session starts at
+    // 03:00 EDT (07:00Z), the instant an appointment opening typed 02:30 that day would start.
+    const res = await t.http
+      .post('/api/admin/events')
+      .set('token', a.token)
+      .send({ ...payload(), dates: [{ date: '2030-03-10', time: '02:30', duration: 60 }], price: 9900, capacity: 4 })
+      .expect(201);
+    const event = await t.http.get(`/api/admin/events/${res.body.event_id}`).set('token', a.token).expect(200);
+    expect(event.body.starts_at).toBe('2030-03-10T07:00:00.000Z');
+    expect(event.body.ends_at).toBe('2030-03-10T08:00:00.000Z');
+  });
   it('uses the course price and capacity when not overridden', async () => {
     const id = await scheduleSession(t, a.token, a.course);
     const event = await t.http.get(`/api/admin/events/${id}`).set('token', a.token).expect(200);

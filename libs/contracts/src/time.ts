@@ -7,6 +7,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
 import { isValid } from 'date-fns/isValid';
 import { parse } from 'date-fns/parse';
+import { naiveToInstant } from './wall-clock';
 
 export const DEFAULT_TIMEZONE = 'America/New_York';
 
@@ -21,22 +22,18 @@ export function isValidTimeZone(zone: string): boolean {
 }
 
 /**
- * The UTC instant of a wall-clock date ("2026-03-08") and time ("09:00") in a zone. A day that
- * crosses a daylight-saving change still starts at the time typed.
+ * The UTC instant of a wall-clock date ("2026-03-08") and time ("09:00") in a zone, or null (not a
+ * date, not a time, not a zone). A day that crosses a daylight-saving change still starts at the
+ * time typed; a time the change skips or repeats follows the one rule of ./wall-clock.ts.
  */
 export function wallClockToUtc(date: string, time: string, zone: string): Date | null {
   const parsed = parse(`${date} ${time}`, 'yyyy-MM-dd HH:mm', new Date(0));
   if (!isValid(parsed)) return null;
-  const zoned = new TZDate(
-    parsed.getFullYear(),
-    parsed.getMonth(),
-    parsed.getDate(),
-    parsed.getHours(),
-    parsed.getMinutes(),
-    0,
-    zone,
-  );
-  return new Date(zoned.getTime());
+  if (!isValidTimeZone(zone)) return null;
+  // The one DST rule (./wall-clock.ts): a time in a spring gap is the first instant after it, a
+  // time that occurs twice is its first occurrence.
+  const naive = Date.UTC(parsed.getFullYear(), parsed.getMonth(), parsed.getDate(), parsed.getHours(), parsed.getMinutes());
+  return new Date(naiveToInstant(naive, zone));
 }
 
 /** Formats an instant in a zone with a date-fns pattern; "Invalid date" on bad input (spec 001 §8). */

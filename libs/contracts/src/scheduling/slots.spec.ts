@@ -59,13 +59,19 @@ describe('the DST rule: a wall time is the first instant at which the local cloc
     expect(at('2027-10-31', '24:00', LONDON).toISOString()).toBe('2027-11-01T00:00:00.000Z');
   });
 
-  it('differs from wallClockToUtc (TZDate) exactly where that one breaks the rule', () => {
-    // TZDate shifts a gap time by the gap's length and takes London's later occurrence.
-    expect(wallClockToUtc('2027-03-14', '02:30', NY)!.toISOString()).toBe('2027-03-14T07:30:00.000Z');
-    expect(wallClockToUtc('2027-10-31', '01:30', LONDON)!.toISOString()).toBe('2027-10-31T01:30:00.000Z');
-    // Everywhere else they agree.
-    expect(wallClockToUtc('2027-11-07', '01:30', NY)!.getTime()).toBe(at('2027-11-07', '01:30', NY).getTime());
-    expect(wallClockToUtc('2027-03-14', '09:00', NY)!.getTime()).toBe(at('2027-03-14', '09:00', NY).getTime());
+  it("sessions' wallClockToUtc follows the same rule: a session and an opening at one wall time are one instant", () => {
+    // The gap: 2:30 does not exist on 2027-03-14 in New York; both give 3:00 EDT (it once gave 3:30).
+    expect(wallClockToUtc('2027-03-14', '02:30', NY)!.toISOString()).toBe('2027-03-14T07:00:00.000Z');
+    // London's repeated 1:30: both take the first, 00:30Z BST (it once took the later 01:30Z).
+    expect(wallClockToUtc('2027-10-31', '01:30', LONDON)!.toISOString()).toBe('2027-10-31T00:30:00.000Z');
+    for (const [date, time, zone] of [
+      ['2027-11-07', '01:30', NY],
+      ['2027-03-14', '09:00', NY],
+      ['2027-03-28', '01:30', LONDON],
+      ['2027-10-31', '23:45', LONDON],
+    ] as const)
+      expect(wallClockToUtc(date, time, zone)!.getTime()).toBe(at(date, time, zone).getTime());
+    expect(wallClockToUtc('2027-03-14', '09:00', 'Not/AZone')).toBeNull();
   });
 
   it('refuses dates and times that are not', () => {

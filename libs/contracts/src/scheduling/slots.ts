@@ -11,10 +11,9 @@
  * forward to the first instant after the gap (2:30 on 2027-03-14 in America/New_York → 3:00 EDT;
  * a range 2:00–2:45 that day is empty); a wall time that occurs twice (fall back) takes the first,
  * earlier occurrence (1:30 on 2027-11-07 in New York → 1:30 EDT, 05:30Z). A 9:00 opening stays
- * 9:00 local on both sides of a change. `wallClockToUtc` (../time.ts, TZDate) does NOT follow this
- * rule in the gap (it shifts 2:30 to 3:30) nor in London's autumn overlap (it takes the later
- * 1:30 GMT), so the engine converts with `wallClockToInstant` below, which reads the zone's offsets
- * from @date-fns/tz (`tzOffset`) and applies the rule.
+ * 9:00 local on both sides of a change. The rule is written once, in `naiveToInstant`
+ * (../wall-clock.ts); `wallClockToInstant` below and the sessions' `wallClockToUtc` (../time.ts) both
+ * convert through it.
  *
  * A SLOT START S is offered iff all of these hold:
  *  - GRID: S = rangeStart + k × incrementMins (k ≥ 0), counted in elapsed minutes from the instant
@@ -39,8 +38,9 @@
  * starts increase (O(busy · log busy + candidates)); a busy interval makes the sweep jump past it.
  * The zone's offset is read about once per date (dates away from a change use one offset).
  */
-import { TZDate, tzOffset } from '@date-fns/tz';
+import { TZDate } from '@date-fns/tz';
 import { isValidTimeZone } from '../time';
+import { naiveToInstant, offsetMs } from '../wall-clock';
 import {
   type DateOverride,
   type TimeRange,
@@ -76,40 +76,6 @@ export interface SlotInput {
   to: Date;
   /** Busy time, each interval already widened by its own buffers. Any order, may overlap. */
   busy: readonly BusyInterval[];
-}
-
-/** Offset of the zone at an instant, in ms (east of UTC positive). */
-const offsetMs = (zone: string, t: number) => tzOffset(zone, new Date(t)) * MINUTE;
-
-/**
- * The instant (ms) of a wall time given as "naive" ms: the wall date and time read as if they were
- * UTC (Date.UTC(y, m, d, h, min)). Follows the DST rule above.
- */
-function naiveToInstant(naive: number, zone: string): number {
-  const before = offsetMs(zone, naive - DAY);
-  const after = offsetMs(zone, naive + DAY);
-  if (before === after) {
-    // No change near this time (the common case): one candidate.
-    const t = naive - before;
-    if (offsetMs(zone, t) === before) return t;
-  }
-  const offsets = [...new Set([before, after, offsetMs(zone, naive)])];
-  const valid = offsets.map((o) => naive - o).filter((t) => offsetMs(zone, t) === naive - t);
-  // The wall time occurs (twice when the clock fell back): the first occurrence.
-  if (valid.length) return Math.min(...valid);
-  // The wall time does not exist: the first instant after the gap, i.e. the instant of the change,
-  // which lies in (naive − larger offset, naive − smaller offset]. Changes happen on whole minutes.
-  const big = Math.max(...offsets);
-  const small = Math.min(...offsets);
-  let lo = naive - big; // still the offset before the change
-  let hi = naive - small; // already the offset after it
-  const first = offsetMs(zone, lo);
-  while (hi - lo > MINUTE) {
-    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
-    if (offsetMs(zone, mid) === first) lo = mid;
-    else hi = mid;
-  }
-  return hi;
 }
 
 const naiveOfDate = (date: string) => {
