@@ -16,7 +16,8 @@ type Smtp = Awaited<ReturnType<typeof startFakeSmtp>>;
 
 const ZONE = 'America/New_York'; // the fixtures' location
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
-const everyDay = (ranges: { start: string; end: string }[]) => Object.fromEntries(WEEKDAYS.map((d) => [d, ranges]));
+const everyDay = (ranges: { start: string; end: string }[]) =>
+  Object.fromEntries(WEEKDAYS.map((d) => [d, ranges]));
 /** A local date (in the location's zone) n days after today's. */
 const dayAhead = (n: number) => addDaysToDate(localDateOf(new Date(), ZONE), n);
 const at = (date: string, time: string) => wallClockToInstant(date, time, ZONE)!.toISOString();
@@ -50,7 +51,12 @@ describe('store checkout of appointments (demo provider)', () => {
       await t.http
         .post('/api/admin/activities')
         .set('token', as)
-        .send({ ...validCourse(courseRefsOf), activity_type: 'appointment', single_party: true, ...overrides })
+        .send({
+          ...validCourse(courseRefsOf),
+          activity_type: 'appointment',
+          single_party: true,
+          ...overrides,
+        })
         .expect(201)
     ).body.activity_id as string;
 
@@ -81,8 +87,17 @@ describe('store checkout of appointments (demo provider)', () => {
       start_time_increments_mins: 60,
       auto_email: 'Bring an apron.',
     });
-    consult = await createCourse({ name: 'Glaze consult', priceType: 'free', price: 0, capacity: 2, duration_mins: 30, start_time_increments_mins: 30 });
-    scheduled = (await t.http.post('/api/admin/activities').set('token', token).send(validCourse(refs)).expect(201)).body.activity_id;
+    consult = await createCourse({
+      name: 'Glaze consult',
+      priceType: 'free',
+      price: 0,
+      capacity: 2,
+      duration_mins: 30,
+      start_time_increments_mins: 30,
+    });
+    scheduled = (
+      await t.http.post('/api/admin/activities').set('token', token).send(validCourse(refs)).expect(201)
+    ).body.activity_id;
     // Listed in the store: it has an upcoming session (after the instructor's hours).
     await scheduleSession(t, token, { ...refs, activity_id: scheduled }, { daysFromNow: 20 });
 
@@ -110,7 +125,9 @@ describe('store checkout of appointments (demo provider)', () => {
   const pagePath = (url: string) => new URL(url).pathname;
   const orderPage = (url: string) => {
     const u = new URL(url);
-    return t.http.get(`/api/public/${slug}/orders/${u.searchParams.get('order')}?token=${u.searchParams.get('token')}`);
+    return t.http.get(
+      `/api/public/${slug}/orders/${u.searchParams.get('order')}?token=${u.searchParams.get('token')}`,
+    );
   };
   /** The store's free starts of a course on a local date. */
   const offered = async (course: string, date: string) =>
@@ -135,11 +152,29 @@ describe('store checkout of appointments (demo provider)', () => {
       await t.http
         .post('/api/admin/promo-code')
         .set('token', token)
-        .send({ ...DISCOUNT_CASE_BASE, code: `APPT${Date.now()}`, start_date: null, expiration_date: null, type: 'dollar', value: 500, apply_logic: 'each' })
+        .send({
+          ...DISCOUNT_CASE_BASE,
+          code: `APPT${Date.now()}`,
+          start_date: null,
+          expiration_date: null,
+          type: 'dollar',
+          value: 500,
+          apply_logic: 'each',
+        })
         .expect(201)
     ).body.code as string;
-    const priced = await quote({ activity_id: lesson, starts_at: startsAt, party_size: 2, discount_code: code }).expect(200);
-    expect(priced.body).toMatchObject({ subtotal_cents: 10000, discount_cents: 1000, total_cents: 9000, discount_code: code });
+    const priced = await quote({
+      activity_id: lesson,
+      starts_at: startsAt,
+      party_size: 2,
+      discount_code: code,
+    }).expect(200);
+    expect(priced.body).toMatchObject({
+      subtotal_cents: 10000,
+      discount_cents: 1000,
+      total_cents: 9000,
+      discount_code: code,
+    });
   });
 
   it('refuses a time the engine does not offer, a scheduled course, both or neither target, a party too large', async () => {
@@ -147,27 +182,71 @@ describe('store checkout of appointments (demo provider)', () => {
     const V = MESSAGES.common.validationFailed; // the body's rules: each message under its field
     const refusals: [object, number, string, Record<string, string> | undefined][] = [
       // Off the course's hourly grid, after hours, in the past.
-      [{ activity_id: lesson, starts_at: at(date, '10:30') }, 409, AM.notOffered, { starts_at: AM.notOffered }],
-      [{ activity_id: lesson, starts_at: at(date, '20:00') }, 409, AM.notOffered, { starts_at: AM.notOffered }],
-      [{ activity_id: lesson, starts_at: at(dayAhead(-2), '10:00') }, 409, AM.notOffered, { starts_at: AM.notOffered }],
-      [{ activity_id: scheduled, starts_at: at(date, '10:00') }, 400, AM.notAppointmentCourse, { activity_id: AM.notAppointmentCourse }],
-      [{ event_id: scheduled, activity_id: lesson, starts_at: at(date, '10:00') }, 400, V, { event_id: M.oneBooking }],
+      [
+        { activity_id: lesson, starts_at: at(date, '10:30') },
+        409,
+        AM.notOffered,
+        { starts_at: AM.notOffered },
+      ],
+      [
+        { activity_id: lesson, starts_at: at(date, '20:00') },
+        409,
+        AM.notOffered,
+        { starts_at: AM.notOffered },
+      ],
+      [
+        { activity_id: lesson, starts_at: at(dayAhead(-2), '10:00') },
+        409,
+        AM.notOffered,
+        { starts_at: AM.notOffered },
+      ],
+      [
+        { activity_id: scheduled, starts_at: at(date, '10:00') },
+        400,
+        AM.notAppointmentCourse,
+        { activity_id: AM.notAppointmentCourse },
+      ],
+      [
+        { event_id: scheduled, activity_id: lesson, starts_at: at(date, '10:00') },
+        400,
+        V,
+        { event_id: M.oneBooking },
+      ],
       [{ activity_id: lesson }, 400, V, { starts_at: M.appointmentStart }],
       [{ activity_id: lesson, starts_at: 'tomorrow at ten' }, 400, V, { starts_at: AM.startsAt }],
-      [{ activity_id: lesson, starts_at: at(date, '10:00'), party_size: 4 }, 400, M.partyCapacity(3), { party_size: M.partyCapacity(3) }],
-      [{ activity_id: lesson, starts_at: at(date, '10:00'), party_size: 21 }, 400, V, { party_size: M.partySize }],
+      [
+        { activity_id: lesson, starts_at: at(date, '10:00'), party_size: 4 },
+        400,
+        M.partyCapacity(3),
+        { party_size: M.partyCapacity(3) },
+      ],
+      [
+        { activity_id: lesson, starts_at: at(date, '10:00'), party_size: 21 },
+        400,
+        V,
+        { party_size: M.partySize },
+      ],
     ];
     for (const [body, status, message, errors] of refusals) {
       for (const call of [quote(body), checkout({ ...body, ...buyer() })]) {
         const res = await call;
-        expect({ body, status: res.status, message: res.body.message, errors: res.body.errors }).toEqual({ body, status, message, errors });
+        expect({ body, status: res.status, message: res.body.message, errors: res.body.errors }).toEqual({
+          body,
+          status,
+          message,
+          errors,
+        });
       }
     }
     expect((await quote({}).expect(400)).body.errors).toEqual({ event_id: M.bookingChosen });
     expect((await checkout(buyer()).expect(400)).body.errors).toEqual({ event_id: M.nothingChosen });
     // Nothing of that made an order.
     const [{ count }] = await t.withEm((em) =>
-      em.getConnection().execute<{ count: string }[]>(`select count(*) from customer_order where organization_id = ?`, [organizationId]),
+      em
+        .getConnection()
+        .execute<{ count: string }[]>(`select count(*) from customer_order where organization_id = ?`, [
+          organizationId,
+        ]),
     );
     expect(Number(count)).toBe(0);
   });
@@ -176,14 +255,28 @@ describe('store checkout of appointments (demo provider)', () => {
     const date = dayAhead(4);
     const startsAt = at(date, '11:00');
     const who = buyer();
-    const res = await checkout({ activity_id: lesson, starts_at: startsAt, party_size: 2, ...who }).expect(201);
-    expect(res.body).toMatchObject({ status: 'pending', total_cents: 10000, payment_url: expect.stringMatching(/\/api\/pay\/demo\/dcs_/) });
+    const res = await checkout({ activity_id: lesson, starts_at: startsAt, party_size: 2, ...who }).expect(
+      201,
+    );
+    expect(res.body).toMatchObject({
+      status: 'pending',
+      total_cents: 10000,
+      payment_url: expect.stringMatching(/\/api\/pay\/demo\/dcs_/),
+    });
     // Held: no longer offered, and another buyer is told it was taken.
     expect(await offered(lesson, date)).not.toContain(startsAt);
-    expect((await quote({ activity_id: lesson, starts_at: startsAt }).expect(409)).body.message).toBe(AM.taken);
-    expect((await orderPage(res.body.confirmation_url).expect(200)).body.appointment).toMatchObject({ status: 'held' });
+    expect((await quote({ activity_id: lesson, starts_at: startsAt }).expect(409)).body.message).toBe(
+      AM.taken,
+    );
+    expect((await orderPage(res.body.confirmation_url).expect(200)).body.appointment).toMatchObject({
+      status: 'held',
+    });
 
-    await t.http.post(`${pagePath(res.body.payment_url)}/pay`).type('form').send('').expect(200);
+    await t.http
+      .post(`${pagePath(res.body.payment_url)}/pay`)
+      .type('form')
+      .send('')
+      .expect(200);
     const page = await eventually(
       async () => (await orderPage(res.body.confirmation_url).expect(200)).body,
       (body) => body.status === 'paid',
@@ -214,7 +307,9 @@ describe('store checkout of appointments (demo provider)', () => {
     expect(mail.text).toContain('Bring an apron.');
     const ics = mail.attachments.find((a) => a.filename === 'booking.ics')!.content.toString();
     expect(ics).toContain(`DTSTART:${icsStamp(startsAt)}`);
-    expect(ics).toContain(`DTEND:${icsStamp(new Date(new Date(startsAt).getTime() + 3_600_000).toISOString())}`);
+    expect(ics).toContain(
+      `DTEND:${icsStamp(new Date(new Date(startsAt).getTime() + 3_600_000).toISOString())}`,
+    );
     expect(ics).toContain('SUMMARY:Wheel lesson');
     expect(await offered(lesson, date)).not.toContain(startsAt);
   });
@@ -224,7 +319,11 @@ describe('store checkout of appointments (demo provider)', () => {
     const startsAt = at(date, '13:00');
     const res = await checkout({ activity_id: lesson, starts_at: startsAt, ...buyer() }).expect(201);
     expect(await offered(lesson, date)).not.toContain(startsAt);
-    await t.http.post(`${pagePath(res.body.payment_url)}/cancel`).type('form').send('').expect(200);
+    await t.http
+      .post(`${pagePath(res.body.payment_url)}/cancel`)
+      .type('form')
+      .send('')
+      .expect(200);
     const page = await eventually(
       async () => (await orderPage(res.body.confirmation_url).expect(200)).body,
       (body) => body.status === 'failed',
@@ -240,8 +339,16 @@ describe('store checkout of appointments (demo provider)', () => {
     const startsAt = at(date, '09:30');
     const who = buyer();
     const res = await checkout({ activity_id: consult, starts_at: startsAt, ...who }).expect(201);
-    expect(res.body).toMatchObject({ status: 'paid', total_cents: 0, payment_url: null, hold_expires_at: null });
-    expect((await orderPage(res.body.confirmation_url).expect(200)).body.appointment).toMatchObject({ status: 'booked', party_size: 1 });
+    expect(res.body).toMatchObject({
+      status: 'paid',
+      total_cents: 0,
+      payment_url: null,
+      hold_expires_at: null,
+    });
+    expect((await orderPage(res.body.confirmation_url).expect(200)).body.appointment).toMatchObject({
+      status: 'booked',
+      party_size: 1,
+    });
     expect(await offered(consult, date)).not.toContain(startsAt);
     // The instructor is busy then for every course of theirs.
     expect(await offered(lesson, date)).not.toContain(at(date, '09:00'));
@@ -257,33 +364,43 @@ describe('store checkout of appointments (demo provider)', () => {
     const startsAt = at(date, '14:00');
     const countPages = async () => {
       const [{ count }] = await t.withEm((em) =>
-        em.getConnection().execute<{ count: string }[]>(`select count(*) from demo_checkout_session where organization_id = ?`, [organizationId]),
+        em
+          .getConnection()
+          .execute<{ count: string }[]>(
+            `select count(*) from demo_checkout_session where organization_id = ?`,
+            [organizationId],
+          ),
       );
       return Number(count);
     };
     const pagesBefore = await countPages();
     const buyers = Array.from({ length: 20 }, buyer);
-    const answers = await Promise.all(buyers.map((who) => checkout({ activity_id: lesson, starts_at: startsAt, ...who })));
+    const answers = await Promise.all(
+      buyers.map((who) => checkout({ activity_id: lesson, starts_at: startsAt, ...who })),
+    );
     const won = answers.filter((a) => a.status === 201);
     expect(won).toHaveLength(1);
     const lost = answers.filter((a) => a.status !== 201);
-    expect(lost.map((a) => [a.status, a.body.message])).toEqual(Array.from({ length: 19 }, () => [409, AM.taken]));
+    expect(lost.map((a) => [a.status, a.body.message])).toEqual(
+      Array.from({ length: 19 }, () => [409, AM.taken]),
+    );
     expect(await countPages()).toBe(pagesBefore + 1);
     const losers = buyers.filter((_, i) => answers[i].status !== 201).map((b) => b.email);
     const [{ count }] = await t.withEm((em) =>
-      em
-        .getConnection()
-        .execute<{ count: string }[]>(
-          `select count(*) from customer_order o join student s on s.id = o.student_id
+      em.getConnection().execute<{ count: string }[]>(
+        `select count(*) from customer_order o join student s on s.id = o.student_id
             where o.organization_id = ? and s.email in (${losers.map(() => '?').join(', ')})`,
-          [organizationId, ...losers],
-        ),
+        [organizationId, ...losers],
+      ),
     );
     expect(Number(count)).toBe(0);
     const [{ held }] = await t.withEm((em) =>
       em
         .getConnection()
-        .execute<{ held: string }[]>(`select count(*) as held from appointment where activity_id = ? and starts_at = ? and status <> 'cancelled'`, [lesson, startsAt]),
+        .execute<{ held: string }[]>(
+          `select count(*) as held from appointment where activity_id = ? and starts_at = ? and status <> 'cancelled'`,
+          [lesson, startsAt],
+        ),
     );
     expect(Number(held)).toBe(1);
   });
