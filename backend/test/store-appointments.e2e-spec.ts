@@ -7,6 +7,7 @@ import {
   localDateOf,
   wallClockToInstant,
 } from '@studio/contracts';
+import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
 import { courseRefs, validCourse } from './support/catalog-fixtures';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { scheduleSession } from './support/scheduling-fixtures';
@@ -332,6 +333,36 @@ describe('store checkout of appointments (demo provider)', () => {
     expect(await offered(lesson, date)).toContain(startsAt);
     // Someone else books it now.
     await checkout({ activity_id: lesson, starts_at: startsAt, ...buyer() }).expect(201);
+  });
+
+  it('frees the time when the hold runs out unpaid; a payment after that books nothing and is refunded', async () => {
+    const date = dayAhead(5);
+    const startsAt = at(date, '15:00');
+    const res = await checkout({ activity_id: lesson, starts_at: startsAt, ...buyer() }).expect(201);
+    const orderId = res.body.order_id as string;
+    // The store's hold ran out: the sweeper releases it (as its scheduled job does every minute).
+    await t.withEm((em) =>
+      em
+        .getConnection()
+        .execute(`update appointment set hold_expires_at = ? where order_id = ?`, [
+          new Date(Date.now() - 1000),
+          orderId,
+        ]),
+    );
+    expect(await t.created.app.get(AppointmentsService).releaseExpiredHolds()).toBeGreaterThanOrEqual(1);
+    expect(await offered(lesson, date)).toContain(startsAt);
+    // A late payment finds its time gone: nothing booked, the payment refunded in full.
+    await t.http
+      .post(`${pagePath(res.body.payment_url)}/pay`)
+      .type('form')
+      .send('')
+      .expect(200);
+    const order = await eventually(
+      async () => (await t.http.get(`/api/admin/order/${orderId}`).set('token', token).expect(200)).body,
+      (body) => body.status !== 'pending',
+    );
+    expect(order).toMatchObject({ status: 'refunded', refunded_amount: 5000 });
+    expect(await offered(lesson, date)).toContain(startsAt);
   });
 
   it('books a free appointment at once, with no payment', async () => {
