@@ -160,7 +160,7 @@ export class StorefrontController {
   @SLUG_PARAM
   @ApiOperation({
     summary:
-      'Books a party in a session (event_id), or buys a product (product_id): a session\'s seats are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once',
+      'Books a party in a session (event_id) or at an appointment course\'s time (activity_id with starts_at), or buys a product (product_id): a session\'s seats or the appointment\'s time are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once',
     description:
       'The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer\'s signature first (POST waiver, then waiver_token here): without it 400 "' +
       STORE_WAIVER_MESSAGES.notSigned +
