@@ -83,8 +83,9 @@ function Field({
 const CHECK_ANSWERS = 'Check the answers marked below.';
 
 /**
- * A session's checkout: the party, the buyer, the course's checkout form (per order, or one set per
- * seat), a discount code. The answers are checked by the same schema as the server's before
+ * A session's checkout, or an appointment course's at a start (issue 22: its time shown in the
+ * visitor's zone, the party up to the course's capacity): the party, the buyer, the course's
+ * checkout form (per order, or one set per seat), a discount code. The answers are checked by the same schema as the server's before
  * posting (its zod loads in a chunk of its own). The total shown comes from the
  * store's quote (the server prices it; the page only displays it). Book holds the seats and goes
  * to the payment page, or to the confirmation when nothing is due.
