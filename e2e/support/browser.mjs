@@ -6,7 +6,8 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export async function launchBrowser() {
+/** `options`: more of launchPersistentContext's, e.g. `{ timezoneId: 'Asia/Tokyo' }` for a visitor in another zone. */
+export async function launchBrowser(options = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'studio-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -22,6 +23,7 @@ export async function launchBrowser() {
       '--disable-sync',
     ],
     viewport: { width: 1400, height: 900 },
+    ...options,
   });
   context.setDefaultTimeout(20000);
   return {

@@ -1,6 +1,6 @@
 import { h, type ComponentType } from 'preact';
 import { courseHead, storeHead, type Head, type HeadContext } from './head';
-import { CheckoutPage, type CheckoutData } from './pages/checkout';
+import { appointmentCheckoutData, CheckoutPage, type CheckoutData } from './pages/checkout';
 import { ProductCheckoutPage, type ProductCheckoutData } from './pages/product-checkout';
 import { CheckoutCompletePage } from './pages/checkout-complete';
 import { CoursePage } from './pages/course';
@@ -51,11 +51,16 @@ export const routes: Route<unknown>[] = [
   route<CheckoutData | ProductCheckoutData>({
     name: 'checkout',
     path: '/s/:slug/checkout',
-    // A session's (?event_id=) or a product's (?product_id=) checkout.
-    load: (api, { slug }, query) =>
+    // A session's (?event_id=), an appointment's (?activity_id=&starts_at=) or a product's (?product_id=) checkout.
+    load: async (api, { slug }, query) =>
       query.product_id !== undefined
         ? api.checkoutProduct(slug, one(query.product_id))
-        : api.checkoutSession(slug, one(query.event_id)),
+        : query.activity_id !== undefined
+          ? appointmentCheckoutData(
+              ...(await Promise.all([api.course(slug, one(query.activity_id)), api.home(slug)])),
+              one(query.starts_at),
+            )
+          : api.checkoutSession(slug, one(query.event_id)),
     Page: ({ data, base }) =>
       'product' in data ? h(ProductCheckoutPage, { data, base }) : h(CheckoutPage, { data, base }),
     head: (data) =>

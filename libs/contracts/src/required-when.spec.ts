@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { courseCreateSchema, courseUpdateSchema } from './catalog/course.schema';
 import { waiverSchema } from './catalog/reference-data.schema';
 import { enrollBodySchema } from './scheduling/scheduling.schema';
+import { checkoutQuoteSchema } from './storefront/checkout.schema';
+import { storeWaiverRequestSchema } from './storefront/store-waiver';
 
 type Schema = {
   required?: string[];
@@ -40,6 +42,7 @@ const errorFields = (schema: z.ZodType, body: Record<string, unknown>) => {
 };
 
 const ids = { a: '7f0c2b9e-3a52-4b7e-9f5e-2f4b8b7f6a11', b: '0b5f4d3c-2a1e-4f6d-8c7b-9a8e7d6c5b4a' };
+const buyer = { first_name: 'Aiko', last_name: 'Sato', email: 'aiko@example.test' };
 const course = {
   name: 'Wheel throwing',
   material: 'Ceramics',
@@ -73,6 +76,14 @@ describe('conditional requirements in the OpenAPI document agree with the zod ru
     ['enroll, an appointment', enrollBodySchema, { appointment_id: ids.a }, []],
     ['enroll, neither', enrollBodySchema, {}, ['event_id']],
     ['enroll, both', enrollBodySchema, { event_id: ids.a, appointment_id: ids.b }, ['event_id']],
+    ['store quote, a session', checkoutQuoteSchema, { event_id: ids.a }, []],
+    ['store quote, an appointment time', checkoutQuoteSchema, { activity_id: ids.a, starts_at: '2026-12-01T15:00:00Z' }, []],
+    ['store quote, neither', checkoutQuoteSchema, {}, ['event_id']],
+    ['store quote, both', checkoutQuoteSchema, { event_id: ids.a, activity_id: ids.b, starts_at: '2026-12-01T15:00:00Z' }, ['event_id']],
+    ['store waiver, a session', storeWaiverRequestSchema, { ...buyer, event_id: ids.a }, []],
+    ['store waiver, an appointment course', storeWaiverRequestSchema, { ...buyer, activity_id: ids.a }, []],
+    ['store waiver, neither', storeWaiverRequestSchema, buyer, ['event_id']],
+    ['store waiver, both', storeWaiverRequestSchema, { ...buyer, event_id: ids.a, activity_id: ids.b }, ['event_id']],
   ] as const)('%s', (_name, schema, body, expected) => {
     expect(documentedMissing(schema, body)).toEqual(expected);
     expect(errorFields(schema, body)).toEqual(expected);

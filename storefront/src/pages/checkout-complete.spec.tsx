@@ -29,6 +29,7 @@ function order(overrides: Partial<PublicOrder> = {}): PublicOrder {
       online: false,
       party_size: 2,
     },
+    appointment: null,
     product: null,
     receipt_url: null,
     answers: [],
@@ -96,4 +97,45 @@ it('a settled order is not asked for again, and a payment that never settles sto
   for (let i = 0; i < 10; i++) await tick(PENDING_POLL_MS);
   expect(urls).toHaveLength(asked);
   expect(screen.getByText('Refresh this page')).toBeInTheDocument();
+});
+
+it('shows a booked appointment: its course, its time in the visitor’s zone and the studio’s, where, the party', async () => {
+  jest.useRealTimers();
+  const real = Intl.DateTimeFormat.prototype.resolvedOptions;
+  const zone = jest
+    .spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions')
+    .mockImplementation(function (this: Intl.DateTimeFormat) {
+      return { ...real.call(this), timeZone: 'Asia/Tokyo' };
+    });
+  try {
+    show(
+      order({
+        status: 'paid',
+        session: null,
+        appointment: {
+          course_name: 'Wheel lesson',
+          starts_at: '2026-12-01T15:00:00.000Z',
+          ends_at: '2026-12-01T16:00:00.000Z',
+          timezone: 'America/New_York',
+          location_name: 'Main Studio',
+          address: '214 Kent Ave',
+          online: false,
+          party_size: 2,
+          status: 'booked',
+        },
+      }),
+    );
+    await act(async () => {
+      await Promise.resolve();
+    });
+    expect(screen.getByRole('heading', { level: 1, name: "You're booked" })).toBeInTheDocument();
+    const summary = screen.getByRole('region', { name: 'Your appointment' });
+    expect(summary).toHaveTextContent('Wheel lesson');
+    expect(summary).toHaveTextContent('Wed, Dec 2 12:00 AM GMT+9');
+    expect(summary).toHaveTextContent('Times are in Asia/Tokyo. The studio is in America/New_York. There it is Tue, Dec 1 10:00 AM EST.');
+    expect(summary).toHaveTextContent('Main Studio, 214 Kent Ave');
+    expect(summary).toHaveTextContent('2 people');
+  } finally {
+    zone.mockRestore();
+  }
 });

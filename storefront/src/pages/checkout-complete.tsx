@@ -1,6 +1,8 @@
 import type { PublicOrder } from '@studio/contracts';
 import { useEffect, useState } from 'react';
-import { priceText, productPriceText, sessionWhen } from '../format';
+import { zonesLine } from '@studio/contracts/src/storefront/store-rules';
+import { browserTimeZone } from '@studio/contracts/src/time';
+import { dateTimeInZone, priceText, productPriceText, sessionWhen } from '../format';
 import { storeApi } from '../links';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
@@ -55,7 +57,11 @@ export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOr
   const data = useSettledOrder(initial, base);
   const session = data.session;
   const product = data.product;
+  const appointment = data.appointment ?? null;
   const when = session ? sessionWhen(session) : null;
+  // An appointment's time in the visitor's zone (the server renders the location's until hydrated).
+  const [zone, setZone] = useState(appointment?.timezone ?? 'UTC');
+  useEffect(() => setZone(browserTimeZone()), []);
   const title =
     data.status === 'paid' && product
       ? product.kind === 'subscription'
@@ -79,12 +85,21 @@ export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOr
         </p>
       ) : data.status === 'pending' ? (
         <p role="status">
-          {product ? 'Your order waits for the payment to complete.' : 'Your seats are held while the payment completes.'}{' '}
+          {product
+            ? 'Your order waits for the payment to complete.'
+            : appointment
+              ? 'Your time is held while the payment completes.'
+              : 'Your seats are held while the payment completes.'}{' '}
           <a href="">Refresh this page</a> in a moment.
         </p>
       ) : data.status === 'failed' ? (
         <p role="status">
-          {product ? 'The payment was not made.' : 'The payment was not made, so the seats were given back.'} Nothing was
+          {product
+            ? 'The payment was not made.'
+            : appointment
+              ? 'The payment was not made, so the time was given back.'
+              : 'The payment was not made, so the seats were given back.'}{' '}
+          Nothing was
           charged.
         </p>
       ) : data.status === 'refunded' ? (
@@ -105,6 +120,23 @@ export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOr
               : `${session.location_name}${session.address ? `, ${session.address}` : ''}`}
           </p>
           <p>{session.party_size === 1 ? '1 seat' : `${session.party_size} seats`}</p>
+        </section>
+      ) : null}
+      {appointment ? (
+        <section className="checkout-summary" aria-label="Your appointment">
+          <h2>{appointment.course_name}</h2>
+          <p>{dateTimeInZone(appointment.starts_at, zone)}</p>
+          {zonesLine(zone, appointment.timezone) ? (
+            <p className="zones-line">
+              {zonesLine(zone, appointment.timezone)} There it is {dateTimeInZone(appointment.starts_at, appointment.timezone)}.
+            </p>
+          ) : null}
+          <p>
+            {appointment.online
+              ? 'Online'
+              : `${appointment.location_name}${appointment.address ? `, ${appointment.address}` : ''}`}
+          </p>
+          <p>{appointment.party_size === 1 ? '1 person' : `${appointment.party_size} people`}</p>
         </section>
       ) : null}
       {product ? (

@@ -35,12 +35,13 @@ const call = <T,>(url: string, init?: RequestInit): Promise<T> =>
  */
 export function WaiverStep({
   api,
-  eventId,
+  target,
   buyer,
   onChange,
 }: {
   api: string;
-  eventId: string;
+  /** The session's (event_id) or the appointment course's (activity_id, issue 22) waiver. */
+  target: { event_id: string } | { activity_id: string };
   buyer: { first_name: string; last_name: string; email: string };
   onChange: (state: WaiverState) => void;
 }) {
@@ -62,7 +63,7 @@ export function WaiverStep({
       const answer = await call<StoreWaiverStart>(`${api}/waiver`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ event_id: eventId, ...buyer }),
+        body: JSON.stringify({ ...target, ...buyer }),
       });
       if (answer.signed) {
         setSigned(true);

@@ -226,4 +226,80 @@ describe('the checkout page', () => {
     expect(screen.getByRole('status')).toHaveTextContent('This session is sold out.');
     expect(screen.queryByRole('button', { name: /payment|Book now/ })).not.toBeInTheDocument();
   });
+
+  describe('of an appointment course’s time (issue 22)', () => {
+    const startsAt = '2026-12-01T15:00:00.000Z'; // 10:00 AM in New York, midnight in Tokyo
+    let zone: jest.SpyInstance;
+    beforeEach(() => {
+      const real = Intl.DateTimeFormat.prototype.resolvedOptions;
+      zone = jest
+        .spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions')
+        .mockImplementation(function (this: Intl.DateTimeFormat) {
+          return { ...real.call(this), timeZone: 'Asia/Tokyo' };
+        });
+    });
+    afterEach(() => zone.mockRestore());
+
+    const showAppointment = async (appointment: { starts_at: string; ends_at: string } | null) => {
+      document.body.innerHTML = '<div id="app"></div>';
+      const data: CheckoutData = {
+        store_name: 'Demo Studio',
+        course: course({ activity_type: 'appointment', duration_mins: 60, booking_window_days: 60, max_party_size: 3, sessions: [] }),
+        appointment,
+      };
+      await act(async () => {
+        render(<CheckoutPage data={data} base={base} />, document.getElementById('app')!);
+      });
+    };
+
+    it('shows the time in the visitor’s zone with both zones named, offers the party up to the course’s, and books it', async () => {
+      await showAppointment({ starts_at: startsAt, ends_at: '2026-12-01T16:00:00.000Z' });
+      const summary = screen.getByRole('region', { name: 'Your appointment' });
+      expect(summary).toHaveTextContent('Wed, Dec 2 12:00 AM GMT+9');
+      expect(summary).toHaveTextContent('Times are in Asia/Tokyo. The studio is in America/New_York.');
+      const people = screen.getByRole('combobox', { name: 'People' });
+      expect([...(people as HTMLSelectElement).options].map((o) => o.text)).toEqual(['1 person', '2 people', '3 people']);
+      const calls = answer({
+        'POST /api/public/demo-studio/checkout/quote': {
+          status: 200,
+          body: { lines: [], subtotal_cents: 13000, discount_cents: 0, total_cents: 13000, discount_code: null, seats_left: 3 },
+        },
+        'POST /api/public/demo-studio/checkout': {
+          status: 201,
+          body: { payment_url: '/api/pay/demo/dcs_9', confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t' },
+        },
+      });
+      await act(async () => {
+        fireEvent.change(people, { target: { value: '2' } });
+      });
+      expect(calls[0].body).toEqual({ activity_id: course().activity_id, starts_at: startsAt, party_size: 2 });
+      for (const [name, value] of [
+        ['First name', 'Aiko'],
+        ['Last name', 'Sato'],
+        ['Email', 'aiko@example.test'],
+      ])
+        act(() => {
+          fireEvent.input(screen.getByRole('textbox', { name }), { target: { value } });
+        });
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+      });
+      await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/pay/demo/dcs_9'));
+      expect(calls[1].body).toMatchObject({
+        activity_id: course().activity_id,
+        starts_at: startsAt,
+        party_size: 2,
+        first_name: 'Aiko',
+        email: 'aiko@example.test',
+      });
+      expect(calls[1].body).not.toHaveProperty('event_id');
+    });
+
+    it('says a start that is not a time of the course is not open, with a way back to the calendar', async () => {
+      await showAppointment(null);
+      expect(screen.getByRole('status')).toHaveTextContent('This time is not open for booking. Please pick another.');
+      expect(screen.getByRole('link', { name: 'Choose a time' })).toHaveAttribute('href', `${base}/activity/${course().activity_id}`);
+      expect(screen.queryByRole('button', { name: /payment|Book now/ })).not.toBeInTheDocument();
+    });
+  });
 });

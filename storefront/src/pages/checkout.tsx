@@ -6,10 +6,12 @@ import type {
   NameAnswer,
   PublicCourse,
   PublicSession,
+  PublicStore,
 } from '@studio/contracts';
-import { answerSetCount, partySizeLimit } from '@studio/contracts/src/storefront/store-rules';
+import { answerSetCount, partySizeLimit, zonesLine } from '@studio/contracts/src/storefront/store-rules';
+import { browserTimeZone } from '@studio/contracts/src/time';
 import { useEffect, useRef, useState } from 'react';
-import { priceText, seatsText, sessionWhen } from '../format';
+import { dateTimeInZone, priceText, seatsText, sessionWhen } from '../format';
 import { navigate } from '../framed';
 import { appLinks, storeApi } from '../links';
 import type { PageProps } from '../types';
@@ -20,10 +22,26 @@ import { storePost, type StoreRefusal } from '../store-call';
 import { PointsSection, type PointsChoice } from './checkout-points';
 import { Layout } from './layout';
 
-export interface CheckoutData {
-  store_name: string;
-  course: PublicCourse;
-  session: PublicSession;
+/** A session's checkout, or an appointment course's at a start (issue 22; null: not a time it offers). */
+export type CheckoutData =
+  | { store_name: string; course: PublicCourse; session: PublicSession }
+  | { store_name: string; course: PublicCourse; appointment: { starts_at: string; ends_at: string } | null };
+
+/** An appointment checkout's data from the course, the store and the start in the address. */
+export function appointmentCheckoutData(course: PublicCourse, store: Pick<PublicStore, 'name'>, startsAt: string): CheckoutData {
+  const start = new Date(startsAt);
+  const valid =
+    course.activity_type === 'appointment' && /^\d{4}-\d{2}-\d{2}T/.test(startsAt) && Number.isFinite(start.getTime());
+  return {
+    store_name: store.name,
+    course,
+    appointment: valid
+      ? {
+          starts_at: start.toISOString(),
+          ends_at: new Date(start.getTime() + (course.duration_mins ?? 0) * 60_000).toISOString(),
+        }
+      : null,
+  };
 }
 
 type ApiError = StoreRefusal;
@@ -65,17 +83,28 @@ function Field({
 const CHECK_ANSWERS = 'Check the answers marked below.';
 
 /**
- * A session's checkout: the party, the buyer, the course's checkout form (per order, or one set per
- * seat), a discount code. The answers are checked by the same schema as the server's before
+ * A session's checkout, or an appointment course's at a start (issue 22: its time shown in the
+ * visitor's zone, the party up to the course's capacity): the party, the buyer, the course's
+ * checkout form (per order, or one set per seat), a discount code. The answers are checked by the same schema as the server's before
  * posting (its zod loads in a chunk of its own). The total shown comes from the
  * store's quote (the server prices it; the page only displays it). Book holds the seats and goes
  * to the payment page, or to the confirmation when nothing is due.
  */
 export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
-  const { course, session } = data;
-  const when = sessionWhen(session);
+  const { course } = data;
+  const session = 'session' in data ? data.session : null;
+  const appointment = 'appointment' in data ? data.appointment : null;
+  // What is booked: a session, or the appointment course's time (issue 22).
+  const target = session
+    ? { event_id: session.event_id }
+    : { activity_id: course.activity_id, starts_at: appointment?.starts_at ?? '' };
+  const when = session ? sessionWhen(session) : null;
+  // An appointment's time in the visitor's zone (the server renders the location's until hydrated).
+  const studioZone = course.location.timezone;
+  const [zone, setZone] = useState(studioZone);
+  useEffect(() => setZone(browserTimeZone()), []);
   const api = storeApi(base);
-  const limit = partySizeLimit(session.seats_left);
+  const limit = session ? partySizeLimit(session.seats_left) : appointment ? (course.max_party_size ?? 1) : 0;
   const [party, setParty] = useState(1);
   const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
   const [code, setCode] = useState('');
@@ -126,7 +155,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
     }
   };
 
-  const unit = session.price_cents;
+  const unit = session ? session.price_cents : course.price_cents;
   const shownTotal = quote ? quote.total_cents : unit * party;
 
   /** The points to send: only with the proof of the email and more than none. */
@@ -139,7 +168,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
     const asked = ++latestQuote.current;
     try {
       const answer = await post<CheckoutQuote>(`${api}/checkout/quote`, {
-        event_id: session.event_id,
+        ...target,
         party_size: nextParty,
         ...(nextCode.trim() ? { discount_code: nextCode.trim() } : {}),
         ...pointsSent(nextPoints),
@@ -171,13 +200,13 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
       setBusy(false);
       return;
     }
-    const key = attemptKey ?? `${session.event_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const key = attemptKey ?? `${session?.event_id ?? course.activity_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     setAttemptKey(key);
     try {
       const result = await post<CheckoutResult>(
         `${api}/checkout`,
         {
-          event_id: session.event_id,
+          ...target,
           party_size: party,
           ...buyer,
           ...(code.trim() ? { discount_code: code.trim() } : {}),
@@ -207,20 +236,37 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
         <a href={appLinks.course(base, course.activity_id)}>{course.name}</a>
       </p>
       <h1>Book {course.name}</h1>
-      <section className="checkout-summary" aria-label="Your session">
-        <p className="session-date">{when.date}</p>
-        <p className="session-time">{when.time}</p>
-        <p>{session.online ? 'Online' : session.location_name}</p>
-        <p>
-          {priceText(unit, course.free)}
-          {course.free ? '' : ' a seat'} · {seatsText(session)}
+      {session && when ? (
+        <section className="checkout-summary" aria-label="Your session">
+          <p className="session-date">{when.date}</p>
+          <p className="session-time">{when.time}</p>
+          <p>{session.online ? 'Online' : session.location_name}</p>
+          <p>
+            {priceText(unit, course.free)}
+            {course.free ? '' : ' a seat'} · {seatsText(session)}
+          </p>
+        </section>
+      ) : appointment ? (
+        <section className="checkout-summary" aria-label="Your appointment">
+          <p className="session-time">{dateTimeInZone(appointment.starts_at, zone)}</p>
+          {zonesLine(zone, studioZone) ? <p className="zones-line">{zonesLine(zone, studioZone)}</p> : null}
+          <p>{course.location.online ? 'Online' : course.location.name}</p>
+          <p>
+            {priceText(unit, course.free)}
+            {course.free ? '' : ' a person'}
+          </p>
+        </section>
+      ) : null}
+      {!session && !appointment ? (
+        <p role="status">
+          This time is not open for booking. Please pick another.{' '}
+          <a href={appLinks.course(base, course.activity_id)}>Choose a time</a>
         </p>
-      </section>
-      {limit === 0 ? (
+      ) : limit === 0 ? (
         <p role="status">This session is sold out.</p>
       ) : (
         <form className="checkout-form" onSubmit={book} noValidate>
-          <Field id="party_size" label="Seats" error={errors.party_size}>
+          <Field id="party_size" label={session ? 'Seats' : 'People'} error={errors.party_size}>
             <select
               id="party_size"
               value={String(party)}
@@ -233,7 +279,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
             >
               {Array.from({ length: limit }, (_, i) => i + 1).map((n) => (
                 <option key={n} value={String(n)}>
-                  {n === 1 ? '1 seat' : `${n} seats`}
+                  {session ? (n === 1 ? '1 seat' : `${n} seats`) : n === 1 ? '1 person' : `${n} people`}
                 </option>
               ))}
             </select>
@@ -300,7 +346,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
             <WaiverStep
               key={buyer.email.trim().toLowerCase()}
               api={api}
-              eventId={session.event_id}
+              target={session ? { event_id: session.event_id } : { activity_id: course.activity_id }}
               buyer={buyer}
               onChange={setWaiver}
             />

@@ -73,10 +73,11 @@ describe('the course page', () => {
     expect(second).toHaveAttribute('aria-pressed', 'true');
   });
 
-  it('gives an appointment course its duration and says booking opens soon when it has no sessions', () => {
-    show(course({ activity_type: 'appointment', duration_mins: 90, sessions: [] }));
+  it('gives an appointment course its duration and a calendar to book a time, no sessions', () => {
+    global.fetch = jest.fn(() => new Promise<Response>(() => undefined)) as unknown as typeof fetch;
+    show(course({ activity_type: 'appointment', duration_mins: 90, booking_window_days: 60, max_party_size: 2, sessions: [] }));
     expect(screen.getByText('1 h 30 min')).toBeInTheDocument();
-    expect(screen.getByText('Booking opens soon.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Book a time' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Book/ })).toBeNull();
   });
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { FEW_SEATS, priceText, seatsText, sessionWhen } from '../format';
 import { appLinks } from '../links';
 import type { PageProps } from '../types';
+import { AppointmentCalendar } from './appointment-calendar';
 import { Layout } from './layout';
 
 /** The course's pictures: the first large, the others as buttons that show them. */
@@ -63,8 +64,10 @@ function Session({ session, course, base }: { session: PublicSession; course: Pu
 
 function Sessions({ course, base }: { course: PublicCourse; base: string }) {
   const appointment = course.activity_type === 'appointment';
+  // An appointment course: the student picks a free time (issue 22).
+  if (appointment) return <AppointmentCalendar course={course} base={base} />;
   if (!course.sessions.length)
-    return <p>{appointment ? 'Booking opens soon.' : 'No upcoming sessions are scheduled.'}</p>;
+    return <p>No upcoming sessions are scheduled.</p>;
   return (
     <ul className="sessions">
       {course.sessions.map((session) => (
@@ -119,7 +122,7 @@ export function CoursePage({ data: course, base }: PageProps<PublicCourse>) {
 
         <section aria-labelledby="sessions-heading">
           <h2 id="sessions-heading">
-            {course.activity_type === 'appointment' ? 'Appointments' : 'Upcoming sessions'}
+            {course.activity_type === 'appointment' ? 'Book a time' : 'Upcoming sessions'}
           </h2>
           <Sessions course={course} base={base} />
         </section>

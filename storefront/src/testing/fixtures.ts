@@ -40,6 +40,8 @@ export function course(overrides: Partial<PublicCourse> = {}): PublicCourse {
     images: ['/api/media/wheel-1.png', '/api/media/wheel-2.png'],
     single_party: false,
     duration_mins: null,
+    booking_window_days: null,
+    max_party_size: null,
     instructor: { name: 'Mira Clay', photo_url: '/api/media/mira.png' },
     location: {
       name: 'Main studio',

@@ -2,6 +2,7 @@ import { QueryOrder } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
+  APPOINTMENT_MESSAGES as AM,
   CHECKOUT_MESSAGES as M,
   discountRefusal,
   formatCents,
@@ -38,6 +39,8 @@ import { MailService } from '../notifications/mail.service';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PaymentsPort } from '../payments/payments.port';
+import { AppointmentSlotsService } from '../scheduling/appointment-slots.service';
+import { AppointmentsService } from '../scheduling/appointments.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { seatsTaken } from '../scheduling/seats';
 import { StudentsService } from '../students/students.service';
@@ -49,6 +52,12 @@ import { OrderActivityService } from './order-activity.service';
 import { OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
 import { storeSession, type StoreSessionRow } from './store-session.query';
+import {
+  storeAppointmentCourse,
+  storeOrderAppointment,
+  type StoreAppointmentCourseRow,
+  type StoreOrderAppointmentRow,
+} from './store-appointment.query';
 import { ProductsService } from '../products/products.service';
 import { SubscriptionsService } from './subscriptions.service';
 
@@ -91,6 +100,8 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly loyalty: LoyaltyService,
     private readonly ledger: LoyaltyLedgerService,
     private readonly pointsCodes: LoyaltyCodesService,
+    private readonly appointments: AppointmentsService,
+    private readonly appointmentSlots: AppointmentSlotsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -111,7 +122,8 @@ export class StoreCheckoutService implements OnModuleInit {
 
   /** What the party would cost now, and the seats left: display only, the checkout prices again. */
   async quote(organization: Organization, input: CheckoutQuotePayload): Promise<CheckoutQuote> {
-    const session = await this.requireSession(organization, input.event_id);
+    if (input.activity_id) return this.quoteAppointment(organization, input);
+    const session = await this.requireSession(organization, input.event_id!);
     await this.pointsStudent(organization, input);
     const priced = await this.price(organization, session, input, session.price_cents);
     const taken = (await seatsTaken(this.em, [session.event_id])).get(session.event_id)?.seats ?? 0;
@@ -129,6 +141,7 @@ export class StoreCheckoutService implements OnModuleInit {
 
   async checkout(organization: Organization, input: CheckoutPayload): Promise<CheckoutResult> {
     if (input.product_id) return this.checkoutProduct(organization, input.product_id, input);
+    if (input.activity_id) return this.checkoutAppointment(organization, input);
     const eventId = input.event_id!;
     const ctx = { organizationId: organization.id };
     const session = await this.requireSession(organization, eventId);
@@ -146,18 +159,7 @@ export class StoreCheckoutService implements OnModuleInit {
       // seat then starts signed and no signing link is mailed. The waiver is the buyer's: the
       // guests of the party (party_size above 1) are seats of the buyer's enrollment, not students,
       // so they sign nothing here.
-      if (session.required_waiver_id) {
-        const refusal = await this.waivers.checkoutRefusal({
-          organizationId: organization.id,
-          studentId: student.id,
-          templateId: session.required_waiver_id,
-          token: input.waiver_token,
-        });
-        if (refusal) {
-          const message = refusal === 'token' ? W.tokenInvalid : W.notSigned;
-          throw new ApiError(HttpStatus.BAD_REQUEST, message, { waiver_token: message });
-        }
-      }
+      await this.requireWaiver(organization, student.id, session.required_waiver_id, input.waiver_token);
       if (pointsStudentId && pointsStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
       // The seats under the session's seat lock; the price is the one read inside it.
@@ -261,6 +263,236 @@ export class StoreCheckoutService implements OnModuleInit {
           await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
       },
     );
+  }
+
+  /** An appointment course's quote (issue 22): the party at a start the engine offers now. */
+  private async quoteAppointment(organization: Organization, input: CheckoutQuotePayload): Promise<CheckoutQuote> {
+    const course = await this.requireAppointmentCourse(organization, input.activity_id!, input.party_size);
+    await this.requireOffered(organization, course, new Date(input.starts_at!));
+    await this.pointsStudent(organization, input);
+    const priced = await this.price(organization, course, input, course.price_cents);
+    return {
+      lines: [priced.line],
+      subtotal_cents: priced.subtotal,
+      discount_cents: priced.discount,
+      total_cents: priced.total,
+      discount_code: priced.code,
+      points_redeemed: priced.pointsRedeemed,
+      points_cents: priced.pointsCents,
+      seats_left: course.capacity,
+    };
+  }
+
+  /**
+   * The checkout of an appointment course's time (issue 22): one party (the buyer and guests) at a
+   * start the engine offers now, priced like a session's. Inside the checkout's transaction the
+   * order is written and the time held for it (AppointmentsService.hold, until the store's hold
+   * ends): the loser of a race for the time gets 409 "taken" and no order, nothing charged. Paid,
+   * the payment links' settlement books it (convertHold); abandoned or expired, it is released;
+   * nothing due, it is booked at once.
+   */
+  private async checkoutAppointment(organization: Organization, input: CheckoutPayload): Promise<CheckoutResult> {
+    const ctx = { organizationId: organization.id };
+    const startsAt = new Date(input.starts_at!);
+    const course = await this.requireAppointmentCourse(organization, input.activity_id!, input.party_size);
+    const answers = this.checkAnswers(course, input);
+    const pointsStudentId = await this.pointsStudent(organization, input);
+    await this.requireOffered(organization, course, startsAt);
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);
+    const orderId = randomUUID();
+
+    const { order, total } = await this.em.transactional(async (em) => {
+      const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
+      // The course's waiver, signed by the buyer before paying (the guests sign nothing here).
+      await this.requireWaiver(organization, student.id, course.required_waiver_id, input.waiver_token);
+      if (pointsStudentId && pointsStudentId !== student.id)
+        throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
+      const priced = await this.price(organization, course, input, course.price_cents);
+      const order = em.create(Order, {
+        id: orderId,
+        organization: em.getReference(Organization, organization.id),
+        orderNumber: await this.orders.nextOrderNumber(em, organization.id),
+        student,
+        status: 'pending',
+        source: WORKBENCH_SOURCE,
+        totalCents: priced.total,
+        description: course.name,
+        linkExpiresAt: priced.total > 0 ? expiresAt : null,
+        accessTokenHash: tokenHash(token),
+        discountCodeId: priced.codeId,
+      });
+      em.create(OrderLine, {
+        order,
+        kind: 'appointment',
+        description: course.name,
+        unitPriceCents: priced.line.unit_price_cents,
+        quantity: input.party_size,
+        discountCents: priced.discount,
+      });
+      for (const set of answers)
+        em.create(OrderFormSubmission, {
+          organization: order.organization,
+          order,
+          ticket: set.ticket,
+          answers: set.answers,
+          createdAt: new Date(),
+        });
+      await em.flush();
+      // The time, held for the order (the appointment references it): a time another checkout
+      // holds answers 409 "taken" here and this whole checkout rolls back.
+      await this.appointments.hold(ctx, em, {
+        activityId: course.activity_id,
+        startsAt,
+        studentId: student.id,
+        orderId,
+        guestCount: input.party_size - 1,
+        expiresAt,
+      });
+      if (pointsStudentId && priced.pointsRedeemed > 0)
+        await this.ledger.redeemForOrder(em, organization.id, student.id, orderId, priced.pointsRedeemed);
+      if (priced.total > 0) {
+        await this.orderEvents.publish(em, {
+          type: 'payment_link.created',
+          organizationId: organization.id,
+          orderId,
+          expiresAt: expiresAt.toISOString(),
+        });
+      } else {
+        // Nothing due: the appointment is booked now, and announced as paid (points, confirmation).
+        await this.seats.convertHold(ctx, em, orderId);
+        order.status = 'paid';
+        await em.flush();
+        await this.orderEvents.publish(em, {
+          type: 'order.paid',
+          organizationId: organization.id,
+          orderId,
+          studentId: student.id,
+          loyaltyPoints: 0,
+        });
+        await this.orderEvents.publish(em, { type: 'store_order.paid', organizationId: organization.id, orderId });
+      }
+      return { order, total: priced.total };
+    });
+
+    const pages = this.organizations.appStoreUrl(organization);
+    const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${token}`;
+    if (total === 0) return this.result(order, null, confirmationUrl, null);
+    return this.startPayment(
+      order,
+      {
+        organizationId: organization.id,
+        orderId: order.id,
+        lines: [{ name: `${course.name} × ${input.party_size}`.slice(0, 250), unitAmountCents: total, quantity: 1 }],
+        customerEmail: input.email,
+        successUrl: confirmationUrl,
+        cancelUrl: `${pages}/activity/${course.activity_id}`,
+        expiresAt,
+      },
+      async (em, failed) => {
+        // The held time is free again (the seat writer releases an order's appointment).
+        await this.seats.releaseHold(ctx, em, order.id);
+        if (failed)
+          await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
+      },
+    );
+  }
+
+  /**
+   * A listed appointment course of the store with room for the party: 404 for none (or another
+   * organization's), 400 for a scheduled course or a party larger than its capacity.
+   */
+  private async requireAppointmentCourse(
+    organization: Organization,
+    activityId: string,
+    partySize: number,
+  ): Promise<StoreAppointmentCourseRow> {
+    const course = await storeAppointmentCourse(this.em, organization.id, activityId);
+    if (!course) throw new ApiError(HttpStatus.NOT_FOUND, AM.courseNotFound);
+    if (course.activity_type !== 'appointment')
+      throw new ApiError(HttpStatus.BAD_REQUEST, AM.notAppointmentCourse, { activity_id: AM.notAppointmentCourse });
+    if (partySize > course.capacity) {
+      const message = M.partyCapacity(course.capacity);
+      throw new ApiError(HttpStatus.BAD_REQUEST, message, { party_size: message });
+    }
+    return course;
+  }
+
+  /** 409 unless the engine offers the start now: "taken" when another appointment has it. */
+  private async requireOffered(organization: Organization, course: StoreAppointmentCourseRow, startsAt: Date): Promise<void> {
+    const state = await this.appointmentSlots.offerState(organization.id, course.activity_id, startsAt);
+    if (state === 'offered') return;
+    const message = state === 'taken' ? AM.taken : AM.notOffered;
+    throw new ApiError(HttpStatus.CONFLICT, message, { starts_at: message });
+  }
+
+  /** The course's waiver signed by the buyer (in this checkout or earlier), when it requires one. */
+  private async requireWaiver(
+    organization: Organization,
+    studentId: string,
+    templateId: string | null,
+    token: string | undefined,
+  ): Promise<void> {
+    if (!templateId) return;
+    const refusal = await this.waivers.checkoutRefusal({ organizationId: organization.id, studentId, templateId, token });
+    if (refusal) {
+      const message = refusal === 'token' ? W.tokenInvalid : W.notSigned;
+      throw new ApiError(HttpStatus.BAD_REQUEST, message, { waiver_token: message });
+    }
+  }
+
+  /**
+   * An appointment order's confirmation (store_order.paid, issue 22): the course's own text, the
+   * time in the location's zone (named), where it is, a calendar file at the appointment's
+   * instants and the receipt. Mailed once per order (its key).
+   */
+  private async confirmAppointment(order: Order, appointment: StoreOrderAppointmentRow): Promise<void> {
+    const em = this.em.fork();
+    const zone = appointment.timezone;
+    const when = `${formatDateTime(appointment.starts_at, zone)} ${zoneAbbreviation(appointment.starts_at, zone)}`;
+    const where = appointment.online ? 'Online' : `${appointment.location_name}, ${appointment.address}`;
+    const party = appointment.guest_count + 1;
+    const ics = createEvent({
+      uid: `${order.id}@studio`,
+      title: appointment.course_name,
+      start: new Date(appointment.starts_at).getTime(),
+      end: new Date(appointment.ends_at).getTime(),
+      startInputType: 'utc',
+      startOutputType: 'utc',
+      endInputType: 'utc',
+      endOutputType: 'utc',
+      location: where.slice(0, 500),
+      description: `${order.organization.name}: order #${order.orderNumber}`,
+      organizer: { name: order.organization.name },
+    });
+    if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
+    await this.mail.enqueue({
+      to: order.student.email,
+      subject: `You're booked: ${oneLine(appointment.course_name)}`.slice(0, 300),
+      text: [
+        `Hello ${order.student.firstName},`,
+        '',
+        `Your appointment for ${appointment.course_name} is booked (${party === 1 ? '1 person' : `${party} people`}).`,
+        '',
+        `When: ${when}`,
+        `Where: ${where}`,
+        ...(appointment.auto_email.trim() ? ['', appointment.auto_email.trim()] : []),
+        '',
+        `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
+        ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
+        ...answerLines(await this.answerSets(em, order.organization.id, order.id)),
+        '',
+        order.organization.name,
+      ].join('\n'),
+      attachments: [
+        {
+          filename: 'booking.ics',
+          contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+          content: ics.value,
+        },
+      ],
+      dedupeKey: `store-confirmation:${order.id}`,
+    });
   }
 
   /**
@@ -420,8 +652,10 @@ export class StoreCheckoutService implements OnModuleInit {
    * module, or signed when the buyer already signed this waiver.
    */
   async waiver(organization: Organization, input: StoreWaiverRequest): Promise<StoreWaiverStart> {
-    const session = await this.requireSession(organization, input.event_id);
-    const templateId = session.required_waiver_id;
+    // A session's course, or an appointment course (issue 22).
+    const templateId = input.event_id
+      ? (await this.requireSession(organization, input.event_id)).required_waiver_id
+      : (await this.requireAppointmentCourse(organization, input.activity_id!, 1)).required_waiver_id;
     if (!templateId) throw new ApiError(HttpStatus.BAD_REQUEST, W.notRequired);
     const ctx = { organizationId: organization.id };
     const student = await this.em.transactional((em) => this.students.findOrCreateByEmail(ctx, em, input));
@@ -452,6 +686,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const session = order.eventId
       ? await storeSession(em, organization.id, order.eventId, { bookable: false })
       : null;
+    const appointment = order.eventId ? null : await storeOrderAppointment(em, organization.id, order.id);
     const answers = await this.answerSets(em, organization.id, order.id);
     const subtotal = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
     const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
@@ -487,6 +722,19 @@ export class StoreCheckoutService implements OnModuleInit {
             party_size: lines.find((l) => l.kind === 'seat')?.quantity ?? 1,
           }
         : null,
+      appointment: appointment
+        ? {
+            course_name: appointment.course_name,
+            starts_at: new Date(appointment.starts_at).toISOString(),
+            ends_at: new Date(appointment.ends_at).toISOString(),
+            timezone: appointment.timezone,
+            location_name: appointment.location_name,
+            address: appointment.online ? '' : appointment.address,
+            online: appointment.online,
+            party_size: appointment.guest_count + 1,
+            status: appointment.status,
+          }
+        : null,
       product: productLine
         ? {
             name: productLine.description,
@@ -519,7 +767,7 @@ export class StoreCheckoutService implements OnModuleInit {
    * uses the same): 400 with each message keyed `answers.<set>.<field id>`. A course without a form
    * refuses answers.
    */
-  private checkAnswers(session: StoreSessionRow, input: CheckoutPayload) {
+  private checkAnswers(session: Pick<StoreSessionRow, 'form_collection_type' | 'form_fields'>, input: CheckoutPayload) {
     const form = toPublicCheckoutForm(session.form_collection_type, session.form_fields);
     const parsed = formAnswersSchema(form, input.party_size).safeParse(input.answers);
     if (!parsed.success) {
@@ -564,7 +812,7 @@ export class StoreCheckoutService implements OnModuleInit {
   /** The party's price with the code, by the one pricing function; a code that gives nothing says why. */
   private async price(
     organization: Organization,
-    session: StoreSessionRow,
+    session: Pick<StoreSessionRow, 'activity_id' | 'name' | 'free'>,
     input: Pick<CheckoutQuotePayload, 'discount_code' | 'party_size' | 'points_token' | 'redeem_points'>,
     unitPriceCents: number,
   ) {
@@ -618,7 +866,10 @@ export class StoreCheckoutService implements OnModuleInit {
       { populate: ['student', 'organization'] },
     );
     if (!order?.accessTokenHash) return;
-    if (!order.eventId) return this.confirmProduct(order);
+    if (!order.eventId) {
+      const appointment = await storeOrderAppointment(em, organizationId, order.id);
+      return appointment ? this.confirmAppointment(order, appointment) : this.confirmProduct(order);
+    }
     const session = await storeSession(em, organizationId, order.eventId, { bookable: false });
     if (!session) return;
     const lines = await em.find(OrderLine, { order: order.id });

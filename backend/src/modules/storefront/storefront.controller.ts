@@ -8,7 +8,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CHECKOUT_MESSAGES, STORE_MESSAGES, STORE_WAIVER_MESSAGES } from '@studio/contracts';
+import { APPOINTMENT_MESSAGES, CHECKOUT_MESSAGES, STORE_MESSAGES, STORE_WAIVER_MESSAGES } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { isUuid, UuidParamPipe } from '../../common/uuid-param.pipe';
@@ -41,6 +41,12 @@ import { LoyaltyCodesService } from '../loyalty/loyalty-codes.service';
 import type { Organization } from '../organizations/organization.entity';
 import { CurrentStore, StoreGuard } from './store.guard';
 import { StorefrontService } from './storefront.service';
+
+/** How an appointment course's time is booked (issue 22), as the quote and the checkout say. */
+const APPOINTMENT_CHOICE =
+  'An appointment course is booked with activity_id and starts_at (one of the starts GET activities/{activity_id}/slots answers) in place of event_id, never both: one party (the buyer and guests, party_size) within the course\'s capacity ' +
+  `(400 "This appointment takes at most N people"), a course booked by sessions is 400 "${APPOINTMENT_MESSAGES.notAppointmentCourse}". ` +
+  'The time is held for the order while the buyer pays (booked once paid, free again when the payment is abandoned or expires; booked at once when nothing is due).';
 
 /** The tag of every Storefront API operation (no sign-in: `security: []` in the document). */
 export const STOREFRONT_TAG = 'storefront';
@@ -129,14 +135,18 @@ export class StorefrontController {
   @SLUG_PARAM
   @ApiOperation({
     summary:
-      'What a party would pay for a session with a discount code, and the seats left (display: the checkout prices again)',
+      'What a party would pay for a session, or for an appointment course at a time, with a discount code, and the seats left (display: the checkout prices again)',
+    description: APPOINTMENT_CHOICE,
   })
   @ApiInvalidBody()
   @ApiNotFoundResponse({
     type: ErrorBodyDto,
-    description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
+    description: `${STORE_MESSAGES.storeNotFound}, ${CHECKOUT_MESSAGES.sessionNotFound}, or ${APPOINTMENT_MESSAGES.courseNotFound}`,
   })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'More points than the balance: "You have only N points"' })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description: `More points than the balance: "You have only N points"; an appointment time that is not offered now ("${APPOINTMENT_MESSAGES.notOffered}") or taken ("${APPOINTMENT_MESSAGES.taken}")`,
+  })
   @ZodResponse({ status: 200, type: CheckoutQuoteResultDto })
   quote(@CurrentStore() store: Organization, @Body() body: CheckoutQuoteDto) {
     return this.checkouts.quote(store, body);
@@ -150,22 +160,23 @@ export class StorefrontController {
   @SLUG_PARAM
   @ApiOperation({
     summary:
-      'Books a party in a session (event_id), or buys a product (product_id): a session\'s seats are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once',
+      'Books a party in a session (event_id) or at an appointment course\'s time (activity_id with starts_at), or buys a product (product_id): a session\'s seats or the appointment\'s time are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once',
     description:
       'The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer\'s signature first (POST waiver, then waiver_token here): without it 400 "' +
       STORE_WAIVER_MESSAGES.notSigned +
       '"; a token of another buyer, waiver or store 400 "' +
       STORE_WAIVER_MESSAGES.tokenInvalid +
-      '". The seat then starts with its waiver signed.',
+      '". The seat then starts with its waiver signed. ' +
+      APPOINTMENT_CHOICE,
   })
   @ApiInvalidBody()
   @ApiNotFoundResponse({
     type: ErrorBodyDto,
-    description: `${STORE_MESSAGES.storeNotFound}, ${CHECKOUT_MESSAGES.sessionNotFound}, or ${CHECKOUT_MESSAGES.productNotFound}`,
+    description: `${STORE_MESSAGES.storeNotFound}, ${CHECKOUT_MESSAGES.sessionNotFound}, ${APPOINTMENT_MESSAGES.courseNotFound}, or ${CHECKOUT_MESSAGES.productNotFound}`,
   })
   @ApiConflictResponse({
     type: ErrorBodyDto,
-    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, the buyer is already booked, or more points than the balance ("You have only N points"; nothing changes)`,
+    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("${APPOINTMENT_MESSAGES.notOffered}") or just taken by another checkout ("${APPOINTMENT_MESSAGES.taken}"); nothing changes and nothing is charged`,
   })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: CHECKOUT_MESSAGES.paymentFailed })
   @ZodResponse({ status: 201, type: CheckoutResultDto })
@@ -178,7 +189,7 @@ export class StorefrontController {
   @UseGuards(StoreGuard)
   @SLUG_PARAM
   @ApiOperation({
-    summary: "Starts (or reuses) the buyer's signing of the session's course's waiver, before payment",
+    summary: "Starts (or reuses) the buyer's signing of the waiver of the session's course (event_id) or of the appointment course (activity_id), before payment",
     description:
       'The buyer is found by email (case-insensitive) or created, as the checkout does. Answers the signing page to frame in the checkout and the secret waiver_token to send with the checkout; nothing is mailed. A buyer who already signed this waiver answers signed: true and signs nothing. ' +
       `A course that requires no waiver: 400 "${STORE_WAIVER_MESSAGES.notRequired}".`,
@@ -186,7 +197,7 @@ export class StorefrontController {
   @ApiInvalidBody()
   @ApiNotFoundResponse({
     type: ErrorBodyDto,
-    description: `${STORE_MESSAGES.storeNotFound}, or ${CHECKOUT_MESSAGES.sessionNotFound}`,
+    description: `${STORE_MESSAGES.storeNotFound}, ${CHECKOUT_MESSAGES.sessionNotFound}, or ${APPOINTMENT_MESSAGES.courseNotFound}`,
   })
   @ZodResponse({ status: 200, type: StoreWaiverStartDto })
   waiver(@CurrentStore() store: Organization, @Body() body: StoreWaiverRequestDto) {

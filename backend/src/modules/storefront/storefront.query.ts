@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
+  appointmentPartyLimit,
   CATEGORIES,
   POLICIES,
   storeLinks,
@@ -48,6 +49,8 @@ interface CourseRow {
   tools: string;
   single_party: boolean;
   duration_mins: number;
+  booking_window_days: number;
+  capacity: number;
   cancel_policy_id: number;
   reschedule_policy_id: number;
   required_waiver_id: string | null;
@@ -65,7 +68,7 @@ interface CourseRow {
 
 const COURSE_SELECT = `
   select a.id, a.name, a.description, a.activity_type, a.level, a.category_id, a.price_type, a.price_cents,
-         a.tools, a.single_party, a.duration_mins, a.cancel_policy_id, a.reschedule_policy_id,
+         a.tools, a.single_party, a.duration_mins, a.booking_window_days, a.capacity, a.cancel_policy_id, a.reschedule_policy_id,
          a.required_waiver_id, a.form_collection_type,
          (select f.fields from checkout_form f where f.id = a.required_form_id) as form_fields,
          l.name as location_name, l.address as location_address, l.timezone as location_timezone,
@@ -162,6 +165,8 @@ export async function publishedCourse(
     images: row.images ?? [],
     single_party: row.single_party,
     duration_mins: row.activity_type === 'appointment' ? row.duration_mins : null,
+    booking_window_days: row.activity_type === 'appointment' ? row.booking_window_days : null,
+    max_party_size: row.activity_type === 'appointment' ? appointmentPartyLimit(row.capacity) : null,
     instructor: { name: row.instructor_name, photo_url: row.instructor_photo },
     location: {
       name: row.location_name,

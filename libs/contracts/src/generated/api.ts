@@ -1347,7 +1347,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a party would pay for a session with a discount code, and the seats left (display: the checkout prices again) */
+        /**
+         * What a party would pay for a session, or for an appointment course at a time, with a discount code, and the seats left (display: the checkout prices again)
+         * @description An appointment course is booked with activity_id and starts_at (one of the starts GET activities/{activity_id}/slots answers) in place of event_id, never both: one party (the buyer and guests, party_size) within the course's capacity (400 "This appointment takes at most N people"), a course booked by sessions is 400 "This course is not booked by appointment.". The time is held for the order while the buyer pays (booked once paid, free again when the payment is abandoned or expires; booked at once when nothing is due).
+         */
         post: operations["StorefrontController_quote"];
         delete?: never;
         options?: never;
@@ -1365,8 +1368,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Books a party in a session (event_id), or buys a product (product_id): a session's seats are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once
-         * @description The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer's signature first (POST waiver, then waiver_token here): without it 400 "Sign the waiver before paying"; a token of another buyer, waiver or store 400 "This waiver signature does not belong to this checkout: sign the waiver again". The seat then starts with its waiver signed.
+         * Books a party in a session (event_id) or at an appointment course's time (activity_id with starts_at), or buys a product (product_id): a session's seats or the appointment's time are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once
+         * @description The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer's signature first (POST waiver, then waiver_token here): without it 400 "Sign the waiver before paying"; a token of another buyer, waiver or store 400 "This waiver signature does not belong to this checkout: sign the waiver again". The seat then starts with its waiver signed. An appointment course is booked with activity_id and starts_at (one of the starts GET activities/{activity_id}/slots answers) in place of event_id, never both: one party (the buyer and guests, party_size) within the course's capacity (400 "This appointment takes at most N people"), a course booked by sessions is 400 "This course is not booked by appointment.". The time is held for the order while the buyer pays (booked once paid, free again when the payment is abandoned or expires; booked at once when nothing is due).
          */
         post: operations["StorefrontController_checkout"];
         delete?: never;
@@ -1385,7 +1388,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Starts (or reuses) the buyer's signing of the session's course's waiver, before payment
+         * Starts (or reuses) the buyer's signing of the waiver of the session's course (event_id) or of the appointment course (activity_id), before payment
          * @description The buyer is found by email (case-insensitive) or created, as the checkout does. Answers the signing page to frame in the checkout and the secret waiver_token to send with the checkout; nothing is mailed. A buyer who already signed this waiver answers signed: true and signs nothing. A course that requires no waiver: 400 "This course requires no waiver".
          */
         post: operations["StorefrontController_waiver"];
@@ -2769,7 +2772,7 @@ export interface components {
                 /** Format: uuid */
                 line_id: string;
                 /** @enum {string} */
-                kind: "seat" | "product";
+                kind: "seat" | "product" | "appointment";
                 event_id: string | null;
                 product_id: string | null;
                 product_price_id: string | null;
@@ -3280,6 +3283,10 @@ export interface components {
             single_party: boolean;
             /** @description Appointment length; null for scheduled courses */
             duration_mins: number | null;
+            /** @description Appointment courses: how many days ahead a student may book; null for scheduled courses */
+            booking_window_days: number | null;
+            /** @description Appointment courses: the largest party one appointment takes (the capacity, at most 20); null for scheduled courses */
+            max_party_size: number | null;
             instructor: {
                 name: string;
                 photo_url: string | null;
@@ -3379,6 +3386,10 @@ export interface components {
                 single_party: boolean;
                 /** @description Appointment length; null for scheduled courses */
                 duration_mins: number | null;
+                /** @description Appointment courses: how many days ahead a student may book; null for scheduled courses */
+                booking_window_days: number | null;
+                /** @description Appointment courses: the largest party one appointment takes (the capacity, at most 20); null for scheduled courses */
+                max_party_size: number | null;
                 instructor: {
                     name: string;
                     photo_url: string | null;
@@ -3454,7 +3465,10 @@ export interface components {
         };
         CheckoutQuoteDto: {
             /** Format: uuid */
-            event_id: string;
+            event_id?: string;
+            /** Format: uuid */
+            activity_id?: string;
+            starts_at?: string;
             /** @default 1 */
             party_size: number;
             discount_code?: string;
@@ -3479,6 +3493,9 @@ export interface components {
         CheckoutDto: {
             /** Format: uuid */
             event_id?: string;
+            /** Format: uuid */
+            activity_id?: string;
+            starts_at?: string;
             /** Format: uuid */
             product_id?: string;
             /** @default 1 */
@@ -3511,7 +3528,9 @@ export interface components {
         };
         StoreWaiverRequestDto: {
             /** Format: uuid */
-            event_id: string;
+            event_id?: string;
+            /** Format: uuid */
+            activity_id?: string;
             first_name: string;
             last_name: string;
             email: string;
@@ -3573,6 +3592,19 @@ export interface components {
                 address: string;
                 online: boolean;
                 party_size: number;
+            } | null;
+            appointment: {
+                course_name: string;
+                starts_at: string;
+                ends_at: string;
+                /** @description The location's IANA zone */
+                timezone: string;
+                location_name: string;
+                address: string;
+                online: boolean;
+                party_size: number;
+                /** @enum {string} */
+                status: "held" | "booked" | "cancelled";
             } | null;
             product: {
                 name: string;
@@ -8787,7 +8819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Store not found, or Session not found */
+            /** @description Store not found, Session not found, or Course not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8796,7 +8828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description More points than the balance: "You have only N points" */
+            /** @description More points than the balance: "You have only N points"; an appointment time that is not offered now ("This time is not open for booking. Please pick another.") or taken ("This time was just taken. Please pick another.") */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8861,7 +8893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Store not found, Session not found, or Product not found */
+            /** @description Store not found, Session not found, Course not found, or Product not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8871,7 +8903,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Sold out, Only N seats left, the buyer is already booked, or more points than the balance ("You have only N points"; nothing changes)
+             * @description Sold out, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("This time is not open for booking. Please pick another.") or just taken by another checkout ("This time was just taken. Please pick another."); nothing changes and nothing is charged
              *
              *     The first request with this Idempotency-Key is still being processed
              */
@@ -8954,7 +8986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Store not found, or Session not found */
+            /** @description Store not found, Session not found, or Course not found */
             404: {
                 headers: {
                     [name: string]: unknown;

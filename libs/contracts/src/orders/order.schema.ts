@@ -25,7 +25,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, { label: string; color: st
 export const WORKBENCH_SOURCE = 'workbench';
 
 /** What an order line sells: a seat in a session or a product (appointments come later). */
-export const ORDER_LINE_KINDS = ['seat', 'product'] as const;
+export const ORDER_LINE_KINDS = ['seat', 'product', 'appointment'] as const;
 export type OrderLineKind = (typeof ORDER_LINE_KINDS)[number];
 
 /** Columns the Orders page sorts by, in SQL. */

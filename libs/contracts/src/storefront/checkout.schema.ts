@@ -6,6 +6,9 @@ import { studentCreateSchema } from '../students/student.schema';
 import { safeText } from '../safe-input';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
 import { POINTS_MESSAGES, POINTS_PER_DOLLAR, pointsToCents } from '../loyalty/points';
+import { requiredUnless } from '../required-when';
+import { APPOINTMENT_MESSAGES } from '../scheduling/appointment-messages';
+import { instantString } from '../scheduling/appointment.schema';
 
 /*
  * The store's checkout (issue 21): what a buyer sends and what the server answers. The total is
@@ -41,6 +44,15 @@ export const CHECKOUT_MESSAGES = {
   productQuantity: 'A product is bought one at a time',
   productAnswers: 'A product has no checkout form',
   codeCoursesOnly: 'Discount codes apply to courses only',
+  /* An appointment course's time (issue 22): activity_id and starts_at in place of event_id. */
+  bookingChosen: 'Choose a session or an appointment time to book',
+  oneBooking: 'Choose either a session or an appointment time, not both',
+  oneThing: 'Choose one thing to buy: a session, an appointment time or a product',
+  appointmentCourse: 'Choose the course of the appointment',
+  appointmentStart: APPOINTMENT_MESSAGES.startsAt,
+  /** A party larger than the appointment course's capacity. */
+  partyCapacity: (capacity: number) =>
+    capacity === 1 ? 'This appointment takes 1 person' : `This appointment takes at most ${capacity} people`,
   pointsCoursesOnly: 'Points apply to courses only',
   /* Loyalty points at the checkout (step 6). */
   ...POINTS_MESSAGES,
@@ -61,9 +73,12 @@ const discountCode = safeText({ error: CHECKOUT_MESSAGES.codeUnknown })
   .optional()
   .transform((code) => code || undefined);
 
-/** What the price depends on: the session, the party size and a discount code. */
-export const checkoutQuoteSchema = z.strictObject({
-  event_id: z.uuid({ error: CHECKOUT_MESSAGES.sessionNotFound }),
+/** What the price depends on: the session (or the appointment course's time), the party size and a discount code. */
+const checkoutQuoteFields = z.strictObject({
+  event_id: z.uuid({ error: CHECKOUT_MESSAGES.sessionNotFound }).optional(),
+  /** An appointment course (issue 22): booked at `starts_at`, one of the starts its slots call answers. */
+  activity_id: z.uuid({ error: APPOINTMENT_MESSAGES.courseNotFound }).optional(),
+  starts_at: instantString(APPOINTMENT_MESSAGES.startsAt).optional(),
   party_size: z
     .number({ error: CHECKOUT_MESSAGES.partySize })
     .int(CHECKOUT_MESSAGES.partySize)
@@ -81,37 +96,68 @@ export const checkoutQuoteSchema = z.strictObject({
     .max(MAX_REDEEM_POINTS, CHECKOUT_MESSAGES.pointsAmount)
     .optional(),
 });
+
+type BookingChoice = { event_id?: string; activity_id?: string; starts_at?: string };
+
+/**
+ * The booking's target: a session (event_id), or an appointment course's time (activity_id with
+ * starts_at), never both. Issues on the field to fix; `thing` names what else could be bought.
+ */
+function checkBookingChoice(value: BookingChoice, ctx: z.RefinementCtx, nothing: string): void {
+  const appointment = value.activity_id !== undefined || value.starts_at !== undefined;
+  if (value.event_id && appointment) {
+    ctx.addIssue({ code: 'custom', path: ['event_id'], message: CHECKOUT_MESSAGES.oneBooking });
+  } else if (!value.event_id && !appointment) {
+    ctx.addIssue({ code: 'custom', path: ['event_id'], message: nothing });
+  } else if (appointment && value.activity_id === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['activity_id'], message: CHECKOUT_MESSAGES.appointmentCourse });
+  } else if (appointment && value.starts_at === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['starts_at'], message: CHECKOUT_MESSAGES.appointmentStart });
+  }
+}
+
+export const checkoutQuoteSchema = checkoutQuoteFields
+  .superRefine((value, ctx) => checkBookingChoice(value, ctx, CHECKOUT_MESSAGES.bookingChosen))
+  // The rule above, for the OpenAPI document: event_id, or else activity_id with starts_at, never both.
+  .meta(requiredUnless('event_id', { required: ['activity_id', 'starts_at'] }, { not: { required: ['event_id'] } }));
 export type CheckoutQuoteInput = z.input<typeof checkoutQuoteSchema>;
 export type CheckoutQuotePayload = z.output<typeof checkoutQuoteSchema>;
 
 /**
- * The checkout of a session (event_id) or of a product (product_id), exactly one of them: the
+ * The checkout of a session (event_id), of an appointment course's time (activity_id with
+ * starts_at, issue 22) or of a product (product_id), exactly one of them: the
  * quote's choices, the buyer (found by email, case-insensitive, or created) and the form's answers.
- * A session's buyer gives a first and last name; a product's only when it is paid
+ * A session's or appointment's buyer gives a first and last name; a product's only when it is paid
  * (productBuyerErrors: a lead magnet asks for the email alone).
  */
 export const checkoutSchema = z
   .strictObject({
-    event_id: checkoutQuoteSchema.shape.event_id.optional(),
+    event_id: checkoutQuoteFields.shape.event_id,
+    activity_id: checkoutQuoteFields.shape.activity_id,
+    starts_at: checkoutQuoteFields.shape.starts_at,
     product_id: z.uuid({ error: CHECKOUT_MESSAGES.productNotFound }).optional(),
-    party_size: checkoutQuoteSchema.shape.party_size,
+    party_size: checkoutQuoteFields.shape.party_size,
     discount_code: discountCode,
     first_name: studentCreateSchema.shape.first_name.optional(),
     last_name: studentCreateSchema.shape.last_name.optional(),
     email: studentCreateSchema.shape.email,
     /** The checkout form's answers (formAnswersSchema checks them against the course's form). */
     answers: formAnswersInputSchema.optional(),
-    points_token: checkoutQuoteSchema.shape.points_token,
-    redeem_points: checkoutQuoteSchema.shape.redeem_points,
+    points_token: checkoutQuoteFields.shape.points_token,
+    redeem_points: checkoutQuoteFields.shape.redeem_points,
     /** The waiver's signing token (POST waiver), when the course requires a waiver the buyer had to sign. */
     waiver_token: waiverTokenSchema.optional(),
   })
   .superRefine((value, ctx) => {
-    if (value.event_id && value.product_id) {
+    const appointment = value.activity_id !== undefined || value.starts_at !== undefined;
+    if (value.product_id && appointment) {
+      ctx.addIssue({ code: 'custom', path: ['activity_id'], message: CHECKOUT_MESSAGES.oneThing });
+    } else if (value.event_id && value.product_id) {
       ctx.addIssue({ code: 'custom', path: ['product_id'], message: CHECKOUT_MESSAGES.oneItem });
-    } else if (!value.event_id && !value.product_id) {
+    } else if (!value.event_id && !value.product_id && !appointment) {
       ctx.addIssue({ code: 'custom', path: ['event_id'], message: CHECKOUT_MESSAGES.nothingChosen });
-    } else if (value.event_id) {
+    } else if (!value.product_id) {
+      checkBookingChoice(value, ctx, CHECKOUT_MESSAGES.nothingChosen);
       for (const [field, message] of Object.entries(buyerNameErrors(value)))
         ctx.addIssue({ code: 'custom', path: [field], message });
     } else {
@@ -126,6 +172,22 @@ export const checkoutSchema = z
       if (value.points_token !== undefined)
         ctx.addIssue({ code: 'custom', path: ['points_token'], message: CHECKOUT_MESSAGES.pointsCoursesOnly });
     }
+  })
+  /*
+   * The rule above, for the OpenAPI document: product_id alone; else event_id, or else activity_id
+   * with starts_at, never both.
+   */
+  .meta({
+    if: { required: ['product_id'], properties: { product_id: {} } },
+    then: {
+      not: {
+        anyOf: [
+          { required: ['event_id'], properties: { event_id: {} } },
+          { required: ['activity_id'], properties: { activity_id: {} } },
+        ],
+      },
+    },
+    else: requiredUnless('event_id', { required: ['activity_id', 'starts_at'] }, { not: { required: ['event_id'] } }),
   });
 export type CheckoutInput = z.input<typeof checkoutSchema>;
 export type CheckoutPayload = z.output<typeof checkoutSchema>;
@@ -191,6 +253,24 @@ export const publicOrderSchema = z.object({
       address: z.string(),
       online: z.boolean(),
       party_size: z.number().int(),
+    })
+    .nullable(),
+  /**
+   * The appointment an appointment order booked (issue 22; null otherwise): its course, its time and
+   * the location's zone, where it is. `status` is held while the buyer pays, booked once paid,
+   * cancelled when the order ended unpaid.
+   */
+  appointment: z
+    .object({
+      course_name: z.string(),
+      starts_at: z.string(),
+      ends_at: z.string(),
+      timezone: z.string().describe("The location's IANA zone"),
+      location_name: z.string(),
+      address: z.string(),
+      online: z.boolean(),
+      party_size: z.number().int(),
+      status: z.enum(['held', 'booked', 'cancelled']),
     })
     .nullable(),
   /** The product a product order bought (null for a session's). */

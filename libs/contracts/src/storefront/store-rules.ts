@@ -35,4 +35,19 @@ export const storeLinks = {
   course: (store: string, activityId: string) => `${store}/activity/${activityId}`,
   checkoutSession: (store: string, eventId: string) => `${store}/checkout?event_id=${eventId}`,
   checkoutProduct: (store: string, productId: string) => `${store}/checkout?product_id=${productId}`,
+  /** An appointment course's checkout at one of its starts (an ISO instant). */
+  checkoutAppointment: (store: string, activityId: string, startsAt: string) =>
+    `${store}/checkout?activity_id=${activityId}&starts_at=${encodeURIComponent(startsAt)}`,
 };
+
+/**
+ * The line under an appointment's times when the visitor's zone is not the studio's (issue 22):
+ * "Times are in Asia/Tokyo. The studio is in America/New_York."; null when they are the same.
+ */
+export function zonesLine(visitorZone: string, studioZone: string): string | null {
+  if (!visitorZone || visitorZone === studioZone) return null;
+  return `Times are in ${visitorZone}. The studio is in ${studioZone}.`;
+}
+
+/** The largest party an appointment course takes: its capacity, at most MAX_PARTY_SIZE. */
+export const appointmentPartyLimit = (capacity: number) => Math.max(1, Math.min(MAX_PARTY_SIZE, capacity));

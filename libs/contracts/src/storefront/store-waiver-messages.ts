@@ -20,6 +20,8 @@ export const STORE_WAIVER_MESSAGES = {
   frameTitle: 'Waiver',
   /** What the page asks before the signing can start. */
   needBuyer: 'Enter your name and email, then sign the waiver',
+  /** POST waiver with both or neither of a session and an appointment course (400). */
+  oneTarget: 'Choose either a session or an appointment course',
 } as const;
 
 /** The message the demo signing page posts to its parent (the store's page) once signed. */

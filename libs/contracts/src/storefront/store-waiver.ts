@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredUnless } from '../required-when';
 import { studentCreateSchema } from '../students/student.schema';
 
 /*
@@ -20,12 +21,21 @@ export const waiverTokenSchema = z
   .regex(WAIVER_TOKEN_PATTERN, STORE_WAIVER_MESSAGES.tokenInvalid);
 
 /** POST /api/public/{slug}/waiver: the session and the buyer who signs (found by email or created). */
-export const storeWaiverRequestSchema = z.strictObject({
-  event_id: z.uuid({ error: 'Session not found' }),
-  first_name: studentCreateSchema.shape.first_name,
-  last_name: studentCreateSchema.shape.last_name,
-  email: studentCreateSchema.shape.email,
-});
+export const storeWaiverRequestSchema = z
+  .strictObject({
+    event_id: z.uuid({ error: 'Session not found' }).optional(),
+    /** An appointment course's checkout (issue 22): the course, in place of a session. */
+    activity_id: z.uuid({ error: 'Course not found' }).optional(),
+    first_name: studentCreateSchema.shape.first_name,
+    last_name: studentCreateSchema.shape.last_name,
+    email: studentCreateSchema.shape.email,
+  })
+  .refine((b) => Boolean(b.event_id) !== Boolean(b.activity_id), {
+    message: STORE_WAIVER_MESSAGES.oneTarget,
+    path: ['event_id'],
+  })
+  // The rule above, for the OpenAPI document: event_id, or else activity_id, never both.
+  .meta(requiredUnless('event_id', { required: ['activity_id'] }, { not: { required: ['event_id'] } }));
 export type StoreWaiverRequest = z.output<typeof storeWaiverRequestSchema>;
 
 /** The signing started (or reused), or nothing to sign: the buyer already signed this waiver. */

@@ -135,6 +135,16 @@ export const publicCourseSchema = publicCourseCardSchema.extend({
   images: z.array(z.string()),
   single_party: z.boolean(),
   duration_mins: z.number().int().nullable().describe('Appointment length; null for scheduled courses'),
+  booking_window_days: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Appointment courses: how many days ahead a student may book; null for scheduled courses'),
+  max_party_size: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Appointment courses: the largest party one appointment takes (the capacity, at most 20); null for scheduled courses'),
   instructor: z.object({ name: z.string(), photo_url: z.string().nullable() }),
   location: z.object({ name: z.string(), address: z.string(), timezone: z.string(), online: z.boolean() }),
   cancellation_policy: publicPolicySchema,
