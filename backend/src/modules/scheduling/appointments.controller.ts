@@ -88,10 +88,11 @@ export class AppointmentsController {
   }
 
   @Post(':appointment_id/move')
+  @HttpCode(200)
   @ApiOperation({
     summary: 'Move an appointment to another free start of the same course (same duration); the student is mailed the new time unless notify is false',
   })
-  @ZodResponse({ status: 201, type: AppointmentOutDto })
+  @ZodResponse({ status: 200, type: AppointmentOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.notFound })
   @ApiConflictResponse({ type: ErrorBodyDto, description: `"${M.cancelled}", "${M.notOffered}", or "${M.taken}"` })
   @ApiInvalidBody()
