@@ -8,7 +8,9 @@ import {
 } from '@studio/contracts';
 import type { ParsedMail } from 'mailparser';
 import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { PaymentEvents } from '../src/modules/payments/payment-events';
+import { APPOINTMENT_MAILS_QUEUE } from '../src/modules/scheduling/appointment-mailer';
 import { AppointmentSlotsService } from '../src/modules/scheduling/appointment-slots.service';
 import { FakeZoom, startFakeZoom } from '../src/sync-fakes/zoom';
 import { courseRefs, validCourse } from './support/catalog-fixtures';
@@ -481,6 +483,19 @@ describe('admin appointments', () => {
     // The one confirmation waited for the link.
     const [mail] = await mailsTo(h.student, /You're booked/);
     expect(mail.text).toContain(`Where: Online: ${meeting.join_url}`);
+    expect(smtp.to(await emailOf(h.student)).filter((m) => /You're booked/.test(m.subject ?? ''))).toHaveLength(1);
+    // Had the meeting never come, the confirmation would have gone without it later: that job, run now, mails nothing more.
+    const queue = new Queue(APPOINTMENT_MAILS_QUEUE, { connection: { url: t.config.REDIS_URL }, prefix: t.config.REDIS_PREFIX });
+    try {
+      const fallback = await queue.getJob(`appointment-confirmation-fallback-${h.id}`);
+      expect(await fallback?.getState()).toBe('delayed');
+      await fallback!.promote();
+      await eventually(async () => fallback!.getState(), (state) => state === 'completed' || state === 'unknown');
+    } finally {
+      await queue.close();
+    }
+    await t.settle();
+    await new Promise((r) => setTimeout(r, 300));
     expect(smtp.to(await emailOf(h.student)).filter((m) => /You're booked/.test(m.subject ?? ''))).toHaveLength(1);
 
     await move(h.id, { starts_at: at(date, '14:00') }).expect(200);
