@@ -370,6 +370,16 @@ describe('admin appointments', () => {
     const link = (await invoice(h.student, h.id).expect(201)).body;
     await t.http.post(`${pagePath(link.url)}/pay`).type('form').send('').expect(200);
     expect((await get(h.id).expect(200)).body.status).toBe('booked');
+    // The Remove student dialog's quote, as for a session.
+    const quote = await t.http.get(`/api/admin/appointments/${h.id}/refund-quote`).set('token', token).expect(200);
+    expect(quote.body).toMatchObject({
+      order: { order_id: link.order_id, status: 'paid', total: 5000, refunded_amount: 0 },
+      refundable: 5000,
+      starts_at: at(date, '10:00'),
+      has_payment_method: false,
+      refusal: REFUND_MESSAGES.noPaymentMethod,
+    });
+    await t.http.get(`/api/admin/appointments/${h.id}/refund-quote`).set('token', other.token).expect(404);
 
     const bad = await cancel(h.id, { refund: { amount: 0, reason: 'Other' } }).expect(400);
     expect(bad.body.errors['refund.amount']).toBe(REFUND_MESSAGES.amountNonZero);
