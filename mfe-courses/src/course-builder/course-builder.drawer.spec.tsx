@@ -242,6 +242,41 @@ describe('New Course drawer', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Scheduling settings' })).toBeNull());
   });
 
+  it('creates an appointment course with its booking window and its own hours (issue 22)', async () => {
+    const calls = routes();
+    renderBuilder();
+    await fillValidCourse();
+    fireEvent.click(screen.getByRole('switch', { name: 'Single party course' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Appointment (students set the time)' }));
+    const windowDays = await screen.findByLabelText('How far ahead a student may book (days)');
+    expect(windowDays).toHaveValue('60');
+    // Off: the instructor's hours, no editor.
+    expect(screen.getByRole('switch', { name: 'Own hours' })).not.toBeChecked();
+    expect(screen.queryByRole('group', { name: 'Weekly hours' })).toBeNull();
+    fireEvent.change(windowDays, { target: { value: '0' } });
+    submit();
+    expect(await screen.findByText(M.bookingWindow)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.url === '/api/admin/activities')).toBe(false);
+
+    fireEvent.change(windowDays, { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('switch', { name: 'Own hours' }));
+    expect(screen.getByRole('group', { name: 'Weekly hours' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Friday' }));
+    submit();
+    expect(await screen.findByText(M.created)).toBeInTheDocument();
+    const post = calls.find((c) => c.method === 'POST' && c.url === '/api/admin/activities');
+    const day = [{ start: '09:00', end: '17:00' }];
+    expect(post?.body).toMatchObject({
+      activity_type: 'appointment',
+      single_party: true,
+      booking_window_days: 30,
+      availability: {
+        weekly: { sun: [], mon: day, tue: day, wed: day, thu: day, fri: [], sat: [] },
+        overrides: [],
+      },
+    });
+  });
+
   it('shows volume and pay-what-you-want pricing disabled and hides the price for free courses', () => {
     routes();
     renderBuilder();
