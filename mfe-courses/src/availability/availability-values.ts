@@ -41,3 +41,10 @@ export function weekdayHours(): AvailabilityValues {
     values.weekly[day] = [{ start: '09:00', end: '17:00' }];
   return values;
 }
+
+/** True when the hours open at least one day or one date. */
+export function hasHours(values: AvailabilityValues): boolean {
+  return (
+    WEEKDAYS.some((day) => values.weekly[day].length > 0) || values.overrides.some((o) => o.ranges.length > 0)
+  );
+}

@@ -243,7 +243,13 @@ describe('New Course drawer', () => {
   });
 
   it('creates an appointment course with its booking window and its own hours (issue 22)', async () => {
-    const calls = routes();
+    // The instructor has no hours yet: own hours start from weekdays 9 to 5.
+    const calls = routes({
+      [`GET /api/admin/instructor/${INSTRUCTOR_ID}/availability`]: okBody<
+        '/api/admin/instructor/{instructor_id}/availability',
+        'get'
+      >({ weekly: { sun: [], mon: [], tue: [], wed: [], thu: [], fri: [], sat: [] }, overrides: [] }),
+    });
     renderBuilder();
     await fillValidCourse();
     fireEvent.click(screen.getByRole('switch', { name: 'Single party course' }));
@@ -260,7 +266,7 @@ describe('New Course drawer', () => {
 
     fireEvent.change(windowDays, { target: { value: '30' } });
     fireEvent.click(screen.getByRole('switch', { name: 'Own hours' }));
-    expect(screen.getByRole('group', { name: 'Weekly hours' })).toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'Weekly hours' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('checkbox', { name: 'Friday' }));
     submit();
     expect(await screen.findByText(M.created)).toBeInTheDocument();

@@ -218,6 +218,40 @@ describe('Edit Course drawer', () => {
     expect(puts(calls)[0]?.body).toMatchObject({ availability: null });
   });
 
+  it("turning Own hours on starts from the instructor's hours", async () => {
+    const theirs = {
+      weekly: {
+        sun: [],
+        mon: [],
+        tue: [{ start: '08:00', end: '11:30' }],
+        wed: [],
+        thu: [],
+        fri: [],
+        sat: [],
+      },
+      overrides: [{ date: '2026-12-24', ranges: [] }],
+    };
+    const calls = mockFetch({
+      ...REFERENCE_ROUTES,
+      [`GET ${COURSE_PATH}`]: answerCourse(
+        course({ activity_type: 'appointment', single_party: true, availability: null }),
+      ),
+      [`PUT ${COURSE_PATH}`]: answerSaved(course()),
+      [`GET /api/admin/instructor/${INSTRUCTOR_ID}/availability`]: okBody<
+        '/api/admin/instructor/{instructor_id}/availability',
+        'get'
+      >(theirs),
+    });
+    await renderEdit();
+    expect(screen.queryByRole('group', { name: 'Weekly hours' })).toBeNull();
+    fireEvent.click(screen.getByRole('switch', { name: 'Own hours' }));
+    expect(await screen.findByRole('checkbox', { name: 'Tuesday' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Monday' })).not.toBeChecked();
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    expect(puts(calls)[0]?.body).toMatchObject({ availability: theirs });
+  });
+
   it('a scheduled course shows no booking window and no own hours', async () => {
     routes();
     await renderEdit();

@@ -22,7 +22,7 @@ import {
   instructorAvailabilityQuery,
   useSaveInstructorAvailability,
   type AvailabilityBody,
-} from './reference.api';
+} from '../../availability/availability.api';
 
 // The contract's input type leaves days optional; the form always holds all seven.
 const resolver = zodResolver(availabilityFormSchema) as unknown as Resolver<

@@ -1,5 +1,5 @@
-import type { availabilitySchema, instructorSchema, locationSchema, paths, waiverSchema } from '@studio/contracts';
-import { $api, answer, api, instructorKeys, locationKeys, useMutation, useQueryClient } from '@studio/ui';
+import type { instructorSchema, locationSchema, paths, waiverSchema } from '@studio/contracts';
+import { answer, api, instructorKeys, locationKeys, useMutation, useQueryClient } from '@studio/ui';
 
 /* What the forms hand over after the zod resolver parsed them (defaults filled in). */
 export type LocationBody = ReturnType<(typeof locationSchema)['parse']>;
@@ -56,19 +56,3 @@ export function uploadDocument(file: File) {
   return answer(api.POST('/api/admin/upload/document', { body: form as unknown as DocumentUploadBody }));
 }
 
-const AVAILABILITY = '/api/admin/instructor/{instructor_id}/availability';
-export type AvailabilityBody = ReturnType<(typeof availabilitySchema)['parse']>;
-
-/** GET an instructor's bookable hours (weekly and date overrides; none set: every day closed). */
-export const instructorAvailabilityQuery = (instructorId: string) =>
-  $api.queryOptions('get', AVAILABILITY, { params: { path: { instructor_id: instructorId } } });
-
-/** PUT an instructor's bookable hours; the answer (the hours as saved) becomes the cached read. */
-export function useSaveInstructorAvailability(instructorId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: AvailabilityBody) =>
-      answer(api.PUT(AVAILABILITY, { params: { path: { instructor_id: instructorId } }, body })),
-    onSuccess: (saved) => queryClient.setQueryData(instructorAvailabilityQuery(instructorId).queryKey, saved),
-  });
-}
