@@ -1,4 +1,5 @@
 import {
+  DEFAULT_BOOKING_WINDOW_DAYS,
   DEFAULT_DAILY_MINS,
   DEFAULT_DAYS,
   DEFAULT_DAYS_APART,
@@ -63,6 +64,8 @@ export function courseBuilderDefaults(): CourseBuilderValues {
     min_notice_mins: 0,
     start_time_increments_mins: 30,
     duration_mins: 60,
+    booking_window_days: DEFAULT_BOOKING_WINDOW_DAYS,
+    availability: null,
     default_days: DEFAULT_DAYS,
     default_days_apart: DEFAULT_DAYS_APART,
     default_daily_mins: DEFAULT_DAILY_MINS,

@@ -242,6 +242,47 @@ describe('New Course drawer', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Scheduling settings' })).toBeNull());
   });
 
+  it('creates an appointment course with its booking window and its own hours (issue 22)', async () => {
+    // The instructor has no hours yet: own hours start from weekdays 9 to 5.
+    const calls = routes({
+      [`GET /api/admin/instructor/${INSTRUCTOR_ID}/availability`]: okBody<
+        '/api/admin/instructor/{instructor_id}/availability',
+        'get'
+      >({ weekly: { sun: [], mon: [], tue: [], wed: [], thu: [], fri: [], sat: [] }, overrides: [] }),
+    });
+    renderBuilder();
+    await fillValidCourse();
+    fireEvent.click(screen.getByRole('switch', { name: 'Single party course' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Appointment (students set the time)' }));
+    const windowDays = await screen.findByLabelText('How far ahead a student may book (days)');
+    expect(windowDays).toHaveValue('60');
+    // Off: the instructor's hours, no editor.
+    expect(screen.getByRole('switch', { name: 'Own hours' })).not.toBeChecked();
+    expect(screen.queryByRole('group', { name: 'Weekly hours' })).toBeNull();
+    fireEvent.change(windowDays, { target: { value: '0' } });
+    submit();
+    expect(await screen.findByText(M.bookingWindow)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.url === '/api/admin/activities')).toBe(false);
+
+    fireEvent.change(windowDays, { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('switch', { name: 'Own hours' }));
+    expect(await screen.findByRole('group', { name: 'Weekly hours' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Friday' }));
+    submit();
+    expect(await screen.findByText(M.created)).toBeInTheDocument();
+    const post = calls.find((c) => c.method === 'POST' && c.url === '/api/admin/activities');
+    const day = [{ start: '09:00', end: '17:00' }];
+    expect(post?.body).toMatchObject({
+      activity_type: 'appointment',
+      single_party: true,
+      booking_window_days: 30,
+      availability: {
+        weekly: { sun: [], mon: day, tue: day, wed: day, thu: day, fri: [], sat: [] },
+        overrides: [],
+      },
+    });
+  });
+
   it('shows volume and pay-what-you-want pricing disabled and hides the price for free courses', () => {
     routes();
     renderBuilder();

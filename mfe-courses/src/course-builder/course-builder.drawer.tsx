@@ -1,4 +1,4 @@
-import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Control, type Resolver, type UseFormSetValue } from 'react-hook-form';
 import {
   COURSE_MESSAGES,
   LEVELS,
@@ -36,6 +36,7 @@ import {
   CoursePriceFields,
 } from '../course/course-sections';
 import { WaiverPicker } from '../course/reference-selects';
+import { OwnHoursField } from '../course/own-hours-field';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
 import {
   COURSE_BUILDER_FIELDS,
@@ -206,6 +207,10 @@ export function CourseBuilderDrawer({ close }: DrawerProps) {
       {activityType === 'appointment' ? (
         <DrawerSection title="Scheduling settings">
           <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
+          <OwnHoursField
+            control={control as unknown as Control<SchedulingValues>}
+            setValue={setValue as unknown as UseFormSetValue<SchedulingValues>}
+          />
         </DrawerSection>
       ) : null}
     </FormDrawer>

@@ -1,4 +1,5 @@
 import type { CheckoutFormField, FormCollectionType, PriceType } from '@studio/contracts';
+import type { AvailabilityValues } from '../availability/availability-values';
 
 /** Appointment scheduling settings, shared by the New and Edit Course forms. */
 export interface SchedulingValues {
@@ -7,6 +8,10 @@ export interface SchedulingValues {
   min_notice_mins?: number;
   start_time_increments_mins?: 15 | 30 | 60;
   duration_mins?: number;
+  /** How far ahead a student may book, in days (issue 22). */
+  booking_window_days?: number | '';
+  /** The course's own bookable hours; null: its instructor's (issue 22). */
+  availability?: AvailabilityValues | null;
 }
 
 /** Defaults the Schedule Course drawer starts from. */

@@ -1,22 +1,29 @@
 import type { Control } from 'react-hook-form';
 import {
   APPOINTMENT_DURATION_OPTIONS_MINS,
+  BOOKING_WINDOW_RANGE_DAYS,
   BUFFER_OPTIONS_MINS,
+  DEFAULT_BOOKING_WINDOW_DAYS,
   DEFAULT_DAILY_MINS_OPTIONS,
   MIN_NOTICE_OPTIONS_MINS,
   START_TIME_INCREMENTS_MINS,
   START_TIME_OPTIONS,
   formatDuration,
 } from '@studio/contracts';
-import { FormField, NumberInput, Select } from '@studio/ui';
+import { FormField, NumberField, NumberInput, Select } from '@studio/ui';
 import type { CourseDefaultsValues, SchedulingValues } from './course-form-values';
+
+type MinuteSetting = 'buffer_before_mins' | 'buffer_after_mins' | 'min_notice_mins' | 'start_time_increments_mins' | 'duration_mins';
 
 const minuteOptions = (values: readonly number[]) =>
   values.map((v) => ({ value: v, label: formatDuration(v) }));
 
-/** Buffers, minimum notice, start-time increments and duration of an appointment course (spec 000 §9). */
+/**
+ * Buffers, minimum notice, start-time increments and duration of an appointment course (spec 000 §9),
+ * and beside them how far ahead a student may book (issue 22).
+ */
 export function AppointmentSchedulingFields({ control }: { control: Control<SchedulingValues> }) {
-  const select = (name: keyof SchedulingValues, label: string, values: readonly number[]) => (
+  const select = (name: MinuteSetting, label: string, values: readonly number[]) => (
     <FormField control={control} name={name} label={label}>
       {(field, state) => (
         <Select<number>
@@ -37,6 +44,12 @@ export function AppointmentSchedulingFields({ control }: { control: Control<Sche
       {select('min_notice_mins', 'Minimum notice', MIN_NOTICE_OPTIONS_MINS)}
       {select('start_time_increments_mins', 'Start-time increments', START_TIME_INCREMENTS_MINS)}
       {select('duration_mins', 'Duration', APPOINTMENT_DURATION_OPTIONS_MINS)}
+      <NumberField
+        control={control}
+        name="booking_window_days"
+        label="How far ahead a student may book (days)"
+        extra={`From ${BOOKING_WINDOW_RANGE_DAYS.min} to ${BOOKING_WINDOW_RANGE_DAYS.max} days; ${DEFAULT_BOOKING_WINDOW_DAYS} by default.`}
+      />
     </>
   );
 }

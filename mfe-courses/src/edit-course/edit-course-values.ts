@@ -7,6 +7,7 @@ import {
   type PriceType,
 } from '@studio/contracts';
 import type { CourseDetail } from '@studio/ui';
+import { toAvailabilityValues } from '../availability/availability-values';
 import { fieldsFromCourse } from '../course/checkout-fields';
 import type { CourseDefaultsValues, SchedulingValues } from '../course/course-form-values';
 
@@ -67,6 +68,8 @@ export function courseToEditValues(course: CourseDetail): EditCourseValues {
     min_notice_mins: course.min_notice_mins,
     start_time_increments_mins: increments(course.start_time_increments_mins),
     duration_mins: course.duration_mins,
+    booking_window_days: course.booking_window_days,
+    availability: course.availability ? toAvailabilityValues(course.availability) : null,
   };
 }
 
@@ -100,5 +103,7 @@ function courseToEditValuesShape(): Record<keyof EditCourseValues, true> {
     min_notice_mins: true,
     start_time_increments_mins: true,
     duration_mins: true,
+    booking_window_days: true,
+    availability: true,
   };
 }

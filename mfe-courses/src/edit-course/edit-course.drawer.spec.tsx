@@ -156,6 +156,109 @@ describe('Edit Course drawer', () => {
     await waitFor(() => expect(close).toHaveBeenCalled());
   });
 
+  it("an appointment course's booking window and own hours are read, checked and saved (issue 22)", async () => {
+    const own = {
+      weekly: {
+        sun: [],
+        mon: [{ start: '10:00', end: '14:00' }],
+        tue: [],
+        wed: [],
+        thu: [],
+        fri: [],
+        sat: [],
+      },
+      overrides: [{ date: '2026-12-24', ranges: [] }],
+    };
+    const calls = routes(
+      course({
+        activity_type: 'appointment',
+        single_party: true,
+        booking_window_days: 45,
+        availability: own,
+      }),
+    );
+    const close = await renderEdit();
+    const windowDays = screen.getByLabelText('How far ahead a student may book (days)');
+    expect(windowDays).toHaveValue('45');
+    expect(screen.getByRole('switch', { name: 'Own hours' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Monday' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Tuesday' })).not.toBeChecked();
+
+    fireEvent.change(windowDays, { target: { value: '366' } });
+    save();
+    expect(await screen.findByText(M.bookingWindow)).toBeInTheDocument();
+    expect(puts(calls)).toHaveLength(0);
+
+    fireEvent.change(windowDays, { target: { value: '90' } });
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    expect(puts(calls)[0]?.body).toMatchObject({ booking_window_days: 90, availability: own });
+    await waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it("turning Own hours off sends null: the course books its instructor's hours again", async () => {
+    const own = {
+      weekly: {
+        sun: [],
+        mon: [{ start: '10:00', end: '14:00' }],
+        tue: [],
+        wed: [],
+        thu: [],
+        fri: [],
+        sat: [],
+      },
+      overrides: [],
+    };
+    const calls = routes(course({ activity_type: 'appointment', single_party: true, availability: own }));
+    await renderEdit();
+    fireEvent.click(screen.getByRole('switch', { name: 'Own hours' }));
+    expect(screen.queryByRole('group', { name: 'Weekly hours' })).toBeNull();
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    expect(puts(calls)[0]?.body).toMatchObject({ availability: null });
+  });
+
+  it("turning Own hours on starts from the instructor's hours", async () => {
+    const theirs = {
+      weekly: {
+        sun: [],
+        mon: [],
+        tue: [{ start: '08:00', end: '11:30' }],
+        wed: [],
+        thu: [],
+        fri: [],
+        sat: [],
+      },
+      overrides: [{ date: '2026-12-24', ranges: [] }],
+    };
+    const calls = mockFetch({
+      ...REFERENCE_ROUTES,
+      [`GET ${COURSE_PATH}`]: answerCourse(
+        course({ activity_type: 'appointment', single_party: true, availability: null }),
+      ),
+      [`PUT ${COURSE_PATH}`]: answerSaved(course()),
+      [`GET /api/admin/instructor/${INSTRUCTOR_ID}/availability`]: okBody<
+        '/api/admin/instructor/{instructor_id}/availability',
+        'get'
+      >(theirs),
+    });
+    await renderEdit();
+    expect(screen.queryByRole('group', { name: 'Weekly hours' })).toBeNull();
+    fireEvent.click(screen.getByRole('switch', { name: 'Own hours' }));
+    expect(await screen.findByRole('checkbox', { name: 'Tuesday' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Monday' })).not.toBeChecked();
+    save();
+    expect(await screen.findByText(M.updated)).toBeInTheDocument();
+    expect(puts(calls)[0]?.body).toMatchObject({ availability: theirs });
+  });
+
+  it('a scheduled course shows no booking window and no own hours', async () => {
+    routes();
+    await renderEdit();
+    expect(screen.queryByLabelText('How far ahead a student may book (days)')).toBeNull();
+    expect(screen.queryByRole('switch', { name: 'Own hours' })).toBeNull();
+  });
+
   it("toasts 'Error updating course' and shows the form error when the save fails", async () => {
     routes(course(), (call) =>
       (call.body as { name?: string }).name ? errorBody(500, 'Internal') : answerSaved(course()),

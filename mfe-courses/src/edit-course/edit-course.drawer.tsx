@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Control, type Resolver, type UseFormSetValue } from 'react-hook-form';
 import {
   CATEGORIES,
   COURSE_MESSAGES,
@@ -42,6 +42,7 @@ import {
   CoursePriceFields,
 } from '../course/course-sections';
 import { WaiverPicker } from '../course/reference-selects';
+import { OwnHoursField } from '../course/own-hours-field';
 import { AppointmentSchedulingFields, CourseDefaultsFields } from '../course/scheduling-fields';
 import { courseToEditValues, EDIT_COURSE_FIELDS, type EditCourseValues } from './edit-course-values';
 import { SyncSettings } from './sync-settings';
@@ -201,7 +202,13 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
       <DrawerSection title="Scheduling settings">
         <CourseDefaultsFields control={control as unknown as Control<CourseDefaultsValues>} />
         {course.activity_type === 'appointment' ? (
-          <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
+          <>
+            <AppointmentSchedulingFields control={control as unknown as Control<SchedulingValues>} />
+            <OwnHoursField
+              control={control as unknown as Control<SchedulingValues>}
+              setValue={setValue as unknown as UseFormSetValue<SchedulingValues>}
+            />
+          </>
         ) : null}
       </DrawerSection>
     </FormDrawer>

@@ -13,6 +13,7 @@ type AppointmentSettings = Pick<
   | 'buffer_before_mins'
   | 'buffer_after_mins'
   | 'min_notice_mins'
+  | 'booking_window_days'
 >;
 
 /**
@@ -38,6 +39,11 @@ export function AppointmentBooking({ course }: { course: AppointmentSettings }) 
           { key: 'before', label: 'Buffer before', children: spanLabel(course.buffer_before_mins) },
           { key: 'after', label: 'Buffer after', children: spanLabel(course.buffer_after_mins) },
           { key: 'notice', label: 'Minimum notice', children: spanLabel(course.min_notice_mins) },
+          {
+            key: 'window',
+            label: 'How far ahead a student may book',
+            children: `${course.booking_window_days} ${course.booking_window_days === 1 ? 'day' : 'days'}`,
+          },
         ]}
       />
     </Card>

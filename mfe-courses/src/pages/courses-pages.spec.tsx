@@ -243,6 +243,7 @@ describe('Course detail page', () => {
         buffer_before_mins: 15,
         buffer_after_mins: 0,
         min_notice_mins: 1440,
+        booking_window_days: 45,
       }),
       [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: sessionsOf([]),
     });
@@ -254,6 +255,8 @@ describe('Course detail page', () => {
     expect(within(booking).getByText('15 min')).toBeInTheDocument();
     expect(within(booking).getByText('None')).toBeInTheDocument();
     expect(within(booking).getByText('1 day')).toBeInTheDocument();
+    expect(within(booking).getByText('How far ahead a student may book')).toBeInTheDocument();
+    expect(within(booking).getByText('45 days')).toBeInTheDocument();
     expect(screen.queryByText('No sessions')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Schedule' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Edit' })).toBeInTheDocument();

@@ -11,4 +11,6 @@ export const AVAILABILITY_MESSAGES = {
   duplicateDate: 'Each date can have only one override.',
   overrides: 'Date overrides must be a list of dates with their hours.',
   tooManyOverrides: (max: number) => `There can be at most ${max} date overrides.`,
+  /** Settings → Instructors: the toast after the hours are saved. */
+  saved: 'Hours saved',
 } as const;

@@ -139,3 +139,15 @@ export const availabilitySchema = z.object({
 });
 export type AvailabilityInput = z.input<typeof availabilitySchema>;
 
+
+/** The Settings → Instructors hours form: the availability under one field (the editor's path). */
+export const availabilityFormSchema = z.object({ availability: availabilitySchema });
+
+/** An instructor's hours when none are set: every day closed, no overrides. */
+export const closedAvailability = (): {
+  weekly: Record<Weekday, TimeRange[]>;
+  overrides: { date: string; ranges: TimeRange[] }[];
+} => ({
+  weekly: Object.fromEntries(WEEKDAYS.map((day) => [day, []])) as unknown as Record<Weekday, TimeRange[]>,
+  overrides: [],
+});

@@ -20,15 +20,21 @@ import {
   useQuery,
   type InstructorItem,
 } from '@studio/ui';
+import { InstructorHours } from './instructor-hours';
 import { useSaveInstructor } from './reference.api';
 import type { InstructorBody } from './reference.api';
 import { ReferenceListPage, useReferenceEditor } from './reference-list-page';
 
 const EMPTY: InstructorInput = { first_name: '', last_name: '', photo_url: null };
 
-/** /admin/settings/instructors: instructors with a photo, added and edited here. */
+/**
+ * /admin/settings/instructors: instructors with a photo, added and edited here; each one's bookable
+ * hours (issue 22) open with Hours, below the table.
+ */
 export function InstructorsPage() {
   const [uploading, setUploading] = useState(false);
+  // The instructor whose bookable hours are open below the table (issue 22).
+  const [hoursOf, setHoursOf] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const form = useForm<InstructorInput, unknown, InstructorBody>({
     resolver: zodResolver(instructorSchema),
@@ -51,6 +57,7 @@ export function InstructorsPage() {
   });
 
   const query = useQuery(instructorQueries.list());
+  const hoursInstructor = query.data?.instructors.find((i) => i.instructor_id === hoursOf) ?? null;
 
   // Like course images, a failed photo upload shows no message and changes nothing (spec 000 §8).
   const pickPhoto = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -96,7 +103,20 @@ export function InstructorsPage() {
           title: 'Name',
           render: (_, i) => [i.first_name, i.last_name].filter(Boolean).join(' '),
         },
+        {
+          key: 'hours',
+          title: '',
+          width: 90,
+          render: (_, i) => (
+            <Button size="small" aria-label={`Hours of ${i.first_name}`} onClick={() => setHoursOf(i.instructor_id)}>
+              Hours
+            </Button>
+          ),
+        },
       ]}
+      below={
+        hoursInstructor ? <InstructorHours instructor={hoursInstructor} onClose={() => setHoursOf(null)} /> : null
+      }
       editLabel={(i) => `Edit ${i.first_name}`}
       editor={editor}
     >

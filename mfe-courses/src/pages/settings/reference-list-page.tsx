@@ -101,6 +101,7 @@ export function ReferenceListPage<TItem extends object>({
   columns,
   editLabel,
   editor,
+  below,
   children,
 }: {
   texts: ReferenceListTexts;
@@ -113,6 +114,8 @@ export function ReferenceListPage<TItem extends object>({
   /** The Edit button's accessible name: "Edit 1 Main St". */
   editLabel: (item: TItem) => string;
   editor: ReferenceEditor<TItem>;
+  /** Shown between the table and the form (an entry's own panel, such as an instructor's hours). */
+  below?: ReactNode;
   /** The form's fields. */
   children: ReactNode;
 }) {
@@ -140,6 +143,7 @@ export function ReferenceListPage<TItem extends object>({
             },
           ]}
         />
+        {below}
         <Card size="small" title={editing ? texts.editTitle : texts.addTitle}>
           <form onSubmit={onSubmit} aria-label={texts.form} noValidate>
             <Form layout="vertical" component={false}>

@@ -55,3 +55,4 @@ export function uploadDocument(file: File) {
   form.append('file', file);
   return answer(api.POST('/api/admin/upload/document', { body: form as unknown as DocumentUploadBody }));
 }
+
