@@ -19,12 +19,25 @@ import {
   Typography,
   isApiError,
   useQuery,
+  useQueryClient,
   type DrawerProps,
 } from '@studio/ui';
 import { refundQuoteQuery, removeEnrollment, type RefundQuote } from './add-student.api';
+import { appointmentRemovalQuoteQuery, cancelAppointment, refreshAppointments } from './appointment.api';
+
+/** The appointment whose student is removed (issue 22): the appointment is cancelled, its time freed. */
+export interface RemovedAppointment {
+  id: string;
+  activity_id: string;
+  starts_at: string;
+  /** The order that paid for it, if any (its refund is offered). */
+  order_id: string | null;
+}
 
 export interface RemoveStudentData {
-  enrollment_id: string;
+  /** A session's enrollment; or else `appointment`. */
+  enrollment_id?: string;
+  appointment?: RemovedAppointment;
   student_name?: string;
   onDone?: () => void;
 }
@@ -105,8 +118,12 @@ function RefundForm({ quote, on, setOn, amount, setAmount, reason, setReason, er
  */
 export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentData>) {
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const quote = useQuery(refundQuoteQuery(data.enrollment_id));
+  const appointment = data.appointment;
+  const quote = useQuery<RefundQuote>(
+    appointment ? appointmentRemovalQuoteQuery(appointment) : refundQuoteQuery(data.enrollment_id ?? ''),
+  );
   const [touched, setTouched] = useState(false);
   const [on, setOn] = useState<boolean | null>(null);
   const [amount, setAmount] = useState<string | null>(null);
@@ -134,7 +151,10 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
     }
     setBusy(true);
     try {
-      await removeEnrollment(data.enrollment_id, refund);
+      if (appointment) {
+        await cancelAppointment(appointment.id, refund ? { refund } : {});
+        void refreshAppointments(queryClient);
+      } else await removeEnrollment(data.enrollment_id ?? '', refund);
       message.success(SCHEDULING_MESSAGES.studentRemoved);
       data.onDone?.();
       close();
@@ -168,8 +188,9 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
       destroyOnHidden
     >
       <Typography.Paragraph>
-        Remove {data.student_name || 'this student'} from this session? The seat is freed; the order stays in
-        the history.
+        {appointment
+          ? `Remove ${data.student_name || 'this student'} from this appointment? It is cancelled and its time freed; the student is mailed and the order stays in the history.`
+          : `Remove ${data.student_name || 'this student'} from this session? The seat is freed; the order stays in the history.`}
       </Typography.Paragraph>
       <QueryGuard
         query={quote}
