@@ -3,6 +3,7 @@ import {
   APPOINTMENT_UI_MESSAGES,
   CALENDAR_VIEWS,
   STUDENT_DIALOGS,
+  formatTime,
   formatWallDate,
   zoneAbbreviation,
   type CalendarView,
@@ -18,7 +19,6 @@ import {
   instructorQueries,
   keepPreviousData,
   locationQueries,
-  useDateFormat,
   useDrawer,
   useOrganizationTimezone,
   usePickerList,
@@ -59,7 +59,6 @@ function Legend() {
  */
 export function CalendarPage() {
   const orgZone = useOrganizationTimezone();
-  const dates = useDateFormat();
   const drawer = useDrawer();
   const queryClient = useQueryClient();
   const [view, setView] = useState<CalendarView>('week');
@@ -194,7 +193,8 @@ export function CalendarPage() {
                   <Flex vertical gap={6} style={{ marginTop: 6 }}>
                     {items.length === 0 ? <Typography.Text type="secondary">Nothing</Typography.Text> : null}
                     {items.map((item) => {
-                      const time = `${dates.time(item.starts_at, zone)} – ${dates.time(item.ends_at, zone)}`;
+                      // The page names its zone once, above the days.
+                      const time = `${formatTime(item.starts_at, zone)} – ${formatTime(item.ends_at, zone)}`;
                       const label = `${KIND_LABEL[item.kind]}: ${item.title}, ${item.course_name}, ${time}`;
                       return (
                         <button

@@ -174,7 +174,7 @@ export function AppointmentAddStudentDialog({ data, close }: DrawerProps<Appoint
         >
           {(field, state) => (
             <NumberInput
-              id="appointment-guests"
+              id="guest_count"
               value={field.value}
               onChange={(v) => field.onChange(v as number)}
               onBlur={field.onBlur}

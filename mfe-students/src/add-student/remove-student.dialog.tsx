@@ -21,6 +21,7 @@ import {
   useQuery,
   useQueryClient,
   type DrawerProps,
+  type GuardedQuery,
 } from '@studio/ui';
 import { refundQuoteQuery, removeEnrollment, type RefundQuote } from './add-student.api';
 import { appointmentRemovalQuoteQuery, cancelAppointment, refreshAppointments } from './appointment.api';
@@ -121,9 +122,13 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const appointment = data.appointment;
-  const quote = useQuery<RefundQuote>(
-    appointment ? appointmentRemovalQuoteQuery(appointment) : refundQuoteQuery(data.enrollment_id ?? ''),
-  );
+  // A session's quote is the server's; an appointment's is read from its order, policy and payment methods.
+  const enrollmentQuote = useQuery({ ...refundQuoteQuery(data.enrollment_id ?? ''), enabled: !appointment });
+  const appointmentQuote = useQuery({
+    ...appointmentRemovalQuoteQuery(appointment ?? { id: '', activity_id: '', starts_at: '', order_id: null }),
+    enabled: Boolean(appointment),
+  });
+  const quote: GuardedQuery<RefundQuote> & { isPending: boolean } = appointment ? appointmentQuote : enrollmentQuote;
   const [touched, setTouched] = useState(false);
   const [on, setOn] = useState<boolean | null>(null);
   const [amount, setAmount] = useState<string | null>(null);

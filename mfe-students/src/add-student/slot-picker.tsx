@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { APPOINTMENT_UI_MESSAGES, formatInZone, wallClockToUtc, zoneAbbreviation } from '@studio/contracts';
+import { APPOINTMENT_UI_MESSAGES, formatInZone, formatTime, wallClockToUtc, zoneAbbreviation } from '@studio/contracts';
 import {
   DATE_INPUT_FORMAT,
   DatePicker,
@@ -9,7 +9,6 @@ import {
   Typography,
   WALL_DATE_FORMAT,
   dayjs,
-  useDateFormat,
   useQuery,
   type Dayjs,
 } from '@studio/ui';
@@ -47,7 +46,6 @@ function monthRange(month: string, zone: string, now: Date): { from: string; to:
  * from the admin's). A time taken meanwhile disappears when the list reloads.
  */
 export function SlotPicker({ activityId, zone, windowDays, value, onChange, exclude, status }: SlotPickerProps) {
-  const dates = useDateFormat();
   const [now] = useState(() => new Date());
   const today = formatInZone(now, 'yyyy-MM-dd', zone);
   const lastDay = dayjs(today, WALL_DATE_FORMAT).add(windowDays, 'day').format(WALL_DATE_FORMAT);
@@ -125,7 +123,8 @@ export function SlotPicker({ activityId, zone, windowDays, value, onChange, excl
           optionType="button"
           value={times.find((t) => value && new Date(t).getTime() === new Date(value).getTime()) ?? null}
           onChange={(e) => onChange(e.target.value as string)}
-          options={times.map((t) => ({ value: t, label: dates.time(t, zone) }))}
+          // The zone is named once, under the times.
+          options={times.map((t) => ({ value: t, label: formatTime(t, zone) }))}
           style={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}
         />
       ) : null}
