@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import {
   APPOINTMENT_UI_MESSAGES,
   appointmentMoveFormSchema,
+  formatInZone,
   type AppointmentMoveFormInput,
   type AppointmentMoveFormOutput,
 } from '@studio/contracts';
@@ -109,6 +110,7 @@ export function MoveAppointmentDialog({ data, close }: DrawerProps<MoveAppointme
                   value={field.value}
                   onChange={field.onChange}
                   exclude={appointment.starts_at}
+                  initialDay={formatInZone(appointment.starts_at, 'yyyy-MM-dd', appointment.time_zone)}
                   status={state.error ? 'error' : undefined}
                 />
               )}

@@ -25,6 +25,8 @@ export interface SlotPickerProps {
   onChange: (startsAt: string) => void;
   /** A start not to offer (the appointment's own time when moving it). */
   exclude?: string;
+  /** The day shown first (yyyy-MM-dd in the zone; Move opens on the appointment's day); else the first with a free time. */
+  initialDay?: string;
   status?: 'error';
 }
 
@@ -45,12 +47,22 @@ function monthRange(month: string, zone: string, now: Date): { from: string; to:
  * free time of that day, from the admin slots call, in the location's zone (named when it differs
  * from the admin's). A time taken meanwhile disappears when the list reloads.
  */
-export function SlotPicker({ activityId, zone, windowDays, value, onChange, exclude, status }: SlotPickerProps) {
+export function SlotPicker({
+  activityId,
+  zone,
+  windowDays,
+  value,
+  onChange,
+  exclude,
+  initialDay,
+  status,
+}: SlotPickerProps) {
   const [now] = useState(() => new Date());
   const today = formatInZone(now, 'yyyy-MM-dd', zone);
   const lastDay = dayjs(today, WALL_DATE_FORMAT).add(windowDays, 'day').format(WALL_DATE_FORMAT);
-  const [month, setMonth] = useState(() => today.slice(0, 7));
-  const [day, setDay] = useState<string | null>(value ? formatInZone(value, 'yyyy-MM-dd', zone) : null);
+  const startDay = initialDay && initialDay >= today && initialDay <= lastDay ? initialDay : null;
+  const [month, setMonth] = useState(() => (startDay ?? today).slice(0, 7));
+  const [day, setDay] = useState<string | null>(startDay);
   const range = monthRange(month, zone, now);
   const slots = useQuery({
     ...slotsQuery(activityId, range?.from ?? '', range?.to ?? ''),
