@@ -157,6 +157,7 @@ export function AppointmentAddStudentDialog({ data, close }: DrawerProps<Appoint
         <FormField control={control} name="starts_at" label="Day and time" required>
           {(field, state) => (
             <SlotPicker
+              id="starts_at"
               activityId={course.activity_id}
               zone={course.zone}
               windowDays={course.window_days}

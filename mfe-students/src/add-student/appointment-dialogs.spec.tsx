@@ -150,6 +150,7 @@ const ORDER: OrderDetail = {
   Student: { student_id: 's1', first_name: 'Ada', last_name: 'Lovelace', email: 'a@x.io', phone: null },
   lines: [],
   activity: [],
+  refunds: [],
 };
 
 describe('Remove student on an appointment', () => {

@@ -104,6 +104,7 @@ export function MoveAppointmentDialog({ data, close }: DrawerProps<MoveAppointme
             <FormField control={control} name="starts_at" label="New day and time" required>
               {(field, state) => (
                 <SlotPicker
+                  id="starts_at"
                   activityId={appointment.activity_id}
                   zone={appointment.time_zone}
                   windowDays={loaded.booking_window_days}

@@ -28,6 +28,8 @@ export interface SlotPickerProps {
   /** The day shown first (yyyy-MM-dd in the zone; Move opens on the appointment's day); else the first with a free time. */
   initialDay?: string;
   status?: 'error';
+  /** The day input's id (its form label's target). */
+  id?: string;
 }
 
 const MONTH = 'YYYY-MM';
@@ -56,6 +58,7 @@ export function SlotPicker({
   exclude,
   initialDay,
   status,
+  id,
 }: SlotPickerProps) {
   const [now] = useState(() => new Date());
   const today = formatInZone(now, 'yyyy-MM-dd', zone);
@@ -89,7 +92,7 @@ export function SlotPicker({
     }
   }, [day, byDay, slots.isSuccess, month, lastDay]);
 
-  const times = day ? (byDay.get(day) ?? []) : [];
+  const times = useMemo(() => (day ? (byDay.get(day) ?? []) : []), [day, byDay]);
   // A picked time no longer offered (taken meanwhile, the list reloaded) is dropped.
   useEffect(() => {
     if (value && slots.isSuccess && day && !times.some((t) => new Date(t).getTime() === new Date(value).getTime()))
@@ -106,6 +109,7 @@ export function SlotPicker({
   return (
     <Flex vertical gap={8}>
       <DatePicker
+        id={id}
         aria-label="Day"
         format={DATE_INPUT_FORMAT}
         status={status}
