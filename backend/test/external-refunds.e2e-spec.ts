@@ -10,6 +10,7 @@ import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-eve
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
 import { EnrollmentRemovalHooks } from '../src/modules/scheduling/enrollment-removal.hooks';
+import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
 import { EnrollmentsService } from '../src/modules/scheduling/enrollments.service';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
@@ -176,6 +177,7 @@ describe('refunds made in the Stripe dashboard', () => {
       app.get(OrderEvents),
       app.get(PaymentEvents),
       app.get(IdempotencyStore),
+      app.get(AppointmentsService),
     );
   };
   const refundEvent = (

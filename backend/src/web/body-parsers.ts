@@ -13,8 +13,8 @@ const PARSER_MESSAGES: Record<string, string> = {
 
 /** Only these methods carry a body here; a body sent with GET, HEAD or DELETE has no meaning and is not read. */
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-/** The DELETE operations that declare a body: Remove student, with its optional refund. */
-const DELETES_WITH_BODY = [/^\/api\/admin\/enrollment\/[^/]+\/?$/];
+/** The DELETE operations that declare a body: Remove student (a session's, an appointment's), with its optional refund. */
+const DELETES_WITH_BODY = [/^\/api\/admin\/enrollment\/[^/]+\/?$/, /^\/api\/admin\/appointments\/[^/]+\/?$/];
 const pathOf = (url: string) => {
   const at = url.indexOf('?');
   return at < 0 ? url : url.slice(0, at);

@@ -43,6 +43,7 @@ const NAMES = [
   'Migration20261127030000_store_points',
   'Migration20261127040000_waiver_checkout_token',
   'Migration20261127050000_appointments',
+  'Migration20261127060000_appointment_admin',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ORDER_LIST_MAX_LIMIT, ORDER_SORT_FIELDS, ORDER_STATUSES, enrollBodySchema, orderListQuerySchema } from '@studio/contracts';
+import { APPOINTMENT_MESSAGES, ORDER_LIST_MAX_LIMIT, ORDER_SORT_FIELDS, ORDER_STATUSES, enrollBodySchema, orderListQuerySchema } from '@studio/contracts';
 import { ZodResponse, ZodValidationException } from 'nestjs-zod';
 import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
@@ -15,7 +15,14 @@ import { OrderListDto, OrderOutDto } from './orders.dto';
 
 class EnrollBodyDto extends createZodDto(enrollBodySchema) {}
 class EnrolledDto extends createZodDto(
-  z.object({ enrollment_id: z.uuid(), order_id: z.uuid(), order_number: z.number().int(), total: z.number().int(), source: z.string() }),
+  z.object({
+    enrollment_id: z.uuid().nullable().describe('The seat enrolled (event_id); null for an appointment'),
+    appointment_id: z.uuid().nullable().optional().describe('The appointment booked (appointment_id); null for a session'),
+    order_id: z.uuid(),
+    order_number: z.number().int(),
+    total: z.number().int(),
+    source: z.string(),
+  }),
 ) {}
 
 @ApiTags('orders')
@@ -52,16 +59,25 @@ export class OrdersController {
   }
 
   @Post('enroll/:student_id')
-  @ApiOperation({ summary: 'Enroll a student directly: the seat and a zero-total order from source workbench' })
+  @ApiOperation({
+    summary:
+      'Enroll a student directly: the seat (event_id), or the held appointment booked (appointment_id, the student mailed a confirmation), and a zero-total order from source workbench',
+  })
   @ZodResponse({ status: 201, type: EnrolledDto })
-  @ApiNotFoundResponse({ type: ErrorBodyDto })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'Already enrolled, or no seat left' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No such student, session or appointment in the organization' })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description: `Already enrolled, or no seat left; for an appointment: "${APPOINTMENT_MESSAGES.otherStudent}", "${APPOINTMENT_MESSAGES.alreadyOrdered}", "${APPOINTMENT_MESSAGES.notHeld}" or "${APPOINTMENT_MESSAGES.holdExpired}"`,
+  })
   @ApiInvalidBody()
   async enroll(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) studentId: string, @Body() body: EnrollBodyDto) {
-    // Appointments (students pick the time) arrive with their own issue; none exist yet.
-    if (!body.event_id) throw notFound('Appointment not found');
+    if (body.appointment_id) {
+      const { appointmentId, order } = await this.orders.enrollAppointment(ctx, studentId, body.appointment_id);
+      return { enrollment_id: null, appointment_id: appointmentId, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
+    }
+    if (!body.event_id) throw notFound('Event not found');
     const { enrollment, order } = await this.orders.enrollDirectly(ctx, studentId, body.event_id);
-    return { enrollment_id: enrollment.id, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
+    return { enrollment_id: enrollment.id, appointment_id: null, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
   }
 }
 

@@ -1,4 +1,4 @@
-import { ORDER_LINE_KINDS, ORDER_STATUSES, REFUND_ORIGINS, SUBSCRIPTION_STATUSES } from '@studio/contracts';
+import { APPOINTMENT_STATUS_VALUES, ORDER_LINE_KINDS, ORDER_STATUSES, REFUND_ORIGINS, SUBSCRIPTION_STATUSES } from '@studio/contracts';
 import { z } from 'zod';
 import { createZodDto } from '../../common/zod-dto';
 import { orderActivityOut } from './order-activity.service';
@@ -77,6 +77,19 @@ export const orderOut = z.object({
   lines: z.array(orderLineOut),
   activity: z.array(orderActivityOut).describe('The money audit of the order: payment-link sends, payments, refunds, oldest first'),
   refunds: z.array(orderRefundOut).describe('The refunds ledger of the order, oldest first'),
+  appointment: z
+    .object({
+      appointment_id: z.uuid(),
+      activity_id: z.uuid(),
+      course_name: z.string(),
+      starts_at: z.string(),
+      ends_at: z.string(),
+      time_zone: z.string().describe("The location's IANA zone"),
+      status: z.enum(APPOINTMENT_STATUS_VALUES),
+    })
+    .nullable()
+    .optional()
+    .describe('The appointment the order pays for (course and time), when it pays for one'),
 });
 export class OrderOutDto extends createZodDto(orderOut) {}
 

@@ -20,6 +20,8 @@ import { DiscountsService } from '../discounts/discounts.service';
 import { LoyaltyLedgerService } from '../loyalty/loyalty-ledger.service';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { appointmentWhen } from '../scheduling/appointment-mailer';
+import { AppointmentsService } from '../scheduling/appointments.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
 import { OrderFormSubmission } from './entities/order-form-submission.entity';
@@ -125,6 +127,7 @@ export class OrdersService {
     private readonly organizations: OrganizationsService,
     private readonly discounts: DiscountsService,
     private readonly ledger: LoyaltyLedgerService,
+    private readonly appointments: AppointmentsService,
   ) {}
 
   /** Next order number of the organization; the counter row serialises concurrent orders. */
@@ -177,6 +180,46 @@ export class OrdersService {
       };
     });
     return result;
+  }
+
+  /**
+   * Enrolls the student directly in a held appointment (issue 22): the appointment booked (its
+   * confirmation mailed) and a zero-total workbench order with an appointment line, in one
+   * transaction; the appointment names the order (AppointmentsService.attachOrder: scheduling owns
+   * that table). 404 for another organization's student or appointment; 409 when the appointment is
+   * for another student, already has an order, is no longer held or its hold ran out.
+   */
+  async enrollAppointment(ctx: RequestContext, studentId: string, appointmentId: string) {
+    await this.students.requireStudent(ctx, studentId);
+    return this.em.transactional(async (em) => {
+      const appointment = await this.appointments.lockForOrder(ctx, em, appointmentId, studentId);
+      const view = await this.appointments.view(em, ctx.organizationId, appointment.id);
+      const description = `${view.course_name}, ${appointmentWhen(view.starts_at, view.time_zone)}`;
+      const orderId = randomUUID();
+      // The order and its line in one statement that takes the next number last (as enrollDirectly).
+      const [row] = await em.execute<{ order_number: number }[]>(
+        `with n as (
+           insert into order_counter (organization_id, last_number) values (?, 1001)
+           on conflict (organization_id) do update set last_number = order_counter.last_number + 1
+           returning last_number
+         ), o as (
+           insert into customer_order (id, organization_id, order_number, student_id, status, source, total_cents, description, created_at)
+           select ?, ?, n.last_number, ?, 'paid', 'workbench', 0, ?, ? from n
+           returning id, order_number
+         ), l as (
+           insert into order_line (id, order_id, position, kind, description, unit_price_cents, quantity)
+           select ?, o.id, 0, 'appointment', ?, 0, 1 from o
+         )
+         select order_number from o`,
+        [ctx.organizationId, orderId, ctx.organizationId, studentId, description, new Date(), randomUUID(), description],
+      );
+      await this.appointments.attachOrder(em, appointment, orderId);
+      await this.appointments.book(ctx, em, appointment.id, { confirm: true });
+      return {
+        appointmentId: appointment.id,
+        order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },
+      };
+    });
   }
 
   /**
@@ -379,6 +422,7 @@ export class OrdersService {
       order.discountCodeId ? this.discounts.findById(ctx.organizationId, order.discountCodeId) : null,
       this.ledger.redeemedForOrder(ctx.organizationId, order.id),
     ]);
+    const appointment = await this.appointments.viewForOrder(this.em, ctx.organizationId, order.id);
     const s = order.student;
     return {
       order_id: order.id,
@@ -416,6 +460,17 @@ export class OrdersService {
       })),
       activity,
       refunds,
+      appointment: appointment
+        ? {
+            appointment_id: appointment.id,
+            activity_id: appointment.activity_id,
+            course_name: appointment.course_name,
+            starts_at: new Date(appointment.starts_at).toISOString(),
+            ends_at: new Date(appointment.ends_at).toISOString(),
+            time_zone: appointment.time_zone,
+            status: appointment.status,
+          }
+        : null,
     };
   }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiBadGatewayResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { enrollBodySchema, PAYMENT_LINK_MESSAGES } from '@studio/contracts';
+import { APPOINTMENT_MESSAGES, enrollBodySchema } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
@@ -32,16 +32,19 @@ export class PaymentLinksController {
   @Post('invoice/:student_id')
   @ApiOperation({
     summary:
-      'Send a payment link: a pending workbench order at the session price, the seat held until the link expires (PAYMENT_LINK_TTL_HOURS), the link mailed to the student',
+      'Send a payment link: a pending workbench order at the session (or appointment course) price, the seat (or the held appointment) kept until the link expires (PAYMENT_LINK_TTL_HOURS), the link mailed to the student',
   })
   @ZodResponse({ status: 201, type: PaymentLinkSentDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No such student, session or appointment in the organization' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'Already enrolled, a link already waiting, no seat left, the session ended, or a free session' })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description: `Already enrolled, a link already waiting, no seat left, the session ended, or a free session; for an appointment: "${APPOINTMENT_MESSAGES.otherStudent}", "${APPOINTMENT_MESSAGES.alreadyOrdered}", "${APPOINTMENT_MESSAGES.notHeld}", "${APPOINTMENT_MESSAGES.holdExpired}" or "${APPOINTMENT_MESSAGES.freeCourse}"`,
+  })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not create the checkout; the order failed and the seat is free' })
   @ApiInvalidBody()
   async send(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) studentId: string, @Body() body: InvoiceBodyDto) {
-    // Appointments (students pick the time) arrive with their own issue; none exist yet.
-    if (!body.event_id) throw notFound(PAYMENT_LINK_MESSAGES.appointmentNotFound);
+    if (body.appointment_id) return this.links.sendAppointment(ctx, studentId, body.appointment_id);
+    if (!body.event_id) throw notFound('Event not found');
     return this.links.send(ctx, studentId, body.event_id);
   }
 }

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
+  APPOINTMENT_MESSAGES,
   formatCents,
   PAYMENT_LINK_MESSAGES,
   WORKBENCH_SOURCE,
@@ -18,6 +19,8 @@ import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { PaymentsPort } from '../payments/payments.port';
+import { appointmentWhen } from '../scheduling/appointment-mailer';
+import { AppointmentsService } from '../scheduling/appointments.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
 import { OrderLine } from './entities/order-line.entity';
@@ -75,6 +78,7 @@ export class PaymentLinksService implements OnModuleInit {
     private readonly mail: MailService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly appointments: AppointmentsService,
   ) {}
 
   onModuleInit(): void {
@@ -141,7 +145,67 @@ export class PaymentLinksService implements OnModuleInit {
       });
       return { order, student };
     });
+    return this.startCheckout(ctx, order, student, expiresAt);
+  }
 
+  /**
+   * Sends the student a payment link for a held appointment (issue 22) at the course's price: the
+   * pending order and its appointment line commit with the appointment linked to the order and its
+   * hold kept until the link's expiry (payment_link.created in the same transaction); then the
+   * checkout as for a session. Paid → booked (convertHold), expired or cancelled → the time freed
+   * (releaseHold). 404 for another organization's student or appointment; 409 as enroll refuses an
+   * appointment, or for a free course.
+   */
+  async sendAppointment(ctx: RequestContext, studentId: string, appointmentId: string): Promise<PaymentLinkSent> {
+    const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
+    const { order, student } = await this.em.transactional(async (em) => {
+      const student = await this.students.requireStudent(ctx, studentId);
+      const appointment = await this.appointments.lockForOrder(ctx, em as EntityManager, appointmentId, studentId);
+      const [course] = await em.execute<{ price_cents: number }[]>(`select price_cents from activity where id = ? and organization_id = ?`, [
+        appointment.activityId,
+        ctx.organizationId,
+      ]);
+      const priceCents = Number(course?.price_cents ?? 0);
+      if (priceCents <= 0) throw new ApiError(HttpStatus.CONFLICT, APPOINTMENT_MESSAGES.freeCourse);
+      const view = await this.appointments.view(em as EntityManager, ctx.organizationId, appointment.id);
+      const description = `${view.course_name}, ${appointmentWhen(view.starts_at, view.time_zone)}`;
+      const orderId = randomUUID();
+      const order = em.create(Order, {
+        id: orderId,
+        organization: em.getReference(Organization, ctx.organizationId),
+        orderNumber: await this.orders.nextOrderNumber(em as EntityManager, ctx.organizationId),
+        student,
+        status: 'pending',
+        source: WORKBENCH_SOURCE,
+        totalCents: priceCents,
+        description,
+        linkExpiresAt: expiresAt,
+      });
+      em.create(OrderLine, { order, kind: 'appointment', description, unitPriceCents: priceCents });
+      await em.flush();
+      // Scheduling's table: the appointment names its order, its time kept as long as the link.
+      await this.appointments.attachOrder(em as EntityManager, appointment, orderId, expiresAt);
+      await this.orderEvents.publish(em as EntityManager, {
+        type: 'payment_link.created',
+        organizationId: ctx.organizationId,
+        orderId,
+        expiresAt: expiresAt.toISOString(),
+      });
+      return { order, student };
+    });
+    return this.startCheckout(ctx, order, student, expiresAt);
+  }
+
+  /**
+   * The provider's checkout for the link's order (outside any lock), recorded on the order with
+   * payment_link.sent (the link is mailed from it); a refusal fails the order and frees what it held.
+   */
+  private async startCheckout(
+    ctx: RequestContext,
+    order: Order,
+    student: { email: string },
+    expiresAt: Date,
+  ): Promise<PaymentLinkSent> {
     let checkout: { sessionId: string; url: string };
     try {
       // The buyer comes back to the studio's store (its own site, or PUBLIC_APP_URL/s/{slug}).
@@ -220,6 +284,8 @@ export class PaymentLinksService implements OnModuleInit {
     const student = order.student;
     const organization = order.organization;
     const expiresAt = order.linkExpiresAt;
+    // An appointment's link (issue 22) says which course, with whom and when (the location's zone).
+    const appointment = await this.appointments.viewForOrder(em, organizationId, order.id);
     const until = new Intl.DateTimeFormat('en-US', {
       year: 'numeric',
       month: 'short',
@@ -235,11 +301,13 @@ export class PaymentLinksService implements OnModuleInit {
       text: [
         `Hello ${student.firstName},`,
         '',
-        `${organization.name} has saved you a seat in ${order.description}. To confirm it, pay ${formatCents(order.totalCents)} here:`,
+        appointment
+          ? `${organization.name} has saved you a time for ${appointment.course_name} with ${appointment.instructor_name}: ${appointmentWhen(appointment.starts_at, appointment.time_zone)}. To confirm it, pay ${formatCents(order.totalCents)} here:`
+          : `${organization.name} has saved you a seat in ${order.description}. To confirm it, pay ${formatCents(order.totalCents)} here:`,
         '',
         url,
         '',
-        `The link and your seat are held until ${until}.`,
+        `The link and your ${appointment ? 'time' : 'seat'} are held until ${until}.`,
       ].join('\n'),
       dedupeKey: `payment-link:${order.id}`,
     });
@@ -305,7 +373,8 @@ export class PaymentLinksService implements OnModuleInit {
       let refusal: string | null = null;
       try {
         // The held seat becomes the enrollment; scheduling announces it in this transaction.
-        await this.seats.convertHold({ organizationId }, em, order.id);
+        // An appointment's confirmation is its own for a payment link; a store order's is store_order.paid's.
+        await this.seats.convertHold({ organizationId }, em, order.id, { confirmAppointment: !order.accessTokenHash });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // The payment completed as the hold ran out and the seats went to someone else.

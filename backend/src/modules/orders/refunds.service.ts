@@ -19,6 +19,7 @@ import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
 import { EnrollmentRemovalHooks, RemovalRefund, RemovalTarget } from '../scheduling/enrollment-removal.hooks';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
+import { AppointmentsService } from '../scheduling/appointments.service';
 import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
 import { OrderRefund } from './entities/order-refund.entity';
 import { Order } from './entities/order.entity';
@@ -157,6 +158,7 @@ export class RefundsService implements OnModuleInit {
     private readonly orderEvents: OrderEvents,
     private readonly paymentEvents: PaymentEvents,
     private readonly idempotency: IdempotencyStore,
+    private readonly appointments: AppointmentsService,
   ) {}
 
   onModuleInit(): void {
@@ -421,13 +423,19 @@ export class RefundsService implements OnModuleInit {
             reason: refund.reason,
             hasMethod,
             enrollmentId: target.enrollmentId,
+            appointmentId: target.appointmentId,
+            appointmentNotify: target.appointmentId ? target.notify : undefined,
           }),
         ),
       );
       if (requested) await this.finish(requested, { answer: true });
       else {
         // Its refund was made already (a removal retried after a crash): the removal follows it.
-        await this.em.transactional((em) => this.enrollments.removeRefunded(em as EntityManager, ctx.organizationId, target.enrollmentId));
+        await this.em.transactional((em) =>
+          target.appointmentId
+            ? this.appointments.cancelRefunded(em as EntityManager, ctx.organizationId, target.appointmentId, target.notify)
+            : this.enrollments.removeRefunded(em as EntityManager, ctx.organizationId, target.enrollmentId!),
+        );
       }
     } catch (error) {
       // The dialog tells a refused refund ("Failed to refund order. Please try again.") from a failed removal.
@@ -456,7 +464,16 @@ export class RefundsService implements OnModuleInit {
     ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
     em: EntityManager,
     orderId: string,
-    input: { amountCents?: number; reason: string; clientKey?: string; enrollmentId?: string; hasMethod: boolean },
+    input: {
+      amountCents?: number;
+      reason: string;
+      clientKey?: string;
+      enrollmentId?: string;
+      /** Remove student on an appointment (issue 22): the appointment cancelled once the refund is made. */
+      appointmentId?: string;
+      appointmentNotify?: boolean;
+      hasMethod: boolean;
+    },
   ): Promise<RequestedRefund | null> {
     const [row] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
       orderId,
@@ -468,7 +485,9 @@ export class RefundsService implements OnModuleInit {
       ? await em.findOne(OrderRefund, { orderId, idempotencyKey: input.clientKey }, { refresh: true })
       : input.enrollmentId
         ? await em.findOne(OrderRefund, { orderId, enrollmentId: input.enrollmentId, status: { $nin: ['failed', 'canceled'] } }, { refresh: true })
-        : null;
+        : input.appointmentId
+          ? await em.findOne(OrderRefund, { orderId, appointmentId: input.appointmentId, status: { $nin: ['failed', 'canceled'] } }, { refresh: true })
+          : null;
     if (same && input.clientKey && same.status !== 'requested' && same.createdAt.getTime() < Date.now() - this.idempotency.options.ttlMs) {
       // The key expired with its answer (IdempotencyStore): it names a new action now, and moves to its row.
       await em.nativeUpdate(OrderRefund, { id: same.id }, { idempotencyKey: null });
@@ -498,6 +517,8 @@ export class RefundsService implements OnModuleInit {
       status: 'requested',
       idempotencyKey: input.clientKey ?? null,
       enrollmentId: input.enrollmentId ?? null,
+      appointmentId: input.appointmentId ?? null,
+      appointmentNotify: input.appointmentNotify ?? true,
     });
     // Reserved: a concurrent refund sees it as refunded until the provider refuses it.
     order.refundedCents += amount;
@@ -613,6 +634,7 @@ export class RefundsService implements OnModuleInit {
         });
         await em.flush();
         if (entry.enrollmentId) await this.enrollments.removeRefunded(em, organizationId, entry.enrollmentId);
+        if (entry.appointmentId) await this.appointments.cancelRefunded(em, organizationId, entry.appointmentId, entry.appointmentNotify);
         // In the transaction that records it (the outbox): the loyalty module takes back the points of a full refund.
         await this.orderEvents.publish(em, {
           type: 'order.refunded',

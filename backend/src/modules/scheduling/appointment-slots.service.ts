@@ -6,6 +6,7 @@ import {
   bookingWindowEnd,
   computeSlots,
   groupSlotsByDate,
+  isSlotOffered,
   type Availability,
   type SlotsOut,
   type SlotsQuery,
@@ -56,8 +57,8 @@ export class AppointmentSlotsService {
    * lists (the public call); otherwise any course of the organization. 404 for none; 400 for a
    * scheduled course.
    */
-  async slots(organizationId: string, activityId: string, query: SlotsQuery, options: { published: boolean }): Promise<SlotsOut> {
-    const em = this.em.fork();
+  /** The course's row the slot engine needs (404 for none; 400 for a scheduled course). */
+  private async course(em: EntityManager, organizationId: string, activityId: string, published: boolean): Promise<SlotCourseRow> {
     const [course] = await em.execute<SlotCourseRow[]>(
       `select a.activity_type, a.instructor_id, l.timezone, a.duration_mins, a.buffer_before_mins, a.buffer_after_mins,
               a.min_notice_mins, a.start_time_increments_mins, a.booking_window_days,
@@ -65,44 +66,83 @@ export class AppointmentSlotsService {
          from activity a
          join location l on l.id = a.location_id
          left join instructor i on i.id = a.instructor_id and i.organization_id = a.organization_id
-        where a.organization_id = ? and a.id = ?${options.published ? ` and ${PUBLISHED_COURSE}` : ''}`,
+        where a.organization_id = ? and a.id = ?${published ? ` and ${PUBLISHED_COURSE}` : ''}`,
       [organizationId, activityId],
     );
     if (!course) throw notFound(M.courseNotFound);
     if (course.activity_type !== 'appointment') throw new ApiError(HttpStatus.BAD_REQUEST, M.notAppointmentCourse);
+    return course;
+  }
+
+  /**
+   * The slot engine's input for the course over [from, to) (busy time read with margins), or null
+   * when it offers nothing (no hours, no instructor). `ignoreAppointmentId`: that appointment's own
+   * time is not busy (moving it).
+   */
+  private async engineInput(
+    em: EntityManager,
+    organizationId: string,
+    course: SlotCourseRow,
+    from: Date,
+    to: Date,
+    now: Date,
+    ignoreAppointmentId?: string,
+  ) {
+    const availability = readAvailability(course.course_availability) ?? readAvailability(course.instructor_availability);
+    if (!availability || !course.instructor_id) return null;
+    const zone = course.timezone;
+    const before = course.buffer_before_mins;
+    const after = course.buffer_after_mins;
+    const duration = course.duration_mins;
+    const windowEnd = bookingWindowEnd(now, course.booking_window_days, zone);
+    const readFrom = new Date(from.getTime() - (before + BUSY_MARGIN_MINS) * MINUTE);
+    const readTo = new Date(Math.min(to.getTime(), windowEnd.getTime()) + (duration + after + BUSY_MARGIN_MINS) * MINUTE);
+    const busy = (readFrom < readTo ? await this.appointments.busyIntervals(em, organizationId, course.instructor_id, readFrom, readTo) : []).filter(
+      (b) => !(b.source === 'appointment' && b.id === ignoreAppointmentId),
+    );
+    return {
+      weekly: availability.weekly,
+      overrides: availability.overrides,
+      zone,
+      durationMins: duration,
+      bufferBeforeMins: before,
+      bufferAfterMins: after,
+      incrementMins: course.start_time_increments_mins,
+      minNoticeMins: course.min_notice_mins,
+      windowDays: course.booking_window_days,
+      now,
+      busy,
+    };
+  }
+
+  /**
+   * The booking check of the admin's hold and move (issue 22): whether the slot engine offers `start`
+   * for the course now, by the same rules as the slots call (hours, notice, window, increments, the
+   * instructor's busy time). `ignoreAppointmentId`: the appointment being moved does not make its own
+   * time busy. 404 / 400 as the slots call.
+   */
+  async offered(organizationId: string, activityId: string, start: Date, options: { ignoreAppointmentId?: string } = {}): Promise<boolean> {
+    const em = this.em.fork();
+    const course = await this.course(em, organizationId, activityId, false);
+    const input = await this.engineInput(em, organizationId, course, start, new Date(start.getTime() + 1), new Date(), options.ignoreAppointmentId);
+    return input !== null && isSlotOffered(input, start);
+  }
+
+  /**
+   * The slots of the organization's course in [from, to). `published`: only a course the store
+   * lists (the public call); otherwise any course of the organization. 404 for none; 400 for a
+   * scheduled course.
+   */
+  async slots(organizationId: string, activityId: string, query: SlotsQuery, options: { published: boolean }): Promise<SlotsOut> {
+    const em = this.em.fork();
+    const course = await this.course(em, organizationId, activityId, options.published);
     const zone = course.timezone;
     const displayZone = query.tz ?? zone;
-    const availability = readAvailability(course.course_availability) ?? readAvailability(course.instructor_availability);
     const now = new Date();
     const from = new Date(query.from);
     const to = new Date(query.to);
-    let starts: Date[] = [];
-    if (availability && course.instructor_id) {
-      const before = course.buffer_before_mins;
-      const after = course.buffer_after_mins;
-      const duration = course.duration_mins;
-      const windowEnd = bookingWindowEnd(now, course.booking_window_days, zone);
-      const readFrom = new Date(from.getTime() - (before + BUSY_MARGIN_MINS) * MINUTE);
-      const readTo = new Date(
-        Math.min(to.getTime(), windowEnd.getTime()) + (duration + after + BUSY_MARGIN_MINS) * MINUTE,
-      );
-      const busy = readFrom < readTo ? await this.appointments.busyIntervals(em, organizationId, course.instructor_id, readFrom, readTo) : [];
-      starts = computeSlots({
-        weekly: availability.weekly,
-        overrides: availability.overrides,
-        zone,
-        durationMins: duration,
-        bufferBeforeMins: before,
-        bufferAfterMins: after,
-        incrementMins: course.start_time_increments_mins,
-        minNoticeMins: course.min_notice_mins,
-        windowDays: course.booking_window_days,
-        now,
-        from,
-        to,
-        busy,
-      });
-    }
+    const input = await this.engineInput(em, organizationId, course, from, to, now);
+    const starts: Date[] = input ? computeSlots({ ...input, from, to }) : [];
     return {
       zone,
       display_zone: displayZone,

@@ -7,11 +7,17 @@ export interface RemovalRefund {
   reason: string;
 }
 
-/** What the refund handler knows of the enrollment being removed. */
-export interface RemovalTarget {
-  enrollmentId: string;
-  orderId: string | null;
-}
+/** What the refund handler knows of the enrollment (or appointment, issue 22) being removed. */
+export type RemovalTarget =
+  | { enrollmentId: string; appointmentId?: undefined; orderId: string | null }
+  | {
+      enrollmentId?: undefined;
+      /** Remove student on an appointment: cancelled once the refund is made. */
+      appointmentId: string;
+      orderId: string | null;
+      /** Whether the student is mailed that it is cancelled. */
+      notify: boolean;
+    };
 
 /**
  * Refunds the student's order and removes the enrollment (issue 19: refunds in two steps). Called

@@ -618,12 +618,20 @@ export class EnrollmentsService {
    * oversells and always succeeds. A hold that ran out meanwhile (a payment completed just as the
    * link expired) needs a free seat like any enroll: without one this throws the 409 "session full".
    */
-  async convertHold(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<HoldConversion> {
+  async convertHold(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    orderId: string,
+    options: {
+      /** An appointment booked now gets its own confirmation mail (a payment link's; a store order has the store's). */
+      confirmAppointment?: boolean;
+    } = {},
+  ): Promise<HoldConversion> {
     const found = await em.findOne(SeatHold, { orderId, organizationId: ctx.organizationId });
     if (!found) {
       // An order for an appointment (issue 22) holds a time, not a seat: booked now, or the 409 of
       // a hold that ran out (its time may be someone else's).
-      const appointment = await this.appointments.bookForOrder(ctx, em, orderId);
+      const appointment = await this.appointments.bookForOrder(ctx, em, orderId, { confirm: options.confirmAppointment ?? false });
       return appointment ? { outcome: 'appointment_booked', appointmentId: appointment.id } : { outcome: 'no_hold' };
     }
     const seats = await lockEventForSeats(em, ctx, found.eventId);

@@ -2,7 +2,12 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Global, Module } from '@nestjs/common';
 import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { AppointmentAdminService } from './appointment-admin.service';
+import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
+import { AppointmentMailer } from './appointment-mailer';
 import { AppointmentSlotsController } from './appointment-slots.controller';
+import { AppointmentsController, CalendarController, CourseAppointmentsController } from './appointments.controller';
 import { AppointmentSlotsService } from './appointment-slots.service';
 import { AppointmentsService } from './appointments.service';
 import { SqlCourseScheduleReader } from './course-schedule.reader';
@@ -31,14 +36,26 @@ import { TagsService } from './tags.service';
  */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule],
-  controllers: [EventsController, SessionsController, EnrollmentsController, AppointmentSlotsController],
+  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule, NotificationsModule],
+  controllers: [
+    EventsController,
+    SessionsController,
+    EnrollmentsController,
+    AppointmentSlotsController,
+    CourseAppointmentsController,
+    AppointmentsController,
+    CalendarController,
+  ],
   providers: [
     EventsService,
     SessionsService,
     EnrollmentsService,
     AppointmentsService,
     AppointmentSlotsService,
+    AppointmentAdminService,
+    AppointmentEvents,
+    AppointmentMeetings,
+    AppointmentMailer,
     TagsService,
     EnrollmentExportService,
     EnrollmentRemovalHooks,
@@ -49,6 +66,8 @@ import { TagsService } from './tags.service';
   ],
   exports: [
     AppointmentsService,
+    AppointmentEvents,
+    AppointmentMeetings,
     AppointmentSlotsService,
     SessionsService,
     EventsService,

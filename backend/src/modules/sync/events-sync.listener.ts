@@ -1,6 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CourseEvents } from '../catalog/course-events';
+import { AppointmentEvents, AppointmentMeetings } from '../scheduling/appointment-events';
+import { AppointmentsService } from '../scheduling/appointments.service';
 import { EventsService } from '../scheduling/events.service';
 import { SessionEvents } from '../scheduling/session-events';
 import { SyncJobsService } from './jobs/sync-jobs.service';
@@ -25,11 +27,20 @@ export class EventsSyncListener implements OnModuleInit {
     private readonly events: EventsService,
     private readonly switches: SyncSwitches,
     private readonly jobs: SyncJobsService,
+    private readonly appointmentEvents: AppointmentEvents,
+    private readonly appointments: AppointmentsService,
+    private readonly meetings: AppointmentMeetings,
   ) {}
 
   onModuleInit(): void {
     this.sessions.on('session.saved', 'sync.sessions', (e) => this.sessionSaved(e.organizationId, e.eventId));
     this.sessions.on('session.removed', 'sync.sessions', (e) => this.sessionRemoved(e.organizationId, e.eventId));
+    // Appointments (issue 22): a booked one at an online location gets a Zoom meeting, moved with it, deleted when cancelled.
+    this.appointmentEvents.on('appointment.booked', 'sync.appointments', (e) => this.appointmentSaved(e.organizationId, e.appointmentId));
+    this.appointmentEvents.on('appointment.moved', 'sync.appointments', (e) => this.appointmentSaved(e.organizationId, e.appointmentId));
+    this.appointmentEvents.on('appointment.cancelled', 'sync.appointments', (e) => this.appointmentCancelled(e.organizationId, e.appointmentId));
+    // Whether a booked appointment's confirmation waits for its meeting link.
+    this.meetings.register(async (organizationId) => (await this.switches.of(organizationId)).zoom.connected);
     this.courses.on('course.updated', 'sync.courses', (e) =>
       this.courseLinked(e.organizationId, e.activityId, e.syncWithEventbrite ? e.eventbriteEventId : null),
     );
@@ -75,6 +86,23 @@ export class EventsSyncListener implements OnModuleInit {
     const zoom = await this.mapping(organizationId, 'zoom', 'event', eventId);
     if (zoom?.remote_id) {
       await this.jobs.enqueue({ organizationId, provider: 'zoom', action: 'meeting.delete', localType: 'event', localId: eventId });
+    }
+  }
+
+  /** A booked (or moved) appointment at an online location: its Zoom meeting, when Zoom is connected. */
+  async appointmentSaved(organizationId: string, appointmentId: string): Promise<void> {
+    const appointment = await this.appointments.view(this.em.fork(), organizationId, appointmentId).catch(() => null);
+    if (!appointment || !appointment.location_online) return;
+    const switches = await this.switches.of(organizationId);
+    if (!switches.zoom.connected) return;
+    await this.jobs.enqueue({ organizationId, provider: 'zoom', action: 'appointment-meeting.upsert', localType: 'appointment', localId: appointmentId });
+  }
+
+  /** A cancelled appointment's meeting, if it has one, is deleted. */
+  async appointmentCancelled(organizationId: string, appointmentId: string): Promise<void> {
+    const zoom = await this.mapping(organizationId, 'zoom', 'appointment', appointmentId);
+    if (zoom?.remote_id) {
+      await this.jobs.enqueue({ organizationId, provider: 'zoom', action: 'appointment-meeting.delete', localType: 'appointment', localId: appointmentId });
     }
   }
 

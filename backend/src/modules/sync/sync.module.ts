@@ -33,6 +33,8 @@ import { EventbriteOrdersService } from './drivers/eventbrite/eventbrite-orders.
 import { EventbriteWebhooksService } from './drivers/eventbrite/eventbrite-webhooks.service';
 import { EventbriteDriver } from './drivers/eventbrite/eventbrite.driver';
 import {
+  ZoomAppointmentMeetingDeleteHandler,
+  ZoomAppointmentMeetingUpsertHandler,
   ZoomMeetingDeleteHandler,
   ZoomMeetingSummaryHandler,
   ZoomMeetingUpsertHandler,
@@ -81,6 +83,8 @@ import { SyncWebhooksController } from './webhooks.controller';
     ZoomMeetingUpsertHandler,
     ZoomMeetingDeleteHandler,
     ZoomMeetingSummaryHandler,
+    ZoomAppointmentMeetingUpsertHandler,
+    ZoomAppointmentMeetingDeleteHandler,
     EventbriteOrdersService,
     EventbriteOrdersCron,
     EventbriteWebhooksService,
@@ -104,6 +108,8 @@ import { SyncWebhooksController } from './webhooks.controller';
         ZoomMeetingUpsertHandler,
         ZoomMeetingDeleteHandler,
         ZoomMeetingSummaryHandler,
+        ZoomAppointmentMeetingUpsertHandler,
+        ZoomAppointmentMeetingDeleteHandler,
       ],
       useFactory: (...handlers: SyncJobHandler[]) => handlers,
     },

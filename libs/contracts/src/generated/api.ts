@@ -662,6 +662,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/activities/{activity_id}/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The course's appointments, upcoming first: held and booked (cancelled ones when asked) */
+        get: operations["CourseAppointmentsController_list"];
+        put?: never;
+        /**
+         * Hold a free time of an appointment course for a student (15 minutes), before enroll or invoice with {appointment_id}
+         * @description starts_at must be one of the starts the slots call offers now (hours, notice, window, increments, busy time). The party (the student and guests) must fit the course capacity.
+         */
+        post: operations["CourseAppointmentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/appointments/{appointment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One appointment of the organization */
+        get: operations["AppointmentsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove student on an appointment: cancels it (the time is free at once); the student is mailed unless notify is false
+         * @description With `refund`, the student's order is refunded in the same operation: when the refund is refused the appointment stays (the error has `errors.refund`).
+         */
+        delete: operations["AppointmentsController_cancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/appointments/{appointment_id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move an appointment to another free start of the same course (same duration); the student is mailed the new time unless notify is false */
+        post: operations["AppointmentsController_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions (each day) and appointments (not cancelled) overlapping [from, to), at most 42 days, by instructor or location, ordered by start */
+        get: operations["CalendarController_calendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/student": {
         parameters: {
             query?: never;
@@ -809,7 +885,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enroll a student directly: the seat and a zero-total order from source workbench */
+        /** Enroll a student directly: the seat (event_id), or the held appointment booked (appointment_id, the student mailed a confirmation), and a zero-total order from source workbench */
         post: operations["OrdersController_enroll"];
         delete?: never;
         options?: never;
@@ -843,7 +919,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a payment link: a pending workbench order at the session price, the seat held until the link expires (PAYMENT_LINK_TTL_HOURS), the link mailed to the student */
+        /** Send a payment link: a pending workbench order at the session (or appointment course) price, the seat (or the held appointment) kept until the link expires (PAYMENT_LINK_TTL_HOURS), the link mailed to the student */
         post: operations["PaymentLinksController_send"];
         delete?: never;
         options?: never;
@@ -2562,6 +2638,136 @@ export interface components {
                 slots: string[];
             }[];
         };
+        AppointmentCreateDto: {
+            /** Format: uuid */
+            student_id: string;
+            /** @description ISO 8601 instant: one of the starts the slots call answers */
+            starts_at: string;
+            /** @description Guests besides the student (default 0) */
+            guest_count?: number;
+        };
+        AppointmentOutDto_Output: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            activity_id: string;
+            course_name: string;
+            /** Format: uuid */
+            instructor_id: string;
+            instructor_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_name: string;
+            /** @description The location's IANA zone */
+            time_zone: string;
+            student: {
+                /** Format: uuid */
+                id: string;
+                first_name: string;
+                last_name: string;
+                email: string;
+            };
+            guest_count: number;
+            /** @enum {string} */
+            status: "held" | "booked" | "cancelled";
+            starts_at: string;
+            ends_at: string;
+            /** @description Until when a held appointment keeps its time */
+            hold_expires_at: string | null;
+            /** @description The order that pays for it, once enrolled or invoiced */
+            order: {
+                /** Format: uuid */
+                id: string;
+                order_number: number;
+                status: string;
+                total: number;
+            } | null;
+            /** @description The meeting link of an appointment at an online location */
+            meeting_url: string | null;
+        };
+        AppointmentListOutDto_Output: {
+            appointments: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                activity_id: string;
+                course_name: string;
+                /** Format: uuid */
+                instructor_id: string;
+                instructor_name: string;
+                /** Format: uuid */
+                location_id: string;
+                location_name: string;
+                /** @description The location's IANA zone */
+                time_zone: string;
+                student: {
+                    /** Format: uuid */
+                    id: string;
+                    first_name: string;
+                    last_name: string;
+                    email: string;
+                };
+                guest_count: number;
+                /** @enum {string} */
+                status: "held" | "booked" | "cancelled";
+                starts_at: string;
+                ends_at: string;
+                /** @description Until when a held appointment keeps its time */
+                hold_expires_at: string | null;
+                /** @description The order that pays for it, once enrolled or invoiced */
+                order: {
+                    /** Format: uuid */
+                    id: string;
+                    order_number: number;
+                    status: string;
+                    total: number;
+                } | null;
+                /** @description The meeting link of an appointment at an online location */
+                meeting_url: string | null;
+            }[];
+        };
+        AppointmentMoveDto: {
+            /** @description ISO 8601 instant: a free start of the same course */
+            starts_at: string;
+            /** @description Mail the student the new time (default true) */
+            notify?: boolean;
+        };
+        AppointmentCancelDto: {
+            refund?: {
+                /** @description cents */
+                amount: number;
+                reason: string;
+            };
+            /** @description Mail the student that it is cancelled (default true) */
+            notify?: boolean;
+        };
+        CalendarOutDto_Output: {
+            time_zone: string;
+            items: {
+                /** @enum {string} */
+                kind: "session" | "appointment";
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                activity_id: string;
+                course_name: string;
+                title: string;
+                starts_at: string;
+                ends_at: string;
+                instructor_id: string | null;
+                instructor_name: string | null;
+                /** Format: uuid */
+                location_id: string;
+                location_name: string;
+                time_zone: string;
+                /** @description A session's status, or an appointment's (held, booked) */
+                status: string;
+                /** @description Sessions: seats taken */
+                seats_taken: number | null;
+                /** @description Sessions: capacity */
+                capacity: number | null;
+            }[];
+        };
         StudentListDto_Output: {
             students: {
                 /** Format: uuid */
@@ -2702,8 +2908,10 @@ export interface components {
             appointment_id?: string;
         };
         EnrolledDto_Output: {
-            /** Format: uuid */
-            enrollment_id: string;
+            /** @description The seat enrolled (event_id); null for an appointment */
+            enrollment_id: string | null;
+            /** @description The appointment booked (appointment_id); null for a session */
+            appointment_id?: string | null;
             /** Format: uuid */
             order_id: string;
             order_number: number;
@@ -2769,7 +2977,7 @@ export interface components {
                 /** Format: uuid */
                 line_id: string;
                 /** @enum {string} */
-                kind: "seat" | "product";
+                kind: "seat" | "product" | "appointment";
                 event_id: string | null;
                 product_id: string | null;
                 product_price_id: string | null;
@@ -2815,6 +3023,20 @@ export interface components {
                 origin: "app" | "provider";
                 created_at: string;
             }[];
+            /** @description The appointment the order pays for (course and time), when it pays for one */
+            appointment?: {
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                activity_id: string;
+                course_name: string;
+                starts_at: string;
+                ends_at: string;
+                /** @description The location's IANA zone */
+                time_zone: string;
+                /** @enum {string} */
+                status: "held" | "booked" | "cancelled";
+            } | null;
         };
         InvoiceBodyDto: {
             /** Format: uuid */
@@ -3122,7 +3344,7 @@ export interface components {
                      */
                     id: string;
                     /** @enum {string} */
-                    local_type: "activity" | "event" | "enrollment" | "order" | "student";
+                    local_type: "activity" | "event" | "enrollment" | "order" | "student" | "appointment";
                     /** Format: uuid */
                     local_id: string;
                     /** @description the record's name when cheap to read, else null */
@@ -6232,6 +6454,388 @@ export interface operations {
             };
         };
     };
+    CourseAppointmentsController_list: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 instant: ending after it (default now) */
+                from?: string;
+                /** @description ISO 8601 instant: starting before it */
+                to?: string;
+                /** @description default false */
+                include_cancelled?: "true" | "false";
+                /** @description default 50, at most 200 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentListOutDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid (message per field), or "This course is not booked by appointment."; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Course not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    CourseAppointmentsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                activity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentCreateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentOutDto_Output"];
+                };
+            };
+            /**
+             * @description The body is invalid or not JSON: message and a message per field
+             *
+             *     The body is invalid (message per field), or "This course is not booked by appointment."; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description "Course not found", or "Student not found" */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description "This time is not open for booking. Please pick another.", "This time was just taken. Please pick another.", or the party is larger than the course takes */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AppointmentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentOutDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AppointmentsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AppointmentCancelDto"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description "This appointment is cancelled.", or the refund was refused (the appointment stays) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The payment provider did not answer the refund; the appointment stays until it does */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AppointmentsController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentMoveDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentOutDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description "This appointment is cancelled.", "This time is not open for booking. Please pick another.", or "This time was just taken. Please pick another." */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    CalendarController_calendar: {
+        parameters: {
+            query: {
+                /** @description ISO 8601 instant */
+                from: string;
+                /** @description ISO 8601 instant (at most 42 days after from) */
+                to: string;
+                instructor_id?: string;
+                location_id?: string;
+                /** @description IANA zone the page shows times in (default: the organization's) */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarOutDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Instructor not found, or Location not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     StudentsController_list: {
         parameters: {
             query?: {
@@ -6781,6 +7385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description No such student, session or appointment in the organization */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6789,7 +7394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Already enrolled, or no seat left */
+            /** @description Already enrolled, or no seat left; for an appointment: "This appointment is held for another student.", "This appointment already has an order.", "This appointment is no longer held. Please pick another time." or "The hold on this time has expired. Please pick another." */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6907,7 +7512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Already enrolled, a link already waiting, no seat left, the session ended, or a free session */
+            /** @description Already enrolled, a link already waiting, no seat left, the session ended, or a free session; for an appointment: "This appointment is held for another student.", "This appointment already has an order.", "This appointment is no longer held. Please pick another time.", "The hold on this time has expired. Please pick another." or "This course is free: there is nothing to pay. Enroll the student directly." */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -24,8 +24,8 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, { label: string; color: st
 /** Orders made in the back office or the studio's own checkout; synced orders carry the service's name. */
 export const WORKBENCH_SOURCE = 'workbench';
 
-/** What an order line sells: a seat in a session or a product (appointments come later). */
-export const ORDER_LINE_KINDS = ['seat', 'product'] as const;
+/** What an order line sells: a seat in a session, a product, or an appointment (its time is on the appointment). */
+export const ORDER_LINE_KINDS = ['seat', 'product', 'appointment'] as const;
 export type OrderLineKind = (typeof ORDER_LINE_KINDS)[number];
 
 /** Columns the Orders page sorts by, in SQL. */

@@ -16,6 +16,13 @@ export const APPOINTMENT_MESSAGES = {
   cancelled: 'This appointment is cancelled.',
   /** Enroll or invoice with an appointment that already has an order. */
   alreadyOrdered: 'This appointment already has an order.',
+  /** Enroll or invoice for a student other than the one the appointment is held for. */
+  otherStudent: 'This appointment is held for another student.',
+  /** The party (the student and guests) is larger than the course takes. */
+  partyTooLarge: (capacity: number) =>
+    `This course takes at most ${capacity} ${capacity === 1 ? 'person' : 'people'} per appointment (the student and guests).`,
+  /** A payment link for a free appointment course. */
+  freeCourse: 'This course is free: there is nothing to pay. Enroll the student directly.',
   student: 'Select a student.',
   startsAt: 'starts_at is not a date and time (an ISO 8601 instant such as 2026-12-01T15:00:00Z).',
   from: 'from is not a date and time (an ISO 8601 instant such as 2026-12-01T00:00:00Z).',

@@ -44,7 +44,7 @@ export const SYNC_STAGES = ['pending', 'queued', 'syncing', 'synced', 'failed', 
 export type SyncStage = (typeof SYNC_STAGES)[number];
 
 /** The kinds of local records a provider syncs. */
-export const SYNC_LOCAL_TYPES = ['activity', 'event', 'enrollment', 'order', 'student'] as const;
+export const SYNC_LOCAL_TYPES = ['activity', 'event', 'enrollment', 'order', 'student', 'appointment'] as const;
 export type SyncLocalType = (typeof SYNC_LOCAL_TYPES)[number];
 
 /** A provider-side id (Eventbrite organization, Mailchimp audience, Klaviyo list). */

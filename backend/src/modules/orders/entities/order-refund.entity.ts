@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
  */
 export class OrderRefund {
   [OptionalProps]?:
-    'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin' | 'enrollmentId' | 'failureMessage';
+    'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin' | 'enrollmentId' | 'appointmentId' | 'appointmentNotify' | 'failureMessage';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -67,6 +67,14 @@ export class OrderRefund {
   /** Remove student's refund: the enrollment removed once the provider made the refund (in the same transaction). */
   @Property({ type: 'uuid', nullable: true })
   enrollmentId?: string | null;
+
+  /** Remove student's refund on an appointment: the appointment cancelled once the provider made the refund (in the same transaction). */
+  @Property({ type: 'uuid', nullable: true })
+  appointmentId?: string | null;
+
+  /** Whether the student is mailed when that appointment is cancelled (Remove student's notify). */
+  @Property({ type: 'boolean' })
+  appointmentNotify: boolean = true;
 
   /** What the refund call answered when the provider refused it. */
   @Property({ type: 'text', nullable: true })

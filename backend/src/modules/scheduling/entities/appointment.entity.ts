@@ -14,7 +14,7 @@ export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
  */
 @Entity({ tableName: 'appointment' })
 export class Appointment {
-  [OptionalProps]?: 'status' | 'guestCount' | 'createdAt';
+  [OptionalProps]?: 'status' | 'guestCount' | 'createdAt' | 'sequence';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -64,4 +64,12 @@ export class Appointment {
 
   @Property({ type: 'timestamptz', nullable: true })
   cancelledAt?: Date | null;
+
+  /** The Zoom join link of an appointment at an online location (the sync's meeting job writes it). */
+  @Property({ type: 'text', nullable: true })
+  meetingUrl?: string | null;
+
+  /** The calendar file's SEQUENCE: raised by each move (same UID, so the student's calendar replaces the event). */
+  @Property({ type: 'integer' })
+  sequence: number = 0;
 }

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { AppointmentsService } from '../../../scheduling/appointments.service';
 import { EventsService } from '../../../scheduling/events.service';
 import { ZOOM_SUMMARY_DELAY_MS } from '../../events-sync.listener';
 import { SyncJobData, SyncJobHandler, SyncJobMapping, SyncJobResult } from '../../jobs/sync-job.types';
@@ -154,5 +155,87 @@ export class ZoomMeetingSummaryHandler implements SyncJobHandler {
     }
     await this.events.attachMeeting(job.organizationId, job.localId, { summary: summaryText(summary) });
     return { remoteId: mapping.remoteId };
+  }
+}
+
+/**
+ * `appointment-meeting.upsert` (issue 22): a booked appointment at an online location gets a Zoom
+ * meeting like a session does (created once: its number is kept on the mapping as soon as Zoom
+ * answers), updated when it moves. The join URL goes on the appointment
+ * (AppointmentsService.attachMeeting: its first link lets the confirmation go). An appointment no
+ * longer booked has its meeting deleted.
+ */
+@Injectable()
+export class ZoomAppointmentMeetingUpsertHandler implements SyncJobHandler {
+  readonly provider = 'zoom' as const;
+  readonly action = 'appointment-meeting.upsert';
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly appointments: AppointmentsService,
+    private readonly connections: SyncConnectionsService,
+    private readonly driver: ZoomDriver,
+  ) {}
+
+  handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
+  }
+
+  private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    const appointment = await this.appointments.view(this.em.fork(), job.organizationId, job.localId).catch(() => null);
+    const client = await zoomClient(this.connections, this.driver, job.organizationId);
+    if (!appointment || appointment.status !== 'booked') {
+      if (mapping.remoteId) await client.deleteMeeting(mapping.remoteId).catch(ignoreGone);
+      if (appointment) await this.appointments.attachMeeting(job.organizationId, appointment.id, null);
+      return { stage: 'cancelled' };
+    }
+    const startsAt = new Date(appointment.starts_at);
+    const input = {
+      topic: `${appointment.course_name}: ${appointment.student_first_name} ${appointment.student_last_name ?? ''}`.trim().slice(0, 200),
+      startsAt,
+      durationMins: Math.max(1, Math.round((new Date(appointment.ends_at).getTime() - startsAt.getTime()) / 60_000)),
+      timezone: appointment.time_zone,
+    };
+    let remoteId = mapping.remoteId;
+    let joinUrl: string;
+    if (remoteId) {
+      await client.updateMeeting(remoteId, input);
+      joinUrl = (await client.getMeeting(remoteId)).joinUrl;
+    } else {
+      const meeting = await client.createMeeting(input);
+      remoteId = String(meeting.id);
+      joinUrl = meeting.joinUrl;
+      await this.em
+        .getConnection()
+        .execute(`update sync_mapping set remote_id = ?, updated_at = now() where id = ?`, [remoteId, mapping.id]);
+    }
+    await this.appointments.attachMeeting(job.organizationId, appointment.id, joinUrl);
+    return { remoteId };
+  }
+}
+
+/** `appointment-meeting.delete`: the appointment was cancelled; its meeting is deleted and the join URL taken off. */
+@Injectable()
+export class ZoomAppointmentMeetingDeleteHandler implements SyncJobHandler {
+  readonly provider = 'zoom' as const;
+  readonly action = 'appointment-meeting.delete';
+
+  constructor(
+    private readonly appointments: AppointmentsService,
+    private readonly connections: SyncConnectionsService,
+    private readonly driver: ZoomDriver,
+  ) {}
+
+  handle(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    return this.run(job, mapping); // in the job's context (SyncJobsService.run)
+  }
+
+  private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
+    if (mapping.remoteId) {
+      const client = await zoomClient(this.connections, this.driver, job.organizationId);
+      await client.deleteMeeting(mapping.remoteId).catch(ignoreGone);
+    }
+    await this.appointments.attachMeeting(job.organizationId, job.localId, null);
+    return { stage: 'cancelled' };
   }
 }

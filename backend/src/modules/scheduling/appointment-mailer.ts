@@ -1,0 +1,166 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { formatDateTime, zoneAbbreviation } from '@studio/contracts';
+import { createEvent, type EventAttributes } from 'ics';
+import { MailService } from '../notifications/mail.service';
+import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
+import { AppointmentViewRow } from './appointment-view.query';
+import { AppointmentsService } from './appointments.service';
+
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+/** The appointment's time for a mail: the location's zone, always named (a mail's reader may be anywhere). */
+export const appointmentWhen = (startsAt: Date | string, zone: string) => `${formatDateTime(startsAt, zone)} ${zoneAbbreviation(startsAt, zone)}`;
+
+/** Where the appointment is, for a mail and the calendar file: the meeting link online, else the address. */
+export function appointmentWhere(row: Pick<AppointmentViewRow, 'location_online' | 'meeting_url' | 'location_name' | 'location_address'>): string {
+  if (row.location_online) return `Online${row.meeting_url ? `: ${row.meeting_url}` : ''}`;
+  return [row.location_name, row.location_address].filter(Boolean).join(', ');
+}
+
+/**
+ * The student's appointment mails (issue 22), from AppointmentEvents (the outbox): booked (enrolled
+ * directly, or a payment link paid) → a confirmation with the time in the location's zone, where
+ * (address or meeting link) and a calendar file; moved → the new time with the calendar file updated
+ * (same UID, higher SEQUENCE); cancelled → the cancellation (METHOD:CANCEL). Idempotent: each mail's
+ * dedupe key names its occasion (the appointment, and the move's sequence).
+ *
+ * An appointment that will get a meeting link (Zoom connected, an online location) is confirmed when
+ * the link is attached (appointment.meeting_ready), so the student's one confirmation has it.
+ */
+@Injectable()
+export class AppointmentMailer implements OnModuleInit {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly events: AppointmentEvents,
+    private readonly appointments: AppointmentsService,
+    private readonly meetings: AppointmentMeetings,
+    private readonly mail: MailService,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.on('appointment.booked', 'scheduling.appointment-mails', async (e) => {
+      if (e.confirm) await this.confirm(e.organizationId, e.appointmentId, { waitForMeeting: true });
+    });
+    this.events.on('appointment.meeting_ready', 'scheduling.appointment-mails', (e) =>
+      this.confirm(e.organizationId, e.appointmentId, { waitForMeeting: false }),
+    );
+    this.events.on('appointment.moved', 'scheduling.appointment-mails', async (e) => {
+      if (e.notify) await this.moved(e.organizationId, e.appointmentId, e.sequence);
+    });
+    this.events.on('appointment.cancelled', 'scheduling.appointment-mails', async (e) => {
+      if (e.notify) await this.cancelled(e.organizationId, e.appointmentId);
+    });
+  }
+
+  private async read(organizationId: string, appointmentId: string) {
+    const em = this.em.fork();
+    const row = await this.appointments.view(em, organizationId, appointmentId).catch(() => null);
+    if (!row) return null;
+    const [org] = await em.execute<{ name: string }[]>(`select name from organization where id = ?`, [organizationId]);
+    return { row, studio: org?.name ?? '' };
+  }
+
+  private calendarFile(row: AppointmentViewRow, studio: string, cancelled = false): string {
+    const attributes: EventAttributes = {
+      uid: `appointment-${row.id}@studio`,
+      sequence: cancelled ? Number(row.sequence) + 1 : Number(row.sequence),
+      title: row.course_name,
+      start: new Date(row.starts_at).getTime(),
+      end: new Date(row.ends_at).getTime(),
+      startInputType: 'utc',
+      startOutputType: 'utc',
+      endInputType: 'utc',
+      endOutputType: 'utc',
+      location: appointmentWhere(row).slice(0, 500),
+      description: `${studio}: ${row.course_name} with ${row.instructor_name}`,
+      organizer: { name: studio },
+      method: cancelled ? 'CANCEL' : 'PUBLISH',
+      status: cancelled ? 'CANCELLED' : 'CONFIRMED',
+    };
+    const ics = createEvent(attributes);
+    if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
+    return ics.value;
+  }
+
+  private attachment(content: string, cancelled = false) {
+    return {
+      filename: 'appointment.ics',
+      contentType: `text/calendar; charset=utf-8; method=${cancelled ? 'CANCEL' : 'PUBLISH'}`,
+      content,
+    };
+  }
+
+  /** The confirmation, once per appointment (its key), while it is booked. */
+  private async confirm(organizationId: string, appointmentId: string, options: { waitForMeeting: boolean }): Promise<void> {
+    const found = await this.read(organizationId, appointmentId);
+    if (!found || found.row.status !== 'booked') return;
+    const { row, studio } = found;
+    // Its link comes with appointment.meeting_ready, which confirms it then.
+    if (options.waitForMeeting && !row.meeting_url && (await this.meetings.expected(organizationId, row.location_online))) return;
+    const party = 1 + Number(row.guest_count);
+    await this.mail.enqueue({
+      to: row.student_email,
+      subject: `You're booked: ${oneLine(row.course_name)}`.slice(0, 300),
+      text: [
+        `Hello ${row.student_first_name},`,
+        '',
+        `You're booked in ${row.course_name} with ${row.instructor_name}${party > 1 ? ` (${party} people)` : ''}.`,
+        '',
+        `When: ${appointmentWhen(row.starts_at, row.time_zone)}`,
+        `Where: ${appointmentWhere(row)}`,
+        ...(row.order_number !== null ? ['', `Order #${row.order_number}.`] : []),
+        '',
+        studio,
+      ].join('\n'),
+      attachments: [this.attachment(this.calendarFile(row, studio))],
+      dedupeKey: `appointment-confirmation:${row.id}`,
+    });
+  }
+
+  /** The new time, once per move (the key has the calendar file's sequence). */
+  private async moved(organizationId: string, appointmentId: string, sequence: number): Promise<void> {
+    const found = await this.read(organizationId, appointmentId);
+    // A later move mails its own time; a cancelled one its cancellation.
+    if (!found || found.row.status !== 'booked' || Number(found.row.sequence) !== sequence) return;
+    const { row, studio } = found;
+    await this.mail.enqueue({
+      to: row.student_email,
+      subject: `New time: ${oneLine(row.course_name)}`.slice(0, 300),
+      text: [
+        `Hello ${row.student_first_name},`,
+        '',
+        `${studio} moved your appointment for ${row.course_name} with ${row.instructor_name}.`,
+        '',
+        `New time: ${appointmentWhen(row.starts_at, row.time_zone)}`,
+        `Where: ${appointmentWhere(row)}`,
+        '',
+        'The calendar file attached replaces the one you had.',
+        '',
+        studio,
+      ].join('\n'),
+      attachments: [this.attachment(this.calendarFile(row, studio))],
+      dedupeKey: `appointment-moved:${row.id}:${sequence}`,
+    });
+  }
+
+  /** The cancellation, once per appointment. */
+  private async cancelled(organizationId: string, appointmentId: string): Promise<void> {
+    const found = await this.read(organizationId, appointmentId);
+    if (!found || found.row.status !== 'cancelled') return;
+    const { row, studio } = found;
+    await this.mail.enqueue({
+      to: row.student_email,
+      subject: `Cancelled: ${oneLine(row.course_name)}`.slice(0, 300),
+      text: [
+        `Hello ${row.student_first_name},`,
+        '',
+        `Your appointment for ${row.course_name} on ${appointmentWhen(row.starts_at, row.time_zone)} is cancelled.`,
+        '',
+        studio,
+      ].join('\n'),
+      attachments: [this.attachment(this.calendarFile(row, studio, true), true)],
+      dedupeKey: `appointment-cancelled:${row.id}`,
+    });
+  }
+}
