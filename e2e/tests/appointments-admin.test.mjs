@@ -128,7 +128,9 @@ const timeLabel = (iso, timeZone) =>
     .format(new Date(iso))
     .replace(/\s/g, ' ');
 const dayLabel = (iso, timeZone) =>
-  new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(iso));
+  new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric' }).format(
+    new Date(iso),
+  );
 
 async function adminPage() {
   const page = await browser.context.newPage();
@@ -195,7 +197,9 @@ test('Move an appointment in the calendar: the old time is offered again and the
     starts_at: first,
   });
   assert.ok(held.id, JSON.stringify(held));
-  const enrolled = await http.post(`/api/admin/orders/enroll/${student.student_id}`, { appointment_id: held.id });
+  const enrolled = await http.post(`/api/admin/orders/enroll/${student.student_id}`, {
+    appointment_id: held.id,
+  });
   assert.ok(enrolled.order_id, JSON.stringify(enrolled));
   const dayStart = new Date(new Date(first).getTime() - 12 * 3_600_000);
   const dayEnd = new Date(new Date(first).getTime() + 12 * 3_600_000);
@@ -211,7 +215,11 @@ test('Move an appointment in the calendar: the old time is offered again and the
     `/api/admin/calendar?${new URLSearchParams({ from: new Date().toISOString(), to: new Date(Date.now() + DAY_MS).toISOString() })}`,
   );
   const appointmentDay = dayLabel(first, orgZone);
-  for (let i = 0; i < 10 && !(await page.getByRole('region', { name: new RegExp(`^${appointmentDay}`) }).count()); i++)
+  for (
+    let i = 0;
+    i < 10 && !(await page.getByRole('region', { name: new RegExp(`^${appointmentDay}`) }).count());
+    i++
+  )
     await page.getByRole('button', { name: 'Next day' }).click();
   const item = page.getByRole('button', { name: new RegExp(`^Appointment: ${fullName(student)}`) });
   await item.click();
@@ -237,7 +245,11 @@ test('Move an appointment in the calendar: the old time is offered again and the
   assert.ok(after.includes(first), 'the old time is offered again');
   assert.ok(!after.includes(moved.starts_at));
   // The calendar shows it at its new time; the student's mail says the new time.
-  await page.getByRole('button', { name: new RegExp(`^Appointment: ${fullName(student)}, .*${timeLabel(moved.starts_at, orgZone)} –`) }).waitFor();
+  await page
+    .getByRole('button', {
+      name: new RegExp(`^Appointment: ${fullName(student)}, .*${timeLabel(moved.starts_at, orgZone)} –`),
+    })
+    .waitFor();
   const mail = await mailTo(student.email, /New time:/);
   assert.ok(mail.includes(newLabel), `the mail names ${newLabel}`);
   assert.ok(mail.includes(dayLabel(moved.starts_at, zone)), 'the mail names the day');

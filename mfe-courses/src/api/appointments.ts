@@ -23,7 +23,8 @@ export interface CalendarFilter {
 }
 
 export const appointmentKeys = {
-  forCourse: (activityId: string) => ['get', COURSE_APPOINTMENTS, { params: { path: { activity_id: activityId } } }] as const,
+  forCourse: (activityId: string) =>
+    ['get', COURSE_APPOINTMENTS, { params: { path: { activity_id: activityId } } }] as const,
   calendar: () => ['get', CALENDAR] as const,
 };
 

@@ -13,7 +13,8 @@ import {
 import { appointmentQueries, type AppointmentOut } from '../api/appointments';
 import { AppointmentStatusTag, studentName } from '../pages/booking-appointments';
 
-export type PanelDialog = { kind: 'move'; appointment: AppointmentOut } | { kind: 'cancel'; appointment: AppointmentOut };
+export type PanelDialog =
+  { kind: 'move'; appointment: AppointmentOut } | { kind: 'cancel'; appointment: AppointmentOut };
 
 interface AppointmentPanelProps {
   id: string;
@@ -28,7 +29,14 @@ interface AppointmentPanelProps {
  * The calendar's appointment panel (issue 22): when and where, the student, guests, status and the
  * order, with Move (another free time of the course) and Cancel (Remove student's refund flow).
  */
-export function AppointmentPanel({ id, onClose, onMove, onCancel, canMove, canCancel }: AppointmentPanelProps) {
+export function AppointmentPanel({
+  id,
+  onClose,
+  onMove,
+  onCancel,
+  canMove,
+  canCancel,
+}: AppointmentPanelProps) {
   const dates = useDateFormat();
   const drawer = useDrawer();
   const query = useQuery(appointmentQueries.detail(id));

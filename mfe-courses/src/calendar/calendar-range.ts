@@ -12,7 +12,9 @@ export function viewDays(view: CalendarView, anchor: string): string[] {
 /** [from, to) of the view's days, from the first day's midnight to the midnight after the last, in the zone. */
 export function viewRange(view: CalendarView, anchor: string, zone: string): { from: string; to: string } {
   const days = viewDays(view, anchor);
-  const after = dayjs(days[days.length - 1], WALL_DATE_FORMAT).add(1, 'day').format(WALL_DATE_FORMAT);
+  const after = dayjs(days[days.length - 1], WALL_DATE_FORMAT)
+    .add(1, 'day')
+    .format(WALL_DATE_FORMAT);
   return {
     // The days are well-formed wall dates: the zone's midnight always exists (a change at midnight moves it).
     from: wallClockToUtc(days[0]!, '00:00', zone)!.toISOString(),

@@ -18,11 +18,18 @@ const marker =
       <button onClick={() => data.onDone?.()}>done {name}</button>
     </div>
   );
-const registry = async () => ({ move_appointment: marker('move_appointment'), remove_student: marker('remove_student') });
+const registry = async () => ({
+  move_appointment: marker('move_appointment'),
+  remove_student: marker('remove_student'),
+});
 
 function OpenDrawer() {
   const { current } = useDrawer();
-  return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
+  return (
+    <output aria-label="open drawer">
+      {current ? `${current.type} ${JSON.stringify(current.data)}` : ''}
+    </output>
+  );
 }
 
 const APPT = appointment({ starts_at: '2026-11-26T15:00:00Z', ends_at: '2026-11-26T16:30:00Z' });
@@ -44,14 +51,27 @@ const ITEMS = [
 
 function renderPage() {
   const calls = mockFetch({
-    'GET /api/admin/calendar': okBody<'/api/admin/calendar', 'get'>({ time_zone: 'America/New_York', items: ITEMS }),
-    [`GET /api/admin/appointments/${APPT.id}`]: okBody<'/api/admin/appointments/{appointment_id}', 'get'>(APPT),
+    'GET /api/admin/calendar': okBody<'/api/admin/calendar', 'get'>({
+      time_zone: 'America/New_York',
+      items: ITEMS,
+    }),
+    [`GET /api/admin/appointments/${APPT.id}`]: okBody<'/api/admin/appointments/{appointment_id}', 'get'>(
+      APPT,
+    ),
     'GET /api/admin/instructor': okBody<'/api/admin/instructor', 'get'>({
-      instructors: [{ instructor_id: ITEMS[0]!.instructor_id!, first_name: 'Ines', last_name: 'Potter', photo_url: null }],
+      instructors: [
+        { instructor_id: ITEMS[0]!.instructor_id!, first_name: 'Ines', last_name: 'Potter', photo_url: null },
+      ],
     }),
     'GET /api/admin/location': okBody<'/api/admin/location', 'get'>({
       locations: [
-        { location_id: ITEMS[0]!.location_id, name: 'Main studio', address: '1 Clay St', timezone: 'America/New_York', online: false },
+        {
+          location_id: ITEMS[0]!.location_id,
+          name: 'Main studio',
+          address: '1 Clay St',
+          timezone: 'America/New_York',
+          online: false,
+        },
       ],
     }),
   });
@@ -65,29 +85,46 @@ function renderPage() {
 }
 
 const calendarCalls = (calls: RecordedCall[]) =>
-  calls.filter((c) => c.url.startsWith('/api/admin/calendar')).map((c) => Object.fromEntries(new URL(c.url, 'http://x').searchParams));
+  calls
+    .filter((c) => c.url.startsWith('/api/admin/calendar'))
+    .map((c) => Object.fromEntries(new URL(c.url, 'http://x').searchParams));
 
 /** The appointment panel (jsdom gives antd's every id one value, so its dialog's name cannot be read). */
 const findPanel = async () =>
-  (await screen.findByText('Appointment', { selector: '.ant-drawer-title' })).closest<HTMLElement>('[role="dialog"]')!;
+  (await screen.findByText('Appointment', { selector: '.ant-drawer-title' })).closest<HTMLElement>(
+    '[role="dialog"]',
+  )!;
 
 describe('Calendar page', () => {
   it("shows the week's sessions and appointments in their days, told apart and in the organization's zone", async () => {
     const calls = renderPage();
     const wednesday = await screen.findByRole('region', { name: 'Wed, Nov 25' });
-    expect(calendarCalls(calls)[0]).toEqual({ from: '2026-11-23T05:00:00.000Z', to: '2026-11-30T05:00:00.000Z' });
+    expect(calendarCalls(calls)[0]).toEqual({
+      from: '2026-11-23T05:00:00.000Z',
+      to: '2026-11-30T05:00:00.000Z',
+    });
     expect(screen.getByText('Mon, Nov 23 – Sun, Nov 29')).toBeInTheDocument();
-    expect(screen.getByText("Times in the organization's time zone, America/New_York (EST).")).toBeInTheDocument();
+    expect(
+      screen.getByText("Times in the organization's time zone, America/New_York (EST)."),
+    ).toBeInTheDocument();
     const legend = screen.getByRole('list', { name: 'Legend' });
-    expect(within(legend).getAllByRole('listitem').map((i) => i.textContent)).toEqual(['Session', 'Appointment']);
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Session', 'Appointment']);
     // The session of Tue 6:00 PM New York; the appointment of Thu 10:00 AM.
     const tuesday = screen.getByRole('region', { name: 'Tue, Nov 24' });
     expect(
-      within(tuesday).getByRole('button', { name: 'Session: Wheel throwing, Wheel throwing, 6:00 PM – 8:00 PM' }),
+      within(tuesday).getByRole('button', {
+        name: 'Session: Wheel throwing, Wheel throwing, 6:00 PM – 8:00 PM',
+      }),
     ).toHaveTextContent('3/8 seats');
     const thursday = screen.getByRole('region', { name: 'Thu, Nov 26' });
     expect(
-      within(thursday).getByRole('button', { name: 'Appointment: Ada Lovelace, Private wheel lesson, 10:00 AM – 11:30 AM' }),
+      within(thursday).getByRole('button', {
+        name: 'Appointment: Ada Lovelace, Private wheel lesson, 10:00 AM – 11:30 AM',
+      }),
     ).toBeInTheDocument();
     expect(within(wednesday).getByText('Nothing')).toBeInTheDocument();
   });
@@ -100,7 +137,10 @@ describe('Calendar page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Today' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Day' }));
     await waitFor(() =>
-      expect(calendarCalls(calls).at(-1)).toEqual({ from: '2026-11-25T05:00:00.000Z', to: '2026-11-26T05:00:00.000Z' }),
+      expect(calendarCalls(calls).at(-1)).toEqual({
+        from: '2026-11-25T05:00:00.000Z',
+        to: '2026-11-26T05:00:00.000Z',
+      }),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Previous day' }));
     await waitFor(() => expect(calendarCalls(calls).at(-1)?.from).toBe('2026-11-24T05:00:00.000Z'));
@@ -134,7 +174,9 @@ describe('Calendar page', () => {
 
     await waitFor(() => expect(within(panel).getByRole('button', { name: 'Move' })).toBeEnabled());
     fireEvent.click(within(panel).getByRole('button', { name: 'Move' }));
-    expect(JSON.parse((await screen.findByRole('note', { name: 'move_appointment' })).firstChild!.textContent!)).toEqual({
+    expect(
+      JSON.parse((await screen.findByRole('note', { name: 'move_appointment' })).firstChild!.textContent!),
+    ).toEqual({
       appointment: {
         id: APPT.id,
         activity_id: APPT.activity_id,
@@ -150,11 +192,20 @@ describe('Calendar page', () => {
     expect(await findPanel()).toBeInTheDocument();
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Cancel appointment' }));
-    expect(JSON.parse((await screen.findByRole('note', { name: 'remove_student' })).firstChild!.textContent!)).toEqual({
-      appointment: { id: APPT.id, activity_id: APPT.activity_id, starts_at: APPT.starts_at, order_id: APPT.order!.id },
+    expect(
+      JSON.parse((await screen.findByRole('note', { name: 'remove_student' })).firstChild!.textContent!),
+    ).toEqual({
+      appointment: {
+        id: APPT.id,
+        activity_id: APPT.activity_id,
+        starts_at: APPT.starts_at,
+        order_id: APPT.order!.id,
+      },
       student_name: 'Ada Lovelace',
     });
     fireEvent.click(screen.getByRole('button', { name: 'done remove_student' }));
-    await waitFor(() => expect(screen.queryByText('Appointment', { selector: '.ant-drawer-title' })).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText('Appointment', { selector: '.ant-drawer-title' })).toBeNull(),
+    );
   });
 });

@@ -90,7 +90,8 @@ export function CalendarPage() {
   const today = todayIn(zone);
 
   const open = (item: CalendarItem) => {
-    if (item.kind === 'session') drawer.open('event', { eventId: item.id, event_id: item.id, activity_id: item.activity_id });
+    if (item.kind === 'session')
+      drawer.open('event', { eventId: item.id, event_id: item.id, activity_id: item.activity_id });
     else setSelected(item.id);
   };
 
@@ -101,7 +102,8 @@ export function CalendarPage() {
     void refreshAppointments(queryClient);
   };
 
-  const title = view === 'week' ? `${formatWallDate(days[0]!)} – ${formatWallDate(days[6]!)}` : formatWallDate(anchor);
+  const title =
+    view === 'week' ? `${formatWallDate(days[0]!)} – ${formatWallDate(days[6]!)}` : formatWallDate(anchor);
 
   return (
     <section aria-label="Calendar">
@@ -222,7 +224,9 @@ export function CalendarPage() {
                                 : null}
                           </div>
                           {item.instructor_name ? (
-                            <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.65)' }}>{item.instructor_name}</div>
+                            <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.65)' }}>
+                              {item.instructor_name}
+                            </div>
                           ) : null}
                         </button>
                       );

@@ -1,11 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import {
-  courseDetail,
-  freezeToday,
-  mockFetch,
-  okBody,
-  renderWithProviders,
-} from '@studio/ui/testing';
+import { courseDetail, freezeToday, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
 import { RemoteRegistryContext, useDrawer } from '@studio/ui';
 import { APPOINTMENT_COURSE, appointment } from '../testing/appointment-fixtures';
 import { BookingAppointments } from './booking-appointments';
@@ -43,13 +37,22 @@ const registry = async () => ({
 
 function OpenDrawer() {
   const { current } = useDrawer();
-  return <output aria-label="open drawer">{current ? `${current.type} ${JSON.stringify(current.data)}` : ''}</output>;
+  return (
+    <output aria-label="open drawer">
+      {current ? `${current.type} ${JSON.stringify(current.data)}` : ''}
+    </output>
+  );
 }
 
 const LIST = `GET /api/admin/activities/${APPOINTMENT_COURSE}/appointments`;
 const held = appointment({
   id: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee',
-  student: { id: '44444444-4444-4444-8444-444444444444', first_name: 'Grace', last_name: 'Hopper', email: 'g@x.io' },
+  student: {
+    id: '44444444-4444-4444-8444-444444444444',
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email: 'g@x.io',
+  },
   status: 'held',
   guest_count: 0,
   starts_at: '2026-12-11T15:00:00Z',
@@ -60,7 +63,9 @@ const held = appointment({
 
 function renderCard() {
   const calls = mockFetch({
-    [LIST]: okBody<'/api/admin/activities/{activity_id}/appointments', 'get'>({ appointments: [appointment(), held] }),
+    [LIST]: okBody<'/api/admin/activities/{activity_id}/appointments', 'get'>({
+      appointments: [appointment(), held],
+    }),
   });
   renderWithProviders(
     <RemoteRegistryContext.Provider value={registry}>
@@ -115,7 +120,9 @@ describe('The Booking card of an appointment course', () => {
     const ada = await rowOf('Ada Lovelace');
     await waitFor(() => expect(within(ada).getByRole('button', { name: 'Move Ada Lovelace' })).toBeEnabled());
     fireEvent.click(within(ada).getByRole('button', { name: 'Move Ada Lovelace' }));
-    expect(JSON.parse((await screen.findByRole('note', { name: 'move_appointment' })).firstChild!.textContent!)).toEqual({
+    expect(
+      JSON.parse((await screen.findByRole('note', { name: 'move_appointment' })).firstChild!.textContent!),
+    ).toEqual({
       appointment: {
         id: appointment().id,
         activity_id: APPOINTMENT_COURSE,
@@ -127,7 +134,9 @@ describe('The Booking card of an appointment course', () => {
     fireEvent.click(screen.getByRole('button', { name: 'done move_appointment' }));
     const grace = await rowOf('Grace Hopper');
     fireEvent.click(within(grace).getByRole('button', { name: 'Remove Grace Hopper' }));
-    expect(JSON.parse((await screen.findByRole('note', { name: 'remove_student' })).firstChild!.textContent!)).toEqual({
+    expect(
+      JSON.parse((await screen.findByRole('note', { name: 'remove_student' })).firstChild!.textContent!),
+    ).toEqual({
       appointment: {
         id: held.id,
         activity_id: APPOINTMENT_COURSE,

@@ -24,7 +24,8 @@ import {
 import { appointmentQueries, refreshAppointments } from '../api/appointments';
 import { AppointmentBooking } from './appointment-booking';
 
-type Dialog = { kind: 'add' } | { kind: 'move'; row: AppointmentOut } | { kind: 'remove'; row: AppointmentOut };
+type Dialog =
+  { kind: 'add' } | { kind: 'move'; row: AppointmentOut } | { kind: 'remove'; row: AppointmentOut };
 
 export const studentName = (a: Pick<AppointmentOut, 'student'>) =>
   `${a.student.first_name} ${a.student.last_name}`.trim();
@@ -70,7 +71,11 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
       key: 'student',
       title: 'Student',
       render: (_, a) => (
-        <Button type="link" style={{ padding: 0 }} onClick={() => drawer.open('student', { student_id: a.student.id })}>
+        <Button
+          type="link"
+          style={{ padding: 0 }}
+          onClick={() => drawer.open('student', { student_id: a.student.id })}
+        >
           {studentName(a)}
         </Button>
       ),
@@ -97,7 +102,11 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
       title: 'Order',
       render: (_, a) =>
         a.order ? (
-          <Button type="link" style={{ padding: 0 }} onClick={() => drawer.open('order', { order_id: a.order!.id })}>
+          <Button
+            type="link"
+            style={{ padding: 0 }}
+            onClick={() => drawer.open('order', { order_id: a.order!.id })}
+          >
             #{a.order.order_number}
           </Button>
         ) : (

@@ -42,7 +42,10 @@ type Method = AddStudentFormOutput['method'];
  */
 export function AddStudentDialog(props: DrawerProps<AddStudentData>) {
   return props.data.appointment ? (
-    <AppointmentAddStudentDialog data={{ ...props.data, appointment: props.data.appointment }} close={props.close} />
+    <AppointmentAddStudentDialog
+      data={{ ...props.data, appointment: props.data.appointment }}
+      close={props.close}
+    />
   ) : (
     <SessionAddStudentDialog {...props} />
   );

@@ -79,7 +79,11 @@ const SLOTS_PATH = `GET /api/admin/activities/${COURSE}/slots`;
 const HOLD_PATH = `POST /api/admin/activities/${COURSE}/appointments`;
 
 function renderDialog(routes: Record<string, MockAnswer | (() => MockAnswer)>) {
-  const calls = mockFetch({ 'GET /api/admin/student': STUDENTS, [SLOTS_PATH]: slots([TEN, ELEVEN]), ...routes });
+  const calls = mockFetch({
+    'GET /api/admin/student': STUDENTS,
+    [SLOTS_PATH]: slots([TEN, ELEVEN]),
+    ...routes,
+  });
   const onDone = jest.fn();
   const close = jest.fn();
   renderWithProviders(
@@ -135,7 +139,10 @@ describe('Add student on an appointment course', () => {
   it('holds the time with the guests, then sends the payment link for the held appointment', async () => {
     const { calls, onDone, close } = renderDialog({
       [HOLD_PATH]: okBody<'/api/admin/activities/{activity_id}/appointments', 'post'>(held),
-      [`POST /api/admin/orders/invoice/${ADA.student_id}`]: okBody<'/api/admin/orders/invoice/{student_id}', 'post'>({
+      [`POST /api/admin/orders/invoice/${ADA.student_id}`]: okBody<
+        '/api/admin/orders/invoice/{student_id}',
+        'post'
+      >({
         order_id: 'o1',
         order_number: 12,
         url: 'http://localhost/api/pay/demo/x',
@@ -149,7 +156,10 @@ describe('Add student on an appointment course', () => {
     expect(await screen.findByText(SCHEDULING_MESSAGES.paymentLinkSent)).toBeInTheDocument();
     const posts = calls.filter((c) => c.method === 'POST');
     expect(posts.map((c) => [c.url, c.body])).toEqual([
-      [`/api/admin/activities/${COURSE}/appointments`, { student_id: ADA.student_id, starts_at: TEN, guest_count: 2 }],
+      [
+        `/api/admin/activities/${COURSE}/appointments`,
+        { student_id: ADA.student_id, starts_at: TEN, guest_count: 2 },
+      ],
       [`/api/admin/orders/invoice/${ADA.student_id}`, { appointment_id: APPOINTMENT }],
     ]);
     expect(onDone).toHaveBeenCalled();
@@ -179,7 +189,10 @@ describe('Add student on an appointment course', () => {
   it('releases the held time when enrolling is refused, and shows why', async () => {
     const { calls, close } = renderDialog({
       [HOLD_PATH]: okBody<'/api/admin/activities/{activity_id}/appointments', 'post'>(held),
-      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: errorBody(409, APPOINTMENT_MESSAGES.alreadyOrdered),
+      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: errorBody(
+        409,
+        APPOINTMENT_MESSAGES.alreadyOrdered,
+      ),
       [`DELETE /api/admin/appointments/${APPOINTMENT}`]: noContent(),
     });
     await pickAda();

@@ -129,7 +129,12 @@ export function AppointmentAddStudentDialog({ data, close }: DrawerProps<Appoint
         <Button key="cancel" onClick={close}>
           Cancel
         </Button>,
-        <Button key="invoice" loading={busy === 'invoice'} disabled={busy === 'enroll'} onClick={() => run('invoice')}>
+        <Button
+          key="invoice"
+          loading={busy === 'invoice'}
+          disabled={busy === 'enroll'}
+          onClick={() => run('invoice')}
+        >
           {PAYMENT_LINK_MESSAGES.sendLink}
         </Button>,
         <Button

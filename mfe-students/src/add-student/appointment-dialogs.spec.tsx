@@ -10,7 +10,12 @@ import {
   type MockAnswer,
   type OkBodyOf,
 } from '@studio/ui/testing';
-import { APPOINTMENT_MESSAGES, APPOINTMENT_UI_MESSAGES, SCHEDULING_MESSAGES, type AppointmentOut } from '@studio/contracts';
+import {
+  APPOINTMENT_MESSAGES,
+  APPOINTMENT_UI_MESSAGES,
+  SCHEDULING_MESSAGES,
+  type AppointmentOut,
+} from '@studio/contracts';
 import { MoveAppointmentDialog } from './move-appointment.dialog';
 import { RemoveStudentDialog } from './remove-student.dialog';
 
@@ -37,7 +42,12 @@ const moved: AppointmentOut = {
   location_id: '77777777-7777-4777-8777-777777777777',
   location_name: 'Studio',
   time_zone: 'America/New_York',
-  student: { id: '55555555-5555-4555-8555-555555555555', first_name: 'Ada', last_name: 'Lovelace', email: 'a@x.io' },
+  student: {
+    id: '55555555-5555-4555-8555-555555555555',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'a@x.io',
+  },
   guest_count: 0,
   status: 'booked',
   starts_at: ELEVEN,
@@ -181,7 +191,11 @@ describe('Remove student on an appointment', () => {
   it("offers the order's refund the course's Firm policy suggests 18 days before, and cancels with it", async () => {
     const { calls, onDone } = renderRemove(ORDER.order_id);
     expect(screen.getByText(/Remove Ada Lovelace from this appointment\?/)).toBeInTheDocument();
-    expect(await screen.findByRole('checkbox', { name: /Refund order #12 \(paid \$45\.00, \$45\.00 refundable\)/ })).toBeChecked();
+    expect(
+      await screen.findByRole('checkbox', {
+        name: /Refund order #12 \(paid \$45\.00, \$45\.00 refundable\)/,
+      }),
+    ).toBeChecked();
     expect(screen.getByText(/Suggested now: \$22\.50/)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Refund amount' })).toHaveValue('22.50');
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Refund reason' }));

@@ -6,15 +6,7 @@ import {
   type AppointmentOut,
   type RemovalQuote,
 } from '@studio/contracts';
-import {
-  $api,
-  answer,
-  api,
-  queryOptions,
-  useMutation,
-  useQueryClient,
-  type QueryClient,
-} from '@studio/ui';
+import { $api, answer, api, queryOptions, useMutation, useQueryClient, type QueryClient } from '@studio/ui';
 
 /*
  * The admin's appointment calls (issue 22, libs/contracts appointment.schema.ts) as the students
@@ -45,9 +37,7 @@ export function refreshAppointments(queryClient: QueryClient): Promise<unknown> 
 
 /** Holds a free start for a student (ADMIN_APPOINTMENT_HOLD_MINUTES) before enroll or invoice. */
 export function holdAppointment(activityId: string, body: AppointmentCreatePayload): Promise<AppointmentOut> {
-  return answer(
-    api.POST(COURSE_APPOINTMENTS, { params: { path: { activity_id: activityId } }, body }),
-  ) as Promise<AppointmentOut>;
+  return answer(api.POST(COURSE_APPOINTMENTS, { params: { path: { activity_id: activityId } }, body }));
 }
 
 /** Cancels an appointment; with `refund`, the order is refunded in the same operation. */
@@ -60,9 +50,7 @@ export function useMoveAppointment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AppointmentMovePayload): Promise<AppointmentOut> =>
-      answer(
-        api.POST(`${APPOINTMENT}/move`, { params: { path: { appointment_id: id } }, body }),
-      ) as Promise<AppointmentOut>,
+      answer(api.POST(`${APPOINTMENT}/move`, { params: { path: { appointment_id: id } }, body })),
     onSuccess: () => void refreshAppointments(queryClient),
   });
 }
@@ -97,7 +85,12 @@ export const appointmentRemovalQuoteQuery = (appointment: {
         }),
       );
       const order = appointment.order_id
-        ? answer(api.GET('/api/admin/order/{order_id}', { params: { path: { order_id: appointment.order_id } }, signal }))
+        ? answer(
+            api.GET('/api/admin/order/{order_id}', {
+              params: { path: { order_id: appointment.order_id } },
+              signal,
+            }),
+          )
         : Promise.resolve(null);
       const methods = answer(api.GET('/api/admin/payment-methods', { signal }));
       const [c, o, m] = await Promise.all([course, order, methods]);

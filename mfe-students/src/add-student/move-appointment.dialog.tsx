@@ -57,7 +57,11 @@ export function MoveAppointmentDialog({ data, close }: DrawerProps<MoveAppointme
   const course = useQuery(courseQueries.detail(appointment.activity_id));
   const move = useMoveAppointment(appointment.id);
   const [failure, setFailure] = useState<string | null>(null);
-  const { control, handleSubmit, setValue } = useForm<AppointmentMoveFormInput, unknown, AppointmentMoveFormOutput>({
+  const { control, handleSubmit, setValue } = useForm<
+    AppointmentMoveFormInput,
+    unknown,
+    AppointmentMoveFormOutput
+  >({
     resolver: zodResolver(appointmentMoveFormSchema),
     defaultValues: { starts_at: '', notify: true },
   });
@@ -71,7 +75,9 @@ export function MoveAppointmentDialog({ data, close }: DrawerProps<MoveAppointme
       close();
     } catch (error) {
       message.error(APPOINTMENT_UI_MESSAGES.moveFailed);
-      setFailure(isApiError(error) && error.body?.message ? error.body.message : APPOINTMENT_UI_MESSAGES.moveFailed);
+      setFailure(
+        isApiError(error) && error.body?.message ? error.body.message : APPOINTMENT_UI_MESSAGES.moveFailed,
+      );
       if (isApiError(error) && error.status === 409) {
         setValue('starts_at', '');
         void refreshAppointments(queryClient);
@@ -90,8 +96,8 @@ export function MoveAppointmentDialog({ data, close }: DrawerProps<MoveAppointme
       destroyOnHidden
     >
       <Typography.Paragraph>
-        {appointment.student_name}, now {dates.dateTime(appointment.starts_at, appointment.time_zone)}. Pick another
-        free time of this course.
+        {appointment.student_name}, now {dates.dateTime(appointment.starts_at, appointment.time_zone)}. Pick
+        another free time of this course.
       </Typography.Paragraph>
       {failure ? <Alert type="error" showIcon title={failure} style={{ marginBottom: 12 }} /> : null}
       <QueryGuard

@@ -125,10 +125,14 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
   // A session's quote is the server's; an appointment's is read from its order, policy and payment methods.
   const enrollmentQuote = useQuery({ ...refundQuoteQuery(data.enrollment_id ?? ''), enabled: !appointment });
   const appointmentQuote = useQuery({
-    ...appointmentRemovalQuoteQuery(appointment ?? { id: '', activity_id: '', starts_at: '', order_id: null }),
+    ...appointmentRemovalQuoteQuery(
+      appointment ?? { id: '', activity_id: '', starts_at: '', order_id: null },
+    ),
     enabled: Boolean(appointment),
   });
-  const quote: GuardedQuery<RefundQuote> & { isPending: boolean } = appointment ? appointmentQuote : enrollmentQuote;
+  const quote: GuardedQuery<RefundQuote> & { isPending: boolean } = appointment
+    ? appointmentQuote
+    : enrollmentQuote;
   const [touched, setTouched] = useState(false);
   const [on, setOn] = useState<boolean | null>(null);
   const [amount, setAmount] = useState<string | null>(null);

@@ -1,5 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { APPOINTMENT_UI_MESSAGES, formatInZone, formatTime, wallClockToUtc, zoneAbbreviation } from '@studio/contracts';
+import {
+  APPOINTMENT_UI_MESSAGES,
+  formatInZone,
+  formatTime,
+  wallClockToUtc,
+  zoneAbbreviation,
+} from '@studio/contracts';
 import {
   DATE_INPUT_FORMAT,
   DatePicker,
@@ -95,7 +101,12 @@ export function SlotPicker({
   const times = useMemo(() => (day ? (byDay.get(day) ?? []) : []), [day, byDay]);
   // A picked time no longer offered (taken meanwhile, the list reloaded) is dropped.
   useEffect(() => {
-    if (value && slots.isSuccess && day && !times.some((t) => new Date(t).getTime() === new Date(value).getTime()))
+    if (
+      value &&
+      slots.isSuccess &&
+      day &&
+      !times.some((t) => new Date(t).getTime() === new Date(value).getTime())
+    )
       onChange('');
   }, [value, slots.isSuccess, day, times, onChange]);
 

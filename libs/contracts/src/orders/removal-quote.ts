@@ -4,7 +4,13 @@ import { REFUND_MESSAGES as M, refundRefusal } from './refund.schema';
 
 /** What Remove student offers to refund: the order, what can be refunded now and what the policy suggests. */
 export interface RemovalQuote {
-  order: { order_id: string; order_number: number; status: string; total: number; refunded_amount: number } | null;
+  order: {
+    order_id: string;
+    order_number: number;
+    status: string;
+    total: number;
+    refunded_amount: number;
+  } | null;
   /** Cents that can be refunded now (0 when the order cannot be refunded). */
   refundable: number;
   /** Cents the course's cancellation policy refunds at this moment. */
@@ -50,7 +56,9 @@ export function removalQuote(input: RemovalQuoteInput): RemovalQuote {
       ? M.notWorkbench(order.source)
       : refundRefusal(order, input.hasPaymentMethod);
   const refundable =
-    order && (refusal === null || refusal === M.noPaymentMethod) ? Math.max(0, order.total - order.refunded_amount) : 0;
+    order && (refusal === null || refusal === M.noPaymentMethod)
+      ? Math.max(0, order.total - order.refunded_amount)
+      : 0;
   return {
     order: order
       ? {
