@@ -8,7 +8,9 @@ import {
 } from '@studio/contracts';
 import type { ParsedMail } from 'mailparser';
 import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { PaymentEvents } from '../src/modules/payments/payment-events';
+import { APPOINTMENT_MAILS_QUEUE } from '../src/modules/scheduling/appointment-mailer';
 import { AppointmentSlotsService } from '../src/modules/scheduling/appointment-slots.service';
 import { FakeZoom, startFakeZoom } from '../src/sync-fakes/zoom';
 import { courseRefs, validCourse } from './support/catalog-fixtures';
@@ -368,6 +370,16 @@ describe('admin appointments', () => {
     const link = (await invoice(h.student, h.id).expect(201)).body;
     await t.http.post(`${pagePath(link.url)}/pay`).type('form').send('').expect(200);
     expect((await get(h.id).expect(200)).body.status).toBe('booked');
+    // The Remove student dialog's quote, as for a session.
+    const quote = await t.http.get(`/api/admin/appointments/${h.id}/refund-quote`).set('token', token).expect(200);
+    expect(quote.body).toMatchObject({
+      order: { order_id: link.order_id, status: 'paid', total: 5000, refunded_amount: 0 },
+      refundable: 5000,
+      starts_at: at(date, '10:00'),
+      has_payment_method: false,
+      refusal: REFUND_MESSAGES.noPaymentMethod,
+    });
+    await t.http.get(`/api/admin/appointments/${h.id}/refund-quote`).set('token', other.token).expect(404);
 
     const bad = await cancel(h.id, { refund: { amount: 0, reason: 'Other' } }).expect(400);
     expect(bad.body.errors['refund.amount']).toBe(REFUND_MESSAGES.amountNonZero);
@@ -481,6 +493,19 @@ describe('admin appointments', () => {
     // The one confirmation waited for the link.
     const [mail] = await mailsTo(h.student, /You're booked/);
     expect(mail.text).toContain(`Where: Online: ${meeting.join_url}`);
+    expect(smtp.to(await emailOf(h.student)).filter((m) => /You're booked/.test(m.subject ?? ''))).toHaveLength(1);
+    // Had the meeting never come, the confirmation would have gone without it later: that job, run now, mails nothing more.
+    const queue = new Queue(APPOINTMENT_MAILS_QUEUE, { connection: { url: t.config.REDIS_URL }, prefix: t.config.REDIS_PREFIX });
+    try {
+      const fallback = await queue.getJob(`appointment-confirmation-fallback-${h.id}`);
+      expect(await fallback?.getState()).toBe('delayed');
+      await fallback!.promote();
+      await eventually(async () => fallback!.getState(), (state) => state === 'completed' || state === 'unknown');
+    } finally {
+      await queue.close();
+    }
+    await t.settle();
+    await new Promise((r) => setTimeout(r, 300));
     expect(smtp.to(await emailOf(h.student)).filter((m) => /You're booked/.test(m.subject ?? ''))).toHaveLength(1);
 
     await move(h.id, { starts_at: at(date, '14:00') }).expect(200);

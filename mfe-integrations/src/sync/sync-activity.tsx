@@ -12,6 +12,7 @@ const TYPE_LABELS: Record<Failure['local_type'], string> = {
   enrollment: 'Enrollment',
   order: 'Order',
   student: 'Student',
+  appointment: 'Appointment',
 };
 
 /**

@@ -18,7 +18,7 @@ import { OrderActivityService } from './order-activity.service';
 import { Order } from './entities/order.entity';
 import { OrderController, OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
-import { PaymentMethodsController, RefundsController, RemovalRefundController } from './refunds.controller';
+import { AppointmentRemovalRefundController, PaymentMethodsController, RefundsController, RemovalRefundController } from './refunds.controller';
 import { RefundsService } from './refunds.service';
 import { RefundReconciler } from './refund-reconciler';
 import { PaymentLinksController } from './payment-links.controller';
@@ -51,6 +51,7 @@ import { LoyaltyModule } from '../loyalty/loyalty.module';
     PaymentLinksController,
     RefundsController,
     RemovalRefundController,
+    AppointmentRemovalRefundController,
     PaymentMethodsController,
     SubscriptionsController,
   ],

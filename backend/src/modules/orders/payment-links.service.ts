@@ -161,13 +161,9 @@ export class PaymentLinksService implements OnModuleInit {
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
       const appointment = await this.appointments.lockForOrder(ctx, em as EntityManager, appointmentId, studentId);
-      const [course] = await em.execute<{ price_cents: number }[]>(`select price_cents from activity where id = ? and organization_id = ?`, [
-        appointment.activityId,
-        ctx.organizationId,
-      ]);
-      const priceCents = Number(course?.price_cents ?? 0);
-      if (priceCents <= 0) throw new ApiError(HttpStatus.CONFLICT, APPOINTMENT_MESSAGES.freeCourse);
       const view = await this.appointments.view(em as EntityManager, ctx.organizationId, appointment.id);
+      const priceCents = Number(view.price_cents);
+      if (priceCents <= 0) throw new ApiError(HttpStatus.CONFLICT, APPOINTMENT_MESSAGES.freeCourse);
       const description = `${view.course_name}, ${appointmentWhen(view.starts_at, view.time_zone)}`;
       const orderId = randomUUID();
       const order = em.create(Order, {

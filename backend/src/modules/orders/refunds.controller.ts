@@ -96,6 +96,22 @@ export class RemovalRefundController {
   }
 }
 
+/** Remove student on an appointment (issue 22): the same quote as a session's. */
+@ApiTags('orders')
+@Controller('admin/appointments')
+@Auth()
+export class AppointmentRemovalRefundController {
+  constructor(private readonly refunds: RefundsService) {}
+
+  @Get(':appointment_id/refund-quote')
+  @ApiOperation({ summary: "The student's order and the refund the course's cancellation policy suggests now, for Remove student on an appointment" })
+  @ZodResponse({ status: 200, type: RefundQuoteDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Appointment not found (or cancelled)' })
+  quote(@Ctx() ctx: RequestContext, @Param('appointment_id', UuidParamPipe) id: string) {
+    return this.refunds.appointmentRemovalQuote(ctx, id);
+  }
+}
+
 /** The studio's payment methods on file (spec 001 §6, §7) and adding one. */
 @ApiTags('billing')
 @Controller('admin/payment-methods')

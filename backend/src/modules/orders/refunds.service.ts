@@ -683,7 +683,15 @@ export class RefundsService implements OnModuleInit {
    * course's cancellation policy refunds now (refundableShare), as a suggested amount.
    */
   async removalQuote(ctx: RequestContext, enrollmentId: string) {
-    const context = await this.enrollments.removalContext(ctx, enrollmentId);
+    return this.quoteFor(ctx, await this.enrollments.removalContext(ctx, enrollmentId));
+  }
+
+  /** The same quote for Remove student on an appointment (issue 22): its order, its start, its course's policy. */
+  async appointmentRemovalQuote(ctx: RequestContext, appointmentId: string) {
+    return this.quoteFor(ctx, await this.appointments.removalContext(ctx, appointmentId));
+  }
+
+  private async quoteFor(ctx: RequestContext, context: { orderId: string | null; startsAt: Date; cancelPolicyId: number }) {
     const order = context.orderId ? await this.em.findOne(Order, { id: context.orderId, organization: ctx.organizationId }) : null;
     const policy = POLICIES.find((p) => p.id === context.cancelPolicyId && p.kind === 'cancellation') ?? null;
     const msBeforeStart = context.startsAt.getTime() - Date.now();

@@ -15,7 +15,7 @@ import type { RequestContext } from '../../common/request-context';
 import { AppointmentSlotsService } from './appointment-slots.service';
 import { toAppointmentOut } from './appointment-view.query';
 import { AppointmentsService } from './appointments.service';
-import { calendarQuery, CalendarRow, toCalendarItem } from './calendar.query';
+import { calendarQuery, CalendarRow, calendarScopeQuery, CalendarScopeRow, toCalendarItem } from './calendar.query';
 import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
 
 const MINUTE = 60_000;
@@ -146,13 +146,8 @@ export class AppointmentAdminService {
    */
   async calendar(ctx: RequestContext, query: CalendarQueryInput): Promise<CalendarOut> {
     const em = this.em.fork();
-    const [org] = await em.execute<{ timezone: string; instructor_found: boolean; location_found: boolean }[]>(
-      `select o.timezone,
-              (?::uuid is null or exists (select 1 from instructor i where i.id = ?::uuid and i.organization_id = o.id)) as instructor_found,
-              (?::uuid is null or exists (select 1 from location l where l.id = ?::uuid and l.organization_id = o.id)) as location_found
-         from organization o where o.id = ?`,
-      [query.instructor_id ?? null, query.instructor_id ?? null, query.location_id ?? null, query.location_id ?? null, ctx.organizationId],
-    );
+    const scope = calendarScopeQuery({ organizationId: ctx.organizationId, instructorId: query.instructor_id, locationId: query.location_id });
+    const [org] = await em.execute<CalendarScopeRow[]>(scope.sql, scope.params);
     if (!org) throw notFound('Organization not found');
     if (!org.instructor_found) throw notFound('Instructor not found');
     if (!org.location_found) throw notFound('Location not found');

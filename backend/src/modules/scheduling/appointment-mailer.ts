@@ -1,13 +1,20 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { formatDateTime, zoneAbbreviation } from '@studio/contracts';
 import { createEvent, type EventAttributes } from 'ics';
+import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { MailService } from '../notifications/mail.service';
 import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
 import { AppointmentViewRow } from './appointment-view.query';
 import { AppointmentsService } from './appointments.service';
 
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+export const APPOINTMENT_MAILS_QUEUE = 'scheduling-appointment-mails';
+const CONFIRM_WITHOUT_MEETING_JOB = 'confirm-without-meeting';
+/** How long a confirmation waits for its meeting link before it goes without one (the meeting job failing for good). */
+export const MEETING_WAIT_MS = 10 * 60_000;
 
 /** The appointment's time for a mail: the location's zone, always named (a mail's reader may be anywhere). */
 export const appointmentWhen = (startsAt: Date | string, zone: string) => `${formatDateTime(startsAt, zone)} ${zoneAbbreviation(startsAt, zone)}`;
@@ -36,6 +43,8 @@ export class AppointmentMailer implements OnModuleInit {
     private readonly appointments: AppointmentsService,
     private readonly meetings: AppointmentMeetings,
     private readonly mail: MailService,
+    private readonly orm: MikroORM,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
 
   onModuleInit(): void {
@@ -51,6 +60,12 @@ export class AppointmentMailer implements OnModuleInit {
     this.events.on('appointment.cancelled', 'scheduling.appointment-mails', async (e) => {
       if (e.notify) await this.cancelled(e.organizationId, e.appointmentId);
     });
+    this.queue.process(APPOINTMENT_MAILS_QUEUE, (job) => this.fallbackJob(job.data as { organizationId: string; appointmentId: string }));
+  }
+
+  @CreateRequestContext() // the job's entry: its one MikroORM context
+  private async fallbackJob(data: { organizationId: string; appointmentId: string }): Promise<void> {
+    await this.confirm(data.organizationId, data.appointmentId, { waitForMeeting: false });
   }
 
   private async read(organizationId: string, appointmentId: string) {
@@ -96,8 +111,17 @@ export class AppointmentMailer implements OnModuleInit {
     const found = await this.read(organizationId, appointmentId);
     if (!found || found.row.status !== 'booked') return;
     const { row, studio } = found;
-    // Its link comes with appointment.meeting_ready, which confirms it then.
-    if (options.waitForMeeting && !row.meeting_url && (await this.meetings.expected(organizationId, row.location_online))) return;
+    // Its link comes with appointment.meeting_ready, which confirms it then; should the meeting never
+    // come, the confirmation goes without it after MEETING_WAIT_MS (the same key: one mail either way).
+    if (options.waitForMeeting && !row.meeting_url && (await this.meetings.expected(organizationId, row.location_online))) {
+      await this.queue.add(
+        APPOINTMENT_MAILS_QUEUE,
+        CONFIRM_WITHOUT_MEETING_JOB,
+        { organizationId, appointmentId },
+        { jobId: `appointment-confirmation-fallback-${appointmentId}`, delayMs: MEETING_WAIT_MS, attempts: 5, backoffMs: 30_000 },
+      );
+      return;
+    }
     const party = 1 + Number(row.guest_count);
     await this.mail.enqueue({
       to: row.student_email,

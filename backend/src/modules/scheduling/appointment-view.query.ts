@@ -8,7 +8,7 @@ import type { AppointmentOut } from '@studio/contracts';
  * writes another module's table.
  */
 export const APPOINTMENT_VIEW_SELECT = `
-  select ap.id, ap.activity_id, a.name as course_name, ap.instructor_id,
+  select ap.id, ap.activity_id, a.name as course_name, a.price_cents, ap.instructor_id,
          trim(i.first_name || ' ' || coalesce(i.last_name, '')) as instructor_name,
          ap.location_id, l.name as location_name, l.timezone as time_zone, l.online as location_online,
          l.address as location_address,
@@ -27,6 +27,8 @@ export interface AppointmentViewRow {
   id: string;
   activity_id: string;
   course_name: string;
+  /** The course's price (what a payment link for it charges). */
+  price_cents: number;
   instructor_id: string;
   instructor_name: string;
   location_id: string;

@@ -404,6 +404,25 @@ export class AppointmentsService implements OnApplicationBootstrap {
     });
   }
 
+  /**
+   * What Remove student's refund quote needs of an appointment of the organization that is not
+   * cancelled: its order, its start and the course's cancellation policy. 404 otherwise.
+   */
+  async removalContext(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    appointmentId: string,
+  ): Promise<{ orderId: string | null; startsAt: Date; cancelPolicyId: number }> {
+    if (!UUID.test(appointmentId)) throw notFound(M.notFound);
+    const [row] = await this.orm.em.getConnection().execute<{ order_id: string | null; starts_at: Date; cancel_policy_id: number }[]>(
+      `select ap.order_id, ap.starts_at, a.cancel_policy_id
+         from appointment ap join activity a on a.id = ap.activity_id
+        where ap.id = ? and ap.organization_id = ? and ap.status <> 'cancelled'`,
+      [appointmentId, ctx.organizationId],
+    );
+    if (!row) throw notFound(M.notFound);
+    return { orderId: row.order_id, startsAt: new Date(row.starts_at), cancelPolicyId: Number(row.cancel_policy_id) };
+  }
+
   /** Appointments as the admin sees them (APPOINTMENT_VIEW_SELECT), by a where clause on `ap`. */
   async views(em: EntityManager, where: string, params: unknown[], tail = ''): Promise<AppointmentViewRow[]> {
     return em.execute<AppointmentViewRow[]>(`${APPOINTMENT_VIEW_SELECT} where ${where} ${tail}`, params);

@@ -73,6 +73,30 @@ export function calendarQuery(input: {
   };
 }
 
+/**
+ * The calendar's scope, in one statement of this file: the organization's zone (the default zone the
+ * page shows), and whether the instructor and location filters are the organization's (read-only,
+ * from the organizations and catalog modules' tables). Parameters: instructorId twice, locationId
+ * twice (null when unset), organizationId.
+ */
+export function calendarScopeQuery(input: { organizationId: string; instructorId?: string; locationId?: string }): { sql: string; params: unknown[] } {
+  const instructor = input.instructorId ?? null;
+  const location = input.locationId ?? null;
+  return {
+    sql: `select o.timezone,
+                 (?::uuid is null or exists (select 1 from instructor i where i.id = ?::uuid and i.organization_id = o.id)) as instructor_found,
+                 (?::uuid is null or exists (select 1 from location l where l.id = ?::uuid and l.organization_id = o.id)) as location_found
+            from organization o where o.id = ?`,
+    params: [instructor, instructor, location, location, input.organizationId],
+  };
+}
+
+export interface CalendarScopeRow {
+  timezone: string;
+  instructor_found: boolean;
+  location_found: boolean;
+}
+
 export interface CalendarRow {
   kind: 'session' | 'appointment';
   id: string;

@@ -32,10 +32,12 @@ export async function failureLabels(
          when 'event' then ev.name
          when 'enrollment' then nullif(trim(es.first_name || ' ' || es.last_name), '') || ', ' || eev.name
          when 'order' then 'Order #' || o.order_number
+         when 'appointment' then nullif(trim(aps.first_name || ' ' || aps.last_name), '') || ', ' || apa.name
        end as name,
-       case w.local_type when 'event' then ev.starts_at when 'enrollment' then eev.starts_at end as starts_at,
+       case w.local_type when 'event' then ev.starts_at when 'enrollment' then eev.starts_at when 'appointment' then ap.starts_at end as starts_at,
        case w.local_type when 'event' then coalesce(evl.timezone, org.timezone)
-                         when 'enrollment' then coalesce(eevl.timezone, org.timezone) end as zone
+                         when 'enrollment' then coalesce(eevl.timezone, org.timezone)
+                         when 'appointment' then coalesce(apl.timezone, org.timezone) end as zone
      from wanted w
      join organization org on org.id = ?
      left join student s on w.local_type = 'student' and s.id = w.local_id and s.organization_id = org.id
@@ -46,7 +48,11 @@ export async function failureLabels(
      left join student es on es.id = en.student_id
      left join event eev on eev.id = en.event_id
      left join location eevl on eevl.id = eev.location_id
-     left join customer_order o on w.local_type = 'order' and o.id = w.local_id and o.organization_id = org.id`,
+     left join customer_order o on w.local_type = 'order' and o.id = w.local_id and o.organization_id = org.id
+     left join appointment ap on w.local_type = 'appointment' and ap.id = w.local_id and ap.organization_id = org.id
+     left join student aps on aps.id = ap.student_id
+     left join activity apa on apa.id = ap.activity_id
+     left join location apl on apl.id = ap.location_id`,
       [JSON.stringify(records.map(({ local_type, local_id }) => ({ local_type, local_id }))), organizationId],
     );
   const labels = new Map<string, string>();

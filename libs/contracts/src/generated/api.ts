@@ -964,6 +964,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/appointments/{appointment_id}/refund-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The student's order and the refund the course's cancellation policy suggests now, for Remove student on an appointment */
+        get: operations["AppointmentRemovalRefundController_quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/payment-methods": {
         parameters: {
             query?: never;
@@ -7674,6 +7691,54 @@ export interface operations {
                 };
             };
             /** @description Enrollment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AppointmentRemovalRefundController_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundQuoteDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Appointment not found (or cancelled) */
             404: {
                 headers: {
                     [name: string]: unknown;
