@@ -40,7 +40,6 @@ export * from './orders/activity';
 export * from './orders/payment-link';
 export * from './orders/subscription';
 export * from './orders/refund.schema';
-export * from './orders/removal-quote';
 export * from './waivers/waiver.schema';
 export * from './sync/sync.schema';
 export * from './sync/sync-jobs.schema';

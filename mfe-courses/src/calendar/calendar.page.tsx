@@ -267,12 +267,7 @@ export function CalendarPage() {
         {dialog?.kind === 'cancel' && RemoveStudent ? (
           <RemoveStudent
             data={{
-              appointment: {
-                id: dialog.appointment.id,
-                activity_id: dialog.appointment.activity_id,
-                starts_at: dialog.appointment.starts_at,
-                order_id: dialog.appointment.order?.id ?? null,
-              },
+              appointment: { id: dialog.appointment.id },
               student_name: `${dialog.appointment.student.first_name} ${dialog.appointment.student.last_name}`,
               onDone: () => changed(true),
             }}

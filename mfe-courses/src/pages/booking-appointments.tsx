@@ -203,12 +203,7 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
         {dialog?.kind === 'remove' && RemoveStudent ? (
           <RemoveStudent
             data={{
-              appointment: {
-                id: dialog.row.id,
-                activity_id: dialog.row.activity_id,
-                starts_at: dialog.row.starts_at,
-                order_id: dialog.row.order?.id ?? null,
-              },
+              appointment: { id: dialog.row.id },
               student_name: studentName(dialog.row),
               onDone: changed,
             }}

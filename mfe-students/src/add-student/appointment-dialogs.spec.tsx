@@ -140,45 +140,44 @@ describe('Move appointment', () => {
   });
 });
 
-type OrderDetail = OkBodyOf<'/api/admin/order/{order_id}', 'get'>;
-/** Paid $45.00 through a payment link, nothing refunded. */
-const ORDER: OrderDetail = {
-  order_id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc',
-  order_number: 12,
-  status: 'paid',
-  source: 'workbench',
-  description: 'Portrait session',
-  total: 4500,
-  refunded_amount: 0,
-  stripe_payment_intent_id: 'pi_1',
-  paymentIntent: null,
-  created_at: '2026-11-20T12:00:00Z',
-  discount_code: null,
-  points_redeemed: 0,
-  Subscription: [],
-  submissions: [],
-  Student: { student_id: 's1', first_name: 'Ada', last_name: 'Lovelace', email: 'a@x.io', phone: null },
-  lines: [],
-  activity: [],
-  refunds: [],
+type Quote = OkBodyOf<'/api/admin/appointments/{appointment_id}/refund-quote', 'get'>;
+/** Paid $45.00 through a payment link, nothing refunded; the Firm policy refunds half 18 days before. */
+const QUOTE: Quote = {
+  order: {
+    order_id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc',
+    order_number: 12,
+    status: 'paid',
+    total: 4500,
+    refunded_amount: 0,
+  },
+  refundable: 4500,
+  suggested_amount: 2250,
+  share: 0.5,
+  policy: {
+    id: 3,
+    name: 'Firm',
+    rule: 'Full refund up to 30 days before, 50% up to 5 days before, none after',
+  },
+  starts_at: TEN,
+  has_payment_method: true,
+  refusal: null,
 };
+const NO_ORDER: Quote = { ...QUOTE, order: null, refundable: 0, suggested_amount: 0, share: 0 };
 
 describe('Remove student on an appointment', () => {
-  function renderRemove(orderId: string | null, remove: () => MockAnswer = noContent) {
+  function renderRemove(quote: Quote, remove: () => MockAnswer = noContent) {
     const calls = mockFetch({
-      [COURSE_PATH]: COURSE_ANSWER,
-      [`GET /api/admin/order/${ORDER.order_id}`]: okBody<'/api/admin/order/{order_id}', 'get'>(ORDER),
-      'GET /api/admin/payment-methods': okBody<'/api/admin/payment-methods', 'get'>({
-        provider: 'demo',
-        payment_methods: [{ id: 'pm1', brand: 'visa', last4: '4242', exp_month: 1, exp_year: 2030 }],
-      }),
+      [`GET /api/admin/appointments/${ID}/refund-quote`]: okBody<
+        '/api/admin/appointments/{appointment_id}/refund-quote',
+        'get'
+      >(quote),
       [`DELETE /api/admin/appointments/${ID}`]: remove,
     });
     const onDone = jest.fn();
     renderWithProviders(
       <RemoveStudentDialog
         data={{
-          appointment: { id: ID, activity_id: COURSE, starts_at: TEN, order_id: orderId },
+          appointment: { id: ID },
           student_name: 'Ada Lovelace',
           onDone,
         }}
@@ -188,8 +187,8 @@ describe('Remove student on an appointment', () => {
     return { calls, onDone };
   }
 
-  it("offers the order's refund the course's Firm policy suggests 18 days before, and cancels with it", async () => {
-    const { calls, onDone } = renderRemove(ORDER.order_id);
+  it("offers the refund the server's quote suggests (the course's Firm policy 18 days before), and cancels with it", async () => {
+    const { calls, onDone } = renderRemove(QUOTE);
     expect(screen.getByText(/Remove Ada Lovelace from this appointment\?/)).toBeInTheDocument();
     expect(
       await screen.findByRole('checkbox', {
@@ -211,11 +210,10 @@ describe('Remove student on an appointment', () => {
 
   it('cancels an appointment with no order without a refund; a failure keeps the dialog open', async () => {
     let status = 500;
-    const { calls, onDone } = renderRemove(null, () =>
+    const { calls, onDone } = renderRemove(NO_ORDER, () =>
       status === 500 ? errorBody(500, 'Internal server error') : noContent(),
     );
     expect(await screen.findByText('No order to refund for this student.')).toBeInTheDocument();
-    expect(calls.some((c) => c.url.startsWith('/api/admin/order/'))).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.removeFailed)).toBeInTheDocument();
     expect(onDone).not.toHaveBeenCalled();

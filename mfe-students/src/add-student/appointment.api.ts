@@ -1,12 +1,10 @@
-import {
-  removalQuote,
-  type AppointmentCancelPayload,
-  type AppointmentCreatePayload,
-  type AppointmentMovePayload,
-  type AppointmentOut,
-  type RemovalQuote,
+import type {
+  AppointmentCancelPayload,
+  AppointmentCreatePayload,
+  AppointmentMovePayload,
+  AppointmentOut,
 } from '@studio/contracts';
-import { $api, answer, api, queryOptions, useMutation, useQueryClient, type QueryClient } from '@studio/ui';
+import { $api, answer, api, useMutation, useQueryClient, type QueryClient } from '@studio/ui';
 
 /*
  * The admin's appointment calls (issue 22, libs/contracts appointment.schema.ts) as the students
@@ -64,42 +62,6 @@ export function useCancelAppointment(id: string) {
   });
 }
 
-/**
- * What Remove student on an appointment offers to refund: the appointment's order, the course's
- * cancellation policy at this moment and whether the studio has a payment method on file, read
- * and put together by the contracts' one reading of them (as the session removal's quote is).
- */
-export const appointmentRemovalQuoteQuery = (appointment: {
-  id: string;
-  activity_id: string;
-  starts_at: string;
-  order_id: string | null;
-}) =>
-  queryOptions({
-    queryKey: ['appointment-removal-quote', appointment.id],
-    queryFn: async ({ signal }): Promise<RemovalQuote> => {
-      const course = answer(
-        api.GET('/api/admin/activities/{activity_id}', {
-          params: { path: { activity_id: appointment.activity_id } },
-          signal,
-        }),
-      );
-      const order = appointment.order_id
-        ? answer(
-            api.GET('/api/admin/order/{order_id}', {
-              params: { path: { order_id: appointment.order_id } },
-              signal,
-            }),
-          )
-        : Promise.resolve(null);
-      const methods = answer(api.GET('/api/admin/payment-methods', { signal }));
-      const [c, o, m] = await Promise.all([course, order, methods]);
-      return removalQuote({
-        order: o,
-        cancelPolicyId: c.cancel_policy_id,
-        startsAt: new Date(appointment.starts_at),
-        hasPaymentMethod: m.payment_methods.length > 0,
-      });
-    },
-    staleTime: 0,
-  });
+/** What Remove student on an appointment offers to refund: the server's quote, as for a session. */
+export const appointmentRefundQuoteQuery = (id: string) =>
+  $api.queryOptions('get', `${APPOINTMENT}/refund-quote`, { params: { path: { appointment_id: id } } });

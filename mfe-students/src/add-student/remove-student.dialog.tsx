@@ -24,15 +24,11 @@ import {
   type GuardedQuery,
 } from '@studio/ui';
 import { refundQuoteQuery, removeEnrollment, type RefundQuote } from './add-student.api';
-import { appointmentRemovalQuoteQuery, cancelAppointment, refreshAppointments } from './appointment.api';
+import { appointmentRefundQuoteQuery, cancelAppointment, refreshAppointments } from './appointment.api';
 
 /** The appointment whose student is removed (issue 22): the appointment is cancelled, its time freed. */
 export interface RemovedAppointment {
   id: string;
-  activity_id: string;
-  starts_at: string;
-  /** The order that paid for it, if any (its refund is offered). */
-  order_id: string | null;
 }
 
 export interface RemoveStudentData {
@@ -122,12 +118,10 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const appointment = data.appointment;
-  // A session's quote is the server's; an appointment's is read from its order, policy and payment methods.
+  // The server's quote: of the session's enrollment, or of the appointment.
   const enrollmentQuote = useQuery({ ...refundQuoteQuery(data.enrollment_id ?? ''), enabled: !appointment });
   const appointmentQuote = useQuery({
-    ...appointmentRemovalQuoteQuery(
-      appointment ?? { id: '', activity_id: '', starts_at: '', order_id: null },
-    ),
+    ...appointmentRefundQuoteQuery(appointment?.id ?? ''),
     enabled: Boolean(appointment),
   });
   const quote: GuardedQuery<RefundQuote> & { isPending: boolean } = appointment
