@@ -188,7 +188,7 @@ export function CalendarPage() {
                     borderRadius: 6,
                     padding: 8,
                     minHeight: 120,
-                    background: day === today ? '#fffbe6' : undefined,
+                    background: day === today ? '#fffbe6' : '#fff',
                   }}
                 >
                   <Typography.Text strong>{formatWallDate(day)}</Typography.Text>
@@ -205,9 +205,12 @@ export function CalendarPage() {
                           aria-label={label}
                           onClick={() => open(item)}
                           style={{
+                            // The button's own border off; the kind's left border says what it is.
+                            borderTop: 'none',
+                            borderRight: 'none',
+                            borderBottom: 'none',
                             ...KIND_STYLE[item.kind],
                             textAlign: 'left',
-                            border: 'none',
                             borderRadius: 4,
                             padding: '4px 6px',
                             cursor: 'pointer',
