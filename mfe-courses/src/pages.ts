@@ -16,6 +16,14 @@ export const pages: PageRegistry = {
       'CourseDetailPage',
     ),
   },
+  '/admin/calendar': {
+    label: 'Calendar',
+    menu: 15,
+    component: lazyPage(
+      () => import(/* webpackChunkName: "page-calendar" */ './calendar/calendar.page'),
+      'CalendarPage',
+    ),
+  },
   '/admin/settings/locations': {
     label: 'Locations',
     menu: 90,

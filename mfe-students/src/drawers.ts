@@ -23,4 +23,11 @@ export const drawers: DrawerRegistry = {
       }),
     ),
   ),
+  [STUDENT_DIALOGS.moveAppointment]: lazy(() =>
+    import(/* webpackChunkName: "drawer-move_appointment" */ './add-student/move-appointment.dialog').then(
+      (m) => ({
+        default: m.MoveAppointmentDialog,
+      }),
+    ),
+  ),
 };

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatDuration } from '@studio/contracts';
 import { Card, Descriptions, Typography, type CourseDetail } from '@studio/ui';
 
@@ -18,11 +19,21 @@ type AppointmentSettings = Pick<
 
 /**
  * How an appointment course is booked (spec 000 §2, §9): the student picks a time, from the course's
- * scheduling settings. It has no dated sessions; booking itself comes with the booking issue.
+ * scheduling settings. It has no dated sessions; its appointments are listed under the settings.
  */
-export function AppointmentBooking({ course }: { course: AppointmentSettings }) {
+export function AppointmentBooking({
+  course,
+  extra,
+  children,
+}: {
+  course: AppointmentSettings;
+  /** The card's actions (Add student). */
+  extra?: ReactNode;
+  /** Under the settings: the course's upcoming appointments. */
+  children?: ReactNode;
+}) {
   return (
-    <Card title="Booking" role="region" aria-label="Booking">
+    <Card title="Booking" role="region" aria-label="Booking" extra={extra}>
       <Typography.Paragraph>
         Students book this course by picking a time that suits them. It has no dated sessions to schedule.
       </Typography.Paragraph>
@@ -46,6 +57,7 @@ export function AppointmentBooking({ course }: { course: AppointmentSettings }) 
           },
         ]}
       />
+      {children}
     </Card>
   );
 }

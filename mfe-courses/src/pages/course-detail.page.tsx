@@ -17,7 +17,7 @@ import {
   useParams,
   usePublicHost,
 } from '@studio/ui';
-import { AppointmentBooking } from './appointment-booking';
+import { BookingAppointments } from './booking-appointments';
 import { coursePrice } from './course-price';
 import { ListedBadge } from './listed-badge';
 import { SessionList } from './session-list';
@@ -100,7 +100,7 @@ export function CourseDetailPage() {
           </Flex>
         </Flex>
         {appointment ? (
-          <AppointmentBooking course={course} />
+          <BookingAppointments course={course} />
         ) : (
           <Card
             title="Sessions"

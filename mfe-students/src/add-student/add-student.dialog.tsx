@@ -19,11 +19,17 @@ import {
   type DrawerProps,
 } from '@studio/ui';
 import { enrollStudent, sendPaymentLink } from './add-student.api';
+import { AppointmentAddStudentDialog, type AppointmentCourse } from './appointment-add-student.dialog';
 import { StudentPicker } from './student-picker';
 
 export interface AddStudentData {
   event_id?: string;
   appointment_id?: string;
+  /**
+   * An appointment course (issue 22): the dialog also picks a free time and guests, holds that time
+   * for the student, then enrolls or sends the payment link with the held appointment.
+   */
+  appointment?: AppointmentCourse;
   /** Runs after the student is added or the link sent (the caller reloads its grid and seats). */
   onDone?: () => void;
 }
@@ -32,9 +38,21 @@ type Method = AddStudentFormOutput['method'];
 
 /**
  * Add student (spec 000 §2, §5, §8): pick a student, then enroll directly or send a payment link
- * (the seat is held until the link is paid or expires).
+ * (the seat is held until the link is paid or expires). On an appointment course, a time too.
  */
-export function AddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
+export function AddStudentDialog(props: DrawerProps<AddStudentData>) {
+  return props.data.appointment ? (
+    <AppointmentAddStudentDialog
+      data={{ ...props.data, appointment: props.data.appointment }}
+      close={props.close}
+    />
+  ) : (
+    <SessionAddStudentDialog {...props} />
+  );
+}
+
+/** Add student on a session (or an appointment already held: `appointment_id`). */
+function SessionAddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
   const { message } = App.useApp();
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<Method | null>(null);

@@ -19,12 +19,22 @@ import {
   Typography,
   isApiError,
   useQuery,
+  useQueryClient,
   type DrawerProps,
+  type GuardedQuery,
 } from '@studio/ui';
 import { refundQuoteQuery, removeEnrollment, type RefundQuote } from './add-student.api';
+import { appointmentRefundQuoteQuery, cancelAppointment, refreshAppointments } from './appointment.api';
+
+/** The appointment whose student is removed (issue 22): the appointment is cancelled, its time freed. */
+export interface RemovedAppointment {
+  id: string;
+}
 
 export interface RemoveStudentData {
-  enrollment_id: string;
+  /** A session's enrollment; or else `appointment`. */
+  enrollment_id?: string;
+  appointment?: RemovedAppointment;
   student_name?: string;
   onDone?: () => void;
 }
@@ -105,8 +115,18 @@ function RefundForm({ quote, on, setOn, amount, setAmount, reason, setReason, er
  */
 export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentData>) {
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const quote = useQuery(refundQuoteQuery(data.enrollment_id));
+  const appointment = data.appointment;
+  // The server's quote: of the session's enrollment, or of the appointment.
+  const enrollmentQuote = useQuery({ ...refundQuoteQuery(data.enrollment_id ?? ''), enabled: !appointment });
+  const appointmentQuote = useQuery({
+    ...appointmentRefundQuoteQuery(appointment?.id ?? ''),
+    enabled: Boolean(appointment),
+  });
+  const quote: GuardedQuery<RefundQuote> & { isPending: boolean } = appointment
+    ? appointmentQuote
+    : enrollmentQuote;
   const [touched, setTouched] = useState(false);
   const [on, setOn] = useState<boolean | null>(null);
   const [amount, setAmount] = useState<string | null>(null);
@@ -134,7 +154,10 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
     }
     setBusy(true);
     try {
-      await removeEnrollment(data.enrollment_id, refund);
+      if (appointment) {
+        await cancelAppointment(appointment.id, refund ? { refund } : {});
+        void refreshAppointments(queryClient);
+      } else await removeEnrollment(data.enrollment_id ?? '', refund);
       message.success(SCHEDULING_MESSAGES.studentRemoved);
       data.onDone?.();
       close();
@@ -168,8 +191,9 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
       destroyOnHidden
     >
       <Typography.Paragraph>
-        Remove {data.student_name || 'this student'} from this session? The seat is freed; the order stays in
-        the history.
+        {appointment
+          ? `Remove ${data.student_name || 'this student'} from this appointment? It is cancelled and its time freed; the student is mailed and the order stays in the history.`
+          : `Remove ${data.student_name || 'this student'} from this session? The seat is freed; the order stays in the history.`}
       </Typography.Paragraph>
       <QueryGuard
         query={quote}

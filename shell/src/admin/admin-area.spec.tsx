@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Providers } from '@studio/ui/testing';
-import { lazyPage, type PageRegistry } from '@studio/ui';
+import { lazyPage, useRemoteEntry, type DrawerRegistry, type PageRegistry } from '@studio/ui';
 import { parseMfeManifest, type MfeManifest } from '@studio/contracts';
 import { AdminArea } from './admin-area';
-import { loadPageRegistry, readManifest } from '../federation/remotes';
+import { AdminLayout } from './admin-layout';
+import { loadDrawerRegistry, loadPageRegistry, readManifest } from '../federation/remotes';
 
 jest.mock('../federation/remotes', () => ({
   readManifest: jest.fn(),
@@ -16,6 +17,7 @@ jest.mock('../federation/remotes', () => ({
 }));
 const manifestRead = readManifest as jest.MockedFunction<typeof readManifest>;
 const pagesLoad = loadPageRegistry as jest.MockedFunction<typeof loadPageRegistry>;
+const drawersLoad = loadDrawerRegistry as jest.MockedFunction<typeof loadDrawerRegistry>;
 
 /** Which remote brings which page is said only here, by the manifest: nothing in the shell knows it. */
 const MANIFEST: MfeManifest = parseMfeManifest({
@@ -194,6 +196,30 @@ describe('the admin routes and menu come from the manifest (issue 20)', () => {
     // Reached again: Retry reads the manifest afresh and the page opens.
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { name: 'Courses list' })).toBeInTheDocument();
+  });
+});
+
+describe('the admin layout', () => {
+  it("lets a page show another remote's dialog (the Booking card's Add student is mfe-students')", async () => {
+    function CourseWithDialog() {
+      const Dialog = useRemoteEntry('students', 'add_student');
+      return Dialog ? <Dialog data={{}} close={() => undefined} /> : <p>dialog not loaded</p>;
+    }
+    const dialogs: DrawerRegistry = { add_student: () => <p role="note">Add student dialog</p> };
+    drawersLoad.mockReset().mockResolvedValue(dialogs);
+    render(
+      <MemoryRouter initialEntries={['/admin/courses/c1']}>
+        <Providers>
+          <Routes>
+            <Route element={<AdminLayout menu={[]} />}>
+              <Route path="/admin/courses/:id" element={<CourseWithDialog />} />
+            </Route>
+          </Routes>
+        </Providers>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('note')).toHaveTextContent('Add student dialog');
+    expect(drawersLoad).toHaveBeenCalledWith('students');
   });
 });
 

@@ -6,11 +6,13 @@ import {
   Flex,
   Layout,
   Menu,
+  RemoteRegistryContext,
   Typography,
   useDrawer,
   useSession,
   type MenuProps,
 } from '@studio/ui';
+import { loadDrawerRegistry } from '../federation/remotes';
 import { DrawerHost } from '../hosts/drawer-host';
 import { DrawerViewHost } from '../hosts/drawer-view-host';
 import { GalleryHost } from '../hosts/gallery-host';
@@ -140,7 +142,11 @@ export function AdminLayout({ menu }: { menu: MenuEntry[] }) {
           </Flex>
         </Layout.Header>
         <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
-          <Outlet />
+          {/* Pages too may show dialogs another remote registers (the Booking card's and the calendar's
+              appointment dialogs are mfe-students'), as drawers do. */}
+          <RemoteRegistryContext.Provider value={loadDrawerRegistry}>
+            <Outlet />
+          </RemoteRegistryContext.Provider>
         </Layout.Content>
       </Layout>
     </Layout>

@@ -16,7 +16,12 @@ export const STUDENT_SEARCH_LIMIT = 20;
  * Dialogs mfe-students registers beside its drawers under names that are not drawer types, so the
  * drawer host never opens them as drawers and other remotes can load them.
  */
-export const STUDENT_DIALOGS = { addStudent: 'add_student', removeStudent: 'remove_student' } as const;
+export const STUDENT_DIALOGS = {
+  addStudent: 'add_student',
+  removeStudent: 'remove_student',
+  /** Move an appointment to another free time of its course (issue 22). */
+  moveAppointment: 'move_appointment',
+} as const;
 
 /** Colour choices offered when creating a tag (the API takes any #rrggbb). */
 export const TAG_COLOR_CHOICES = [
