@@ -42,8 +42,12 @@ before(async () => {
   const { activities } = await http.get('/api/admin/activities');
   const seeded = await http.get(`/api/admin/activities/${activities[0].activity_id}`);
   const days = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+  // Closed today (in the studio's zone): the first free time is then tomorrow at 8:00, never one
+  // that the clock passes while the test books it.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: seeded.Location.timezone.timeZoneId }).format(new Date());
   await http.put(`/api/admin/instructor/${seeded.instructor_id}/availability`, {
     weekly: Object.fromEntries(days.map((d) => [d, [{ start: '08:00', end: '20:00' }]])),
+    overrides: [{ date: today, ranges: [] }],
   });
   const created = await http.post('/api/admin/activities', {
     name: COURSE_NAME,

@@ -1,26 +1,15 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  PAYMENT_LINK_MESSAGES,
   SCHEDULING_MESSAGES,
   addStudentFormSchema,
   type AddStudentFormInput,
   type AddStudentFormOutput,
 } from '@studio/contracts';
-import {
-  Alert,
-  App,
-  Button,
-  Form,
-  FormField,
-  Modal,
-  isApiError,
-  zodResolver,
-  type DrawerProps,
-} from '@studio/ui';
+import { App, isApiError, zodResolver, type DrawerProps } from '@studio/ui';
 import { enrollStudent, sendPaymentLink } from './add-student.api';
 import { AppointmentAddStudentDialog, type AppointmentCourse } from './appointment-add-student.dialog';
-import { StudentPicker } from './student-picker';
+import { AddStudentModal, StudentField } from './add-student-modal';
 
 export interface AddStudentData {
   event_id?: string;
@@ -93,46 +82,8 @@ function SessionAddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
   };
 
   return (
-    <Modal
-      open
-      title="Add student"
-      onCancel={close}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={close}>
-          Cancel
-        </Button>,
-        <Button
-          key="invoice"
-          loading={busy === 'invoice'}
-          disabled={busy === 'enroll'}
-          onClick={() => run('invoice')}
-        >
-          {PAYMENT_LINK_MESSAGES.sendLink}
-        </Button>,
-        <Button
-          key="enroll"
-          type="primary"
-          loading={busy === 'enroll'}
-          disabled={busy === 'invoice'}
-          onClick={() => run('enroll')}
-        >
-          {PAYMENT_LINK_MESSAGES.enrollDirectly}
-        </Button>,
-      ]}
-    >
-      <Form layout="vertical" component={false}>
-        {failure ? <Alert type="error" showIcon title={failure} style={{ marginBottom: 12 }} /> : null}
-        <FormField control={control} name="student_id" label="Student" required>
-          {(field, state) => (
-            <StudentPicker
-              value={field.value}
-              onChange={(id) => field.onChange(id ?? '')}
-              status={state.error ? 'error' : undefined}
-            />
-          )}
-        </FormField>
-      </Form>
-    </Modal>
+    <AddStudentModal busy={busy} failure={failure} onRun={run} onClose={close}>
+      <StudentField control={control} />
+    </AddStudentModal>
   );
 }

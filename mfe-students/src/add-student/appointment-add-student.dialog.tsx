@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   MAX_APPOINTMENT_GUESTS,
-  PAYMENT_LINK_MESSAGES,
   SCHEDULING_MESSAGES,
   appointmentAddStudentFormSchema,
   type AppointmentAddStudentFormInput,
@@ -10,12 +9,8 @@ import {
   type AppointmentOut,
 } from '@studio/contracts';
 import {
-  Alert,
   App,
-  Button,
-  Form,
   FormField,
-  Modal,
   NumberInput,
   isApiError,
   useQueryClient,
@@ -25,7 +20,7 @@ import {
 import { enrollStudent, sendPaymentLink } from './add-student.api';
 import { cancelAppointment, holdAppointment, refreshAppointments } from './appointment.api';
 import { SlotPicker } from './slot-picker';
-import { StudentPicker } from './student-picker';
+import { AddStudentModal, StudentField } from './add-student-modal';
 
 /** What Add student needs of an appointment course. */
 export interface AppointmentCourse {
@@ -120,75 +115,37 @@ export function AppointmentAddStudentDialog({ data, close }: DrawerProps<Appoint
   };
 
   return (
-    <Modal
-      open
-      title="Add student"
-      onCancel={close}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={close}>
-          Cancel
-        </Button>,
-        <Button
-          key="invoice"
-          loading={busy === 'invoice'}
-          disabled={busy === 'enroll'}
-          onClick={() => run('invoice')}
-        >
-          {PAYMENT_LINK_MESSAGES.sendLink}
-        </Button>,
-        <Button
-          key="enroll"
-          type="primary"
-          loading={busy === 'enroll'}
-          disabled={busy === 'invoice'}
-          onClick={() => run('enroll')}
-        >
-          {PAYMENT_LINK_MESSAGES.enrollDirectly}
-        </Button>,
-      ]}
-    >
-      <Form layout="vertical" component={false}>
-        {failure ? <Alert type="error" showIcon title={failure} style={{ marginBottom: 12 }} /> : null}
-        <FormField control={control} name="student_id" label="Student" required>
-          {(field, state) => (
-            <StudentPicker
-              value={field.value}
-              onChange={(id) => field.onChange(id ?? '')}
-              status={state.error ? 'error' : undefined}
-            />
-          )}
-        </FormField>
-        <FormField control={control} name="starts_at" label="Day and time" required>
-          {(field, state) => (
-            <SlotPicker
-              id="starts_at"
-              activityId={course.activity_id}
-              zone={course.zone}
-              windowDays={course.window_days}
-              value={field.value}
-              onChange={field.onChange}
-              status={state.error ? 'error' : undefined}
-            />
-          )}
-        </FormField>
-        <FormField
-          control={control}
-          name="guest_count"
-          label="Guests"
-          extra={`Besides the student, at most ${MAX_APPOINTMENT_GUESTS}.`}
-        >
-          {(field, state) => (
-            <NumberInput
-              id="guest_count"
-              value={field.value}
-              onChange={(v) => field.onChange(v as number)}
-              onBlur={field.onBlur}
-              status={state.error ? 'error' : undefined}
-            />
-          )}
-        </FormField>
-      </Form>
-    </Modal>
+    <AddStudentModal busy={busy} failure={failure} onRun={run} onClose={close}>
+      <StudentField control={control} />
+      <FormField control={control} name="starts_at" label="Day and time" required>
+        {(field, state) => (
+          <SlotPicker
+            id="starts_at"
+            activityId={course.activity_id}
+            zone={course.zone}
+            windowDays={course.window_days}
+            value={field.value}
+            onChange={field.onChange}
+            status={state.error ? 'error' : undefined}
+          />
+        )}
+      </FormField>
+      <FormField
+        control={control}
+        name="guest_count"
+        label="Guests"
+        extra={`Besides the student, at most ${MAX_APPOINTMENT_GUESTS}.`}
+      >
+        {(field, state) => (
+          <NumberInput
+            id="guest_count"
+            value={field.value}
+            onChange={(v) => field.onChange(v as number)}
+            onBlur={field.onBlur}
+            status={state.error ? 'error' : undefined}
+          />
+        )}
+      </FormField>
+    </AddStudentModal>
   );
 }

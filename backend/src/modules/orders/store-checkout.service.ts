@@ -61,6 +61,19 @@ import {
 import { ProductsService } from '../products/products.service';
 import { SubscriptionsService } from './subscriptions.service';
 
+/** What a booking's checkout knows before its transaction (a session's seats or an appointment's time). */
+interface StoreBooking {
+  orderId: string;
+  token: string;
+  expiresAt: Date;
+  partySize: number;
+  /** The checkout form's answers, as checkAnswers gives them. */
+  answers: ReturnType<StoreCheckoutService['checkAnswers']>;
+}
+
+/** A party's price, as price() gives it. */
+type Priced = Awaited<ReturnType<StoreCheckoutService['price']>>;
+
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const invalidCode = (message: string) =>
   new ApiError(HttpStatus.BAD_REQUEST, message, { discount_code: message });
@@ -172,97 +185,17 @@ export class StoreCheckoutService implements OnModuleInit {
         full: seatsRefusal,
       });
       const priced = await this.price(organization, session, input, session.free ? 0 : held.priceCents);
-      const order = em.create(Order, {
-        id: orderId,
-        organization: em.getReference(Organization, organization.id),
-        orderNumber: await this.orders.nextOrderNumber(em, organization.id),
-        student,
-        status: 'pending',
-        source: WORKBENCH_SOURCE,
-        totalCents: priced.total,
-        eventId: session.event_id,
-        description: held.eventName,
-        linkExpiresAt: priced.total > 0 ? expiresAt : null,
-        accessTokenHash: tokenHash(token),
-        discountCodeId: priced.codeId,
-      });
-      em.create(OrderLine, {
-        order,
+      const booking = { orderId, token, expiresAt, partySize: input.party_size, answers };
+      const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'seat',
         eventId: session.event_id,
         description: held.eventName,
-        unitPriceCents: priced.line.unit_price_cents,
-        quantity: input.party_size,
-        discountCents: priced.discount,
       });
-      // The form's answers, with each field's label as it is now (per order: one set; per ticket: one each).
-      for (const set of answers)
-        em.create(OrderFormSubmission, {
-          organization: order.organization,
-          order,
-          ticket: set.ticket,
-          answers: set.answers,
-          createdAt: new Date(),
-        });
-      await em.flush();
-      // The points spent, under the student's ledger lock: a balance spent meanwhile is 409 and the
-      // whole checkout rolls back.
-      if (pointsStudentId && priced.pointsRedeemed > 0)
-        await this.ledger.redeemForOrder(em, organization.id, student.id, orderId, priced.pointsRedeemed);
-      if (priced.total > 0) {
-        // Its expiry job settles the order at the hold's end, whatever happens next.
-        await this.orderEvents.publish(em, {
-          type: 'payment_link.created',
-          organizationId: organization.id,
-          orderId,
-          expiresAt: expiresAt.toISOString(),
-        });
-      } else {
-        // Nothing due: the party is booked now, and announced as paid (points, confirmation mail).
-        await this.seats.convertHold(ctx, em, orderId);
-        order.status = 'paid';
-        await em.flush();
-        await this.orderEvents.publish(em, {
-          type: 'order.paid',
-          organizationId: organization.id,
-          orderId,
-          studentId: student.id,
-          loyaltyPoints: 0,
-        });
-        await this.orderEvents.publish(em, { type: 'store_order.paid', organizationId: organization.id, orderId });
-      }
+      await this.settleInCheckout(em, organization, student.id, order, priced, booking, pointsStudentId);
       return { order, total: priced.total };
     });
 
-    const pages = this.organizations.appStoreUrl(organization);
-    const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${token}`;
-    if (total === 0 || !paying) {
-      return this.result(order, null, confirmationUrl, null);
-    }
-    return this.startPayment(
-      order,
-      {
-        organizationId: organization.id,
-        orderId: order.id,
-        lines: [
-          {
-            name: `${order.description} × ${input.party_size}`.slice(0, 250),
-            unitAmountCents: total,
-            quantity: 1,
-          },
-        ],
-        customerEmail: input.email,
-        successUrl: confirmationUrl,
-        cancelUrl: `${pages}/activity/${session.activity_id}`,
-        expiresAt,
-      },
-      async (em, failed) => {
-        await this.seats.releaseHold(ctx, em, order.id);
-        // The points it redeemed are given back (the loyalty module, from the outbox).
-        if (failed)
-          await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
-      },
-    );
+    return this.payForBooking(organization, order, total, { token, expiresAt, partySize: input.party_size, email: input.email, activityId: session.activity_id, free: !paying });
   }
 
   /** An appointment course's quote (issue 22): the party at a start the engine offers now. */
@@ -309,36 +242,11 @@ export class StoreCheckoutService implements OnModuleInit {
       if (pointsStudentId && pointsStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
       const priced = await this.price(organization, course, input, course.price_cents);
-      const order = em.create(Order, {
-        id: orderId,
-        organization: em.getReference(Organization, organization.id),
-        orderNumber: await this.orders.nextOrderNumber(em, organization.id),
-        student,
-        status: 'pending',
-        source: WORKBENCH_SOURCE,
-        totalCents: priced.total,
-        description: course.name,
-        linkExpiresAt: priced.total > 0 ? expiresAt : null,
-        accessTokenHash: tokenHash(token),
-        discountCodeId: priced.codeId,
-      });
-      em.create(OrderLine, {
-        order,
+      const booking = { orderId, token, expiresAt, partySize: input.party_size, answers };
+      const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'appointment',
         description: course.name,
-        unitPriceCents: priced.line.unit_price_cents,
-        quantity: input.party_size,
-        discountCents: priced.discount,
       });
-      for (const set of answers)
-        em.create(OrderFormSubmission, {
-          organization: order.organization,
-          order,
-          ticket: set.ticket,
-          answers: set.answers,
-          createdAt: new Date(),
-        });
-      await em.flush();
       // The time, held for the order (the appointment references it): a time another checkout
       // holds answers 409 "taken" here and this whole checkout rolls back.
       await this.appointments.hold(ctx, em, {
@@ -349,53 +257,11 @@ export class StoreCheckoutService implements OnModuleInit {
         guestCount: input.party_size - 1,
         expiresAt,
       });
-      if (pointsStudentId && priced.pointsRedeemed > 0)
-        await this.ledger.redeemForOrder(em, organization.id, student.id, orderId, priced.pointsRedeemed);
-      if (priced.total > 0) {
-        await this.orderEvents.publish(em, {
-          type: 'payment_link.created',
-          organizationId: organization.id,
-          orderId,
-          expiresAt: expiresAt.toISOString(),
-        });
-      } else {
-        // Nothing due: the appointment is booked now, and announced as paid (points, confirmation).
-        await this.seats.convertHold(ctx, em, orderId);
-        order.status = 'paid';
-        await em.flush();
-        await this.orderEvents.publish(em, {
-          type: 'order.paid',
-          organizationId: organization.id,
-          orderId,
-          studentId: student.id,
-          loyaltyPoints: 0,
-        });
-        await this.orderEvents.publish(em, { type: 'store_order.paid', organizationId: organization.id, orderId });
-      }
+      await this.settleInCheckout(em, organization, student.id, order, priced, booking, pointsStudentId);
       return { order, total: priced.total };
     });
 
-    const pages = this.organizations.appStoreUrl(organization);
-    const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${token}`;
-    if (total === 0) return this.result(order, null, confirmationUrl, null);
-    return this.startPayment(
-      order,
-      {
-        organizationId: organization.id,
-        orderId: order.id,
-        lines: [{ name: `${course.name} × ${input.party_size}`.slice(0, 250), unitAmountCents: total, quantity: 1 }],
-        customerEmail: input.email,
-        successUrl: confirmationUrl,
-        cancelUrl: `${pages}/activity/${course.activity_id}`,
-        expiresAt,
-      },
-      async (em, failed) => {
-        // The held time is free again (the seat writer releases an order's appointment).
-        await this.seats.releaseHold(ctx, em, order.id);
-        if (failed)
-          await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
-      },
-    );
+    return this.payForBooking(organization, order, total, { token, expiresAt, partySize: input.party_size, email: input.email, activityId: course.activity_id, free: false });
   }
 
   /**
@@ -593,6 +459,120 @@ export class StoreCheckoutService implements OnModuleInit {
             }
           : {}),
     });
+  }
+
+  /**
+   * A booking's store order (a session's seats or an appointment's time), pending, with its one line
+   * and the form's answers (each field's label as it is now; per order: one set; per ticket: one
+   * each), in the checkout's transaction. Its page opens with the confirmation link's token only.
+   */
+  private async writeStoreOrder(
+    em: EntityManager,
+    organization: Organization,
+    student: Order['student'],
+    priced: Priced,
+    booking: StoreBooking,
+    what: { kind: 'seat'; eventId: string; description: string } | { kind: 'appointment'; description: string },
+  ): Promise<Order> {
+    const eventId = what.kind === 'seat' ? what.eventId : undefined;
+    const order = em.create(Order, {
+      id: booking.orderId,
+      organization: em.getReference(Organization, organization.id),
+      orderNumber: await this.orders.nextOrderNumber(em, organization.id),
+      student,
+      status: 'pending',
+      source: WORKBENCH_SOURCE,
+      totalCents: priced.total,
+      ...(eventId ? { eventId } : {}),
+      description: what.description,
+      linkExpiresAt: priced.total > 0 ? booking.expiresAt : null,
+      accessTokenHash: tokenHash(booking.token),
+      discountCodeId: priced.codeId,
+    });
+    em.create(OrderLine, {
+      order,
+      kind: what.kind,
+      ...(eventId ? { eventId } : {}),
+      description: what.description,
+      unitPriceCents: priced.line.unit_price_cents,
+      quantity: booking.partySize,
+      discountCents: priced.discount,
+    });
+    for (const set of booking.answers)
+      em.create(OrderFormSubmission, {
+        organization: order.organization,
+        order,
+        ticket: set.ticket,
+        answers: set.answers,
+        createdAt: new Date(),
+      });
+    await em.flush();
+    return order;
+  }
+
+  /**
+   * The rest of a booking's checkout transaction, once its seats or time are held for the order:
+   * the points spent, under the student's ledger lock (a balance spent meanwhile is 409 and the whole
+   * checkout rolls back); then, with something due, the expiry job that settles the order at the
+   * hold's end whatever happens next; with nothing due, the booking made now (convertHold: the seats
+   * or the appointment) and announced as paid (points, the confirmation mail).
+   */
+  private async settleInCheckout(
+    em: EntityManager,
+    organization: Organization,
+    studentId: string,
+    order: Order,
+    priced: Priced,
+    booking: StoreBooking,
+    pointsStudentId: string | null,
+  ): Promise<void> {
+    const organizationId = organization.id;
+    const orderId = order.id;
+    if (pointsStudentId && priced.pointsRedeemed > 0)
+      await this.ledger.redeemForOrder(em, organizationId, studentId, orderId, priced.pointsRedeemed);
+    if (priced.total > 0) {
+      await this.orderEvents.publish(em, { type: 'payment_link.created', organizationId, orderId, expiresAt: booking.expiresAt.toISOString() });
+      return;
+    }
+    await this.seats.convertHold({ organizationId }, em, orderId);
+    order.status = 'paid';
+    await em.flush();
+    await this.orderEvents.publish(em, { type: 'order.paid', organizationId, orderId, studentId, loyaltyPoints: 0 });
+    await this.orderEvents.publish(em, { type: 'store_order.paid', organizationId, orderId });
+  }
+
+  /**
+   * After a booking's checkout committed: the confirmation page when nothing is due, else the
+   * payment page (startPayment). A payment page that cannot start fails the order: its seats or
+   * time are released (the seat writer releases either) and the points it redeemed given back
+   * (order.failed, the loyalty module from the outbox).
+   */
+  private payForBooking(
+    organization: Organization,
+    order: Order,
+    total: number,
+    pay: { token: string; expiresAt: Date; partySize: number; email: string; activityId: string; free: boolean },
+  ): Promise<CheckoutResult> {
+    const pages = this.organizations.appStoreUrl(organization);
+    const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${pay.token}`;
+    if (total === 0 || pay.free) return Promise.resolve(this.result(order, null, confirmationUrl, null));
+    return this.startPayment(
+      order,
+      {
+        organizationId: organization.id,
+        orderId: order.id,
+        lines: [{ name: `${order.description} × ${pay.partySize}`.slice(0, 250), unitAmountCents: total, quantity: 1 }],
+        customerEmail: pay.email,
+        successUrl: confirmationUrl,
+        cancelUrl: `${pages}/activity/${pay.activityId}`,
+        expiresAt: pay.expiresAt,
+      },
+      async (em, failed) => {
+        await this.seats.releaseHold({ organizationId: organization.id }, em, order.id);
+        if (failed)
+          await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
+      },
+    );
   }
 
   /**

@@ -63,19 +63,7 @@ export class ZoomMeetingUpsertHandler implements SyncJobHandler {
       durationMins: session.durationMins,
       timezone: session.timezone,
     };
-    let remoteId = mapping.remoteId;
-    let joinUrl: string;
-    if (remoteId) {
-      await client.updateMeeting(remoteId, input);
-      joinUrl = (await client.getMeeting(remoteId)).joinUrl;
-    } else {
-      const meeting = await client.createMeeting(input);
-      remoteId = String(meeting.id);
-      joinUrl = meeting.joinUrl;
-      await this.em
-        .getConnection()
-        .execute(`update sync_mapping set remote_id = ?, updated_at = now() where id = ?`, [remoteId, mapping.id]);
-    }
+    const { remoteId, joinUrl } = await upsertMeeting(this.em, client, mapping, input);
     await this.events.attachMeeting(job.organizationId, session.id, { joinUrl });
     const { meeting_summary } = await this.settings.config({ organizationId: job.organizationId }, 'zoom');
     if (meeting_summary) {
@@ -86,6 +74,26 @@ export class ZoomMeetingUpsertHandler implements SyncJobHandler {
     }
     return { remoteId };
   }
+}
+
+/**
+ * The meeting of a mapping, updated when it has one (its join URL read back), else created and its
+ * number kept on the mapping at once (so a retry after a crash updates instead of creating twice).
+ */
+async function upsertMeeting(
+  em: EntityManager,
+  client: Awaited<ReturnType<typeof zoomClient>>,
+  mapping: SyncJobMapping,
+  input: Parameters<Awaited<ReturnType<typeof zoomClient>>['createMeeting']>[0],
+): Promise<{ remoteId: string; joinUrl: string }> {
+  if (mapping.remoteId) {
+    await client.updateMeeting(mapping.remoteId, input);
+    return { remoteId: mapping.remoteId, joinUrl: (await client.getMeeting(mapping.remoteId)).joinUrl };
+  }
+  const meeting = await client.createMeeting(input);
+  const remoteId = String(meeting.id);
+  await em.getConnection().execute(`update sync_mapping set remote_id = ?, updated_at = now() where id = ?`, [remoteId, mapping.id]);
+  return { remoteId, joinUrl: meeting.joinUrl };
 }
 
 const ignoreGone = (error: unknown) => {
@@ -196,19 +204,7 @@ export class ZoomAppointmentMeetingUpsertHandler implements SyncJobHandler {
       durationMins: Math.max(1, Math.round((new Date(appointment.ends_at).getTime() - startsAt.getTime()) / 60_000)),
       timezone: appointment.time_zone,
     };
-    let remoteId = mapping.remoteId;
-    let joinUrl: string;
-    if (remoteId) {
-      await client.updateMeeting(remoteId, input);
-      joinUrl = (await client.getMeeting(remoteId)).joinUrl;
-    } else {
-      const meeting = await client.createMeeting(input);
-      remoteId = String(meeting.id);
-      joinUrl = meeting.joinUrl;
-      await this.em
-        .getConnection()
-        .execute(`update sync_mapping set remote_id = ?, updated_at = now() where id = ?`, [remoteId, mapping.id]);
-    }
+    const { remoteId, joinUrl } = await upsertMeeting(this.em, client, mapping, input);
     await this.appointments.attachMeeting(job.organizationId, appointment.id, joinUrl);
     return { remoteId };
   }
