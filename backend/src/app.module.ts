@@ -19,6 +19,7 @@ import { OrganizationsModule } from './modules/organizations/organizations.modul
 import { StorefrontModule } from './modules/storefront/storefront.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
+import { RemindersModule } from './modules/reminders/reminders.module';
 import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
 import { StudentsModule } from './modules/students/students.module';
@@ -59,6 +60,7 @@ export class AppModule {
         DiscountsModule,
         LoyaltyModule,
         WaiversModule,
+        RemindersModule,
         SyncModule,
         NotificationsModule,
         StorefrontModule,

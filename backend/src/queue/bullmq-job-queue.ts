@@ -76,6 +76,18 @@ export class BullMqJobQueue implements JobQueue {
     });
   }
 
+  async remove(queue: string, jobId: string): Promise<boolean> {
+    const job = await this.queue(queue).getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    if (state !== 'delayed' && state !== 'waiting' && state !== 'prioritized') return false;
+    // A worker may take it meanwhile: then it runs (a reminder reads its booking fresh and skips).
+    return job.remove().then(
+      () => true,
+      () => false,
+    );
+  }
+
   async upsertScheduler<T>(queue: string, schedulerId: string, name: string, data: T, options: ScheduleOptions): Promise<void> {
     await this.queue(queue).upsertJobScheduler(
       schedulerId,

@@ -65,6 +65,8 @@ export class InProcessJobQueue implements JobQueue {
   private readonly schedules = new Map<string, Schedule>();
   /** Jobs picked up by a handler (running, or retried after one), by `queue:id`. */
   private readonly started = new Set<string>();
+  /** Jobs taken off the queue (remove) before they ran: their timers find them here and drop them. */
+  private readonly removed = new Set<string>();
   private sequence = 0;
   private closed = false;
 
@@ -93,6 +95,14 @@ export class InProcessJobQueue implements JobQueue {
       backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     };
     this.schedule(job, options.delayMs ?? 0);
+  }
+
+  async remove(queue: string, jobId: string): Promise<boolean> {
+    const key = `${queue}:${jobId}`;
+    if (!this.known.has(key) || this.started.has(key)) return false;
+    this.removed.add(key);
+    this.known.delete(key);
+    return true;
   }
 
   /**
@@ -170,6 +180,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   private async run(job: PendingJob): Promise<void> {
+    if (this.removed.delete(`${job.queue}:${job.id}`)) return;
     const state = this.handlers.get(job.queue);
     if (!state) {
       this.waiting.push(job);

@@ -87,6 +87,11 @@ export interface JobQueue {
    * and one job per interval, however many processes upsert it.
    */
   upsertScheduler<T>(queue: string, schedulerId: string, name: string, data: T, options: ScheduleOptions): Promise<void>;
+  /**
+   * Takes a job that has not started (waiting or delayed) off the queue, so it never runs (a
+   * cancelled booking's reminder). Answers whether one was removed; a running or finished job stays.
+   */
+  remove(queue: string, jobId: string): Promise<boolean>;
   /** Stops the schedule (its jobs already running finish); answers whether there was one. */
   removeScheduler(queue: string, schedulerId: string): Promise<boolean>;
   /** The ids of the queue's schedules. */

@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { DEFAULT_REMINDER_OFFSETS_MINS } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 
 /** The tenant: every admin row belongs to exactly one organization. */
@@ -28,6 +29,10 @@ export class Organization {
    */
   @Property({ type: 'text', nullable: true })
   publicUrl?: string | null;
+
+  /** Minutes before a booking's start its reminder mails go (issue 23): at most 3, empty = off. */
+  @Property({ type: 'json' })
+  reminderOffsetsMins: number[] = [...DEFAULT_REMINDER_OFFSETS_MINS];
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

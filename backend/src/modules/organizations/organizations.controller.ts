@@ -9,6 +9,7 @@ import {
   OrganizationListDto,
   OrgSettingsDto,
   StoreSettingsDto,
+  ReminderSettingsDto,
   SessionDto,
   SuperAdminUserDto,
   SwitchOrganizationDto,
@@ -65,6 +66,20 @@ export class OrgController {
   @ZodResponse({ status: 200, type: OrgSettingsDto })
   async updateStore(@Ctx() ctx: RequestContext, @Body() body: StoreSettingsDto) {
     await this.organizations.updateStore(ctx, body);
+    return this.organizations.settings(ctx);
+  }
+
+  @Put('reminders')
+  @Auth('owner', 'super_admin')
+  @ApiOperation({
+    summary: 'Settings → Organization: when reminder mails go before a class or appointment',
+    description:
+      'reminder_offsets_mins: minutes before the start (at most 3, each 15 minutes to 14 days; empty turns reminders off). Bookings made or moved from now on follow them.',
+  })
+  @ApiInvalidBody()
+  @ZodResponse({ status: 200, type: OrgSettingsDto })
+  async updateReminders(@Ctx() ctx: RequestContext, @Body() body: ReminderSettingsDto) {
+    await this.organizations.updateReminders(ctx, body);
     return this.organizations.settings(ctx);
   }
 }

@@ -1,4 +1,4 @@
-import { storeSettingsSchema, switchOrganizationSchema } from '@studio/contracts';
+import { reminderSettingsSchema, storeSettingsSchema, switchOrganizationSchema } from '@studio/contracts';
 import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { userSchema } from '../identity/identity.dto';
@@ -13,11 +13,15 @@ export const orgSettingsSchema = z.object({
   app_store_url: z
     .string()
     .describe("Where this app serves the store's pages (PUBLIC_APP_URL/s/{slug}): the checkout overlay opens them"),
+  reminder_offsets_mins: z
+    .array(z.number().int())
+    .describe("Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders"),
 });
 export class OrgSettingsDto extends createZodDto(orgSettingsSchema) {}
 
 export const organizationSchema = orgSettingsSchema.extend({ organization_id: z.uuid() });
 export class StoreSettingsDto extends createZodDto(storeSettingsSchema) {}
+export class ReminderSettingsDto extends createZodDto(reminderSettingsSchema) {}
 
 export const sessionSchema = z.object({ user: userSchema, organization: organizationSchema });
 export class SessionDto extends createZodDto(sessionSchema) {}

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { slugify, storeAddress, type StoreSettingsPayload } from '@studio/contracts';
+import { DEFAULT_REMINDER_OFFSETS_MINS, slugify, storeAddress, type ReminderSettingsPayload, type StoreSettingsPayload } from '@studio/contracts';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { notFound } from '../../common/api-error';
@@ -53,6 +53,14 @@ export class OrganizationsService {
     return storeAddress({ appUrl: this.appUrl(), slug: organization.slug });
   }
 
+  /** Settings → Organization: the reminder mails' times (issue 23); bookings made from now on follow them. */
+  async updateReminders(ctx: RequestContext, input: ReminderSettingsPayload): Promise<Organization> {
+    const organization = await this.current(ctx);
+    organization.reminderOffsetsMins = input.reminder_offsets_mins;
+    await this.em.flush();
+    return organization;
+  }
+
   /** The organization whose store has this address, or null. */
   findBySlug(slug: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { slug });
@@ -99,6 +107,7 @@ export class OrganizationsService {
       timezone: input.timezone ?? 'America/New_York',
       publicUrl: input.publicUrl ?? null,
       listedCourse: false,
+      reminderOffsetsMins: [...DEFAULT_REMINDER_OFFSETS_MINS],
       createdAt: new Date(),
       updatedAt: new Date(),
     });
@@ -137,6 +146,7 @@ export function mapOrgSettings(organization: Organization, addresses: StoreAddre
     public_url: organization.publicUrl ?? null,
     store_url: addresses.store,
     app_store_url: addresses.app,
+    reminder_offsets_mins: [...(organization.reminderOffsetsMins ?? [])],
   };
 }
 
