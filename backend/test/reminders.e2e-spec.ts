@@ -287,7 +287,7 @@ describe('reminders', () => {
 
     await t.http.get(`/api/admin/student/${other.student}/reminders`).set('token', token).expect(404);
     await t.http.get(`/api/admin/student/${student}/reminders`).set('token', other.token).expect(404);
-    await t.http.get(`/api/admin/student/not-an-id/reminders`).set('token', token).expect(400);
+    await t.http.get(`/api/admin/student/not-an-id/reminders`).set('token', token).expect(404);
     expect(await log(other.student, other.token)).toEqual([]);
   });
 });
