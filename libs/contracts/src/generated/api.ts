@@ -161,6 +161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/org/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Settings → Organization: when reminder mails go before a class or appointment
+         * @description reminder_offsets_mins: minutes before the start (at most 3, each 15 minutes to 14 days; empty turns reminders off). Bookings made or moved from now on follow them.
+         */
+        put: operations["OrgController_updateReminders"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/super-admin/user": {
         parameters: {
             query?: never;
@@ -1173,6 +1193,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/student/{student_id}/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The student's reminder mails (issue 23), newest first: what, when, to whom, the outcome
+         * @description Each reminder job of the student's bookings logs one row: sent (to the address), skipped (why) or failed (the error).
+         */
+        get: operations["StudentRemindersController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/sync/providers/config_schema": {
         parameters: {
             query?: never;
@@ -1730,6 +1770,8 @@ export interface components {
                 store_url: string;
                 /** @description Where this app serves the store's pages (PUBLIC_APP_URL/s/{slug}): the checkout overlay opens them */
                 app_store_url: string;
+                /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
+                reminder_offsets_mins: number[];
                 /** Format: uuid */
                 organization_id: string;
             };
@@ -1747,10 +1789,15 @@ export interface components {
             store_url: string;
             /** @description Where this app serves the store's pages (PUBLIC_APP_URL/s/{slug}): the checkout overlay opens them */
             app_store_url: string;
+            /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
+            reminder_offsets_mins: number[];
         };
         StoreSettingsDto: {
             slug: string;
             public_url?: string | null;
+        };
+        ReminderSettingsDto: {
+            reminder_offsets_mins: number[];
         };
         SuperAdminUserDto_Output: {
             /** Format: uuid */
@@ -3307,6 +3354,35 @@ export interface components {
             /** @constant */
             received: true;
         };
+        StudentRemindersDto_Output: {
+            /** @description Newest first */
+            reminders: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * @description A seat in a session (enrollment) or an appointment
+                 * @enum {string}
+                 */
+                booking_kind: "enrollment" | "appointment";
+                /** Format: uuid */
+                booking_id: string;
+                course_name: string | null;
+                /** @description The location's zone, in which the start is shown */
+                time_zone: string | null;
+                /** @description Minutes before the start the reminder was for */
+                offset_mins: number;
+                /** @description The start the reminder was made for */
+                starts_at: string;
+                /** @description When the reminder job ran */
+                sent_at: string;
+                /** @description The address the mail went to (none when skipped) */
+                to: string | null;
+                /** @enum {string} */
+                outcome: "sent" | "skipped" | "failed";
+                /** @description Why it was skipped, or the error it failed with */
+                detail: string | null;
+            }[];
+        };
         SyncConfigPayloadDto: {
             organization_id?: string | null;
             sync_all_courses?: boolean;
@@ -4288,6 +4364,65 @@ export interface operations {
             };
             /** @description This store address is taken by another studio */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OrgController_updateReminders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettingsDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8629,6 +8764,53 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StudentRemindersController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                student_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudentRemindersDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
