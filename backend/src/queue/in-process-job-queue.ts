@@ -65,8 +65,9 @@ export class InProcessJobQueue implements JobQueue {
   private readonly schedules = new Map<string, Schedule>();
   /** Jobs picked up by a handler (running, or retried after one), by `queue:id`. */
   private readonly started = new Set<string>();
-  /** Jobs taken off the queue (remove) before they ran: their timers find them here and drop them. */
-  private readonly removed = new Set<string>();
+  /** Jobs queued by id and not started, for remove; a removed one's timer finds it in `removed` and drops it. */
+  private readonly pending = new Map<string, PendingJob>();
+  private readonly removed = new WeakSet<PendingJob>();
   private sequence = 0;
   private closed = false;
 
@@ -94,13 +95,16 @@ export class InProcessJobQueue implements JobQueue {
       attempts: options.attempts ?? DEFAULT_ATTEMPTS,
       backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     };
+    if (options.jobId) this.pending.set(key, job);
     this.schedule(job, options.delayMs ?? 0);
   }
 
   async remove(queue: string, jobId: string): Promise<boolean> {
     const key = `${queue}:${jobId}`;
-    if (!this.known.has(key) || this.started.has(key)) return false;
-    this.removed.add(key);
+    const job = this.pending.get(key);
+    if (!job) return false;
+    this.pending.delete(key);
+    this.removed.add(job);
     this.known.delete(key);
     return true;
   }
@@ -180,7 +184,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   private async run(job: PendingJob): Promise<void> {
-    if (this.removed.delete(`${job.queue}:${job.id}`)) return;
+    if (this.removed.has(job)) return;
     const state = this.handlers.get(job.queue);
     if (!state) {
       this.waiting.push(job);
@@ -205,6 +209,7 @@ export class InProcessJobQueue implements JobQueue {
   private async attempt(state: QueueState, job: PendingJob): Promise<void> {
     const key = `${job.queue}:${job.id}`;
     this.started.add(key);
+    if (this.pending.get(key) === job) this.pending.delete(key);
     try {
       await state.handler({
         id: job.id,

@@ -66,6 +66,23 @@ describe.each(adapters)('job queue: %s', (_name, factory) => {
     ]);
   });
 
+  it('removes a delayed job before it runs; a removed id can be queued again; a finished job is not removed', async () => {
+    const seen: string[] = [];
+    queue.process('reminders', async (job) => {
+      seen.push(job.id);
+    });
+    await queue.add('reminders', 'remind', {}, { jobId: 'r-1', delayMs: 300 });
+    await queue.add('reminders', 'remind', {}, { jobId: 'r-2', delayMs: 300 });
+    expect(await queue.remove('reminders', 'r-1')).toBe(true);
+    expect(await queue.remove('reminders', 'missing')).toBe(false);
+    await eventually(() => seen.includes('r-2'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen).toEqual(['r-2']);
+    expect(await queue.remove('reminders', 'r-2')).toBe(false);
+    await queue.add('reminders', 'remind', {}, { jobId: 'r-1' });
+    await eventually(() => seen.includes('r-1'));
+  });
+
   it('retries a failing job with backoff until it succeeds', async () => {
     const attempts: number[] = [];
     queue.process('sync', async (job) => {
