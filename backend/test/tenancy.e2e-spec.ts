@@ -20,6 +20,7 @@ describe('tenancy and roles', () => {
       public_url: null,
       store_url: expect.stringMatching(/\/s\/alpha-ceramics(-\d+)?$/),
       app_store_url: expect.stringMatching(/\/s\/alpha-ceramics(-\d+)?$/),
+      reminder_offsets_mins: [1440],
     });
 
     const team = await t.http.get('/api/admin/users').set('token', a.token).expect(200);

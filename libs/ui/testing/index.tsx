@@ -28,6 +28,7 @@ export const TEST_SESSION: Session = {
     public_url: 'https://shop.demo.studio',
     store_url: 'https://shop.demo.studio',
     app_store_url: 'http://localhost:3000/s/demo-studio',
+    reminder_offsets_mins: [1440],
   },
 };
 

@@ -21,6 +21,7 @@ const ORG: Org = {
   public_url: null,
   store_url: 'http://localhost:3000/s/demo-studio',
   app_store_url: 'http://localhost:3000/s/demo-studio',
+  reminder_offsets_mins: [1440],
 };
 const GET_ORG = 'GET /api/admin/org';
 const PUT_STORE = 'PUT /api/admin/org/store';

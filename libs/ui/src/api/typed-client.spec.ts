@@ -13,6 +13,7 @@ const ORG = {
   public_url: null,
   store_url: 'http://localhost:3000/s/demo',
   app_store_url: 'http://localhost:3000/s/demo',
+  reminder_offsets_mins: [1440],
 };
 
 describe('typed API client', () => {
