@@ -44,6 +44,7 @@ const NAMES = [
   'Migration20261127040000_waiver_checkout_token',
   'Migration20261127050000_appointments',
   'Migration20261127060000_appointment_admin',
+  'Migration20261127070000_attendance',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({
