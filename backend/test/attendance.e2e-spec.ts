@@ -11,6 +11,7 @@ describe('attendance: check-in and undo (issue 23)', () => {
   let userId: string;
   let eventId: string;
   const enrollments: Record<string, string> = {};
+  const students: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -23,6 +24,7 @@ describe('attendance: check-in and undo (issue 23)', () => {
       const studentId = await addStudent(t, token, { first_name, last_name: 'Attends', email: `${first_name.toLowerCase()}@attend.test` });
       const res = await t.http.post(`/api/admin/orders/enroll/${studentId}`).set('token', token).send({ event_id: eventId }).expect(201);
       enrollments[first_name] = res.body.enrollment_id;
+      students[first_name] = studentId;
     }
   });
   afterAll(() => t.close());
@@ -70,7 +72,8 @@ describe('attendance: check-in and undo (issue 23)', () => {
     await t.http.put(`/api/admin/enrollment/${enrollments.Bruno}/check-in`).set('token', other.token).expect(404);
     await t.http.delete(`/api/admin/enrollment/${enrollments.Bruno}/check-in`).set('token', other.token).expect(404);
     await t.http.put(`/api/admin/enrollment/00000000-0000-4000-8000-000000000000/check-in`).set('token', token).expect(404);
-    await t.http.put(`/api/admin/enrollment/not-a-uuid/check-in`).set('token', token).expect(400);
+    // A malformed id is no enrollment either (UuidParamPipe).
+    await t.http.put(`/api/admin/enrollment/not-a-uuid/check-in`).set('token', token).expect(404);
     expect((await byName()).Bruno.checked_in_at).toBeNull();
   });
 
@@ -111,5 +114,19 @@ describe('attendance: check-in and undo (issue 23)', () => {
     expect(late.body.attendance).toBe('checked_in');
     const undone = await t.http.delete(`/api/admin/enrollment/${enrollments.Bruno}/check-in`).set('token', token).expect(200);
     expect(undone.body.attendance).toBe('no_show');
+  });
+
+  it("lists the student's sessions with their attendance in the student detail (the drawer)", async () => {
+    const detail = (first: string, as = token) => t.http.get(`/api/admin/student/${students[first]}`).set('token', as);
+    // The session ended in the test before: Ana was checked in, Bruno was not.
+    const ana = (await detail('Ana').expect(200)).body.sessions;
+    expect(ana).toEqual([
+      expect.objectContaining({ enrollment_id: enrollments.Ana, event_id: eventId, attendance: 'checked_in', checked_in_at: expect.any(String), timezone: expect.any(String) }),
+    ]);
+    const bruno = (await detail('Bruno').expect(200)).body.sessions;
+    expect(bruno).toEqual([expect.objectContaining({ enrollment_id: enrollments.Bruno, attendance: 'no_show', checked_in_at: null })]);
+    // Another organization sees neither the student nor their sessions.
+    const other = await t.organizationWithUser();
+    await detail('Ana', other.token).expect(404);
   });
 });
