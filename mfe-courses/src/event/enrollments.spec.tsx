@@ -231,14 +231,23 @@ describe('EnrollmentsGrid attendance (issue 23)', () => {
       attendance: checkedInAt ? ('checked_in' as const) : ('not_checked_in' as const),
     });
     const calls = mockFetch({
-      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: () => ({ body: { ...PAGE, enrollments: [row()] } }),
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: () =>
+        okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({ ...PAGE, enrollments: [row()] }),
       [`PUT ${path}`]: () => {
         checkedInAt = '2026-03-08T17:05:00Z';
-        return { body: { enrollment_id: ROW.enrollment_id, checked_in_at: checkedInAt, attendance: 'checked_in' } };
+        return okBody<'/api/admin/enrollment/{enrollment_id}/check-in', 'put'>({
+          enrollment_id: ROW.enrollment_id,
+          checked_in_at: checkedInAt,
+          attendance: 'checked_in',
+        });
       },
       [`DELETE ${path}`]: () => {
         checkedInAt = null;
-        return { body: { enrollment_id: ROW.enrollment_id, checked_in_at: null, attendance: 'not_checked_in' } };
+        return okBody<'/api/admin/enrollment/{enrollment_id}/check-in', 'delete'>({
+          enrollment_id: ROW.enrollment_id,
+          checked_in_at: null,
+          attendance: 'not_checked_in',
+        });
       },
     });
     renderWithProviders(grid);
