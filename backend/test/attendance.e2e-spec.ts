@@ -102,12 +102,19 @@ describe('attendance: check-in and undo (issue 23)', () => {
     let rows = await byName();
     expect([rows.Ana.attendance, rows.Bruno.attendance]).toEqual(['checked_in', 'not_checked_in']);
     expect(await exportAttendance()).toEqual({ Ana: 'Checked in', Bruno: 'Not checked in', Carla: 'Not checked in' });
+    expect((await list('?filter[attendance]=not_checked_in')).map((e) => e.Student.first_name).sort()).toEqual(['Bruno', 'Carla']);
+    expect(await list('?filter[attendance]=no_show')).toEqual([]);
 
     // Ended a minute ago.
     await setEnd(new Date(Date.now() - 60_000));
     rows = await byName();
     expect([rows.Ana.attendance, rows.Bruno.attendance, rows.Carla.attendance]).toEqual(['checked_in', 'no_show', 'no_show']);
     expect(await exportAttendance()).toEqual({ Ana: 'Checked in', Bruno: 'No-show', Carla: 'No-show' });
+    const filtered = async (attendance: string) => (await list(`?filter[attendance]=${attendance}`)).map((e) => e.Student.first_name).sort();
+    expect(await filtered('checked_in')).toEqual(['Ana']);
+    expect(await filtered('no_show')).toEqual(['Bruno', 'Carla']);
+    expect(await filtered('not_checked_in')).toEqual([]);
+    await t.http.get(`/api/admin/enrollment/event/${eventId}?filter[attendance]=late`).set('token', token).expect(400);
 
     // Checked in late (after the end) by the admin: no longer a no-show.
     const late = await t.http.put(`/api/admin/enrollment/${enrollments.Bruno}/check-in`).set('token', token).expect(200);

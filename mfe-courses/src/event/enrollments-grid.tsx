@@ -248,6 +248,9 @@ export function EnrollmentsGrid({
       },
       sorter: true,
       sortOrder: sortOrderOf('checked_in_at'),
+      filters: Object.entries(ATTENDANCE_LABELS).map(([value, text]) => ({ value, text })),
+      filterMultiple: false,
+      filteredValue: filterOf('attendance'),
     },
     {
       // Fixed to the right edge: however narrow the drawer, the grid scrolls under it and Remove stays in view.
@@ -273,8 +276,9 @@ export function EnrollmentsGrid({
     const sort = Array.isArray(sorter) ? sorter[0] : sorter;
     const field = (sort?.order ? sort.columnKey : undefined) as EnrollmentSortField | undefined;
     const filter: EnrollmentQuery['filter'] = {};
-    for (const column of [...TEXT_FILTERS, 'waiverStatus'] as EnrollmentFilterColumn[]) {
-      const value = filters[column]?.[0];
+    for (const column of [...TEXT_FILTERS, 'waiverStatus', 'attendance'] as EnrollmentFilterColumn[]) {
+      // The Attendance column's key is its sort field (checked_in_at); its filter is attendance.
+      const value = filters[column === 'attendance' ? 'checked_in_at' : column]?.[0];
       if (value !== undefined && value !== null && String(value) !== '') filter[column] = String(value);
     }
     const filterChanged = JSON.stringify(filter) !== JSON.stringify(query.filter);

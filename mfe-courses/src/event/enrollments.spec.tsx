@@ -282,6 +282,21 @@ describe('EnrollmentsGrid attendance (issue 23)', () => {
     expect(await screen.findByText(ATTENDANCE_MESSAGES.checkInRemoved)).toBeInTheDocument();
   });
 
+  it('filters by attendance on the server', async () => {
+    const calls = mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>(PAGE),
+    });
+    renderWithProviders(grid);
+    await screen.findByText('ada@example.com');
+    const header = screen.getAllByText('Attendance')[0].closest('th')!;
+    fireEvent.click(header.querySelector('.ant-table-filter-trigger')!);
+    fireEvent.click(await screen.findByText('No-show'));
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() =>
+      expect(new URLSearchParams(calls.at(-1)!.url.split('?')[1]).get('filter[attendance]')).toBe('no_show'),
+    );
+  });
+
   it('sorts by check-in on the server', async () => {
     const calls = mockFetch({
       [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>(PAGE),

@@ -109,7 +109,7 @@ export class EnrollmentsController {
     style: 'deepObject',
     explode: true,
     type: 'object',
-    description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount]',
+    description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount|attendance] (attendance: checked_in, not_checked_in, no_show)',
   })
   @ZodResponse({ status: 200, type: EnrollmentPageDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })

@@ -104,6 +104,12 @@ export function enrollmentWhere(
     clauses.push(`e.guest_count = ?`);
     params.push(f.guestCount);
   }
+  // attendanceOf in SQL: checked in, or not checked in before / after the session's end.
+  if (f.attendance === 'checked_in') clauses.push(`e.checked_in_at is not null`);
+  else if (f.attendance)
+    clauses.push(
+      `e.checked_in_at is null and ${f.attendance === 'no_show' ? '' : 'not '}exists (select 1 from event ev where ev.id = e.event_id and ev.ends_at <= now())`,
+    );
   return { sql: clauses.join(' and '), params, readsStudent };
 }
 

@@ -6245,7 +6245,7 @@ export interface operations {
     EnrollmentsController_list: {
         parameters: {
             query?: {
-                /** @description filter[first_name|last_name|email|phone|waiverStatus|guestCount] */
+                /** @description filter[first_name|last_name|email|phone|waiverStatus|guestCount|attendance] (attendance: checked_in, not_checked_in, no_show) */
                 filter?: Record<string, never>;
                 sortOrder?: "asc" | "desc";
                 sortField?: "created_at" | "first_name" | "last_name" | "email" | "guestCount" | "waiverStatus" | "checked_in_at";
