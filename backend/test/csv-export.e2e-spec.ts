@@ -1,4 +1,4 @@
-import { neutraliseCsvCell, WAIVER_STATUS_LABELS } from '@studio/contracts';
+import { ATTENDANCE_LABELS, attendanceOf, neutraliseCsvCell, WAIVER_STATUS_LABELS } from '@studio/contracts';
 import { stringify } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { EnrollmentExportService, EXPORT_HEADER } from '../src/modules/scheduling/enrollment-export.service';
@@ -39,7 +39,7 @@ describe('enrollment CSV export', () => {
   async function exportRows(): Promise<Record<string, string[]>> {
     const res = await t.http.post('/api/admin/export/enrollment').set('token', token).send({ event_id: eventId, enrollment_ids: [] }).expect(200);
     const lines = res.text.replace(/^\uFEFF/, '').trim().split('\n');
-    expect(fields(lines[0])).toEqual(['First name', 'Last name', 'Email', 'Phone', 'Guests', 'Waiver status', 'Enrolled at', 'Order number', 'Order total']);
+    expect(fields(lines[0])).toEqual(['First name', 'Last name', 'Email', 'Phone', 'Guests', 'Waiver status', 'Enrolled at', 'Order number', 'Order total', 'Attendance']);
     return Object.fromEntries(lines.slice(1).map((l) => [fields(l)[2], fields(l)]));
   }
 
@@ -114,6 +114,8 @@ describe('enrollment CSV export: COPY on PostgreSQL and batches on the embedded 
     }
     // One enrollment without an order: its order cells are empty.
     await t.withEm((em) => em.getConnection().execute(`update enrollment set order_id = null where id = (select id from enrollment where event_id = ? order by created_at desc, id desc limit 1)`, [eventId]));
+    // One student checked in (issue 23): the Attendance column differs by row.
+    await t.withEm((em) => em.getConnection().execute(`update enrollment set checked_in_at = now() where id = (select id from enrollment where event_id = ? order by created_at, id limit 1)`, [eventId]));
   });
   afterAll(() => t.close());
 
@@ -128,8 +130,10 @@ describe('enrollment CSV export: COPY on PostgreSQL and batches on the embedded 
   async function expectedCsv(): Promise<string> {
     const rows = await t.withEm((em) =>
       em.getConnection().execute<Record<string, string | number | null>[]>(
-        `select s.first_name, s.last_name, s.email, s.phone, e.guest_count, e.waiver_status, e.created_at, o.order_number, o.total_cents
+        `select s.first_name, s.last_name, s.email, s.phone, e.guest_count, e.waiver_status, e.created_at, o.order_number, o.total_cents,
+                e.checked_in_at, ev.ends_at
            from enrollment e join student s on s.id = e.student_id left join customer_order o on o.id = e.order_id
+           join event ev on ev.id = e.event_id
           where e.event_id = ? and e.status = 'active' order by e.created_at, e.id`,
         [eventId],
       ),
@@ -150,6 +154,7 @@ describe('enrollment CSV export: COPY on PostgreSQL and batches on the embedded 
         date(new Date(r.created_at as unknown as Date)),
         r.order_number === null ? '' : String(r.order_number),
         r.total_cents === null ? '' : (Number(r.total_cents) / 100).toFixed(2),
+        ATTENDANCE_LABELS[attendanceOf(r.checked_in_at === null ? null : String(r.checked_in_at), String(r.ends_at))],
       ].map(neutraliseCsvCell),
     );
     return '\uFEFF' + stringify([EXPORT_HEADER, ...cells], { quoted: true, quoted_empty: true });
@@ -202,6 +207,9 @@ describe('enrollment CSV export: COPY on PostgreSQL and batches on the embedded 
     for (const local of ['2026-03-08 01:59', '2026-03-08 03:00', '2026-11-01 01:30', '2025-12-31 23:59', '2026-01-01 00:00'])
       expect(text).toContain(`"${local}"`);
     expect(text.match(/"2026-11-01 01:30"/g)).toHaveLength(2);
+    // Attendance: the one checked in, the rest not yet (the session is next week).
+    expect(text.match(/,"Checked in"\n/g)).toHaveLength(1);
+    expect(text.match(/,"Not checked in"\n/g)).toHaveLength(people.length - 1);
   });
 
   it('writes the same bytes for a chosen subset on both paths', async () => {

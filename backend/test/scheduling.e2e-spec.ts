@@ -284,10 +284,10 @@ describe('scheduling sessions', () => {
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.headers['content-disposition']).toBe('attachment; filename="enrollments.csv"');
       const lines = res.text.replace(/^\uFEFF/, '').trim().split('\n');
-      expect(lines[0]).toBe('"First name","Last name","Email","Phone","Guests","Waiver status","Enrolled at","Order number","Order total"');
+      expect(lines[0]).toBe('"First name","Last name","Email","Phone","Guests","Waiver status","Enrolled at","Order number","Order total","Attendance"');
       expect(lines).toHaveLength(5);
       // Every field quoted; a phone number stays readable; the waiver status is its label.
-      expect(lines[1]).toMatch(/^"Ana","Zapata","ana@clay.test","\+1 555 0100","2","N\/A","\d{4}-\d\d-\d\d \d\d:\d\d","\d+","0.00"$/);
+      expect(lines[1]).toMatch(/^"Ana","Zapata","ana@clay.test","\+1 555 0100","2","N\/A","\d{4}-\d\d-\d\d \d\d:\d\d","\d+","0.00","Not checked in"$/);
       const evil = lines.find((l) => l.includes('Mallory'))!;
       expect(evil.startsWith(`"'=HYPERLINK(""http://evil"")"`)).toBe(true);
 

@@ -28,6 +28,7 @@ export type EnrollmentPage = Schemas['EnrollmentPageDto_Output'];
 export type EnrollmentRow = EnrollmentPage['enrollments'][number];
 export type DeletedEvent = Schemas['DeletedEventDto_Output'];
 export type GuestCountAnswer = Schemas['GuestCountOutDto_Output'];
+export type CheckInAnswer = Schemas['CheckInOutDto_Output'];
 export type CreatedEvent = Schemas['CreatedEventDto_Output'];
 
 const byId = (event_id: string) => ({ params: { path: { event_id } } });
@@ -114,6 +115,25 @@ export function useSetGuestCount(eventId: string) {
         }),
       ),
     onSuccess: () => void refreshEvent(queryClient, eventId),
+  });
+}
+
+/**
+ * PUT (check in) or DELETE (undo) /api/admin/enrollment/{enrollment_id}/check-in, both idempotent;
+ * the enrollments grid reads again. 409 when the student was removed meanwhile.
+ */
+export function useCheckIn(eventId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ enrollmentId, checkedIn }: { enrollmentId: string; checkedIn: boolean }): Promise<CheckInAnswer> => {
+      const params = { params: { path: { enrollment_id: enrollmentId } } };
+      return answer(
+        checkedIn
+          ? api.PUT('/api/admin/enrollment/{enrollment_id}/check-in', params)
+          : api.DELETE('/api/admin/enrollment/{enrollment_id}/check-in', params),
+      );
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: eventKeys.enrollments(eventId) }),
   });
 }
 

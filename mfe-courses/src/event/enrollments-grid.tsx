@@ -1,16 +1,19 @@
 import { useEffect, useState } from 'react';
-import { WAIVER_STATUS_LABELS, formatCents } from '@studio/contracts';
+import { ATTENDANCE_LABELS, ATTENDANCE_MESSAGES, WAIVER_STATUS_LABELS, formatCents } from '@studio/contracts';
 import {
+  App,
   Button,
   DownloadOutlined,
   Flex,
   Input,
   Space,
   Table,
+  Tag,
+  serverMessage,
   useDateFormat,
   type TableProps,
 } from '@studio/ui';
-import { exportEnrollments, useEnrollmentPage, type EnrollmentRow } from '../api/events';
+import { exportEnrollments, useCheckIn, useEnrollmentPage, type EnrollmentRow } from '../api/events';
 import {
   INITIAL_ENROLLMENT_QUERY,
   type EnrollmentFilterColumn,
@@ -84,6 +87,10 @@ export function EnrollmentsGrid({
   const [selected, setSelected] = useState<string[]>([]);
   const [exporting, setExporting] = useState(false);
   const dates = useDateFormat();
+  const { message } = App.useApp();
+  const checkIn = useCheckIn(eventId);
+  /** The enrollment whose check-in is being changed (its button spins; the others stay usable). */
+  const [checking, setChecking] = useState<string | null>(null);
 
   const list = useEnrollmentPage(eventId, query);
   const loading = list.isFetching;
@@ -106,6 +113,18 @@ export function EnrollmentsGrid({
       console.error('Export failed', error);
     } finally {
       setExporting(false);
+    }
+  };
+
+  const setCheckIn = async (row: EnrollmentRow, checkedIn: boolean) => {
+    setChecking(row.enrollment_id);
+    try {
+      await checkIn.mutateAsync({ enrollmentId: row.enrollment_id, checkedIn });
+      message.success(checkedIn ? ATTENDANCE_MESSAGES.checkedIn : ATTENDANCE_MESSAGES.checkInUndone);
+    } catch (error) {
+      message.error(serverMessage(error, ATTENDANCE_MESSAGES.checkInFailed));
+    } finally {
+      setChecking(null);
     }
   };
 
@@ -202,6 +221,38 @@ export function EnrollmentsGrid({
       sortOrder: sortOrderOf('created_at'),
     },
     {
+      // One click checks in, Undo takes it back; after the session a student not checked in shows
+      // No-show (attendanceOf, answered by the API), and can still be checked in late.
+      key: 'checked_in_at',
+      title: 'Attendance',
+      render: (_, row) => {
+        const name = `${row.Student?.first_name} ${row.Student?.last_name}`;
+        const checkedIn = row.attendance === 'checked_in';
+        return (
+          <Space size={4}>
+            {row.attendance !== 'not_checked_in' && (
+              <Tag color={checkedIn ? 'green' : 'red'}>{ATTENDANCE_LABELS[row.attendance]}</Tag>
+            )}
+            <Button
+              type={checkedIn ? 'link' : 'default'}
+              size="small"
+              loading={checking === row.enrollment_id}
+              aria-label={`${checkedIn ? 'Undo check-in of' : 'Check in'} ${name}`}
+              title={checkedIn && row.checked_in_at ? dates.dateTime(row.checked_in_at, timezone) : undefined}
+              onClick={() => void setCheckIn(row, !checkedIn)}
+            >
+              {checkedIn ? 'Undo' : 'Check in'}
+            </Button>
+          </Space>
+        );
+      },
+      sorter: true,
+      sortOrder: sortOrderOf('checked_in_at'),
+      filters: Object.entries(ATTENDANCE_LABELS).map(([value, text]) => ({ value, text })),
+      filterMultiple: false,
+      filteredValue: filterOf('attendance'),
+    },
+    {
       // Fixed to the right edge: however narrow the drawer, the grid scrolls under it and Remove stays in view.
       key: 'actions',
       title: '',
@@ -225,8 +276,9 @@ export function EnrollmentsGrid({
     const sort = Array.isArray(sorter) ? sorter[0] : sorter;
     const field = (sort?.order ? sort.columnKey : undefined) as EnrollmentSortField | undefined;
     const filter: EnrollmentQuery['filter'] = {};
-    for (const column of [...TEXT_FILTERS, 'waiverStatus'] as EnrollmentFilterColumn[]) {
-      const value = filters[column]?.[0];
+    for (const column of [...TEXT_FILTERS, 'waiverStatus', 'attendance'] as EnrollmentFilterColumn[]) {
+      // The Attendance column's key is its sort field (checked_in_at); its filter is attendance.
+      const value = filters[column === 'attendance' ? 'checked_in_at' : column]?.[0];
       if (value !== undefined && value !== null && String(value) !== '') filter[column] = String(value);
     }
     const filterChanged = JSON.stringify(filter) !== JSON.stringify(query.filter);

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { errorBody, mockFetch, okBody, renderWithProviders } from '@studio/ui/testing';
-import { SCHEDULING_MESSAGES } from '@studio/contracts';
+import { ATTENDANCE_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { EnrollmentsGrid } from './enrollments-grid';
 import { enrollmentQueryString, INITIAL_ENROLLMENT_QUERY } from './enrollment-query';
 import { GuestCountDialog } from './guest-count-dialog';
@@ -207,5 +207,103 @@ describe('EnrollmentsGrid in a narrow drawer', () => {
     expect(onRemove).toHaveBeenCalledWith(
       expect.objectContaining({ Student: expect.objectContaining({ email: 'ada@example.com' }) }),
     );
+  });
+});
+
+describe('EnrollmentsGrid attendance (issue 23)', () => {
+  const grid = (
+    <EnrollmentsGrid
+      eventId={EVENT_ID}
+      timezone="UTC"
+      onEditGuests={jest.fn()}
+      onRemove={jest.fn()}
+      onOpenStudent={jest.fn()}
+    />
+  );
+  const path = `/api/admin/enrollment/${ROW.enrollment_id}/check-in`;
+
+  it('checks a student in with one click, shows Undo, and undoes it; the list reads again each time', async () => {
+    // A fake server that remembers the check-in, as the API does.
+    let checkedInAt: string | null = null;
+    const row = () => ({
+      ...ROW,
+      checked_in_at: checkedInAt,
+      attendance: checkedInAt ? ('checked_in' as const) : ('not_checked_in' as const),
+    });
+    const calls = mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: () =>
+        okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({ ...PAGE, enrollments: [row()] }),
+      [`PUT ${path}`]: () => {
+        checkedInAt = '2026-03-08T17:05:00Z';
+        return okBody<'/api/admin/enrollment/{enrollment_id}/check-in', 'put'>({
+          enrollment_id: ROW.enrollment_id,
+          checked_in_at: checkedInAt,
+          attendance: 'checked_in',
+        });
+      },
+      [`DELETE ${path}`]: () => {
+        checkedInAt = null;
+        return okBody<'/api/admin/enrollment/{enrollment_id}/check-in', 'delete'>({
+          enrollment_id: ROW.enrollment_id,
+          checked_in_at: null,
+          attendance: 'not_checked_in',
+        });
+      },
+    });
+    renderWithProviders(grid);
+    const reads = () => calls.filter((c) => c.method === 'GET').length;
+    fireEvent.click(await screen.findByRole('button', { name: 'Check in Ada Lovelace' }));
+    const undo = await screen.findByRole('button', { name: 'Undo check-in of Ada Lovelace' });
+    expect(undo.closest('tr')).toHaveTextContent('Checked in');
+    expect(await screen.findByText(ATTENDANCE_MESSAGES.checkedIn, { selector: '.ant-message *' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+    const readsAfterCheckIn = reads();
+    expect(readsAfterCheckIn).toBeGreaterThanOrEqual(2);
+
+    fireEvent.click(undo);
+    await screen.findByRole('button', { name: 'Check in Ada Lovelace' });
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    expect(reads()).toBeGreaterThan(readsAfterCheckIn);
+    expect(screen.getByText('ada@example.com').closest('tr')).not.toHaveTextContent('Checked in');
+  });
+
+  it('labels a student not checked in after the session No-show, and shows the server message when refused', async () => {
+    mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({
+        ...PAGE,
+        enrollments: [{ ...ROW, attendance: 'no_show' }],
+      }),
+      [`PUT ${path}`]: errorBody(409, ATTENDANCE_MESSAGES.checkInRemoved),
+    });
+    renderWithProviders(grid);
+    const checkIn = await screen.findByRole('button', { name: 'Check in Ada Lovelace' });
+    expect(checkIn.closest('tr')).toHaveTextContent('No-show');
+    fireEvent.click(checkIn);
+    expect(await screen.findByText(ATTENDANCE_MESSAGES.checkInRemoved)).toBeInTheDocument();
+  });
+
+  it('filters by attendance on the server', async () => {
+    const calls = mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>(PAGE),
+    });
+    renderWithProviders(grid);
+    await screen.findByText('ada@example.com');
+    const header = screen.getAllByText('Attendance')[0].closest('th')!;
+    fireEvent.click(header.querySelector('.ant-table-filter-trigger')!);
+    fireEvent.click(await screen.findByText('No-show'));
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() =>
+      expect(new URLSearchParams(calls.at(-1)!.url.split('?')[1]).get('filter[attendance]')).toBe('no_show'),
+    );
+  });
+
+  it('sorts by check-in on the server', async () => {
+    const calls = mockFetch({
+      [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>(PAGE),
+    });
+    renderWithProviders(grid);
+    await screen.findByText('ada@example.com');
+    fireEvent.click(screen.getAllByText('Attendance')[0]);
+    await waitFor(() => expect(new URLSearchParams(calls.at(-1)!.url.split('?')[1]).get('sortField')).toBe('checked_in_at'));
   });
 });

@@ -39,6 +39,8 @@ export const ROW: EnrollmentPage['enrollments'][number] = {
   enrollment_id: '11111111-0000-4000-8000-000000000001',
   student_id: 's1',
   created_at: '2026-03-01T15:00:00Z',
+  checked_in_at: null,
+  attendance: 'not_checked_in',
   guestCount: 1,
   waiverStatus: 'pending',
   Student: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: null, User: null },

@@ -54,6 +54,38 @@ const STUDENT: StudentDetail = {
       subDescription: 'Glaze kit',
     },
   ],
+  sessions: [
+    {
+      enrollment_id: 'e2',
+      event_id: 'ev2',
+      name: 'Glaze night',
+      starts_at: '2026-03-20T23:00:00Z',
+      ends_at: '2026-03-21T01:00:00Z',
+      timezone: 'America/New_York',
+      checked_in_at: null,
+      attendance: 'not_checked_in',
+    },
+    {
+      enrollment_id: 'e1',
+      event_id: 'ev1',
+      name: 'Intro to Wheel Throwing',
+      starts_at: '2026-03-01T23:00:00Z',
+      ends_at: '2026-03-02T01:00:00Z',
+      timezone: 'America/New_York',
+      checked_in_at: '2026-03-01T22:55:00Z',
+      attendance: 'checked_in',
+    },
+    {
+      enrollment_id: 'e0',
+      event_id: 'ev0',
+      name: 'Handbuilding',
+      starts_at: '2026-02-01T23:00:00Z',
+      ends_at: '2026-02-02T01:00:00Z',
+      timezone: 'America/New_York',
+      checked_in_at: null,
+      attendance: 'no_show',
+    },
+  ],
   Submission: [
     {
       submission_id: 'w2',
@@ -108,6 +140,31 @@ async function renderDrawer(options: { signOut?: () => Promise<void> } = {}) {
 }
 
 describe('StudentDrawer', () => {
+  it("lists the student's sessions with their attendance: Checked in, Not checked in, and No-show after the session (issue 23)", async () => {
+    routes();
+    await renderDrawer();
+    fireEvent.click(screen.getByText('Sessions'));
+    const rows = within(await screen.findByRole('list', { name: 'Sessions' })).getAllByRole('listitem');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('Glaze night'),
+      expect.stringContaining('Intro to Wheel Throwing'),
+      expect.stringContaining('Handbuilding'),
+    ]);
+    expect(rows[0]).toHaveTextContent('Not checked in');
+    expect(rows[1]).toHaveTextContent('Checked in');
+    expect(rows[1]).not.toHaveTextContent('Not checked in');
+    expect(rows[2]).toHaveTextContent('No-show');
+    // 23:00 UTC on Mar 1 is 6:00 PM in New York.
+    expect(rows[1]).toHaveTextContent(/6:00\s?PM/i);
+  });
+
+  it("says 'No sessions' for a student enrolled in none", async () => {
+    routes({ ...STUDENT, sessions: [] });
+    await renderDrawer();
+    fireEvent.click(screen.getByText('Sessions'));
+    expect(await screen.findByText('No sessions')).toBeInTheDocument();
+  });
+
   it('shows what the API answers: name, badge, email, phone and first seen', async () => {
     routes();
     await renderDrawer();

@@ -23,6 +23,7 @@ import {
 import { studentQueries } from '../api/students';
 import { StudentName } from './student-name';
 import { StudentWaivers } from './student-waivers';
+import { StudentSessions } from './student-sessions';
 import { LoyaltyDialog, LoyaltyPoints, currentPoints, loyaltyActive } from './loyalty-points';
 import { LOYALTY_BALANCE_MESSAGES } from '@studio/contracts';
 import { useState } from 'react';
@@ -33,7 +34,8 @@ export interface StudentDrawerData {
 
 /**
  * Student drawer (spec 001 §2): what GET /api/admin/student/{id} answers (name, sign-up state,
- * email, phone, first seen, loyalty points, waivers closed by default, the newest orders).
+ * email, phone, first seen, loyalty points, waivers closed by default, the sessions with their
+ * attendance (issue 23), the newest orders).
  */
 export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
   const timezone = useOrganizationTimezone();
@@ -107,6 +109,11 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
               key: 'waivers',
               label: 'Waivers',
               children: <StudentWaivers submissions={student.Submission} timezone={timezone} />,
+            },
+            {
+              key: 'sessions',
+              label: 'Sessions',
+              children: <StudentSessions sessions={student.sessions} />,
             },
             {
               key: 'orders',

@@ -45,6 +45,7 @@ const NAMES = [
   'Migration20261127050000_appointments',
   'Migration20261127060000_appointment_admin',
   'Migration20261127070000_reminders',
+  'Migration20261127080000_attendance',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -13,4 +13,6 @@ export const SORT_SQL: Record<string, (dir: 'asc' | 'desc') => string> = {
   email: (d) => `s.email ${d}`,
   guestCount: (d) => `e.guest_count ${d}, e.created_at ${d}, e.id ${d}`,
   waiverStatus: (d) => `e.waiver_status ${d}, e.created_at ${d}, e.id ${d}`,
+  // Not checked in last when ascending (first checked in first), first when descending.
+  checked_in_at: (d) => `e.checked_in_at ${d} nulls ${d === 'asc' ? 'last' : 'first'}, e.created_at ${d}, e.id ${d}`,
 };

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { WAIVER_STATUS_LABELS } from '@studio/contracts';
+import { ATTENDANCE_LABELS, attendanceOf, WAIVER_STATUS_LABELS } from '@studio/contracts';
 import { stringify } from 'csv-stringify';
 import { escapeLiteral, Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -23,6 +23,7 @@ export const EXPORT_HEADER = [
   'Enrolled at',
   'Order number',
   'Order total',
+  'Attendance',
 ];
 /** The BOM (so spreadsheets read UTF-8) and the header, every name quoted like every cell. */
 const HEADER_LINE = `\uFEFF${EXPORT_HEADER.map((h) => `"${h.replaceAll('"', '""')}"`).join(',')}\n`;
@@ -72,6 +73,10 @@ export function exportQuery(input: {
   eventId: string;
   zone: string;
   enrollmentIds: string[];
+  /** The session's end: after it, a student not checked in is a no-show (attendanceOf). */
+  endsAt: Date;
+  /** The instant the attendance is read at (one per export, so both paths agree). */
+  now: Date;
   cursor?: boolean;
   after?: { created_at: string; id: string } | null;
   /** Rows per batch, as the one bound parameter: without any, the embedded driver runs the text as a script and answers per statement. */
@@ -97,6 +102,9 @@ export function exportQuery(input: {
     `coalesce(o.order_number::text, '')`,
     // Integer arithmetic, not to_char of a numeric: total_cents is an integer >= 0 by the schema.
     `coalesce((o.total_cents / 100)::text || '.' || lpad((o.total_cents % 100)::text, 2, '0'), '')`,
+    // Attendance by the one rule (libs/contracts attendanceOf), decided once per export: the
+    // session's end is one value, so only the check-in differs from row to row.
+    `case when e.checked_in_at is not null then ${escapeLiteral(ATTENDANCE_LABELS.checked_in)} else ${escapeLiteral(ATTENDANCE_LABELS[attendanceOf(null, input.endsAt, input.now)])} end`,
   ].map((sql, i) => `${sql} as c${i}`);
   if (input.cursor) cells.push('e.created_at::text as cursor_at', 'e.id::text as cursor_id');
   return `select ${cells.join(',\n      ')}
@@ -130,10 +138,17 @@ export class EnrollmentExportService implements OnModuleDestroy {
     ctx: RequestContext,
     eventId: string,
     enrollmentIds: string[],
-    options: { path?: 'copy' | 'batches'; batch?: number; writeBlock?: number } = {},
+    options: { path?: 'copy' | 'batches'; batch?: number; writeBlock?: number; now?: Date } = {},
   ): Promise<Readable> {
     const event = await this.events.requireEvent(ctx, eventId);
-    const input = { organizationId: ctx.organizationId, eventId, zone: event.location.timezone, enrollmentIds };
+    const input = {
+      organizationId: ctx.organizationId,
+      eventId,
+      zone: event.location.timezone,
+      enrollmentIds,
+      endsAt: event.endsAt,
+      now: options.now ?? new Date(),
+    };
     const path = options.path ?? (this.config.DATABASE_URL ? 'copy' : 'batches');
     return path === 'copy' ? this.copy(input, options.writeBlock ?? WRITE_BLOCK) : this.batches(input, options.batch ?? BATCH);
   }

@@ -4,7 +4,7 @@ import {
   ENROLLMENT_SORT_FIELDS,
   WAIVER_STATUS_VALUES,
 } from './enrollment-columns';
-import { MAX_GUESTS, MAX_PAGE, queryCount, safeText, SCHEDULING_MESSAGES } from '@studio/contracts';
+import { ATTENDANCE_VALUES, MAX_GUESTS, MAX_PAGE, queryCount, safeText, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
 
@@ -43,6 +43,9 @@ const querySchema = z
           max: MAX_GUESTS,
           tooLarge: SCHEDULING_MESSAGES.guestCountMax,
         }).optional(),
+        attendance: z
+          .enum(ATTENDANCE_VALUES, { error: `Attendance is one of: ${ATTENDANCE_VALUES.join(', ')}.` })
+          .optional(),
       })
       .strict()
       .optional()

@@ -11,6 +11,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import {
+  ATTENDANCE_VALUES,
+  ENROLLMENT_SORT_FIELDS,
   EXPORT_FILE_NAME,
   exportEnrollmentsSchema,
   guestCountSchema,
@@ -38,6 +40,10 @@ const enrollmentOut = z.object({
   enrollment_id: z.uuid(),
   student_id: z.uuid(),
   created_at: z.string(),
+  checked_in_at: z.string().nullable().describe('When the student was checked in; null when not'),
+  attendance: z
+    .enum(ATTENDANCE_VALUES)
+    .describe('checked_in; before the session ends not_checked_in, after it no_show'),
   guestCount: z.number().int(),
   waiverStatus: z
     .enum(WAIVER_STATUS_VALUES)
@@ -66,6 +72,13 @@ class EnrollmentPageDto extends createZodDto(
     itemsPerPage: z.number().int(),
   }),
 ) {}
+class CheckInOutDto extends createZodDto(
+  z.object({
+    enrollment_id: z.uuid(),
+    checked_in_at: z.string().nullable(),
+    attendance: z.enum(ATTENDANCE_VALUES),
+  }),
+) {}
 class GuestCountOutDto extends createZodDto(
   z.object({ enrollment_id: z.uuid(), guestCount: z.number().int() }),
 ) {}
@@ -87,7 +100,7 @@ export class EnrollmentsController {
   @ApiQuery({
     name: 'sortField',
     required: false,
-    enum: ['created_at', 'first_name', 'last_name', 'email', 'guestCount', 'waiverStatus'],
+    enum: [...ENROLLMENT_SORT_FIELDS],
   })
   @ApiQuery({ name: 'sortOrder', required: false, enum: ['asc', 'desc'] })
   @ApiQuery({
@@ -96,7 +109,7 @@ export class EnrollmentsController {
     style: 'deepObject',
     explode: true,
     type: 'object',
-    description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount]',
+    description: 'filter[first_name|last_name|email|phone|waiverStatus|guestCount|attendance] (attendance: checked_in, not_checked_in, no_show)',
   })
   @ZodResponse({ status: 200, type: EnrollmentPageDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
@@ -107,9 +120,10 @@ export class EnrollmentsController {
     @Query() raw: Record<string, unknown>,
   ) {
     const query = parseEnrollmentQuery(raw);
-    const { rows, total } = await this.enrollments.list(ctx, eventId, query);
+    const { rows, total, endsAt } = await this.enrollments.list(ctx, eventId, query);
+    const now = new Date();
     return {
-      enrollments: rows.map(mapEnrollmentRow),
+      enrollments: rows.map((row) => mapEnrollmentRow(row, endsAt, now)),
       totalCount: total,
       currentPage: query.page,
       itemsPerPage: query.limit,
@@ -144,6 +158,26 @@ export class EnrollmentsController {
       id,
       refund ? { amountCents: refund.amount, reason: refund.reason } : undefined,
     );
+  }
+
+  @Put('enrollment/:enrollment_id/check-in')
+  @ApiOperation({
+    summary: 'Check the student in to the session (issue 23); checking in again keeps the first time',
+  })
+  @ZodResponse({ status: 200, type: CheckInOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The student was removed from the session' })
+  async checkIn(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string) {
+    return this.enrollments.setCheckIn(ctx, id, true);
+  }
+
+  @Delete('enrollment/:enrollment_id/check-in')
+  @ApiOperation({ summary: "Undo the student's check-in (idempotent)" })
+  @ZodResponse({ status: 200, type: CheckInOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'The student was removed from the session' })
+  async undoCheckIn(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string) {
+    return this.enrollments.setCheckIn(ctx, id, false);
   }
 
   @Put('enrollment/:enrollment_id/guests')

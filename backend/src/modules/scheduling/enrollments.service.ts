@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { SCHEDULING_MESSAGES as M } from '@studio/contracts';
+import { ATTENDANCE_MESSAGES, Attendance, attendanceOf, SCHEDULING_MESSAGES as M } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { Student } from '../students/student.entity';
@@ -34,6 +34,14 @@ export interface EnrollmentRow {
   user_id: string | null;
   order_number: number | null;
   total_cents: number | null;
+  checked_in_at: Date | null;
+}
+
+/** An enrollment's check-in as PUT/DELETE …/check-in answer it. */
+export interface CheckIn {
+  enrollment_id: string;
+  checked_in_at: string | null;
+  attendance: Attendance;
 }
 
 /** An enrollment just removed, as its enrollment.removed announcement names it. */
@@ -96,11 +104,17 @@ export function enrollmentWhere(
     clauses.push(`e.guest_count = ?`);
     params.push(f.guestCount);
   }
+  // attendanceOf in SQL: checked in, or not checked in before / after the session's end.
+  if (f.attendance === 'checked_in') clauses.push(`e.checked_in_at is not null`);
+  else if (f.attendance)
+    clauses.push(
+      `e.checked_in_at is null and ${f.attendance === 'no_show' ? '' : 'not '}exists (select 1 from event ev where ev.id = e.event_id and ev.ends_at <= now())`,
+    );
   return { sql: clauses.join(' and '), params, readsStudent };
 }
 
 export const ENROLLMENT_SELECT = `
-  select e.id as enrollment_id, e.student_id, e.created_at, e.guest_count, e.waiver_status, e.order_id,
+  select e.id as enrollment_id, e.student_id, e.created_at, e.guest_count, e.waiver_status, e.order_id, e.checked_in_at,
          s.first_name, s.last_name, s.email, s.phone, s.user_id,
          o.order_number, o.total_cents
     from enrollment e
@@ -390,7 +404,7 @@ export class EnrollmentsService {
     // The session check runs beside the page and the count (one round trip, not two); the page
     // reads only the caller's organization, so another organization's session answers 404 and shows nothing.
     const [found, rows, [count]] = await Promise.all([
-      connection.execute<{ found: number }[]>(`select 1 as found from event where id = ? and organization_id = ?`, [eventId, ctx.organizationId]),
+      connection.execute<{ ends_at: Date }[]>(`select ends_at from event where id = ? and organization_id = ?`, [eventId, ctx.organizationId]),
       // Naming the students' organization lets a sort by name walk the student name index in order.
       connection.execute<EnrollmentRow[]>(
         `${ENROLLMENT_SELECT} where ${where.sql} and s.organization_id = ? order by ${order} limit ? offset ?`,
@@ -403,7 +417,40 @@ export class EnrollmentsService {
       ),
     ]);
     if (found.length === 0) throw notFound('Event not found');
-    return { rows, total: Number(count.total) };
+    return { rows, total: Number(count.total), endsAt: new Date(found[0].ends_at) };
+  }
+
+  /**
+   * Checks the student in (issue 23), or with `checkedIn` false undoes it. Idempotent: checking in
+   * again keeps the first time and admin; undoing twice leaves it undone. Another organization's
+   * enrollment is 404; a removed one is 409.
+   */
+  async setCheckIn(ctx: RequestContext, enrollmentId: string, checkedIn: boolean): Promise<CheckIn> {
+    const set = checkedIn
+      ? `checked_in_by = case when e.checked_in_at is null then ? else e.checked_in_by end,
+         checked_in_at = coalesce(e.checked_in_at, now())`
+      : `checked_in_at = null, checked_in_by = null`;
+    const params = checkedIn ? [ctx.userId] : [];
+    const [row] = await this.em.getConnection().execute<{ checked_in_at: Date | null; ends_at: Date }[]>(
+      `update enrollment e set ${set}
+         from event ev
+        where ev.id = e.event_id and e.id = ? and e.organization_id = ? and e.status = 'active'
+        returning e.checked_in_at, ev.ends_at`,
+      [...params, enrollmentId, ctx.organizationId],
+    );
+    if (!row) {
+      const [other] = await this.em.getConnection().execute<{ status: string }[]>(
+        `select status from enrollment where id = ? and organization_id = ?`,
+        [enrollmentId, ctx.organizationId],
+      );
+      if (!other) throw notFound('Enrollment not found');
+      throw new ApiError(HttpStatus.CONFLICT, ATTENDANCE_MESSAGES.checkInRemoved);
+    }
+    return {
+      enrollment_id: enrollmentId,
+      checked_in_at: row.checked_in_at ? new Date(row.checked_in_at).toISOString() : null,
+      attendance: attendanceOf(row.checked_in_at, row.ends_at),
+    };
   }
 
   /**
@@ -664,11 +711,13 @@ export class EnrollmentsService {
   }
 }
 
-export function mapEnrollmentRow(row: EnrollmentRow) {
+export function mapEnrollmentRow(row: EnrollmentRow, endsAt: Date, now: Date = new Date()) {
   return {
     enrollment_id: row.enrollment_id,
     student_id: row.student_id,
     created_at: new Date(row.created_at).toISOString(),
+    checked_in_at: row.checked_in_at ? new Date(row.checked_in_at).toISOString() : null,
+    attendance: attendanceOf(row.checked_in_at, endsAt, now),
     guestCount: row.guest_count,
     waiverStatus: row.waiver_status,
     Student: {

@@ -28,6 +28,8 @@ import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
+import { StudentSessionsQuery } from './student-sessions.query';
+import { StudentsModule } from '../students/students.module';
 import { TagsService } from './tags.service';
 
 /**
@@ -36,7 +38,7 @@ import { TagsService } from './tags.service';
  */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule, NotificationsModule],
+  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule, NotificationsModule, StudentsModule],
   controllers: [
     EventsController,
     SessionsController,
@@ -62,6 +64,7 @@ import { TagsService } from './tags.service';
     EnrollmentWaiverHooks,
     EnrollmentEvents,
     SessionEvents,
+    StudentSessionsQuery,
     { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
   ],
   exports: [

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { LoyaltyEntry, LoyaltyStatus, WaiverSubmission } from '@studio/contracts';
+import type { Attendance, LoyaltyEntry, LoyaltyStatus, WaiverSubmission } from '@studio/contracts';
 import type { RequestContext } from '../../common/request-context';
 
 /** One row of the student drawer's Orders section (spec 001 §3 new_orders). */
@@ -33,6 +33,24 @@ export interface StudentWaiversSource {
   submissions(ctx: RequestContext, studentId: string): Promise<WaiverSubmission[]>;
 }
 
+/** One row of the student drawer's Sessions section: a session the student is enrolled in (issue 23). */
+export interface StudentSessionRow {
+  enrollment_id: string;
+  event_id: string;
+  name: string;
+  starts_at: string;
+  ends_at: string;
+  /** The session's location's zone, in which the drawer shows its time. */
+  timezone: string;
+  checked_in_at: string | null;
+  attendance: Attendance;
+}
+
+/** What the student drawer needs from the scheduling module: the student's sessions, newest first. */
+export interface StudentSessionsSource {
+  sessions(ctx: RequestContext, studentId: string): Promise<StudentSessionRow[]>;
+}
+
 /**
  * The parts of the student detail that other modules own. Those modules depend on this one (they
  * check students through StudentsService), so they register their reader here when they start,
@@ -43,6 +61,7 @@ export class StudentDetailParts {
   private orders: StudentOrdersSource | null = null;
   private loyalty: StudentLoyaltySource | null = null;
   private waivers: StudentWaiversSource | null = null;
+  private sessions: StudentSessionsSource | null = null;
 
   registerOrders(source: StudentOrdersSource): void {
     this.orders = source;
@@ -54,6 +73,15 @@ export class StudentDetailParts {
 
   registerWaivers(source: StudentWaiversSource): void {
     this.waivers = source;
+  }
+
+  registerSessions(source: StudentSessionsSource): void {
+    this.sessions = source;
+  }
+
+  async studentSessions(ctx: RequestContext, studentId: string): Promise<StudentSessionRow[]> {
+    if (!this.sessions) throw new Error('No sessions source registered: the scheduling module is not loaded');
+    return this.sessions.sessions(ctx, studentId);
   }
 
   async submissions(ctx: RequestContext, studentId: string): Promise<WaiverSubmission[]> {

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  ATTENDANCE_VALUES,
   LOYALTY_STATUSES,
   loyaltyEntrySchema,
   studentCreateSchema,
@@ -60,6 +61,20 @@ const studentDetailOut = studentOut.extend({
     )
     .describe("The student's newest orders, newest first"),
   Submission: z.array(waiverSubmissionSchema).describe("The student's waivers (signature requests), newest first"),
+  sessions: z
+    .array(
+      z.object({
+        enrollment_id: z.uuid(),
+        event_id: z.uuid(),
+        name: z.string(),
+        starts_at: z.string(),
+        ends_at: z.string(),
+        timezone: z.string(),
+        checked_in_at: z.string().nullable(),
+        attendance: z.enum(ATTENDANCE_VALUES),
+      }),
+    )
+    .describe("The sessions the student is enrolled in, newest first, with their attendance (issue 23)"),
 });
 class StudentDetailDto extends createZodDto(studentDetailOut) {}
 class StudentListDto extends createZodDto(
@@ -115,17 +130,18 @@ export class StudentsController {
 
   @Get(':student_id')
   @ApiOperation({
-    summary: 'One student with their account, points ledger, organization, newest orders and waivers (spec 001 §3)',
+    summary: 'One student with their account, points ledger, organization, newest orders, waivers and sessions with attendance (spec 001 §3, issue 23)',
   })
   @ZodResponse({ status: 200, type: StudentDetailDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async get(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) id: string) {
     const student = await this.students.requireStudent(ctx, id);
-    const [orders, loyalty, organization, submissions] = await Promise.all([
+    const [orders, loyalty, organization, submissions, sessions] = await Promise.all([
       this.parts.recentOrders(ctx, id),
       this.parts.loyaltyBalance(ctx, id),
       this.organizations.current(ctx),
       this.parts.submissions(ctx, id),
+      this.parts.studentSessions(ctx, id),
     ]);
     return {
       ...mapStudent(student),
@@ -136,6 +152,7 @@ export class StudentsController {
       Organization: { timezone: organization.timezone, LoyaltyProgram: [{ status: loyalty.programStatus }] },
       new_orders: orders,
       Submission: submissions,
+      sessions,
     };
   }
 

@@ -628,6 +628,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/enrollment/{enrollment_id}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Check the student in to the session (issue 23); checking in again keeps the first time */
+        put: operations["EnrollmentsController_checkIn"];
+        post?: never;
+        /** Undo the student's check-in (idempotent) */
+        delete: operations["EnrollmentsController_undoCheckIn"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/enrollment/{enrollment_id}/guests": {
         parameters: {
             query?: never;
@@ -783,7 +801,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One student with their account, points ledger, organization, newest orders and waivers (spec 001 §3) */
+        /** One student with their account, points ledger, organization, newest orders, waivers and sessions with attendance (spec 001 §3, issue 23) */
         get: operations["StudentsController_get"];
         /** Change a student's first and last name */
         put: operations["StudentsController_rename"];
@@ -2637,6 +2655,13 @@ export interface components {
                 /** Format: uuid */
                 student_id: string;
                 created_at: string;
+                /** @description When the student was checked in; null when not */
+                checked_in_at: string | null;
+                /**
+                 * @description checked_in; before the session ends not_checked_in, after it no_show
+                 * @enum {string}
+                 */
+                attendance: "checked_in" | "not_checked_in" | "no_show";
                 guestCount: number;
                 /**
                  * @description Follows the waiver submission: signed, pending, expired; not_required when the course requires none
@@ -2673,6 +2698,13 @@ export interface components {
                 amount: number;
                 reason: string;
             };
+        };
+        CheckInOutDto_Output: {
+            /** Format: uuid */
+            enrollment_id: string;
+            checked_in_at: string | null;
+            /** @enum {string} */
+            attendance: "checked_in" | "not_checked_in" | "no_show";
         };
         GuestCountDto: {
             guestCount: number;
@@ -2932,6 +2964,20 @@ export interface components {
                 DocusealTemplate: {
                     name: string;
                 };
+            }[];
+            /** @description The sessions the student is enrolled in, newest first, with their attendance (issue 23) */
+            sessions: {
+                /** Format: uuid */
+                enrollment_id: string;
+                /** Format: uuid */
+                event_id: string;
+                name: string;
+                starts_at: string;
+                ends_at: string;
+                timezone: string;
+                checked_in_at: string | null;
+                /** @enum {string} */
+                attendance: "checked_in" | "not_checked_in" | "no_show";
             }[];
         };
         StudentRenameDto: {
@@ -6334,10 +6380,10 @@ export interface operations {
     EnrollmentsController_list: {
         parameters: {
             query?: {
-                /** @description filter[first_name|last_name|email|phone|waiverStatus|guestCount] */
+                /** @description filter[first_name|last_name|email|phone|waiverStatus|guestCount|attendance] (attendance: checked_in, not_checked_in, no_show) */
                 filter?: Record<string, never>;
                 sortOrder?: "asc" | "desc";
-                sortField?: "created_at" | "first_name" | "last_name" | "email" | "guestCount" | "waiverStatus";
+                sortField?: "created_at" | "first_name" | "last_name" | "email" | "guestCount" | "waiverStatus" | "checked_in_at";
                 search?: string;
                 /** @description default 20, at most 100 */
                 limit?: number;
@@ -6446,6 +6492,118 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    EnrollmentsController_checkIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                enrollment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInOutDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The student was removed from the session */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    EnrollmentsController_undoCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                enrollment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInOutDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The student was removed from the session */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -255,8 +255,8 @@ export const exportEnrollmentsSchema = z
   .object({ event_id: z.uuid(), enrollment_ids: z.array(z.uuid()).max(100000).optional().default([]) })
   .strict();
 
-export const ENROLLMENT_SORT_FIELDS = ['created_at', 'first_name', 'last_name', 'email', 'guestCount', 'waiverStatus'] as const;
-export const ENROLLMENT_FILTER_COLUMNS = ['first_name', 'last_name', 'email', 'phone', 'waiverStatus', 'guestCount'] as const;
+export const ENROLLMENT_SORT_FIELDS = ['created_at', 'first_name', 'last_name', 'email', 'guestCount', 'waiverStatus', 'checked_in_at'] as const;
+export const ENROLLMENT_FILTER_COLUMNS = ['first_name', 'last_name', 'email', 'phone', 'waiverStatus', 'guestCount', 'attendance'] as const;
 
 /** System tags are derived, shown, and never stored or modified (spec 001 §4). */
 export const SYSTEM_TAGS = {

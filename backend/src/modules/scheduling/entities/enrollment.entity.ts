@@ -13,7 +13,7 @@ export type WaiverStatus = (typeof WAIVER_STATUSES)[number];
  */
 @Entity({ tableName: 'enrollment' })
 export class Enrollment {
-  [OptionalProps]?: 'guestCount' | 'status' | 'waiverStatus' | 'createdAt' | 'removedAt' | 'orderId';
+  [OptionalProps]?: 'guestCount' | 'status' | 'waiverStatus' | 'createdAt' | 'removedAt' | 'orderId' | 'checkedInAt' | 'checkedInBy';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -45,4 +45,12 @@ export class Enrollment {
 
   @Property({ type: 'timestamptz', nullable: true })
   removedAt?: Date | null;
+
+  /** When the student was checked in to the session (issue 23); null when not (or undone). */
+  @Property({ type: 'timestamptz', nullable: true })
+  checkedInAt?: Date | null;
+
+  /** The admin (app_user id) who checked the student in. */
+  @Property({ type: 'uuid', nullable: true })
+  checkedInBy?: string | null;
 }
