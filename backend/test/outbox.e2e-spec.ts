@@ -58,7 +58,7 @@ describe('the outbox', () => {
     const enrolled = await t.http.post(`/api/admin/orders/enroll/${ana}`).set('token', token).send({ event_id: eventId }).expect(201);
     const enrollmentId = enrolled.body.enrollment_id as string;
     const written = await rows(enrollmentId);
-    expect(written.map((r) => r.subscriber)).toEqual(['sync.mailing-lists', 'test.observer', 'waivers']);
+    expect(written.map((r) => r.subscriber)).toEqual(['reminders', 'sync.mailing-lists', 'test.observer', 'waivers']);
 
     await eventually(async () => (await rows(enrollmentId)).every((r) => r.done_at !== null));
     expect(seen.filter((e) => e.enrollmentId === enrollmentId)).toEqual([

@@ -97,6 +97,7 @@ describe('health and API documentation', () => {
           '/api/admin/sync/conflicts/{conflict_id}/resolve',
           '/api/admin/queue-dashboard/link',
           '/api/admin/outbox/{id}/retry',
+          '/api/admin/enrollment/{enrollment_id}/check-in',
         ];
         if (['post', 'put'].includes(method) && !bodiless.includes(path))
           expect(op.requestBody).toBeDefined();
