@@ -74,6 +74,25 @@ interface StoreBooking {
 /** A party's price, as price() gives it. */
 type Priced = Awaited<ReturnType<StoreCheckoutService['price']>>;
 
+/** The confirmation's calendar file of a store order's booking (a session or an appointment), in UTC. */
+function orderCalendarFile(order: Order, title: string, period: { starts_at: string | Date; ends_at: string | Date }, where: string): string {
+  const ics = createEvent({
+    uid: `${order.id}@studio`,
+    title,
+    start: new Date(period.starts_at).getTime(),
+    end: new Date(period.ends_at).getTime(),
+    startInputType: 'utc',
+    startOutputType: 'utc',
+    endInputType: 'utc',
+    endOutputType: 'utc',
+    location: where.slice(0, 500),
+    description: `${order.organization.name}: order #${order.orderNumber}`,
+    organizer: { name: order.organization.name },
+  });
+  if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
+  return ics.value;
+}
+
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const invalidCode = (message: string) =>
   new ApiError(HttpStatus.BAD_REQUEST, message, { discount_code: message });
@@ -318,20 +337,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const when = `${formatDateTime(appointment.starts_at, zone)} ${zoneAbbreviation(appointment.starts_at, zone)}`;
     const where = appointment.online ? 'Online' : `${appointment.location_name}, ${appointment.address}`;
     const party = appointment.guest_count + 1;
-    const ics = createEvent({
-      uid: `${order.id}@studio`,
-      title: appointment.course_name,
-      start: new Date(appointment.starts_at).getTime(),
-      end: new Date(appointment.ends_at).getTime(),
-      startInputType: 'utc',
-      startOutputType: 'utc',
-      endInputType: 'utc',
-      endOutputType: 'utc',
-      location: where.slice(0, 500),
-      description: `${order.organization.name}: order #${order.orderNumber}`,
-      organizer: { name: order.organization.name },
-    });
-    if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
+    const ics = { value: orderCalendarFile(order, appointment.course_name, appointment, where) };
     await this.mail.enqueue({
       to: order.student.email,
       subject: `You're booked: ${oneLine(appointment.course_name)}`.slice(0, 300),
@@ -859,20 +865,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const where = session.online
       ? `Online${session.meeting_join_url ? `: ${session.meeting_join_url}` : ''}`
       : `${session.location_name}, ${session.address}`;
-    const ics = createEvent({
-      uid: `${order.id}@studio`,
-      title: session.name,
-      start: new Date(session.starts_at).getTime(),
-      end: new Date(session.ends_at).getTime(),
-      startInputType: 'utc',
-      startOutputType: 'utc',
-      endInputType: 'utc',
-      endOutputType: 'utc',
-      location: where.slice(0, 500),
-      description: `${order.organization.name}: order #${order.orderNumber}`,
-      organizer: { name: order.organization.name },
-    });
-    if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
+    const ics = { value: orderCalendarFile(order, session.name, session, where) };
     await this.mail.enqueue({
       to: order.student.email,
       subject: `You're booked: ${oneLine(session.name)}`.slice(0, 300),
