@@ -132,6 +132,9 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, ormOptions), adapter, {
       bufferLogs: options.bufferLogs ?? true,
       bodyParser: false,
+      // A module that fails to start throws here with its own error (Nest's default exits the
+      // process with code 1 and the cause only in the buffered log, which tests never see).
+      abortOnError: false,
     });
     app.useLogger(app.get(PinoLogger));
     // Answers are parsed through their @ZodResponse schema by the handlers themselves (no global interceptor).
