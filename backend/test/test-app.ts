@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createApp, CreatedApp } from '../src/app.factory';
+import { createMigratedDatabase } from '../src/database/test-databases';
 import { AppConfig, loadConfig } from '../src/config/config.schema';
 import { User, UserRole } from '../src/modules/identity/user.entity';
 import { UsersService } from '../src/modules/identity/users.service';
@@ -92,12 +93,8 @@ export async function startTestApp(
   const suffix = randomBytes(6).toString('hex');
   const dbName = `studio_test_${suffix}`;
   const database: Record<string, string> = { PGLITE_DATA_DIR: `memory://studio_test_${suffix}` };
-  if (!options.embedded) {
-    await admin((c) => c.query(`create database "${dbName}"`));
-    const dbUrl = new URL(PG_ROOT);
-    dbUrl.pathname = `/${dbName}`;
-    database.DATABASE_URL = dbUrl.toString();
-  }
+  // A copy of the migrated template (test-databases.ts): the app finds no migration pending.
+  if (!options.embedded) database.DATABASE_URL = await createMigratedDatabase(PG_ROOT, dbName);
   const config = loadConfig({
     ...database,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',

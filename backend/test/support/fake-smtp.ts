@@ -19,6 +19,10 @@ export async function startFakeSmtp() {
       }
     },
   });
+  // A client killed mid-connection (the worker reliability tests) resets its socket: expected here.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET') console.error(error);
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.server.address() as AddressInfo).port;
   return {

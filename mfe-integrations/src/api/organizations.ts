@@ -1,4 +1,4 @@
-import type { StoreSettingsPayload } from '@studio/contracts';
+import type { ReminderSettingsPayload, StoreSettingsPayload } from '@studio/contracts';
 import { $api, answer, api, useMutation, useQueryClient, useSession, type SessionUser } from '@studio/ui';
 
 /* Organizations a super admin may switch to (spec 001 §6): read and switched only by this remote. */
@@ -47,5 +47,17 @@ export function useSaveStoreSettings() {
         refresh(),
       ]);
     },
+  });
+}
+
+/**
+ * PUT /api/admin/org/reminders (owner or super admin): the reminder mails' times before a class or
+ * appointment. The organization as answered replaces the cached one.
+ */
+export function useSaveReminderSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReminderSettingsPayload) => answer(api.PUT('/api/admin/org/reminders', { body })),
+    onSuccess: (answered) => queryClient.setQueryData(organizationQueries.settings().queryKey, answered),
   });
 }

@@ -22,6 +22,7 @@ import {
   zodResolver,
 } from '@studio/ui';
 import { organizationQueries, useSaveStoreSettings } from '../api/organizations';
+import { ReminderSettings } from './reminder-settings';
 
 export const ORGANIZATION_TEXTS = {
   title: 'Organization',
@@ -115,7 +116,7 @@ function CheckoutOverlay({ org }: { org: OrgSettings }) {
   );
 }
 
-/** /admin/settings/organization: where the studio's store is (its address, or the studio's own site). */
+/** /admin/settings/organization: where the studio's store is (its address, or the studio's own site), and the reminder emails' times. */
 export function OrganizationPage() {
   const query = useQuery(organizationQueries.settings());
   return (
@@ -199,6 +200,8 @@ function StoreSettingsForm({ org }: { org: OrgSettings }) {
           ) : null}
         </Form>
       </form>
+      <Divider />
+      <ReminderSettings offsets={org.reminder_offsets_mins} canEdit={canEdit} />
       <Divider />
       <CheckoutOverlay org={org} />
     </Flex>

@@ -158,6 +158,65 @@ describe('StudentDrawer', () => {
     expect(rows[1]).toHaveTextContent(/6:00\s?PM/i);
   });
 
+  it("lists the reminder mails from the log when Reminders is opened: course and start in the location's zone, how long before, to whom, the outcome and why (issue 23)", async () => {
+    const calls = routes(STUDENT, {
+      'GET /api/admin/student/s1/reminders': okBody<'/api/admin/student/{student_id}/reminders', 'get'>({
+        reminders: [
+          {
+            id: 'r2',
+            booking_kind: 'enrollment',
+            booking_id: 'e2',
+            course_name: 'Glaze night',
+            time_zone: 'America/Los_Angeles',
+            offset_mins: 120,
+            starts_at: '2026-03-10T02:00:00Z',
+            sent_at: '2026-03-10T00:00:05Z',
+            to: null,
+            outcome: 'skipped',
+            detail: 'The student was removed from the session',
+          },
+          {
+            id: 'r1',
+            booking_kind: 'appointment',
+            booking_id: 'a1',
+            course_name: 'Portrait session',
+            time_zone: 'America/New_York',
+            offset_mins: 1440,
+            starts_at: '2026-03-02T23:00:00Z',
+            sent_at: '2026-03-01T23:00:02Z',
+            to: 'ada@example.com',
+            outcome: 'sent',
+            detail: null,
+          },
+        ],
+      }),
+    });
+    await renderDrawer();
+    expect(calls.some((c) => c.url.includes('/reminders'))).toBe(false);
+    fireEvent.click(screen.getByText('Reminders'));
+    const rows = within(await screen.findByRole('list', { name: 'Reminders' })).getAllByRole('listitem');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('Glaze night');
+    expect(rows[0]).toHaveTextContent('2 hours before');
+    expect(rows[0]).toHaveTextContent('Skipped');
+    expect(rows[0]).toHaveTextContent('The student was removed from the session');
+    // 02:00 UTC on Mar 10 is 7:00 PM on Mar 9 in Los Angeles (the session's zone, summer time by then).
+    expect(rows[0]).toHaveTextContent(/Mar 9 7:00\s?PM PDT/i);
+    expect(rows[1]).toHaveTextContent('Portrait session');
+    expect(rows[1]).toHaveTextContent('24 hours before');
+    expect(rows[1]).toHaveTextContent('to ada@example.com');
+    expect(rows[1]).toHaveTextContent('Sent');
+  });
+
+  it("says 'No reminders sent yet' when the log has none", async () => {
+    routes(STUDENT, {
+      'GET /api/admin/student/s1/reminders': okBody<'/api/admin/student/{student_id}/reminders', 'get'>({ reminders: [] }),
+    });
+    await renderDrawer();
+    fireEvent.click(screen.getByText('Reminders'));
+    expect(await screen.findByText('No reminders sent yet')).toBeInTheDocument();
+  });
+
   it("says 'No sessions' for a student enrolled in none", async () => {
     routes({ ...STUDENT, sessions: [] });
     await renderDrawer();

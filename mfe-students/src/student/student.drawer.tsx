@@ -24,6 +24,7 @@ import { studentQueries } from '../api/students';
 import { StudentName } from './student-name';
 import { StudentWaivers } from './student-waivers';
 import { StudentSessions } from './student-sessions';
+import { StudentReminders } from './student-reminders';
 import { LoyaltyDialog, LoyaltyPoints, currentPoints, loyaltyActive } from './loyalty-points';
 import { LOYALTY_BALANCE_MESSAGES } from '@studio/contracts';
 import { useState } from 'react';
@@ -114,6 +115,11 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
               key: 'sessions',
               label: 'Sessions',
               children: <StudentSessions sessions={student.sessions} />,
+            },
+            {
+              key: 'reminders',
+              label: 'Reminders',
+              children: <StudentReminders studentId={student.student_id} />,
             },
             {
               key: 'orders',

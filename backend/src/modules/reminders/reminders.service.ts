@@ -78,8 +78,11 @@ export class RemindersService implements OnModuleInit {
     );
   }
 
-  /** One delayed job per offset for the booking's start as it is now; a reminder whose time has passed is not made. */
-  private async schedule(kind: BookingKind, organizationId: string, bookingId: string): Promise<void> {
+  /**
+   * One delayed job per offset for the booking's start as it is now; a reminder whose time has passed
+   * is not made. What the subscribers above call (public for the reliability test's bulk bookings).
+   */
+  async schedule(kind: BookingKind, organizationId: string, bookingId: string): Promise<void> {
     const booking = await readReminderBooking(this.em.fork(), kind, organizationId, bookingId);
     if (!booking?.active) return;
     const start = new Date(booking.starts_at);
