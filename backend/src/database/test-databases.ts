@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MikroORM } from '@mikro-orm/core';
 import { Client } from 'pg';
-import { loadConfig } from '../config/config.schema';
 import { migrationsList } from './migrations';
-import { buildOrmOptions } from './mikro-orm.config';
 
 /**
  * Fresh, migrated PostgreSQL databases for the tests (the backend's end-to-end suites and the browser
@@ -46,6 +43,12 @@ async function exists(client: Client, name: string): Promise<boolean> {
 
 /** Runs every migration on `url` with MikroORM alone (no Nest): the template's content. */
 async function migrate(url: string): Promise<void> {
+  // Loaded only to build a template: a copy of an existing one needs none of the ORM (a quick CLI).
+  const [{ MikroORM }, { loadConfig }, { buildOrmOptions }] = await Promise.all([
+    import('@mikro-orm/core'),
+    import('../config/config.schema'),
+    import('./mikro-orm.config'),
+  ]);
   const config = loadConfig({ DATABASE_URL: url, SEED_DEMO: 'false', SERVE_WEB: 'false', RUN_WORKER: 'false', LOG_LEVEL: 'silent' });
   const { options } = await buildOrmOptions(config);
   const orm = await MikroORM.init({ ...options, pool: { min: 0, max: 1 } });
