@@ -11,6 +11,7 @@ import request from 'supertest';
 import { RefundReconciler } from '../src/modules/orders/refund-reconciler';
 import { createApp, CreatedApp } from '../src/app.factory';
 import { AppConfig, loadConfig } from '../src/config/config.schema';
+import { relaxDurability } from '../src/database/test-databases';
 import { UsersService } from '../src/modules/identity/users.service';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { Order } from '../src/modules/orders/entities/order.entity';
@@ -328,7 +329,10 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'crash-'));
     mailDir = path.join(dir, 'mail');
-    await pgAdmin((c) => c.query(`create database "${dbName}"`));
+    await pgAdmin(async (c) => {
+      await c.query(`create database "${dbName}"`);
+      await relaxDurability(c, dbName);
+    });
     db = new Client({ connectionString: DATABASE_URL });
 
     // Seeding, in this process: the app's services and its HTTP API (migrates the database too).
