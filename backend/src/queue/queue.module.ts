@@ -6,28 +6,55 @@ import { BullMqJobQueue } from './bullmq-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JOB_QUEUE, JobQueue, REDIS_CONNECTION } from './job-queue';
 
-/** Connects to Redis once; null when it does not answer and the mode allows going without. */
-async function connectRedis(config: AppConfig): Promise<Redis | null> {
+/**
+ * Connects to Redis once; null when it does not answer and the mode allows going without. Nothing
+ * listening (connection refused, unknown host) is known at once: `auto` goes in-process without
+ * waiting. A Redis that is there but slow to answer (a busy machine: the connect's callback waits
+ * behind the start's own work) is waited for, 15 s in `auto`, 30 s in `redis` mode: a 2 s limit made
+ * a loaded CI machine start without its queue (`auto`) or fail (`redis`).
+ */
+export async function connectRedis(
+  config: Pick<AppConfig, 'QUEUE_MODE' | 'REDIS_URL'>,
+  waitMs = config.QUEUE_MODE === 'redis' ? 30_000 : 15_000,
+): Promise<Redis | null> {
   if (config.QUEUE_MODE === 'in-process') return null;
   const redis = new Redis(config.REDIS_URL, {
     lazyConnect: true,
-    connectTimeout: 1500,
+    connectTimeout: 10_000,
     maxRetriesPerRequest: null,
+    // Until it answers (and later, when the connection drops), tried again every 0.2 to 2 s.
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
+  let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      redis.connect(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000)),
+      (async () => {
+        // connect() gives up with the first attempt; the client goes on trying (retryStrategy).
+        const ready = new Promise((resolve) => redis.once('ready', resolve));
+        redis.connect().catch(() => undefined);
+        await ready;
+        await redis.ping();
+      })(),
+      new Promise<never>((_, reject) => {
+        // In `auto`, nothing listening means no Redis here: in-process at once.
+        redis.on('error', (error: NodeJS.ErrnoException) => {
+          if (config.QUEUE_MODE === 'auto' && ABSENT.has(error.code ?? '')) reject(error);
+        });
+        timer = setTimeout(() => reject(new Error(`timed out after ${waitMs} ms`)), waitMs);
+      }),
     ]);
-    await redis.ping();
     return redis;
   } catch (error) {
     redis.disconnect();
     if (config.QUEUE_MODE === 'redis') throw new Error(`REDIS_URL: Redis does not answer (${String(error)})`);
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** Errors that say nothing is there to answer (as opposed to slow). */
+const ABSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENOENT', 'EHOSTUNREACH']);
 
 @Global()
 @Module({
