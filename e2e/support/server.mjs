@@ -32,7 +32,12 @@ export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
+  let stopping = false;
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  // A server that dies during a test (not stopped by it) says why: its last output, on stderr.
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`\nThe app server on port ${port} exited unexpectedly (${code ?? signal}); its last output:\n${output.slice(-20000)}\n`);
+  });
   const url = `http://127.0.0.1:${port}`;
   const started = Date.now();
   for (;;) {
@@ -44,6 +49,7 @@ export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
       // not listening yet
     }
     if (Date.now() - started > timeoutMs) {
+      stopping = true;
       child.kill('SIGKILL');
       throw new Error(`server did not answer within ${timeoutMs} ms:\n${output}`);
     }
@@ -54,6 +60,7 @@ export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
     startedInMs: Date.now() - started,
     output: () => output,
     async stop() {
+      stopping = true;
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;
     },
