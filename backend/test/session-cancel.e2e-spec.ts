@@ -247,6 +247,12 @@ describe('the studio cancels a session', () => {
       expect(mail.text).toContain('No refund is made for this cancellation.');
     }
     expect(await event(eventId)).toMatchObject({ status: 'cancelled', enrolled_count: 0 });
+    // The course page lists it badged Cancelled; the share drawer's list (no include_cancelled) does not.
+    const sessions = (query: string) =>
+      t.http.get(`/api/admin/activities/${course.activity_id}/sessions?${query}`).set('token', a.token).expect(200);
+    const listed = (await sessions('include_cancelled=true')).body.sessions.find((s: { event_id: string }) => s.event_id === eventId);
+    expect(listed).toMatchObject({ badge: 'Cancelled' });
+    expect((await sessions('include_past=false')).body.sessions.map((s: { event_id: string }) => s.event_id)).not.toContain(eventId);
   });
 
   it('a seat delivered again, or after a crash before its outcome was recorded, or whose first refund got no answer, is refunded and mailed once', async () => {

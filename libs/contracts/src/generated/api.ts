@@ -581,7 +581,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A course's sessions, earliest first; past ones only with include_past=true */
+        /** A course's sessions, earliest first; past ones only with include_past=true, cancelled ones only with include_cancelled=true */
         get: operations["SessionsController_list"];
         put?: never;
         post?: never;
@@ -2671,7 +2671,7 @@ export interface components {
                 /** @description cents */
                 price: number;
                 /** @enum {string} */
-                badge: "Finished" | "At capacity" | "Open";
+                badge: "Cancelled" | "Finished" | "At capacity" | "Open";
                 Location: {
                     address: string;
                     timezone: {
@@ -6408,6 +6408,7 @@ export interface operations {
             query?: {
                 include_past?: "true" | "false";
                 limit?: number;
+                include_cancelled?: "true" | "false";
             };
             header?: never;
             path: {
