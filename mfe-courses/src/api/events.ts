@@ -21,6 +21,10 @@ import { courseKeys } from './courses';
 const LIST = '/api/admin/events';
 const DETAIL = '/api/admin/events/{event_id}';
 const ENROLLMENTS = '/api/admin/enrollment/event/{event_id}';
+const CANCEL = '/api/admin/events/{event_id}/cancel';
+const CANCELLATION = '/api/admin/events/{event_id}/cancellation';
+/** How often the drawer asks how far a cancellation has got while students are still being processed. */
+export const CANCELLATION_POLL_MS = 1000;
 
 type Schemas = components['schemas'];
 export type EventDetail = Schemas['EventOutDto_Output'];
@@ -30,6 +34,8 @@ export type DeletedEvent = Schemas['DeletedEventDto_Output'];
 export type GuestCountAnswer = Schemas['GuestCountOutDto_Output'];
 export type CheckInAnswer = Schemas['CheckInOutDto_Output'];
 export type CreatedEvent = Schemas['CreatedEventDto_Output'];
+export type Cancellation = Schemas['CancellationDto_Output'];
+export type SessionCancelPayload = Schemas['SessionCancelDto'];
 
 const byId = (event_id: string) => ({ params: { path: { event_id } } });
 
@@ -41,6 +47,14 @@ export const eventKeys = {
 
 export const eventQueries = {
   detail: (id: string) => $api.queryOptions('get', DETAIL, byId(id)),
+  /** A cancelled session's cancellation, read again while students are still being processed. */
+  cancellation: (id: string) => ({
+    ...$api.queryOptions('get', CANCELLATION, byId(id)),
+    refetchInterval: (query: { state: { data?: Cancellation } }) => {
+      const data = query.state.data;
+      return data && data.processed >= data.total ? false : CANCELLATION_POLL_MS;
+    },
+  }),
 };
 
 /**
@@ -94,6 +108,22 @@ export function useDeleteEvent(id: string) {
           ? [queryClient.invalidateQueries({ queryKey: courseKeys.detail(deleted.activity_id) })]
           : []),
       ]),
+  });
+}
+
+/**
+ * POST /api/admin/events/{event_id}/cancel: the session cancelled with its students (refund everyone
+ * in full, or no refund, and the reason); the event, its grid, its course's sessions and the
+ * cancellation's progress read again.
+ */
+export function useCancelEvent(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SessionCancelPayload): Promise<Cancellation> => answer(api.POST(CANCEL, { ...byId(id), body })),
+    onSuccess: (cancellation) => {
+      queryClient.setQueryData(eventQueries.cancellation(id).queryKey, cancellation);
+      void Promise.all([refreshEvent(queryClient, id), queryClient.invalidateQueries({ queryKey: courseKeys.lists() })]);
+    },
   });
 }
 

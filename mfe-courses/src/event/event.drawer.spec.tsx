@@ -105,13 +105,25 @@ describe('EventDrawer', () => {
     expect(await screen.findByText(SCHEDULING_MESSAGES.eventLoadFailed)).toBeInTheDocument();
   });
 
-  it('refuses to delete while students are enrolled, with the spec message', async () => {
+  it('offers to cancel, not delete, a session with students (issue 23: cancel-session.spec)', async () => {
     const calls = routes();
     await renderDrawer();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel course' }));
+    expect(await screen.findByRole('button', { name: 'Cancel session' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+  });
+
+  it('refuses to delete when a student enrolled meanwhile, with the spec message', async () => {
+    routes(
+      { [`DELETE /api/admin/events/${EVENT_ID}`]: errorBody(409, SCHEDULING_MESSAGES.deleteBlocked) },
+      answerEvent({ ...EVENT, enrolled_count: 0, seats_taken: 0 }),
+    );
+    await renderDrawer();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel course' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.deleteBlocked)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
-    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
   });
 
   it('deletes an empty session, toasts, closes and goes to the course page', async () => {

@@ -1,5 +1,5 @@
 import { Suspense, useState } from 'react';
-import { DEFAULT_TIMEZONE, SCHEDULING_MESSAGES, STUDENT_DIALOGS } from '@studio/contracts';
+import { DEFAULT_TIMEZONE, SCHEDULING_MESSAGES, SESSION_CANCEL_MESSAGES, STUDENT_DIALOGS } from '@studio/contracts';
 import {
   Button,
   DrawerSection,
@@ -7,12 +7,14 @@ import {
   EditOutlined,
   Flex,
   QueryGuard,
+  Tag,
   useDrawer,
   useQuery,
   useQueryClient,
   useRemoteEntry,
   type DrawerProps,
 } from '@studio/ui';
+import { CancellationSection } from './cancellation-section';
 import { DeleteEventDialog } from './delete-event-dialog';
 import { EditEventDialog } from './edit-event-dialog';
 import { EnrollmentsGrid } from './enrollments-grid';
@@ -65,23 +67,38 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
 
   function renderEvent(event: NonNullable<typeof query.data>) {
     const timezone = event.Location?.timezone?.timeZoneId || DEFAULT_TIMEZONE;
+    // A session the studio cancelled (issue 23) stays, with its students listed as removed.
+    const cancelled = event.status === 'cancelled';
     const studentName = (row: EnrollmentRow) =>
       `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
 
     return (
       <DrawerShell
-        title={event.Activity?.name ?? event.name}
+        title={
+          cancelled ? (
+            <Flex gap={8} align="center">
+              <span>{event.Activity?.name ?? event.name}</span>
+              <Tag color="red">{SESSION_CANCEL_MESSAGES.badge}</Tag>
+            </Flex>
+          ) : (
+            (event.Activity?.name ?? event.name)
+          )
+        }
         extra={
           <Flex gap={8} wrap>
-            <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
-              Add student
-            </Button>
+            {cancelled ? null : (
+              <Button type="primary" onClick={() => setDialog({ kind: 'add' })} disabled={AddStudent === null}>
+                Add student
+              </Button>
+            )}
             <Button onClick={() => drawers.open('edit_course', { activity_id: event.activity_id })}>
               Edit course
             </Button>
-            <Button danger onClick={() => setDialog({ kind: 'delete' })}>
-              Cancel course
-            </Button>
+            {cancelled ? null : (
+              <Button danger onClick={() => setDialog({ kind: 'delete' })}>
+                Cancel course
+              </Button>
+            )}
           </Flex>
         }
       >
@@ -108,21 +125,27 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
             </Flex>
           </DrawerSection>
         ) : null}
-        <DrawerSection title="Enrollments">
-          <EnrollmentsGrid
-            eventId={event.event_id}
-            timezone={timezone}
-            onEditGuests={(row) => setDialog({ kind: 'guests', row })}
-            onRemove={(row) => setDialog({ kind: 'remove', row })}
-            onOpenStudent={(student_id) => drawers.open('student', { student_id })}
-          />
-        </DrawerSection>
+        {cancelled ? (
+          <DrawerSection title="Cancellation">
+            <CancellationSection eventId={event.event_id} />
+          </DrawerSection>
+        ) : (
+          <DrawerSection title="Enrollments">
+            <EnrollmentsGrid
+              eventId={event.event_id}
+              timezone={timezone}
+              onEditGuests={(row) => setDialog({ kind: 'guests', row })}
+              onRemove={(row) => setDialog({ kind: 'remove', row })}
+              onOpenStudent={(student_id) => drawers.open('student', { student_id })}
+            />
+          </DrawerSection>
+        )}
 
         {dialog?.kind === 'edit' ? (
           <EditEventDialog event={event} onClose={() => setDialog(null)} onSaved={done} />
         ) : null}
         {dialog?.kind === 'delete' ? (
-          <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} />
+          <DeleteEventDialog event={event} onClose={() => setDialog(null)} onDeleted={close} onCancelled={done} />
         ) : null}
         {dialog?.kind === 'guests' ? (
           <GuestCountDialog

@@ -30,7 +30,7 @@ export function CourseDetailPage() {
   const orgZone = useOrganizationTimezone();
   const [includePast, setIncludePast] = useState(false);
   const courseQuery = useQuery(courseQueries.detail(activityId));
-  const sessionsQuery = useQuery(courseQueries.sessions(activityId, includePast));
+  const sessionsQuery = useQuery(courseQueries.sessions(activityId, includePast, true));
 
   return (
     <QueryGuard query={courseQuery} title="Could not load this course" renderError={notFound}>

@@ -200,11 +200,12 @@ describe('Course detail page', () => {
   function detailRoutes() {
     return mockFetch({
       [`GET /api/admin/activities/${ID}`]: okBody<'/api/admin/activities/{activity_id}', 'get'>(DETAIL),
-      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: sessionsOf([
+      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000&include_cancelled=true`]: sessionsOf([
         session('e2', '2030-05-01T08:00:00Z', 'Open'),
         session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
+        session('e4', '2030-05-15T08:00:00Z', 'Cancelled'),
       ]),
-      [`GET /api/admin/activities/${ID}/sessions?include_past=true&limit=10000`]: sessionsOf([
+      [`GET /api/admin/activities/${ID}/sessions?include_past=true&limit=10000&include_cancelled=true`]: sessionsOf([
         session('e1', '2020-05-01T08:00:00Z', 'Finished'),
         session('e2', '2030-05-01T08:00:00Z', 'Open'),
         session('e3', '2030-05-08T08:00:00Z', 'At capacity'),
@@ -220,12 +221,14 @@ describe('Course detail page', () => {
     expect(within(list).getByText('Wed, May 1, 2030 10:00 AM CEST')).toBeInTheDocument();
     expect(within(list).getByText('Open')).toBeInTheDocument();
     expect(within(list).getByText('At capacity')).toBeInTheDocument();
+    // A session the studio cancelled stays listed, badged (issue 23).
+    expect(within(list).getByText('Cancelled')).toBeInTheDocument();
     expect(within(list).queryByText('Finished')).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Show previous' }));
     expect(await screen.findByText('Finished')).toBeInTheDocument();
     expect(calls.map((c) => c.url)).toContain(
-      `/api/admin/activities/${ID}/sessions?include_past=true&limit=10000`,
+      `/api/admin/activities/${ID}/sessions?include_past=true&limit=10000&include_cancelled=true`,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Hide previous' }));
     await waitFor(() => expect(screen.queryByText('Finished')).toBeNull());
@@ -245,7 +248,7 @@ describe('Course detail page', () => {
         min_notice_mins: 1440,
         booking_window_days: 45,
       }),
-      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000`]: sessionsOf([]),
+      [`GET /api/admin/activities/${ID}/sessions?include_past=false&limit=10000&include_cancelled=true`]: sessionsOf([]),
     });
     renderAt(`/admin/courses/${ID}`);
     const booking = await screen.findByRole('region', { name: 'Booking' });

@@ -29,6 +29,8 @@ import { StoreCheckoutService } from './store-checkout.service';
 import { DiscountsModule } from '../discounts/discounts.module';
 import { WaiversModule } from '../waivers/waivers.module';
 import { LoyaltyModule } from '../loyalty/loyalty.module';
+import { SessionCancelController } from './session-cancel.controller';
+import { SessionCancelHandler } from './session-cancel.handler';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -54,6 +56,7 @@ import { LoyaltyModule } from '../loyalty/loyalty.module';
     AppointmentRemovalRefundController,
     PaymentMethodsController,
     SubscriptionsController,
+    SessionCancelController,
   ],
   providers: [
     OrdersService,
@@ -64,6 +67,7 @@ import { LoyaltyModule } from '../loyalty/loyalty.module';
     RefundReconciler,
     SubscriptionsService,
     StoreCheckoutService,
+    SessionCancelHandler,
   ],
   exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService],
 })

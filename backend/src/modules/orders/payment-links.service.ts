@@ -5,6 +5,7 @@ import {
   APPOINTMENT_MESSAGES,
   formatCents,
   PAYMENT_LINK_MESSAGES,
+  SESSION_CANCEL_MESSAGES,
   WORKBENCH_SOURCE,
   type OrderActivityAction,
 } from '@studio/contracts';
@@ -406,6 +407,24 @@ export class PaymentLinksService implements OnModuleInit {
     await this.refunds.refundUnseated(organizationId, unseated).catch((error: Error) => {
       this.logger.error(`Refund of unseated order ${unseated} not finished now: ${error.message}`);
     });
+  }
+
+  /**
+   * The studio cancelled the session (issue 23): every unpaid link (and store checkout) still holding
+   * seats in it is cancelled as the payer's Cancel would: the order failed, its seats released,
+   * order.failed announced (points it redeemed come back). Once: an order no longer pending is left
+   * alone. A payment that completes anyway books nothing and is refunded in full (convertHold refuses
+   * a cancelled session; paid() refunds what found no seat).
+   */
+  async cancelForSession(organizationId: string, eventId: string): Promise<number> {
+    const pending = await this.em.getConnection().execute<{ id: string }[]>(
+      `select id from customer_order
+        where organization_id = ? and event_id = ? and status = 'pending' and link_expires_at is not null`,
+      [organizationId, eventId],
+    );
+    for (const order of pending)
+      await this.ended(organizationId, order.id, null, 'payment_link_cancelled', SESSION_CANCEL_MESSAGES.linkCancelled);
+    return pending.length;
   }
 
   /** Expired or cancelled: pending → failed, the held seat is freed, order.failed announced. */

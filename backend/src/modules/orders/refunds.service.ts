@@ -6,6 +6,7 @@ import {
   POLICIES,
   REFUNDABLE_STATUSES,
   REFUND_MESSAGES as M,
+  SESSION_CANCEL_MESSAGES,
   WORKBENCH_SOURCE,
   refundRefusal,
   refundableShare,
@@ -404,6 +405,55 @@ export class RefundsService implements OnModuleInit {
       ),
     );
     return requested ? this.finish(requested) : 'done';
+  }
+
+  /**
+   * The studio cancelled the session (issue 23) and refunds everyone in full: the seat's order is
+   * refunded all that is left, through the ledger like Remove student's refund (the row names the
+   * enrollment, so a second delivery finds it and refunds nothing twice; its id is the provider's
+   * idempotency key), and the enrollment is removed in the transaction that records the refund made
+   * (order.refunded with it: the loyalty module takes back the points earned and gives back those
+   * redeemed). Answers what became of the money; an order the rules refuse (none, nothing charged,
+   * sold elsewhere, already refunded, no payment method) is `not_refunded` with the rule's message;
+   * a provider's refusal `refund_failed`. Throws when the provider's answer is unknown: the ledger row
+   * stays requested, and the caller's retry asks again with the same key.
+   */
+  async refundCancelledSeat(
+    organizationId: string,
+    seat: { enrollmentId: string; orderId: string | null; reason: string; actorUserId: string | null },
+  ): Promise<{ outcome: 'refunded' | 'not_refunded' | 'refund_failed'; cents: number; note: string | null }> {
+    const orderId = seat.orderId;
+    if (!orderId) return { outcome: 'not_refunded', cents: 0, note: SESSION_CANCEL_MESSAGES.noOrder };
+    const hasMethod = (await this.payments.listPaymentMethods(organizationId)).length > 0;
+    let requested: RequestedRefund | null;
+    try {
+      requested = await this.queue.run(orderId, () =>
+        this.em.fork().transactional((em) =>
+          this.requestLocked({ organizationId, userId: seat.actorUserId }, em as EntityManager, orderId, {
+            reason: seat.reason,
+            enrollmentId: seat.enrollmentId,
+            hasMethod,
+          }),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof ApiError && error.getStatus() < 500) return { outcome: 'not_refunded', cents: 0, note: error.message };
+      throw error;
+    }
+    if (requested) {
+      const recorded = await this.finish(requested);
+      if (recorded.state === 'requested') throw new Error(`Refund ${requested.id} of order ${orderId}: the provider's answer is unknown; asked again on retry`);
+      if (recorded.state === 'refused') return { outcome: 'refund_failed', cents: 0, note: recorded.message };
+    }
+    // Made, now or by an earlier delivery: the enrollment's ledger row says how much.
+    const [made] = await this.em.getConnection().execute<{ amount_cents: number }[]>(
+      `select amount_cents from order_refund
+        where organization_id = ? and order_id = ? and enrollment_id = ? and status not in ('requested', 'failed', 'canceled')
+        order by created_at desc limit 1`,
+      [organizationId, orderId, seat.enrollmentId],
+    );
+    if (!made) throw new Error(`Refund of enrollment ${seat.enrollmentId} on order ${orderId} is not recorded yet; asked again on retry`);
+    return { outcome: 'refunded', cents: Number(made.amount_cents), note: null };
   }
 
   /**

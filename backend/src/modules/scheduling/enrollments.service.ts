@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { ATTENDANCE_MESSAGES, Attendance, attendanceOf, SCHEDULING_MESSAGES as M } from '@studio/contracts';
+import { ATTENDANCE_MESSAGES, Attendance, attendanceOf, SCHEDULING_MESSAGES as M, SESSION_CANCEL_MESSAGES } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { Student } from '../students/student.entity';
@@ -600,7 +600,7 @@ export class EnrollmentsService {
 
   /**
    * Holds one seat for the student until `expiresAt`. Refused as a direct enroll is: another
-   * organization's or a cancelled session (404), an ended session, a student already enrolled or
+   * organization's session (404), a cancelled one (409), an ended session, a student already enrolled or
    * already holding a link for it, a single-party session taken, no seat left (409).
    */
   async hold(
@@ -684,6 +684,13 @@ export class EnrollmentsService {
     const seats = await lockEventForSeats(em, ctx, found.eventId);
     const hold = await em.findOneOrFail(SeatHold, { id: found.id }, { refresh: true });
     const live = !hold.releasedAt && hold.expiresAt.getTime() > Date.now();
+    if (seats.status === 'cancelled') {
+      // The studio cancelled the session (issue 23): a payment that completes now books nothing
+      // (the payment links' settlement refunds it in full).
+      hold.releasedAt ??= new Date();
+      await em.flush();
+      throw new ApiError(HttpStatus.CONFLICT, SESSION_CANCEL_MESSAGES.sessionCancelled);
+    }
     const existing = await em.findOne(Enrollment, {
       event: hold.eventId,
       student: hold.studentId,

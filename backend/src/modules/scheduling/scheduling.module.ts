@@ -12,7 +12,8 @@ import { AppointmentSlotsService } from './appointment-slots.service';
 import { AppointmentsService } from './appointments.service';
 import { SqlCourseScheduleReader } from './course-schedule.reader';
 import { EnrollmentEvents } from './enrollment-events';
-import { SessionEvents } from './session-events';
+import { SessionCancelEvents, SessionEvents } from './session-events';
+import { SessionCancellationService } from './session-cancellation.service';
 import { EnrollmentExportService } from './enrollment-export.service';
 import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
 import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
@@ -64,6 +65,8 @@ import { TagsService } from './tags.service';
     EnrollmentWaiverHooks,
     EnrollmentEvents,
     SessionEvents,
+    SessionCancelEvents,
+    SessionCancellationService,
     StudentSessionsQuery,
     { provide: COURSE_SCHEDULE_READER, useClass: SqlCourseScheduleReader },
   ],
@@ -79,6 +82,8 @@ import { TagsService } from './tags.service';
     EnrollmentWaiverHooks,
     EnrollmentEvents,
     SessionEvents,
+    SessionCancelEvents,
+    SessionCancellationService,
     COURSE_SCHEDULE_READER,
   ],
 })

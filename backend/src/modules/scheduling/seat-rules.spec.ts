@@ -23,7 +23,7 @@ describe('seatRefusal: the one set of seat rules (enroll and payment-link holds)
   });
 
   it.each<[string, Partial<SeatRuleInput>, { status: number; message: string }]>([
-    ['a cancelled session is not found', { status: 'cancelled' }, { status: 404, message: 'Event not found' }],
+    ['a cancelled session is refused with its own message (issue 23)', { status: 'cancelled' }, { status: 409, message: 'This session was cancelled.' }],
     ['an ended session', { endsAt: new Date(NOW) }, { status: 409, message: M.eventFinished }],
     ['a student already enrolled', { alreadyEnrolled: true }, { status: 409, message: M.alreadyEnrolled }],
     ['a student whose payment link is waiting', { alreadyHolding: true }, { status: 409, message: PAYMENT_LINK_MESSAGES.alreadyPending }],

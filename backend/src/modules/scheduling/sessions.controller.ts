@@ -19,6 +19,12 @@ const sessionsQuery = z
       .default('false')
       .transform((v) => v === 'true'),
     limit: queryCount({ min: 1, max: 10000 }).optional().default(10000),
+    /** Sessions the studio cancelled (issue 23), badged Cancelled: the course page lists them, the share drawer does not. */
+    include_cancelled: z
+      .enum(['true', 'false'])
+      .optional()
+      .default('false')
+      .transform((v) => v === 'true'),
   })
   .strict();
 class SessionsQueryDto extends createZodDto(sessionsQuery) {}
@@ -32,7 +38,7 @@ const session = z.object({
   capacity: z.number().int(),
   enrolled: z.number().int(),
   price: z.number().int().describe('cents'),
-  badge: z.enum(['Finished', 'At capacity', 'Open']),
+  badge: z.enum(['Cancelled', 'Finished', 'At capacity', 'Open']),
   Location: z.object({ address: z.string(), timezone: z.object({ timeZoneId: z.string() }) }),
   schedule: z.array(z.object({ start_date: z.string(), start_time: z.string(), duration: z.number().int() })),
 });
@@ -45,7 +51,9 @@ export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
   @Get(':activity_id/sessions')
-  @ApiOperation({ summary: "A course's sessions, earliest first; past ones only with include_past=true" })
+  @ApiOperation({
+    summary: "A course's sessions, earliest first; past ones only with include_past=true, cancelled ones only with include_cancelled=true",
+  })
   @ZodResponse({ status: 200, type: SessionListDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiInvalidQuery()
@@ -54,6 +62,6 @@ export class SessionsController {
     @Param('activity_id', UuidParamPipe) id: string,
     @Query() query: SessionsQueryDto,
   ) {
-    return { sessions: await this.sessions.listForCourse(ctx, id, query.include_past, query.limit) };
+    return { sessions: await this.sessions.listForCourse(ctx, id, query.include_past, query.limit, query.include_cancelled) };
   }
 }

@@ -13,14 +13,14 @@ export class SessionsService {
     private readonly courses: CoursesService,
   ) {}
 
-  async listForCourse(ctx: RequestContext, activityId: string, includePast: boolean, limit: number) {
+  async listForCourse(ctx: RequestContext, activityId: string, includePast: boolean, limit: number, includeCancelled = false) {
     await this.courses.requireCourse(ctx, activityId);
     const events = await this.em.find(
       Event,
       {
         organization: ctx.organizationId,
         activity: activityId,
-        status: 'active',
+        status: includeCancelled ? { $in: ['active', 'cancelled'] } : 'active',
         ...(includePast ? {} : { endsAt: { $gt: new Date() } }),
       },
       { populate: ['location', 'days'], orderBy: { startsAt: 'asc', id: 'asc' }, limit },
@@ -38,7 +38,9 @@ export function sessionBadge(
   enrolled: number,
   capacity: number,
   now = new Date(),
-): 'Finished' | 'At capacity' | 'Open' {
+  status: 'active' | 'cancelled' = 'active',
+): 'Cancelled' | 'Finished' | 'At capacity' | 'Open' {
+  if (status === 'cancelled') return 'Cancelled';
   if (endsAt.getTime() <= now.getTime()) return 'Finished';
   if (enrolled >= capacity) return 'At capacity';
   return 'Open';
@@ -54,7 +56,7 @@ export function mapSession(event: Event, enrolled: number) {
     capacity: event.capacity,
     enrolled,
     price: event.priceCents,
-    badge: sessionBadge(event.endsAt, enrolled, event.capacity),
+    badge: sessionBadge(event.endsAt, enrolled, event.capacity, new Date(), event.status),
     Location: { address: event.location.address, timezone: { timeZoneId: event.location.timezone } },
     schedule: event.days
       .getItems()

@@ -35,6 +35,8 @@ export class EventsSyncListener implements OnModuleInit {
   onModuleInit(): void {
     this.sessions.on('session.saved', 'sync.sessions', (e) => this.sessionSaved(e.organizationId, e.eventId));
     this.sessions.on('session.removed', 'sync.sessions', (e) => this.sessionRemoved(e.organizationId, e.eventId));
+    // The studio cancelled the session (issue 23): its Eventbrite event and Zoom meeting are cancelled as for a removed one.
+    this.sessions.on('session.cancelled', 'sync.sessions', (e) => this.sessionRemoved(e.organizationId, e.eventId));
     // Appointments (issue 22): a booked one at an online location gets a Zoom meeting, moved with it, deleted when cancelled.
     this.appointmentEvents.on('appointment.booked', 'sync.appointments', (e) => this.appointmentSaved(e.organizationId, e.appointmentId));
     this.appointmentEvents.on('appointment.moved', 'sync.appointments', (e) => this.appointmentSaved(e.organizationId, e.appointmentId));

@@ -581,7 +581,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A course's sessions, earliest first; past ones only with include_past=true */
+        /** A course's sessions, earliest first; past ones only with include_past=true, cancelled ones only with include_cancelled=true */
         get: operations["SessionsController_list"];
         put?: never;
         post?: never;
@@ -1066,6 +1066,43 @@ export interface paths {
         post?: never;
         /** Cancel now (not at period end): the provider stops future payments; answers the cancelled subscription */
         delete: operations["SubscriptionsController_cancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a session with its students: refund everyone in full, or no refund, with the reason
+         * @description Marks the session cancelled (it stays listed in the admin with its students as removed, and is no longer bookable) and announces session.cancelled with one outbox row per student in the same transaction. Each student is then processed at least once, idempotently: the seat removed, refunded all that is left of their order through the refunds ledger (or not at all), points given back as a full refund does, and mailed. Unpaid payment links holding seats are cancelled; the Eventbrite event and Zoom meeting are cancelled through sync. Answers the cancellation; GET …/cancellation shows the progress.
+         */
+        post: operations["SessionCancelController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_id}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cancelled session's cancellation: the choice, the reason and each student's outcome (the drawer's progress) */
+        get: operations["SessionCancelController_cancellation"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2634,7 +2671,7 @@ export interface components {
                 /** @description cents */
                 price: number;
                 /** @enum {string} */
-                badge: "Finished" | "At capacity" | "Open";
+                badge: "Cancelled" | "Finished" | "At capacity" | "Open";
                 Location: {
                     address: string;
                     timezone: {
@@ -3267,6 +3304,45 @@ export interface components {
                 /** @description the admin's name, or null for the payment provider or a job */
                 actor: string | null;
                 created_at: string;
+            }[];
+        };
+        SessionCancelDto: {
+            /** @enum {string} */
+            refund: "full" | "none";
+            /** @description Told to every student (at most 500 characters); required when the session has students or held seats */
+            reason?: string;
+        };
+        CancellationDto_Output: {
+            /** Format: uuid */
+            event_id: string;
+            /** @enum {string} */
+            refund: "full" | "none";
+            reason: string;
+            cancelled_at: string;
+            /** @description students of the session when it was cancelled */
+            total: number;
+            /** @description students processed so far (seat removed, refund settled, mail queued) */
+            processed: number;
+            /** @description cents refunded so far, all students together */
+            refunded_cents: number;
+            students: {
+                /** Format: uuid */
+                enrollment_id: string;
+                /** Format: uuid */
+                student_id: string;
+                first_name: string;
+                last_name: string;
+                email: string;
+                order_id: string | null;
+                /**
+                 * @description pending until the student is processed
+                 * @enum {string}
+                 */
+                outcome: "pending" | "refunded" | "not_refunded" | "refund_failed" | "no_refund";
+                refund_cents: number;
+                /** @description why the order was not refunded, or why its refund failed */
+                note: string | null;
+                processed_at: string | null;
             }[];
         };
         DiscountListDto_Output: {
@@ -6332,6 +6408,7 @@ export interface operations {
             query?: {
                 include_past?: "true" | "false";
                 limit?: number;
+                include_cancelled?: "true" | "false";
             };
             header?: never;
             path: {
@@ -8262,6 +8339,124 @@ export interface operations {
             };
             /** @description Failed to cancel subscription: the payment provider refused or did not answer */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionCancelController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCancelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Event not found (or another organization’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Already cancelled, already ended, or refunds asked with no payment method on file */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionCancelController_cancellation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The session is not cancelled, or not the organization’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,11 +21,16 @@ export const courseQueries = {
   list: (query?: CourseListQuery) =>
     $api.queryOptions('get', LIST, query ? { params: { query } } : undefined),
   detail: (id: string) => $api.queryOptions('get', DETAIL, { params: { path: { activity_id: id } } }),
-  sessions: (id: string, includePast: boolean) =>
+  /** With `includeCancelled`, the sessions the studio cancelled too (the course page; never the share drawer's picker). */
+  sessions: (id: string, includePast: boolean, includeCancelled = false) =>
     $api.queryOptions('get', SESSIONS, {
       params: {
         path: { activity_id: id },
-        query: { include_past: includePast ? 'true' : 'false', limit: SESSIONS_LIMIT },
+        query: {
+          include_past: includePast ? 'true' : 'false',
+          limit: SESSIONS_LIMIT,
+          ...(includeCancelled ? { include_cancelled: 'true' as const } : {}),
+        },
       },
     }),
 };
