@@ -29,6 +29,7 @@ import { StoreCheckoutService } from './store-checkout.service';
 import { DiscountsModule } from '../discounts/discounts.module';
 import { WaiversModule } from '../waivers/waivers.module';
 import { LoyaltyModule } from '../loyalty/loyalty.module';
+import { WaitlistModule } from '../waitlist/waitlist.module';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -44,6 +45,7 @@ import { LoyaltyModule } from '../loyalty/loyalty.module';
     DiscountsModule,
     WaiversModule,
     LoyaltyModule,
+    WaitlistModule,
   ],
   controllers: [
     OrdersController,
