@@ -1,4 +1,5 @@
 import { CHECKOUT_MESSAGES as C, WAITLIST_MESSAGES as M } from '@studio/contracts';
+import { EnrollmentEvents } from '../src/modules/scheduling/enrollment-events';
 import { WaitlistService } from '../src/modules/waitlist/waitlist.service';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
@@ -190,6 +191,23 @@ describe('waitlist', () => {
     for (const p of [a, b, c]) await join(eventId, { ...p, party_size: 1 }).expect(200);
     await t.http.put(`/api/admin/events/${eventId}`).set('token', token).send({ price: 3000, capacity: 4 }).expect(200);
     expect(await statuses(eventId)).toEqual([`${a.name}:offered`, `${b.name}:offered`, `${c.name}:waiting`]);
+  });
+
+  it('a student moved to another session (enrollment.moved) frees the seat for the waitlist, once however often it is delivered', async () => {
+    const eventId = await soldOut(1);
+    const target = await scheduleSession(t, token, course, { capacity: 3, price: 3000, daysFromNow: daysAhead++ });
+    const m = person('Mover');
+    await join(eventId, { ...m, party_size: 1 }).expect(200);
+    const [seat] = await enrollments(eventId);
+    const studentId = (await t.withEm((em) => em.getConnection().execute<{ student_id: string }[]>(`select student_id from enrollment where id = ?`, [seat.enrollment_id])))[0].student_id;
+    // The move itself is the manage link's (brief A): the seat changes session, and it is announced.
+    await t.withEm((em) => em.getConnection().execute(`update enrollment set event_id = ? where id = ?`, [target, seat.enrollment_id]));
+    const moved = { type: 'enrollment.moved' as const, organizationId, enrollmentId: seat.enrollment_id, studentId, fromEventId: eventId, toEventId: target };
+    await t.redeliver(t.created.app.get(EnrollmentEvents), moved);
+    expect(await statuses(eventId)).toEqual([`${m.name}:offered`]);
+    await t.redeliver(t.created.app.get(EnrollmentEvents), moved);
+    expect((await holds(eventId)).filter((h) => h.live)).toHaveLength(1);
+    await eventually(() => offerMails(m.email), (mails) => mails.length === 1);
   });
 
   it('a store hold released (checkout abandoned) offers its seats', async () => {
