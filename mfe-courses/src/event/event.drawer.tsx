@@ -18,6 +18,7 @@ import { EditEventDialog } from './edit-event-dialog';
 import { EnrollmentsGrid } from './enrollments-grid';
 import { EventDetails } from './event-details';
 import { EventTags } from './event-tags';
+import { EventWaitlist } from './event-waitlist';
 import { eventQueries, refreshEvent, type EnrollmentRow } from '../api/events';
 import { GuestCountDialog } from './guest-count-dialog';
 
@@ -116,6 +117,9 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
             onRemove={(row) => setDialog({ kind: 'remove', row })}
             onOpenStudent={(student_id) => drawers.open('student', { student_id })}
           />
+        </DrawerSection>
+        <DrawerSection title="Waitlist">
+          <EventWaitlist eventId={event.event_id} timezone={timezone} />
         </DrawerSection>
 
         {dialog?.kind === 'edit' ? (
