@@ -22,15 +22,23 @@ export const waitlistQueries = {
   list: (eventId: string) => $api.queryOptions('get', LIST, byEvent(eventId)),
 };
 
-export type WaitlistAction = { kind: 'remove' } | { kind: 'offer' } | { kind: 'move'; direction: 'up' | 'down' };
+export type WaitlistAction =
+  { kind: 'remove' } | { kind: 'offer' } | { kind: 'move'; direction: 'up' | 'down' };
 
 export function useWaitlistAction(eventId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ entryId, action }: { entryId: string; action: WaitlistAction }): Promise<Waitlist> => {
-      if (action.kind === 'remove') return answer(api.DELETE('/api/admin/waitlist/{entry_id}', byEntry(entryId)));
-      if (action.kind === 'offer') return answer(api.POST('/api/admin/waitlist/{entry_id}/offer', byEntry(entryId)));
-      return answer(api.POST('/api/admin/waitlist/{entry_id}/move', { ...byEntry(entryId), body: { direction: action.direction } }));
+      if (action.kind === 'remove')
+        return answer(api.DELETE('/api/admin/waitlist/{entry_id}', byEntry(entryId)));
+      if (action.kind === 'offer')
+        return answer(api.POST('/api/admin/waitlist/{entry_id}/offer', byEntry(entryId)));
+      return answer(
+        api.POST('/api/admin/waitlist/{entry_id}/move', {
+          ...byEntry(entryId),
+          body: { direction: action.direction },
+        }),
+      );
     },
     onSuccess: (answered) => {
       queryClient.setQueryData(waitlistQueries.list(eventId).queryKey, answered);

@@ -1,6 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { WAITLIST_MESSAGES } from '@studio/contracts';
-import { errorBody, freezeToday, mockFetch, okBody, renderWithProviders, type OkBodyOf } from '@studio/ui/testing';
+import {
+  errorBody,
+  freezeToday,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { EventWaitlist } from './event-waitlist';
 import { EVENT_ID } from './event-fixtures';
 
@@ -19,7 +26,12 @@ const row = (n: number, patch: Partial<Row> = {}): Row => ({
   offered_until: null,
   ...patch,
 });
-const OFFERED = row(1, { name: 'Olive Offered', status: 'offered', offered_until: '2026-11-23T02:00:00.000Z', party_size: 2 });
+const OFFERED = row(1, {
+  name: 'Olive Offered',
+  status: 'offered',
+  offered_until: '2026-11-23T02:00:00.000Z',
+  party_size: 2,
+});
 const WAITING = row(2, { name: 'Walt Waiting' });
 const LAST = row(3, { name: 'Lena Last' });
 const EXPIRED = row(4, { name: 'Ezra Expired', status: 'expired' });
@@ -61,7 +73,10 @@ describe('EventWaitlist', () => {
   it('moves an entry up and shows the new order', async () => {
     const calls = mockFetch({
       [LIST]: answerList([OFFERED, WAITING, LAST]),
-      [`POST /api/admin/waitlist/${LAST.entry_id}/move`]: okBody<'/api/admin/waitlist/{entry_id}/move', 'post'>({ entries: [OFFERED, LAST, WAITING] }),
+      [`POST /api/admin/waitlist/${LAST.entry_id}/move`]: okBody<
+        '/api/admin/waitlist/{entry_id}/move',
+        'post'
+      >({ entries: [OFFERED, LAST, WAITING] }),
     });
     renderWithProviders(<EventWaitlist eventId={EVENT_ID} timezone="America/Chicago" />);
     fireEvent.click(await screen.findByRole('button', { name: 'Move Lena Last up' }));
@@ -95,13 +110,18 @@ describe('EventWaitlist', () => {
     const calls = mockFetch({
       [LIST]: answerList([OFFERED, WAITING]),
       [`DELETE /api/admin/waitlist/${OFFERED.entry_id}`]: okBody<'/api/admin/waitlist/{entry_id}', 'delete'>({
-        entries: [{ ...OFFERED, status: 'removed', offered_until: null }, { ...WAITING, status: 'offered', offered_until: '2026-11-23T00:00:00.000Z' }],
+        entries: [
+          { ...OFFERED, status: 'removed', offered_until: null },
+          { ...WAITING, status: 'offered', offered_until: '2026-11-23T00:00:00.000Z' },
+        ],
       }),
     });
     renderWithProviders(<EventWaitlist eventId={EVENT_ID} timezone="America/Chicago" />);
     fireEvent.click(await screen.findByRole('button', { name: 'Remove Olive Offered from the waitlist' }));
     expect(await screen.findByText(WAITLIST_MESSAGES.removed)).toBeInTheDocument();
-    expect(calls.some((c) => c.method === 'DELETE' && c.url === `/api/admin/waitlist/${OFFERED.entry_id}`)).toBe(true);
+    expect(
+      calls.some((c) => c.method === 'DELETE' && c.url === `/api/admin/waitlist/${OFFERED.entry_id}`),
+    ).toBe(true);
     const [first] = within(table()).getAllByRole('row').slice(1);
     await waitFor(() => expect(within(first).getByText('Removed')).toBeInTheDocument());
   });

@@ -1,5 +1,19 @@
 import { WAITLIST_MESSAGES as M, WAITLIST_STATUS_LABELS } from '@studio/contracts';
-import { App, Button, DeleteOutlined, Empty, Flex, QueryGuard, Table, Tag, Tooltip, useDateFormat, useQuery, serverMessage, type TableProps } from '@studio/ui';
+import {
+  App,
+  Button,
+  DeleteOutlined,
+  Empty,
+  Flex,
+  QueryGuard,
+  Table,
+  Tag,
+  Tooltip,
+  useDateFormat,
+  useQuery,
+  serverMessage,
+  type TableProps,
+} from '@studio/ui';
 import { useWaitlistAction, waitlistQueries, type WaitlistAction, type WaitlistRow } from '../api/waitlist';
 
 export const WAITLIST_TEXTS = {
@@ -69,7 +83,12 @@ export function EventWaitlist({ eventId, timezone }: { eventId: string; timezone
               const busy = action.isPending;
               return (
                 <Flex gap={4} wrap>
-                  <Button size="small" aria-label={`Move ${row.name} up`} disabled={busy || at === 0} onClick={() => void run(row, { kind: 'move', direction: 'up' }, M.moved)}>
+                  <Button
+                    size="small"
+                    aria-label={`Move ${row.name} up`}
+                    disabled={busy || at === 0}
+                    onClick={() => void run(row, { kind: 'move', direction: 'up' }, M.moved)}
+                  >
                     ↑
                   </Button>
                   <Button
@@ -81,7 +100,12 @@ export function EventWaitlist({ eventId, timezone }: { eventId: string; timezone
                     ↓
                   </Button>
                   {row.status === 'waiting' ? (
-                    <Button size="small" aria-label={`Offer the seat to ${row.name}`} disabled={busy} onClick={() => void run(row, { kind: 'offer' }, M.offered)}>
+                    <Button
+                      size="small"
+                      aria-label={`Offer the seat to ${row.name}`}
+                      disabled={busy}
+                      onClick={() => void run(row, { kind: 'offer' }, M.offered)}
+                    >
                       Offer the seat
                     </Button>
                   ) : null}
@@ -103,7 +127,15 @@ export function EventWaitlist({ eventId, timezone }: { eventId: string; timezone
         return entries.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={WAITLIST_TEXTS.empty} />
         ) : (
-          <Table<WaitlistRow> aria-label="Waitlist" size="small" rowKey="entry_id" pagination={false} columns={columns} dataSource={entries} scroll={{ x: true }} />
+          <Table<WaitlistRow>
+            aria-label="Waitlist"
+            size="small"
+            rowKey="entry_id"
+            pagination={false}
+            columns={columns}
+            dataSource={entries}
+            scroll={{ x: true }}
+          />
         );
       }}
     </QueryGuard>

@@ -33,22 +33,32 @@ export class Migration20261127100000_waitlist extends Migration {
     this.addSql(
       `create unique index "waitlist_entry_active_email_unique" on "waitlist_entry" ("event_id", "email") where "status" in ('waiting', 'offered');`,
     );
-    this.addSql(`create index "waitlist_entry_event_position_index" on "waitlist_entry" ("event_id", "position");`);
-    this.addSql(`create index "waitlist_entry_offered_index" on "waitlist_entry" ("offered_until") where "status" = 'offered';`);
+    this.addSql(
+      `create index "waitlist_entry_event_position_index" on "waitlist_entry" ("event_id", "position");`,
+    );
+    this.addSql(
+      `create index "waitlist_entry_offered_index" on "waitlist_entry" ("offered_until") where "status" = 'offered';`,
+    );
 
-    this.addSql(`alter table "seat_hold" alter column "order_id" drop not null, alter column "student_id" drop not null;`);
+    this.addSql(
+      `alter table "seat_hold" alter column "order_id" drop not null, alter column "student_id" drop not null;`,
+    );
     this.addSql(`alter table "seat_hold" add column "waitlist_entry_id" uuid null;`);
     this.addSql(
       `alter table "seat_hold" add constraint "seat_hold_owner_check" check ("order_id" is not null and "student_id" is not null or "waitlist_entry_id" is not null);`,
     );
-    this.addSql(`create index "seat_hold_waitlist_entry_index" on "seat_hold" ("waitlist_entry_id") where "waitlist_entry_id" is not null;`);
+    this.addSql(
+      `create index "seat_hold_waitlist_entry_index" on "seat_hold" ("waitlist_entry_id") where "waitlist_entry_id" is not null;`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`delete from "seat_hold" where "order_id" is null or "student_id" is null;`);
     this.addSql(`alter table "seat_hold" drop constraint if exists "seat_hold_owner_check";`);
     this.addSql(`alter table "seat_hold" drop column if exists "waitlist_entry_id";`);
-    this.addSql(`alter table "seat_hold" alter column "order_id" set not null, alter column "student_id" set not null;`);
+    this.addSql(
+      `alter table "seat_hold" alter column "order_id" set not null, alter column "student_id" set not null;`,
+    );
     this.addSql(`drop table if exists "waitlist_entry";`);
     this.addSql(`alter table "organization" drop column if exists "waitlist_claim_hours";`);
   }

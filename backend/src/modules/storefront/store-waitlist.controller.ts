@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { STORE_MESSAGES, WAITLIST_MESSAGES as M } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
@@ -7,7 +14,12 @@ import { ErrorBodyDto } from '../../common/error-body.dto';
 import { isUuid } from '../../common/uuid-param.pipe';
 import { ApiError } from '../../common/api-error';
 import type { Organization } from '../organizations/organization.entity';
-import { WaitlistClaimDto, WaitlistClaimQueryDto, WaitlistJoinDto, WaitlistJoinResultDto } from '../waitlist/waitlist.dto';
+import {
+  WaitlistClaimDto,
+  WaitlistClaimQueryDto,
+  WaitlistJoinDto,
+  WaitlistJoinResultDto,
+} from '../waitlist/waitlist.dto';
 import { WaitlistService } from '../waitlist/waitlist.service';
 import { PublicRateLimitGuard } from './public-rate-limit.guard';
 import { CurrentStore, StoreGuard } from './store.guard';
@@ -42,10 +54,17 @@ export class StoreWaitlistController {
       `A session with a seat left takes no entry: 409 "${M.hasSeats}".`,
   })
   @ApiInvalidBody()
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: `${STORE_MESSAGES.storeNotFound}, or ${M.sessionNotFound}` })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: `${STORE_MESSAGES.storeNotFound}, or ${M.sessionNotFound}`,
+  })
   @ApiConflictResponse({ type: ErrorBodyDto, description: M.hasSeats })
   @ZodResponse({ status: 200, type: WaitlistJoinResultDto })
-  join(@CurrentStore() store: Organization, @Param('event_id') eventId: string, @Body() body: WaitlistJoinDto) {
+  join(
+    @CurrentStore() store: Organization,
+    @Param('event_id') eventId: string,
+    @Body() body: WaitlistJoinDto,
+  ) {
     if (!isUuid(eventId)) throw new ApiError(404, M.sessionNotFound);
     return this.waitlist.join(store.id, eventId.toLowerCase(), body);
   }
@@ -57,7 +76,10 @@ export class StoreWaitlistController {
     description: `The checkout books it with claim_token. A token this store never gave answers 404 "${M.offerNotFound}".`,
   })
   @ApiInvalidQuery()
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: `${STORE_MESSAGES.storeNotFound}, or ${M.offerNotFound}` })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: `${STORE_MESSAGES.storeNotFound}, or ${M.offerNotFound}`,
+  })
   @ZodResponse({ status: 200, type: WaitlistClaimDto })
   claim(@CurrentStore() store: Organization, @Query() query: WaitlistClaimQueryDto) {
     return this.waitlist.claimState(store.id, query.token);

@@ -9,7 +9,15 @@ import { randomUUID } from 'node:crypto';
  */
 @Entity({ tableName: 'waitlist_entry' })
 export class WaitlistEntry {
-  [OptionalProps]?: 'status' | 'createdAt' | 'updatedAt' | 'holdId' | 'offeredAt' | 'offeredUntil' | 'claimTokenHash' | 'orderId';
+  [OptionalProps]?:
+    | 'status'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'holdId'
+    | 'offeredAt'
+    | 'offeredUntil'
+    | 'claimTokenHash'
+    | 'orderId';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

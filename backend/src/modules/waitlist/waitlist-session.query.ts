@@ -22,7 +22,11 @@ export interface WaitlistSessionRow {
  * organization's settings), living here once and writing nothing: the seats themselves are read and
  * held under the session's seat lock (lockEventForSeats, EnrollmentsService).
  */
-export async function waitlistSession(em: EntityManager, organizationId: string, eventId: string): Promise<WaitlistSessionRow | null> {
+export async function waitlistSession(
+  em: EntityManager,
+  organizationId: string,
+  eventId: string,
+): Promise<WaitlistSessionRow | null> {
   const [row] = await em.execute<WaitlistSessionRow[]>(
     `select e.id as event_id, e.name, e.starts_at, e.ends_at, e.capacity, e.status,
             (a.status = 'listed') as listed, l.name as location_name, l.timezone,

@@ -18,7 +18,10 @@ export class WaitlistController {
   constructor(private readonly waitlist: WaitlistService) {}
 
   @Get('events/:event_id/waitlist')
-  @ApiOperation({ summary: "A session's waitlist in order: name, email, party size, joined, status (waiting, offered until …, claimed, expired, removed)" })
+  @ApiOperation({
+    summary:
+      "A session's waitlist in order: name, email, party size, joined, status (waiting, offered until …, claimed, expired, removed)",
+  })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Event not found (also another organization’s)' })
   @ZodResponse({ status: 200, type: WaitlistDto })
   list(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) eventId: string) {
@@ -38,23 +41,33 @@ export class WaitlistController {
 
   @Post('waitlist/:entry_id/move')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Moves a waiting or offered entry one place up or down; answers the session’s waitlist' })
+  @ApiOperation({
+    summary: 'Moves a waiting or offered entry one place up or down; answers the session’s waitlist',
+  })
   @ApiInvalidBody()
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.entryNotFound })
   @ApiConflictResponse({ type: ErrorBodyDto, description: `${M.cannotMove}, or ${M.notActive}` })
   @ZodResponse({ status: 200, type: WaitlistDto })
-  move(@Ctx() ctx: RequestContext, @Param('entry_id', UuidParamPipe) entryId: string, @Body() body: WaitlistMoveDto) {
+  move(
+    @Ctx() ctx: RequestContext,
+    @Param('entry_id', UuidParamPipe) entryId: string,
+    @Body() body: WaitlistMoveDto,
+  ) {
     return this.waitlist.move(ctx, entryId, body.direction);
   }
 
   @Post('waitlist/:entry_id/offer')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Offer the seat: offers the entry its seats now (held for the claim time, the claim link mailed)',
+    summary:
+      'Offer the seat: offers the entry its seats now (held for the claim time, the claim link mailed)',
     description: 'The same offer as when seats free up by themselves. Answers the session’s waitlist.',
   })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.entryNotFound })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: `${M.seatsNotFree}; ${M.notWaiting}; ${M.finished}` })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description: `${M.seatsNotFree}; ${M.notWaiting}; ${M.finished}`,
+  })
   @ZodResponse({ status: 200, type: WaitlistDto })
   offer(@Ctx() ctx: RequestContext, @Param('entry_id', UuidParamPipe) entryId: string) {
     return this.waitlist.offerNow(ctx, entryId);

@@ -41,7 +41,8 @@ export interface ExpireOffersJob {
 
 const ACTIVE = ['waiting', 'offered'] as const;
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameHash = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 const sessionNotFound = () => new ApiError(HttpStatus.NOT_FOUND, M.sessionNotFound);
 const offerEnded = () => new ApiError(HttpStatus.GONE, M.offerEnded, { claim_token: M.offerEnded });
@@ -73,14 +74,24 @@ export class WaitlistService implements OnModuleInit {
 
   onModuleInit(): void {
     // Seats came back: offer them.
-    this.enrollmentEvents.on('enrollment.removed', 'waitlist.offer', (e) => this.offerFreeSeats(e.organizationId, e.eventId));
-    this.enrollmentEvents.on('enrollment.moved', 'waitlist.offer', (e) => this.offerFreeSeats(e.organizationId, e.fromEventId));
-    this.sessionEvents.on('session.saved', 'waitlist.offer', (e) => (e.created ? undefined : this.offerFreeSeats(e.organizationId, e.eventId)));
+    this.enrollmentEvents.on('enrollment.removed', 'waitlist.offer', (e) =>
+      this.offerFreeSeats(e.organizationId, e.eventId),
+    );
+    this.enrollmentEvents.on('enrollment.moved', 'waitlist.offer', (e) =>
+      this.offerFreeSeats(e.organizationId, e.fromEventId),
+    );
+    this.sessionEvents.on('session.saved', 'waitlist.offer', (e) =>
+      e.created ? undefined : this.offerFreeSeats(e.organizationId, e.eventId),
+    );
     this.sessionEvents.on('session.seats_released', 'waitlist.offer', (e) =>
       this.offerFreeSeats(e.organizationId, e.eventId, e.waitlistEntryId),
     );
-    this.events.on('waitlist.joined', 'waitlist.joined-mail', (e) => this.mailJoined(e.organizationId, e.entryId));
-    this.events.on('waitlist.offered', 'waitlist.offer-mail', (e) => this.mailOffer(e.organizationId, e.entryId, e.token));
+    this.events.on('waitlist.joined', 'waitlist.joined-mail', (e) =>
+      this.mailJoined(e.organizationId, e.entryId),
+    );
+    this.events.on('waitlist.offered', 'waitlist.offer-mail', (e) =>
+      this.mailOffer(e.organizationId, e.entryId, e.token),
+    );
     this.events.on('waitlist.offered', 'waitlist.offer-expiry', (e) =>
       this.queue.add<ExpireOffersJob>(
         WAITLIST_QUEUE,
@@ -99,7 +110,13 @@ export class WaitlistService implements OnModuleInit {
     });
     if (this.queue.runsWorkers)
       void this.queue
-        .upsertScheduler<ExpireOffersJob>(WAITLIST_QUEUE, SWEEP_SCHEDULE, EXPIRE_OFFERS_JOB, {}, { everyMs: SWEEP_EVERY_MS, attempts: 3, backoffMs: 10_000 })
+        .upsertScheduler<ExpireOffersJob>(
+          WAITLIST_QUEUE,
+          SWEEP_SCHEDULE,
+          EXPIRE_OFFERS_JOB,
+          {},
+          { everyMs: SWEEP_EVERY_MS, attempts: 3, backoffMs: 10_000 },
+        )
         .catch((error: Error) => this.logger.error(`The offers' sweep is not scheduled: ${error.message}`));
   }
 
@@ -111,9 +128,18 @@ export class WaitlistService implements OnModuleInit {
    * a seat left takes no entry (409: book it instead). Under the seat lock, so a seat freed at the
    * same moment is either seen here (409) or offered to this party.
    */
-  async join(organizationId: string, eventId: string, input: WaitlistJoinPayload): Promise<WaitlistJoinResult> {
+  async join(
+    organizationId: string,
+    eventId: string,
+    input: WaitlistJoinPayload,
+  ): Promise<WaitlistJoinResult> {
     const session = await waitlistSession(this.em.fork(), organizationId, eventId);
-    if (!session || !session.listed || session.status !== 'active' || new Date(session.starts_at).getTime() <= Date.now())
+    if (
+      !session ||
+      !session.listed ||
+      session.status !== 'active' ||
+      new Date(session.starts_at).getTime() <= Date.now()
+    )
       throw sessionNotFound();
     if (input.party_size > session.capacity) {
       const message = M.partySize(session.capacity);
@@ -122,8 +148,14 @@ export class WaitlistService implements OnModuleInit {
     const email = input.email.toLowerCase();
     return this.em.fork().transactional(async (em) => {
       const locked = await lockEventForSeats(em, { organizationId }, eventId);
-      const existing = await em.findOne(WaitlistEntry, { organizationId, eventId, email, status: { $in: [...ACTIVE] } });
-      if (existing) return { status: 'already_joined', message: M.alreadyJoined, party_size: existing.partySize };
+      const existing = await em.findOne(WaitlistEntry, {
+        organizationId,
+        eventId,
+        email,
+        status: { $in: [...ACTIVE] },
+      });
+      if (existing)
+        return { status: 'already_joined', message: M.alreadyJoined, party_size: existing.partySize };
       if (locked.capacity - locked.seats > 0) throw new ApiError(HttpStatus.CONFLICT, M.hasSeats);
       const [{ next }] = await em.execute<{ next: string }[]>(
         `select coalesce(max(position), 0) + 1 as next from waitlist_entry where event_id = ?`,
@@ -147,8 +179,11 @@ export class WaitlistService implements OnModuleInit {
   async claimState(organizationId: string, token: string): Promise<WaitlistClaim> {
     const entry = await this.entryForToken(this.em.fork(), organizationId, token);
     if (!entry) throw new ApiError(HttpStatus.NOT_FOUND, M.offerNotFound);
-    const hold = entry.holdId ? await this.seats.offerHoldState(this.em.fork(), organizationId, entry.holdId) : null;
-    const status = entry.status === 'offered' && hold?.live ? 'offered' : entry.status === 'claimed' ? 'claimed' : 'ended';
+    const hold = entry.holdId
+      ? await this.seats.offerHoldState(this.em.fork(), organizationId, entry.holdId)
+      : null;
+    const status =
+      entry.status === 'offered' && hold?.live ? 'offered' : entry.status === 'claimed' ? 'claimed' : 'ended';
     return {
       status,
       event_id: entry.eventId,
@@ -168,14 +203,22 @@ export class WaitlistService implements OnModuleInit {
   async claimForCheckout(
     em: EntityManager,
     organizationId: string,
-    input: { token: string; eventId: string; partySize: number; student: Student; orderId: string; expiresAt: Date },
+    input: {
+      token: string;
+      eventId: string;
+      partySize: number;
+      student: Student;
+      orderId: string;
+      expiresAt: Date;
+    },
   ): Promise<HeldSeat> {
     const entryId = input.token.slice(0, 36);
     const [hasEntry] = await em.execute<{ event_id: string }[]>(
       `select event_id from waitlist_entry where id = ? and organization_id = ?`,
       [entryId, organizationId],
     );
-    if (!hasEntry) throw new ApiError(HttpStatus.NOT_FOUND, M.offerNotFound, { claim_token: M.offerNotFound });
+    if (!hasEntry)
+      throw new ApiError(HttpStatus.NOT_FOUND, M.offerNotFound, { claim_token: M.offerNotFound });
     if (hasEntry.event_id !== input.eventId)
       throw new ApiError(HttpStatus.BAD_REQUEST, M.claimOtherSession, { claim_token: M.claimOtherSession });
     // THE seat lock first (the order every seat change takes), then the entry.
@@ -207,7 +250,11 @@ export class WaitlistService implements OnModuleInit {
    * Seats came back in the session: offers them (offerInLock). `releasedFrom` names the waitlist
    * entry whose claimed hold was released (its checkout was abandoned or ran out): that claim has ended.
    */
-  async offerFreeSeats(organizationId: string, eventId: string, releasedFrom: string | null = null): Promise<void> {
+  async offerFreeSeats(
+    organizationId: string,
+    eventId: string,
+    releasedFrom: string | null = null,
+  ): Promise<void> {
     await this.em.fork().transactional(async (em) => {
       let locked: LockedSeats;
       try {
@@ -216,7 +263,11 @@ export class WaitlistService implements OnModuleInit {
         return; // the session is gone
       }
       if (releasedFrom) {
-        const entry = await em.findOne(WaitlistEntry, { id: releasedFrom, organizationId, status: 'claimed' });
+        const entry = await em.findOne(WaitlistEntry, {
+          id: releasedFrom,
+          organizationId,
+          status: 'claimed',
+        });
         if (entry) {
           entry.status = 'expired';
           await em.flush();
@@ -245,7 +296,11 @@ export class WaitlistService implements OnModuleInit {
    * taken or held) go to the waiting parties in order: each that fits is offered (a party too large
    * is skipped and keeps its place), until no seat is left. Answers the entries offered.
    */
-  private async offerInLock(em: EntityManager, organizationId: string, locked: LockedSeats): Promise<WaitlistEntry[]> {
+  private async offerInLock(
+    em: EntityManager,
+    organizationId: string,
+    locked: LockedSeats,
+  ): Promise<WaitlistEntry[]> {
     const ctx = { organizationId };
     const now = Date.now();
     const entries = await em.find(
@@ -309,14 +364,21 @@ export class WaitlistService implements OnModuleInit {
   // ---- The admin ----------------------------------------------------------------------------
 
   /** The session's waitlist in order (another organization's session is 404). */
-  async list(ctx: Pick<RequestContext, 'organizationId'>, eventId: string): Promise<{ entries: WaitlistEntryOut[] }> {
+  async list(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    eventId: string,
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
     const em = this.em.fork();
-    const [event] = await em.execute<{ id: string }[]>(`select id from event where id = ? and organization_id = ?`, [
-      eventId,
-      ctx.organizationId,
-    ]);
+    const [event] = await em.execute<{ id: string }[]>(
+      `select id from event where id = ? and organization_id = ?`,
+      [eventId, ctx.organizationId],
+    );
     if (!event) throw notFound('Event not found');
-    const entries = await em.find(WaitlistEntry, { organizationId: ctx.organizationId, eventId }, { orderBy: { position: 'asc' } });
+    const entries = await em.find(
+      WaitlistEntry,
+      { organizationId: ctx.organizationId, eventId },
+      { orderBy: { position: 'asc' } },
+    );
     return { entries: entries.map(mapEntry) };
   }
 
@@ -324,7 +386,10 @@ export class WaitlistService implements OnModuleInit {
    * Takes an entry off the waitlist. An offered entry's seats are freed and offered to the next
    * parties that fit, in the same transaction under the seat lock. Removing it again changes nothing.
    */
-  async remove(ctx: Pick<RequestContext, 'organizationId'>, entryId: string): Promise<{ entries: WaitlistEntryOut[] }> {
+  async remove(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    entryId: string,
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
     const eventId = await this.withEntry(ctx, entryId, async (em, entry, locked) => {
       if (entry.status !== 'waiting' && entry.status !== 'offered') return;
       const wasOffered = entry.status === 'offered';
@@ -332,15 +397,21 @@ export class WaitlistService implements OnModuleInit {
       entry.status = 'removed';
       await em.flush();
       // Its held seats count no more: the lock's reading of the seats is out of date by them.
-      if (wasOffered) await this.offerInLock(em, ctx.organizationId, await lockEventForSeats(em, ctx, locked.eventId));
+      if (wasOffered)
+        await this.offerInLock(em, ctx.organizationId, await lockEventForSeats(em, ctx, locked.eventId));
     });
     return this.list(ctx, eventId);
   }
 
   /** Moves a waiting or offered entry one place up or down among those still waiting or offered (409 at the end). */
-  async move(ctx: Pick<RequestContext, 'organizationId'>, entryId: string, direction: 'up' | 'down'): Promise<{ entries: WaitlistEntryOut[] }> {
+  async move(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    entryId: string,
+    direction: 'up' | 'down',
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
     const eventId = await this.withEntry(ctx, entryId, async (em, entry) => {
-      if (entry.status !== 'waiting' && entry.status !== 'offered') throw new ApiError(HttpStatus.CONFLICT, M.notActive);
+      if (entry.status !== 'waiting' && entry.status !== 'offered')
+        throw new ApiError(HttpStatus.CONFLICT, M.notActive);
       const line = await em.find(
         WaitlistEntry,
         { organizationId: ctx.organizationId, eventId: entry.eventId, status: { $in: [...ACTIVE] } },
@@ -359,13 +430,22 @@ export class WaitlistService implements OnModuleInit {
    * "Offer the seat" now to a waiting entry, by the same offer as the automatic one. Refused (409)
    * when the entry is not waiting, or when the seats it needs are not free.
    */
-  async offerNow(ctx: Pick<RequestContext, 'organizationId'>, entryId: string): Promise<{ entries: WaitlistEntryOut[] }> {
+  async offerNow(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    entryId: string,
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
     const eventId = await this.withEntry(ctx, entryId, async (em, entry, locked) => {
       if (entry.status !== 'waiting') throw new ApiError(HttpStatus.CONFLICT, M.notWaiting);
       const session = await waitlistSession(em, ctx.organizationId, entry.eventId);
-      if (!session || locked.status !== 'active' || locked.endsAt.getTime() <= Date.now() || new Date(session.starts_at).getTime() <= Date.now())
+      if (
+        !session ||
+        locked.status !== 'active' ||
+        locked.endsAt.getTime() <= Date.now() ||
+        new Date(session.starts_at).getTime() <= Date.now()
+      )
         throw new ApiError(HttpStatus.CONFLICT, M.finished);
-      if (locked.capacity - locked.seats < entry.partySize) throw new ApiError(HttpStatus.CONFLICT, M.seatsNotFree);
+      if (locked.capacity - locked.seats < entry.partySize)
+        throw new ApiError(HttpStatus.CONFLICT, M.seatsNotFree);
       await this.offer(em, entry, session);
     });
     return this.list(ctx, eventId);
@@ -429,7 +509,13 @@ export class WaitlistService implements OnModuleInit {
   private async mailOffer(organizationId: string, entryId: string, token: string): Promise<void> {
     const em = this.em.fork();
     const entry = await em.findOne(WaitlistEntry, { id: entryId, organizationId });
-    if (!entry || entry.status !== 'offered' || !entry.claimTokenHash || !sameHash(entry.claimTokenHash, tokenHash(token))) return;
+    if (
+      !entry ||
+      entry.status !== 'offered' ||
+      !entry.claimTokenHash ||
+      !sameHash(entry.claimTokenHash, tokenHash(token))
+    )
+      return;
     const session = await waitlistSession(em, organizationId, entry.eventId);
     if (!session) return;
     const store = this.organizations.appStoreUrl({ slug: session.slug });
@@ -455,7 +541,12 @@ export class WaitlistService implements OnModuleInit {
   }
 
   /** The entry a claim token names, its hash compared in constant time; null for none. */
-  private async entryForToken(em: EntityManager, organizationId: string, token: string, lock = false): Promise<WaitlistEntry | null> {
+  private async entryForToken(
+    em: EntityManager,
+    organizationId: string,
+    token: string,
+    lock = false,
+  ): Promise<WaitlistEntry | null> {
     const id = token.slice(0, 36);
     if (!/^[0-9a-f-]{36}$/.test(id)) return null;
     const entry = await em.findOne(
@@ -482,4 +573,5 @@ function mapEntry(entry: WaitlistEntry): WaitlistEntryOut {
 
 const party = (n: number) => (n === 1 ? '1 seat' : `${n} seats`);
 const hours = (n: number) => (n === 1 ? '1 hour' : `${n} hours`);
-const when = (s: WaitlistSessionRow) => `${formatDateTime(s.starts_at, s.timezone)} ${zoneAbbreviation(s.starts_at, s.timezone)}`;
+const when = (s: WaitlistSessionRow) =>
+  `${formatDateTime(s.starts_at, s.timezone)} ${zoneAbbreviation(s.starts_at, s.timezone)}`;

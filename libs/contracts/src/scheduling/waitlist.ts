@@ -22,7 +22,11 @@ const M = WAITLIST_MESSAGES;
 /** POST /api/public/{slug}/sessions/{event_id}/waitlist: who waits, and for how many seats. */
 export const waitlistJoinSchema = z.strictObject({
   name: safeText({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(200, M.nameTooLong),
-  email: z.string({ error: M.email }).trim().max(254, M.email).pipe(z.email({ error: M.email })),
+  email: z
+    .string({ error: M.email })
+    .trim()
+    .max(254, M.email)
+    .pipe(z.email({ error: M.email })),
   party_size: z
     .number({ error: M.partySize(MAX_PARTY_SIZE) })
     .int(M.partySize(MAX_PARTY_SIZE))
@@ -86,4 +90,3 @@ export const waitlistSettingsSchema = z.strictObject({
     .max(WAITLIST_CLAIM_HOURS_MAX, M.claimHours),
 });
 export type WaitlistSettingsPayload = z.infer<typeof waitlistSettingsSchema>;
-
