@@ -3,6 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
   formatDateTime,
+  storeLinks,
   WAITLIST_MESSAGES as M,
   zoneAbbreviation,
   type WaitlistClaim,
@@ -519,7 +520,7 @@ export class WaitlistService implements OnModuleInit {
     const session = await waitlistSession(em, organizationId, entry.eventId);
     if (!session) return;
     const store = this.organizations.appStoreUrl({ slug: session.slug });
-    const link = `${store}/checkout?event_id=${entry.eventId}&claim=${encodeURIComponent(token)}`;
+    const link = storeLinks.claim(store, entry.eventId, token);
     await this.mail.enqueue({
       to: entry.email,
       subject: `A seat is free: ${oneLine(session.name)}`.slice(0, 300),
