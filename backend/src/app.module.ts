@@ -20,6 +20,7 @@ import { StorefrontModule } from './modules/storefront/storefront.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
 import { RemindersModule } from './modules/reminders/reminders.module';
+import { WaitlistModule } from './modules/waitlist/waitlist.module';
 import { SchedulingModule } from './modules/scheduling/scheduling.module';
 import { SyncModule } from './modules/sync/sync.module';
 import { StudentsModule } from './modules/students/students.module';
@@ -61,6 +62,7 @@ export class AppModule {
         LoyaltyModule,
         WaiversModule,
         RemindersModule,
+        WaitlistModule,
         SyncModule,
         NotificationsModule,
         StorefrontModule,

@@ -134,4 +134,96 @@ describe('concurrent changes', () => {
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(M.alreadyEnrolled);
   });
+  it('gives one freed seat to exactly one of a waitlist claim, an admin enrollment and a store buyer, and never overbooks (30 rounds)', async () => {
+    const ROUNDS = 30;
+    const slug = (await t.http.get('/api/admin/org').set('token', token).expect(200)).body.slug as string;
+    const taken = async (eventId: string) => {
+      const [row] = await t.withEm((em) =>
+        em.getConnection().execute<{ capacity: number; enrolled: string; held: string }[]>(
+          `select e.capacity,
+                  (select coalesce(sum(1 + guest_count), 0) from enrollment where event_id = e.id and status = 'active') as enrolled,
+                  (select coalesce(sum(seats), 0) from seat_hold where event_id = e.id and released_at is null and expires_at > now()) as held
+             from event e where e.id = ?`,
+          [eventId],
+        ),
+      );
+      return { capacity: row.capacity, seats: Number(row.enrolled) + Number(row.held) };
+    };
+    const claimToken = async (eventId: string) => {
+      const [row] = await t.withEm((em) =>
+        em.getConnection().execute<{ token: string }[]>(
+          `select payload->>'token' as token from outbox_message
+            where type = 'waitlist.offered' and payload->>'eventId' = ? order by seq desc limit 1`,
+          [eventId],
+        ),
+      );
+      return row?.token;
+    };
+    const wins = { claim: 0, enroll: 0, store: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      // A session of one seat, taken; a party of one on its waitlist.
+      const eventId = await scheduleSession(t, token, course, { capacity: 1, price: 2000, daysFromNow: 200 + round });
+      const seated = await addStudent(t, token);
+      const enrollmentId = (await t.http.post(`/api/admin/orders/enroll/${seated}`).set('token', token).send({ event_id: eventId }).expect(201)).body
+        .enrollment_id as string;
+      const waiter = `waiter.${round}.${Date.now()}@example.test`;
+      await t.http.post(`/api/public/${slug}/sessions/${eventId}/waitlist`).send({ name: 'Wait Er', email: waiter, party_size: 1 }).expect(200);
+      const admin = await addStudent(t, token);
+      const enroll = () => t.http.post(`/api/admin/orders/enroll/${admin}`).set('token', token).send({ event_id: eventId });
+      const store = () =>
+        t.http
+          .post(`/api/public/${slug}/checkout`)
+          .send({ event_id: eventId, party_size: 1, first_name: 'Store', last_name: 'Buyer', email: `buyer.${round}.${Date.now()}@example.test` });
+      const claim = (claimTokenValue: string) =>
+        t.http
+          .post(`/api/public/${slug}/checkout`)
+          .send({ event_id: eventId, party_size: 1, first_name: 'Wait', last_name: 'Er', email: waiter, claim_token: claimTokenValue });
+
+      let claimed = false;
+      let enrolled: boolean;
+      let bought: boolean;
+      if (round % 2 === 0) {
+        // The seat frees while the admin and a buyer ask for it: the waitlist's offer (from the
+        // removal's announcement) races them for it, then the offered party claims it.
+        const [, e, b] = await Promise.all([
+          t.http.delete(`/api/admin/enrollment/${enrollmentId}`).set('token', token).expect(204),
+          enroll(),
+          store(),
+        ]);
+        await t.settle();
+        const offered = await claimToken(eventId);
+        if (offered) claimed = (await claim(offered)).status === 201;
+        enrolled = e.status === 201;
+        bought = b.status === 201;
+      } else {
+        // The seat is offered; its hold runs out at the moment the claim, the admin and a buyer ask for it.
+        await t.http.delete(`/api/admin/enrollment/${enrollmentId}`).set('token', token).expect(204);
+        await t.settle();
+        const offered = (await claimToken(eventId))!;
+        expect(offered).toBeDefined();
+        await t.withEm((em) =>
+          em
+            .getConnection()
+            .execute(`update seat_hold set expires_at = clock_timestamp() + ? * interval '1 millisecond' where event_id = ? and order_id is null`, [
+              20 + (round % 7) * 40,
+              eventId,
+            ]),
+        );
+        const [c, e, b] = await Promise.all([claim(offered), enroll(), store()]);
+        claimed = c.status === 201;
+        enrolled = e.status === 201;
+        bought = b.status === 201;
+        for (const res of [c, e, b]) expect([201, 409, 410]).toContain(res.status);
+      }
+      const winners = [claimed, enrolled, bought].filter(Boolean).length;
+      const seats = await taken(eventId);
+      expect({ round, winners, ...seats }).toEqual({ round, winners: 1, capacity: 1, seats: 1 });
+      if (claimed) wins.claim++;
+      if (enrolled) wins.enroll++;
+      if (bought) wins.store++;
+    }
+    // Each contender won some rounds (the races are real, not decided by order).
+    expect(wins.claim + wins.enroll + wins.store).toBe(ROUNDS);
+    expect(wins.claim).toBeGreaterThan(0);
+  });
 });

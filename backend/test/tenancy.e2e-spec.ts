@@ -21,6 +21,7 @@ describe('tenancy and roles', () => {
       store_url: expect.stringMatching(/\/s\/alpha-ceramics(-\d+)?$/),
       app_store_url: expect.stringMatching(/\/s\/alpha-ceramics(-\d+)?$/),
       reminder_offsets_mins: [1440],
+      waitlist_claim_hours: 12,
     });
 
     const team = await t.http.get('/api/admin/users').set('token', a.token).expect(200);

@@ -6,6 +6,7 @@ import { CheckoutCompletePage } from './pages/checkout-complete';
 import { CoursePage } from './pages/course';
 import { ErrorPage, NotFoundPage, type NotFoundData } from './pages/status';
 import { StoreHomePage } from './pages/store-home';
+import { WaitlistPage, type WaitlistData } from './pages/waitlist';
 import type { PublicOrder } from '@studio/contracts';
 import type { PageProps, StoreApi } from './types';
 
@@ -60,7 +61,7 @@ export const routes: Route<unknown>[] = [
               ...(await Promise.all([api.course(slug, one(query.activity_id)), api.home(slug)])),
               one(query.starts_at),
             )
-          : api.checkoutSession(slug, one(query.event_id)),
+          : { ...(await api.checkoutSession(slug, one(query.event_id))), claim_token: one(query.claim) || null },
     Page: ({ data, base }) =>
       'product' in data ? h(ProductCheckoutPage, { data, base }) : h(CheckoutPage, { data, base }),
     head: (data) =>
@@ -71,6 +72,18 @@ export const routes: Route<unknown>[] = [
             noindex: true,
           }
         : { title: `Book ${data.course.name}`, description: `Book ${data.course.name}.`, noindex: true },
+  }),
+  route<WaitlistData>({
+    name: 'waitlist',
+    path: '/s/:slug/waitlist',
+    // A sold-out session's waitlist (issue 23): ?event_id=.
+    load: (api, { slug }, query) => api.checkoutSession(slug, one(query.event_id)),
+    Page: WaitlistPage,
+    head: (data) => ({
+      title: `Waitlist: ${data.course.name}`,
+      description: `Join the waitlist of ${data.course.name}.`,
+      noindex: true,
+    }),
   }),
   route<PublicOrder>({
     name: 'checkout-complete',

@@ -36,6 +36,7 @@ import { SyncConnection } from '../modules/sync/entities/sync-connection.entity'
 import { SyncConfig } from '../modules/sync/entities/sync-config.entity';
 import { SyncMapping } from '../modules/sync/entities/sync-mapping.entity';
 import { DemoSubscription } from '../modules/payments/demo/demo-subscription.entity';
+import { WaitlistEntry } from '../modules/waitlist/waitlist-entry.entity';
 
 /** All entities, registered explicitly (no folder scanning: the compiled and test runs see the same). */
 export const entities = [
@@ -82,4 +83,5 @@ export const entities = [
   SyncConnection,
   SyncConfig,
   SyncMapping,
+  WaitlistEntry,
 ];

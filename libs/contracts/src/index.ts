@@ -28,6 +28,7 @@ export * from './scheduling/slots-query.schema';
 export * from './scheduling/appointment-messages';
 export * from './scheduling/appointment.schema';
 export * from './scheduling/reminders';
+export * from './scheduling/waitlist';
 export * from './scheduling/attendance';
 export * from './scheduling/session-cancel';
 export * from './ui/scheduling-ui';

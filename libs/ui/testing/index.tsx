@@ -29,6 +29,7 @@ export const TEST_SESSION: Session = {
     store_url: 'https://shop.demo.studio',
     app_store_url: 'http://localhost:3000/s/demo-studio',
     reminder_offsets_mins: [1440],
+    waitlist_claim_hours: 12,
   },
 };
 

@@ -34,6 +34,9 @@ function routes(extra: Record<string, MockAnswer> = {}, event: MockAnswer = answ
     [`GET /api/admin/events/${EVENT_ID}/tags`]: okBody<'/api/admin/events/{event_id}/tags', 'get'>({
       tags: [],
     }),
+    [`GET /api/admin/events/${EVENT_ID}/waitlist`]: okBody<'/api/admin/events/{event_id}/waitlist', 'get'>({
+      entries: [],
+    }),
     ...extra,
   });
 }
@@ -91,6 +94,13 @@ describe('EventDrawer', () => {
       'https://zoom.example/j/85000000001?pwd=abc',
     );
     expect(within(meeting).getByText('Centered clay and pulled the first walls.')).toBeInTheDocument();
+  });
+
+  it('shows the Waitlist section, empty when nobody waits', async () => {
+    routes();
+    await renderDrawer();
+    const waitlist = screen.getByRole('region', { name: 'Waitlist' });
+    expect(await within(waitlist).findByText('Nobody is on the waitlist')).toBeInTheDocument();
   });
 
   it('shows no Meeting section for a session without a meeting', async () => {

@@ -20,6 +20,7 @@ import { EditEventDialog } from './edit-event-dialog';
 import { EnrollmentsGrid } from './enrollments-grid';
 import { EventDetails } from './event-details';
 import { EventTags } from './event-tags';
+import { EventWaitlist } from './event-waitlist';
 import { eventQueries, refreshEvent, type EnrollmentRow } from '../api/events';
 import { GuestCountDialog } from './guest-count-dialog';
 
@@ -138,6 +139,11 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
               onRemove={(row) => setDialog({ kind: 'remove', row })}
               onOpenStudent={(student_id) => drawers.open('student', { student_id })}
             />
+          </DrawerSection>
+        )}
+        {cancelled ? null : (
+          <DrawerSection title="Waitlist">
+            <EventWaitlist eventId={event.event_id} timezone={timezone} />
           </DrawerSection>
         )}
 

@@ -1,4 +1,4 @@
-import type { ReminderSettingsPayload, StoreSettingsPayload } from '@studio/contracts';
+import type { ReminderSettingsPayload, StoreSettingsPayload, WaitlistSettingsPayload } from '@studio/contracts';
 import { $api, answer, api, useMutation, useQueryClient, useSession, type SessionUser } from '@studio/ui';
 
 /* Organizations a super admin may switch to (spec 001 §6): read and switched only by this remote. */
@@ -59,5 +59,20 @@ export function useSaveReminderSettings() {
   return useMutation({
     mutationFn: (body: ReminderSettingsPayload) => answer(api.PUT('/api/admin/org/reminders', { body })),
     onSuccess: (answered) => queryClient.setQueryData(organizationQueries.settings().queryKey, answered),
+  });
+}
+
+/**
+ * PUT /api/admin/org/waitlist (owner or super admin): how long a waitlist offer holds its seats
+ * (issue 23). The organization as answered replaces the cached one.
+ */
+export function useSaveWaitlistSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WaitlistSettingsPayload) => answer(api.PUT('/api/admin/org/waitlist', { body })),
+    onSuccess: async (answered) => {
+      queryClient.setQueryData(organizationQueries.settings().queryKey, answered);
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.settings() });
+    },
   });
 }

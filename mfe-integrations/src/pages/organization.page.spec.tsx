@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { STORE_MESSAGES } from '@studio/contracts';
+import { STORE_MESSAGES, WAITLIST_MESSAGES } from '@studio/contracts';
 import { SessionContext, useSession } from '@studio/ui';
 import {
   TEST_SESSION,
@@ -22,6 +22,7 @@ const ORG: Org = {
   store_url: 'http://localhost:3000/s/demo-studio',
   app_store_url: 'http://localhost:3000/s/demo-studio',
   reminder_offsets_mins: [1440],
+  waitlist_claim_hours: 12,
 };
 const GET_ORG = 'GET /api/admin/org';
 const PUT_STORE = 'PUT /api/admin/org/store';
@@ -199,5 +200,59 @@ describe('OrganizationPage', () => {
       script: '<script src="https://app.example/checkout-overlay.js" defer></script>',
       link: '<a href="https://shop.demo.studio/activity/COURSE_ID?openModal=true">Book now</a>',
     });
+  });
+});
+
+describe('OrganizationPage: the waitlist claim time', () => {
+  const PUT_WAITLIST = 'PUT /api/admin/org/waitlist';
+  const hoursInput = () => screen.getByLabelText('Claim time (hours)');
+  const saveWaitlist = () => screen.getByRole('button', { name: 'Save waitlist settings' });
+
+  it('shows the saved claim time and saves a new one', async () => {
+    const calls = mockFetch({
+      [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG),
+      [PUT_WAITLIST]: okBody<'/api/admin/org/waitlist', 'put'>({ ...ORG, waitlist_claim_hours: 24 }),
+    });
+    renderWithProviders(<OrganizationPage />);
+    const section = await screen.findByRole('region', { name: 'Waitlist' });
+    expect(within(section).getByLabelText('Claim time (hours)')).toHaveValue('12');
+    fireEvent.change(hoursInput(), { target: { value: '24' } });
+    fireEvent.click(saveWaitlist());
+    expect(await screen.findByText('Waitlist settings saved')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ url: expect.stringContaining('/api/admin/org/waitlist'), body: { waitlist_claim_hours: 24 } });
+    await waitFor(() => expect(hoursInput()).toHaveValue('24'));
+  });
+
+  it("refuses a claim time outside 1 to 168 hours with the rule's message, before any request", async () => {
+    const calls = mockFetch({ [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG) });
+    renderWithProviders(<OrganizationPage />);
+    await screen.findByRole('region', { name: 'Waitlist' });
+    for (const typed of ['0', '169', '']) {
+      fireEvent.change(hoursInput(), { target: { value: typed } });
+      fireEvent.click(saveWaitlist());
+      expect(await screen.findByText(WAITLIST_MESSAGES.claimHours)).toBeInTheDocument();
+    }
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it("puts the API's refusal under the field", async () => {
+    mockFetch({
+      [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG),
+      [PUT_WAITLIST]: errorBody(400, WAITLIST_MESSAGES.claimHours, { waitlist_claim_hours: WAITLIST_MESSAGES.claimHours }),
+    });
+    renderWithProviders(<OrganizationPage />);
+    await screen.findByRole('region', { name: 'Waitlist' });
+    fireEvent.change(hoursInput(), { target: { value: '48' } });
+    fireEvent.click(saveWaitlist());
+    expect(await screen.findByText(WAITLIST_MESSAGES.claimHours)).toBeInTheDocument();
+    expect(hoursInput().closest('.ant-form-item')).toHaveClass('ant-form-item-has-error');
+  });
+
+  it('shows staff the claim time without a Save', async () => {
+    mockFetch({ [GET_ORG]: okBody<'/api/admin/org', 'get'>(ORG) });
+    renderWithProviders(<OrganizationPage />, { ...TEST_SESSION, user: { ...TEST_SESSION.user, role: 'staff' } });
+    await screen.findByRole('region', { name: 'Waitlist' });
+    expect(hoursInput()).toHaveValue('12');
+    expect(screen.queryByRole('button', { name: 'Save waitlist settings' })).not.toBeInTheDocument();
   });
 });

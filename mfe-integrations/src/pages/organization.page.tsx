@@ -1,6 +1,12 @@
 import { useEffect } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { storeSettingsSchema, type paths, type StoreSettingsPayload } from '@studio/contracts';
+import {
+  storeSettingsSchema,
+  waitlistSettingsSchema,
+  type paths,
+  type StoreSettingsPayload,
+  type WaitlistSettingsPayload,
+} from '@studio/contracts';
 import {
   busy,
   Alert,
@@ -11,6 +17,7 @@ import {
   Form,
   FormField,
   Input,
+  NumberField,
   PageFrame,
   QueryGuard,
   Space,
@@ -21,7 +28,7 @@ import {
   useSession,
   zodResolver,
 } from '@studio/ui';
-import { organizationQueries, useSaveStoreSettings } from '../api/organizations';
+import { organizationQueries, useSaveStoreSettings, useSaveWaitlistSettings } from '../api/organizations';
 import { ReminderSettings } from './reminder-settings';
 
 export const ORGANIZATION_TEXTS = {
@@ -30,6 +37,9 @@ export const ORGANIZATION_TEXTS = {
   saved: 'Store address saved',
   saveFailed: 'Could not save the store address',
   ownerOnly: "Only the studio's owner can change the store address.",
+  waitlistTitle: 'Waitlist',
+  waitlistSaved: 'Waitlist settings saved',
+  waitlistSaveFailed: 'Could not save the waitlist settings',
 } as const;
 
 /** GET /api/admin/org: the organization, with its store's address. */
@@ -203,7 +213,62 @@ function StoreSettingsForm({ org }: { org: OrgSettings }) {
       <Divider />
       <ReminderSettings offsets={org.reminder_offsets_mins} canEdit={canEdit} />
       <Divider />
+      <WaitlistSettingsForm org={org} canEdit={canEdit} />
+      <Divider />
       <CheckoutOverlay org={org} />
     </Flex>
+  );
+}
+
+interface WaitlistForm {
+  waitlist_claim_hours: number | '';
+}
+
+const waitlistResolver = zodResolver(waitlistSettingsSchema) as unknown as Resolver<WaitlistForm, unknown, WaitlistSettingsPayload>;
+
+/**
+ * The waitlist's claim time (issue 23): when seats of a sold-out session free up, the first waiting
+ * party that fits is mailed a claim link and the seats are held for it this many hours.
+ */
+function WaitlistSettingsForm({ org, canEdit }: { org: OrgSettings; canEdit: boolean }) {
+  const { message } = App.useApp();
+  const form = useForm<WaitlistForm, unknown, WaitlistSettingsPayload>({
+    resolver: waitlistResolver,
+    defaultValues: { waitlist_claim_hours: org.waitlist_claim_hours },
+  });
+  const save = useSaveWaitlistSettings();
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      form.reset({ waitlist_claim_hours: saved.waitlist_claim_hours });
+      message.success(ORGANIZATION_TEXTS.waitlistSaved);
+    } catch (error) {
+      console.error('Saving the waitlist settings failed', error);
+      if (!setServerFieldErrors(error, form.setError, ['waitlist_claim_hours']))
+        message.error(serverMessage(error, ORGANIZATION_TEXTS.waitlistSaveFailed));
+    }
+  });
+  return (
+    <section aria-labelledby="waitlist-settings-title">
+      <Typography.Title level={2} id="waitlist-settings-title" style={{ fontSize: 20 }}>
+        {ORGANIZATION_TEXTS.waitlistTitle}
+      </Typography.Title>
+      <form onSubmit={onSubmit} aria-label="Waitlist settings" noValidate>
+        <Form layout="vertical" component={false}>
+          <NumberField
+            control={form.control}
+            name="waitlist_claim_hours"
+            label="Claim time (hours)"
+            required
+            extra="When seats of a sold-out session free up, the first person waiting who fits is emailed a claim link and the seats are held for them this long (1 to 168 hours)."
+          />
+          {canEdit ? (
+            <Button type="primary" htmlType="submit" loading={busy(form.formState.isSubmitting)}>
+              Save waitlist settings
+            </Button>
+          ) : null}
+        </Form>
+      </form>
+    </section>
   );
 }

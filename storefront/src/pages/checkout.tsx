@@ -18,20 +18,33 @@ import type { PageProps } from '../types';
 import { CheckoutFormFields, loadAnswerRules } from './checkout-form';
 import { WaiverStep, type WaiverState } from './checkout-waiver';
 import { STORE_WAIVER_MESSAGES } from '@studio/contracts/src/storefront/store-waiver-messages';
-import { storePost, type StoreRefusal } from '../store-call';
+import { storeCall, storePost, type StoreRefusal } from '../store-call';
+import type { WaitlistClaim } from '@studio/contracts';
 import { PointsSection, type PointsChoice } from './checkout-points';
 import { Layout } from './layout';
 
 /** A session's checkout, or an appointment course's at a start (issue 22; null: not a time it offers). */
 export type CheckoutData =
-  | { store_name: string; course: PublicCourse; session: PublicSession }
+  | {
+      store_name: string;
+      course: PublicCourse;
+      session: PublicSession;
+      /** A waitlist offer's claim link (issue 23): the checkout books the seats it holds. */
+      claim_token?: string | null;
+    }
   | { store_name: string; course: PublicCourse; appointment: { starts_at: string; ends_at: string } | null };
 
 /** An appointment checkout's data from the course, the store and the start in the address. */
-export function appointmentCheckoutData(course: PublicCourse, store: Pick<PublicStore, 'name'>, startsAt: string): CheckoutData {
+export function appointmentCheckoutData(
+  course: PublicCourse,
+  store: Pick<PublicStore, 'name'>,
+  startsAt: string,
+): CheckoutData {
   const start = new Date(startsAt);
   const valid =
-    course.activity_type === 'appointment' && /^\d{4}-\d{2}-\d{2}T/.test(startsAt) && Number.isFinite(start.getTime());
+    course.activity_type === 'appointment' &&
+    /^\d{4}-\d{2}-\d{2}T/.test(startsAt) &&
+    Number.isFinite(start.getTime());
   return {
     store_name: store.name,
     course,
@@ -104,9 +117,31 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const [zone, setZone] = useState(studioZone);
   useEffect(() => setZone(browserTimeZone()), []);
   const api = storeApi(base);
-  const limit = session ? partySizeLimit(session.seats_left) : appointment ? (course.max_party_size ?? 1) : 0;
+  // A waitlist offer's claim (issue 23): its seats are held for the party offered them.
+  const claimToken = 'session' in data ? (data.claim_token ?? null) : null;
+  const [claim, setClaim] = useState<WaitlistClaim | 'failed' | null>(null);
+  const offer = claim && claim !== 'failed' && claim.status === 'offered' ? claim : null;
+  const limit = offer
+    ? offer.party_size
+    : session
+      ? partySizeLimit(session.seats_left)
+      : appointment
+        ? (course.max_party_size ?? 1)
+        : 0;
   const [party, setParty] = useState(1);
   const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
+  useEffect(() => {
+    if (!claimToken) return;
+    storeCall<WaitlistClaim>(`${api}/waitlist/claim?token=${encodeURIComponent(claimToken)}`)
+      .then((answer) => {
+        setClaim(answer);
+        if (answer.status !== 'offered') return;
+        setParty(answer.party_size);
+        const [first, ...rest] = answer.name.trim().split(/\s+/);
+        setBuyer({ first_name: first ?? '', last_name: rest.join(' '), email: answer.email });
+      })
+      .catch(() => setClaim('failed'));
+  }, [api, claimToken]);
   const [code, setCode] = useState('');
   const [quote, setQuote] = useState<CheckoutQuote | null>(null);
   const [points, setPoints] = useState<PointsChoice | null>(null);
@@ -200,7 +235,9 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
       setBusy(false);
       return;
     }
-    const key = attemptKey ?? `${session?.event_id ?? course.activity_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const key =
+      attemptKey ??
+      `${session?.event_id ?? course.activity_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     setAttemptKey(key);
     try {
       const result = await post<CheckoutResult>(
@@ -213,6 +250,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           ...pointsSent(points),
           ...(sets > 0 ? { answers: answersSent() } : {}),
           ...(waiver.token ? { waiver_token: waiver.token } : {}),
+          ...(offer && claimToken ? { claim_token: claimToken } : {}),
         },
         { 'idempotency-key': key },
       );
@@ -257,19 +295,40 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           </p>
         </section>
       ) : null}
-      {!session && !appointment ? (
+      {claimToken && !offer ? (
+        <p role="status">
+          {claim === null
+            ? 'Checking your offer…'
+            : claim === 'failed' || claim.status === 'ended'
+              ? 'This offer has ended.'
+              : 'This offer has already been claimed.'}{' '}
+          {claim === null ? null : (
+            <a href={appLinks.course(base, course.activity_id)}>See the other sessions</a>
+          )}
+        </p>
+      ) : !session && !appointment ? (
         <p role="status">
           This time is not open for booking. Please pick another.{' '}
           <a href={appLinks.course(base, course.activity_id)}>Choose a time</a>
         </p>
       ) : limit === 0 ? (
-        <p role="status">This session is sold out.</p>
+        <p role="status">
+          This session is sold out.{' '}
+          {session ? <a href={appLinks.waitlist(base, session.event_id)}>Join the waitlist</a> : null}
+        </p>
       ) : (
         <form className="checkout-form" onSubmit={book} noValidate>
+          {offer?.offered_until ? (
+            <p className="notice" role="status">
+              {offer.party_size === 1 ? 'A seat is' : `${offer.party_size} seats are`} held for you until{' '}
+              {dateTimeInZone(offer.offered_until, session?.timezone ?? course.location.timezone)}.
+            </p>
+          ) : null}
           <Field id="party_size" label={session ? 'Seats' : 'People'} error={errors.party_size}>
             <select
               id="party_size"
               value={String(party)}
+              disabled={offer !== null}
               onChange={(e) => {
                 const next = Number((e.target as HTMLSelectElement).value);
                 setParty(next);
@@ -277,11 +336,13 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               }}
               {...described('party_size')}
             >
-              {Array.from({ length: limit }, (_, i) => i + 1).map((n) => (
-                <option key={n} value={String(n)}>
-                  {session ? (n === 1 ? '1 seat' : `${n} seats`) : n === 1 ? '1 person' : `${n} people`}
-                </option>
-              ))}
+              {Array.from({ length: limit }, (_, i) => i + 1)
+                .filter((n) => !offer || n === offer.party_size)
+                .map((n) => (
+                  <option key={n} value={String(n)}>
+                    {session ? (n === 1 ? '1 seat' : `${n} seats`) : n === 1 ? '1 person' : `${n} people`}
+                  </option>
+                ))}
             </select>
           </Field>
           <Field id="first_name" label="First name" error={errors.first_name}>

@@ -56,7 +56,12 @@ describe('the course page', () => {
     const book = within(open).getByRole('link', { name: /^Book / });
     expect(book).toHaveAttribute('href', `${base}/checkout?event_id=9a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d`);
     expect(full).toHaveTextContent('Sold out');
-    expect(within(full).queryByRole('link')).toBeNull();
+    expect(within(full).queryByRole('link', { name: /^Book/ })).toBeNull();
+    // A sold-out session offers its waitlist instead (issue 23).
+    expect(within(full).getByRole('link', { name: /^Join the waitlist/ })).toHaveAttribute(
+      'href',
+      `${base}/waitlist?event_id=b1b2c3d4-0000-4000-8000-000000000002`,
+    );
   });
 
   it('changes the picture shown when another is chosen', () => {

@@ -53,7 +53,11 @@ function Session({ session, course, base }: { session: PublicSession; course: Pu
       </div>
       <p className="session-price">{priceText(session.price_cents, course.free)}</p>
       <p className={seatsClass}>{seatsText(session)}</p>
-      {soldOut ? null : (
+      {soldOut ? (
+        <a className="button secondary" href={appLinks.waitlist(base, session.event_id)}>
+          Join the waitlist<span className="visually-hidden">{` for ${when.date}, ${when.time}`}</span>
+        </a>
+      ) : (
         <a className="button" href={appLinks.checkoutSession(base, session.event_id)}>
           Book<span className="visually-hidden">{` ${when.date}, ${when.time}`}</span>
         </a>

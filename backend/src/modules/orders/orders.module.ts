@@ -31,6 +31,7 @@ import { WaiversModule } from '../waivers/waivers.module';
 import { LoyaltyModule } from '../loyalty/loyalty.module';
 import { SessionCancelController } from './session-cancel.controller';
 import { SessionCancelHandler } from './session-cancel.handler';
+import { WaitlistModule } from '../waitlist/waitlist.module';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -46,6 +47,7 @@ import { SessionCancelHandler } from './session-cancel.handler';
     DiscountsModule,
     WaiversModule,
     LoyaltyModule,
+    WaitlistModule,
   ],
   controllers: [
     OrdersController,

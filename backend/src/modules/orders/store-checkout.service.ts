@@ -60,6 +60,7 @@ import {
 } from './store-appointment.query';
 import { ProductsService } from '../products/products.service';
 import { SubscriptionsService } from './subscriptions.service';
+import { WaitlistService } from '../waitlist/waitlist.service';
 
 /** What a booking's checkout knows before its transaction (a session's seats or an appointment's time). */
 interface StoreBooking {
@@ -135,6 +136,7 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly appointments: AppointmentsService,
     private readonly appointmentSlots: AppointmentSlotsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly waitlist: WaitlistService,
   ) {}
 
   onModuleInit(): void {
@@ -194,15 +196,25 @@ export class StoreCheckoutService implements OnModuleInit {
       await this.requireWaiver(organization, student.id, session.required_waiver_id, input.waiver_token);
       if (pointsStudentId && pointsStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
-      // The seats under the session's seat lock; the price is the one read inside it.
-      const held = await this.seats.hold(ctx, em, {
-        student,
-        eventId: session.event_id,
-        orderId,
-        expiresAt,
-        seats: input.party_size,
-        full: seatsRefusal,
-      });
+      // The seats under the session's seat lock; the price is the one read inside it. A waitlist
+      // claim (issue 23) takes over the seats its offer holds: no new hold, so nobody can take them.
+      const held = input.claim_token
+        ? await this.waitlist.claimForCheckout(em, organization.id, {
+            token: input.claim_token,
+            eventId: session.event_id,
+            partySize: input.party_size,
+            student,
+            orderId,
+            expiresAt,
+          })
+        : await this.seats.hold(ctx, em, {
+            student,
+            eventId: session.event_id,
+            orderId,
+            expiresAt,
+            seats: input.party_size,
+            full: seatsRefusal,
+          });
       const priced = await this.price(organization, session, input, session.free ? 0 : held.priceCents);
       const booking = { orderId, token, expiresAt, partySize: input.party_size, answers };
       const order = await this.writeStoreOrder(em, organization, student, priced, booking, {

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
-import { DEFAULT_REMINDER_OFFSETS_MINS } from '@studio/contracts';
+import { DEFAULT_REMINDER_OFFSETS_MINS, DEFAULT_WAITLIST_CLAIM_HOURS } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 
 /** The tenant: every admin row belongs to exactly one organization. */
@@ -33,6 +33,10 @@ export class Organization {
   /** Minutes before a booking's start its reminder mails go (issue 23): at most 3, empty = off. */
   @Property({ type: 'json' })
   reminderOffsetsMins: number[] = [...DEFAULT_REMINDER_OFFSETS_MINS];
+
+  /** How long a waitlist offer holds its seats for the party offered them (issue 23): 1 to 168 hours. */
+  @Property({ type: 'integer' })
+  waitlistClaimHours: number = DEFAULT_WAITLIST_CLAIM_HOURS;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

@@ -10,6 +10,7 @@ import {
   OrgSettingsDto,
   StoreSettingsDto,
   ReminderSettingsDto,
+  WaitlistSettingsDto,
   SessionDto,
   SuperAdminUserDto,
   SwitchOrganizationDto,
@@ -80,6 +81,20 @@ export class OrgController {
   @ZodResponse({ status: 200, type: OrgSettingsDto })
   async updateReminders(@Ctx() ctx: RequestContext, @Body() body: ReminderSettingsDto) {
     await this.organizations.updateReminders(ctx, body);
+    return this.organizations.settings(ctx);
+  }
+
+  @Put('waitlist')
+  @Auth('owner', 'super_admin')
+  @ApiOperation({
+    summary: 'Settings → Organization: how long a waitlist offer holds its seats',
+    description:
+      'waitlist_claim_hours: 1 to 168 hours (12 by default). When seats of a sold-out session free up, the first waiting party that fits is mailed a claim link and the seats are held for it this long; offers made from now on follow it.',
+  })
+  @ApiInvalidBody()
+  @ZodResponse({ status: 200, type: OrgSettingsDto })
+  async updateWaitlist(@Ctx() ctx: RequestContext, @Body() body: WaitlistSettingsDto) {
+    await this.organizations.updateWaitlist(ctx, body);
     return this.organizations.settings(ctx);
   }
 }

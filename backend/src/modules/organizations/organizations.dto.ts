@@ -1,4 +1,4 @@
-import { reminderSettingsSchema, storeSettingsSchema, switchOrganizationSchema } from '@studio/contracts';
+import { reminderSettingsSchema, storeSettingsSchema, switchOrganizationSchema, waitlistSettingsSchema } from '@studio/contracts';
 import { createZodDto } from '../../common/zod-dto';
 import { z } from 'zod';
 import { userSchema } from '../identity/identity.dto';
@@ -16,12 +16,17 @@ export const orgSettingsSchema = z.object({
   reminder_offsets_mins: z
     .array(z.number().int())
     .describe("Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders"),
+  waitlist_claim_hours: z
+    .number()
+    .int()
+    .describe('How long a waitlist offer holds its seats for the party offered them (1 to 168 hours)'),
 });
 export class OrgSettingsDto extends createZodDto(orgSettingsSchema) {}
 
 export const organizationSchema = orgSettingsSchema.extend({ organization_id: z.uuid() });
 export class StoreSettingsDto extends createZodDto(storeSettingsSchema) {}
 export class ReminderSettingsDto extends createZodDto(reminderSettingsSchema) {}
+export class WaitlistSettingsDto extends createZodDto(waitlistSettingsSchema) {}
 
 export const sessionSchema = z.object({ user: userSchema, organization: organizationSchema });
 export class SessionDto extends createZodDto(sessionSchema) {}

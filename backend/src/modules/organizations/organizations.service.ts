@@ -1,6 +1,14 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { DEFAULT_REMINDER_OFFSETS_MINS, slugify, storeAddress, type ReminderSettingsPayload, type StoreSettingsPayload } from '@studio/contracts';
+import {
+  DEFAULT_REMINDER_OFFSETS_MINS,
+  DEFAULT_WAITLIST_CLAIM_HOURS,
+  slugify,
+  storeAddress,
+  type ReminderSettingsPayload,
+  type StoreSettingsPayload,
+  type WaitlistSettingsPayload,
+} from '@studio/contracts';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { notFound } from '../../common/api-error';
@@ -61,6 +69,14 @@ export class OrganizationsService {
     return organization;
   }
 
+  /** Settings → Organization: how long a waitlist offer holds its seats (issue 23); offers made from now on follow it. */
+  async updateWaitlist(ctx: RequestContext, input: WaitlistSettingsPayload): Promise<Organization> {
+    const organization = await this.current(ctx);
+    organization.waitlistClaimHours = input.waitlist_claim_hours;
+    await this.em.flush();
+    return organization;
+  }
+
   /** The organization whose store has this address, or null. */
   findBySlug(slug: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { slug });
@@ -108,6 +124,7 @@ export class OrganizationsService {
       publicUrl: input.publicUrl ?? null,
       listedCourse: false,
       reminderOffsetsMins: [...DEFAULT_REMINDER_OFFSETS_MINS],
+      waitlistClaimHours: DEFAULT_WAITLIST_CLAIM_HOURS,
       createdAt: new Date(),
       updatedAt: new Date(),
     });
@@ -147,6 +164,7 @@ export function mapOrgSettings(organization: Organization, addresses: StoreAddre
     store_url: addresses.store,
     app_store_url: addresses.app,
     reminder_offsets_mins: [...(organization.reminderOffsetsMins ?? [])],
+    waitlist_claim_hours: organization.waitlistClaimHours ?? DEFAULT_WAITLIST_CLAIM_HOURS,
   };
 }
 

@@ -27,6 +27,15 @@ export type EnrollmentEvent =
       enrollmentId: string;
       studentId: string;
       eventId: string;
+    }
+  | {
+      /** The student was moved to another session of the course (the seat in fromEventId is free). */
+      type: 'enrollment.moved';
+      organizationId: string;
+      enrollmentId: string;
+      studentId: string;
+      fromEventId: string;
+      toEventId: string;
     };
 
 /** What the scheduling module announces about enrollments (see DurableEvents); ordered per enrollment. */

@@ -11,6 +11,7 @@ import { SORT_SQL } from './enrollment-columns';
 import { EnrollmentQuery } from './enrollment-query';
 import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
 import { EnrollmentEvents } from './enrollment-events';
+import { SessionEvents } from './session-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { SeatHold } from './entities/seat-hold.entity';
@@ -167,6 +168,7 @@ export class EnrollmentsService {
     private readonly events: EnrollmentEvents,
     private readonly waiverHooks: EnrollmentWaiverHooks,
     private readonly appointments: AppointmentsService,
+    private readonly sessionEvents: SessionEvents,
   ) {}
 
   /**
@@ -647,16 +649,109 @@ export class EnrollmentsService {
     return { holdId: hold.id, eventName: row.name, priceCents: Number(row.price_cents) };
   }
 
-  /** Stops the order's hold from counting (the link was cancelled or expired). Nothing when none is live. */
+  /**
+   * Stops the order's hold from counting (the link was cancelled or expired). Nothing when none is
+   * live. The seats it gave back are announced (session.seats_released, in the caller's transaction)
+   * so the waitlist offers them.
+   */
   async releaseHold(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<boolean> {
-    const changed = await em.nativeUpdate(
-      SeatHold,
-      { orderId, organizationId: ctx.organizationId, releasedAt: null },
-      { releasedAt: new Date() },
+    const released = await em.execute<{ event_id: string; waitlist_entry_id: string | null }[]>(
+      `update seat_hold set released_at = now()
+        where order_id = ? and organization_id = ? and released_at is null
+        returning event_id, waitlist_entry_id`,
+      [orderId, ctx.organizationId],
     );
+    for (const hold of released)
+      await this.sessionEvents.publish(em, {
+        type: 'session.seats_released',
+        organizationId: ctx.organizationId,
+        eventId: hold.event_id,
+        waitlistEntryId: hold.waitlist_entry_id ?? null,
+      });
     // An appointment the order held (issue 22): its time is free again.
-    const released = await this.appointments.releaseForOrder(ctx, em, orderId);
-    return changed > 0 || released;
+    const appointmentReleased = await this.appointments.releaseForOrder(ctx, em, orderId);
+    return released.length > 0 || appointmentReleased;
+  }
+
+  // A waitlist offer's seats (issue 23): held for the party offered them, with no order or student
+  // until the claim's checkout names them; each under the session's seat lock, which the caller holds.
+
+  /**
+   * Holds `seats` seats of the session for a waitlist entry until `expiresAt`. The caller holds the
+   * session's seat lock and has checked that the seats are free (capacity minus seats taken).
+   */
+  async holdForOffer(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    input: { eventId: string; waitlistEntryId: string; seats: number; expiresAt: Date },
+  ): Promise<string> {
+    if (!em.isInTransaction()) throw new Error('holdForOffer must run under the seat lock, inside a transaction');
+    const id = randomUUID();
+    await em.execute(
+      `insert into seat_hold (id, organization_id, event_id, student_id, order_id, waitlist_entry_id, seats, expires_at, created_at)
+       values (?, ?, ?, null, null, ?, ?, ?, now())`,
+      [id, ctx.organizationId, input.eventId, input.waitlistEntryId, input.seats, input.expiresAt],
+    );
+    return id;
+  }
+
+  /**
+   * Whether a waitlist offer's hold still counts (unreleased and unexpired), and whether a checkout
+   * has claimed it (it names an order).
+   */
+  async offerHoldState(em: EntityManager, organizationId: string, holdId: string): Promise<{ live: boolean; claimed: boolean } | null> {
+    const [row] = await em.execute<{ live: boolean; claimed: boolean }[]>(
+      `select (released_at is null and expires_at > clock_timestamp()) as live, order_id is not null as claimed
+         from seat_hold where id = ? and organization_id = ?`,
+      [holdId, organizationId],
+    );
+    return row ? { live: Boolean(row.live), claimed: Boolean(row.claimed) } : null;
+  }
+
+  /**
+   * Ends an unclaimed waitlist offer's hold (it ran out, or the admin removed the entry): its seats
+   * stop counting now. The caller holds the seat lock and offers the seats next. Answers whether
+   * the hold still counted.
+   */
+  async endOfferHold(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, holdId: string): Promise<boolean> {
+    const [row] = await em.execute<{ live: boolean }[]>(
+      `update seat_hold set released_at = coalesce(released_at, now())
+        where id = ? and organization_id = ? and order_id is null
+        returning (expires_at > clock_timestamp()) as live`,
+      [holdId, ctx.organizationId],
+    );
+    return Boolean(row?.live);
+  }
+
+  /**
+   * The checkout of a waitlist claim takes over the offer's hold (no new hold: the seats stay the
+   * claimant's throughout): under the session's seat lock the live, unclaimed hold gets the order,
+   * the buyer and the payment window (`expiresAt`). Refused as a hold is when the buyer is already
+   * enrolled or holding seats in the session (409); an offer no longer live is 410 "This offer has ended".
+   */
+  async claimOfferHold(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    em: EntityManager,
+    input: { holdId: string; eventId: string; student: Student; orderId: string; expiresAt: Date; ended: () => ApiError },
+  ): Promise<HeldSeat & { seats: number }> {
+    const locked = await lockEventForSeats(em, ctx, input.eventId, async (event) => {
+      const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId: input.student.id, eventId: event.eventId, checkStudent: false });
+      const [row] = await em.execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
+      return { ...rulesSeats(row), rules: row };
+    });
+    const row = locked.rules;
+    if (locked.status !== 'active') throw notFound('Event not found');
+    if (locked.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
+    if (row.enrolled) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
+    const [hold] = await em.execute<{ seats: number }[]>(
+      `update seat_hold set order_id = ?, student_id = ?, expires_at = greatest(expires_at, ?)
+        where id = ? and organization_id = ? and event_id = ? and order_id is null
+          and released_at is null and expires_at > clock_timestamp()
+        returning seats`,
+      [input.orderId, input.student.id, input.expiresAt, input.holdId, ctx.organizationId, input.eventId],
+    );
+    if (!hold) throw input.ended();
+    return { holdId: input.holdId, eventName: row.name, priceCents: Number(row.price_cents), seats: Number(hold.seats) };
   }
 
   /**
@@ -675,7 +770,7 @@ export class EnrollmentsService {
     } = {},
   ): Promise<HoldConversion> {
     const found = await em.findOne(SeatHold, { orderId, organizationId: ctx.organizationId });
-    if (!found) {
+    if (!found?.studentId) {
       // An order for an appointment (issue 22) holds a time, not a seat: booked now, or the 409 of
       // a hold that ran out (its time may be someone else's).
       const appointment = await this.appointments.bookForOrder(ctx, em, orderId, { confirm: options.confirmAppointment ?? false });
@@ -691,9 +786,10 @@ export class EnrollmentsService {
       await em.flush();
       throw new ApiError(HttpStatus.CONFLICT, SESSION_CANCEL_MESSAGES.sessionCancelled);
     }
+    const studentId = hold.studentId ?? found.studentId;
     const existing = await em.findOne(Enrollment, {
       event: hold.eventId,
-      student: hold.studentId,
+      student: studentId,
       status: 'active',
     });
     hold.releasedAt ??= new Date();
@@ -709,7 +805,7 @@ export class EnrollmentsService {
     // The party the hold kept: the student and their guests.
     const enrollmentId = await this.createSeat(em, ctx.organizationId, {
       eventId: hold.eventId,
-      studentId: hold.studentId,
+      studentId,
       requiredWaiverId,
       orderId,
       guestCount: hold.seats - 1,

@@ -5,13 +5,15 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { StoreGuard } from './store.guard';
 import { PublicRateLimitGuard } from './public-rate-limit.guard';
 import { StoreSlotsController } from './store-slots.controller';
+import { StoreWaitlistController } from './store-waitlist.controller';
+import { WaitlistModule } from '../waitlist/waitlist.module';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontService } from './storefront.service';
 
 /** The online store's public API (issue 21): its reads, and the checkout (StoreCheckoutService of orders). */
 @Module({
-  imports: [OrganizationsModule, OrdersModule, LoyaltyModule],
-  controllers: [StorefrontController, StoreSlotsController],
+  imports: [OrganizationsModule, OrdersModule, LoyaltyModule, WaitlistModule],
+  controllers: [StorefrontController, StoreSlotsController, StoreWaitlistController],
   providers: [StorefrontService, PublicRateLimitGuard, StoreGuard],
   exports: [StorefrontService],
 })

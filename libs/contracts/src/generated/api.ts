@@ -181,6 +181,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/org/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Settings → Organization: how long a waitlist offer holds its seats
+         * @description waitlist_claim_hours: 1 to 168 hours (12 by default). When seats of a sold-out session free up, the first waiting party that fits is mailed a claim link and the seats are held for it this long; offers made from now on follow it.
+         */
+        put: operations["OrgController_updateWaitlist"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/super-admin/user": {
         parameters: {
             query?: never;
@@ -1268,6 +1288,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events/{event_id}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's waitlist in order: name, email, party size, joined, status (waiting, offered until …, claimed, expired, removed) */
+        get: operations["WaitlistController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waitlist/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Takes an entry off the waitlist; an offered entry’s held seats go to the next parties that fit
+         * @description Removing an entry again changes nothing. Answers the session’s waitlist.
+         */
+        delete: operations["WaitlistController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waitlist/{entry_id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves a waiting or offered entry one place up or down; answers the session’s waitlist */
+        post: operations["WaitlistController_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waitlist/{entry_id}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer the seat: offers the entry its seats now (held for the claim time, the claim link mailed)
+         * @description The same offer as when seats free up by themselves. Answers the session’s waitlist.
+         */
+        post: operations["WaitlistController_offer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/sync/providers/config_schema": {
         parameters: {
             query?: never;
@@ -1680,6 +1774,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}/sessions/{event_id}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Joins a sold-out session's waitlist: name, email and party size (1 to the session's capacity)
+         * @description The same email on the same session is one entry: joining again answers status already_joined ("You're already on the waitlist for this session.") and changes nothing. The party is mailed a confirmation of its place; when seats free up, the first waiting party that fits is mailed a claim link and the seats are held for it. A session with a seat left takes no entry: 409 "This session has seats left: book it instead".
+         */
+        post: operations["StoreWaitlistController_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/waitlist/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The waitlist offer a claim link names: offered (held until offered_until), claimed, or ended
+         * @description The checkout books it with claim_token. A token this store never gave answers 404 "This offer has ended".
+         */
+        get: operations["StoreWaitlistController_claim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/queue-dashboard/link": {
         parameters: {
             query?: never;
@@ -1827,6 +1961,8 @@ export interface components {
                 app_store_url: string;
                 /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
                 reminder_offsets_mins: number[];
+                /** @description How long a waitlist offer holds its seats for the party offered them (1 to 168 hours) */
+                waitlist_claim_hours: number;
                 /** Format: uuid */
                 organization_id: string;
             };
@@ -1846,6 +1982,8 @@ export interface components {
             app_store_url: string;
             /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
             reminder_offsets_mins: number[];
+            /** @description How long a waitlist offer holds its seats for the party offered them (1 to 168 hours) */
+            waitlist_claim_hours: number;
         };
         StoreSettingsDto: {
             slug: string;
@@ -1853,6 +1991,9 @@ export interface components {
         };
         ReminderSettingsDto: {
             reminder_offsets_mins: number[];
+        };
+        WaitlistSettingsDto: {
+            waitlist_claim_hours: number;
         };
         SuperAdminUserDto_Output: {
             /** Format: uuid */
@@ -3505,6 +3646,23 @@ export interface components {
                 detail: string | null;
             }[];
         };
+        WaitlistDto_Output: {
+            entries: {
+                /** Format: uuid */
+                entry_id: string;
+                name: string;
+                email: string;
+                party_size: number;
+                joined_at: string;
+                /** @enum {string} */
+                status: "waiting" | "offered" | "claimed" | "expired" | "removed";
+                offered_until: string | null;
+            }[];
+        };
+        WaitlistMoveDto: {
+            /** @enum {string} */
+            direction: "up" | "down";
+        };
         SyncConfigPayloadDto: {
             organization_id?: string | null;
             sync_all_courses?: boolean;
@@ -3951,6 +4109,7 @@ export interface components {
             points_token?: string;
             redeem_points?: number;
             waiver_token?: string;
+            claim_token?: string;
         };
         CheckoutResultDto_Output: {
             /** Format: uuid */
@@ -4059,6 +4218,29 @@ export interface components {
                     value: string;
                 }[];
             }[];
+        };
+        WaitlistJoinDto: {
+            name: string;
+            email: string;
+            /** @default 1 */
+            party_size: number;
+        };
+        WaitlistJoinResultDto_Output: {
+            /** @enum {string} */
+            status: "joined" | "already_joined";
+            message: string;
+            party_size: number;
+        };
+        WaitlistClaimDto_Output: {
+            /** @enum {string} */
+            status: "offered" | "claimed" | "ended";
+            /** Format: uuid */
+            event_id: string;
+            party_size: number;
+            name: string;
+            email: string;
+            offered_until: string | null;
+            message: string | null;
         };
         DashboardLinkDto: {
             /** @description one-time link (valid 60 s) that opens the dashboard in a browser */
@@ -4514,6 +4696,65 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReminderSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettingsDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OrgController_updateWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistSettingsDto"];
             };
         };
         responses: {
@@ -9173,6 +9414,229 @@ export interface operations {
             };
         };
     };
+    WaitlistController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Event not found (also another organization’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaitlistController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Waitlist entry not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaitlistController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistMoveDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Waitlist entry not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This entry cannot move further, or This entry is no longer on the waitlist */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaitlistController_offer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Waitlist entry not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The seats are not free: no one can be offered them now; Only a waiting entry can be offered the seat; This session has already ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     SyncController_saveConfig: {
         parameters: {
             query?: never;
@@ -10485,6 +10949,129 @@ export interface operations {
                 };
             };
             /** @description Store not found, or Course not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StoreWaitlistController_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoinDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistJoinResultDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This session has seats left: book it instead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StoreWaitlistController_claim: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistClaimDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or This offer has ended */
             404: {
                 headers: {
                     [name: string]: unknown;

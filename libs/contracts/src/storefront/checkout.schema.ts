@@ -19,6 +19,8 @@ import { instantString } from '../scheduling/appointment.schema';
 import { MAX_PARTY_SIZE } from './store-rules';
 import { formAnswersInputSchema } from './form-answers';
 import { waiverTokenSchema } from './store-waiver';
+import { waitlistClaimTokenSchema } from '../scheduling/waitlist';
+import { WAITLIST_MESSAGES } from '../scheduling/waitlist-rules';
 
 export const CHECKOUT_MESSAGES = {
   itemRequired: 'Choose a session to book',
@@ -147,8 +149,12 @@ export const checkoutSchema = z
     redeem_points: checkoutQuoteFields.shape.redeem_points,
     /** The waiver's signing token (POST waiver), when the course requires a waiver the buyer had to sign. */
     waiver_token: waiverTokenSchema.optional(),
+    /** A waitlist offer's claim (the token of its claim link, issue 23): the checkout books the seats the offer holds. */
+    claim_token: waitlistClaimTokenSchema.optional(),
   })
   .superRefine((value, ctx) => {
+    if (value.claim_token !== undefined && !value.event_id)
+      ctx.addIssue({ code: 'custom', path: ['claim_token'], message: WAITLIST_MESSAGES.claimOtherSession });
     const appointment = value.activity_id !== undefined || value.starts_at !== undefined;
     if (value.product_id && appointment) {
       ctx.addIssue({ code: 'custom', path: ['activity_id'], message: CHECKOUT_MESSAGES.oneThing });

@@ -34,6 +34,11 @@ export function storeAddress(input: { appUrl: string; slug: string; publicUrl?: 
 export const storeLinks = {
   course: (store: string, activityId: string) => `${store}/activity/${activityId}`,
   checkoutSession: (store: string, eventId: string) => `${store}/checkout?event_id=${eventId}`,
+  /** A sold-out session's waitlist (issue 23). */
+  waitlist: (store: string, eventId: string) => `${store}/waitlist?event_id=${eventId}`,
+  /** A waitlist offer's claim: the session's checkout holding the offered seats. */
+  claim: (store: string, eventId: string, token: string) =>
+    `${store}/checkout?event_id=${eventId}&claim=${encodeURIComponent(token)}`,
   checkoutProduct: (store: string, productId: string) => `${store}/checkout?product_id=${productId}`,
   /** An appointment course's checkout at one of its starts (an ISO instant). */
   checkoutAppointment: (store: string, activityId: string, startsAt: string) =>

@@ -14,6 +14,7 @@ const ORG = {
   store_url: 'http://localhost:3000/s/demo',
   app_store_url: 'http://localhost:3000/s/demo',
   reminder_offsets_mins: [1440],
+  waitlist_claim_hours: 12,
 };
 
 describe('typed API client', () => {

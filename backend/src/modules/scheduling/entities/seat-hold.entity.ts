@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
  */
 @Entity({ tableName: 'seat_hold' })
 export class SeatHold {
-  [OptionalProps]?: 'seats' | 'releasedAt' | 'createdAt';
+  [OptionalProps]?: 'seats' | 'releasedAt' | 'createdAt' | 'waitlistEntryId';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -20,13 +20,21 @@ export class SeatHold {
   @Property({ type: 'uuid' })
   eventId!: string;
 
-  @Property({ type: 'uuid' })
-  studentId!: string;
+  /** The student the seats are held for; null for a waitlist offer not claimed yet. */
+  @Property({ type: 'uuid', nullable: true })
+  studentId!: string | null;
 
-  /** The pending order of the payment link (owned by the orders module). */
+  /** The pending order of the payment link (owned by the orders module); null for a waitlist offer not claimed yet. */
   @Unique({ name: 'seat_hold_order_unique' })
-  @Property({ type: 'uuid' })
-  orderId!: string;
+  @Property({ type: 'uuid', nullable: true })
+  orderId!: string | null;
+
+  /**
+   * A waitlist offer's hold (issue 23): the entry it was offered to. Until the claim's checkout names
+   * its order and student, the hold counts like any other and lasts the organization's claim time.
+   */
+  @Property({ type: 'uuid', nullable: true })
+  waitlistEntryId?: string | null;
 
   @Property({ type: 'integer' })
   seats: number = 1;

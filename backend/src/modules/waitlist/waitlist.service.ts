@@ -1,0 +1,578 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import {
+  formatDateTime,
+  storeLinks,
+  WAITLIST_MESSAGES as M,
+  zoneAbbreviation,
+  type WaitlistClaim,
+  type WaitlistEntry as WaitlistEntryOut,
+  type WaitlistJoinPayload,
+  type WaitlistJoinResult,
+} from '@studio/contracts';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
+import { MailService } from '../notifications/mail.service';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { EnrollmentEvents } from '../scheduling/enrollment-events';
+import { EnrollmentsService, HeldSeat } from '../scheduling/enrollments.service';
+import { LockedSeats, lockEventForSeats } from '../scheduling/seats';
+import { SessionEvents } from '../scheduling/session-events';
+import type { Student } from '../students/student.entity';
+import { WaitlistEntry } from './waitlist-entry.entity';
+import { WaitlistEvents } from './waitlist-events';
+import { waitlistSession, WaitlistSessionRow } from './waitlist-session.query';
+
+export const WAITLIST_QUEUE = 'waitlist';
+export const EXPIRE_OFFERS_JOB = 'expire-offers';
+/** The sweep that ends offers whose hold ran out, in case an offer's own expiry job was lost. */
+const SWEEP_SCHEDULE = 'waitlist-offer-sweep';
+const SWEEP_EVERY_MS = 60_000;
+/** An offer's expiry job runs this long after its hold ends. */
+const EXPIRY_GRACE_MS = 2_000;
+
+/** The expiry job's payload: ids only; without them, every session with an offer out. */
+export interface ExpireOffersJob {
+  organizationId?: string;
+  eventId?: string;
+}
+
+const ACTIVE = ['waiting', 'offered'] as const;
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const sameHash = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+const sessionNotFound = () => new ApiError(HttpStatus.NOT_FOUND, M.sessionNotFound);
+const offerEnded = () => new ApiError(HttpStatus.GONE, M.offerEnded, { claim_token: M.offerEnded });
+
+/**
+ * The waitlist of sold-out sessions (issue 23). A party joins from the store (one entry per email
+ * and session); when seats come back (a seat removed or moved away, a refund that removed one, a
+ * capacity raised, a hold released or run out) the first waiting parties that fit are offered them,
+ * in order, under THE seat lock: the seats are held for the organization's claim time (a seat hold
+ * of scheduling's, which counts like any other) and the party mailed a claim link. The claim is the
+ * store's checkout taking over that hold; an offer left unclaimed expires and the next party that
+ * fits is offered. Every handler is idempotent: offers are made from the free seats read under the
+ * lock, so an event delivered twice finds none the second time.
+ */
+@Injectable()
+export class WaitlistService implements OnModuleInit {
+  private readonly logger = new Logger('Waitlist');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly seats: EnrollmentsService,
+    private readonly enrollmentEvents: EnrollmentEvents,
+    private readonly sessionEvents: SessionEvents,
+    private readonly events: WaitlistEvents,
+    private readonly organizations: OrganizationsService,
+    private readonly mail: MailService,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    // Seats came back: offer them.
+    this.enrollmentEvents.on('enrollment.removed', 'waitlist.offer', (e) =>
+      this.offerFreeSeats(e.organizationId, e.eventId),
+    );
+    this.enrollmentEvents.on('enrollment.moved', 'waitlist.offer', (e) =>
+      this.offerFreeSeats(e.organizationId, e.fromEventId),
+    );
+    this.sessionEvents.on('session.saved', 'waitlist.offer', (e) =>
+      e.created ? undefined : this.offerFreeSeats(e.organizationId, e.eventId),
+    );
+    this.sessionEvents.on('session.seats_released', 'waitlist.offer', (e) =>
+      this.offerFreeSeats(e.organizationId, e.eventId, e.waitlistEntryId),
+    );
+    this.events.on('waitlist.joined', 'waitlist.joined-mail', (e) =>
+      this.mailJoined(e.organizationId, e.entryId),
+    );
+    this.events.on('waitlist.offered', 'waitlist.offer-mail', (e) =>
+      this.mailOffer(e.organizationId, e.entryId, e.token),
+    );
+    this.events.on('waitlist.offered', 'waitlist.offer-expiry', (e) =>
+      this.queue.add<ExpireOffersJob>(
+        WAITLIST_QUEUE,
+        EXPIRE_OFFERS_JOB,
+        { organizationId: e.organizationId, eventId: e.eventId },
+        {
+          jobId: `waitlist-offer-expiry-${e.entryId}-${Date.parse(e.offeredUntil)}`,
+          delayMs: Math.max(0, Date.parse(e.offeredUntil) - Date.now()) + EXPIRY_GRACE_MS,
+          attempts: 10,
+          backoffMs: 30_000,
+        },
+      ),
+    );
+    this.queue.process(WAITLIST_QUEUE, async (job) => {
+      if (job.name === EXPIRE_OFFERS_JOB) await this.expireOffers(job.data as ExpireOffersJob);
+    });
+    if (this.queue.runsWorkers)
+      void this.queue
+        .upsertScheduler<ExpireOffersJob>(
+          WAITLIST_QUEUE,
+          SWEEP_SCHEDULE,
+          EXPIRE_OFFERS_JOB,
+          {},
+          { everyMs: SWEEP_EVERY_MS, attempts: 3, backoffMs: 10_000 },
+        )
+        .catch((error: Error) => this.logger.error(`The offers' sweep is not scheduled: ${error.message}`));
+  }
+
+  // ---- The store ----------------------------------------------------------------------------
+
+  /**
+   * Joins the waitlist of a sold-out session of the store (public). The same email on the same
+   * session is one entry: joining again answers already_joined and changes nothing. A session with
+   * a seat left takes no entry (409: book it instead). Under the seat lock, so a seat freed at the
+   * same moment is either seen here (409) or offered to this party.
+   */
+  async join(
+    organizationId: string,
+    eventId: string,
+    input: WaitlistJoinPayload,
+  ): Promise<WaitlistJoinResult> {
+    const session = await waitlistSession(this.em.fork(), organizationId, eventId);
+    if (
+      !session ||
+      !session.listed ||
+      session.status !== 'active' ||
+      new Date(session.starts_at).getTime() <= Date.now()
+    )
+      throw sessionNotFound();
+    if (input.party_size > session.capacity) {
+      const message = M.partySize(session.capacity);
+      throw new ApiError(HttpStatus.BAD_REQUEST, message, { party_size: message });
+    }
+    const email = input.email.toLowerCase();
+    return this.em.fork().transactional(async (em) => {
+      const locked = await lockEventForSeats(em, { organizationId }, eventId);
+      const existing = await em.findOne(WaitlistEntry, {
+        organizationId,
+        eventId,
+        email,
+        status: { $in: [...ACTIVE] },
+      });
+      if (existing)
+        return { status: 'already_joined', message: M.alreadyJoined, party_size: existing.partySize };
+      if (locked.capacity - locked.seats > 0) throw new ApiError(HttpStatus.CONFLICT, M.hasSeats);
+      const [{ next }] = await em.execute<{ next: string }[]>(
+        `select coalesce(max(position), 0) + 1 as next from waitlist_entry where event_id = ?`,
+        [eventId],
+      );
+      const entry = em.create(WaitlistEntry, {
+        organizationId,
+        eventId,
+        name: input.name,
+        email,
+        partySize: input.party_size,
+        position: Number(next),
+      });
+      await em.flush();
+      await this.events.publish(em, { type: 'waitlist.joined', organizationId, entryId: entry.id, eventId });
+      return { status: 'joined', message: M.joined, party_size: entry.partySize };
+    });
+  }
+
+  /** The offer a claim link names (public): offered (with its end), claimed, or ended. Unknown tokens are 404. */
+  async claimState(organizationId: string, token: string): Promise<WaitlistClaim> {
+    const entry = await this.entryForToken(this.em.fork(), organizationId, token);
+    if (!entry) throw new ApiError(HttpStatus.NOT_FOUND, M.offerNotFound);
+    const hold = entry.holdId
+      ? await this.seats.offerHoldState(this.em.fork(), organizationId, entry.holdId)
+      : null;
+    const status =
+      entry.status === 'offered' && hold?.live ? 'offered' : entry.status === 'claimed' ? 'claimed' : 'ended';
+    return {
+      status,
+      event_id: entry.eventId,
+      party_size: entry.partySize,
+      name: entry.name,
+      email: entry.email,
+      offered_until: status === 'offered' && entry.offeredUntil ? entry.offeredUntil.toISOString() : null,
+      message: status === 'ended' ? M.offerEnded : null,
+    };
+  }
+
+  /**
+   * The store checkout of a claim link, in the checkout's transaction: the offer's hold becomes the
+   * order's (EnrollmentsService.claimOfferHold, under the seat lock: no new hold, so the seats stay
+   * the claimant's), the entry claimed. The party is the offer's. An offer that ended is 410.
+   */
+  async claimForCheckout(
+    em: EntityManager,
+    organizationId: string,
+    input: {
+      token: string;
+      eventId: string;
+      partySize: number;
+      student: Student;
+      orderId: string;
+      expiresAt: Date;
+    },
+  ): Promise<HeldSeat> {
+    const entryId = input.token.slice(0, 36);
+    const [hasEntry] = await em.execute<{ event_id: string }[]>(
+      `select event_id from waitlist_entry where id = ? and organization_id = ?`,
+      [entryId, organizationId],
+    );
+    if (!hasEntry)
+      throw new ApiError(HttpStatus.NOT_FOUND, M.offerNotFound, { claim_token: M.offerNotFound });
+    if (hasEntry.event_id !== input.eventId)
+      throw new ApiError(HttpStatus.BAD_REQUEST, M.claimOtherSession, { claim_token: M.claimOtherSession });
+    // THE seat lock first (the order every seat change takes), then the entry.
+    await lockEventForSeats(em, { organizationId }, input.eventId);
+    const entry = await this.entryForToken(em, organizationId, input.token, true);
+    if (!entry) throw new ApiError(HttpStatus.NOT_FOUND, M.offerNotFound, { claim_token: M.offerNotFound });
+    if (entry.status !== 'offered' || !entry.holdId) throw offerEnded();
+    if (input.partySize !== entry.partySize) {
+      const message = M.claimParty(entry.partySize);
+      throw new ApiError(HttpStatus.BAD_REQUEST, message, { party_size: message });
+    }
+    const held = await this.seats.claimOfferHold({ organizationId }, em, {
+      holdId: entry.holdId,
+      eventId: input.eventId,
+      student: input.student,
+      orderId: input.orderId,
+      expiresAt: input.expiresAt,
+      ended: offerEnded,
+    });
+    entry.status = 'claimed';
+    entry.orderId = input.orderId;
+    await em.flush();
+    return held;
+  }
+
+  // ---- Offers -------------------------------------------------------------------------------
+
+  /**
+   * Seats came back in the session: offers them (offerInLock). `releasedFrom` names the waitlist
+   * entry whose claimed hold was released (its checkout was abandoned or ran out): that claim has ended.
+   */
+  async offerFreeSeats(
+    organizationId: string,
+    eventId: string,
+    releasedFrom: string | null = null,
+  ): Promise<void> {
+    await this.em.fork().transactional(async (em) => {
+      let locked: LockedSeats;
+      try {
+        locked = await lockEventForSeats(em, { organizationId }, eventId);
+      } catch {
+        return; // the session is gone
+      }
+      if (releasedFrom) {
+        const entry = await em.findOne(WaitlistEntry, {
+          id: releasedFrom,
+          organizationId,
+          status: 'claimed',
+        });
+        if (entry) {
+          entry.status = 'expired';
+          await em.flush();
+        }
+      }
+      await this.offerInLock(em, organizationId, locked);
+    });
+  }
+
+  /**
+   * The offer job (an offer's own expiry, or the sweep of every session with an offer out): offers
+   * whose hold ran out are expired and their seats offered to the next parties that fit.
+   */
+  async expireOffers(job: ExpireOffersJob = {}): Promise<void> {
+    const sessions = await this.em.fork().execute<{ organization_id: string; event_id: string }[]>(
+      `select distinct organization_id, event_id from waitlist_entry
+        where status = 'offered'${job.eventId ? ' and organization_id = ? and event_id = ?' : ''}`,
+      job.eventId ? [job.organizationId, job.eventId] : [],
+    );
+    for (const s of sessions) await this.offerFreeSeats(s.organization_id, s.event_id);
+  }
+
+  /**
+   * Under the session's seat lock (the caller holds it, `locked` read inside it): first the offers
+   * whose hold ran out are expired (their hold ended), then the free seats (capacity minus every seat
+   * taken or held) go to the waiting parties in order: each that fits is offered (a party too large
+   * is skipped and keeps its place), until no seat is left. Answers the entries offered.
+   */
+  private async offerInLock(
+    em: EntityManager,
+    organizationId: string,
+    locked: LockedSeats,
+  ): Promise<WaitlistEntry[]> {
+    const ctx = { organizationId };
+    const now = Date.now();
+    const entries = await em.find(
+      WaitlistEntry,
+      { organizationId, eventId: locked.eventId, status: { $in: [...ACTIVE] } },
+      { orderBy: { position: 'asc' }, refresh: true },
+    );
+    for (const entry of entries.filter((e) => e.status === 'offered')) {
+      const hold = entry.holdId ? await this.seats.offerHoldState(em, organizationId, entry.holdId) : null;
+      if (hold?.live) continue;
+      if (hold?.claimed) {
+        entry.status = 'claimed'; // taken over by a checkout: its order settles it
+        continue;
+      }
+      entry.status = 'expired';
+      if (entry.holdId) await this.seats.endOfferHold(ctx, em, entry.holdId);
+    }
+    await em.flush();
+    if (locked.status !== 'active' || locked.endsAt.getTime() <= now) return [];
+    // The seats were read under the lock; an expired offer's hold had already stopped counting.
+    let free = locked.capacity - locked.seats;
+    const offered: WaitlistEntry[] = [];
+    if (free <= 0) return offered;
+    const session = await waitlistSession(em, organizationId, locked.eventId);
+    if (!session || new Date(session.starts_at).getTime() <= now) return offered;
+    for (const entry of entries) {
+      if (free <= 0) break;
+      if (entry.status !== 'waiting' || entry.partySize > free) continue;
+      await this.offer(em, entry, session);
+      free -= entry.partySize;
+      offered.push(entry);
+    }
+    return offered;
+  }
+
+  /** One offer, under the seat lock: the seats held for the claim time, the token, the announcement. */
+  private async offer(em: EntityManager, entry: WaitlistEntry, session: WaitlistSessionRow): Promise<void> {
+    const offeredUntil = new Date(Date.now() + session.claim_hours * 3600_000);
+    const token = `${entry.id}.${randomBytes(32).toString('base64url')}`;
+    entry.holdId = await this.seats.holdForOffer({ organizationId: entry.organizationId }, em, {
+      eventId: entry.eventId,
+      waitlistEntryId: entry.id,
+      seats: entry.partySize,
+      expiresAt: offeredUntil,
+    });
+    entry.status = 'offered';
+    entry.offeredAt = new Date();
+    entry.offeredUntil = offeredUntil;
+    entry.claimTokenHash = tokenHash(token);
+    await em.flush();
+    await this.events.publish(em, {
+      type: 'waitlist.offered',
+      organizationId: entry.organizationId,
+      entryId: entry.id,
+      eventId: entry.eventId,
+      token,
+      offeredUntil: offeredUntil.toISOString(),
+    });
+  }
+
+  // ---- The admin ----------------------------------------------------------------------------
+
+  /** The session's waitlist in order (another organization's session is 404). */
+  async list(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    eventId: string,
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
+    const em = this.em.fork();
+    const [event] = await em.execute<{ id: string }[]>(
+      `select id from event where id = ? and organization_id = ?`,
+      [eventId, ctx.organizationId],
+    );
+    if (!event) throw notFound('Event not found');
+    const entries = await em.find(
+      WaitlistEntry,
+      { organizationId: ctx.organizationId, eventId },
+      { orderBy: { position: 'asc' } },
+    );
+    return { entries: entries.map(mapEntry) };
+  }
+
+  /**
+   * Takes an entry off the waitlist. An offered entry's seats are freed and offered to the next
+   * parties that fit, in the same transaction under the seat lock. Removing it again changes nothing.
+   */
+  async remove(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    entryId: string,
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
+    const eventId = await this.withEntry(ctx, entryId, async (em, entry, locked) => {
+      if (entry.status !== 'waiting' && entry.status !== 'offered') return;
+      const wasOffered = entry.status === 'offered';
+      if (wasOffered && entry.holdId) await this.seats.endOfferHold(ctx, em, entry.holdId);
+      entry.status = 'removed';
+      await em.flush();
+      // Its held seats count no more: the lock's reading of the seats is out of date by them.
+      if (wasOffered)
+        await this.offerInLock(em, ctx.organizationId, await lockEventForSeats(em, ctx, locked.eventId));
+    });
+    return this.list(ctx, eventId);
+  }
+
+  /** Moves a waiting or offered entry one place up or down among those still waiting or offered (409 at the end). */
+  async move(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    entryId: string,
+    direction: 'up' | 'down',
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
+    const eventId = await this.withEntry(ctx, entryId, async (em, entry) => {
+      if (entry.status !== 'waiting' && entry.status !== 'offered')
+        throw new ApiError(HttpStatus.CONFLICT, M.notActive);
+      const line = await em.find(
+        WaitlistEntry,
+        { organizationId: ctx.organizationId, eventId: entry.eventId, status: { $in: [...ACTIVE] } },
+        { orderBy: { position: 'asc' } },
+      );
+      const at = line.findIndex((e) => e.id === entry.id);
+      const other = line[direction === 'up' ? at - 1 : at + 1];
+      if (!other) throw new ApiError(HttpStatus.CONFLICT, M.cannotMove);
+      [entry.position, other.position] = [other.position, entry.position];
+      await em.flush();
+    });
+    return this.list(ctx, eventId);
+  }
+
+  /**
+   * "Offer the seat" now to a waiting entry, by the same offer as the automatic one. Refused (409)
+   * when the entry is not waiting, or when the seats it needs are not free.
+   */
+  async offerNow(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    entryId: string,
+  ): Promise<{ entries: WaitlistEntryOut[] }> {
+    const eventId = await this.withEntry(ctx, entryId, async (em, entry, locked) => {
+      if (entry.status !== 'waiting') throw new ApiError(HttpStatus.CONFLICT, M.notWaiting);
+      const session = await waitlistSession(em, ctx.organizationId, entry.eventId);
+      if (
+        !session ||
+        locked.status !== 'active' ||
+        locked.endsAt.getTime() <= Date.now() ||
+        new Date(session.starts_at).getTime() <= Date.now()
+      )
+        throw new ApiError(HttpStatus.CONFLICT, M.finished);
+      if (locked.capacity - locked.seats < entry.partySize)
+        throw new ApiError(HttpStatus.CONFLICT, M.seatsNotFree);
+      await this.offer(em, entry, session);
+    });
+    return this.list(ctx, eventId);
+  }
+
+  /** An entry of the organization (404 otherwise), locked after its session's seat lock, in one transaction. */
+  private async withEntry(
+    ctx: Pick<RequestContext, 'organizationId'>,
+    entryId: string,
+    change: (em: EntityManager, entry: WaitlistEntry, locked: LockedSeats) => Promise<void>,
+  ): Promise<string> {
+    return this.em.fork().transactional(async (em) => {
+      const [found] = await em.execute<{ event_id: string }[]>(
+        `select event_id from waitlist_entry where id = ? and organization_id = ?`,
+        [entryId, ctx.organizationId],
+      );
+      if (!found) throw notFound(M.entryNotFound);
+      const locked = await lockEventForSeats(em, ctx, found.event_id);
+      const entry = await em.findOneOrFail(
+        WaitlistEntry,
+        { id: entryId, organizationId: ctx.organizationId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      await change(em, entry, locked);
+      return found.event_id;
+    });
+  }
+
+  // ---- Mails --------------------------------------------------------------------------------
+
+  /** waitlist.joined: the party's place confirmed, once (its dedupe key). */
+  private async mailJoined(organizationId: string, entryId: string): Promise<void> {
+    const em = this.em.fork();
+    const entry = await em.findOne(WaitlistEntry, { id: entryId, organizationId });
+    if (!entry || entry.status === 'removed') return;
+    const session = await waitlistSession(em, organizationId, entry.eventId);
+    if (!session) return;
+    const [{ ahead }] = await em.execute<{ ahead: string }[]>(
+      `select count(*) as ahead from waitlist_entry where event_id = ? and status in ('waiting', 'offered') and position < ?`,
+      [entry.eventId, entry.position],
+    );
+    await this.mail.enqueue({
+      to: entry.email,
+      subject: `You're on the waitlist: ${oneLine(session.name)}`.slice(0, 300),
+      text: [
+        `Hello ${oneLine(entry.name)},`,
+        '',
+        `You're on the waitlist for ${session.name} (${party(entry.partySize)}).`,
+        `When: ${when(session)}`,
+        `Your place: number ${Number(ahead) + 1} in line.`,
+        '',
+        `If seats free up, we'll email you a link to claim them. They are then held for you for ${hours(session.claim_hours)}.`,
+        '',
+        session.organization_name,
+      ].join('\n'),
+      dedupeKey: `waitlist-joined:${entry.id}`,
+    });
+  }
+
+  /** waitlist.offered: the claim link, once per offer (its dedupe key); nothing once the offer is over. */
+  private async mailOffer(organizationId: string, entryId: string, token: string): Promise<void> {
+    const em = this.em.fork();
+    const entry = await em.findOne(WaitlistEntry, { id: entryId, organizationId });
+    if (
+      !entry ||
+      entry.status !== 'offered' ||
+      !entry.claimTokenHash ||
+      !sameHash(entry.claimTokenHash, tokenHash(token))
+    )
+      return;
+    const session = await waitlistSession(em, organizationId, entry.eventId);
+    if (!session) return;
+    const store = this.organizations.appStoreUrl({ slug: session.slug });
+    const link = storeLinks.claim(store, entry.eventId, token);
+    await this.mail.enqueue({
+      to: entry.email,
+      subject: `A seat is free: ${oneLine(session.name)}`.slice(0, 300),
+      text: [
+        `Hello ${oneLine(entry.name)},`,
+        '',
+        `Good news: ${entry.partySize === 1 ? 'a seat is' : `${entry.partySize} seats are`} free in ${session.name}, and held for you.`,
+        `When: ${when(session)}`,
+        '',
+        'Claim and book them here:',
+        link,
+        '',
+        `They are held for you until ${formatDateTime(entry.offeredUntil!, session.timezone)} ${zoneAbbreviation(entry.offeredUntil!, session.timezone)}. After that the offer ends and the next person on the waitlist is offered them.`,
+        '',
+        session.organization_name,
+      ].join('\n'),
+      dedupeKey: `waitlist-offer:${entry.id}:${entry.offeredAt?.getTime() ?? 0}`,
+    });
+  }
+
+  /** The entry a claim token names, its hash compared in constant time; null for none. */
+  private async entryForToken(
+    em: EntityManager,
+    organizationId: string,
+    token: string,
+    lock = false,
+  ): Promise<WaitlistEntry | null> {
+    const id = token.slice(0, 36);
+    if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+    const entry = await em.findOne(
+      WaitlistEntry,
+      { id, organizationId },
+      lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
+    );
+    if (!entry?.claimTokenHash || !sameHash(entry.claimTokenHash, tokenHash(token))) return null;
+    return entry;
+  }
+}
+
+function mapEntry(entry: WaitlistEntry): WaitlistEntryOut {
+  return {
+    entry_id: entry.id,
+    name: entry.name,
+    email: entry.email,
+    party_size: entry.partySize,
+    joined_at: entry.createdAt.toISOString(),
+    status: entry.status,
+    offered_until: entry.status === 'offered' && entry.offeredUntil ? entry.offeredUntil.toISOString() : null,
+  };
+}
+
+const party = (n: number) => (n === 1 ? '1 seat' : `${n} seats`);
+const hours = (n: number) => (n === 1 ? '1 hour' : `${n} hours`);
+const when = (s: WaitlistSessionRow) =>
+  `${formatDateTime(s.starts_at, s.timezone)} ${zoneAbbreviation(s.starts_at, s.timezone)}`;
