@@ -29,6 +29,7 @@ export * from './scheduling/appointment-messages';
 export * from './scheduling/appointment.schema';
 export * from './scheduling/reminders';
 export * from './scheduling/attendance';
+export * from './scheduling/manage-booking';
 export * from './ui/scheduling-ui';
 export * from './ui/appointment-ui';
 export * from './zod-csp';

@@ -29,6 +29,7 @@ import { StoreCheckoutService } from './store-checkout.service';
 import { DiscountsModule } from '../discounts/discounts.module';
 import { WaiversModule } from '../waivers/waivers.module';
 import { LoyaltyModule } from '../loyalty/loyalty.module';
+import { BookingLinksModule } from '../booking-links/booking-links.module';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -44,6 +45,7 @@ import { LoyaltyModule } from '../loyalty/loyalty.module';
     DiscountsModule,
     WaiversModule,
     LoyaltyModule,
+    BookingLinksModule,
   ],
   controllers: [
     OrdersController,
@@ -65,6 +67,6 @@ import { LoyaltyModule } from '../loyalty/loyalty.module';
     SubscriptionsService,
     StoreCheckoutService,
   ],
-  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService],
+  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService],
 })
 export class OrdersModule {}

@@ -407,15 +407,36 @@ export class RefundsService implements OnModuleInit {
   }
 
   /**
+   * A booking cancelled by its policy (issue 23: the student from the manage link, or an admin's
+   * Cancel booking): the removal's refund, naming the enrollment or appointment, so the seat is
+   * freed (or the appointment cancelled) in the transaction that records the refund made, and a
+   * second call (a double click, a retried request, a concurrent one) finds the same ledger row and
+   * refunds once. The money goes back from the booking's own payment: no studio card is needed.
+   * `userId` null: the student asked. A refused refund throws (409, errors.refund) and keeps the booking.
+   */
+  async refundBooking(
+    ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
+    target: RemovalTarget,
+    refund: RemovalRefund,
+  ): Promise<void> {
+    await this.refundOnRemoval(ctx, target, refund, { fromPayment: true });
+  }
+
+  /**
    * Remove student's refund: recorded as requested naming the enrollment, asked of the provider,
    * and the enrollment removed in the transaction that records the refund made. A refused refund
    * (or one refused by the rules) leaves the student enrolled; the error names `refund`.
    */
-  private async refundOnRemoval(ctx: RequestContext, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
+  private async refundOnRemoval(
+    ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
+    target: RemovalTarget,
+    refund: RemovalRefund,
+    options: { fromPayment?: boolean } = {},
+  ): Promise<void> {
     try {
       const orderId = target.orderId;
       if (!orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
-      const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
+      const hasMethod = options.fromPayment || (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
       const requested = await this.queue.run(orderId, () =>
         this.em.transactional((em) =>
           this.requestLocked(ctx, em as EntityManager, orderId, {

@@ -27,6 +27,19 @@ export type EnrollmentEvent =
       enrollmentId: string;
       studentId: string;
       eventId: string;
+    }
+  | {
+      /**
+       * The student's seat (with its guests) moved to another session of the same course (issue 23:
+       * a reschedule from the manage link or Modify booking, or the studio's Move students). The
+       * reminders and the waitlist listen: the seats of `fromEventId` are free again.
+       */
+      type: 'enrollment.moved';
+      organizationId: string;
+      enrollmentId: string;
+      studentId: string;
+      fromEventId: string;
+      toEventId: string;
     };
 
 /** What the scheduling module announces about enrollments (see DurableEvents); ordered per enrollment. */
