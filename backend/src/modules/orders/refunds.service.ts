@@ -27,6 +27,10 @@ import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
 import { statusAfterRefund } from './order-status';
 import { isUuid } from '../../common/uuid-param.pipe';
+import { MANAGE_MESSAGES } from '@studio/contracts';
+
+/** The ledger reasons of a booking cancelled by its policy (issue 23): the manage link's, and the admin's Cancel booking. */
+const BOOKING_CANCEL_REASONS = new Set<string>([MANAGE_MESSAGES.cancelledByStudent, MANAGE_MESSAGES.cancelledByStudio]);
 
 type RefundFailedEvent = Extract<OrderEvent, { type: 'order.refund_failed' }>;
 type RefundUpdatedEvent = Extract<PaymentEvent, { type: 'refund.updated' }>;
@@ -665,6 +669,8 @@ export class RefundsService implements OnModuleInit {
           full: order.status === 'refunded',
           amountCents: outcome.amountCents,
           refundId: entry.id,
+          // A booking cancelled by its policy (its reason): the points it redeemed come back in proportion.
+          ...(BOOKING_CANCEL_REASONS.has(entry.reason) ? { orderTotalCents: order.totalCents } : {}),
         });
         return { state: 'made' as const };
       }),
