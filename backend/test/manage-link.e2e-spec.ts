@@ -283,6 +283,15 @@ describe('manage link', () => {
       expect((await order(b.orderId)).refunds).toEqual([]);
       // A token reads its own booking only.
       expect((await page(other.token).expect(200)).body.party_size).toBe(1);
+
+      // The store's page itself (server-rendered): the booking for its link, nothing for a tampered one.
+      const html = await t.http.get(`/s/${slug}/booking/${b.token}`).expect(200);
+      expect(html.text).toContain('Raku 1/4');
+      expect(html.text).toContain('Cancel booking');
+      expect(html.text).toContain('Flexible: Full refund until 1 day before start.');
+      const refused = await t.http.get(`/s/${slug}/booking/${tampered}`).expect(404);
+      expect(refused.text).toContain(M.notFound);
+      expect(refused.text).not.toContain('Raku');
     });
 
     it('survives a restart: the key made once is kept in the database', async () => {
