@@ -151,7 +151,9 @@ test('a student cancels from the link in the confirmation email and is refunded 
   await row.waitFor();
   await row.click();
   const drawer = admin.getByRole('dialog').filter({ has: admin.getByRole('heading', { name: `Order #${order.order_number}` }) });
-  await drawer.getByText('Cancelled by the student').waitFor();
+  const refundRow = drawer.getByRole('row', { name: /Cancelled by the student/ }).first();
+  await refundRow.waitFor();
+  assert.match(await refundRow.innerText(), /\$45\.00/);
   await drawer.getByText('Partially refunded').first().waitFor();
   await admin.close();
   await page.close();
