@@ -86,7 +86,8 @@ describe('health and API documentation', () => {
         if (params.some((p) => p.in === 'path')) expect(op.responses['404']).toBeDefined();
         // Bodiless actions: sign out, ask the provider for a page to save a card on, retry a failed
         // sync, mark a ticketing conflict resolved, ask for a queue dashboard link, retry a failed
-        // outbox row, and the demo payment page's Pay and Cancel (form posts without fields).
+        // outbox row, the demo payment page's Pay and Cancel (form posts without fields), and a
+        // student's cancel from the manage link (the token says which booking).
         const bodiless = [
           '/api/auth/logout',
           '/api/auth/logout-all',
@@ -98,6 +99,7 @@ describe('health and API documentation', () => {
           '/api/admin/queue-dashboard/link',
           '/api/admin/outbox/{id}/retry',
           '/api/admin/enrollment/{enrollment_id}/check-in',
+          '/api/public/{slug}/bookings/{token}/cancel',
         ];
         if (['post', 'put'].includes(method) && !bodiless.includes(path))
           expect(op.requestBody).toBeDefined();
