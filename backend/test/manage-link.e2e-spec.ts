@@ -1,4 +1,5 @@
-import { MANAGE_MESSAGES as M, POLICY_IDS } from '@studio/contracts';
+import { addDaysToDate, localDateOf, MANAGE_MESSAGES as M, POLICY_IDS, wallClockToInstant } from '@studio/contracts';
+import { courseRefs, validCourse } from './support/catalog-fixtures';
 import { BookingLinksService } from '../src/modules/booking-links/booking-links.service';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
@@ -252,6 +253,52 @@ describe('manage link', () => {
       const contact = await booked(await courseWith(POLICY_IDS.noSelfCancel, POLICY_IDS.noSelfReschedule));
       expect((await reschedule(contact.token, { event_id: small }).expect(409)).body.message).toBe(M.rescheduleContact);
     });
+  });
+
+  it('an appointment: moved to another free time within the policy, then cancelled with its refund', async () => {
+    const zone = 'America/New_York';
+    const refs = await courseRefs(t, token);
+    const days = Object.fromEntries(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+    await t.http.put(`/api/admin/instructor/${refs.instructor_id}/availability`).set('token', token).send({ weekly: days }).expect(200);
+    const activityId = (
+      await t.http
+        .post('/api/admin/activities')
+        .set('token', token)
+        .send({
+          ...validCourse(refs),
+          name: 'Wheel lesson',
+          activity_type: 'appointment',
+          single_party: true,
+          price: 5000,
+          capacity: 2,
+          duration_mins: 60,
+          start_time_increments_mins: 60,
+          cancel_policy_id: POLICY_IDS.flexible,
+          reschedule_policy_id: POLICY_IDS.agile,
+        })
+        .expect(201)
+    ).body.activity_id as string;
+    const day = addDaysToDate(localDateOf(new Date(), zone), 10);
+    const first = wallClockToInstant(day, '10:00', zone)!.toISOString();
+    const later = wallClockToInstant(day, '14:00', zone)!.toISOString();
+    const who = buyer();
+    const res = await t.http.post(`/api/public/${slug}/checkout`).send({ activity_id: activityId, starts_at: first, party_size: 1, ...who }).expect(201);
+    await t.http.post(`${new URL(res.body.payment_url).pathname}/pay`).type('form').send('').expect(200);
+    const appointmentId = (await order(res.body.order_id)).appointment.appointment_id as string;
+    const manage = await links.tokenFor('appointment', appointmentId);
+    const [mail] = await eventually(() => smtp.to(who.email), (m) => m.some((x) => x.subject?.startsWith("You're booked")));
+    expect(mail.text).toContain(`Manage your booking: http://studio.test/s/${slug}/booking/${manage}`);
+
+    expect((await page(manage).expect(200)).body).toMatchObject({ kind: 'appointment', starts_at: first, reschedule: { allowed: true } });
+    await reschedule(manage, { event_id: '7d3f5e2a-1b4c-4d6e-8f90-a1b2c3d4e5f6' }).expect(400);
+    expect((await reschedule(manage, { starts_at: later }).expect(200)).body.starts_at).toBe(later);
+    await eventually(() => smtp.to(who.email), (m) => m.some((x) => x.subject?.startsWith('New time') && (x.text ?? '').includes('Manage your booking')));
+
+    const cancelled = (await cancel(manage).expect(200)).body;
+    expect(cancelled).toMatchObject({ status: 'cancelled', refunded_cents: 5000 });
+    expect((await order(res.body.order_id)).refunds).toEqual([expect.objectContaining({ amount: 5000, reason: M.cancelledByStudent })]);
+    // Its time is free again: another buyer books it.
+    await t.http.post(`/api/public/${slug}/checkout`).send({ activity_id: activityId, starts_at: later, party_size: 1, ...buyer() }).expect(201);
   });
 
   describe('the token', () => {
