@@ -8,28 +8,40 @@ import { refreshEvent } from './events';
  * they changed (their grids and seat counts).
  */
 const TERMS = '/api/admin/enrollment/{enrollment_id}/booking';
+const APPOINTMENT_TERMS = '/api/admin/appointments/{appointment_id}/booking';
 
 export type BookingTerms = components['schemas']['BookingTermsDto_Output'];
 export type MoveStudentsAnswer = components['schemas']['MoveStudentsResultDto_Output'];
+/** A session's enrollment, or an appointment. */
+export type BookingRef = { kind: 'enrollment' | 'appointment'; id: string };
 
 const byEnrollment = (enrollment_id: string) => ({ params: { path: { enrollment_id } } });
+const byAppointment = (appointment_id: string) => ({ params: { path: { appointment_id } } });
 
 export const bookingKeys = {
   terms: (enrollmentId: string) => ['get', TERMS, byEnrollment(enrollmentId)] as const,
 };
 
-/** GET …/enrollment/{id}/booking: the policies' figures now and the sessions it may move to. */
-export function useBookingTerms(enrollmentId: string) {
-  return useQuery({ ...$api.queryOptions('get', TERMS, byEnrollment(enrollmentId)), staleTime: 0 });
+/** GET …/enrollment/{id}/booking (or …/appointments/{id}/booking): the policies' figures now and where it may move. */
+export function useBookingTerms(booking: BookingRef) {
+  const enrollment = useQuery({ ...$api.queryOptions('get', TERMS, byEnrollment(booking.id)), staleTime: 0, enabled: booking.kind === 'enrollment' });
+  const appointment = useQuery({
+    ...$api.queryOptions('get', APPOINTMENT_TERMS, byAppointment(booking.id)),
+    staleTime: 0,
+    enabled: booking.kind === 'appointment',
+  });
+  return booking.kind === 'enrollment' ? enrollment : appointment;
 }
 
-/** Cancel booking: the policy's refund, or an owner's amount; the session reads again. */
-export function useCancelBooking(eventId: string, enrollmentId: string) {
+/** Cancel booking: the policy's refund, or an owner's amount; the session (when there is one) reads again, then `onChanged`. */
+export function useCancelBooking(booking: BookingRef, eventId: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AdminCancelPayload): Promise<void> =>
-      answer(api.POST('/api/admin/enrollment/{enrollment_id}/booking/cancel', { ...byEnrollment(enrollmentId), body })),
-    onSuccess: () => void refreshEvent(queryClient, eventId),
+      booking.kind === 'enrollment'
+        ? answer(api.POST('/api/admin/enrollment/{enrollment_id}/booking/cancel', { ...byEnrollment(booking.id), body }))
+        : answer(api.POST('/api/admin/appointments/{appointment_id}/booking/cancel', { ...byAppointment(booking.id), body })),
+    onSuccess: () => (eventId ? void refreshEvent(queryClient, eventId) : undefined),
   });
 }
 

@@ -46,7 +46,7 @@ describe('CancelBookingDialog', () => {
       [TERMS_PATH]: okBody<'/api/admin/enrollment/{enrollment_id}/booking', 'get'>(terms()),
       [`POST /api/admin/enrollment/${ROW.enrollment_id}/booking/cancel`]: noContent(),
     });
-    renderWithProviders(<CancelBookingDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onDone={onDone} />);
+    renderWithProviders(<CancelBookingDialog booking={{ kind: 'enrollment', id: ROW.enrollment_id }} eventId={EVENT_ID} studentName="Ada Lovelace" onClose={jest.fn()} onDone={onDone} />);
     expect(await screen.findByText('Firm: 50% refund ($45.00) — 12 days before start')).toBeInTheDocument();
     const amount = screen.getByLabelText('Refund amount');
     expect(amount).toHaveValue('45.00');
@@ -68,13 +68,33 @@ describe('CancelBookingDialog', () => {
         refund: 'The payment provider refused the refund',
       }),
     });
-    renderWithProviders(<CancelBookingDialog eventId={EVENT_ID} enrollment={ROW} onClose={jest.fn()} onDone={onDone} />);
+    renderWithProviders(<CancelBookingDialog booking={{ kind: 'enrollment', id: ROW.enrollment_id }} eventId={EVENT_ID} studentName="Ada Lovelace" onClose={jest.fn()} onDone={onDone} />);
     expect(await screen.findByText('Refund: $45.00. Only an owner can refund another amount.')).toBeInTheDocument();
     expect(screen.queryByLabelText('Refund amount')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Cancel booking/ }));
     expect(await screen.findByText('The payment provider refused the refund')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({});
     expect(onDone).not.toHaveBeenCalled();
+  });
+});
+
+describe('CancelBookingDialog on an appointment', () => {
+  it('reads and cancels the appointment by its own paths', async () => {
+    const APPOINTMENT = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
+    const onDone = jest.fn();
+    const calls = mockFetch({
+      [`GET /api/admin/appointments/${APPOINTMENT}/booking`]: okBody<'/api/admin/appointments/{appointment_id}/booking', 'get'>(
+        terms({ kind: 'appointment', party_size: 2, move_targets: [], can_override: false }),
+      ),
+      [`POST /api/admin/appointments/${APPOINTMENT}/booking/cancel`]: noContent(),
+    });
+    renderWithProviders(
+      <CancelBookingDialog booking={{ kind: 'appointment', id: APPOINTMENT }} eventId={null} studentName="Ada Lovelace" onClose={jest.fn()} onDone={onDone} />,
+    );
+    expect(await screen.findByText(/Ada Lovelace: Wheel throwing, .*2 people/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: /Cancel booking/ }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toContain(`POST /api/admin/appointments/${APPOINTMENT}/booking/cancel`);
   });
 });
 

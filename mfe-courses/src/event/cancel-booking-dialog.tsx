@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 import { MANAGE_MESSAGES, centsToAmountText, formatCents, parseAmountToCents } from '@studio/contracts';
 import { Alert, App, Form, Input, Modal, Typography, serverMessage, useDateFormat } from '@studio/ui';
-import { useBookingTerms, useCancelBooking } from '../api/bookings';
-import type { EnrollmentRow } from '../api/events';
+import { useBookingTerms, useCancelBooking, type BookingRef } from '../api/bookings';
 
-interface BookingDialogProps {
-  eventId: string;
-  enrollment: EnrollmentRow;
+interface CancelBookingDialogProps {
+  /** The session's enrollment or the appointment. */
+  booking: BookingRef;
+  /** The session whose grid reads again after the cancel (none for an appointment: `onDone` refreshes). */
+  eventId: string | null;
+  studentName: string;
   onClose: () => void;
   onDone: () => void;
 }
@@ -14,17 +16,15 @@ interface BookingDialogProps {
 export const CANCEL_BOOKING_TITLE = 'Cancel booking';
 const AMOUNT_INVALID = 'Amount must be a valid number';
 
-const nameOf = (row: EnrollmentRow) => `${row.Student?.first_name ?? ''} ${row.Student?.last_name ?? ''}`.trim();
-
 /**
- * Cancel booking (issue 23), from the enrollment's row: the course's cancellation policy applied
+ * Cancel booking (issue 23), from a session's enrollment row or an appointment of the Booking card: the course's cancellation policy applied
  * now ("Firm: 50% refund ($45.00) — 12 days before start"), refunded to the booking's payment. An
  * owner may refund any amount from $0.00 to what is left; staff refund the policy's figure.
  */
-export function CancelBookingDialog({ eventId, enrollment, onClose, onDone }: BookingDialogProps) {
+export function CancelBookingDialog({ booking, eventId, studentName, onClose, onDone }: CancelBookingDialogProps) {
   const { message } = App.useApp();
-  const terms = useBookingTerms(enrollment.enrollment_id);
-  const cancel = useCancelBooking(eventId, enrollment.enrollment_id);
+  const terms = useBookingTerms(booking);
+  const cancel = useCancelBooking(booking, eventId);
   const format = useDateFormat();
   const [amount, setAmount] = useState('');
   const [serverError, setServerError] = useState<string | null>(null);
@@ -69,8 +69,15 @@ export function CancelBookingDialog({ eventId, enrollment, onClose, onDone }: Bo
       {data ? (
         <Form layout="vertical" component={false}>
           <Typography.Paragraph>
-            {nameOf(enrollment)}: {data.course_name}, {format.dateTime(data.starts_at, data.timezone)} (
-            {data.party_size === 1 ? '1 seat' : `${data.party_size} seats`}). Paid {formatCents(data.paid_cents)}.
+            {studentName}: {data.course_name}, {format.dateTime(data.starts_at, data.timezone)} (
+            {data.kind === 'appointment'
+              ? data.party_size === 1
+                ? '1 person'
+                : `${data.party_size} people`
+              : data.party_size === 1
+                ? '1 seat'
+                : `${data.party_size} seats`}
+            ). Paid {formatCents(data.paid_cents)}.
           </Typography.Paragraph>
           <Typography.Paragraph strong data-testid="cancel-policy-figure">
             {data.cancel.figure}

@@ -147,7 +147,13 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
           />
         ) : null}
         {dialog?.kind === 'cancel-booking' ? (
-          <CancelBookingDialog eventId={eventId} enrollment={dialog.row} onClose={() => setDialog(null)} onDone={done} />
+          <CancelBookingDialog
+            booking={{ kind: 'enrollment', id: dialog.row.enrollment_id }}
+            eventId={eventId}
+            studentName={studentName(dialog.row)}
+            onClose={() => setDialog(null)}
+            onDone={done}
+          />
         ) : null}
         {dialog?.kind === 'modify-booking' ? (
           <ModifyBookingDialog eventId={eventId} enrollment={dialog.row} onClose={() => setDialog(null)} onDone={done} />

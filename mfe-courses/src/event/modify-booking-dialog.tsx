@@ -20,7 +20,7 @@ export const MODIFY_BOOKING_TITLE = 'Modify booking';
  */
 export function ModifyBookingDialog({ eventId, enrollment, onClose, onDone }: BookingDialogProps) {
   const { message } = App.useApp();
-  const terms = useBookingTerms(enrollment.enrollment_id);
+  const terms = useBookingTerms({ kind: 'enrollment', id: enrollment.enrollment_id });
   const move = useRescheduleBooking(eventId, enrollment.enrollment_id);
   const format = useDateFormat();
   const [target, setTarget] = useState<string | undefined>();
