@@ -17,6 +17,8 @@ import { NotificationsModule } from './modules/notifications/notifications.modul
 import { OrdersModule } from './modules/orders/orders.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { StorefrontModule } from './modules/storefront/storefront.module';
+import { ManageBookingModule } from './modules/manage-booking/manage-booking.module';
+import { BookingLinksModule } from './modules/booking-links/booking-links.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
 import { RemindersModule } from './modules/reminders/reminders.module';
@@ -66,6 +68,8 @@ export class AppModule {
         SyncModule,
         NotificationsModule,
         StorefrontModule,
+        BookingLinksModule,
+        ManageBookingModule,
         QueueDashboardModule,
         ...extraImports,
       ],

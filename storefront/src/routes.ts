@@ -3,11 +3,12 @@ import { courseHead, storeHead, type Head, type HeadContext } from './head';
 import { appointmentCheckoutData, CheckoutPage, type CheckoutData } from './pages/checkout';
 import { ProductCheckoutPage, type ProductCheckoutData } from './pages/product-checkout';
 import { CheckoutCompletePage } from './pages/checkout-complete';
+import { BookingPage } from './pages/booking';
 import { CoursePage } from './pages/course';
 import { ErrorPage, NotFoundPage, type NotFoundData } from './pages/status';
 import { StoreHomePage } from './pages/store-home';
 import { WaitlistPage, type WaitlistData } from './pages/waitlist';
-import type { PublicOrder } from '@studio/contracts';
+import type { PublicBooking, PublicOrder } from '@studio/contracts';
 import type { PageProps, StoreApi } from './types';
 
 /** A query value as one string ('' when absent or repeated). */
@@ -93,6 +94,17 @@ export const routes: Route<unknown>[] = [
     head: (data) => ({
       title: `Order #${data.order_number}`,
       description: `Your order at ${data.store_name}.`,
+      noindex: true,
+    }),
+  }),
+  route<PublicBooking>({
+    name: 'booking',
+    path: '/s/:slug/booking/:token',
+    load: (api, { slug, token }) => api.booking(slug, token),
+    Page: BookingPage,
+    head: (data) => ({
+      title: `Your booking: ${data.course_name}`,
+      description: `Your booking at ${data.store_name}.`,
       noindex: true,
     }),
   }),

@@ -1,4 +1,4 @@
-import type { PublicCourse, PublicOrder, PublicProduct, PublicSession, PublicStore } from '@studio/contracts';
+import type { PublicBooking, PublicCourse, PublicOrder, PublicProduct, PublicSession, PublicStore } from '@studio/contracts';
 
 /**
  * What the pages read, given by the host: the API process passes StorefrontService's reads (no
@@ -16,6 +16,8 @@ export interface StoreApi {
   checkoutProduct(slug: string, productId: string): Promise<{ store_name: string; product: PublicProduct }>;
   /** A store order for the holder of its token; anything else rejects as a 404. */
   order(slug: string, orderId: string, token: string): Promise<PublicOrder>;
+  /** A booking for the holder of its manage link (issue 23); a wrong token rejects as a 404. */
+  booking(slug: string, token: string): Promise<PublicBooking>;
 }
 
 /** What every page is given, on the server and again in the browser (the hydration data). */

@@ -209,6 +209,12 @@ export const configSchema = z.object({
     .string()
     .refine((v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, 'base64').length === 32, 'expected 32 bytes in base64 (openssl rand -base64 32)')
     .optional(),
+  /**
+   * The key of the bookings' manage links (issue 23: HMAC-SHA256 over the booking's kind and id), at
+   * least 32 characters. Unset: a random key made once and kept in the database (table app_secret),
+   * so links survive restarts and are the same on every replica.
+   */
+  BOOKING_LINK_SECRET: z.string().min(32, 'expected at least 32 characters').max(500).optional(),
   /** Where the development sync token key is kept when SYNC_TOKEN_KEY is unset (not in production). */
   SYNC_TOKEN_KEY_FILE: z.string().min(1).default('data/sync-token.key'),
   /**

@@ -5,6 +5,7 @@ import { HttpException, HttpStatus, INestApplicationContext, Logger } from '@nes
 import {
   CHECKOUT_MESSAGES,
   STORE_MESSAGES,
+  type PublicBooking,
   type PublicCourse,
   type PublicOrder,
   type PublicProduct,
@@ -22,6 +23,7 @@ import { isUuid } from '../common/uuid-param.pipe';
 import { AppConfig } from '../config/config.schema';
 import { StoreCheckoutService } from '../modules/orders/store-checkout.service';
 import { StorefrontService } from '../modules/storefront/storefront.service';
+import { ManageBookingService } from '../modules/manage-booking/manage-booking.service';
 import { REDIS_CONNECTION } from '../queue/job-queue';
 
 /** Where the storefront's client files are served from (hashed names: cached for a year). */
@@ -37,6 +39,7 @@ export interface StoreApi {
   ): Promise<{ store_name: string; course: PublicCourse; session: PublicSession }>;
   checkoutProduct(slug: string, productId: string): Promise<{ store_name: string; product: PublicProduct }>;
   order(slug: string, orderId: string, token: string): Promise<PublicOrder>;
+  booking(slug: string, token: string): Promise<PublicBooking>;
 }
 
 interface StoreRoute {
@@ -93,6 +96,7 @@ const NOT_BUILT =
 function storeApi(
   storefront: StorefrontService,
   checkouts: StoreCheckoutService,
+  manage: ManageBookingService,
   em: EntityManager,
 ): StoreApi {
   const inContext = <T>(read: () => Promise<T>) => RequestContext.create(em, read);
@@ -117,6 +121,11 @@ function storeApi(
             return checkouts.order(organization, orderId.toLowerCase(), token);
           })
         : Promise.reject(notFound(CHECKOUT_MESSAGES.orderNotFound)),
+    booking: (slug, token) =>
+      inContext(async () => {
+        const { organization } = await storefront.store(slug);
+        return manage.view(organization, token);
+      }),
   };
 }
 
@@ -164,12 +173,13 @@ export function mountStorefrontWeb(
       '/s/:slug/activity/:id',
       '/s/:slug/checkout',
       '/s/:slug/checkout/complete',
+      '/s/:slug/booking/:token',
     ])
       app.get(path, answer);
     return [dist];
   }
   const { server, assets } = built;
-  const api = storeApi(nest.get(StorefrontService), nest.get(StoreCheckoutService), nest.get(EntityManager));
+  const api = storeApi(nest.get(StorefrontService), nest.get(StoreCheckoutService), nest.get(ManageBookingService), nest.get(EntityManager));
   const limiter: RateLimiterAbstract = rateLimiter(
     config,
     nest.get<Redis | null>(REDIS_CONNECTION),

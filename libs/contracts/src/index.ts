@@ -31,6 +31,7 @@ export * from './scheduling/reminders';
 export * from './scheduling/waitlist';
 export * from './scheduling/attendance';
 export * from './scheduling/session-cancel';
+export * from './scheduling/manage-booking';
 export * from './ui/scheduling-ui';
 export * from './ui/appointment-ui';
 export * from './zod-csp';

@@ -27,6 +27,10 @@ interface EnrollmentsGridProps {
   /** Bumped by the drawer after an add, a remove or a guest change so the page reloads. */
   onEditGuests: (row: EnrollmentRow) => void;
   onRemove: (row: EnrollmentRow) => void;
+  /** Cancel booking, Modify booking and Move student (issue 23); absent: not offered. */
+  onCancelBooking?: (row: EnrollmentRow) => void;
+  onModifyBooking?: (row: EnrollmentRow) => void;
+  onMove?: (row: EnrollmentRow) => void;
   /** A click on a student's name opens the student drawer. */
   onOpenStudent: (studentId: string) => void;
 }
@@ -80,6 +84,9 @@ export function EnrollmentsGrid({
   timezone,
   onEditGuests,
   onRemove,
+  onCancelBooking,
+  onModifyBooking,
+  onMove,
   onOpenStudent,
 }: EnrollmentsGridProps) {
   const [query, setQuery] = useState<EnrollmentQuery>(INITIAL_ENROLLMENT_QUERY);
@@ -257,18 +264,32 @@ export function EnrollmentsGrid({
       key: 'actions',
       title: '',
       fixed: 'right',
-      width: 88,
-      render: (_, row) => (
-        <Button
-          type="link"
-          danger
-          size="small"
-          onClick={() => onRemove(row)}
-          aria-label={`Remove ${row.Student?.first_name} ${row.Student?.last_name}`}
-        >
-          Remove
-        </Button>
-      ),
+      width: onCancelBooking ? 300 : 88,
+      render: (_, row) => {
+        const name = `${row.Student?.first_name} ${row.Student?.last_name}`;
+        return (
+          <Space size={0}>
+            {onCancelBooking ? (
+              <Button type="link" size="small" onClick={() => onCancelBooking(row)} aria-label={`Cancel booking of ${name}`}>
+                Cancel booking
+              </Button>
+            ) : null}
+            {onModifyBooking ? (
+              <Button type="link" size="small" onClick={() => onModifyBooking(row)} aria-label={`Modify booking of ${name}`}>
+                Modify
+              </Button>
+            ) : null}
+            {onMove ? (
+              <Button type="link" size="small" onClick={() => onMove(row)} aria-label={`Move ${name}`}>
+                Move
+              </Button>
+            ) : null}
+            <Button type="link" danger size="small" onClick={() => onRemove(row)} aria-label={`Remove ${name}`}>
+              Remove
+            </Button>
+          </Space>
+        );
+      },
     },
   ];
 

@@ -23,6 +23,9 @@ import { EventTags } from './event-tags';
 import { EventWaitlist } from './event-waitlist';
 import { eventQueries, refreshEvent, type EnrollmentRow } from '../api/events';
 import { GuestCountDialog } from './guest-count-dialog';
+import { CancelBookingDialog } from './cancel-booking-dialog';
+import { ModifyBookingDialog } from './modify-booking-dialog';
+import { MoveStudentsDialog } from './move-students-dialog';
 
 export interface EventDrawerData {
   eventId?: string;
@@ -34,7 +37,10 @@ type Dialog =
   | { kind: 'delete' }
   | { kind: 'add' }
   | { kind: 'guests'; row: EnrollmentRow }
-  | { kind: 'remove'; row: EnrollmentRow };
+  | { kind: 'remove'; row: EnrollmentRow }
+  | { kind: 'cancel-booking'; row: EnrollmentRow }
+  | { kind: 'modify-booking'; row: EnrollmentRow }
+  | { kind: 'move'; row: EnrollmentRow | null };
 
 /** Event (scheduled course) detail (spec 001 §2): Event Details, Enrollments, tags and the actions. */
 export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
@@ -132,7 +138,15 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
           </DrawerSection>
         ) : (
           <DrawerSection title="Enrollments">
+            <Flex justify="flex-end">
+              <Button size="small" onClick={() => setDialog({ kind: 'move', row: null })}>
+                Move all students
+              </Button>
+            </Flex>
             <EnrollmentsGrid
+              onCancelBooking={(row) => setDialog({ kind: 'cancel-booking', row })}
+              onModifyBooking={(row) => setDialog({ kind: 'modify-booking', row })}
+              onMove={(row) => setDialog({ kind: 'move', row })}
               eventId={event.event_id}
               timezone={timezone}
               onEditGuests={(row) => setDialog({ kind: 'guests', row })}
@@ -159,6 +173,29 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
             enrollment={dialog.row}
             onClose={() => setDialog(null)}
             onSaved={done}
+          />
+        ) : null}
+        {dialog?.kind === 'cancel-booking' ? (
+          <CancelBookingDialog
+            booking={{ kind: 'enrollment', id: dialog.row.enrollment_id }}
+            eventId={eventId}
+            studentName={studentName(dialog.row)}
+            onClose={() => setDialog(null)}
+            onDone={done}
+          />
+        ) : null}
+        {dialog?.kind === 'modify-booking' ? (
+          <ModifyBookingDialog eventId={eventId} enrollment={dialog.row} onClose={() => setDialog(null)} onDone={done} />
+        ) : null}
+        {dialog?.kind === 'move' ? (
+          <MoveStudentsDialog
+            eventId={eventId}
+            activityId={event.activity_id}
+            timezone={timezone}
+            enrollmentIds={dialog.row ? [dialog.row.enrollment_id] : null}
+            who={dialog.row ? studentName(dialog.row) : 'every student of this session'}
+            onClose={() => setDialog(null)}
+            onDone={done}
           />
         ) : null}
         {/* Add and remove student are mfe-students' dialogs, loaded through the shell (one owner). */}

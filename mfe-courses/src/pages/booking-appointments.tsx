@@ -1,4 +1,5 @@
 import { Suspense, useState } from 'react';
+import { CancelBookingDialog } from '../event/cancel-booking-dialog';
 import {
   APPOINTMENT_STATUS_LABELS,
   APPOINTMENT_UI_MESSAGES,
@@ -25,7 +26,10 @@ import { appointmentQueries, refreshAppointments } from '../api/appointments';
 import { AppointmentBooking } from './appointment-booking';
 
 type Dialog =
-  { kind: 'add' } | { kind: 'move'; row: AppointmentOut } | { kind: 'remove'; row: AppointmentOut };
+  | { kind: 'add' }
+  | { kind: 'move'; row: AppointmentOut }
+  | { kind: 'remove'; row: AppointmentOut }
+  | { kind: 'cancel-booking'; row: AppointmentOut };
 
 export const studentName = (a: Pick<AppointmentOut, 'student'>) =>
   `${a.student.first_name} ${a.student.last_name}`.trim();
@@ -128,6 +132,14 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
           </Button>
           <Button
             size="small"
+            aria-label={`Cancel booking of ${studentName(a)}`}
+            disabled={a.status === 'cancelled'}
+            onClick={() => setDialog({ kind: 'cancel-booking', row: a })}
+          >
+            Cancel booking
+          </Button>
+          <Button
+            size="small"
             danger
             aria-label={`Remove ${studentName(a)}`}
             disabled={!RemoveStudent}
@@ -183,6 +195,15 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
               onDone: changed,
             }}
             close={() => setDialog(null)}
+          />
+        ) : null}
+        {dialog?.kind === 'cancel-booking' ? (
+          <CancelBookingDialog
+            booking={{ kind: 'appointment', id: dialog.row.id }}
+            eventId={null}
+            studentName={studentName(dialog.row)}
+            onClose={() => setDialog(null)}
+            onDone={changed}
           />
         ) : null}
         {dialog?.kind === 'move' && MoveAppointment ? (

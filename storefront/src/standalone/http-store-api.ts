@@ -2,6 +2,7 @@ import {
   CHECKOUT_MESSAGES,
   STORE_MESSAGES,
   STORE_SLUG_PATTERN,
+  type PublicBooking,
   type PublicCheckoutSession,
   type PublicCourse,
   type PublicOrder,
@@ -37,6 +38,10 @@ export interface HttpStoreApiOptions {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** An order's confirmation token (OrderTokenQueryDto in the API). */
 const ORDER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A booking's manage token (BookingLinksService in the API): its kind, id and signature. */
+const MANAGE_TOKEN = /^[ea]_[0-9a-f-]{36}_[A-Za-z0-9_-]{43}$/;
+const MANAGE_NOT_FOUND = 'Booking not found';
 
 const missing = (message: string) => Promise.reject(new StoreApiError(404, message));
 
@@ -96,6 +101,8 @@ export function httpStoreApi(options: HttpStoreApiOptions): StoreApi {
       UUID.test(orderId) && ORDER_TOKEN.test(token)
         ? get<PublicOrder>(slug, `/orders/${orderId.toLowerCase()}?token=${encodeURIComponent(token)}`)
         : missing(CHECKOUT_MESSAGES.orderNotFound),
+    booking: (slug, token) =>
+      MANAGE_TOKEN.test(token) ? get<PublicBooking>(slug, `/bookings/${encodeURIComponent(token)}`) : missing(MANAGE_NOT_FOUND),
   };
 }
 

@@ -46,6 +46,7 @@ const NAMES = [
   'Migration20261127060000_appointment_admin',
   'Migration20261127070000_reminders',
   'Migration20261127080000_attendance',
+  'Migration20261127090000_manage_link',
   'Migration20261127100000_waitlist',
   'Migration20261127110000_session_cancel',
 ] as const;

@@ -192,9 +192,11 @@ export class LoyaltyLedgerService {
       [organizationId, orderId],
     );
     if (!redeemed) return false;
-    const points = -Number(redeemed.points);
     return this.em.fork().transactional(async (em) => {
       const current = await this.lockedBalance(em, organizationId, redeemed.student_id);
+      // What part-refunds gave back already (returnRedemptionPart) is not given twice.
+      const points = -Number(redeemed.points) - (await this.returnedSoFar(em, organizationId, orderId));
+      if (points <= 0) return false;
       return this.append(em, {
         organizationId,
         studentId: redeemed.student_id,
@@ -204,6 +206,42 @@ export class LoyaltyLedgerService {
         orderId,
       });
     });
+  }
+
+  /**
+   * Part of a booking's price was refunded by its cancellation policy (issue 23): `share` of the
+   * points the order redeemed come back (rounded down), once per refund (`refundId`: the unique
+   * index on order, reason and refund makes a repeat a no-op), never more than is left to give back.
+   */
+  async returnRedemptionPart(organizationId: string, orderId: string, refundId: string, share: number): Promise<boolean> {
+    const [redeemed] = await this.em.getConnection().execute<{ student_id: string; points: number }[]>(
+      `select student_id, points from loyalty_entry where organization_id = ? and order_id = ? and reason = 'redeemed'`,
+      [organizationId, orderId],
+    );
+    if (!redeemed || !(share > 0)) return false;
+    return this.em.fork().transactional(async (em) => {
+      const current = await this.lockedBalance(em, organizationId, redeemed.student_id);
+      const total = -Number(redeemed.points);
+      const points = Math.min(Math.floor(total * Math.min(1, share)), total - (await this.returnedSoFar(em, organizationId, orderId)));
+      if (points <= 0) return false;
+      return this.append(em, {
+        organizationId,
+        studentId: redeemed.student_id,
+        points,
+        balance: current + points,
+        reason: 'redemption_returned',
+        orderId,
+        refundId,
+      });
+    });
+  }
+
+  private async returnedSoFar(em: EntityManager, organizationId: string, orderId: string): Promise<number> {
+    const [row] = await em.execute<{ points: string | null }[]>(
+      `select sum(points) as points from loyalty_entry where organization_id = ? and order_id = ? and reason = 'redemption_returned'`,
+      [organizationId, orderId],
+    );
+    return Number(row?.points ?? 0);
   }
 
   /**

@@ -25,6 +25,10 @@ export class LoyaltyOrderListener implements OnModuleInit {
       }
     });
     this.events.on('order.refunded', 'loyalty', async (e) => {
+      // A booking cancelled by its policy with part of its price back (issue 23): the points it
+      // redeemed come back in the same proportion, once per refund.
+      if (!e.full && e.orderTotalCents && e.orderTotalCents > 0)
+        await this.ledger.returnRedemptionPart(e.organizationId, e.orderId, e.refundId, e.amountCents / e.orderTotalCents);
       if (!e.full) return;
       await this.ledger.reverseForOrder(e.organizationId, e.studentId, e.orderId, e.refundId);
       // The points it redeemed at the store's checkout come back too (each step once per order).

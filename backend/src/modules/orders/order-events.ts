@@ -60,6 +60,11 @@ export type OrderEvent =
       amountCents: number;
       /** The refund's row in the order's refunds ledger. */
       refundId: string;
+      /**
+       * The order's total, when the refund was a booking cancelled by its policy (issue 23): the
+       * points the order redeemed come back in proportion (amountCents of it) on a partial refund.
+       */
+      orderTotalCents?: number;
     }
   | {
       /** A refund failed or was canceled at the provider after it was made: its amount is back on the order. */

@@ -32,6 +32,7 @@ import { LoyaltyModule } from '../loyalty/loyalty.module';
 import { SessionCancelController } from './session-cancel.controller';
 import { SessionCancelHandler } from './session-cancel.handler';
 import { WaitlistModule } from '../waitlist/waitlist.module';
+import { BookingLinksModule } from '../booking-links/booking-links.module';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -48,6 +49,7 @@ import { WaitlistModule } from '../waitlist/waitlist.module';
     WaiversModule,
     LoyaltyModule,
     WaitlistModule,
+    BookingLinksModule,
   ],
   controllers: [
     OrdersController,
@@ -71,6 +73,6 @@ import { WaitlistModule } from '../waitlist/waitlist.module';
     StoreCheckoutService,
     SessionCancelHandler,
   ],
-  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService],
+  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService],
 })
 export class OrdersModule {}

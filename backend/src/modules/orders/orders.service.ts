@@ -393,6 +393,30 @@ export class OrdersService {
     });
   }
 
+  /**
+   * A booking moved to another session (issue 23: rescheduled, or moved by the studio): the payment
+   * moves with it, so its order's seat line (and the order's session) name the new session, in the
+   * caller's transaction (the one that moved the seat). Only the line that named the old session
+   * moves; doing it twice changes nothing.
+   */
+  async moveBookingLine(
+    em: EntityManager,
+    organizationId: string,
+    orderId: string,
+    move: { fromEventId: string; toEventId: string; description: string },
+  ): Promise<void> {
+    const [order] = await em.execute<{ id: string }[]>(
+      `update customer_order set event_id = ?, description = ?
+        where id = ? and organization_id = ? and (event_id = ? or event_id = ?) returning id`,
+      [move.toEventId, move.description, orderId, organizationId, move.fromEventId, move.toEventId],
+    );
+    if (!order) return;
+    await em.execute(
+      `update order_line set event_id = ?, description = ? where order_id = ? and kind = 'seat' and event_id = ?`,
+      [move.toEventId, move.description, orderId, move.fromEventId],
+    );
+  }
+
   /** Gives every order of the organization that has a session and no line its seat line (orders made before lines existed). */
   async addMissingSeatLines(organizationId: string): Promise<void> {
     await this.em.execute(

@@ -28,6 +28,10 @@ import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
 import { statusAfterRefund } from './order-status';
 import { isUuid } from '../../common/uuid-param.pipe';
+import { MANAGE_MESSAGES } from '@studio/contracts';
+
+/** The ledger reasons of a booking cancelled by its policy (issue 23): the manage link's, and the admin's Cancel booking. */
+const BOOKING_CANCEL_REASONS = new Set<string>([MANAGE_MESSAGES.cancelledByStudent, MANAGE_MESSAGES.cancelledByStudio]);
 
 type RefundFailedEvent = Extract<OrderEvent, { type: 'order.refund_failed' }>;
 type RefundUpdatedEvent = Extract<PaymentEvent, { type: 'refund.updated' }>;
@@ -457,15 +461,36 @@ export class RefundsService implements OnModuleInit {
   }
 
   /**
+   * A booking cancelled by its policy (issue 23: the student from the manage link, or an admin's
+   * Cancel booking): the removal's refund, naming the enrollment or appointment, so the seat is
+   * freed (or the appointment cancelled) in the transaction that records the refund made, and a
+   * second call (a double click, a retried request, a concurrent one) finds the same ledger row and
+   * refunds once. The money goes back from the booking's own payment: no studio card is needed.
+   * `userId` null: the student asked. A refused refund throws (409, errors.refund) and keeps the booking.
+   */
+  async refundBooking(
+    ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
+    target: RemovalTarget,
+    refund: RemovalRefund,
+  ): Promise<void> {
+    await this.refundOnRemoval(ctx, target, refund, { fromPayment: true });
+  }
+
+  /**
    * Remove student's refund: recorded as requested naming the enrollment, asked of the provider,
    * and the enrollment removed in the transaction that records the refund made. A refused refund
    * (or one refused by the rules) leaves the student enrolled; the error names `refund`.
    */
-  private async refundOnRemoval(ctx: RequestContext, target: RemovalTarget, refund: RemovalRefund): Promise<void> {
+  private async refundOnRemoval(
+    ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
+    target: RemovalTarget,
+    refund: RemovalRefund,
+    options: { fromPayment?: boolean } = {},
+  ): Promise<void> {
     try {
       const orderId = target.orderId;
       if (!orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
-      const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
+      const hasMethod = options.fromPayment || (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
       const requested = await this.queue.run(orderId, () =>
         this.em.transactional((em) =>
           this.requestLocked(ctx, em as EntityManager, orderId, {
@@ -694,6 +719,8 @@ export class RefundsService implements OnModuleInit {
           full: order.status === 'refunded',
           amountCents: outcome.amountCents,
           refundId: entry.id,
+          // A booking cancelled by its policy (its reason): the points it redeemed come back in proportion.
+          ...(BOOKING_CANCEL_REASONS.has(entry.reason) ? { orderTotalCents: order.totalCents } : {}),
         });
         return { state: 'made' as const };
       }),

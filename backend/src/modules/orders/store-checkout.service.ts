@@ -61,6 +61,8 @@ import {
 import { ProductsService } from '../products/products.service';
 import { SubscriptionsService } from './subscriptions.service';
 import { WaitlistService } from '../waitlist/waitlist.service';
+import { BookingLinksService } from '../booking-links/booking-links.service';
+import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
 
 /** What a booking's checkout knows before its transaction (a session's seats or an appointment's time). */
 interface StoreBooking {
@@ -128,6 +130,7 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly activity: OrderActivityService,
     private readonly mail: MailService,
     private readonly products: ProductsService,
+    private readonly links: BookingLinksService,
     private readonly subscriptions: SubscriptionsService,
     private readonly waivers: WaiversService,
     private readonly loyalty: LoyaltyService,
@@ -350,24 +353,29 @@ export class StoreCheckoutService implements OnModuleInit {
     const where = appointment.online ? 'Online' : `${appointment.location_name}, ${appointment.address}`;
     const party = appointment.guest_count + 1;
     const ics = { value: orderCalendarFile(order, appointment.course_name, appointment, where) };
+    const manage = await this.links.urlFor(order.organization.id, 'appointment', appointment.appointment_id);
+    const text = [
+      `Hello ${order.student.firstName},`,
+      '',
+      `Your appointment for ${appointment.course_name} is booked (${party === 1 ? '1 person' : `${party} people`}).`,
+      '',
+      `When: ${when}`,
+      `Where: ${where}`,
+      ...(appointment.auto_email.trim() ? ['', appointment.auto_email.trim()] : []),
+      '',
+      `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
+      ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
+      ...answerLines(await this.answerSets(em, order.organization.id, order.id)),
+      '',
+      manageLinkLine(manage),
+      '',
+      order.organization.name,
+    ].join('\n');
     await this.mail.enqueue({
       to: order.student.email,
       subject: `You're booked: ${oneLine(appointment.course_name)}`.slice(0, 300),
-      text: [
-        `Hello ${order.student.firstName},`,
-        '',
-        `Your appointment for ${appointment.course_name} is booked (${party === 1 ? '1 person' : `${party} people`}).`,
-        '',
-        `When: ${when}`,
-        `Where: ${where}`,
-        ...(appointment.auto_email.trim() ? ['', appointment.auto_email.trim()] : []),
-        '',
-        `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
-        ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
-        ...answerLines(await this.answerSets(em, order.organization.id, order.id)),
-        '',
-        order.organization.name,
-      ].join('\n'),
+      text,
+      html: bookingMailHtml(text, manage),
       attachments: [
         {
           filename: 'booking.ics',
@@ -878,24 +886,29 @@ export class StoreCheckoutService implements OnModuleInit {
       ? `Online${session.meeting_join_url ? `: ${session.meeting_join_url}` : ''}`
       : `${session.location_name}, ${session.address}`;
     const ics = { value: orderCalendarFile(order, session.name, session, where) };
+    const enrollmentId = await this.seats.activeForOrder(organizationId, order.id);
+    const manage = enrollmentId ? await this.links.urlFor(organizationId, 'enrollment', enrollmentId) : null;
+    const text = [
+      `Hello ${order.student.firstName},`,
+      '',
+      `You're booked in ${session.name} (${party === 1 ? '1 seat' : `${party} seats`}).`,
+      '',
+      `When: ${when}`,
+      `Where: ${where}`,
+      ...(session.auto_email.trim() ? ['', session.auto_email.trim()] : []),
+      '',
+      `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
+      ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
+      ...answerLines(await this.answerSets(em, organizationId, order.id)),
+      ...(manage ? ['', manageLinkLine(manage)] : []),
+      '',
+      order.organization.name,
+    ].join('\n');
     await this.mail.enqueue({
       to: order.student.email,
       subject: `You're booked: ${oneLine(session.name)}`.slice(0, 300),
-      text: [
-        `Hello ${order.student.firstName},`,
-        '',
-        `You're booked in ${session.name} (${party === 1 ? '1 seat' : `${party} seats`}).`,
-        '',
-        `When: ${when}`,
-        `Where: ${where}`,
-        ...(session.auto_email.trim() ? ['', session.auto_email.trim()] : []),
-        '',
-        `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
-        ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
-        ...answerLines(await this.answerSets(em, organizationId, order.id)),
-        '',
-        order.organization.name,
-      ].join('\n'),
+      text,
+      ...(manage ? { html: bookingMailHtml(text, manage) } : {}),
       attachments: [
         {
           filename: 'booking.ics',

@@ -77,6 +77,12 @@ export class OrganizationsService {
     return organization;
   }
 
+  /** The store address of this app for an organization by id (PUBLIC_APP_URL/s/{slug}), or null when there is none. */
+  async appStoreUrlById(organizationId: string): Promise<string | null> {
+    const organization = await this.em.fork().findOne(Organization, { id: organizationId }, { fields: ['slug'] });
+    return organization ? this.appStoreUrl(organization) : null;
+  }
+
   /** The organization whose store has this address, or null. */
   findBySlug(slug: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { slug });

@@ -60,6 +60,8 @@ export class RemindersService implements OnModuleInit {
   onModuleInit(): void {
     this.enrollments.on('enrollment.created', 'reminders', (e) => this.schedule('enrollment', e.organizationId, e.enrollmentId));
     this.enrollments.on('enrollment.removed', 'reminders', (e) => this.unschedule('enrollment', e.organizationId, e.enrollmentId));
+    // Moved to another session: jobs for the new start (the old ones, run, see another start and do nothing).
+    this.enrollments.on('enrollment.moved', 'reminders', (e) => this.schedule('enrollment', e.organizationId, e.enrollmentId));
     this.sessions.on('session.saved', 'reminders', async (e) => {
       if (e.created) return; // a new session has no seats yet
       for (const id of await activeEnrollmentIds(this.em.fork(), e.organizationId, e.eventId)) {

@@ -5,6 +5,8 @@ import { formatDateTime, zoneAbbreviation } from '@studio/contracts';
 import { createEvent, type EventAttributes } from 'ics';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { MailService } from '../notifications/mail.service';
+import { BookingLinksService } from '../booking-links/booking-links.service';
+import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
 import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
 import { AppointmentViewRow } from './appointment-view.query';
 import { AppointmentsService } from './appointments.service';
@@ -45,6 +47,7 @@ export class AppointmentMailer implements OnModuleInit {
     private readonly mail: MailService,
     private readonly orm: MikroORM,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly links: BookingLinksService,
   ) {}
 
   onModuleInit(): void {
@@ -123,20 +126,25 @@ export class AppointmentMailer implements OnModuleInit {
       return;
     }
     const party = 1 + Number(row.guest_count);
+    const manage = await this.links.urlFor(organizationId, 'appointment', row.id);
+    const text = [
+      `Hello ${row.student_first_name},`,
+      '',
+      `You're booked in ${row.course_name} with ${row.instructor_name}${party > 1 ? ` (${party} people)` : ''}.`,
+      '',
+      `When: ${appointmentWhen(row.starts_at, row.time_zone)}`,
+      `Where: ${appointmentWhere(row)}`,
+      ...(row.order_number !== null ? ['', `Order #${row.order_number}.`] : []),
+      '',
+      manageLinkLine(manage),
+      '',
+      studio,
+    ].join('\n');
     await this.mail.enqueue({
       to: row.student_email,
       subject: `You're booked: ${oneLine(row.course_name)}`.slice(0, 300),
-      text: [
-        `Hello ${row.student_first_name},`,
-        '',
-        `You're booked in ${row.course_name} with ${row.instructor_name}${party > 1 ? ` (${party} people)` : ''}.`,
-        '',
-        `When: ${appointmentWhen(row.starts_at, row.time_zone)}`,
-        `Where: ${appointmentWhere(row)}`,
-        ...(row.order_number !== null ? ['', `Order #${row.order_number}.`] : []),
-        '',
-        studio,
-      ].join('\n'),
+      text,
+      html: bookingMailHtml(text, manage),
       attachments: [this.attachment(this.calendarFile(row, studio))],
       dedupeKey: `appointment-confirmation:${row.id}`,
     });
@@ -148,21 +156,26 @@ export class AppointmentMailer implements OnModuleInit {
     // A later move mails its own time; a cancelled one its cancellation.
     if (!found || found.row.status !== 'booked' || Number(found.row.sequence) !== sequence) return;
     const { row, studio } = found;
+    const manage = await this.links.urlFor(organizationId, 'appointment', row.id);
+    const text = [
+      `Hello ${row.student_first_name},`,
+      '',
+      `Your appointment for ${row.course_name} with ${row.instructor_name} has moved.`,
+      '',
+      `New time: ${appointmentWhen(row.starts_at, row.time_zone)}`,
+      `Where: ${appointmentWhere(row)}`,
+      '',
+      'The calendar file attached replaces the one you had.',
+      '',
+      manageLinkLine(manage),
+      '',
+      studio,
+    ].join('\n');
     await this.mail.enqueue({
       to: row.student_email,
       subject: `New time: ${oneLine(row.course_name)}`.slice(0, 300),
-      text: [
-        `Hello ${row.student_first_name},`,
-        '',
-        `${studio} moved your appointment for ${row.course_name} with ${row.instructor_name}.`,
-        '',
-        `New time: ${appointmentWhen(row.starts_at, row.time_zone)}`,
-        `Where: ${appointmentWhere(row)}`,
-        '',
-        'The calendar file attached replaces the one you had.',
-        '',
-        studio,
-      ].join('\n'),
+      text,
+      html: bookingMailHtml(text, manage),
       attachments: [this.attachment(this.calendarFile(row, studio))],
       dedupeKey: `appointment-moved:${row.id}:${sequence}`,
     });

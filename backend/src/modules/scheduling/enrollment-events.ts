@@ -29,7 +29,11 @@ export type EnrollmentEvent =
       eventId: string;
     }
   | {
-      /** The student was moved to another session of the course (the seat in fromEventId is free). */
+      /**
+       * The student's seat (with its guests) moved to another session of the same course (issue 23:
+       * a reschedule from the manage link or Modify booking, or the studio's Move students). The
+       * reminders and the waitlist listen: the seats of `fromEventId` are free again.
+       */
       type: 'enrollment.moved';
       organizationId: string;
       enrollmentId: string;

@@ -52,6 +52,19 @@ export interface RemovedSeat {
   studentId: string;
 }
 
+/** A seat moved to another session by EnrollmentsService.moveSeats. */
+export interface MovedSeat {
+  id: string;
+  studentId: string;
+  /** The order that paid the seat, whose line moves with it. */
+  orderId: string | null;
+  partySize: number;
+  fromEventId: string;
+  toEventId: string;
+  /** The new session's name, as the order line describes the seat. */
+  toEventName: string;
+}
+
 /** A seat taken by EnrollmentsService.enroll, committed with the caller's transaction. */
 export interface EnrolledSeat {
   id: string;
@@ -507,6 +520,84 @@ export class EnrollmentsService {
     return true;
   }
 
+  /**
+   * THE move of seats between two sessions of one course (issue 23: a reschedule, Modify booking,
+   * Move students), in the caller's transaction: both sessions' seat locks, taken in the order of
+   * their ids (two moves in opposite directions never deadlock), then every rule read inside them:
+   * the enrollments active in `fromEventId`, the target of the same course, active and not started,
+   * nobody already in it, and room for every party moved together (all or nothing: `noRoom` names
+   * the refusal, given the seats needed and left). Each seat moves with its guests, and
+   * enrollment.moved is published per seat in the same transaction. Another organization's session
+   * or enrollment is 404.
+   */
+  async moveSeats(
+    em: EntityManager,
+    organizationId: string,
+    input: {
+      fromEventId: string;
+      toEventId: string;
+      /** The enrollments to move; 'all' for every active one of the session. */
+      enrollmentIds: string[] | 'all';
+      noRoom: (needed: number, left: number) => ApiError;
+      refuse: { sameSession: string; otherCourse: string; targetGone: string; alreadyThere: string; nobody: string };
+    },
+  ): Promise<MovedSeat[]> {
+    if (!em.isInTransaction()) throw new Error('moveSeats must run inside a transaction');
+    if (input.fromEventId === input.toEventId) throw new ApiError(HttpStatus.CONFLICT, input.refuse.sameSession, { event_id: input.refuse.sameSession });
+    const ctx = { organizationId };
+    const [first, second] = [input.fromEventId, input.toEventId].sort();
+    const lockedFirst = await lockEventForSeats(em, ctx, first);
+    const lockedSecond = await lockEventForSeats(em, ctx, second);
+    const to = lockedFirst.eventId === input.toEventId ? lockedFirst : lockedSecond;
+    const events = await em.execute<{ id: string; activity_id: string; starts_at: Date; name: string }[]>(
+      `select id, activity_id, starts_at, name from event where id in (?, ?) and organization_id = ?`,
+      [input.fromEventId, input.toEventId, organizationId],
+    );
+    const from = events.find((e) => e.id === input.fromEventId)!;
+    const target = events.find((e) => e.id === input.toEventId)!;
+    if (from.activity_id !== target.activity_id) throw new ApiError(HttpStatus.CONFLICT, input.refuse.otherCourse, { event_id: input.refuse.otherCourse });
+    if (to.status !== 'active' || new Date(target.starts_at).getTime() <= Date.now())
+      throw new ApiError(HttpStatus.CONFLICT, input.refuse.targetGone, { event_id: input.refuse.targetGone });
+    const seats = await em.execute<{ id: string; student_id: string; guest_count: number; order_id: string | null }[]>(
+      input.enrollmentIds === 'all'
+        ? `select id, student_id, guest_count, order_id from enrollment where event_id = ? and organization_id = ? and status = 'active' order by created_at, id`
+        : `select id, student_id, guest_count, order_id from enrollment where event_id = ? and organization_id = ? and status = 'active' and id in (${input.enrollmentIds.map(() => '?').join(', ')}) order by created_at, id`,
+      input.enrollmentIds === 'all' ? [input.fromEventId, organizationId] : [input.fromEventId, organizationId, ...input.enrollmentIds],
+    );
+    if (input.enrollmentIds !== 'all' && seats.length !== new Set(input.enrollmentIds).size) throw notFound('Enrollment not found');
+    if (seats.length === 0) throw new ApiError(HttpStatus.CONFLICT, input.refuse.nobody);
+    const [already] = await em.execute<{ n: string }[]>(
+      `select count(*) as n from enrollment where event_id = ? and status = 'active' and student_id in (${seats.map(() => '?').join(', ')})`,
+      [input.toEventId, ...seats.map((s) => s.student_id)],
+    );
+    if (Number(already.n) > 0) throw new ApiError(HttpStatus.CONFLICT, input.refuse.alreadyThere, { event_id: input.refuse.alreadyThere });
+    const needed = seats.reduce((sum, s) => sum + 1 + Number(s.guest_count), 0);
+    const left = Math.max(0, to.capacity - to.seats);
+    if (needed > left) throw input.noRoom(needed, left);
+    await em.execute(
+      `update enrollment set event_id = ?, checked_in_at = null, checked_in_by = null where id in (${seats.map(() => '?').join(', ')}) and status = 'active'`,
+      [input.toEventId, ...seats.map((s) => s.id)],
+    );
+    const moved: MovedSeat[] = [];
+    for (const seat of seats) {
+      await this.events.publish(em, {
+        type: 'enrollment.moved',
+        organizationId,
+        enrollmentId: seat.id,
+        studentId: seat.student_id,
+        fromEventId: input.fromEventId,
+        toEventId: input.toEventId,
+      });
+      moved.push({ id: seat.id, studentId: seat.student_id, orderId: seat.order_id, partySize: 1 + Number(seat.guest_count), fromEventId: input.fromEventId, toEventId: input.toEventId, toEventName: target.name });
+    }
+    // The entity manager may hold these enrollments: read again, they name the new session.
+    for (const seat of seats) {
+      const cached = em.getUnitOfWork().getById<Enrollment>(Enrollment.name, seat.id);
+      if (cached) em.getUnitOfWork().unsetIdentity(cached);
+    }
+    return moved;
+  }
+
   /** enrollment.removed, published in the transaction that removed the seat (the outbox). */
   private async announceRemoved(em: EntityManager, organizationId: string, seat: RemovedSeat): Promise<void> {
     await this.events.publish(em, {
@@ -554,6 +645,15 @@ export class EnrollmentsService {
       startsAt: new Date(row.starts_at),
       cancelPolicyId: Number(row.cancel_policy_id),
     };
+  }
+
+  /** The active enrollment an order paid for (the store's confirmation links its manage page), or null. */
+  async activeForOrder(organizationId: string, orderId: string): Promise<string | null> {
+    const [row] = await this.em.getConnection().execute<{ id: string }[]>(
+      `select id from enrollment where organization_id = ? and order_id = ? and status = 'active' order by created_at limit 1`,
+      [organizationId, orderId],
+    );
+    return row?.id ?? null;
   }
 
   /** Guests take seats too: refused when the session has not enough left. */

@@ -2,6 +2,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Global, Module } from '@nestjs/common';
 import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
+import { BookingLinksModule } from '../booking-links/booking-links.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { AppointmentAdminService } from './appointment-admin.service';
 import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
@@ -39,7 +40,7 @@ import { TagsService } from './tags.service';
  */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule, NotificationsModule, StudentsModule],
+  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule, NotificationsModule, StudentsModule, BookingLinksModule],
   controllers: [
     EventsController,
     SessionsController,

@@ -181,26 +181,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/org/waitlist": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Settings → Organization: how long a waitlist offer holds its seats
-         * @description waitlist_claim_hours: 1 to 168 hours (12 by default). When seats of a sold-out session free up, the first waiting party that fits is mailed a claim link and the seats are held for it this long; offers made from now on follow it.
-         */
-        put: operations["OrgController_updateWaitlist"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/super-admin/user": {
         parameters: {
             query?: never;
@@ -601,7 +581,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A course's sessions, earliest first; past ones only with include_past=true, cancelled ones only with include_cancelled=true */
+        /** A course's sessions, earliest first; past ones only with include_past=true */
         get: operations["SessionsController_list"];
         put?: never;
         post?: never;
@@ -1091,43 +1071,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/events/{event_id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a session with its students: refund everyone in full, or no refund, with the reason
-         * @description Marks the session cancelled (it stays listed in the admin with its students as removed, and is no longer bookable) and announces session.cancelled with one outbox row per student in the same transaction. Each student is then processed at least once, idempotently: the seat removed, refunded all that is left of their order through the refunds ledger (or not at all), points given back as a full refund does, and mailed. Unpaid payment links holding seats are cancelled; the Eventbrite event and Zoom meeting are cancelled through sync. Answers the cancellation; GET …/cancellation shows the progress.
-         */
-        post: operations["SessionCancelController_cancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/events/{event_id}/cancellation": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A cancelled session's cancellation: the choice, the reason and each student's outcome (the drawer's progress) */
-        get: operations["SessionCancelController_cancellation"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/promo-code": {
         parameters: {
             query?: never;
@@ -1282,80 +1225,6 @@ export interface paths {
         get: operations["StudentRemindersController_list"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/events/{event_id}/waitlist": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A session's waitlist in order: name, email, party size, joined, status (waiting, offered until …, claimed, expired, removed) */
-        get: operations["WaitlistController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/waitlist/{entry_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Takes an entry off the waitlist; an offered entry’s held seats go to the next parties that fit
-         * @description Removing an entry again changes nothing. Answers the session’s waitlist.
-         */
-        delete: operations["WaitlistController_remove"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/waitlist/{entry_id}/move": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Moves a waiting or offered entry one place up or down; answers the session’s waitlist */
-        post: operations["WaitlistController_move"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/waitlist/{entry_id}/offer": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Offer the seat: offers the entry its seats now (held for the claim time, the claim link mailed)
-         * @description The same offer as when seats free up by themselves. Answers the session’s waitlist.
-         */
-        post: operations["WaitlistController_offer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1774,7 +1643,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/public/{slug}/sessions/{event_id}/waitlist": {
+    "/api/public/{slug}/bookings/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A booking for the holder of its manage link: the course, time, place, party, what was paid, and what the policies allow now */
+        get: operations["PublicBookingController_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/bookings/{token}/cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -1784,30 +1670,149 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Joins a sold-out session's waitlist: name, email and party size (1 to the session's capacity)
-         * @description The same email on the same session is one entry: joining again answers status already_joined ("You're already on the waitlist for this session.") and changes nothing. The party is mailed a confirmation of its place; when seats free up, the first waiting party that fits is mailed a claim link and the seats are held for it. A session with a seat left takes no entry: 409 "This session has seats left: book it instead".
+         * Cancels the booking by the course's cancellation policy: the policy's share of what was paid goes back at once to the payment, recorded as Cancelled by the student
+         * @description Idempotent: a second call (or a concurrent one) refunds nothing more and answers the cancelled booking. The seats (or the appointment time) are freed.
          */
-        post: operations["StoreWaitlistController_join"];
+        post: operations["PublicBookingController_cancel"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/public/{slug}/waitlist/claim": {
+    "/api/public/{slug}/bookings/{token}/reschedule": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        get?: never;
+        put?: never;
         /**
-         * The waitlist offer a claim link names: offered (held until offered_until), claimed, or ended
-         * @description The checkout books it with claim_token. A token this store never gave answers 404 "This offer has ended".
+         * Moves the booking to another session of the same course with seats (event_id), or an appointment to another free time (starts_at), free within the rescheduling policy
+         * @description The payment moves with the booking. Moving to where it already is answers the booking unchanged.
          */
-        get: operations["StoreWaitlistController_claim"];
+        post: operations["PublicBookingController_reschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/enrollment/{enrollment_id}/booking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What Cancel booking and Modify booking show: the policies' figures now and the sessions it may move to */
+        get: operations["AdminBookingController_enrollmentTerms"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/enrollment/{enrollment_id}/booking/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel booking: the cancellation policy's refund, or (an owner) any refund_amount in cents from 0 to what is left */
+        post: operations["AdminBookingController_enrollmentCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/enrollment/{enrollment_id}/booking/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Modify booking: to another session of the course with room; past the rescheduling policy only with override (owners) */
+        post: operations["AdminBookingController_enrollmentReschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/appointments/{appointment_id}/booking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What Cancel booking and Modify booking show for an appointment: the policies' figures now */
+        get: operations["AdminBookingController_appointmentTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/appointments/{appointment_id}/booking/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel booking of an appointment: the policy's refund, or (an owner) any refund_amount */
+        post: operations["AdminBookingController_appointmentCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/appointments/{appointment_id}/booking/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Modify booking of an appointment: another free time (starts_at); past the policy only with override (owners) */
+        post: operations["AdminBookingController_appointmentReschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_id}/move-students": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move students: enrollment_ids (or, absent, every student) to another session of the same course with room, all or nothing */
+        post: operations["AdminBookingController_moveStudents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1961,8 +1966,6 @@ export interface components {
                 app_store_url: string;
                 /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
                 reminder_offsets_mins: number[];
-                /** @description How long a waitlist offer holds its seats for the party offered them (1 to 168 hours) */
-                waitlist_claim_hours: number;
                 /** Format: uuid */
                 organization_id: string;
             };
@@ -1982,8 +1985,6 @@ export interface components {
             app_store_url: string;
             /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
             reminder_offsets_mins: number[];
-            /** @description How long a waitlist offer holds its seats for the party offered them (1 to 168 hours) */
-            waitlist_claim_hours: number;
         };
         StoreSettingsDto: {
             slug: string;
@@ -1991,9 +1992,6 @@ export interface components {
         };
         ReminderSettingsDto: {
             reminder_offsets_mins: number[];
-        };
-        WaitlistSettingsDto: {
-            waitlist_claim_hours: number;
         };
         SuperAdminUserDto_Output: {
             /** Format: uuid */
@@ -2812,7 +2810,7 @@ export interface components {
                 /** @description cents */
                 price: number;
                 /** @enum {string} */
-                badge: "Cancelled" | "Finished" | "At capacity" | "Open";
+                badge: "Finished" | "At capacity" | "Open";
                 Location: {
                     address: string;
                     timezone: {
@@ -3447,45 +3445,6 @@ export interface components {
                 created_at: string;
             }[];
         };
-        SessionCancelDto: {
-            /** @enum {string} */
-            refund: "full" | "none";
-            /** @description Told to every student (at most 500 characters); required when the session has students or held seats */
-            reason?: string;
-        };
-        CancellationDto_Output: {
-            /** Format: uuid */
-            event_id: string;
-            /** @enum {string} */
-            refund: "full" | "none";
-            reason: string;
-            cancelled_at: string;
-            /** @description students of the session when it was cancelled */
-            total: number;
-            /** @description students processed so far (seat removed, refund settled, mail queued) */
-            processed: number;
-            /** @description cents refunded so far, all students together */
-            refunded_cents: number;
-            students: {
-                /** Format: uuid */
-                enrollment_id: string;
-                /** Format: uuid */
-                student_id: string;
-                first_name: string;
-                last_name: string;
-                email: string;
-                order_id: string | null;
-                /**
-                 * @description pending until the student is processed
-                 * @enum {string}
-                 */
-                outcome: "pending" | "refunded" | "not_refunded" | "refund_failed" | "no_refund";
-                refund_cents: number;
-                /** @description why the order was not refunded, or why its refund failed */
-                note: string | null;
-                processed_at: string | null;
-            }[];
-        };
         DiscountListDto_Output: {
             promo_codes: {
                 /** Format: uuid */
@@ -3645,23 +3604,6 @@ export interface components {
                 /** @description Why it was skipped, or the error it failed with */
                 detail: string | null;
             }[];
-        };
-        WaitlistDto_Output: {
-            entries: {
-                /** Format: uuid */
-                entry_id: string;
-                name: string;
-                email: string;
-                party_size: number;
-                joined_at: string;
-                /** @enum {string} */
-                status: "waiting" | "offered" | "claimed" | "expired" | "removed";
-                offered_until: string | null;
-            }[];
-        };
-        WaitlistMoveDto: {
-            /** @enum {string} */
-            direction: "up" | "down";
         };
         SyncConfigPayloadDto: {
             organization_id?: string | null;
@@ -4109,7 +4051,6 @@ export interface components {
             points_token?: string;
             redeem_points?: number;
             waiver_token?: string;
-            claim_token?: string;
         };
         CheckoutResultDto_Output: {
             /** Format: uuid */
@@ -4219,28 +4160,117 @@ export interface components {
                 }[];
             }[];
         };
-        WaitlistJoinDto: {
-            name: string;
-            email: string;
-            /** @default 1 */
-            party_size: number;
-        };
-        WaitlistJoinResultDto_Output: {
+        PublicBookingDto_Output: {
             /** @enum {string} */
-            status: "joined" | "already_joined";
-            message: string;
-            party_size: number;
-        };
-        WaitlistClaimDto_Output: {
+            kind: "enrollment" | "appointment";
             /** @enum {string} */
-            status: "offered" | "claimed" | "ended";
+            status: "active" | "cancelled";
+            store_name: string;
+            course_name: string;
+            activity_id: string;
+            starts_at: string;
+            ends_at: string;
+            /** @description The location's IANA zone */
+            timezone: string;
+            location_name: string;
+            address: string;
+            online: boolean;
+            party_size: number;
+            order_number: number | null;
+            paid_cents: number;
+            refunded_cents: number;
+            /** @enum {string} */
+            refund_status: "none" | "processing" | "made";
+            cancel: {
+                policy: {
+                    id: number;
+                    name: string;
+                    rule: string;
+                };
+                allowed: boolean;
+                share: number;
+                refund_cents: number;
+                figure: string;
+            };
+            reschedule: {
+                policy: {
+                    id: number;
+                    name: string;
+                    rule: string;
+                };
+                allowed: boolean;
+                figure: string;
+            };
+            move_targets: {
+                event_id: string;
+                starts_at: string;
+                ends_at: string;
+                seats_left: number;
+            }[];
+        };
+        RescheduleDto: {
             /** Format: uuid */
-            event_id: string;
+            event_id?: string;
+            /** Format: date-time */
+            starts_at?: string;
+        };
+        BookingTermsDto_Output: {
+            /** @enum {string} */
+            kind: "enrollment" | "appointment";
+            /** @enum {string} */
+            status: "active" | "cancelled";
+            course_name: string;
+            starts_at: string;
+            timezone: string;
             party_size: number;
-            name: string;
-            email: string;
-            offered_until: string | null;
-            message: string | null;
+            paid_cents: number;
+            refundable_cents: number;
+            cancel: {
+                policy: {
+                    id: number;
+                    name: string;
+                    rule: string;
+                };
+                allowed: boolean;
+                share: number;
+                refund_cents: number;
+                figure: string;
+            };
+            reschedule: {
+                policy: {
+                    id: number;
+                    name: string;
+                    rule: string;
+                };
+                allowed: boolean;
+                figure: string;
+            };
+            move_targets: {
+                event_id: string;
+                starts_at: string;
+                ends_at: string;
+                seats_left: number;
+            }[];
+            can_override: boolean;
+        };
+        AdminCancelDto: {
+            refund_amount?: number;
+        };
+        AdminRescheduleDto: {
+            /** Format: uuid */
+            event_id?: string;
+            /** Format: date-time */
+            starts_at?: string;
+            override?: boolean;
+        };
+        MoveStudentsDto: {
+            /** Format: uuid */
+            to_event_id: string;
+            enrollment_ids?: string[];
+        };
+        MoveStudentsResultDto_Output: {
+            moved: number;
+            message: string;
         };
         DashboardLinkDto: {
             /** @description one-time link (valid 60 s) that opens the dashboard in a browser */
@@ -4696,65 +4726,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReminderSettingsDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrgSettingsDto_Output"];
-                };
-            };
-            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Missing, expired or revoked token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Role not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description The body is over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-        };
-    };
-    OrgController_updateWaitlist: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WaitlistSettingsDto"];
             };
         };
         responses: {
@@ -6649,7 +6620,6 @@ export interface operations {
             query?: {
                 include_past?: "true" | "false";
                 limit?: number;
-                include_cancelled?: "true" | "false";
             };
             header?: never;
             path: {
@@ -8589,124 +8559,6 @@ export interface operations {
             };
         };
     };
-    SessionCancelController_cancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                event_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SessionCancelDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CancellationDto_Output"];
-                };
-            };
-            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Missing, expired or revoked token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Event not found (or another organization’s) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Already cancelled, already ended, or refunds asked with no payment method on file */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description The body is over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-        };
-    };
-    SessionCancelController_cancellation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                event_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CancellationDto_Output"];
-                };
-            };
-            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Missing, expired or revoked token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description The session is not cancelled, or not the organization’s */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-        };
-    };
     DiscountsController_list: {
         parameters: {
             query?: {
@@ -9405,229 +9257,6 @@ export interface operations {
                 };
             };
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-        };
-    };
-    WaitlistController_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                event_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WaitlistDto_Output"];
-                };
-            };
-            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Missing, expired or revoked token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Event not found (also another organization’s) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-        };
-    };
-    WaitlistController_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                entry_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WaitlistDto_Output"];
-                };
-            };
-            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Missing, expired or revoked token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Waitlist entry not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-        };
-    };
-    WaitlistController_move: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                entry_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WaitlistMoveDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WaitlistDto_Output"];
-                };
-            };
-            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Missing, expired or revoked token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Waitlist entry not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description This entry cannot move further, or This entry is no longer on the waitlist */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description The body is over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-        };
-    };
-    WaitlistController_offer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                entry_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WaitlistDto_Output"];
-                };
-            };
-            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Missing, expired or revoked token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Waitlist entry not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description The seats are not free: no one can be offered them now; Only a waiting entry can be offered the seat; This session has already ended */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10968,20 +10597,135 @@ export interface operations {
             };
         };
     };
-    StoreWaitlistController_join: {
+    PublicBookingController_view: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                event_id: string;
-                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
-                slug: unknown;
+                /** @description The booking's manage token, from the link in its confirmation mail (the booking's kind and id, signed) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBookingDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Booking not found (a wrong, tampered or other store's token) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PublicBookingController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking's manage token, from the link in its confirmation mail (the booking's kind and id, signed) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBookingDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Booking not found (a wrong, tampered or other store's token) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This booking has started and can no longer be changed.; This booking cannot be cancelled here. Contact the studio.; or the refund was refused (the booking stays) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The payment provider did not answer; the refund is asked again shortly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PublicBookingController_reschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking's manage token, from the link in its confirmation mail (the booking's kind and id, signed) */
+                token: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WaitlistJoinDto"];
+                "application/json": components["schemas"]["RescheduleDto"];
             };
         };
         responses: {
@@ -10990,7 +10734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WaitlistJoinResultDto_Output"];
+                    "application/json": components["schemas"]["PublicBookingDto_Output"];
                 };
             };
             /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
@@ -11002,7 +10746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Store not found, or Session not found */
+            /** @description Store not found, or Booking not found (a wrong, tampered or other store's token) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11011,7 +10755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description This session has seats left: book it instead */
+            /** @description Past the rescheduling policy (with the policy's words), started, cancelled, no room, or not offered */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11040,15 +10784,12 @@ export interface operations {
             };
         };
     };
-    StoreWaitlistController_claim: {
+    AdminBookingController_enrollmentTerms: {
         parameters: {
-            query: {
-                token: string;
-            };
+            query?: never;
             header?: never;
             path: {
-                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
-                slug: unknown;
+                enrollment_id: string;
             };
             cookie?: never;
         };
@@ -11059,10 +10800,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WaitlistClaimDto_Output"];
+                    "application/json": components["schemas"]["BookingTermsDto_Output"];
                 };
             };
-            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11071,7 +10812,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Store not found, or This offer has ended */
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Booking not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11080,8 +10830,437 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests. Please wait a moment and try again. */
-            429: {
+        };
+    };
+    AdminBookingController_enrollmentCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                enrollment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCancelDto"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description A refund above what is left to refund
+             *
+             *     The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only an owner can override the policy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This booking is cancelled., or the refund was refused (errors.refund) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AdminBookingController_enrollmentReschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                enrollment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminRescheduleDto"];
+            };
+        };
+        responses: {
+            /** @description Moved */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only an owner can override the policy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Past the policy without override, cancelled, no room, or another course */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AdminBookingController_appointmentTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingTermsDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AdminBookingController_appointmentCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCancelDto"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description A refund above what is left to refund
+             *
+             *     The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only an owner can override the policy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This booking is cancelled., or the refund was refused (errors.refund) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AdminBookingController_appointmentReschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminRescheduleDto"];
+            };
+        };
+        responses: {
+            /** @description Moved */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only an owner can override the policy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Past the policy without override, cancelled, or the time not offered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AdminBookingController_moveStudents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveStudentsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveStudentsResultDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Event not found, or Enrollment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not enough room (nobody moved), another course, a past or cancelled session, or a student already there */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
