@@ -46,6 +46,7 @@ const NAMES = [
   'Migration20261127060000_appointment_admin',
   'Migration20261127070000_reminders',
   'Migration20261127080000_attendance',
+  'Migration20261127120000_appointment_check_in',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({
