@@ -151,6 +151,8 @@ describe('admin appointments', () => {
       hold_expires_at: expect.any(String),
       order: null,
       meeting_url: null,
+      checked_in_at: null,
+      attendance: 'not_checked_in',
     });
     const expires = Date.parse(res.body.hold_expires_at);
     expect(expires - before).toBeGreaterThanOrEqual(ADMIN_APPOINTMENT_HOLD_MINUTES * MIN - 1000);

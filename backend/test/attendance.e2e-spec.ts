@@ -1,4 +1,5 @@
 import { ATTENDANCE_MESSAGES } from '@studio/contracts';
+import { courseRefs, validCourse } from './support/catalog-fixtures';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -135,5 +136,79 @@ describe('attendance: check-in and undo (issue 23)', () => {
     // Another organization sees neither the student nor their sessions.
     const other = await t.organizationWithUser();
     await detail('Ana', other.token).expect(404);
+  });
+
+  describe('appointments', () => {
+    const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+    let courseId: string;
+    /** Holds the first free time of the appointment course for a new student; enrolled unless `hold`. */
+    const appointment = async (hold = false) => {
+      const studentId = await addStudent(t, token);
+      const from = new Date();
+      const to = new Date(from.getTime() + 20 * 86400_000);
+      const slots = await t.http
+        .get(`/api/admin/activities/${courseId}/slots?from=${from.toISOString()}&to=${to.toISOString()}`)
+        .set('token', token)
+        .expect(200);
+      const taken = await t.withEm((em) => em.getConnection().execute<{ starts_at: Date }[]>(`select starts_at from appointment where activity_id = ? and status <> 'cancelled'`, [courseId]));
+      const free = (slots.body.slots as { starts_at: string }[]).find((s) => !taken.some((a) => new Date(a.starts_at).toISOString() === new Date(s.starts_at).toISOString()))!;
+      const held = await t.http.post(`/api/admin/activities/${courseId}/appointments`).set('token', token).send({ student_id: studentId, starts_at: free.starts_at }).expect(201);
+      if (!hold) await t.http.post(`/api/admin/orders/enroll/${studentId}`).set('token', token).send({ appointment_id: held.body.id }).expect(201);
+      return held.body.id as string;
+    };
+    const read = async (id: string) => (await t.http.get(`/api/admin/appointments/${id}`).set('token', token).expect(200)).body;
+
+    beforeAll(async () => {
+      const refs = await courseRefs(t, token);
+      await t.http
+        .put(`/api/admin/instructor/${refs.instructor_id}/availability`)
+        .set('token', token)
+        .send({ weekly: Object.fromEntries(WEEKDAYS.map((d) => [d, [{ start: '08:00', end: '20:00' }]])) })
+        .expect(200);
+      courseId = (
+        await t.http
+          .post('/api/admin/activities')
+          .set('token', token)
+          .send({ ...validCourse(refs), name: 'Wheel lesson', activity_type: 'appointment', single_party: true, duration_mins: 60, start_time_increments_mins: 60 })
+          .expect(201)
+      ).body.activity_id;
+    });
+
+    it('checks a booked appointment in, keeps the first time, undoes it; the appointment reads its attendance', async () => {
+      const id = await appointment();
+      expect(await read(id)).toMatchObject({ status: 'booked', checked_in_at: null, attendance: 'not_checked_in' });
+      const first = await t.http.put(`/api/admin/appointments/${id}/check-in`).set('token', token).expect(200);
+      expect(first.body).toEqual({ appointment_id: id, checked_in_at: expect.any(String), attendance: 'checked_in' });
+      const [row] = await t.withEm((em) => em.getConnection().execute<{ checked_in_by: string }[]>(`select checked_in_by from appointment where id = ?`, [id]));
+      expect(row.checked_in_by).toBe(userId);
+      const again = await t.http.put(`/api/admin/appointments/${id}/check-in`).set('token', token).expect(200);
+      expect(again.body.checked_in_at).toBe(first.body.checked_in_at);
+      expect(await read(id)).toMatchObject({ checked_in_at: first.body.checked_in_at, attendance: 'checked_in' });
+
+      const undone = await t.http.delete(`/api/admin/appointments/${id}/check-in`).set('token', token).expect(200);
+      expect(undone.body).toEqual({ appointment_id: id, checked_in_at: null, attendance: 'not_checked_in' });
+      await t.http.delete(`/api/admin/appointments/${id}/check-in`).set('token', token).expect(200);
+      // Ended without a check-in: a no-show.
+      await t.withEm((em) => em.getConnection().execute(`update appointment set starts_at = now() - interval '2 hours', ends_at = now() - interval '1 hour',
+                                  blocked = tstzrange(now() - interval '2 hours', now() - interval '1 hour') where id = ?`, [id]));
+      expect((await read(id)).attendance).toBe('no_show');
+    });
+
+    it('refuses a held or cancelled appointment with 409 and the message, another organization\'s with 404', async () => {
+      const held = await appointment(true);
+      const refused = await t.http.put(`/api/admin/appointments/${held}/check-in`).set('token', token).expect(409);
+      expect(refused.body.message).toBe(ATTENDANCE_MESSAGES.appointmentNotBooked);
+      const booked = await appointment();
+      await t.http.delete(`/api/admin/appointments/${booked}`).set('token', token).expect(204);
+      await t.http.put(`/api/admin/appointments/${booked}/check-in`).set('token', token).expect(409);
+      expect((await read(booked)).checked_in_at).toBeNull();
+
+      const other = await t.organizationWithUser();
+      const mine = await appointment();
+      await t.http.put(`/api/admin/appointments/${mine}/check-in`).set('token', other.token).expect(404);
+      await t.http.delete(`/api/admin/appointments/${mine}/check-in`).set('token', other.token).expect(404);
+      await t.http.put(`/api/admin/appointments/not-a-uuid/check-in`).set('token', token).expect(404);
+      expect((await read(mine)).checked_in_at).toBeNull();
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { AppointmentOut, CalendarOut } from '@studio/contracts';
-import { $api, type QueryClient } from '@studio/ui';
+import { $api, answer, api, useMutation, useQueryClient, type QueryClient } from '@studio/ui';
 
 /*
  * Appointments (issue 22) as this remote's Booking card and Calendar page read them. The changes
@@ -54,4 +54,23 @@ export function refreshAppointments(queryClient: QueryClient): Promise<unknown> 
       queryClient.invalidateQueries({ queryKey: ['get', path] }),
     ),
   );
+}
+
+/**
+ * PUT (check in) or DELETE (undo) /api/admin/appointments/{appointment_id}/check-in (issue 23), both
+ * idempotent; the lists of appointments read again. 409 when it is no longer booked.
+ */
+export function useAppointmentCheckIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ appointmentId, checkedIn }: { appointmentId: string; checkedIn: boolean }) => {
+      const params = { params: { path: { appointment_id: appointmentId } } };
+      return answer(
+        checkedIn
+          ? api.PUT('/api/admin/appointments/{appointment_id}/check-in', params)
+          : api.DELETE('/api/admin/appointments/{appointment_id}/check-in', params),
+      );
+    },
+    onSuccess: () => refreshAppointments(queryClient),
+  });
 }

@@ -141,4 +141,47 @@ describe('The Booking card of an appointment course', () => {
       student_name: 'Grace Hopper',
     });
   });
+
+  it('checks a booked appointment in with one click and undoes it; a held one has no check-in; after the time a no-show shows', async () => {
+    const ada = appointment();
+    let answer = ada;
+    const calls = mockFetch({
+      [LIST]: () =>
+        okBody<'/api/admin/activities/{activity_id}/appointments', 'get'>({ appointments: [answer, held] }),
+      [`PUT /api/admin/appointments/${ada.id}/check-in`]: () => {
+        answer = { ...ada, checked_in_at: '2026-11-22T12:00:00Z', attendance: 'checked_in' };
+        return okBody<'/api/admin/appointments/{appointment_id}/check-in', 'put'>({
+          appointment_id: ada.id,
+          checked_in_at: '2026-11-22T12:00:00Z',
+          attendance: 'checked_in',
+        });
+      },
+      [`DELETE /api/admin/appointments/${ada.id}/check-in`]: () => {
+        answer = { ...ada, attendance: 'no_show' };
+        return okBody<'/api/admin/appointments/{appointment_id}/check-in', 'delete'>({
+          appointment_id: ada.id,
+          checked_in_at: null,
+          attendance: 'no_show',
+        });
+      },
+    });
+    renderWithProviders(
+      <RemoteRegistryContext.Provider value={registry}>
+        <BookingAppointments course={COURSE} />
+      </RemoteRegistryContext.Provider>,
+    );
+    const grace = await rowOf('Grace Hopper');
+    expect(within(grace).queryByRole('button', { name: /Check in/ })).toBeNull();
+
+    fireEvent.click(within(await rowOf('Ada Lovelace')).getByRole('button', { name: 'Check in Ada Lovelace' }));
+    expect(await screen.findByText('Checked in', { selector: '.ant-message *' })).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT' && c.url.endsWith(`/appointments/${ada.id}/check-in`))).toBe(true);
+    const checked = await screen.findByRole('button', { name: 'Undo check-in of Ada Lovelace' });
+    expect(within(checked.closest('tr')!).getByText('Checked in', { selector: '.ant-tag' })).toBeInTheDocument();
+
+    fireEvent.click(checked);
+    expect(await screen.findByText('Check-in undone')).toBeInTheDocument();
+    const row = (await screen.findByRole('button', { name: 'Check in Ada Lovelace' })).closest('tr')!;
+    expect(within(row).getByText('No-show')).toBeInTheDocument();
+  });
 });

@@ -3,14 +3,18 @@ import { CancelBookingDialog } from '../event/cancel-booking-dialog';
 import {
   APPOINTMENT_STATUS_LABELS,
   APPOINTMENT_UI_MESSAGES,
+  ATTENDANCE_LABELS,
+  ATTENDANCE_MESSAGES,
   STUDENT_DIALOGS,
   type AppointmentOut,
 } from '@studio/contracts';
 import {
+  App,
   Button,
   Flex,
   LoadingSkeleton,
   QueryGuard,
+  Space,
   Table,
   Tag,
   Typography,
@@ -19,10 +23,11 @@ import {
   useQuery,
   useQueryClient,
   useRemoteEntry,
+  serverMessage,
   type CourseDetail,
   type TableProps,
 } from '@studio/ui';
-import { appointmentQueries, refreshAppointments } from '../api/appointments';
+import { appointmentQueries, refreshAppointments, useAppointmentCheckIn } from '../api/appointments';
 import { AppointmentBooking } from './appointment-booking';
 
 type Dialog =
@@ -45,11 +50,12 @@ export function AppointmentStatusTag({ status }: { status: string }) {
 
 /**
  * The Booking card of an appointment course (issue 22): its settings, Add student (a student and a
- * free time, then enroll or a payment link) and the upcoming appointments with Move and Remove
- * student. The dialogs are mfe-students' (one owner), loaded through the shell.
+ * free time, then enroll or a payment link) and the upcoming appointments with Check in (issue 23),
+ * Move and Remove student. The dialogs are mfe-students' (one owner), loaded through the shell.
  */
 export function BookingAppointments({ course }: { course: CourseDetail }) {
   const dates = useDateFormat();
+  const { message } = App.useApp();
   const drawer = useDrawer();
   const queryClient = useQueryClient();
   const appointments = useQuery(appointmentQueries.forCourse(course.activity_id));
@@ -58,6 +64,21 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
   const MoveAppointment = useRemoteEntry('students', STUDENT_DIALOGS.moveAppointment);
   const RemoveStudent = useRemoteEntry('students', STUDENT_DIALOGS.removeStudent);
   const zone = course.Location.timezone.timeZoneId;
+
+  const checkIn = useAppointmentCheckIn();
+  /** The appointment whose check-in is being changed (its button spins; the others stay usable). */
+  const [checking, setChecking] = useState<string | null>(null);
+  const setCheckIn = async (a: AppointmentOut, checkedIn: boolean) => {
+    setChecking(a.id);
+    try {
+      await checkIn.mutateAsync({ appointmentId: a.id, checkedIn });
+      message.success(checkedIn ? ATTENDANCE_MESSAGES.checkedIn : ATTENDANCE_MESSAGES.checkInUndone);
+    } catch (error) {
+      message.error(serverMessage(error, ATTENDANCE_MESSAGES.checkInFailed));
+    } finally {
+      setChecking(null);
+    }
+  };
 
   /** After a dialog changed an appointment: it closes and every list of appointments reads again. */
   const changed = () => {
@@ -116,6 +137,33 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
         ) : (
           <Typography.Text type="secondary">None</Typography.Text>
         ),
+    },
+    {
+      // As the sessions' grid: one click checks in, Undo takes it back; after the appointment one
+      // not checked in shows No-show (attendanceOf, answered by the API). Held ones have nobody yet.
+      key: 'attendance',
+      title: 'Attendance',
+      render: (_, a) => {
+        if (a.status !== 'booked') return null;
+        const checkedIn = a.attendance === 'checked_in';
+        return (
+          <Space size={4}>
+            {a.attendance !== 'not_checked_in' && (
+              <Tag color={checkedIn ? 'green' : 'red'}>{ATTENDANCE_LABELS[a.attendance]}</Tag>
+            )}
+            <Button
+              type={checkedIn ? 'link' : 'default'}
+              size="small"
+              loading={checking === a.id}
+              aria-label={`${checkedIn ? 'Undo check-in of' : 'Check in'} ${studentName(a)}`}
+              title={checkedIn && a.checked_in_at ? dates.dateTime(a.checked_in_at, a.time_zone) : undefined}
+              onClick={() => void setCheckIn(a, !checkedIn)}
+            >
+              {checkedIn ? 'Undo' : 'Check in'}
+            </Button>
+          </Space>
+        );
+      },
     },
     {
       key: 'actions',

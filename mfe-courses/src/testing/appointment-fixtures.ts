@@ -26,6 +26,8 @@ export function appointment(overrides: Partial<AppointmentOut> = {}): Appointmen
     hold_expires_at: null,
     order: { id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', order_number: 12, status: 'paid', total: 4500 },
     meeting_url: null,
+    checked_in_at: null,
+    attendance: 'not_checked_in',
     ...overrides,
   };
 }

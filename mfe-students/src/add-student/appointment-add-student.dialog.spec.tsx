@@ -68,6 +68,8 @@ const held: AppointmentOut = {
   hold_expires_at: '2026-11-22T12:15:00Z',
   order: null,
   meeting_url: null,
+  checked_in_at: null,
+  attendance: 'not_checked_in',
 };
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));

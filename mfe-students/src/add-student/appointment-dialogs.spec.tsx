@@ -55,6 +55,8 @@ const moved: AppointmentOut = {
   hold_expires_at: null,
   order: null,
   meeting_url: null,
+  checked_in_at: null,
+  attendance: 'not_checked_in',
 };
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));

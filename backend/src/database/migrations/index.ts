@@ -49,6 +49,7 @@ const NAMES = [
   'Migration20261127090000_manage_link',
   'Migration20261127100000_waitlist',
   'Migration20261127110000_session_cancel',
+  'Migration20261127120000_appointment_check_in',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -73,6 +73,11 @@ export class AppointmentAdminService {
     return toAppointmentOut(await this.appointments.view(this.em.fork(), ctx.organizationId, appointmentId));
   }
 
+  /** Check-in of a booked appointment, or its undo (AppointmentsService.setCheckIn). */
+  setCheckIn(ctx: RequestContext, appointmentId: string, checkedIn: boolean) {
+    return this.appointments.setCheckIn(ctx, appointmentId, checkedIn);
+  }
+
   /**
    * The course's appointments ending after `from` (default now) and starting before `to`, upcoming
    * first: held and booked, cancelled ones only when asked. 404 for another organization's course,

@@ -1,4 +1,4 @@
-import type { AppointmentOut } from '@studio/contracts';
+import { attendanceOf, type AppointmentOut } from '@studio/contracts';
 
 /**
  * THE read of appointments as the admin sees them (appointmentOutSchema), in one statement. It
@@ -13,7 +13,7 @@ export const APPOINTMENT_VIEW_SELECT = `
          ap.location_id, l.name as location_name, l.timezone as time_zone, l.online as location_online,
          l.address as location_address,
          ap.student_id, s.first_name as student_first_name, s.last_name as student_last_name, s.email as student_email,
-         ap.guest_count, ap.status, ap.starts_at, ap.ends_at, ap.hold_expires_at, ap.meeting_url, ap.sequence,
+         ap.guest_count, ap.status, ap.starts_at, ap.ends_at, ap.hold_expires_at, ap.meeting_url, ap.sequence, ap.checked_in_at,
          ap.order_id, o.order_number, o.status as order_status, o.total_cents as order_total,
          o.access_token_hash is not null as store_order
     from appointment ap
@@ -47,6 +47,7 @@ export interface AppointmentViewRow {
   hold_expires_at: Date | string | null;
   meeting_url: string | null;
   sequence: number;
+  checked_in_at: Date | string | null;
   order_id: string | null;
   order_number: number | null;
   order_status: string | null;
@@ -82,5 +83,7 @@ export function toAppointmentOut(row: AppointmentViewRow): AppointmentOut {
         ? { id: row.order_id, order_number: Number(row.order_number), status: row.order_status ?? '', total: Number(row.order_total ?? 0) }
         : null,
     meeting_url: row.meeting_url,
+    checked_in_at: row.checked_in_at ? iso(row.checked_in_at) : null,
+    attendance: attendanceOf(row.checked_in_at, row.ends_at),
   };
 }

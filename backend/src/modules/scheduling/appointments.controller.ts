@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -13,6 +13,8 @@ import {
   ADMIN_APPOINTMENT_HOLD_MINUTES,
   APPOINTMENT_MESSAGES as M,
   appointmentCancelSchema,
+  appointmentCheckInOutSchema,
+  ATTENDANCE_MESSAGES,
   appointmentCreateSchema,
   appointmentListOutSchema,
   appointmentListQuerySchema,
@@ -35,6 +37,7 @@ class AppointmentCreateDto extends createZodDto(appointmentCreateSchema) {}
 class AppointmentMoveDto extends createZodDto(appointmentMoveSchema) {}
 class AppointmentCancelDto extends createZodDto(appointmentCancelSchema) {}
 class AppointmentOutDto extends createZodDto(appointmentOutSchema) {}
+class AppointmentCheckInOutDto extends createZodDto(appointmentCheckInOutSchema) {}
 class AppointmentListQueryDto extends createZodDto(appointmentListQuerySchema) {}
 class AppointmentListOutDto extends createZodDto(appointmentListOutSchema) {}
 class CalendarQueryDto extends createZodDto(calendarQuerySchema) {}
@@ -72,7 +75,7 @@ export class CourseAppointmentsController {
   }
 }
 
-/** One appointment (issue 22): read, move to another free time, cancel (Remove student). */
+/** One appointment (issue 22): read, move to another free time, cancel (Remove student), check in (issue 23). */
 @ApiTags('courses')
 @Controller('admin/appointments')
 @Auth()
@@ -98,6 +101,24 @@ export class AppointmentsController {
   @ApiInvalidBody()
   move(@Ctx() ctx: RequestContext, @Param('appointment_id', UuidParamPipe) id: string, @Body() body: AppointmentMoveDto) {
     return this.appointments.move(ctx, id, body);
+  }
+
+  @Put(':appointment_id/check-in')
+  @ApiOperation({ summary: 'Check the student in to a booked appointment (issue 23); checking in again keeps the first time' })
+  @ZodResponse({ status: 200, type: AppointmentCheckInOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.notFound })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: ATTENDANCE_MESSAGES.appointmentNotBooked })
+  checkIn(@Ctx() ctx: RequestContext, @Param('appointment_id', UuidParamPipe) id: string) {
+    return this.appointments.setCheckIn(ctx, id, true);
+  }
+
+  @Delete(':appointment_id/check-in')
+  @ApiOperation({ summary: "Undo the appointment's check-in (idempotent)" })
+  @ZodResponse({ status: 200, type: AppointmentCheckInOutDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.notFound })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: ATTENDANCE_MESSAGES.appointmentNotBooked })
+  undoCheckIn(@Ctx() ctx: RequestContext, @Param('appointment_id', UuidParamPipe) id: string) {
+    return this.appointments.setCheckIn(ctx, id, false);
   }
 
   @Delete(':appointment_id')

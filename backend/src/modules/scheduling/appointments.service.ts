@@ -1,7 +1,12 @@
 import { CreateRequestContext, DriverException, LockMode, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { APPOINTMENT_MESSAGES as M } from '@studio/contracts';
+import {
+  APPOINTMENT_MESSAGES as M,
+  ATTENDANCE_MESSAGES,
+  attendanceOf,
+  type AppointmentCheckInOut,
+} from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { ApiError, notFound } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
@@ -426,6 +431,38 @@ export class AppointmentsService implements OnApplicationBootstrap {
   /** Appointments as the admin sees them (APPOINTMENT_VIEW_SELECT), by a where clause on `ap`. */
   async views(em: EntityManager, where: string, params: unknown[], tail = ''): Promise<AppointmentViewRow[]> {
     return em.execute<AppointmentViewRow[]>(`${APPOINTMENT_VIEW_SELECT} where ${where} ${tail}`, params);
+  }
+
+  /**
+   * Checks the student of a booked appointment in (issue 23), or with `checkedIn` false undoes it.
+   * Idempotent as the sessions' check-in: checking in again keeps the first time and admin; undoing
+   * twice leaves it undone. Another organization's appointment is 404; a held or cancelled one 409.
+   */
+  async setCheckIn(ctx: RequestContext, appointmentId: string, checkedIn: boolean): Promise<AppointmentCheckInOut> {
+    if (!UUID.test(appointmentId)) throw notFound(M.notFound);
+    const set = checkedIn
+      ? `checked_in_by = case when checked_in_at is null then ? else checked_in_by end,
+         checked_in_at = coalesce(checked_in_at, now())`
+      : `checked_in_at = null, checked_in_by = null`;
+    const [row] = await this.orm.em.getConnection().execute<{ checked_in_at: Date | null; ends_at: Date }[]>(
+      `update appointment set ${set}
+        where id = ? and organization_id = ? and status = 'booked'
+        returning checked_in_at, ends_at`,
+      [...(checkedIn ? [ctx.userId] : []), appointmentId, ctx.organizationId],
+    );
+    if (!row) {
+      const [other] = await this.orm.em.getConnection().execute<{ status: string }[]>(
+        `select status from appointment where id = ? and organization_id = ?`,
+        [appointmentId, ctx.organizationId],
+      );
+      if (!other) throw notFound(M.notFound);
+      throw new ApiError(HttpStatus.CONFLICT, ATTENDANCE_MESSAGES.appointmentNotBooked);
+    }
+    return {
+      appointment_id: appointmentId,
+      checked_in_at: row.checked_in_at ? new Date(row.checked_in_at).toISOString() : null,
+      attendance: attendanceOf(row.checked_in_at, row.ends_at),
+    };
   }
 
   /** One appointment of the organization as the admin sees it, or 404. */

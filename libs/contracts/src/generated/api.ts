@@ -759,6 +759,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/appointments/{appointment_id}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Check the student in to a booked appointment (issue 23); checking in again keeps the first time */
+        put: operations["AppointmentsController_checkIn"];
+        post?: never;
+        /** Undo the appointment's check-in (idempotent) */
+        delete: operations["AppointmentsController_undoCheckIn"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/calendar": {
         parameters: {
             query?: never;
@@ -2959,6 +2977,13 @@ export interface components {
             } | null;
             /** @description The meeting link of an appointment at an online location */
             meeting_url: string | null;
+            /** @description When the student was checked in (issue 23), or null */
+            checked_in_at: string | null;
+            /**
+             * @description Checked in; or not yet; or, once it has ended without a check-in, a no-show
+             * @enum {string}
+             */
+            attendance: "checked_in" | "not_checked_in" | "no_show";
         };
         AppointmentListOutDto_Output: {
             appointments: {
@@ -2999,6 +3024,13 @@ export interface components {
                 } | null;
                 /** @description The meeting link of an appointment at an online location */
                 meeting_url: string | null;
+                /** @description When the student was checked in (issue 23), or null */
+                checked_in_at: string | null;
+                /**
+                 * @description Checked in; or not yet; or, once it has ended without a check-in, a no-show
+                 * @enum {string}
+                 */
+                attendance: "checked_in" | "not_checked_in" | "no_show";
             }[];
         };
         AppointmentMoveDto: {
@@ -3006,6 +3038,13 @@ export interface components {
             starts_at: string;
             /** @description Mail the student the new time (default true) */
             notify?: boolean;
+        };
+        AppointmentCheckInOutDto_Output: {
+            /** Format: uuid */
+            appointment_id: string;
+            checked_in_at: string | null;
+            /** @enum {string} */
+            attendance: "checked_in" | "not_checked_in" | "no_show";
         };
         AppointmentCancelDto: {
             refund?: {
@@ -7402,6 +7441,120 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AppointmentsController_checkIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentCheckInOutDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only a booked appointment can be checked in. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AppointmentsController_undoCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentCheckInOutDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Only a booked appointment can be checked in. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

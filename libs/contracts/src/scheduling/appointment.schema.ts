@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTENDANCE_VALUES } from './attendance';
 import { removeEnrollmentBodySchema } from '../orders/refund.schema';
 import { isValidTimeZone } from '../time';
 import { APPOINTMENT_MESSAGES as M } from './appointment-messages';
@@ -82,8 +83,18 @@ export const appointmentOutSchema = z.object({
     .nullable()
     .describe('The order that pays for it, once enrolled or invoiced'),
   meeting_url: z.string().nullable().describe('The meeting link of an appointment at an online location'),
+  checked_in_at: z.string().nullable().describe('When the student was checked in (issue 23), or null'),
+  attendance: z.enum(ATTENDANCE_VALUES).describe('Checked in; or not yet; or, once it has ended without a check-in, a no-show'),
 });
 export type AppointmentOut = z.output<typeof appointmentOutSchema>;
+
+/** PUT and DELETE /api/admin/appointments/{id}/check-in: the appointment's check-in and attendance. */
+export const appointmentCheckInOutSchema = z.object({
+  appointment_id: z.uuid(),
+  checked_in_at: z.string().nullable(),
+  attendance: z.enum(ATTENDANCE_VALUES),
+});
+export type AppointmentCheckInOut = z.output<typeof appointmentCheckInOutSchema>;
 
 /** GET /api/admin/activities/{id}/appointments: the course's appointments, upcoming first. */
 export const appointmentListQuerySchema = z.object({

@@ -25,6 +25,8 @@ export function attendanceOf(
 
 export const ATTENDANCE_MESSAGES = {
   checkInRemoved: 'This student was removed from the session and cannot be checked in.',
+  /** An appointment held for payment, or cancelled, has nobody to check in. */
+  appointmentNotBooked: 'Only a booked appointment can be checked in.',
   checkedIn: 'Checked in',
   checkInUndone: 'Check-in undone',
   checkInFailed: 'Failed to update the check-in',
