@@ -181,6 +181,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/org/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Settings → Organization: how long a waitlist offer holds its seats
+         * @description waitlist_claim_hours: 1 to 168 hours (12 by default). When seats of a sold-out session free up, the first waiting party that fits is mailed a claim link and the seats are held for it this long; offers made from now on follow it.
+         */
+        put: operations["OrgController_updateWaitlist"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/super-admin/user": {
         parameters: {
             query?: never;
@@ -581,7 +601,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A course's sessions, earliest first; past ones only with include_past=true */
+        /** A course's sessions, earliest first; past ones only with include_past=true, cancelled ones only with include_cancelled=true */
         get: operations["SessionsController_list"];
         put?: never;
         post?: never;
@@ -1089,6 +1109,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events/{event_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a session with its students: refund everyone in full, or no refund, with the reason
+         * @description Marks the session cancelled (it stays listed in the admin with its students as removed, and is no longer bookable) and announces session.cancelled with one outbox row per student in the same transaction. Each student is then processed at least once, idempotently: the seat removed, refunded all that is left of their order through the refunds ledger (or not at all), points given back as a full refund does, and mailed. Unpaid payment links holding seats are cancelled; the Eventbrite event and Zoom meeting are cancelled through sync. Answers the cancellation; GET …/cancellation shows the progress.
+         */
+        post: operations["SessionCancelController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_id}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cancelled session's cancellation: the choice, the reason and each student's outcome (the drawer's progress) */
+        get: operations["SessionCancelController_cancellation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/promo-code": {
         parameters: {
             query?: never;
@@ -1243,6 +1300,80 @@ export interface paths {
         get: operations["StudentRemindersController_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/events/{event_id}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's waitlist in order: name, email, party size, joined, status (waiting, offered until …, claimed, expired, removed) */
+        get: operations["WaitlistController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waitlist/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Takes an entry off the waitlist; an offered entry’s held seats go to the next parties that fit
+         * @description Removing an entry again changes nothing. Answers the session’s waitlist.
+         */
+        delete: operations["WaitlistController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waitlist/{entry_id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves a waiting or offered entry one place up or down; answers the session’s waitlist */
+        post: operations["WaitlistController_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/waitlist/{entry_id}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer the seat: offers the entry its seats now (held for the claim time, the claim link mailed)
+         * @description The same offer as when seats free up by themselves. Answers the session’s waitlist.
+         */
+        post: operations["WaitlistController_offer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1661,6 +1792,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/{slug}/sessions/{event_id}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Joins a sold-out session's waitlist: name, email and party size (1 to the session's capacity)
+         * @description The same email on the same session is one entry: joining again answers status already_joined ("You're already on the waitlist for this session.") and changes nothing. The party is mailed a confirmation of its place; when seats free up, the first waiting party that fits is mailed a claim link and the seats are held for it. A session with a seat left takes no entry: 409 "This session has seats left: book it instead".
+         */
+        post: operations["StoreWaitlistController_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/{slug}/waitlist/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The waitlist offer a claim link names: offered (held until offered_until), claimed, or ended
+         * @description The checkout books it with claim_token. A token this store never gave answers 404 "This offer has ended".
+         */
+        get: operations["StoreWaitlistController_claim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/{slug}/bookings/{token}": {
         parameters: {
             query?: never;
@@ -1984,6 +2155,8 @@ export interface components {
                 app_store_url: string;
                 /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
                 reminder_offsets_mins: number[];
+                /** @description How long a waitlist offer holds its seats for the party offered them (1 to 168 hours) */
+                waitlist_claim_hours: number;
                 /** Format: uuid */
                 organization_id: string;
             };
@@ -2003,6 +2176,8 @@ export interface components {
             app_store_url: string;
             /** @description Minutes before a class's or appointment's start its reminder mails go, largest first; empty: no reminders */
             reminder_offsets_mins: number[];
+            /** @description How long a waitlist offer holds its seats for the party offered them (1 to 168 hours) */
+            waitlist_claim_hours: number;
         };
         StoreSettingsDto: {
             slug: string;
@@ -2010,6 +2185,9 @@ export interface components {
         };
         ReminderSettingsDto: {
             reminder_offsets_mins: number[];
+        };
+        WaitlistSettingsDto: {
+            waitlist_claim_hours: number;
         };
         SuperAdminUserDto_Output: {
             /** Format: uuid */
@@ -2828,7 +3006,7 @@ export interface components {
                 /** @description cents */
                 price: number;
                 /** @enum {string} */
-                badge: "Finished" | "At capacity" | "Open";
+                badge: "Cancelled" | "Finished" | "At capacity" | "Open";
                 Location: {
                     address: string;
                     timezone: {
@@ -3484,6 +3662,45 @@ export interface components {
                 created_at: string;
             }[];
         };
+        SessionCancelDto: {
+            /** @enum {string} */
+            refund: "full" | "none";
+            /** @description Told to every student (at most 500 characters); required when the session has students or held seats */
+            reason?: string;
+        };
+        CancellationDto_Output: {
+            /** Format: uuid */
+            event_id: string;
+            /** @enum {string} */
+            refund: "full" | "none";
+            reason: string;
+            cancelled_at: string;
+            /** @description students of the session when it was cancelled */
+            total: number;
+            /** @description students processed so far (seat removed, refund settled, mail queued) */
+            processed: number;
+            /** @description cents refunded so far, all students together */
+            refunded_cents: number;
+            students: {
+                /** Format: uuid */
+                enrollment_id: string;
+                /** Format: uuid */
+                student_id: string;
+                first_name: string;
+                last_name: string;
+                email: string;
+                order_id: string | null;
+                /**
+                 * @description pending until the student is processed
+                 * @enum {string}
+                 */
+                outcome: "pending" | "refunded" | "not_refunded" | "refund_failed" | "no_refund";
+                refund_cents: number;
+                /** @description why the order was not refunded, or why its refund failed */
+                note: string | null;
+                processed_at: string | null;
+            }[];
+        };
         DiscountListDto_Output: {
             promo_codes: {
                 /** Format: uuid */
@@ -3643,6 +3860,23 @@ export interface components {
                 /** @description Why it was skipped, or the error it failed with */
                 detail: string | null;
             }[];
+        };
+        WaitlistDto_Output: {
+            entries: {
+                /** Format: uuid */
+                entry_id: string;
+                name: string;
+                email: string;
+                party_size: number;
+                joined_at: string;
+                /** @enum {string} */
+                status: "waiting" | "offered" | "claimed" | "expired" | "removed";
+                offered_until: string | null;
+            }[];
+        };
+        WaitlistMoveDto: {
+            /** @enum {string} */
+            direction: "up" | "down";
         };
         SyncConfigPayloadDto: {
             organization_id?: string | null;
@@ -4090,6 +4324,7 @@ export interface components {
             points_token?: string;
             redeem_points?: number;
             waiver_token?: string;
+            claim_token?: string;
         };
         CheckoutResultDto_Output: {
             /** Format: uuid */
@@ -4198,6 +4433,29 @@ export interface components {
                     value: string;
                 }[];
             }[];
+        };
+        WaitlistJoinDto: {
+            name: string;
+            email: string;
+            /** @default 1 */
+            party_size: number;
+        };
+        WaitlistJoinResultDto_Output: {
+            /** @enum {string} */
+            status: "joined" | "already_joined";
+            message: string;
+            party_size: number;
+        };
+        WaitlistClaimDto_Output: {
+            /** @enum {string} */
+            status: "offered" | "claimed" | "ended";
+            /** Format: uuid */
+            event_id: string;
+            party_size: number;
+            name: string;
+            email: string;
+            offered_until: string | null;
+            message: string | null;
         };
         PublicBookingDto_Output: {
             /** @enum {string} */
@@ -4765,6 +5023,65 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReminderSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettingsDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OrgController_updateWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistSettingsDto"];
             };
         };
         responses: {
@@ -6659,6 +6976,7 @@ export interface operations {
             query?: {
                 include_past?: "true" | "false";
                 limit?: number;
+                include_cancelled?: "true" | "false";
             };
             header?: never;
             path: {
@@ -8712,6 +9030,124 @@ export interface operations {
             };
         };
     };
+    SessionCancelController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCancelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Event not found (or another organization’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Already cancelled, already ended, or refunds asked with no payment method on file */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionCancelController_cancellation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The session is not cancelled, or not the organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     DiscountsController_list: {
         parameters: {
             query?: {
@@ -9410,6 +9846,229 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaitlistController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Event not found (also another organization’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaitlistController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Waitlist entry not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaitlistController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistMoveDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Waitlist entry not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This entry cannot move further, or This entry is no longer on the waitlist */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WaitlistController_offer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Waitlist entry not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The seats are not free: no one can be offered them now; Only a waiting entry can be offered the seat; This session has already ended */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10731,6 +11390,129 @@ export interface operations {
                 };
             };
             /** @description Store not found, or Course not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StoreWaitlistController_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoinDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistJoinResultDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or Session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description This session has seats left: book it instead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests. Please wait a moment and try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    StoreWaitlistController_claim: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistClaimDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Store not found, or This offer has ended */
             404: {
                 headers: {
                     [name: string]: unknown;
