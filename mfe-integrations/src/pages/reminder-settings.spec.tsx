@@ -13,6 +13,7 @@ const ORG: Org = {
   store_url: 'http://localhost:3000/s/demo-studio',
   app_store_url: 'http://localhost:3000/s/demo-studio',
   reminder_offsets_mins: [1440],
+  waitlist_claim_hours: 12,
 };
 const GET_ORG = 'GET /api/admin/org';
 const PUT_REMINDERS = 'PUT /api/admin/org/reminders';
