@@ -86,7 +86,8 @@ describe('health and API documentation', () => {
         if (params.some((p) => p.in === 'path')) expect(op.responses['404']).toBeDefined();
         // Bodiless actions: sign out, ask the provider for a page to save a card on, retry a failed
         // sync, mark a ticketing conflict resolved, ask for a queue dashboard link, retry a failed
-        // outbox row, the demo payment page's Pay and Cancel (form posts without fields), a waitlist
+        // outbox row, the demo payment page's Pay and Cancel (form posts without fields), a check-in
+        // (of a seat or an appointment), a waitlist
         // entry's "Offer the seat", and a student's cancel from the manage link (the token says which booking).
         const bodiless = [
           '/api/auth/logout',
@@ -99,6 +100,7 @@ describe('health and API documentation', () => {
           '/api/admin/queue-dashboard/link',
           '/api/admin/outbox/{id}/retry',
           '/api/admin/enrollment/{enrollment_id}/check-in',
+          '/api/admin/appointments/{appointment_id}/check-in',
           '/api/admin/waitlist/{entry_id}/offer',
           '/api/public/{slug}/bookings/{token}/cancel',
         ];
