@@ -160,6 +160,12 @@ describe('reminders', () => {
     expect(mail.text).toMatch(/When: .*6:00\s?PM E[SD]T/);
     expect(mail.text).toContain('Where: ');
     expect(mail.text).toContain('Wear clothes that can get muddy.');
+    // The booking's manage link (cancel or reschedule by the policy), which opens this booking's page.
+    const link = /Manage your booking: (\S+)/.exec(mail.text ?? '')?.[1];
+    expect(link).toMatch(/^http:\/\/studio\.test\/s\/[a-z0-9-]+\/booking\/e_/);
+    expect(mail.html).toContain(`<a href="${link}">Manage your booking</a>`);
+    const page = await t.http.get(new URL(link!).pathname).expect(200);
+    expect(page.text).toContain('Wheel throwing');
     expect(await log(student)).toEqual([
       expect.objectContaining({ booking_kind: 'enrollment', booking_id: enrollmentId, offset_mins: 1440, starts_at: start, to: await emailOf(student), outcome: 'sent', detail: null }),
     ]);
@@ -213,6 +219,29 @@ describe('reminders', () => {
     expect(await remindersTo(student)).toEqual([]);
     expect(await log(student)).toEqual([]);
 
+    await runNow(reminderJobId('enrollment', enrollmentId, 1440, later));
+    await eventually(() => remindersTo(student), (m) => m.length === 1);
+    expect(await log(student)).toEqual([expect.objectContaining({ starts_at: later, outcome: 'sent' })]);
+  });
+
+  it('a student moved to another session (Move students, enrollment.moved): the reminder follows to the new start, the old job does nothing', async () => {
+    const from = await scheduleSession(t, token, course, { daysFromNow: 11 });
+    const to = await scheduleSession(t, token, course, { daysFromNow: 12 });
+    const [start, later] = [await startOf(from), await startOf(to)];
+    const student = await addStudent(t, token);
+    await enroll(student, { event_id: from }).expect(201);
+    const enrollmentId = await enrollmentOf(from, student);
+    expect(await (await job(reminderJobId('enrollment', enrollmentId, 1440, start)))?.getState()).toBe('delayed');
+
+    await t.http.post(`/api/admin/events/${from}/move-students`).set('token', token).send({ to_event_id: to, enrollment_ids: [enrollmentId] }).expect(200);
+    await t.settle();
+    const moved = await job(reminderJobId('enrollment', enrollmentId, 1440, later));
+    expect(await moved?.getState()).toBe('delayed');
+    expect(Math.abs(moved!.timestamp + moved!.delay - (Date.parse(later) - 1440 * MIN))).toBeLessThan(5000);
+
+    await runNow(reminderJobId('enrollment', enrollmentId, 1440, start));
+    await sleep(500);
+    expect(await remindersTo(student)).toEqual([]);
     await runNow(reminderJobId('enrollment', enrollmentId, 1440, later));
     await eventually(() => remindersTo(student), (m) => m.length === 1);
     expect(await log(student)).toEqual([expect.objectContaining({ starts_at: later, outcome: 'sent' })]);

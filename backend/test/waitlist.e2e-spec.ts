@@ -3,6 +3,7 @@ import { EnrollmentEvents } from '../src/modules/scheduling/enrollment-events';
 import { WaitlistService } from '../src/modules/waitlist/waitlist.service';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
+import { SessionEvents } from '../src/modules/scheduling/session-events';
 import { startTestApp, TestApp } from './test-app';
 
 type Smtp = Awaited<ReturnType<typeof startFakeSmtp>>;
@@ -301,6 +302,44 @@ describe('waitlist', () => {
       () => offerMails(m.email),
       (mails) => mails.length === 1,
     );
+  });
+
+  it('the studio cancels the session: every waiting or offered party is told, the waitlist closes (the offer\'s seats end), once however often it is delivered', async () => {
+    const eventId = await soldOut(1);
+    const a = person('Ona');
+    const b = person('Ola');
+    for (const p of [a, b]) await join(eventId, { ...p, party_size: 1 }).expect(200);
+    await removeOne(eventId);
+    expect(await statuses(eventId)).toEqual([`${a.name}:offered`, `${b.name}:waiting`]);
+
+    await t.http
+      .post(`/api/admin/events/${eventId}/cancel`)
+      .set('token', token)
+      .send({ refund: 'none', reason: 'The kiln is broken.' })
+      .expect(200);
+    await t.settle();
+    expect(await statuses(eventId)).toEqual([`${a.name}:removed`, `${b.name}:removed`]);
+    expect((await holds(eventId)).filter((h) => h.live)).toEqual([]);
+    for (const p of [a, b]) {
+      const [mail] = await eventually(
+        () => smtp.to(p.email).filter((m) => /^Cancelled: /.test(m.subject ?? '')),
+        (m) => m.length === 1,
+      );
+      expect(mail.text).toContain('was cancelled by the studio, so its waitlist is closed');
+      expect(mail.text).toContain('The studio says: The kiln is broken.');
+    }
+    // Delivered again: nothing left to close, nobody mailed twice.
+    const organizationId = (await t.http.get('/api/auth/session').set('token', token).expect(200)).body.organization.organization_id;
+    await t.redeliver(t.created.app.get(SessionEvents), {
+      type: 'session.cancelled',
+      organizationId,
+      eventId,
+      activityId: course.activity_id,
+      refund: 'none',
+      reason: 'The kiln is broken.',
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    for (const p of [a, b]) expect(smtp.to(p.email).filter((m) => /^Cancelled: /.test(m.subject ?? ''))).toHaveLength(1);
   });
 
   it('a store hold released (checkout abandoned) offers its seats', async () => {

@@ -21,7 +21,7 @@ import { Auth } from '../identity/auth.guard';
 import type { Organization } from '../organizations/organization.entity';
 import { PublicRateLimitGuard } from '../storefront/public-rate-limit.guard';
 import { CurrentStore, StoreGuard } from '../storefront/store.guard';
-import { STOREFRONT_TAG } from '../storefront/storefront.controller';
+import { SLUG_PARAM, STOREFRONT_TAG } from '../storefront/storefront.controller';
 import {
   AdminCancelDto,
   AdminRescheduleDto,
@@ -48,6 +48,7 @@ const NOT_FOUND = ApiNotFoundResponse({
  */
 @ApiTags(STOREFRONT_TAG)
 @Controller('public/:slug/bookings/:token')
+@SLUG_PARAM
 @UseGuards(PublicRateLimitGuard, StoreGuard)
 @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: STORE_MESSAGES.tooManyRequests })
 export class PublicBookingController {

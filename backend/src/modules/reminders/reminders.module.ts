@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BookingLinksModule } from '../booking-links/booking-links.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { StudentsModule } from '../students/students.module';
 import { StudentRemindersController } from './reminders.controller';
@@ -11,7 +12,7 @@ import { RemindersService } from './reminders.service';
  * read by the student drawer.
  */
 @Module({
-  imports: [NotificationsModule, StudentsModule],
+  imports: [NotificationsModule, StudentsModule, BookingLinksModule],
   controllers: [StudentRemindersController],
   providers: [RemindersService, RemindersLog],
 })

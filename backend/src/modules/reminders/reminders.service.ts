@@ -3,12 +3,19 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { type ReminderOutcome } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../queue/job-queue';
+import { BookingLinksService } from '../booking-links/booking-links.service';
+import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
 import { MailService } from '../notifications/mail.service';
 import { AppointmentEvents } from '../scheduling/appointment-events';
 import { appointmentWhen, appointmentWhere } from '../scheduling/appointment-mailer';
 import { EnrollmentEvents } from '../scheduling/enrollment-events';
 import { SessionEvents } from '../scheduling/session-events';
-import { activeEnrollmentIds, BookingKind, readReminderBooking, ReminderBookingRow } from './reminder-booking.query';
+import {
+  activeEnrollmentIds,
+  BookingKind,
+  readReminderBooking,
+  ReminderBookingRow,
+} from './reminder-booking.query';
 
 export const REMINDER_QUEUE = 'reminders';
 const SEND_REMINDER_JOB = 'send-reminder';
@@ -25,8 +32,12 @@ export interface ReminderJob {
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 /** The queue's id of a booking's reminder: a moved booking (another start) gets new ids. */
-export const reminderJobId = (kind: BookingKind, bookingId: string, offsetMins: number, startsAt: Date | string) =>
-  `reminder-${kind}-${bookingId}-${offsetMins}-${new Date(startsAt).getTime()}`;
+export const reminderJobId = (
+  kind: BookingKind,
+  bookingId: string,
+  offsetMins: number,
+  startsAt: Date | string,
+) => `reminder-${kind}-${bookingId}-${offsetMins}-${new Date(startsAt).getTime()}`;
 
 /** The once-only key of a reminder: the log's unique key and the mail's dedupe key. */
 export const reminderKey = (bookingId: string, offsetMins: number, startsAt: Date | string) =>
@@ -54,23 +65,36 @@ export class RemindersService implements OnModuleInit {
     private readonly sessions: SessionEvents,
     private readonly appointments: AppointmentEvents,
     private readonly mail: MailService,
+    private readonly links: BookingLinksService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
 
   onModuleInit(): void {
-    this.enrollments.on('enrollment.created', 'reminders', (e) => this.schedule('enrollment', e.organizationId, e.enrollmentId));
-    this.enrollments.on('enrollment.removed', 'reminders', (e) => this.unschedule('enrollment', e.organizationId, e.enrollmentId));
+    this.enrollments.on('enrollment.created', 'reminders', (e) =>
+      this.schedule('enrollment', e.organizationId, e.enrollmentId),
+    );
+    this.enrollments.on('enrollment.removed', 'reminders', (e) =>
+      this.unschedule('enrollment', e.organizationId, e.enrollmentId),
+    );
     // Moved to another session: jobs for the new start (the old ones, run, see another start and do nothing).
-    this.enrollments.on('enrollment.moved', 'reminders', (e) => this.schedule('enrollment', e.organizationId, e.enrollmentId));
+    this.enrollments.on('enrollment.moved', 'reminders', (e) =>
+      this.schedule('enrollment', e.organizationId, e.enrollmentId),
+    );
     this.sessions.on('session.saved', 'reminders', async (e) => {
       if (e.created) return; // a new session has no seats yet
       for (const id of await activeEnrollmentIds(this.em.fork(), e.organizationId, e.eventId)) {
         await this.schedule('enrollment', e.organizationId, id);
       }
     });
-    this.appointments.on('appointment.booked', 'reminders', (e) => this.schedule('appointment', e.organizationId, e.appointmentId));
-    this.appointments.on('appointment.moved', 'reminders', (e) => this.schedule('appointment', e.organizationId, e.appointmentId));
-    this.appointments.on('appointment.cancelled', 'reminders', (e) => this.unschedule('appointment', e.organizationId, e.appointmentId));
+    this.appointments.on('appointment.booked', 'reminders', (e) =>
+      this.schedule('appointment', e.organizationId, e.appointmentId),
+    );
+    this.appointments.on('appointment.moved', 'reminders', (e) =>
+      this.schedule('appointment', e.organizationId, e.appointmentId),
+    );
+    this.appointments.on('appointment.cancelled', 'reminders', (e) =>
+      this.unschedule('appointment', e.organizationId, e.appointmentId),
+    );
     this.queue.process(
       REMINDER_QUEUE,
       async (job) => {
@@ -119,14 +143,21 @@ export class RemindersService implements OnModuleInit {
       // Gone, or moved: the job made for the new start reminds (or was not made: too late).
       if (!booking || new Date(booking.starts_at).getTime() !== Date.parse(job.startsAt)) return;
       const skipped = !booking.active
-        ? booking.inactive_reason ?? 'The booking no longer stands'
+        ? (booking.inactive_reason ?? 'The booking no longer stands')
         : Date.parse(job.startsAt) <= Date.now()
           ? 'The start had passed'
           : null;
-      const claimed = await this.log(em, job, booking, skipped ? { outcome: 'skipped', detail: skipped } : { outcome: 'sent' });
+      const claimed = await this.log(
+        em,
+        job,
+        booking,
+        skipped ? { outcome: 'skipped', detail: skipped } : { outcome: 'sent' },
+      );
       if (!claimed || skipped) return;
       // In the claim's transaction: a failure to queue rolls the claim back and the job retries.
-      await this.mail.enqueue(this.message(job, booking));
+      await this.mail.enqueue(
+        this.message(job, booking, await this.links.urlFor(job.organizationId, job.kind, job.bookingId)),
+      );
     });
   }
 
@@ -170,24 +201,29 @@ export class RemindersService implements OnModuleInit {
     this.logger.warn(`Reminder ${job.id} failed: ${error.message}`);
   }
 
-  private message(job: ReminderJob, booking: ReminderBookingRow) {
+  /** The reminder, with the booking's manage link (cancel or reschedule by the course's policy). */
+  private message(job: ReminderJob, booking: ReminderBookingRow, manageUrl: string) {
     const when = appointmentWhen(booking.starts_at, booking.time_zone);
     const what = job.kind === 'enrollment' ? 'class' : 'appointment';
-    const text = booking.course_text?.trim();
+    const courseText = booking.course_text?.trim();
+    const text = [
+      `Hello ${booking.student_first_name},`,
+      '',
+      `This is a reminder of your ${what}: ${booking.course_name}.`,
+      '',
+      `When: ${when}`,
+      `Where: ${appointmentWhere(booking)}`,
+      ...(job.kind === 'enrollment' && courseText ? ['', courseText] : []),
+      '',
+      manageLinkLine(manageUrl),
+      '',
+      booking.studio,
+    ].join('\n');
     return {
       to: booking.student_email,
       subject: `Reminder: ${oneLine(booking.course_name)}, ${when}`.slice(0, 300),
-      text: [
-        `Hello ${booking.student_first_name},`,
-        '',
-        `This is a reminder of your ${what}: ${booking.course_name}.`,
-        '',
-        `When: ${when}`,
-        `Where: ${appointmentWhere(booking)}`,
-        ...(job.kind === 'enrollment' && text ? ['', text] : []),
-        '',
-        booking.studio,
-      ].join('\n'),
+      text,
+      html: bookingMailHtml(text, manageUrl),
       dedupeKey: reminderKey(job.bookingId, job.offsetMins, job.startsAt),
     };
   }

@@ -51,7 +51,7 @@ const APPOINTMENT_CHOICE =
 /** The tag of every Storefront API operation (no sign-in: `security: []` in the document). */
 export const STOREFRONT_TAG = 'storefront';
 
-const SLUG_PARAM = ApiParam({
+export const SLUG_PARAM = ApiParam({
   name: 'slug',
   description: "The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug}",
   example: 'demo-studio',

@@ -87,6 +87,10 @@ export class WaitlistService implements OnModuleInit {
     this.sessionEvents.on('session.seats_released', 'waitlist.offer', (e) =>
       this.offerFreeSeats(e.organizationId, e.eventId, e.waitlistEntryId),
     );
+    // The studio cancelled the session: nobody will be offered a seat; each party is told.
+    this.sessionEvents.on('session.cancelled', 'waitlist.close', (e) =>
+      this.closeForCancelledSession(e.organizationId, e.eventId, e.reason),
+    );
     this.events.on('waitlist.joined', 'waitlist.joined-mail', (e) =>
       this.mailJoined(e.organizationId, e.entryId),
     );
@@ -472,6 +476,48 @@ export class WaitlistService implements OnModuleInit {
       );
       await change(em, entry, locked);
       return found.event_id;
+    });
+  }
+
+  /**
+   * session.cancelled: each waiting or offered party is mailed that the session was cancelled (once:
+   * the mail's key), then their entries are removed (an offer's held seats ended) under the seat
+   * lock. Mailed first, so a crash in between mails again under the same key rather than never; a
+   * second delivery finds no entry left and does nothing.
+   */
+  private async closeForCancelledSession(
+    organizationId: string,
+    eventId: string,
+    reason: string,
+  ): Promise<void> {
+    const em = this.em.fork();
+    const open = await em.find(WaitlistEntry, { organizationId, eventId, status: { $in: [...ACTIVE] } });
+    if (!open.length) return;
+    const session = await waitlistSession(em, organizationId, eventId);
+    if (!session) return;
+    for (const entry of open)
+      await this.mail.enqueue({
+        to: entry.email,
+        subject: `Cancelled: ${oneLine(session.name)}`.slice(0, 300),
+        text: [
+          `Hello ${oneLine(entry.name)},`,
+          '',
+          `${session.name} (${when(session)}) was cancelled by the studio, so its waitlist is closed and you will not be offered a seat.`,
+          ...(reason.trim() ? ['', `The studio says: ${reason.trim()}`] : []),
+          '',
+          session.organization_name,
+        ].join('\n'),
+        dedupeKey: `waitlist-cancelled:${entry.id}`,
+      });
+    await this.em.fork().transactional(async (tx) => {
+      await lockEventForSeats(tx as EntityManager, { organizationId }, eventId);
+      const entries = await tx.find(WaitlistEntry, { organizationId, eventId, status: { $in: [...ACTIVE] } });
+      for (const entry of entries) {
+        if (entry.status === 'offered' && entry.holdId)
+          await this.seats.endOfferHold({ organizationId }, tx as EntityManager, entry.holdId);
+        entry.status = 'removed';
+      }
+      await tx.flush();
     });
   }
 

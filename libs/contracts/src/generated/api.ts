@@ -11539,6 +11539,8 @@ export interface operations {
             path: {
                 /** @description The booking's manage token, from the link in its confirmation mail (the booking's kind and id, signed) */
                 token: string;
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
             };
             cookie?: never;
         };
@@ -11588,6 +11590,8 @@ export interface operations {
             path: {
                 /** @description The booking's manage token, from the link in its confirmation mail (the booking's kind and id, signed) */
                 token: string;
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
             };
             cookie?: never;
         };
@@ -11655,6 +11659,8 @@ export interface operations {
             path: {
                 /** @description The booking's manage token, from the link in its confirmation mail (the booking's kind and id, signed) */
                 token: string;
+                /** @description The store's address (Settings → Organization), as in PUBLIC_APP_URL/s/{slug} */
+                slug: unknown;
             };
             cookie?: never;
         };
