@@ -69,7 +69,7 @@ test('Settings → Organization: a new store address is saved, read back, and us
   const slug = `clay-${randomUUID().slice(0, 8)}`;
   const newStore = oldStore.replace(/demo-studio$/, slug);
   await slugInput.fill(slug);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Store address saved').waitFor();
   await page.waitForFunction(
     (href) => document.querySelector('a[aria-label="Open your store"]')?.getAttribute('href') === href,
