@@ -1,4 +1,4 @@
-import { WALLET_MESSAGES, type Wallet } from '@studio/contracts';
+import { INPUT_MESSAGES, WALLET_MESSAGES, type Wallet } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../src/common/api-error';
 import { UsersService } from '../src/modules/identity/users.service';
@@ -237,6 +237,8 @@ describe('wallet ledger', () => {
     [{ amount: 2 }, WALLET_MESSAGES.reasonRequired],
     [{ amount: 2, reason: '   ' }, WALLET_MESSAGES.reasonRequired],
     [{ amount: 2, reason: 'x'.repeat(501) }, WALLET_MESSAGES.reasonTooLong],
+    [{ amount: 2, reason: 'Bad\u0000byte' }, INPUT_MESSAGES.controlCharacters],
+    [{ amount: 2, reason: 42 }, WALLET_MESSAGES.reasonRequired],
     [{ amount: 0, reason: 'Nothing' }, WALLET_MESSAGES.amountInvalid],
     [{ amount: 1.5, reason: 'Half' }, WALLET_MESSAGES.amountInvalid],
     [{ amount: '2', reason: 'Text' }, WALLET_MESSAGES.amountInvalid],

@@ -1,6 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import {
+  hasControlCharacters,
+  INPUT_MESSAGES,
   MAX_WALLET_AMOUNT,
   MAX_WALLET_LABEL_LENGTH,
   MAX_WALLET_NOTE_LENGTH,
@@ -108,6 +110,8 @@ export class WalletService {
       throw badRequest(WALLET_MESSAGES.grantAmountInvalid, 'amount');
     const label = g.label.trim();
     if (!label || label.length > MAX_WALLET_LABEL_LENGTH) throw badRequest(WALLET_MESSAGES.labelInvalid, 'label');
+    if (hasControlCharacters(label) || (g.note !== undefined && hasControlCharacters(g.note, { multiline: true })))
+      throw badRequest(INPUT_MESSAGES.controlCharacters, 'label');
     return this.run(em, async (tx) => {
       await this.lockStudent(tx, g.studentId);
       const repeat = await this.byKey(tx, g.organizationId, g.key);
@@ -290,6 +294,7 @@ export class WalletService {
     const note = typeof input.reason === 'string' ? input.reason.trim() : '';
     if (!note) throw badRequest(WALLET_MESSAGES.reasonRequired, 'reason');
     if (note.length > MAX_WALLET_NOTE_LENGTH) throw badRequest(WALLET_MESSAGES.reasonTooLong, 'reason');
+    if (hasControlCharacters(note)) throw badRequest(INPUT_MESSAGES.controlCharacters, 'reason');
     if (!Number.isInteger(input.amount) || input.amount === 0) throw badRequest(WALLET_MESSAGES.amountInvalid, 'amount');
     if (Math.abs(input.amount) > MAX_WALLET_AMOUNT) throw badRequest(WALLET_MESSAGES.amountTooLarge, 'amount');
     return this.run(undefined, async (tx) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from '../safe-input';
 
 /*
  * The wallet (issue 24, "One ledger"): what a student holds that pays for bookings or orders, and
@@ -86,9 +87,8 @@ const adjustAmount = z
   .refine((n) => n !== 0, { error: WALLET_MESSAGES.amountInvalid })
   .refine((n) => Math.abs(n) <= MAX_WALLET_AMOUNT, { error: WALLET_MESSAGES.amountTooLarge });
 
-/** The reason of an adjustment: required, not blank, bounded (kept trimmed). */
-export const walletReasonSchema = z
-  .string({ error: WALLET_MESSAGES.reasonRequired })
+/** The reason of an adjustment: required, not blank, no control characters, bounded (kept trimmed). */
+export const walletReasonSchema = safeText({ error: WALLET_MESSAGES.reasonRequired })
   .trim()
   .min(1, { error: WALLET_MESSAGES.reasonRequired })
   .max(MAX_WALLET_NOTE_LENGTH, { error: WALLET_MESSAGES.reasonTooLong });
