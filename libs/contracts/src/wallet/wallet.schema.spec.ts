@@ -1,5 +1,13 @@
 import { INPUT_MESSAGES } from '../safe-input';
-import { MAX_WALLET_AMOUNT, WALLET_KIND_UNIT, WALLET_KINDS, WALLET_MESSAGES, walletAdjustSchema } from './wallet.schema';
+import {
+  MAX_WALLET_AMOUNT,
+  WALLET_KIND_UNIT,
+  WALLET_KINDS,
+  WALLET_MESSAGES,
+  formatWalletAmount,
+  walletAdjustFormSchema,
+  walletAdjustSchema,
+} from './wallet.schema';
 
 /** The first message the adjust schema gives for a body, or null when it takes it. */
 function messageOf(body: unknown): string | null {
@@ -48,5 +56,37 @@ describe('wallet rules (issue 24)', () => {
 
   it('refuses fields it does not know', () => {
     expect(walletAdjustSchema.safeParse({ amount: 1, reason: 'x', balance: 5 }).success).toBe(false);
+  });
+});
+
+describe('the Adjust dialog (issue 24)', () => {
+  const parse = (unit: 'credits' | 'cents', amount: string, reason = 'Why') => walletAdjustFormSchema(unit).safeParse({ amount, reason });
+
+  it('sends credits as typed and dollars as cents, with the sign', () => {
+    expect(parse('credits', '3').data).toEqual({ amount: 3, reason: 'Why' });
+    expect(parse('credits', ' -2 ').data).toEqual({ amount: -2, reason: 'Why' });
+    expect(parse('cents', '12.50').data).toEqual({ amount: 1250, reason: 'Why' });
+    expect(parse('cents', '-$5').data).toEqual({ amount: -500, reason: 'Why' });
+  });
+
+  it.each([
+    ['credits', '0', WALLET_MESSAGES.amountText],
+    ['credits', '1.5', WALLET_MESSAGES.amountText],
+    ['credits', '', WALLET_MESSAGES.amountText],
+    ['cents', 'abc', WALLET_MESSAGES.amountTextCents],
+    ['cents', '0.00', WALLET_MESSAGES.amountTextCents],
+  ] as const)('refuses %s %j: %s', (unit, amount, message) => {
+    expect(parse(unit, amount).error?.issues[0].message).toBe(message);
+  });
+
+  it('needs a reason, as the API does', () => {
+    expect(parse('credits', '1', ' ').error?.issues[0].message).toBe(WALLET_MESSAGES.reasonRequired);
+  });
+
+  it('reads amounts in their unit', () => {
+    expect(formatWalletAmount(3, 'credits')).toBe('3 credits');
+    expect(formatWalletAmount(1, 'bookings')).toBe('1 booking');
+    expect(formatWalletAmount(-1, 'credits')).toBe('-1 credit');
+    expect(formatWalletAmount(1250, 'cents')).toBe('$12.50');
   });
 });

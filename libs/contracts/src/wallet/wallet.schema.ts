@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../safe-input';
 
 /*
@@ -78,6 +79,9 @@ export const WALLET_MESSAGES = {
   labelInvalid: `The label is 1 to ${MAX_WALLET_LABEL_LENGTH} characters.`,
   kindMismatch: 'A top-up must be of the same kind as the holding.',
   adjusted: 'Balance adjusted',
+  adjustFailed: 'Could not adjust the balance',
+  amountText: 'Enter a whole number other than 0, with - to take away.',
+  amountTextCents: 'Enter an amount other than 0 such as 12.50, with - to take away.',
 } as const;
 
 /** The signed change of an adjustment: a whole number other than 0, bounded. */
@@ -137,3 +141,37 @@ export const walletSchema = z.object({
   entries: z.array(walletEntrySchema).describe(`the newest ${WALLET_ENTRIES_SHOWN} ledger rows, newest first`),
 });
 export type Wallet = z.infer<typeof walletSchema>;
+
+/** A holding's balance or a row's change as the admin reads it: "3 credits", "1 booking", "$12.50". */
+export function formatWalletAmount(amount: number, unit: WalletUnit): string {
+  if (unit === 'cents') return formatCents(amount);
+  const word = unit === 'credits' ? 'credit' : 'booking';
+  return `${amount.toLocaleString('en-US')} ${word}${Math.abs(amount) === 1 ? '' : 's'}`;
+}
+
+/** What the Adjust dialog holds: the signed change as typed (dollars for money) and the reason. */
+export type WalletAdjustFormInput = { amount: string; reason: string };
+
+/**
+ * The Adjust dialog's rules: the change as typed (a signed whole number of credits or bookings, or
+ * a signed dollar amount for money, sent as cents), then the API's own rules (walletAdjustSchema).
+ */
+export function walletAdjustFormSchema(unit: WalletUnit) {
+  const message = unit === 'cents' ? WALLET_MESSAGES.amountTextCents : WALLET_MESSAGES.amountText;
+  return z
+    .object({
+      amount: z.string({ error: message }).transform((text, ctx) => {
+        const trimmed = text.trim();
+        const negative = trimmed.startsWith('-');
+        const magnitude = negative ? trimmed.slice(1).trim() : trimmed.replace(/^\+/, '');
+        const value = unit === 'cents' ? parseAmountToCents(magnitude) : /^\d+$/.test(magnitude) ? Number(magnitude) : null;
+        if (value === null || value === 0) {
+          ctx.addIssue({ code: 'custom', message });
+          return z.NEVER;
+        }
+        return negative ? -value : value;
+      }),
+      reason: z.string(),
+    })
+    .pipe(walletAdjustSchema);
+}
