@@ -12,6 +12,7 @@ import { CatalogModule } from './modules/catalog/catalog.module';
 import { DiscountsModule } from './modules/discounts/discounts.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LoyaltyModule } from './modules/loyalty/loyalty.module';
+import { WalletModule } from './modules/wallet/wallet.module';
 import { WaiversModule } from './modules/waivers/waivers.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { OrdersModule } from './modules/orders/orders.module';
@@ -62,6 +63,7 @@ export class AppModule {
         OrdersModule,
         DiscountsModule,
         LoyaltyModule,
+        WalletModule,
         WaiversModule,
         RemindersModule,
         WaitlistModule,

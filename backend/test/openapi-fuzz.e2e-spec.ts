@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { VALID_PRODUCT } from '@studio/contracts';
 import { buildOpenApiDocument } from '../src/app.factory';
+import { WalletService } from '../src/modules/wallet/wallet.service';
 import { courseRefs, validCourse, validCourseEdit } from './support/catalog-fixtures';
 import { tinyPng } from './support/images';
 import { Baselines, casesFor, FuzzCase, HTTP_METHODS, OpenApiDoc } from './support/openapi-fuzz';
@@ -61,6 +62,10 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
     const waiver = await t.http.post('/api/admin/waiver').set('token', owner.token).send({ name: 'Release', body: 'I accept the risks.' }).expect(201);
     const [org, file] = refs.images[0].replace('/api/media/', '').split('/');
     const slug = (await t.http.get('/api/admin/org').set('token', owner.token).expect(200)).body.slug as string;
+    // A class pack of the student the fuzz cases name, so the wallet's adjust finds its holding.
+    const pack = await t.created.app
+      .get(WalletService)
+      .grant({ organizationId: o.organization.id, studentId: students[2], kind: 'pack', label: 'Fuzz pack', amount: 5 });
     const product = await t.http.post('/api/admin/products').set('token', owner.token).send(VALID_PRODUCT).expect(201);
 
     base = {
@@ -78,6 +83,7 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
         file,
         slug,
         product_id: product.body.product_id,
+        holding_id: pack.holdingId,
       },
       bodies: {
         'POST /api/auth/login': { email: loginTarget.user.email, password: 'not the password' },
@@ -107,6 +113,7 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
         'PUT /api/admin/events/{event_id}/tags': { tags: [tag.body.tag_id] },
         'PUT /api/admin/enrollment/{enrollment_id}/guests': { guestCount: 0 },
         'POST /api/admin/export/enrollment': { event_id: eventId, enrollment_ids: enrollments },
+        'POST /api/admin/student/{student_id}/wallet/{holding_id}/adjust': { amount: 1, reason: 'Fuzz' },
         'POST /api/admin/student': { first_name: 'Noor', last_name: 'Haddad', email: 'noor@example.test' },
         'PUT /api/admin/student/{student_id}': { first_name: 'Ola', last_name: 'Nordmann' },
         'POST /api/admin/orders/enroll/{student_id}': { event_id: eventId },

@@ -55,3 +55,4 @@ export * from './storefront/store-rules';
 export * from './storefront/form-answers';
 export * from './storefront/store-waiver';
 export * from './storefront/store-csp';
+export * from './wallet/wallet.schema';

@@ -55,3 +55,25 @@ export function useSetLoyaltyBalance(id: string) {
     onSuccess: () => void refreshStudent(queryClient, id),
   });
 }
+
+const WALLET = '/api/admin/student/{student_id}/wallet';
+
+/** GET /api/admin/student/{student_id}/wallet: the student's holdings and the newest ledger rows (issue 24). */
+export const walletQueries = {
+  detail: (id: string) => $api.queryOptions('get', WALLET, byId(id)),
+};
+
+/** POST …/wallet/{holding_id}/adjust: answers the wallet, which the drawer shows at once. */
+export function useAdjustWallet(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ holdingId, amount, reason }: { holdingId: string; amount: number; reason: string }) =>
+      answer(
+        api.POST('/api/admin/student/{student_id}/wallet/{holding_id}/adjust', {
+          params: { path: { student_id: id, holding_id: holdingId } },
+          body: { amount, reason },
+        }),
+      ),
+    onSuccess: (wallet) => queryClient.setQueryData(walletQueries.detail(id).queryKey, wallet),
+  });
+}

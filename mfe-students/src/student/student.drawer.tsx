@@ -25,6 +25,7 @@ import { StudentName } from './student-name';
 import { StudentWaivers } from './student-waivers';
 import { StudentSessions } from './student-sessions';
 import { StudentReminders } from './student-reminders';
+import { StudentWallet } from './student-wallet';
 import { LoyaltyDialog, LoyaltyPoints, currentPoints, loyaltyActive } from './loyalty-points';
 import { LOYALTY_BALANCE_MESSAGES } from '@studio/contracts';
 import { useState } from 'react';
@@ -115,6 +116,11 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
               key: 'sessions',
               label: 'Sessions',
               children: <StudentSessions sessions={student.sessions} />,
+            },
+            {
+              key: 'wallet',
+              label: 'Wallet',
+              children: <StudentWallet studentId={student.student_id} />,
             },
             {
               key: 'reminders',

@@ -50,6 +50,7 @@ const NAMES = [
   'Migration20261127100000_waitlist',
   'Migration20261127110000_session_cancel',
   'Migration20261127120000_appointment_check_in',
+  'Migration20261127130000_wallet',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

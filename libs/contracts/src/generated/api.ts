@@ -1217,6 +1217,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/student/{student_id}/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A student's memberships, class packs, gift cards and store credit with their balances, and the newest ledger rows (issue 24) */
+        get: operations["WalletController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/student/{student_id}/wallet/{holding_id}/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An owner's signed change of a holding's balance with its reason, written to the ledger (never below zero); answers the wallet */
+        post: operations["WalletController_adjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/submission/summary": {
         parameters: {
             query?: never;
@@ -3805,6 +3839,52 @@ export interface components {
                 actor: string | null;
                 created_at: string;
             }[];
+        };
+        WalletDto_Output: {
+            holdings: {
+                /** Format: uuid */
+                holding_id: string;
+                /** @enum {string} */
+                kind: "membership" | "pack" | "gift_card" | "store_credit";
+                label: string;
+                /** @enum {string} */
+                unit: "bookings" | "credits" | "cents";
+                /** @description the sum of the holding's ledger rows */
+                balance: number;
+                /** @enum {string} */
+                status: "active" | "expired";
+                expires_at: string | null;
+                product_id: string | null;
+                order_id: string | null;
+                created_at: string;
+            }[];
+            /** @description the newest 20 ledger rows, newest first */
+            entries: {
+                /** Format: uuid */
+                entry_id: string;
+                /** Format: uuid */
+                holding_id: string;
+                /** @description the signed change: positive for a grant, a return or a raise */
+                amount: number;
+                /** @description the holding's balance after this row */
+                balance_after: number;
+                /** @enum {string} */
+                reason: "grant" | "use" | "return" | "expire" | "adjust";
+                /** @description the reason an admin gave, or a note of the change */
+                note: string | null;
+                order_id: string | null;
+                enrollment_id: string | null;
+                appointment_id: string | null;
+                /** @description the admin's name, or null for the store or the system */
+                actor: string | null;
+                created_at: string;
+            }[];
+        };
+        WalletAdjustDto: {
+            /** @description the signed change, in the holding's unit (credits, bookings or cents) */
+            amount: number;
+            /** @description why: shown in the ledger */
+            reason: string;
         };
         WaiverSummaryDto_Output: {
             templates: {
@@ -9521,6 +9601,134 @@ export interface operations {
                 };
             };
             /** @description Loyalty program is not active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WalletController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                student_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletDto_Output"];
+                };
+            };
+            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such student in the organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WalletController_adjust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                student_id: string;
+                holding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletAdjustDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletDto_Output"];
+                };
+            };
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such student in the organization, or no such holding of the student's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The holding has expired, or the change would take it below zero */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { StudentsModule } from '../students/students.module';
+import { WalletController } from './wallet.controller';
+import { WalletService } from './wallet.service';
+
+/**
+ * The wallet (issue 24): what students hold (memberships, class packs, gift cards, store credit)
+ * as one ledger per student. It owns wallet_holding and wallet_entry; other modules (products, the
+ * store's checkout, refunds) grant, use and return through WalletService, never through its tables.
+ */
+@Module({
+  imports: [StudentsModule],
+  controllers: [WalletController],
+  providers: [WalletService],
+  exports: [WalletService],
+})
+export class WalletModule {}

@@ -1,0 +1,478 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import {
+  hasControlCharacters,
+  INPUT_MESSAGES,
+  MAX_WALLET_AMOUNT,
+  MAX_WALLET_LABEL_LENGTH,
+  MAX_WALLET_NOTE_LENGTH,
+  WALLET_ENTRIES_SHOWN,
+  WALLET_KIND_UNIT,
+  WALLET_MESSAGES,
+  type Wallet,
+  type WalletEntry,
+  type WalletHoldingStatus,
+  type WalletKind,
+  type WalletReason,
+  type WalletUnit,
+} from '@studio/contracts';
+import { randomUUID } from 'node:crypto';
+import { ApiError, notFound } from '../../common/api-error';
+import { RequestContext } from '../../common/request-context';
+import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
+
+/** A grant: a new holding, or a top-up of `holdingId` (same student, same kind, not expired). */
+export interface WalletGrant {
+  organizationId: string;
+  studentId: string;
+  kind: WalletKind;
+  /** What the admin and the student read: "10-class pack", "Gift card from Ana". */
+  label: string;
+  /** Credits, bookings or cents (the kind's unit), above 0. */
+  amount: number;
+  holdingId?: string;
+  productId?: string;
+  orderId?: string;
+  expiresAt?: Date;
+  /** A gift card's code, hashed by the caller (the code itself is never stored). */
+  codeHash?: string;
+  /** Makes a retried grant happen once (e.g. `order:<id>:line:<n>`, `refund:<id>`): a repeat answers the first. */
+  key?: string;
+  actorUserId?: string;
+  note?: string;
+}
+
+/** A use of a holding for one booking (an enrollment or an appointment) or for an order (gift card, credit). */
+export interface WalletUse {
+  organizationId: string;
+  studentId: string;
+  holdingId: string;
+  /** 1 credit or booking by default; cents for money. */
+  amount?: number;
+  enrollmentId?: string;
+  appointmentId?: string;
+  orderId?: string;
+  actorUserId?: string;
+  note?: string;
+  /** The instant the use happens at (tests and replays); now by default. */
+  at?: Date;
+}
+
+/** What a ledger change answers: the row (new, or the first one when the change was a repeat). */
+export interface WalletChange {
+  holdingId: string;
+  entryId: string;
+  balanceAfter: number;
+  /** False when the key had been used: nothing was written. */
+  created: boolean;
+}
+
+type HoldingRow = {
+  id: string;
+  student_id: string;
+  kind: WalletKind;
+  unit: WalletUnit;
+  status: WalletHoldingStatus;
+  expires_at: Date | null;
+};
+
+type EntryRow = {
+  id: string;
+  holding_id: string;
+  amount: number;
+  balance_after: number;
+  reason: WalletReason;
+  note: string | null;
+  order_id: string | null;
+  enrollment_id: string | null;
+  appointment_id: string | null;
+  created_at: Date;
+} & ActorNameColumns;
+
+const conflict = (message: string) => new ApiError(HttpStatus.CONFLICT, message);
+const badRequest = (message: string, field: string) => new ApiError(HttpStatus.BAD_REQUEST, message, { [field]: message });
+
+/**
+ * What a student holds (memberships, class packs, gift cards, store credit) as one ledger per
+ * student (issue 24). Every change runs in one transaction under the student's lock
+ * (pg_advisory_xact_lock), reads the holding's balance inside it and appends a row with the balance
+ * after it, so a balance is always the sum of its rows and never below zero (a check says so too).
+ * A change another module makes inside its own transaction (a store checkout) passes its `em`;
+ * otherwise the change runs in a transaction of its own. Refused changes write nothing.
+ */
+@Injectable()
+export class WalletService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Creates a holding with its first grant, or tops one up. Once per `key`. */
+  async grant(g: WalletGrant, em?: EntityManager): Promise<WalletChange> {
+    if (!Number.isInteger(g.amount) || g.amount <= 0 || g.amount > MAX_WALLET_AMOUNT)
+      throw badRequest(WALLET_MESSAGES.grantAmountInvalid, 'amount');
+    const label = g.label.trim();
+    if (!label || label.length > MAX_WALLET_LABEL_LENGTH) throw badRequest(WALLET_MESSAGES.labelInvalid, 'label');
+    if (hasControlCharacters(label) || (g.note !== undefined && hasControlCharacters(g.note, { multiline: true })))
+      throw badRequest(INPUT_MESSAGES.controlCharacters, 'label');
+    return this.run(em, async (tx) => {
+      await this.lockStudent(tx, g.studentId);
+      const repeat = await this.byKey(tx, g.organizationId, g.key);
+      if (repeat) return repeat;
+      let holdingId = g.holdingId;
+      let balance = 0;
+      if (holdingId) {
+        const holding = await this.holdingOfStudent(tx, g.organizationId, g.studentId, holdingId);
+        if (holding.kind !== g.kind) throw conflict(WALLET_MESSAGES.kindMismatch);
+        if (isExpired(holding, new Date())) throw conflict(WALLET_MESSAGES.expired);
+        balance = await this.balanceOf(tx, holdingId);
+      } else {
+        holdingId = randomUUID();
+        await tx.execute(
+          `insert into wallet_holding (id, organization_id, student_id, kind, label, unit, product_id, order_id, expires_at, code_hash, created_at)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())`,
+          [
+            holdingId,
+            g.organizationId,
+            g.studentId,
+            g.kind,
+            label,
+            WALLET_KIND_UNIT[g.kind],
+            g.productId ?? null,
+            g.orderId ?? null,
+            g.expiresAt ?? null,
+            g.codeHash ?? null,
+          ],
+        );
+      }
+      return this.append(tx, {
+        organizationId: g.organizationId,
+        studentId: g.studentId,
+        holdingId,
+        amount: g.amount,
+        balanceAfter: balance + g.amount,
+        reason: 'grant',
+        orderId: g.orderId,
+        actorUserId: g.actorUserId,
+        note: g.note,
+        key: g.key,
+      });
+    });
+  }
+
+  /**
+   * Uses a holding: refused (409 with the message) when it is another student's, has expired or
+   * holds too little. A booking uses once (the same enrollment or appointment again answers its
+   * first use); an order uses each holding once.
+   */
+  async use(u: WalletUse, em?: EntityManager): Promise<WalletChange> {
+    const amount = u.amount ?? 1;
+    if (!Number.isInteger(amount) || amount <= 0 || amount > MAX_WALLET_AMOUNT)
+      throw badRequest(WALLET_MESSAGES.amountInvalid, 'amount');
+    const key = u.enrollmentId
+      ? `use:enrollment:${u.enrollmentId}`
+      : u.appointmentId
+        ? `use:appointment:${u.appointmentId}`
+        : u.orderId
+          ? `use:order:${u.orderId}:${u.holdingId}`
+          : null;
+    if (!key) throw new Error('A use names its booking (enrollment or appointment) or its order');
+    return this.run(em, async (tx) => {
+      await this.lockStudent(tx, u.studentId);
+      const repeat = await this.byKey(tx, u.organizationId, key);
+      if (repeat) return repeat;
+      const holding = await this.holding(tx, u.organizationId, u.holdingId);
+      if (holding.student_id !== u.studentId) throw conflict(WALLET_MESSAGES.notStudents);
+      if (isExpired(holding, u.at ?? new Date())) throw conflict(WALLET_MESSAGES.expired);
+      const balance = await this.balanceOf(tx, holding.id);
+      if (balance < amount) throw conflict(WALLET_MESSAGES.notEnough[holding.unit]);
+      return this.append(tx, {
+        organizationId: u.organizationId,
+        studentId: u.studentId,
+        holdingId: holding.id,
+        amount: -amount,
+        balanceAfter: balance - amount,
+        reason: 'use',
+        orderId: u.orderId,
+        enrollmentId: u.enrollmentId,
+        appointmentId: u.appointmentId,
+        actorUserId: u.actorUserId,
+        note: u.note,
+        key,
+      });
+    });
+  }
+
+  /**
+   * Gives a use back (a cancellation inside the policy), once: a repeat answers the first return.
+   * Refused with 409 when the holding has expired since (what it held is gone).
+   */
+  async returnUse(
+    r: { organizationId: string; useEntryId: string; actorUserId?: string; note?: string },
+    em?: EntityManager,
+  ): Promise<WalletChange> {
+    const [use] = await this.read(em)<
+      { id: string; student_id: string; holding_id: string; amount: number; order_id: string | null; enrollment_id: string | null; appointment_id: string | null }[]
+    >(
+      `select id, student_id, holding_id, amount, order_id, enrollment_id, appointment_id
+         from wallet_entry where organization_id = ? and id = ? and reason = 'use'`,
+      [r.organizationId, r.useEntryId],
+    );
+    if (!use) throw notFound(WALLET_MESSAGES.useNotFound);
+    return this.run(em, async (tx) => {
+      await this.lockStudent(tx, use.student_id);
+      const key = `return:${use.id}`;
+      const repeat = await this.byKey(tx, r.organizationId, key);
+      if (repeat) return repeat;
+      const holding = await this.holding(tx, r.organizationId, use.holding_id);
+      if (isExpired(holding, new Date())) throw conflict(WALLET_MESSAGES.expired);
+      const balance = await this.balanceOf(tx, holding.id);
+      const amount = -Number(use.amount);
+      return this.append(tx, {
+        organizationId: r.organizationId,
+        studentId: use.student_id,
+        holdingId: holding.id,
+        amount,
+        balanceAfter: balance + amount,
+        reason: 'return',
+        orderId: use.order_id ?? undefined,
+        enrollmentId: use.enrollment_id ?? undefined,
+        appointmentId: use.appointment_id ?? undefined,
+        returnsEntryId: use.id,
+        actorUserId: r.actorUserId,
+        note: r.note,
+        key,
+      });
+    });
+  }
+
+  /**
+   * At or after its expires_at, a holding expires once: what is left is zeroed by an `expire` row
+   * (none when nothing is left) and it takes no more uses. Answers whether it expired it now
+   * (false: no expiry set, not due yet, or expired already).
+   */
+  async expire(r: { organizationId: string; holdingId: string; now?: Date }, em?: EntityManager): Promise<boolean> {
+    const now = r.now ?? new Date();
+    const [found] = await this.read(em)<{ student_id: string }[]>(
+      `select student_id from wallet_holding where organization_id = ? and id = ?`,
+      [r.organizationId, r.holdingId],
+    );
+    if (!found) throw notFound(WALLET_MESSAGES.holdingNotFound);
+    return this.run(em, async (tx) => {
+      await this.lockStudent(tx, found.student_id);
+      const holding = await this.holding(tx, r.organizationId, r.holdingId);
+      if (holding.status === 'expired' || !holding.expires_at || now < new Date(holding.expires_at)) return false;
+      const balance = await this.balanceOf(tx, holding.id);
+      if (balance > 0)
+        await this.append(tx, {
+          organizationId: r.organizationId,
+          studentId: holding.student_id,
+          holdingId: holding.id,
+          amount: -balance,
+          balanceAfter: 0,
+          reason: 'expire',
+          key: `expire:${holding.id}`,
+        });
+      await tx.execute(`update wallet_holding set status = 'expired' where id = ?`, [holding.id]);
+      return true;
+    });
+  }
+
+  /** Expires every holding due at `now` (for a periodic sweep); answers how many it expired. */
+  async expireDue(now = new Date()): Promise<number> {
+    const due = await this.em.getConnection().execute<{ id: string; organization_id: string }[]>(
+      `select id, organization_id from wallet_holding where status = 'active' and expires_at <= ? order by expires_at limit 1000`,
+      [now],
+    );
+    let expired = 0;
+    for (const h of due) if (await this.expire({ organizationId: h.organization_id, holdingId: h.id, now })) expired++;
+    return expired;
+  }
+
+  /**
+   * An owner's (or super admin's) signed change with its reason. 404 unless the holding is the
+   * student's in the caller's organization; 409 when it has expired or would go below zero.
+   */
+  async adjust(ctx: RequestContext, studentId: string, holdingId: string, input: { amount: number; reason: string }): Promise<WalletChange> {
+    const note = typeof input.reason === 'string' ? input.reason.trim() : '';
+    if (!note) throw badRequest(WALLET_MESSAGES.reasonRequired, 'reason');
+    if (note.length > MAX_WALLET_NOTE_LENGTH) throw badRequest(WALLET_MESSAGES.reasonTooLong, 'reason');
+    if (hasControlCharacters(note)) throw badRequest(INPUT_MESSAGES.controlCharacters, 'reason');
+    if (!Number.isInteger(input.amount) || input.amount === 0) throw badRequest(WALLET_MESSAGES.amountInvalid, 'amount');
+    if (Math.abs(input.amount) > MAX_WALLET_AMOUNT) throw badRequest(WALLET_MESSAGES.amountTooLarge, 'amount');
+    return this.run(undefined, async (tx) => {
+      await this.lockStudent(tx, studentId);
+      const holding = await this.holdingOfStudent(tx, ctx.organizationId, studentId, holdingId);
+      if (isExpired(holding, new Date())) throw conflict(WALLET_MESSAGES.expired);
+      const balance = await this.balanceOf(tx, holding.id);
+      if (balance + input.amount < 0) throw conflict(WALLET_MESSAGES.belowZero);
+      return this.append(tx, {
+        organizationId: ctx.organizationId,
+        studentId,
+        holdingId: holding.id,
+        amount: input.amount,
+        balanceAfter: balance + input.amount,
+        reason: 'adjust',
+        actorUserId: ctx.userId || undefined,
+        note,
+      });
+    });
+  }
+
+  /** A student's holdings (newest first) with their balances, and the newest ledger rows. The caller checked the student. */
+  async wallet(organizationId: string, studentId: string, limit = WALLET_ENTRIES_SHOWN): Promise<Wallet> {
+    const connection = this.em.getConnection();
+    const holdings = await connection.execute<
+      (HoldingRow & { label: string; product_id: string | null; order_id: string | null; created_at: Date; balance: number | null })[]
+    >(
+      `select h.id, h.student_id, h.kind, h.label, h.unit, h.status, h.expires_at, h.product_id, h.order_id, h.created_at,
+              (select e.balance_after from wallet_entry e where e.holding_id = h.id order by e.seq desc limit 1) as balance
+         from wallet_holding h
+        where h.organization_id = ? and h.student_id = ?
+        order by h.created_at desc, h.id desc`,
+      [organizationId, studentId],
+    );
+    const actor = actorNameSql('e.actor_user_id');
+    const entries = await connection.execute<EntryRow[]>(
+      `select e.id, e.holding_id, e.amount, e.balance_after, e.reason, e.note, e.order_id, e.enrollment_id, e.appointment_id,
+              ${actor.columns}, e.created_at
+         from wallet_entry e ${actor.join}
+        where e.organization_id = ? and e.student_id = ?
+        order by e.seq desc limit ?`,
+      [organizationId, studentId, limit],
+    );
+    return {
+      holdings: holdings.map((h) => ({
+        holding_id: h.id,
+        kind: h.kind,
+        label: h.label,
+        unit: h.unit,
+        balance: Number(h.balance ?? 0),
+        status: h.status,
+        expires_at: h.expires_at ? new Date(h.expires_at).toISOString() : null,
+        product_id: h.product_id,
+        order_id: h.order_id,
+        created_at: new Date(h.created_at).toISOString(),
+      })),
+      entries: entries.map(mapEntry),
+    };
+  }
+
+  /** A holding's balance now (for display; a change reads it again under the lock). */
+  async balance(organizationId: string, holdingId: string): Promise<number> {
+    const [row] = await this.em.getConnection().execute<{ balance_after: number }[]>(
+      `select balance_after from wallet_entry where organization_id = ? and holding_id = ? order by seq desc limit 1`,
+      [organizationId, holdingId],
+    );
+    return row ? Number(row.balance_after) : 0;
+  }
+
+  /** A read in the caller's transaction when there is one (it may hold rows not committed yet). */
+  private read(em: EntityManager | undefined) {
+    return <T extends object[]>(sql: string, params: unknown[]) => (em ? em.execute<T>(sql, params) : this.em.getConnection().execute<T>(sql, params));
+  }
+
+  private run<T>(em: EntityManager | undefined, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return em ? fn(em) : this.em.fork().transactional(fn);
+  }
+
+  /** The student's wallet lock for this transaction: every change of one student's holdings waits its turn. */
+  private async lockStudent(tx: EntityManager, studentId: string): Promise<void> {
+    await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 7))`, [`wallet:${studentId}`]);
+  }
+
+  private async balanceOf(tx: EntityManager, holdingId: string): Promise<number> {
+    const [row] = await tx.execute<{ balance_after: number }[]>(
+      `select balance_after from wallet_entry where holding_id = ? order by seq desc limit 1`,
+      [holdingId],
+    );
+    return row ? Number(row.balance_after) : 0;
+  }
+
+  private async holding(tx: EntityManager, organizationId: string, holdingId: string): Promise<HoldingRow> {
+    const [row] = await tx.execute<HoldingRow[]>(
+      `select id, student_id, kind, unit, status, expires_at from wallet_holding where organization_id = ? and id = ?`,
+      [organizationId, holdingId],
+    );
+    if (!row) throw notFound(WALLET_MESSAGES.holdingNotFound);
+    return row;
+  }
+
+  /** The holding, 404 unless it is this student's in this organization. */
+  private async holdingOfStudent(tx: EntityManager, organizationId: string, studentId: string, holdingId: string): Promise<HoldingRow> {
+    const row = await this.holding(tx, organizationId, holdingId);
+    if (row.student_id !== studentId) throw notFound(WALLET_MESSAGES.holdingNotFound);
+    return row;
+  }
+
+  /** The change a key made already, or null. */
+  private async byKey(tx: EntityManager, organizationId: string, key: string | undefined): Promise<WalletChange | null> {
+    if (!key) return null;
+    const [row] = await tx.execute<{ id: string; holding_id: string; balance_after: number }[]>(
+      `select id, holding_id, balance_after from wallet_entry where organization_id = ? and key = ?`,
+      [organizationId, key],
+    );
+    return row ? { holdingId: row.holding_id, entryId: row.id, balanceAfter: Number(row.balance_after), created: false } : null;
+  }
+
+  private async append(
+    tx: EntityManager,
+    e: {
+      organizationId: string;
+      studentId: string;
+      holdingId: string;
+      amount: number;
+      balanceAfter: number;
+      reason: WalletReason;
+      orderId?: string;
+      enrollmentId?: string;
+      appointmentId?: string;
+      returnsEntryId?: string;
+      actorUserId?: string;
+      note?: string;
+      key?: string;
+    },
+  ): Promise<WalletChange> {
+    const id = randomUUID();
+    await tx.execute(
+      `insert into wallet_entry (id, organization_id, student_id, holding_id, amount, balance_after, reason, order_id,
+                                 enrollment_id, appointment_id, returns_entry_id, actor_user_id, note, key, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())`,
+      [
+        id,
+        e.organizationId,
+        e.studentId,
+        e.holdingId,
+        e.amount,
+        e.balanceAfter,
+        e.reason,
+        e.orderId ?? null,
+        e.enrollmentId ?? null,
+        e.appointmentId ?? null,
+        e.returnsEntryId ?? null,
+        e.actorUserId ?? null,
+        e.note ?? null,
+        e.key ?? null,
+      ],
+    );
+    return { holdingId: e.holdingId, entryId: id, balanceAfter: e.balanceAfter, created: true };
+  }
+}
+
+/** Expired: marked so, or its expiry has come (a use at that instant is refused). */
+function isExpired(h: Pick<HoldingRow, 'status' | 'expires_at'>, now: Date): boolean {
+  return h.status === 'expired' || (h.expires_at !== null && now >= new Date(h.expires_at));
+}
+
+function mapEntry(r: EntryRow): WalletEntry {
+  return {
+    entry_id: r.id,
+    holding_id: r.holding_id,
+    amount: Number(r.amount),
+    balance_after: Number(r.balance_after),
+    reason: r.reason,
+    note: r.note,
+    order_id: r.order_id,
+    enrollment_id: r.enrollment_id,
+    appointment_id: r.appointment_id,
+    actor: actorName(r),
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
