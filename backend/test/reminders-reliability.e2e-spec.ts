@@ -1,10 +1,11 @@
-import { ChildProcess, execSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Queue } from 'bullmq';
 import { REMINDER_QUEUE, RemindersService } from '../src/modules/reminders/reminders.service';
 import { startFakeSmtp } from './support/fake-smtp';
 import { schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
+import { ensureBackendBuilt } from './support/backend-build';
 import { startTestApp, TestApp } from './test-app';
 
 /*
@@ -18,7 +19,7 @@ import { startTestApp, TestApp } from './test-app';
  * The bookings are made as the product makes them, but in bulk: ten sessions through the API, their
  * starts then set to the second (the API schedules to the minute) so that the 15-minute reminders
  * fall due one after another over a minute; 1,000 students and seats inserted set-based, and their
- * delayed jobs made by what the reminders' subscriber of `enrollment.created` calls for any seat. The workers run the compiled backend (built first, about a second with swc).
+ * delayed jobs made by what the reminders' subscriber of `enrollment.created` calls for any seat. The workers run the compiled backend (built first when a source is newer: ensureBackendBuilt).
  */
 const WORKER = path.join(__dirname, '..', 'dist', 'worker.js');
 const BOOKINGS = 1000;
@@ -69,7 +70,7 @@ describe('reminders: 1,000 due in one minute, a worker killed mid-way', () => {
     });
 
   beforeAll(async () => {
-    execSync('npm run build', { cwd: path.join(__dirname, '..'), stdio: 'ignore' });
+    ensureBackendBuilt();
     smtp = await startFakeSmtp();
     t = await startTestApp({ QUEUE_MODE: 'redis', RUN_WORKER: 'false', SMTP_URL: smtp.url });
   }, 120000);

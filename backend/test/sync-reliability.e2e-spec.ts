@@ -1,6 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { execSync } from 'node:child_process';
 import path from 'node:path';
 import { RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
@@ -9,6 +8,7 @@ import { SyncJobsService } from '../src/modules/sync/jobs/sync-jobs.service';
 import { SyncConnectionsService } from '../src/modules/sync/sync-connections.service';
 import { FakeHttpServer } from '../src/sync-fakes/fake-http';
 import { FakeMailchimp, startFakeMailchimp } from '../src/sync-fakes/mailchimp';
+import { ensureBackendBuilt } from './support/backend-build';
 import { startTestApp, TestApp } from './test-app';
 
 /*
@@ -32,7 +32,7 @@ import { startTestApp, TestApp } from './test-app';
  * - a worker stopped with SIGTERM finishes its active job before it exits (test-only worker too:
  *   its fake answers slowly on demand).
  *
- * The workers run the compiled backend, so the backend is built (swc, about a second) first.
+ * The workers run the compiled backend, built first when a source is newer (ensureBackendBuilt).
  */
 const WORKER = path.join(__dirname, '..', 'dist', 'worker.js');
 const TEST_WORKER = path.join(__dirname, 'support', 'sync-reliability-worker.js');
@@ -225,7 +225,7 @@ describe('sync workers: reliability under a killed worker', () => {
   };
 
   beforeAll(async () => {
-    execSync('npm run build', { cwd: path.join(__dirname, '..'), stdio: 'ignore' });
+    ensureBackendBuilt();
     t = await startTestApp({ QUEUE_MODE: 'redis', RUN_WORKER: 'false', SYNC_TOKEN_KEY: TOKEN_KEY });
     fake = await fakeProvider();
     mc = await startFakeMailchimp();
