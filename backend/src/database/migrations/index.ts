@@ -51,6 +51,7 @@ const NAMES = [
   'Migration20261127110000_session_cancel',
   'Migration20261127120000_appointment_check_in',
   'Migration20261127130000_wallet',
+  'Migration20261127140000_wallet_coverage',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

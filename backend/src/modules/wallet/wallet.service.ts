@@ -9,6 +9,7 @@ import {
   WALLET_ENTRIES_SHOWN,
   WALLET_KIND_UNIT,
   WALLET_MESSAGES,
+  type CoveringHolding,
   type Wallet,
   type WalletEntry,
   type WalletHoldingStatus,
@@ -36,6 +37,13 @@ export interface WalletGrant {
   expiresAt?: Date;
   /** A gift card's code, hashed by the caller (the code itself is never stored). */
   codeHash?: string;
+  /** An unlimited membership (its grants are UNLIMITED_BOOKINGS a period; read "Unlimited"). */
+  unlimited?: boolean;
+  /** The courses (activity ids) or categories a membership or pack covers; none or empty: all. */
+  coversActivityIds?: string[] | null;
+  coversCategoryIds?: number[] | null;
+  /** The subscription a membership follows (one holding per subscription). */
+  subscriptionId?: string;
   /** Makes a retried grant happen once (e.g. `order:<id>:line:<n>`, `refund:<id>`): a repeat answers the first. */
   key?: string;
   actorUserId?: string;
@@ -75,6 +83,8 @@ type HoldingRow = {
   status: WalletHoldingStatus;
   expires_at: Date | null;
 };
+
+type CoverageColumns = { unlimited: boolean; covers_activity_ids: string[] | null; covers_category_ids: number[] | null };
 
 type EntryRow = {
   id: string;
@@ -126,8 +136,9 @@ export class WalletService {
       } else {
         holdingId = randomUUID();
         await tx.execute(
-          `insert into wallet_holding (id, organization_id, student_id, kind, label, unit, product_id, order_id, expires_at, code_hash, created_at)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())`,
+          `insert into wallet_holding (id, organization_id, student_id, kind, label, unit, product_id, order_id, expires_at, code_hash,
+                                       unlimited, covers_activity_ids, covers_category_ids, subscription_id, created_at)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::uuid[], ?::integer[], ?, clock_timestamp())`,
           [
             holdingId,
             g.organizationId,
@@ -139,6 +150,10 @@ export class WalletService {
             g.orderId ?? null,
             g.expiresAt ?? null,
             g.codeHash ?? null,
+            g.unlimited ?? false,
+            g.coversActivityIds?.length ? `{${g.coversActivityIds.join(',')}}` : null,
+            g.coversCategoryIds?.length ? `{${g.coversCategoryIds.join(',')}}` : null,
+            g.subscriptionId ?? null,
           ],
         );
       }
@@ -320,9 +335,10 @@ export class WalletService {
   async wallet(organizationId: string, studentId: string, limit = WALLET_ENTRIES_SHOWN): Promise<Wallet> {
     const connection = this.em.getConnection();
     const holdings = await connection.execute<
-      (HoldingRow & { label: string; product_id: string | null; order_id: string | null; created_at: Date; balance: number | null })[]
+      (HoldingRow & CoverageColumns & { label: string; product_id: string | null; order_id: string | null; created_at: Date; balance: number | null })[]
     >(
       `select h.id, h.student_id, h.kind, h.label, h.unit, h.status, h.expires_at, h.product_id, h.order_id, h.created_at,
+              h.unlimited, h.covers_activity_ids, h.covers_category_ids,
               (select e.balance_after from wallet_entry e where e.holding_id = h.id order by e.seq desc limit 1) as balance
          from wallet_holding h
         where h.organization_id = ? and h.student_id = ?
@@ -350,9 +366,46 @@ export class WalletService {
         product_id: h.product_id,
         order_id: h.order_id,
         created_at: new Date(h.created_at).toISOString(),
+        unlimited: h.unlimited,
+        covers_activity_ids: h.covers_activity_ids,
+        covers_category_ids: h.covers_category_ids?.map(Number) ?? null,
       })),
       entries: entries.map(mapEntry),
     };
+  }
+
+  /**
+   * The student's usable holdings as planWalletPayment reads them. Inside a change (`em` given) call
+   * `lockStudent` first so the balances cannot move before the uses are written.
+   */
+  async covering(organizationId: string, studentId: string, em?: EntityManager): Promise<(CoveringHolding & { label: string; unlimited: boolean; unit: WalletUnit })[]> {
+    const rows = await this.read(em)<(HoldingRow & CoverageColumns & { label: string; created_at: Date; balance: number | null })[]>(
+      `select h.id, h.student_id, h.kind, h.label, h.unit, h.status, h.expires_at, h.created_at,
+              h.unlimited, h.covers_activity_ids, h.covers_category_ids,
+              (select e.balance_after from wallet_entry e where e.holding_id = h.id order by e.seq desc limit 1) as balance
+         from wallet_holding h
+        where h.organization_id = ? and h.student_id = ? and h.status = 'active'
+        order by h.created_at, h.id`,
+      [organizationId, studentId],
+    );
+    return rows.map((h) => ({
+      holding_id: h.id,
+      kind: h.kind,
+      label: h.label,
+      unit: h.unit,
+      unlimited: h.unlimited,
+      balance: Number(h.balance ?? 0),
+      status: h.status,
+      expires_at: h.expires_at ? new Date(h.expires_at).toISOString() : null,
+      covers_activity_ids: h.covers_activity_ids,
+      covers_category_ids: h.covers_category_ids?.map(Number) ?? null,
+      created_at: new Date(h.created_at).toISOString(),
+    }));
+  }
+
+  /** Takes the student's wallet lock in the caller's transaction (before reading `covering` to plan uses). */
+  async lock(em: EntityManager, studentId: string): Promise<void> {
+    await this.lockStudent(em, studentId);
   }
 
   /** A holding's balance now (for display; a change reads it again under the lock). */

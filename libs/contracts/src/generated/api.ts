@@ -3857,6 +3857,12 @@ export interface components {
                 product_id: string | null;
                 order_id: string | null;
                 created_at: string;
+                /** @description an unlimited membership: its balance reads "Unlimited" */
+                unlimited: boolean;
+                /** @description the courses a membership or pack covers; null: all (or by category) */
+                covers_activity_ids: string[] | null;
+                /** @description the course categories it covers; null: all (or by course) */
+                covers_category_ids: number[] | null;
             }[];
             /** @description the newest 20 ledger rows, newest first */
             entries: {

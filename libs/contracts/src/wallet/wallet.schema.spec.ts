@@ -5,6 +5,11 @@ import {
   WALLET_KINDS,
   WALLET_MESSAGES,
   formatWalletAmount,
+  formatHoldingBalance,
+  holdingCoversCourse,
+  planWalletPayment,
+  UNLIMITED_BOOKINGS,
+  type CoveringHolding,
   walletAdjustFormSchema,
   walletAdjustSchema,
 } from './wallet.schema';
@@ -88,5 +93,76 @@ describe('the Adjust dialog (issue 24)', () => {
     expect(formatWalletAmount(1, 'bookings')).toBe('1 booking');
     expect(formatWalletAmount(-1, 'credits')).toBe('-1 credit');
     expect(formatWalletAmount(1250, 'cents')).toBe('$12.50');
+  });
+});
+
+describe('what pays a booking, in the written order (issue 24)', () => {
+  const now = new Date('2026-12-01T12:00:00Z');
+  const yoga = { activity_id: 'a-yoga', category_id: 3 };
+  let n = 0;
+  const holding = (kind: CoveringHolding['kind'], balance: number, more: Partial<CoveringHolding> = {}): CoveringHolding => ({
+    holding_id: `h${++n}`,
+    kind,
+    balance,
+    status: 'active',
+    expires_at: null,
+    covers_activity_ids: null,
+    covers_category_ids: null,
+    created_at: '2026-11-01T00:00:00Z',
+    ...more,
+  });
+  const plan = (holdings: CoveringHolding[], total = 5000, party = 1, course: typeof yoga | null = yoga) =>
+    planWalletPayment({ holdings, course, party_size: party, total_cents: total, now });
+
+  it('a membership first, then a pack, then gift cards and credit, then the card', () => {
+    const m = holding('membership', 4);
+    const p = holding('pack', 5);
+    const g = holding('gift_card', 1000);
+    const c = holding('store_credit', 1000);
+    expect(plan([c, g, p, m]).booking).toEqual({ holding_id: m.holding_id, kind: 'membership', amount: 1 });
+    expect(plan([c, g, p])).toEqual({ booking: { holding_id: p.holding_id, kind: 'pack', amount: 1 }, money: [], due_cents: 0 });
+    expect(plan([c, g])).toEqual({
+      booking: null,
+      money: [
+        { holding_id: g.holding_id, kind: 'gift_card', cents: 1000 },
+        { holding_id: c.holding_id, kind: 'store_credit', cents: 1000 },
+      ],
+      due_cents: 3000,
+    });
+    expect(plan([])).toEqual({ booking: null, money: [], due_cents: 5000 });
+  });
+
+  it('a gift card pays part and keeps the rest', () => {
+    const g = holding('gift_card', 8000);
+    expect(plan([g], 2500)).toEqual({ booking: null, money: [{ holding_id: g.holding_id, kind: 'gift_card', cents: 2500 }], due_cents: 0 });
+  });
+
+  it('covers only the courses or categories it names', () => {
+    expect(holdingCoversCourse({ covers_activity_ids: null, covers_category_ids: null }, yoga)).toBe(true);
+    expect(holdingCoversCourse({ covers_activity_ids: ['a-yoga'], covers_category_ids: null }, yoga)).toBe(true);
+    expect(holdingCoversCourse({ covers_activity_ids: null, covers_category_ids: [3] }, yoga)).toBe(true);
+    expect(holdingCoversCourse({ covers_activity_ids: ['a-other'], covers_category_ids: [4] }, yoga)).toBe(false);
+    expect(plan([holding('membership', 3, { covers_activity_ids: ['a-other'] })]).booking).toBeNull();
+  });
+
+  it('skips what is expired, lapsed, empty or too small for the party', () => {
+    expect(plan([holding('pack', 5, { expires_at: now.toISOString() })]).booking).toBeNull();
+    expect(plan([holding('membership', 5, { status: 'expired' })]).booking).toBeNull();
+    expect(plan([holding('pack', 0)]).booking).toBeNull();
+    expect(plan([holding('pack', 2)], 5000, 3).booking).toBeNull();
+    const p = holding('pack', 3);
+    expect(plan([holding('membership', 9), p], 5000, 3).booking).toEqual({ holding_id: p.holding_id, kind: 'pack', amount: 3 });
+  });
+
+  it('uses the pack that expires soonest, and pays a product with money only', () => {
+    const later = holding('pack', 5, { expires_at: '2027-06-01T00:00:00Z' });
+    const sooner = holding('pack', 5, { expires_at: '2027-01-01T00:00:00Z' });
+    expect(plan([later, sooner]).booking?.holding_id).toBe(sooner.holding_id);
+    expect(plan([holding('membership', 5), holding('pack', 5)], 5000, 1, null)).toEqual({ booking: null, money: [], due_cents: 5000 });
+  });
+
+  it('reads an unlimited membership as Unlimited', () => {
+    expect(formatHoldingBalance({ balance: UNLIMITED_BOOKINGS - 2, unit: 'bookings', unlimited: true })).toBe('Unlimited');
+    expect(formatHoldingBalance({ balance: 2, unit: 'credits' })).toBe('2 credits');
   });
 });
