@@ -19,6 +19,9 @@ const WALLET: WalletAnswer = {
       product_id: null,
       order_id: 'o1',
       created_at: '2026-03-01T15:00:00Z',
+      unlimited: false,
+      covers_activity_ids: null,
+      covers_category_ids: null,
     },
     {
       holding_id: 'h2',
@@ -31,6 +34,9 @@ const WALLET: WalletAnswer = {
       product_id: null,
       order_id: null,
       created_at: '2025-02-01T15:00:00Z',
+      unlimited: false,
+      covers_activity_ids: null,
+      covers_category_ids: null,
     },
   ],
   entries: [

@@ -1,4 +1,6 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { WalletModule } from '../wallet/wallet.module';
+import { StoreWalletPayment } from './store-wallet';
 import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -49,6 +51,7 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     WaiversModule,
     LoyaltyModule,
     WaitlistModule,
+    WalletModule,
     BookingLinksModule,
   ],
   controllers: [
@@ -71,8 +74,9 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     RefundReconciler,
     SubscriptionsService,
     StoreCheckoutService,
+    StoreWalletPayment,
     SessionCancelHandler,
   ],
-  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService],
+  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService, StoreWalletPayment],
 })
 export class OrdersModule {}

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { OrderEventsModule } from '../orders/order-events.module';
 import { StudentsModule } from '../students/students.module';
+import { WalletOrderListener } from './wallet-order-listener';
 import { WalletController } from './wallet.controller';
 import { WalletService } from './wallet.service';
 
@@ -9,9 +11,9 @@ import { WalletService } from './wallet.service';
  * store's checkout, refunds) grant, use and return through WalletService, never through its tables.
  */
 @Module({
-  imports: [StudentsModule],
+  imports: [StudentsModule, OrderEventsModule],
   controllers: [WalletController],
-  providers: [WalletService],
+  providers: [WalletService, WalletOrderListener],
   exports: [WalletService],
 })
 export class WalletModule {}
