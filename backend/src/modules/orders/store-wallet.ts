@@ -64,6 +64,7 @@ export class StoreWalletPayment {
         kind: h.kind,
         label: h.label,
         balance_text: formatHoldingBalance(h),
+        balance: h.balance,
         expires_at: h.expires_at,
       }));
   }

@@ -367,6 +367,8 @@ export const pointsBalanceSchema = z.object({
       label: z.string(),
       /** "3 credits", "Unlimited", "$20.00". */
       balance_text: z.string(),
+      /** What is left in its unit (cents for a gift card or credit). */
+      balance: z.number().int(),
       expires_at: z.string().nullable(),
     }),
   ),
