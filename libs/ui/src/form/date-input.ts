@@ -18,7 +18,9 @@ export const WALL_DATE_FORMAT = 'YYYY-MM-DD';
  * only as a prefix. It wraps customParseFormat's parse, so it is installed after it.
  */
 export const parseWeekdayPrefix: PluginFunc = (_option, Dayjs) => {
-  const proto = Dayjs.prototype as unknown as { parse: (cfg: { date: unknown; args: ArrayLike<unknown> }) => void };
+  const proto = Dayjs.prototype as unknown as {
+    parse: (cfg: { date: unknown; args: ArrayLike<unknown> }) => void;
+  };
   const parse = proto.parse;
   proto.parse = function (cfg) {
     const format = cfg.args?.[1];
