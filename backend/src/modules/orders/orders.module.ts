@@ -33,6 +33,7 @@ import { SessionCancelController } from './session-cancel.controller';
 import { SessionCancelHandler } from './session-cancel.handler';
 import { WaitlistModule } from '../waitlist/waitlist.module';
 import { BookingLinksModule } from '../booking-links/booking-links.module';
+import { WalletModule } from '../wallet/wallet.module';
 
 /** Orders: reading orders, the direct-enroll order, payment links, the store's checkout, subscriptions, and the money audit. */
 @Module({
@@ -50,6 +51,7 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     LoyaltyModule,
     WaitlistModule,
     BookingLinksModule,
+    WalletModule,
   ],
   controllers: [
     OrdersController,

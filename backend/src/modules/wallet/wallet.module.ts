@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { StudentsModule } from '../students/students.module';
+import { WalletBookingService } from './wallet-booking.service';
 import { WalletController } from './wallet.controller';
 import { WalletService } from './wallet.service';
 
@@ -11,7 +12,7 @@ import { WalletService } from './wallet.service';
 @Module({
   imports: [StudentsModule],
   controllers: [WalletController],
-  providers: [WalletService],
-  exports: [WalletService],
+  providers: [WalletService, WalletBookingService],
+  exports: [WalletService, WalletBookingService],
 })
 export class WalletModule {}
