@@ -150,6 +150,7 @@ describe('admin appointments', () => {
       ends_at: at(date, '11:00'),
       hold_expires_at: expect.any(String),
       order: null,
+      paid_with: null,
       meeting_url: null,
       checked_in_at: null,
       attendance: 'not_checked_in',

@@ -98,6 +98,7 @@ export function AppointmentPanel({
                       onClick={() => drawer.open('order', { order_id: a.order!.id })}
                     >
                       #{a.order.order_number} · {a.order.status} · {formatCents(a.order.total)}
+                      {a.paid_with ? ` · ${a.paid_with}` : ''}
                     </Button>
                   ) : (
                     'None'

@@ -217,8 +217,11 @@ export function EnrollmentsGrid({
     {
       key: 'order',
       title: 'Order',
+      // A seat booked on a membership or pack (issue 24) names it after its $0 order.
       render: (_, row) =>
-        row.Order ? `#${row.Order.order_number ?? ''} · ${formatCents(row.Order.totalPrice)}` : '',
+        row.Order
+          ? `#${row.Order.order_number ?? ''} · ${formatCents(row.Order.totalPrice)}${row.paid_with ? ` · ${row.paid_with}` : ''}`
+          : '',
     },
     {
       key: 'created_at',

@@ -29,6 +29,18 @@ describe('enrollmentQueryString', () => {
 });
 
 describe('EnrollmentsGrid', () => {
+  it('names the membership or pack a seat was booked on beside its order', async () => {
+    const page = okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({
+      ...PAGE,
+      enrollments: [{ ...ROW, paid_with: '10-class pack' }],
+    });
+    mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: page });
+    renderWithProviders(
+      <EnrollmentsGrid eventId={EVENT_ID} timezone="UTC" onEditGuests={jest.fn()} onRemove={jest.fn()} onOpenStudent={jest.fn()} />,
+    );
+    expect(await screen.findByText('#1042 · $0.00 · 10-class pack')).toBeInTheDocument();
+  });
+
   it('asks the server for each search, sort and page', async () => {
     const many = okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({ ...PAGE, totalCount: 45 });
     const calls = mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: many });

@@ -46,6 +46,7 @@ export const ROW: EnrollmentPage['enrollments'][number] = {
   Student: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: null, User: null },
   GuestEnrollments: [],
   Order: { order_id: 'o1', order_number: 1042, totalPrice: 0 },
+  paid_with: null,
 };
 
 export const PAGE: EnrollmentPage = { enrollments: [ROW], totalCount: 1, currentPage: 1, itemsPerPage: 20 };

@@ -202,7 +202,7 @@ export function EventDrawer({ data, close }: DrawerProps<EventDrawerData>) {
         <Suspense fallback={null}>
           {dialog?.kind === 'add' && AddStudent ? (
             <AddStudent
-              data={{ event_id: event.event_id, onDone: enrollmentsChanged }}
+              data={{ event_id: event.event_id, activity_id: event.activity_id, onDone: enrollmentsChanged }}
               close={() => setDialog(null)}
             />
           ) : null}

@@ -133,6 +133,7 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
             onClick={() => drawer.open('order', { order_id: a.order!.id })}
           >
             #{a.order.order_number}
+            {a.paid_with ? ` · ${a.paid_with}` : ''}
           </Button>
         ) : (
           <Typography.Text type="secondary">None</Typography.Text>

@@ -12,10 +12,16 @@ export async function searchStudents(search: string, signal?: AbortSignal): Prom
   return (await answer(api.GET('/api/admin/student', { params: { query }, signal }))).students;
 }
 
-/** Enrolls directly: a zero-total workbench order and the enrollment. */
+/** The student's memberships and packs that can book the course, in the written order (issue 24). */
+export const coveringQuery = (studentId: string, activityId: string) =>
+  $api.queryOptions('get', '/api/admin/student/{student_id}/wallet/covering', {
+    params: { path: { student_id: studentId }, query: { activity_id: activityId } },
+  });
+
+/** Enrolls directly: a zero-total workbench order and the enrollment; with `holding_id`, booked on that membership or pack. */
 export function enrollStudent(
   studentId: string,
-  target: { event_id?: string; appointment_id?: string },
+  target: { event_id?: string; appointment_id?: string; holding_id?: string },
 ): Promise<Enrolled> {
   return answer(
     api.POST('/api/admin/orders/enroll/{student_id}', {

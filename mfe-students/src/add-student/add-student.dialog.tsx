@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import {
   SCHEDULING_MESSAGES,
   addStudentFormSchema,
@@ -9,10 +9,12 @@ import {
 import { App, isApiError, zodResolver, type DrawerProps } from '@studio/ui';
 import { enrollStudent, sendPaymentLink } from './add-student.api';
 import { AppointmentAddStudentDialog, type AppointmentCourse } from './appointment-add-student.dialog';
-import { AddStudentModal, StudentField } from './add-student-modal';
+import { AddStudentModal, StudentField, useBookingChoices } from './add-student-modal';
 
 export interface AddStudentData {
   event_id?: string;
+  /** The session's course: offers "Book on <membership or pack>" when the student holds one that covers it (issue 24). */
+  activity_id?: string;
   appointment_id?: string;
   /**
    * An appointment course (issue 22): the dialog also picks a free time and guests, holds that time
@@ -26,8 +28,9 @@ export interface AddStudentData {
 type Method = AddStudentFormOutput['method'];
 
 /**
- * Add student (spec 000 §2, §5, §8): pick a student, then enroll directly or send a payment link
- * (the seat is held until the link is paid or expires). On an appointment course, a time too.
+ * Add student (spec 000 §2, §5, §8): pick a student, then enroll directly, send a payment link
+ * (the seat is held until the link is paid or expires), or book on the student's membership or pack
+ * that covers the course (issue 24). On an appointment course, a time too.
  */
 export function AddStudentDialog(props: DrawerProps<AddStudentData>) {
   return props.data.appointment ? (
@@ -50,8 +53,9 @@ function SessionAddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
     defaultValues: { student_id: '', method: 'enroll' },
   });
   const target = data.appointment_id ? { appointment_id: data.appointment_id } : { event_id: data.event_id };
+  const holdings = useBookingChoices(useWatch({ control, name: 'student_id' }), data.activity_id, 1);
 
-  const submit = handleSubmit(async ({ student_id, method }) => {
+  const submit = handleSubmit(async ({ student_id, method, holding_id }) => {
     setFailure(null);
     setBusy(method);
     try {
@@ -59,7 +63,7 @@ function SessionAddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
         await sendPaymentLink(student_id, target);
         message.success(SCHEDULING_MESSAGES.paymentLinkSent);
       } else {
-        await enrollStudent(student_id, target);
+        await enrollStudent(student_id, method === 'holding' ? { ...target, holding_id } : target);
         message.success(SCHEDULING_MESSAGES.studentAdded);
       }
       data.onDone?.();
@@ -75,14 +79,15 @@ function SessionAddStudentDialog({ data, close }: DrawerProps<AddStudentData>) {
     }
   });
 
-  const run = (method: Method) => {
+  const run = (method: Method, holdingId?: string) => {
     if (busy) return;
     setValue('method', method);
+    setValue('holding_id', holdingId);
     void submit();
   };
 
   return (
-    <AddStudentModal busy={busy} failure={failure} onRun={run} onClose={close}>
+    <AddStudentModal busy={busy} failure={failure} onRun={run} onClose={close} holdings={holdings}>
       <StudentField control={control} />
     </AddStudentModal>
   );

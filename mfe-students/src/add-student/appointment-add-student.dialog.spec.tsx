@@ -210,4 +210,39 @@ describe('Add student on an appointment course', () => {
     );
     expect(close).not.toHaveBeenCalled();
   });
+
+  it("offers 'Book on …' for the party (a pack needs a credit per person) and enrolls the held time on the one chosen", async () => {
+    const PACK = '99999999-9999-4999-8999-999999999999';
+    const MEMBERSHIP = '88888888-8888-4888-8888-888888888888';
+    const { calls, close } = renderDialog({
+      [`GET /api/admin/student/${ADA.student_id}/wallet/covering`]: okBody<'/api/admin/student/{student_id}/wallet/covering', 'get'>({
+        holdings: [
+          { holding_id: MEMBERSHIP, kind: 'membership', label: 'Four a month', unit: 'bookings', balance: 4, unlimited: false, expires_at: null },
+          { holding_id: PACK, kind: 'pack', label: '2-class pack', unit: 'credits', balance: 2, unlimited: false, expires_at: null },
+        ],
+      }),
+      [HOLD_PATH]: okBody<'/api/admin/activities/{activity_id}/appointments', 'post'>(held),
+      [`POST /api/admin/orders/enroll/${ADA.student_id}`]: okBody<'/api/admin/orders/enroll/{student_id}', 'post'>({
+        enrollment_id: null,
+        appointment_id: APPOINTMENT,
+        order_id: 'o1',
+        order_number: 12,
+        total: 0,
+        source: 'workbench',
+      }),
+    });
+    await pickAda();
+    fireEvent.click(await screen.findByRole('radio', { name: '10:00 AM' }));
+    expect(await screen.findByRole('button', { name: 'Book on 2-class pack (2 credits left)' })).toBeInTheDocument();
+    // A party of 3: the pack's 2 credits are not enough; the membership books it once.
+    fireEvent.change(screen.getByLabelText('Guests'), { target: { value: '2' } });
+    await waitFor(() => expect(screen.queryByRole('button', { name: /2-class pack/ })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Book on Four a month (4 bookings left)' }));
+    expect(await screen.findByText(SCHEDULING_MESSAGES.studentAdded)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [c.url, c.body])).toEqual([
+      [`/api/admin/activities/${COURSE}/appointments`, { student_id: ADA.student_id, starts_at: TEN, guest_count: 2 }],
+      [`/api/admin/orders/enroll/${ADA.student_id}`, { appointment_id: APPOINTMENT, holding_id: MEMBERSHIP }],
+    ]);
+    expect(close).toHaveBeenCalled();
+  });
 });

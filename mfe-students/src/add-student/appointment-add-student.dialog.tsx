@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import {
   MAX_APPOINTMENT_GUESTS,
   SCHEDULING_MESSAGES,
@@ -20,7 +20,7 @@ import {
 import { enrollStudent, sendPaymentLink } from './add-student.api';
 import { cancelAppointment, holdAppointment, refreshAppointments } from './appointment.api';
 import { SlotPicker } from './slot-picker';
-import { AddStudentModal, StudentField } from './add-student-modal';
+import { AddStudentModal, StudentField, useBookingChoices } from './add-student-modal';
 
 /** What Add student needs of an appointment course. */
 export interface AppointmentCourse {
@@ -63,13 +63,16 @@ export function AppointmentAddStudentDialog({ data, close }: DrawerProps<Appoint
     resolver: zodResolver(appointmentAddStudentFormSchema),
     defaultValues: { student_id: '', starts_at: '', guest_count: 0, method: 'enroll' },
   });
+  const [studentId, guests] = useWatch({ control, name: ['student_id', 'guest_count'] });
+  // A pack needs a credit per person of the party; a membership books the party once.
+  const holdings = useBookingChoices(studentId, course.activity_id, 1 + (Number(guests) || 0));
 
   const refused = (error: unknown) => {
     message.error(SCHEDULING_MESSAGES.addFailed);
     setFailure(serverMessage(error));
   };
 
-  const submit = handleSubmit(async ({ student_id, starts_at, guest_count, method }) => {
+  const submit = handleSubmit(async ({ student_id, starts_at, guest_count, method, holding_id }) => {
     setFailure(null);
     setBusy(method);
     let held: AppointmentOut;
@@ -90,7 +93,7 @@ export function AppointmentAddStudentDialog({ data, close }: DrawerProps<Appoint
         await sendPaymentLink(student_id, { appointment_id: held.id });
         message.success(SCHEDULING_MESSAGES.paymentLinkSent);
       } else {
-        await enrollStudent(student_id, { appointment_id: held.id });
+        await enrollStudent(student_id, { appointment_id: held.id, ...(method === 'holding' ? { holding_id } : {}) });
         message.success(SCHEDULING_MESSAGES.studentAdded);
       }
       void refreshAppointments(queryClient);
@@ -108,14 +111,15 @@ export function AppointmentAddStudentDialog({ data, close }: DrawerProps<Appoint
     }
   });
 
-  const run = (method: Method) => {
+  const run = (method: Method, holdingId?: string) => {
     if (busy) return;
     setValue('method', method);
+    setValue('holding_id', holdingId);
     void submit();
   };
 
   return (
-    <AddStudentModal busy={busy} failure={failure} onRun={run} onClose={close}>
+    <AddStudentModal busy={busy} failure={failure} onRun={run} onClose={close} holdings={holdings}>
       <StudentField control={control} />
       <FormField control={control} name="starts_at" label="Day and time" required>
         {(field, state) => (

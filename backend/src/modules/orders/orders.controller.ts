@@ -61,22 +61,22 @@ export class OrdersController {
   @Post('enroll/:student_id')
   @ApiOperation({
     summary:
-      'Enroll a student directly: the seat (event_id), or the held appointment booked (appointment_id, the student mailed a confirmation), and a zero-total order from source workbench',
+      "Enroll a student directly: the seat (event_id), or the held appointment booked (appointment_id, the student mailed a confirmation), and a zero-total order from source workbench; with holding_id, booked on the student's membership or class pack (its use written to the wallet's ledger)",
   })
   @ZodResponse({ status: 201, type: EnrolledDto })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No such student, session or appointment in the organization' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: "No such student, session or appointment in the organization, or no such holding of the student's" })
   @ApiConflictResponse({
     type: ErrorBodyDto,
-    description: `Already enrolled, or no seat left; for an appointment: "${APPOINTMENT_MESSAGES.otherStudent}", "${APPOINTMENT_MESSAGES.alreadyOrdered}", "${APPOINTMENT_MESSAGES.notHeld}" or "${APPOINTMENT_MESSAGES.holdExpired}"`,
+    description: `Already enrolled, or no seat left; the holding does not cover the course, has expired or holds too little; for an appointment: "${APPOINTMENT_MESSAGES.otherStudent}", "${APPOINTMENT_MESSAGES.alreadyOrdered}", "${APPOINTMENT_MESSAGES.notHeld}" or "${APPOINTMENT_MESSAGES.holdExpired}"`,
   })
   @ApiInvalidBody()
   async enroll(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) studentId: string, @Body() body: EnrollBodyDto) {
     if (body.appointment_id) {
-      const { appointmentId, order } = await this.orders.enrollAppointment(ctx, studentId, body.appointment_id);
+      const { appointmentId, order } = await this.orders.enrollAppointment(ctx, studentId, body.appointment_id, body.holding_id);
       return { enrollment_id: null, appointment_id: appointmentId, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
     }
     if (!body.event_id) throw notFound('Event not found');
-    const { enrollment, order } = await this.orders.enrollDirectly(ctx, studentId, body.event_id);
+    const { enrollment, order } = await this.orders.enrollDirectly(ctx, studentId, body.event_id, body.holding_id);
     return { enrollment_id: enrollment.id, appointment_id: null, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
   }
 }

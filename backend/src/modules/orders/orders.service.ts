@@ -23,6 +23,8 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { appointmentWhen } from '../scheduling/appointment-mailer';
 import { AppointmentsService } from '../scheduling/appointments.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
+import { EventsService } from '../scheduling/events.service';
+import { WalletBookingService } from '../wallet/wallet-booking.service';
 import { StudentsService } from '../students/students.service';
 import { OrderFormSubmission } from './entities/order-form-submission.entity';
 import { OrderLine } from './entities/order-line.entity';
@@ -128,6 +130,8 @@ export class OrdersService {
     private readonly discounts: DiscountsService,
     private readonly ledger: LoyaltyLedgerService,
     private readonly appointments: AppointmentsService,
+    private readonly events: EventsService,
+    private readonly walletBooking: WalletBookingService,
   ) {}
 
   /** Next order number of the organization; the counter row serialises concurrent orders. */
@@ -141,15 +145,25 @@ export class OrdersService {
     return Number(row.last_number);
   }
 
-  /** Enrolls the student in the session with a zero-total workbench order, in one transaction. */
-  async enrollDirectly(ctx: RequestContext, studentId: string, eventId: string) {
+  /**
+   * Enrolls the student in the session with a zero-total workbench order, in one transaction. With
+   * `holdingId` (issue 24) the seat is booked on the student's membership or class pack: checked
+   * under the student's wallet lock before the seat lock, and its use (naming the enrollment and the
+   * order) written in the same transaction; a refused use writes nothing (404/409 from the wallet).
+   */
+  async enrollDirectly(ctx: RequestContext, studentId: string, eventId: string, holdingId?: string) {
     // A student of another organization (404), or a full session (most attempts when a class is in
     // demand), is refused here by one read, without a transaction or a wait on the seat lock; this
     // read may only refuse, enroll() decides in the lock.
     const refusal = await this.enrollments.refusalBeforeLock(ctx, studentId, eventId);
     if (refusal) throw refusal;
+    const activityId = holdingId ? await this.events.activityOf(ctx.organizationId, eventId) : null;
+    if (holdingId && !activityId) throw notFound('Event not found');
     const result = await this.em.transactional(async (em) => {
       const enrollment = await this.enrollments.enroll(ctx, em, studentId, eventId);
+      // The holding, checked under the student's wallet lock taken after the session's seat lock
+      // (the order every booking path takes them in, so two never wait on each other).
+      const wallet = holdingId && activityId ? await this.walletBooking.check(ctx, em, { studentId, holdingId, activityId, partySize: 1 }) : null;
       const name = enrollment.eventName;
       // The order and its seat line in one statement that also takes the next number: the counter
       // row serialises every order of the organization until commit, so it is taken last, right
@@ -174,6 +188,7 @@ export class OrdersService {
       // The enrollment's link to its order belongs to the scheduling module (it owns the table):
       // one update right after the order exists, then the commit.
       await this.enrollments.linkOrder(ctx, em, enrollment.id, orderId);
+      if (holdingId && wallet) await this.walletBooking.use(ctx, em, { studentId, holdingId, amount: wallet.amount, enrollmentId: enrollment.id, orderId });
       return {
         enrollment,
         order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },
@@ -187,12 +202,17 @@ export class OrdersService {
    * confirmation mailed) and a zero-total workbench order with an appointment line, in one
    * transaction; the appointment names the order (AppointmentsService.attachOrder: scheduling owns
    * that table). 404 for another organization's student or appointment; 409 when the appointment is
-   * for another student, already has an order, is no longer held or its hold ran out.
+   * for another student, already has an order, is no longer held or its hold ran out. With
+   * `holdingId` (issue 24) it is booked on the student's membership (1 booking) or class pack (a
+   * credit per person), its use written in the same transaction under the student's wallet lock.
    */
-  async enrollAppointment(ctx: RequestContext, studentId: string, appointmentId: string) {
+  async enrollAppointment(ctx: RequestContext, studentId: string, appointmentId: string, holdingId?: string) {
     await this.students.requireStudent(ctx, studentId);
     return this.em.transactional(async (em) => {
       const appointment = await this.appointments.lockForOrder(ctx, em, appointmentId, studentId);
+      const wallet = holdingId
+        ? await this.walletBooking.check(ctx, em, { studentId, holdingId, activityId: appointment.activityId, partySize: 1 + appointment.guestCount })
+        : null;
       const view = await this.appointments.view(em, ctx.organizationId, appointment.id);
       const description = `${view.course_name}, ${appointmentWhen(view.starts_at, view.time_zone)}`;
       const orderId = randomUUID();
@@ -215,6 +235,7 @@ export class OrdersService {
       );
       await this.appointments.attachOrder(em, appointment, orderId);
       await this.appointments.book(ctx, em, appointment.id, { confirm: true });
+      if (holdingId && wallet) await this.walletBooking.use(ctx, em, { studentId, holdingId, amount: wallet.amount, appointmentId: appointment.id, orderId });
       return {
         appointmentId: appointment.id,
         order: { id: orderId, orderNumber: Number(row.order_number), totalCents: 0, source: 'workbench' as const },

@@ -1,6 +1,17 @@
 import { attendanceOf, type AppointmentOut } from '@studio/contracts';
 
 /**
+ * The label of the membership or class pack a booking was paid with (issue 24), read-only from the
+ * wallet's ledger by the use's key (`use:enrollment:<id>`, `use:appointment:<id>`: a unique index),
+ * while that use is not given back; null otherwise. One indexed look-up per row of a page.
+ */
+export function paidWithSql(kind: 'enrollment' | 'appointment', alias: string): string {
+  return `(select h.label from wallet_entry we join wallet_holding h on h.id = we.holding_id
+            where we.organization_id = ${alias}.organization_id and we.key = 'use:${kind}:' || ${alias}.id::text
+              and not exists (select 1 from wallet_entry r where r.returns_entry_id = we.id)) as paid_with`;
+}
+
+/**
  * THE read of appointments as the admin sees them (appointmentOutSchema), in one statement. It
  * joins, read-only, the course (activity), instructor and location of the catalog module, the
  * student of the students module and the order (customer_order) of the orders module: the answer
@@ -15,7 +26,8 @@ export const APPOINTMENT_VIEW_SELECT = `
          ap.student_id, s.first_name as student_first_name, s.last_name as student_last_name, s.email as student_email,
          ap.guest_count, ap.status, ap.starts_at, ap.ends_at, ap.hold_expires_at, ap.meeting_url, ap.sequence, ap.checked_in_at,
          ap.order_id, o.order_number, o.status as order_status, o.total_cents as order_total,
-         o.access_token_hash is not null as store_order
+         o.access_token_hash is not null as store_order,
+         ${paidWithSql('appointment', 'ap')}
     from appointment ap
     join activity a on a.id = ap.activity_id
     join instructor i on i.id = ap.instructor_id
@@ -53,6 +65,7 @@ export interface AppointmentViewRow {
   order_status: string | null;
   order_total: number | null;
   store_order: boolean | null;
+  paid_with: string | null;
 }
 
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -82,6 +95,7 @@ export function toAppointmentOut(row: AppointmentViewRow): AppointmentOut {
       row.order_id && row.order_number !== null
         ? { id: row.order_id, order_number: Number(row.order_number), status: row.order_status ?? '', total: Number(row.order_total ?? 0) }
         : null,
+    paid_with: row.paid_with ?? null,
     meeting_url: row.meeting_url,
     checked_in_at: row.checked_in_at ? iso(row.checked_in_at) : null,
     attendance: attendanceOf(row.checked_in_at, row.ends_at),

@@ -63,6 +63,7 @@ const enrollmentOut = z.object({
   Order: z
     .object({ order_id: z.uuid(), order_number: z.number().int().nullable(), totalPrice: z.number().int() })
     .nullable(),
+  paid_with: z.string().nullable().describe('The membership or class pack the seat was booked on (issue 24), or null'),
 });
 class EnrollmentPageDto extends createZodDto(
   z.object({

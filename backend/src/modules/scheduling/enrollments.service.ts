@@ -20,6 +20,7 @@ import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollme
 import { lockEventForSeats } from './seats';
 import { seatRefusal } from './seat-rules';
 import { AppointmentsService } from './appointments.service';
+import { paidWithSql } from './appointment-view.query';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -36,6 +37,8 @@ export interface EnrollmentRow {
   order_number: number | null;
   total_cents: number | null;
   checked_in_at: Date | null;
+  /** The membership or class pack the seat was booked on (issue 24), or null. */
+  paid_with: string | null;
 }
 
 /** An enrollment's check-in as PUT/DELETE …/check-in answer it. */
@@ -130,7 +133,7 @@ export function enrollmentWhere(
 export const ENROLLMENT_SELECT = `
   select e.id as enrollment_id, e.student_id, e.created_at, e.guest_count, e.waiver_status, e.order_id, e.checked_in_at,
          s.first_name, s.last_name, s.email, s.phone, s.user_id,
-         o.order_number, o.total_cents
+         o.order_number, o.total_cents, ${paidWithSql('enrollment', 'e')}
     from enrollment e
     join student s on s.id = e.student_id
     left join customer_order o on o.id = e.order_id`;
@@ -934,5 +937,6 @@ export function mapEnrollmentRow(row: EnrollmentRow, endsAt: Date, now: Date = n
     Order: row.order_id
       ? { order_id: row.order_id, order_number: row.order_number, totalPrice: row.total_cents ?? 0 }
       : null,
+    paid_with: row.paid_with ?? null,
   };
 }

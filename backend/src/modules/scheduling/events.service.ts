@@ -203,6 +203,15 @@ export class EventsService {
     };
   }
 
+  /** The course (activity id) of the organization's session, or null when it has no such session. */
+  async activityOf(organizationId: string, eventId: string): Promise<string | null> {
+    const [row] = await this.em.getConnection().execute<{ activity_id: string }[]>(
+      `select activity_id from event where organization_id = ? and id = ?`,
+      [organizationId, eventId],
+    );
+    return row?.activity_id ?? null;
+  }
+
   /**
    * The course's next session still to end (the one a sale on a course-level ticketing event seats);
    * null when it has none.

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OrderEventsModule } from '../orders/order-events.module';
 import { StudentsModule } from '../students/students.module';
+import { WalletBookingService } from './wallet-booking.service';
 import { WalletOrderListener } from './wallet-order-listener';
 import { WalletController } from './wallet.controller';
 import { WalletService } from './wallet.service';
@@ -13,7 +14,7 @@ import { WalletService } from './wallet.service';
 @Module({
   imports: [StudentsModule, OrderEventsModule],
   controllers: [WalletController],
-  providers: [WalletService, WalletOrderListener],
-  exports: [WalletService],
+  providers: [WalletService, WalletOrderListener, WalletBookingService],
+  exports: [WalletService, WalletBookingService],
 })
 export class WalletModule {}

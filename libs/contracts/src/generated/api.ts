@@ -961,7 +961,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enroll a student directly: the seat (event_id), or the held appointment booked (appointment_id, the student mailed a confirmation), and a zero-total order from source workbench */
+        /** Enroll a student directly: the seat (event_id), or the held appointment booked (appointment_id, the student mailed a confirmation), and a zero-total order from source workbench; with holding_id, booked on the student's membership or class pack (its use written to the wallet's ledger) */
         post: operations["OrdersController_enroll"];
         delete?: never;
         options?: never;
@@ -1226,6 +1226,23 @@ export interface paths {
         };
         /** A student's memberships, class packs, gift cards and store credit with their balances, and the newest ledger rows (issue 24) */
         get: operations["WalletController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/student/{student_id}/wallet/covering": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The student's memberships and class packs that can book the course now (Add student's "Book on …"): memberships first, then packs soonest to expire */
+        get: operations["WalletController_covering"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3093,6 +3110,8 @@ export interface components {
                     order_number: number | null;
                     totalPrice: number;
                 } | null;
+                /** @description The membership or class pack the seat was booked on (issue 24), or null */
+                paid_with: string | null;
             }[];
             totalCount: number;
             currentPage: number;
@@ -3187,6 +3206,8 @@ export interface components {
                 status: string;
                 total: number;
             } | null;
+            /** @description The membership or class pack it was booked on (its label), or null (issue 24) */
+            paid_with?: string | null;
             /** @description The meeting link of an appointment at an online location */
             meeting_url: string | null;
             /** @description When the student was checked in (issue 23), or null */
@@ -3234,6 +3255,8 @@ export interface components {
                     status: string;
                     total: number;
                 } | null;
+                /** @description The membership or class pack it was booked on (its label), or null (issue 24) */
+                paid_with?: string | null;
                 /** @description The meeting link of an appointment at an online location */
                 meeting_url: string | null;
                 /** @description When the student was checked in (issue 23), or null */
@@ -3446,6 +3469,11 @@ export interface components {
             event_id?: string;
             /** Format: uuid */
             appointment_id?: string;
+            /**
+             * Format: uuid
+             * @description book on the student's membership (uses 1 booking) or class pack (a credit per person), written to the wallet's ledger
+             */
+            holding_id?: string;
         };
         EnrolledDto_Output: {
             /** @description The seat enrolled (event_id); null for an appointment */
@@ -3583,6 +3611,11 @@ export interface components {
             event_id?: string;
             /** Format: uuid */
             appointment_id?: string;
+            /**
+             * Format: uuid
+             * @description book on the student's membership (uses 1 booking) or class pack (a credit per person), written to the wallet's ledger
+             */
+            holding_id?: string;
         };
         PaymentLinkSentDto_Output: {
             /** Format: uuid */
@@ -3884,6 +3917,21 @@ export interface components {
                 /** @description the admin's name, or null for the store or the system */
                 actor: string | null;
                 created_at: string;
+            }[];
+        };
+        WalletCoveringDto_Output: {
+            /** @description memberships first, then packs soonest to expire; only usable ones that cover the course */
+            holdings: {
+                /** Format: uuid */
+                holding_id: string;
+                /** @enum {string} */
+                kind: "membership" | "pack";
+                label: string;
+                /** @enum {string} */
+                unit: "bookings" | "credits" | "cents";
+                balance: number;
+                unlimited: boolean;
+                expires_at: string | null;
             }[];
         };
         WalletAdjustDto: {
@@ -4489,6 +4537,7 @@ export interface components {
                 kind: "membership" | "pack" | "gift_card" | "store_credit";
                 label: string;
                 balance_text: string;
+                balance: number;
                 expires_at: string | null;
             }[];
         };
@@ -8608,7 +8657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No such student, session or appointment in the organization */
+            /** @description No such student, session or appointment in the organization, or no such holding of the student's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8617,7 +8666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Already enrolled, or no seat left; for an appointment: "This appointment is held for another student.", "This appointment already has an order.", "This appointment is no longer held. Please pick another time." or "The hold on this time has expired. Please pick another." */
+            /** @description Already enrolled, or no seat left; the holding does not cover the course, has expired or holds too little; for an appointment: "This appointment is held for another student.", "This appointment already has an order.", "This appointment is no longer held. Please pick another time." or "The hold on this time has expired. Please pick another." */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9700,6 +9749,57 @@ export interface operations {
                 };
             };
             /** @description No such student in the organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WalletController_covering: {
+        parameters: {
+            query: {
+                /** @description the course's id */
+                activity_id: string;
+            };
+            header?: never;
+            path: {
+                student_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletCoveringDto_Output"];
+                };
+            };
+            /** @description A query parameter is invalid: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such student or course in the organization */
             404: {
                 headers: {
                     [name: string]: unknown;

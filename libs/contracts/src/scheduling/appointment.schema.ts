@@ -82,6 +82,11 @@ export const appointmentOutSchema = z.object({
     .object({ id: z.uuid(), order_number: z.number().int(), status: z.string(), total: z.number().int() })
     .nullable()
     .describe('The order that pays for it, once enrolled or invoiced'),
+  paid_with: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The membership or class pack it was booked on (its label), or null (issue 24)"),
   meeting_url: z.string().nullable().describe('The meeting link of an appointment at an online location'),
   checked_in_at: z.string().nullable().describe('When the student was checked in (issue 23), or null'),
   attendance: z.enum(ATTENDANCE_VALUES).describe('Checked in; or not yet; or, once it has ended without a check-in, a no-show'),

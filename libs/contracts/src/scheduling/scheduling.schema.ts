@@ -213,11 +213,20 @@ export const eventUpdateFormSchema = eventUpdateFormSchemaFor(false);
 /** Add student (spec 000 §5): a student is required; the target is an event or an appointment. */
 export const addStudentFormSchema = z.object({
   student_id: z.uuid({ error: M.selectStudent }),
-  method: z.enum(['enroll', 'invoice']).default('enroll'),
+  /** enroll directly, send a payment link, or book on the student's membership or pack (`holding_id`). */
+  method: z.enum(['enroll', 'invoice', 'holding']).default('enroll'),
+  holding_id: z.string().optional(),
 });
 
 export const enrollBodySchema = z
-  .object({ event_id: z.uuid().optional(), appointment_id: z.uuid().optional() })
+  .object({
+    event_id: z.uuid().optional(),
+    appointment_id: z.uuid().optional(),
+    holding_id: z
+      .uuid()
+      .optional()
+      .describe("book on the student's membership (uses 1 booking) or class pack (a credit per person), written to the wallet's ledger"),
+  })
   .strict()
   .refine((b) => Boolean(b.event_id) !== Boolean(b.appointment_id), {
     message: M.eventOrAppointment,

@@ -24,7 +24,8 @@ export const appointmentAddStudentFormSchema = z.object({
   student_id: z.uuid({ error: SCHEDULING_MESSAGES.selectStudent }),
   starts_at: instantString(APPOINTMENT_UI_MESSAGES.pickTime),
   guest_count: appointmentCreateSchema.shape.guest_count.unwrap(),
-  method: z.enum(['enroll', 'invoice']).default('enroll'),
+  method: z.enum(['enroll', 'invoice', 'holding']).default('enroll'),
+  holding_id: z.string().optional(),
 });
 export type AppointmentAddStudentFormInput = z.input<typeof appointmentAddStudentFormSchema>;
 export type AppointmentAddStudentFormOutput = z.output<typeof appointmentAddStudentFormSchema>;

@@ -7,12 +7,12 @@ import {
   formatWalletAmount,
   formatHoldingBalance,
   holdingCoversCourse,
-  planWalletPayment,
   UNLIMITED_BOOKINGS,
   type CoveringHolding,
   walletAdjustFormSchema,
   walletAdjustSchema,
 } from './wallet.schema';
+import { planWalletPayment } from './wallet-booking';
 
 /** The first message the adjust schema gives for a body, or null when it takes it. */
 function messageOf(body: unknown): string | null {

@@ -225,63 +225,6 @@ export function holdingUsable(h: Pick<CoveringHolding, 'status' | 'expires_at' |
   return h.status === 'active' && h.balance > 0 && (h.expires_at === null || new Date(h.expires_at) > now);
 }
 
-/** How a booking or an order is paid from what the student holds, and what is left for the card. */
-export interface WalletPlan {
-  /** The membership or pack that covers the booking (one booking of a membership, party_size credits of a pack), or null. */
-  booking: { holding_id: string; kind: 'membership' | 'pack'; amount: number } | null;
-  /** Gift cards, then store credit, each with the cents it pays (soonest to expire first). */
-  money: { holding_id: string; kind: 'gift_card' | 'store_credit'; cents: number }[];
-  /** What the card pays after them. */
-  due_cents: number;
-}
-
-/**
- * Applies holdings in WALLET_APPLY_ORDER: a booking of one seat is covered by a membership that
- * covers its course; otherwise a pack with party_size credits left covers it; then gift cards and
- * store credit pay what is due (the one expiring soonest first); the card pays the rest. A covered
- * booking costs nothing more. A product order (no course) is paid by money holdings only.
- */
-export function planWalletPayment(input: {
-  holdings: CoveringHolding[];
-  /** The booked course, or null for a product order. */
-  course: { activity_id: string; category_id: number | null } | null;
-  party_size: number;
-  /** What is due after discounts and points. */
-  total_cents: number;
-  now: Date;
-  /** Whether gift cards and credit may pay (the buyer chose to use them). */
-  use_money?: boolean;
-}): WalletPlan {
-  const usable = input.holdings.filter((h) => holdingUsable(h, input.now));
-  const soonest = (a: CoveringHolding, b: CoveringHolding) =>
-    (a.expires_at ? Date.parse(a.expires_at) : Infinity) - (b.expires_at ? Date.parse(b.expires_at) : Infinity) ||
-    Date.parse(a.created_at) - Date.parse(b.created_at) ||
-    a.holding_id.localeCompare(b.holding_id);
-  let booking: WalletPlan['booking'] = null;
-  const course = input.course;
-  if (course && input.total_cents > 0) {
-    const covering = (kind: 'membership' | 'pack', need: number) =>
-      usable.filter((h) => h.kind === kind && h.balance >= need && holdingCoversCourse(h, course)).sort(soonest)[0];
-    const membership = input.party_size === 1 ? covering('membership', 1) : undefined;
-    const pack = membership ? undefined : covering('pack', input.party_size);
-    if (membership) booking = { holding_id: membership.holding_id, kind: 'membership', amount: 1 };
-    else if (pack) booking = { holding_id: pack.holding_id, kind: 'pack', amount: input.party_size };
-  }
-  let due = booking ? 0 : input.total_cents;
-  const money: WalletPlan['money'] = [];
-  if (due > 0 && input.use_money !== false) {
-    for (const kind of ['gift_card', 'store_credit'] as const) {
-      for (const h of usable.filter((x) => x.kind === kind).sort(soonest)) {
-        if (due === 0) break;
-        const cents = Math.min(due, h.balance);
-        money.push({ holding_id: h.holding_id, kind, cents });
-        due -= cents;
-      }
-    }
-  }
-  return { booking, money, due_cents: due };
-}
-
 /** A holding's balance as a student or an admin reads it: "Unlimited" for an unlimited membership. */
 export function formatHoldingBalance(h: { balance: number; unit: WalletUnit; unlimited?: boolean }): string {
   return h.unlimited ? 'Unlimited' : formatWalletAmount(h.balance, h.unit);
