@@ -56,3 +56,4 @@ export * from './storefront/form-answers';
 export * from './storefront/store-waiver';
 export * from './storefront/store-csp';
 export * from './wallet/wallet.schema';
+export * from './wallet/refund-credit';

@@ -29,6 +29,7 @@ import { StoreCheckoutService } from './store-checkout.service';
 import { DiscountsModule } from '../discounts/discounts.module';
 import { WaiversModule } from '../waivers/waivers.module';
 import { LoyaltyModule } from '../loyalty/loyalty.module';
+import { WalletModule } from '../wallet/wallet.module';
 import { SessionCancelController } from './session-cancel.controller';
 import { SessionCancelHandler } from './session-cancel.handler';
 import { WaitlistModule } from '../waitlist/waitlist.module';
@@ -48,6 +49,7 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     DiscountsModule,
     WaiversModule,
     LoyaltyModule,
+    WalletModule,
     WaitlistModule,
     BookingLinksModule,
   ],
