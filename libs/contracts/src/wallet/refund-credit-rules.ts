@@ -1,6 +1,6 @@
 import { POLICY_IDS } from '../catalog/policies';
 import { formatCents } from '../money';
-import type { WalletKind, WalletUnit } from './wallet.schema';
+import type { WalletUnit } from './wallet.schema';
 
 /*
  * Refunds to store credit, and cancellations that give a membership or pack use back (issue 24,
