@@ -12,6 +12,7 @@ import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhoo
 import { EnrollmentRemovalHooks } from '../src/modules/scheduling/enrollment-removal.hooks';
 import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
 import { EnrollmentsService } from '../src/modules/scheduling/enrollments.service';
+import { WalletService } from '../src/modules/wallet/wallet.service';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { paidThroughCheckout } from './support/checkout-fixtures';
@@ -178,6 +179,7 @@ describe('refunds made in the Stripe dashboard', () => {
       app.get(PaymentEvents),
       app.get(IdempotencyStore),
       app.get(AppointmentsService),
+      app.get(WalletService),
     );
   };
   const refundEvent = (

@@ -227,7 +227,7 @@ describe.each([
     const first = await refund(a, paid.id, { amount: 1000, reason: 'Class moved' }).expect(200);
     expect(first.body).toMatchObject({ status: 'partial_refund', refunded_amount: 1000, total: 4500 });
     expect(first.body.refunds).toEqual([
-      { refund_id: expect.any(String), amount: 1000, reason: 'Class moved', actor: 'Test owner', status: 'succeeded', provider_refund_id: expect.any(String), origin: 'app', created_at: expect.any(String) },
+      { refund_id: expect.any(String), amount: 1000, reason: 'Class moved', actor: 'Test owner', status: 'succeeded', provider_refund_id: expect.any(String), origin: 'app', refund_to: 'card', created_at: expect.any(String) },
     ]);
     expect(first.body.activity).toContainEqual(expect.objectContaining({ action: 'refund', amount: 1000, detail: 'Class moved', actor: 'Test owner' }));
     const rest = await refund(a, paid.id).expect(200);

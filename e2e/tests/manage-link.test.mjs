@@ -130,7 +130,7 @@ test('a student cancels from the link in the confirmation email and is refunded 
   await page.getByText('Raku evening').first().waitFor();
   await page.getByText('If you cancel now, $45.00 goes back to your payment.').waitFor();
   await page.getByRole('button', { name: 'Cancel booking' }).click();
-  await page.getByRole('button', { name: 'Yes, cancel my booking' }).click();
+  await page.getByRole('button', { name: 'Refund to my card' }).click();
   await page.getByRole('heading', { level: 1, name: 'This booking is cancelled' }).waitFor();
   await page.getByText('Refunded: $45.00.').waitFor();
   // Opened again later, it still says so.

@@ -57,3 +57,4 @@ export * from './storefront/store-waiver';
 export * from './storefront/store-csp';
 export * from './wallet/wallet.schema';
 export * from './wallet/wallet-booking';
+export * from './wallet/refund-credit';

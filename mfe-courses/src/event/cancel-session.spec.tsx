@@ -1,5 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { errorBody, mockFetch, okBody, renderWithProviders, type MockAnswer, type OkBodyOf } from '@studio/ui/testing';
+import {
+  errorBody,
+  mockFetch,
+  okBody,
+  renderWithProviders,
+  type MockAnswer,
+  type OkBodyOf,
+} from '@studio/ui/testing';
 import { SESSION_CANCEL_MESSAGES as M } from '@studio/contracts';
 import { EventDrawer } from './event.drawer';
 import { EVENT, EVENT_ID, PAGE } from './event-fixtures';
@@ -28,6 +35,7 @@ const student = (n: number, outcome: Cancellation['students'][number]['outcome']
 const cancellation = (processed: number): Cancellation => ({
   event_id: EVENT_ID,
   refund: 'full',
+  refund_to: 'card',
   reason: 'The kiln broke',
   cancelled_at: '2026-03-01T12:00:00.000Z',
   total: 2,
@@ -46,18 +54,26 @@ function routes(options: { cancel?: MockAnswer; progress?: Cancellation[] } = {}
   const calls = mockFetch({
     [`GET /api/admin/events/${EVENT_ID}`]: () =>
       okBody<'/api/admin/events/{event_id}', 'get'>(
-        cancelled ? ({ ...EVENT, status: 'cancelled', enrolled_count: 0, seats_taken: 0 } satisfies EventDetail) : EVENT,
+        cancelled
+          ? ({ ...EVENT, status: 'cancelled', enrolled_count: 0, seats_taken: 0 } satisfies EventDetail)
+          : EVENT,
       ),
-    [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>(PAGE),
+    [`GET /api/admin/enrollment/event/${EVENT_ID}`]: okBody<'/api/admin/enrollment/event/{event_id}', 'get'>(
+      PAGE,
+    ),
     'GET /api/admin/events/tags': okBody<'/api/admin/events/tags', 'get'>({ tags: [] }),
-    [`GET /api/admin/events/${EVENT_ID}/tags`]: okBody<'/api/admin/events/{event_id}/tags', 'get'>({ tags: [] }),
+    [`GET /api/admin/events/${EVENT_ID}/tags`]: okBody<'/api/admin/events/{event_id}/tags', 'get'>({
+      tags: [],
+    }),
     [`POST /api/admin/events/${EVENT_ID}/cancel`]: () => {
       const answer = options.cancel ?? okBody<'/api/admin/events/{event_id}/cancel', 'post'>(progress[0]);
       if ((answer.status ?? 200) < 300) cancelled = true;
       return answer;
     },
     [`GET /api/admin/events/${EVENT_ID}/cancellation`]: () =>
-      okBody<'/api/admin/events/{event_id}/cancellation', 'get'>(progress.length > 1 ? progress.shift()! : progress[0]),
+      okBody<'/api/admin/events/{event_id}/cancellation', 'get'>(
+        progress.length > 1 ? progress.shift()! : progress[0],
+      ),
   });
   return calls;
 }
@@ -91,20 +107,29 @@ describe('Cancel course on a session with students (issue 23)', () => {
     const calls = routes();
     const dialog = await openCancel();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Refund everyone in full' }));
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason' }), { target: { value: 'The kiln broke' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason' }), {
+      target: { value: 'The kiln broke' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
     expect(await screen.findByText(M.cancelled)).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ refund: 'full', reason: 'The kiln broke' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      refund: 'full',
+      reason: 'The kiln broke',
+    });
 
     // The drawer now reads the cancelled session: badge, no Add student nor Cancel course, the progress.
     expect(await screen.findByText('Cancelled')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel course' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Cancel course' })).not.toBeInTheDocument(),
+    );
     expect(screen.queryByRole('button', { name: 'Add student' })).not.toBeInTheDocument();
     const section = screen.getByRole('region', { name: 'Cancellation' });
     expect(await within(section).findByText('Refunding 2 of 2…', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(within(section).getByText('Removed, refunded $26.00')).toBeInTheDocument();
     expect(within(section).getByText('Processing')).toBeInTheDocument();
-    expect(await within(section).findByText('All 2 students processed', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await within(section).findByText('All 2 students processed', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(within(section).getAllByText('Removed, refunded $26.00')).toHaveLength(2);
     expect(within(section).getByText(/\$52\.00 refunded/)).toBeInTheDocument();
     expect(within(section).getByText(/Reason: The kiln broke/)).toBeInTheDocument();
@@ -114,11 +139,32 @@ describe('Cancel course on a session with students (issue 23)', () => {
     expect(calls.filter((c) => c.url.endsWith('/cancellation')).length).toBe(asked);
   });
 
+  it('a full refund may go to store credit: the choice shows only with "Refund everyone in full"', async () => {
+    const calls = routes();
+    const dialog = await openCancel();
+    expect(within(dialog).queryByRole('radio', { name: 'Refund as store credit' })).not.toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Refund everyone in full' }));
+    expect(within(dialog).getByRole('radio', { name: 'Refund to card' })).toBeChecked();
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Refund as store credit' }));
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason' }), {
+      target: { value: 'The kiln broke' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
+    expect(await screen.findByText(M.cancelled)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      refund: 'full',
+      reason: 'The kiln broke',
+      refund_to: 'store_credit',
+    });
+  });
+
   it('says why the server refused (already cancelled, no payment method) and keeps the dialog open', async () => {
     routes({ cancel: errorBody(409, M.noPaymentMethod) });
     const dialog = await openCancel();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason' }), { target: { value: 'Closed' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason' }), {
+      target: { value: 'Closed' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
     expect(await within(dialog).findByText(M.noPaymentMethod)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel session' })).toBeInTheDocument();
@@ -128,7 +174,9 @@ describe('Cancel course on a session with students (issue 23)', () => {
     routes({ cancel: errorBody(400, M.reasonTooLong, { reason: M.reasonTooLong }) });
     const dialog = await openCancel();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason' }), { target: { value: 'Too long for the server' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason' }), {
+      target: { value: 'Too long for the server' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
     expect(await within(dialog).findByText(M.reasonTooLong)).toBeInTheDocument();
   });

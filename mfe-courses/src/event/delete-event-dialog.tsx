@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import {
   COURSE_MESSAGES,
+  REFUND_DESTINATION_LABELS,
+  REFUND_DESTINATIONS,
   SCHEDULING_MESSAGES,
   SESSION_CANCEL_MESSAGES,
   SESSION_CANCEL_REASON_MAX,
@@ -110,15 +112,23 @@ function CancelSessionDialog({
     defaultValues: { refund: undefined, reason: '' },
   });
   const students = event.enrolled_count;
+  const refund = useWatch({ control, name: 'refund' });
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await cancel.mutateAsync({ refund: values.refund, reason: values.reason });
+      await cancel.mutateAsync({
+        refund: values.refund,
+        reason: values.reason,
+        // Issue 24: a full refund may go to each student's store credit (no card needed).
+        ...(values.refund === 'full' && values.refund_to === 'store_credit'
+          ? { refund_to: 'store_credit' as const }
+          : {}),
+      });
       message.success(SESSION_CANCEL_MESSAGES.cancelled);
       onCancelled();
     } catch (error) {
-      if (setServerFieldErrors(error, setError, ['refund', 'reason'])) return;
+      if (setServerFieldErrors(error, setError, ['refund', 'reason', 'refund_to'])) return;
       message.error(SESSION_CANCEL_MESSAGES.cancelFailed);
       setFailure(serverMessage(error, SESSION_CANCEL_MESSAGES.cancelFailed));
     }
@@ -149,10 +159,29 @@ function CancelSessionDialog({
               aria-label="Refund"
               value={field.value}
               onChange={(e) => field.onChange(e.target.value)}
-              options={SESSION_CANCEL_REFUNDS.map((value) => ({ value, label: SESSION_CANCEL_REFUND_LABELS[value] }))}
+              options={SESSION_CANCEL_REFUNDS.map((value) => ({
+                value,
+                label: SESSION_CANCEL_REFUND_LABELS[value],
+              }))}
             />
           )}
         </FormField>
+        {refund === 'full' ? (
+          <FormField control={control} name="refund_to" label="Refund to">
+            {(field) => (
+              <Radio.Group
+                aria-label="Refund to"
+                name="refund_to"
+                value={field.value ?? 'card'}
+                onChange={(e) => field.onChange(e.target.value)}
+                options={REFUND_DESTINATIONS.map((value) => ({
+                  value,
+                  label: REFUND_DESTINATION_LABELS[value],
+                }))}
+              />
+            )}
+          </FormField>
+        ) : null}
         <FormField control={control} name="reason" label="Reason" required extra="Sent to every student.">
           {(field, state) => (
             <Input.TextArea

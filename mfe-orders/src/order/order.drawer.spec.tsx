@@ -83,6 +83,7 @@ const ORDER: OrderDetail = {
       status: 'succeeded',
       provider_refund_id: 're_1',
       origin: 'app',
+      refund_to: 'card',
       created_at: '2026-03-06T10:00:00Z',
     },
   ],
@@ -274,6 +275,7 @@ describe('OrderDrawer', () => {
           status: 'succeeded',
           provider_refund_id: 're_2',
           origin: 'provider',
+          refund_to: 'card',
           created_at: '2026-03-08T10:00:00Z',
         },
       ],
@@ -297,6 +299,7 @@ describe('OrderDrawer', () => {
           status: 'failed',
           provider_refund_id: 're_3',
           origin: 'app',
+          refund_to: 'card',
           created_at: '2026-03-07T09:00:00Z',
         },
         {
@@ -307,6 +310,7 @@ describe('OrderDrawer', () => {
           status: 'pending',
           provider_refund_id: 're_4',
           origin: 'app',
+          refund_to: 'card',
           created_at: '2026-03-07T11:00:00Z',
         },
       ],
@@ -317,6 +321,31 @@ describe('OrderDrawer', () => {
     expect(row('$10.00')).toHaveTextContent('Failed');
     expect(row('$10.00')).not.toHaveTextContent('Refunded');
     expect(row('$7.00')).toHaveTextContent('Pending');
+  });
+
+  it('a refund to store credit reads Store credit', async () => {
+    await renderDrawer({
+      ...ORDER,
+      refunds: [
+        ...ORDER.refunds,
+        {
+          refund_id: 'r5',
+          amount: 1800,
+          reason: 'Prefers credit',
+          actor: 'Mia Owner',
+          status: 'succeeded',
+          provider_refund_id: null,
+          origin: 'app',
+          refund_to: 'store_credit',
+          created_at: '2026-03-07T12:00:00Z',
+        },
+      ],
+    });
+    const rows = within(screen.getByRole('region', { name: 'Order summary' })).getAllByRole('row');
+    const credit = rows.find((r) => r.textContent?.includes('$18.00'));
+    expect(credit).toHaveTextContent('Store credit');
+    expect(credit).not.toHaveTextContent('Refunded');
+    expect(rows.find((r) => r.textContent?.includes('$25.00'))).toHaveTextContent('Refunded');
   });
 
   it.each([

@@ -9,6 +9,7 @@ import {
   pointsToCents,
   refundRefusal,
   refundStatusDisplay,
+  CREDIT_MESSAGES,
 } from '@studio/contracts';
 import {
   Alert,
@@ -124,6 +125,8 @@ function RefundHistory({ order }: { order: OrderDetail }) {
           key: 'status',
           title: 'Status',
           render: (_, r) => {
+            // A refund to store credit is made at once, with no provider: it says where it went.
+            if (r.refund_to === 'store_credit' && r.status === 'succeeded') return <Tag color="purple">{CREDIT_MESSAGES.storeCredit}</Tag>;
             const { label, color } = refundStatusDisplay(r.status);
             return <Tag color={color}>{label}</Tag>;
           },

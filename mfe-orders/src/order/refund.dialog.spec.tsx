@@ -104,6 +104,19 @@ describe('RefundDialog', () => {
     expect(onRefunded).toHaveBeenCalledWith(expect.objectContaining({ status: 'refunded' }));
   });
 
+  it('refunds as store credit when chosen: the body says so and the toast too', async () => {
+    const { calls, onRefunded } = renderDialog();
+    expect(screen.getByRole('radio', { name: 'Refund to card' })).toBeChecked();
+    fireEvent.click(screen.getByRole('radio', { name: 'Refund as store credit' }));
+    expect(screen.getByText("Added to the student's store credit at once; it pays at the store.")).toBeInTheDocument();
+    expect(screen.queryByText('Refunds can take up to 10 days to appear')).not.toBeInTheDocument();
+    reason('Prefers credit');
+    fireEvent.click(refundButton());
+    await waitFor(() => expect(onRefunded).toHaveBeenCalled());
+    expect(calls[0].body).toEqual({ reason: 'Prefers credit', refund_to: 'store_credit' });
+    expect(await screen.findByText('Refunded as store credit')).toBeInTheDocument();
+  });
+
   it('a full refund sends no amount', async () => {
     const { calls } = renderDialog();
     reason('Duplicate');

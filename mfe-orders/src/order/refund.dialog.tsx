@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import {
+  CREDIT_MESSAGES,
   ORDER_MESSAGES,
+  REFUND_DESTINATION_LABELS,
+  REFUND_DESTINATIONS,
   REFUND_MESSAGES,
+  type RefundDestination,
   formatCents,
   partialRefundCents,
   remainingRefundable,
@@ -12,7 +16,7 @@ import { newIdempotencyKey, useRefundOrder, type OrderDetail } from '../api/orde
 const M = REFUND_MESSAGES;
 
 /** The messages the API answers that the drawer shows as they are (spec 001 §8); anything else is "Failed to refund order: {reason}". */
-const AS_IS = new Set<string>([M.notRefundable, M.zeroTotal, M.neverCharged, M.noPaymentMethod]);
+const AS_IS = new Set<string>([M.notRefundable, M.zeroTotal, M.neverCharged, M.noPaymentMethod, CREDIT_MESSAGES.neverChargedCard]);
 
 /** The toast of a refused refund (spec 001 §8). */
 export function refundFailureMessage(error: unknown): string {
@@ -43,6 +47,8 @@ export function RefundDialog({ order, onClose, onRefunded }: RefundDialogProps) 
   const [kind, setKind] = useState<'full' | 'partial'>('full');
   const [amountText, setAmountText] = useState('');
   const [reason, setReason] = useState('');
+  // Issue 24: back to the card, or to the student's store credit (made at once, no card needed).
+  const [refundTo, setRefundTo] = useState<RefundDestination>('card');
   const [key] = useState(newIdempotencyKey);
   const refund = useRefundOrder(order.order_id, key);
 
@@ -56,9 +62,10 @@ export function RefundDialog({ order, onClose, onRefunded }: RefundDialogProps) 
       const body = {
         reason: reason.trim(),
         ...(kind === 'partial' && partialCents !== null ? { amount: partialCents } : {}),
+        ...(refundTo === 'store_credit' ? { refund_to: refundTo } : {}),
       };
       const updated = await refund.mutateAsync(body);
-      message.success(M.refunded);
+      message.success(refundTo === 'store_credit' ? CREDIT_MESSAGES.refundedToCredit : M.refunded);
       onRefunded(updated);
     } catch (error) {
       console.error('Could not refund the order', error);
@@ -119,7 +126,16 @@ export function RefundDialog({ order, onClose, onRefunded }: RefundDialogProps) 
             onChange={(e) => setReason(e.target.value)}
           />
         </label>
-        <Typography.Text type="secondary">{M.takesDays}</Typography.Text>
+        <Radio.Group value={refundTo} onChange={(e) => setRefundTo(e.target.value as RefundDestination)} aria-label="Refund to">
+          {REFUND_DESTINATIONS.map((d) => (
+            <Radio key={d} value={d}>
+              {REFUND_DESTINATION_LABELS[d]}
+            </Radio>
+          ))}
+        </Radio.Group>
+        <Typography.Text type="secondary">
+          {refundTo === 'store_credit' ? "Added to the student's store credit at once; it pays at the store." : M.takesDays}
+        </Typography.Text>
       </Flex>
     </Modal>
   );

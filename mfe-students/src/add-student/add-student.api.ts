@@ -1,4 +1,4 @@
-import { STUDENT_SEARCH_LIMIT, type components } from '@studio/contracts';
+import { STUDENT_SEARCH_LIMIT, type RefundDestination, type components } from '@studio/contracts';
 import { $api, answer, api } from '@studio/ui';
 
 type Schemas = components['schemas'];
@@ -47,12 +47,14 @@ export function sendPaymentLink(
 /** Removes the student; with `refund`, refunds the order in the same operation (a refused refund keeps the student enrolled). */
 export async function removeEnrollment(
   enrollmentId: string,
-  refund?: { amount: number; reason: string },
+  refund?: { amount: number; reason: string; refund_to?: RefundDestination },
+  options: { keep_use?: boolean } = {},
 ): Promise<void> {
+  const body = { ...(refund ? { refund } : {}), ...(options.keep_use ? { keep_use: true } : {}) };
   await answer(
     api.DELETE('/api/admin/enrollment/{enrollment_id}', {
       params: { path: { enrollment_id: enrollmentId } },
-      ...(refund ? { body: { refund } } : {}),
+      ...(Object.keys(body).length ? { body } : {}),
     }),
   );
 }

@@ -163,6 +163,10 @@ const QUOTE: Quote = {
   starts_at: TEN,
   has_payment_method: true,
   refusal: null,
+  credit_refusal: null,
+  wallet_paid_cents: 0,
+  outcomes: { card: '$22.50 back to the card.', store_credit: '$22.50 as store credit.' },
+  use: null,
 };
 const NO_ORDER: Quote = { ...QUOTE, order: null, refundable: 0, suggested_amount: 0, share: 0 };
 

@@ -5,10 +5,11 @@ import {
   noContent,
   okBody,
   renderWithProviders,
+  TEST_SESSION,
   type MockAnswer,
   type OkBodyOf,
 } from '@studio/ui/testing';
-import { REFUND_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
+import { CREDIT_MESSAGES, REFUND_MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { RemoveStudentDialog } from './remove-student.dialog';
 
 type Quote = OkBodyOf<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>;
@@ -27,13 +28,32 @@ const QUOTE: Quote = {
   starts_at: '2026-12-10T18:00:00Z',
   has_payment_method: true,
   refusal: null,
+  credit_refusal: null,
+  wallet_paid_cents: 0,
+  outcomes: { card: '$22.50 back to the card.', store_credit: '$22.50 as store credit.' },
+  use: null,
+};
+/** A seat covered by a 5-class pack's credit. */
+const USE: NonNullable<Quote['use']> = {
+  holding_id: 'h1',
+  kind: 'pack',
+  label: '5-class pack',
+  unit: 'credits',
+  amount: 1,
+  returned: false,
+  returns: true,
+  message: 'Your class credit is given back.',
 };
 const QUOTE_PATH = 'GET /api/admin/enrollment/en1/refund-quote';
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
 
-function renderDialog(quote: MockAnswer | (() => MockAnswer), remove: () => MockAnswer = noContent) {
+function renderDialog(
+  quote: MockAnswer | (() => MockAnswer),
+  remove: () => MockAnswer = noContent,
+  session = TEST_SESSION,
+) {
   const calls = mockFetch({ [QUOTE_PATH]: quote, 'DELETE /api/admin/enrollment/en1': remove });
   const onDone = jest.fn();
   renderWithProviders(
@@ -41,6 +61,7 @@ function renderDialog(quote: MockAnswer | (() => MockAnswer), remove: () => Mock
       data={{ enrollment_id: 'en1', student_name: 'Ada Lovelace', onDone }}
       close={jest.fn()}
     />,
+    session,
   );
   return { calls, onDone };
 }
@@ -138,16 +159,92 @@ describe('RemoveStudentDialog', () => {
     expect(calls.find((c) => c.method === 'DELETE')!.body).toBeUndefined();
   });
 
-  it('without a payment method on file it says so and offers no refund', async () => {
+  it('without a payment method on file it says so and offers no refund when store credit is refused too', async () => {
     renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({
+        ...QUOTE,
+        has_payment_method: false,
+        refusal: REFUND_MESSAGES.noPaymentMethod,
+        credit_refusal: REFUND_MESSAGES.notRefundable,
+      }),
+    );
+    expect(await screen.findByText(`Refund: ${REFUND_MESSAGES.noPaymentMethod}`)).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+  });
+
+  it('refunds as store credit when chosen, and offers only store credit when the card is refused', async () => {
+    const { calls } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>(QUOTE),
+    );
+    await screen.findByRole('checkbox', { name: /Refund order #1042/ });
+    expect(screen.getByRole('radio', { name: 'Refund to card' })).toBeChecked();
+    fireEvent.click(screen.getByRole('radio', { name: 'Refund as store credit' }));
+    expect(
+      screen.getByText("Added to the student's store credit at once; it pays at the store."),
+    ).toBeInTheDocument();
+    await chooseReason('Other');
+    fireEvent.click(removeButton());
+    await screen.findByText(SCHEDULING_MESSAGES.studentRemoved);
+    expect(calls.find((c) => c.method === 'DELETE')!.body).toEqual({
+      refund: { amount: 2250, reason: 'Other', refund_to: 'store_credit' },
+    });
+  });
+
+  it('with no card on file, store credit is the one choice', async () => {
+    const { calls } = renderDialog(
       okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({
         ...QUOTE,
         has_payment_method: false,
         refusal: REFUND_MESSAGES.noPaymentMethod,
       }),
     );
-    expect(await screen.findByText(`Refund: ${REFUND_MESSAGES.noPaymentMethod}`)).toBeInTheDocument();
-    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    await screen.findByRole('checkbox', { name: /Refund order #1042/ });
+    expect(screen.getByRole('radio', { name: 'Refund to card' })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: 'Refund as store credit' })).toBeChecked();
+    expect(screen.getByText(`Refund to card: ${REFUND_MESSAGES.noPaymentMethod}`)).toBeInTheDocument();
+    await chooseReason('Other');
+    fireEvent.click(removeButton());
+    await screen.findByText(SCHEDULING_MESSAGES.studentRemoved);
+    expect(calls.find((c) => c.method === 'DELETE')!.body).toMatchObject({
+      refund: { refund_to: 'store_credit' },
+    });
+  });
+
+  it('says the pack credit is given back; an owner may keep it', async () => {
+    const { calls } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({
+        ...QUOTE,
+        order: null,
+        refundable: 0,
+        suggested_amount: 0,
+        use: USE,
+      }),
+    );
+    expect(await screen.findByText('5-class pack: Your class credit is given back.')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: CREDIT_MESSAGES.keepUse }));
+    expect(screen.getByText('5-class pack: the class credit used is kept.')).toBeInTheDocument();
+    fireEvent.click(removeButton());
+    await screen.findByText(SCHEDULING_MESSAGES.studentRemoved);
+    expect(calls.find((c) => c.method === 'DELETE')!.body).toEqual({ keep_use: true });
+  });
+
+  it('staff read what happens to the pack credit but cannot keep it', async () => {
+    const { calls } = renderDialog(
+      okBody<'/api/admin/enrollment/{enrollment_id}/refund-quote', 'get'>({
+        ...QUOTE,
+        order: null,
+        refundable: 0,
+        suggested_amount: 0,
+        use: USE,
+      }),
+      noContent,
+      { ...TEST_SESSION, user: { ...TEST_SESSION.user, role: 'staff' } },
+    );
+    expect(await screen.findByText('5-class pack: Your class credit is given back.')).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: CREDIT_MESSAGES.keepUse })).not.toBeInTheDocument();
+    fireEvent.click(removeButton());
+    await screen.findByText(SCHEDULING_MESSAGES.studentRemoved);
+    expect(calls.find((c) => c.method === 'DELETE')!.body).toBeUndefined();
   });
 
   it('an order that was never charged says so and offers no refund', async () => {
@@ -157,6 +254,7 @@ describe('RemoveStudentDialog', () => {
         refundable: 0,
         suggested_amount: 0,
         refusal: REFUND_MESSAGES.neverCharged,
+        credit_refusal: REFUND_MESSAGES.neverCharged,
       }),
     );
     expect(await screen.findByText('Refund: Payment never charged')).toBeInTheDocument();

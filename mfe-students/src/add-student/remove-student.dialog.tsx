@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import {
+  CREDIT_MESSAGES,
+  REFUND_DESTINATION_LABELS,
+  REFUND_DESTINATIONS,
   REFUND_MESSAGES,
   REFUND_REASONS,
+  type RefundDestination,
   SCHEDULING_MESSAGES,
   formatCents,
   refundAmountText,
@@ -14,12 +18,14 @@ import {
   Input,
   Modal,
   QueryGuard,
+  Radio,
   Select,
   Skeleton,
   Typography,
   isApiError,
   useQuery,
   useQueryClient,
+  useSession,
   type DrawerProps,
   type GuardedQuery,
 } from '@studio/ui';
@@ -53,13 +59,33 @@ interface RefundFormProps {
   reason: string | undefined;
   setReason: (reason: string) => void;
   errors: { amount?: string; reason?: string };
+  refundTo: RefundDestination;
+  setRefundTo: (to: RefundDestination) => void;
+}
+
+/** Which destinations the quote allows: the card unless refused, store credit unless refused (issue 24). */
+function destinations(quote: RefundQuote): RefundDestination[] {
+  return REFUND_DESTINATIONS.filter((d) => (d === 'card' ? !quote.refusal : quote.credit_refusal === null));
 }
 
 /** The refund part of Remove student (spec 000 §5): amount suggested by the course's cancellation policy now, and a reason. */
-function RefundForm({ quote, on, setOn, amount, setAmount, reason, setReason, errors }: RefundFormProps) {
+function RefundForm({
+  quote,
+  on,
+  setOn,
+  amount,
+  setAmount,
+  reason,
+  setReason,
+  errors,
+  refundTo,
+  setRefundTo,
+}: RefundFormProps) {
   if (!quote.order)
     return <Typography.Text type="secondary">No order to refund for this student.</Typography.Text>;
-  if (quote.refusal) return <Typography.Text type="secondary">Refund: {quote.refusal}</Typography.Text>;
+  const allowed = destinations(quote);
+  if (allowed.length === 0)
+    return <Typography.Text type="secondary">Refund: {quote.refusal}</Typography.Text>;
   if (quote.refundable === 0) return <Typography.Text type="secondary">{M.notRefundable}</Typography.Text>;
   const policy = quote.policy;
   return (
@@ -101,7 +127,25 @@ function RefundForm({ quote, on, setOn, amount, setAmount, reason, setReason, er
             />
             {errors.reason ? <Typography.Text type="danger">{errors.reason}</Typography.Text> : null}
           </label>
-          <Typography.Text type="secondary">{M.takesDays}</Typography.Text>
+          <Radio.Group
+            value={refundTo}
+            onChange={(e) => setRefundTo(e.target.value as RefundDestination)}
+            aria-label="Refund to"
+          >
+            {REFUND_DESTINATIONS.map((d) => (
+              <Radio key={d} value={d} disabled={!allowed.includes(d)}>
+                {REFUND_DESTINATION_LABELS[d]}
+              </Radio>
+            ))}
+          </Radio.Group>
+          {quote.refusal ? (
+            <Typography.Text type="secondary">Refund to card: {quote.refusal}</Typography.Text>
+          ) : null}
+          <Typography.Text type="secondary">
+            {refundTo === 'store_credit'
+              ? "Added to the student's store credit at once; it pays at the store."
+              : M.takesDays}
+          </Typography.Text>
         </>
       ) : null}
     </Flex>
@@ -132,16 +176,24 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
   const [amount, setAmount] = useState<string | null>(null);
   const [reason, setReason] = useState<string | undefined>(undefined);
   const [errors, setErrors] = useState<{ amount?: string; reason?: string }>({});
+  const [chosenTo, setRefundTo] = useState<RefundDestination | null>(null);
+  const [keepUse, setKeepUse] = useState(false);
+  const role = useSession().session?.user.role;
+  const isOwner = role === 'owner' || role === 'super_admin';
 
   const q = quote.data;
-  const canRefund = Boolean(q?.order && !q.refusal && q.refundable > 0);
+  const allowed = q?.order ? destinations(q) : [];
+  // The card by default; store credit when only it is allowed (no card on file, paid with wallet money).
+  const refundTo: RefundDestination =
+    chosenTo && allowed.includes(chosenTo) ? chosenTo : (allowed[0] ?? 'card');
+  const canRefund = Boolean(q?.order && allowed.length > 0 && q.refundable > 0);
   // Until the admin changes them: refund on when the policy suggests an amount, and that amount.
   const refundOn = canRefund && (on ?? (q?.suggested_amount ?? 0) > 0);
   const amountText = amount ?? (q ? refundAmountText(q.suggested_amount) : '');
 
   const remove = async () => {
     setTouched(true);
-    let refund: { amount: number; reason: string } | undefined;
+    let refund: { amount: number; reason: string; refund_to?: RefundDestination } | undefined;
     if (refundOn && q) {
       const parsed = removalRefundAmount(amountText, q.refundable);
       const next = {
@@ -150,14 +202,22 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
       };
       setErrors(next);
       if (next.amount || next.reason || 'error' in parsed) return;
-      refund = { amount: parsed.cents, reason: reason! };
+      refund = {
+        amount: parsed.cents,
+        reason: reason!,
+        ...(refundTo === 'store_credit' ? { refund_to: refundTo } : {}),
+      };
     }
+    const keep = isOwner && keepUse && Boolean(q?.use && !q.use.returned);
     setBusy(true);
     try {
       if (appointment) {
-        await cancelAppointment(appointment.id, refund ? { refund } : {});
+        await cancelAppointment(appointment.id, {
+          ...(refund ? { refund } : {}),
+          ...(keep ? { keep_use: true } : {}),
+        });
         void refreshAppointments(queryClient);
-      } else await removeEnrollment(data.enrollment_id ?? '', refund);
+      } else await removeEnrollment(data.enrollment_id ?? '', refund, keep ? { keep_use: true } : {});
       message.success(SCHEDULING_MESSAGES.studentRemoved);
       data.onDone?.();
       close();
@@ -201,22 +261,41 @@ export function RemoveStudentDialog({ data, close }: DrawerProps<RemoveStudentDa
         loading={<Skeleton active paragraph={{ rows: 2 }} title={false} />}
       >
         {(loaded) => (
-          <RefundForm
-            quote={loaded}
-            on={refundOn}
-            setOn={setOn}
-            amount={amountText}
-            setAmount={(text) => {
-              setAmount(text);
-              revalidate({ amount: text });
-            }}
-            reason={reason}
-            setReason={(r) => {
-              setReason(r);
-              revalidate({ reason: r });
-            }}
-            errors={errors}
-          />
+          <Flex vertical gap={8}>
+            <RefundForm
+              quote={loaded}
+              on={refundOn}
+              setOn={setOn}
+              amount={amountText}
+              setAmount={(text) => {
+                setAmount(text);
+                revalidate({ amount: text });
+              }}
+              reason={reason}
+              setReason={(r) => {
+                setReason(r);
+                revalidate({ reason: r });
+              }}
+              errors={errors}
+              refundTo={refundTo}
+              setRefundTo={setRefundTo}
+            />
+            {loaded.use && !loaded.use.returned ? (
+              <Flex vertical gap={4}>
+                <Typography.Text>
+                  {loaded.use.label}:{' '}
+                  {keepUse
+                    ? `the ${loaded.use.unit === 'bookings' ? 'membership booking' : 'class credit'} used is kept.`
+                    : loaded.use.message}
+                </Typography.Text>
+                {isOwner ? (
+                  <Checkbox checked={keepUse} onChange={(e) => setKeepUse(e.target.checked)}>
+                    {CREDIT_MESSAGES.keepUse}
+                  </Checkbox>
+                ) : null}
+              </Flex>
+            ) : null}
+          </Flex>
         )}
       </QueryGuard>
     </Modal>

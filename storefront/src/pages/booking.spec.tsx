@@ -26,14 +26,30 @@ function booking(overrides: Partial<PublicBooking> = {}): PublicBooking {
     refunded_cents: 0,
     refund_status: 'none',
     cancel: {
-      policy: { id: 3, name: 'Firm', rule: 'Full refund up to 30 days before, 50% up to 5 days before, none after' },
+      policy: {
+        id: 3,
+        name: 'Firm',
+        rule: 'Full refund up to 30 days before, 50% up to 5 days before, none after',
+      },
       allowed: true,
       share: 0.5,
       refund_cents: 4500,
       figure: 'Firm: 50% refund ($45.00) — 12 days before start',
     },
-    reschedule: { policy: { id: 4, name: 'Agile', rule: 'Free until 24 hours before' }, allowed: true, figure: '' },
-    move_targets: [{ event_id: '5a6b7c8d-1e2f-4a3b-9c4d-5e6f7a8b9c0d', starts_at: '2027-01-03T23:00:00.000Z', ends_at: '2027-01-04T01:00:00.000Z', seats_left: 4 }],
+    reschedule: {
+      policy: { id: 4, name: 'Agile', rule: 'Free until 24 hours before' },
+      allowed: true,
+      figure: '',
+    },
+    move_targets: [
+      {
+        event_id: '5a6b7c8d-1e2f-4a3b-9c4d-5e6f7a8b9c0d',
+        starts_at: '2027-01-03T23:00:00.000Z',
+        ends_at: '2027-01-04T01:00:00.000Z',
+        seats_left: 4,
+      },
+    ],
+    use: null,
     ...overrides,
   };
 }
@@ -69,18 +85,93 @@ it('cancels after a confirmation and says how much comes back', async () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
   });
   await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my booking' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Refund to my card' }));
   });
-  expect(await screen.findByRole('heading', { level: 1, name: 'This booking is cancelled' })).toBeInTheDocument();
+  expect(
+    await screen.findByRole('heading', { level: 1, name: 'This booking is cancelled' }),
+  ).toBeInTheDocument();
   expect(screen.getByText('Refunded: $45.00.')).toBeInTheDocument();
-  expect(calls).toEqual([{ url: `/api/public/demo-studio/bookings/${encodeURIComponent(TOKEN)}/cancel`, init: { method: 'POST' } }]);
+  expect(calls).toEqual([
+    { url: `/api/public/demo-studio/bookings/${encodeURIComponent(TOKEN)}/cancel`, init: { method: 'POST' } },
+  ]);
+});
+
+it('the student may take the refund as store credit', async () => {
+  const calls = storeAnswers(booking({ status: 'cancelled', refunded_cents: 4500, refund_status: 'made' }));
+  show(booking());
+  act(() => {
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
+  });
+  expect(screen.getByRole('button', { name: 'Refund to my card' })).toBeInTheDocument();
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Refund as store credit' }));
+  });
+  expect(
+    await screen.findByRole('heading', { level: 1, name: 'This booking is cancelled' }),
+  ).toBeInTheDocument();
+  expect(calls).toHaveLength(1);
+  expect(calls[0].init?.method).toBe('POST');
+  expect(JSON.parse(String(calls[0].init?.body))).toEqual({ refund_to: 'store_credit' });
+});
+
+it('a booking covered by a pack says whether its class credit comes back; with nothing to refund, one confirmation', async () => {
+  const use = {
+    holding_id: 'h1',
+    kind: 'pack',
+    label: '5-class pack',
+    unit: 'credits',
+    amount: 1,
+    returned: false,
+  };
+  show(
+    booking({
+      paid_cents: 0,
+      cancel: {
+        policy: { id: 1, name: 'Flexible', rule: 'Full refund until 1 day before start' },
+        allowed: true,
+        share: 0,
+        refund_cents: 0,
+        figure: '',
+      },
+      use: {
+        ...use,
+        returns: false,
+        message: 'Your class credit is not given back after 1 day before start.',
+      },
+    }),
+  );
+  expect(
+    screen.getByText('Your class credit is not given back after 1 day before start.'),
+  ).toBeInTheDocument();
+  act(() => {
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
+  });
+  expect(screen.getByRole('button', { name: 'Yes, cancel my booking' })).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Refund as store credit' })).not.toBeInTheDocument();
+  show(
+    booking({
+      status: 'cancelled',
+      use: { ...use, returned: true, returns: false, message: 'Your class credit was given back.' },
+    }),
+  );
+  expect(screen.getByText('Your class credit was given back.')).toBeInTheDocument();
 });
 
 it('"Contact the studio" policies show that instead of a button', () => {
   show(
     booking({
-      cancel: { policy: { id: 6, name: 'Contact the studio', rule: 'Students cannot cancel themselves' }, allowed: false, share: 0, refund_cents: 0, figure: '' },
-      reschedule: { policy: { id: 7, name: 'Contact the studio', rule: 'Students cannot reschedule themselves' }, allowed: false, figure: '' },
+      cancel: {
+        policy: { id: 6, name: 'Contact the studio', rule: 'Students cannot cancel themselves' },
+        allowed: false,
+        share: 0,
+        refund_cents: 0,
+        figure: '',
+      },
+      reschedule: {
+        policy: { id: 7, name: 'Contact the studio', rule: 'Students cannot reschedule themselves' },
+        allowed: false,
+        figure: '',
+      },
     }),
   );
   expect(screen.queryByRole('button', { name: 'Cancel booking' })).toBeNull();
@@ -95,7 +186,9 @@ it('moves to another session and shows a refusal in the store’s words', async 
     fireEvent.click(screen.getByRole('button', { name: 'Move my booking' }));
   });
   expect(await screen.findByRole('alert')).toHaveTextContent('That session is full. Pick another one.');
-  expect(JSON.parse(String(calls[0].init?.body))).toEqual({ event_id: '5a6b7c8d-1e2f-4a3b-9c4d-5e6f7a8b9c0d' });
+  expect(JSON.parse(String(calls[0].init?.body))).toEqual({
+    event_id: '5a6b7c8d-1e2f-4a3b-9c4d-5e6f7a8b9c0d',
+  });
 });
 
 it('a cancelled booking says so, with no actions', () => {

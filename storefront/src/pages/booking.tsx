@@ -1,5 +1,9 @@
 import type { PublicBooking } from '@studio/contracts';
 import { MANAGE_MESSAGES } from '@studio/contracts/src/scheduling/manage-booking-rules';
+import {
+  STUDENT_REFUND_DESTINATION_LABELS,
+  type RefundDestination,
+} from '@studio/contracts/src/wallet/refund-credit-rules';
 import { useEffect, useState } from 'react';
 import { dateTimeInZone, priceText, sessionWhen } from '../format';
 import { storeApi } from '../links';
@@ -8,12 +12,14 @@ import type { PageProps } from '../types';
 import { Layout } from './layout';
 
 /** The manage token, from the page's own address (/s/{slug}/booking/{token}). */
-const tokenOf = () => decodeURIComponent(globalThis.location.pathname.split('/').filter(Boolean).at(-1) ?? '');
+const tokenOf = () =>
+  decodeURIComponent(globalThis.location.pathname.split('/').filter(Boolean).at(-1) ?? '');
 
 /** What the student is paid back, in words. */
 function refundLine(data: PublicBooking): string | null {
   if (data.refunded_cents <= 0) return null;
-  if (data.refund_status === 'processing') return `Your refund of ${priceText(data.refunded_cents, false)} is on its way.`;
+  if (data.refund_status === 'processing')
+    return `Your refund of ${priceText(data.refunded_cents, false)} is on its way.`;
   return `Refunded: ${priceText(data.refunded_cents, false)}.`;
 }
 
@@ -44,21 +50,29 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
     const url = `${storeApi(base)}/activities/${encodeURIComponent(data.activity_id)}/slots?from=${from.toISOString()}&to=${to.toISOString()}`;
     storeCall<{ slots: { starts_at: string }[] }>(url)
       .then((answer) => {
-        const starts = answer.slots.map((s) => s.starts_at).filter((s) => s !== data.starts_at).slice(0, 60);
+        const starts = answer.slots
+          .map((s) => s.starts_at)
+          .filter((s) => s !== data.starts_at)
+          .slice(0, 60);
         setSlots(starts);
         setSlot(starts[0] ?? '');
       })
       .catch(() => setSlots([]));
   }, [wantsSlots, base, data.activity_id, data.starts_at]);
 
-  const act = async (what: 'cancel' | 'move') => {
+  const act = async (what: 'cancel' | 'move', refundTo?: RefundDestination) => {
     setBusy(what);
     setError(null);
     try {
       const next =
         what === 'cancel'
-          ? await storeCall<PublicBooking>(`${api()}/cancel`, { method: 'POST' })
-          : await storePost<PublicBooking>(`${api()}/reschedule`, data.kind === 'appointment' ? { starts_at: slot } : { event_id: target });
+          ? refundTo === 'store_credit'
+            ? await storePost<PublicBooking>(`${api()}/cancel`, { refund_to: refundTo })
+            : await storeCall<PublicBooking>(`${api()}/cancel`, { method: 'POST' })
+          : await storePost<PublicBooking>(
+              `${api()}/reschedule`,
+              data.kind === 'appointment' ? { starts_at: slot } : { event_id: target },
+            );
       setData(next);
       setDone(what === 'cancel' ? MANAGE_MESSAGES.cancelledDone : MANAGE_MESSAGES.rescheduledDone);
       setConfirming(false);
@@ -77,6 +91,7 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
       <h1>{cancelled ? 'This booking is cancelled' : 'Your booking'}</h1>
       {done ? <p role="status">{done}</p> : null}
       {cancelled ? <p role="status">{refund ?? 'Nothing was refunded.'}</p> : null}
+      {cancelled && data.use ? <p>{data.use.message}</p> : null}
       <section className="checkout-summary" aria-label="Your booking">
         <h2>{data.course_name}</h2>
         <p>
@@ -123,12 +138,38 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
                     ? `If you cancel now, ${priceText(data.cancel.refund_cents, false)} goes back to your payment.`
                     : 'If you cancel now, nothing is refunded.'}
                 </p>
+                {/* Issue 24: the membership booking or pack credit it used comes back inside the policy's full-refund window. */}
+                {data.use ? <p>{data.use.message}</p> : null}
                 {confirming ? (
                   <div className="inline">
-                    <button type="button" className="button" disabled={busy !== null} onClick={() => void act('cancel')}>
-                      {busy === 'cancel' ? 'Cancelling…' : 'Yes, cancel my booking'}
-                    </button>
-                    <button type="button" className="button secondary" disabled={busy !== null} onClick={() => setConfirming(false)}>
+                    {data.cancel.refund_cents > 0 ? (
+                      (['card', 'store_credit'] as const).map((to) => (
+                        <button
+                          key={to}
+                          type="button"
+                          className="button"
+                          disabled={busy !== null}
+                          onClick={() => void act('cancel', to)}
+                        >
+                          {busy === 'cancel' ? 'Cancelling…' : STUDENT_REFUND_DESTINATION_LABELS[to]}
+                        </button>
+                      ))
+                    ) : (
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={busy !== null}
+                        onClick={() => void act('cancel')}
+                      >
+                        {busy === 'cancel' ? 'Cancelling…' : 'Yes, cancel my booking'}
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="button secondary"
+                      disabled={busy !== null}
+                      onClick={() => setConfirming(false)}
+                    >
                       Keep my booking
                     </button>
                   </div>
@@ -161,14 +202,23 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
               ) : (
                 <div className="field">
                   <label htmlFor="move-slot">Move to</label>
-                  <select id="move-slot" value={slot} onChange={(e) => setSlot((e.target as HTMLSelectElement).value)}>
+                  <select
+                    id="move-slot"
+                    value={slot}
+                    onChange={(e) => setSlot((e.target as HTMLSelectElement).value)}
+                  >
                     {slots.map((start) => (
                       <option key={start} value={start}>
                         {dateTimeInZone(start, data.timezone)}
                       </option>
                     ))}
                   </select>
-                  <button type="button" className="button" disabled={busy !== null || !slot} onClick={() => void act('move')}>
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={busy !== null || !slot}
+                    onClick={() => void act('move')}
+                  >
                     {busy === 'move' ? 'Moving…' : 'Move my appointment'}
                   </button>
                 </div>
@@ -178,14 +228,24 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
             ) : (
               <div className="field">
                 <label htmlFor="move-target">Move to</label>
-                <select id="move-target" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
+                <select
+                  id="move-target"
+                  value={target}
+                  onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}
+                >
                   {data.move_targets.map((s) => (
                     <option key={s.event_id} value={s.event_id}>
-                      {dateTimeInZone(s.starts_at, data.timezone)} ({s.seats_left} {s.seats_left === 1 ? 'seat' : 'seats'} left)
+                      {dateTimeInZone(s.starts_at, data.timezone)} ({s.seats_left}{' '}
+                      {s.seats_left === 1 ? 'seat' : 'seats'} left)
                     </option>
                   ))}
                 </select>
-                <button type="button" className="button" disabled={busy !== null || !target} onClick={() => void act('move')}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={busy !== null || !target}
+                  onClick={() => void act('move')}
+                >
                   {busy === 'move' ? 'Moving…' : 'Move my booking'}
                 </button>
               </div>

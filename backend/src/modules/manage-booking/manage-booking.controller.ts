@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiForbiddenResponse,
   ApiNoContentResponse,
@@ -11,8 +12,8 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { MANAGE_MESSAGES as M, STORE_MESSAGES } from '@studio/contracts';
-import { ZodResponse } from 'nestjs-zod';
+import { MANAGE_MESSAGES as M, STORE_MESSAGES, publicCancelSchema } from '@studio/contracts';
+import { ZodResponse, ZodValidationException } from 'nestjs-zod';
 import { ApiInvalidBody } from '../../common/api-errors';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
@@ -29,6 +30,7 @@ import {
   MoveStudentsDto,
   MoveStudentsResultDto,
   PublicBookingDto,
+  PublicCancelDto,
   RescheduleDto,
 } from './manage-booking.dto';
 import { ManageBookingService } from './manage-booking.service';
@@ -71,14 +73,18 @@ export class PublicBookingController {
   @ApiOperation({
     summary: "Cancels the booking by the course's cancellation policy: the policy's share of what was paid goes back at once to the payment, recorded as Cancelled by the student",
     description:
-      'Idempotent: a second call (or a concurrent one) refunds nothing more and answers the cancelled booking. The seats (or the appointment time) are freed.',
+      "Idempotent: a second call (or a concurrent one) refunds nothing more and answers the cancelled booking. The seats (or the appointment time) are freed. With refund_to 'store_credit' the money goes to the student's store credit at once. A membership booking or pack credit that covered it is given back inside the policy's full-refund window, forfeited after it (`use` says which).",
   })
+  @ApiBody({ type: PublicCancelDto, required: false })
+  @ApiInvalidBody()
   @NOT_FOUND
   @ApiConflictResponse({ type: ErrorBodyDto, description: `${M.started}; ${M.cancelNotAllowed}; or the refund was refused (the booking stays)` })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not answer; the refund is asked again shortly' })
   @ZodResponse({ status: 200, type: PublicBookingDto })
-  cancel(@CurrentStore() store: Organization, @Param('token') token: string) {
-    return this.manage.cancelByStudent(store, token);
+  cancel(@CurrentStore() store: Organization, @Param('token') token: string, @Body() raw: unknown) {
+    const parsed = publicCancelSchema.safeParse(raw ?? {});
+    if (!parsed.success) throw new ZodValidationException(parsed.error);
+    return this.manage.cancelByStudent(store, token, parsed.data);
   }
 
   @Post('reschedule')

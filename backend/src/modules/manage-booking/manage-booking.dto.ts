@@ -5,11 +5,13 @@ import {
   moveStudentsResultSchema,
   moveStudentsSchema,
   publicBookingSchema,
+  publicCancelSchema,
   rescheduleSchema,
 } from '@studio/contracts';
 import { createZodDto } from '../../common/zod-dto';
 
 export class PublicBookingDto extends createZodDto(publicBookingSchema) {}
+export class PublicCancelDto extends createZodDto(publicCancelSchema) {}
 export class RescheduleDto extends createZodDto(rescheduleSchema) {}
 export class AdminRescheduleDto extends createZodDto(adminRescheduleSchema) {}
 export class AdminCancelDto extends createZodDto(adminCancelSchema) {}

@@ -1,3 +1,4 @@
+import { WalletModule } from '../wallet/wallet.module';
 import { Module } from '@nestjs/common';
 import { BookingLinksModule } from '../booking-links/booking-links.module';
 import { NotificationsModule } from '../notifications/notifications.module';
@@ -15,7 +16,7 @@ import { BookingMovedMailer } from './booking-moved.mailer';
  * admin's Cancel booking, Modify booking and Move students, and the moved booking's mail.
  */
 @Module({
-  imports: [SchedulingModule, OrdersModule, StorefrontModule, BookingLinksModule, NotificationsModule],
+  imports: [SchedulingModule, OrdersModule, StorefrontModule, BookingLinksModule, NotificationsModule, WalletModule],
   controllers: [PublicBookingController, AdminBookingController],
   providers: [ManageBookingService, BookingMovedMailer, PublicRateLimitGuard, StoreGuard],
   exports: [ManageBookingService],

@@ -3,7 +3,9 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import {
   APPOINTMENT_MESSAGES as AM,
   MANAGE_MESSAGES as M,
+  bookingUseOut,
   cancelTerms,
+  useReturns,
   isSelfService,
   rescheduleTerms,
   type AdminCancelPayload,
@@ -13,6 +15,8 @@ import {
   type MoveStudentsPayload,
   type MoveTarget,
   type PublicBooking,
+  type PublicCancelPayload,
+  type RefundDestination,
   type ReschedulePayload,
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
@@ -25,6 +29,7 @@ import { AppointmentSlotsService } from '../scheduling/appointment-slots.service
 import { AppointmentsService } from '../scheduling/appointments.service';
 import { EnrollmentsService, MovedSeat } from '../scheduling/enrollments.service';
 import { seatsTaken } from '../scheduling/seats';
+import { WalletService } from '../wallet/wallet.service';
 import { BookingRow, bookingRow, sessionsOfCourse } from './booking.query';
 
 /** Who acts: an admin (their context) or the student from the link (no user). */
@@ -50,6 +55,7 @@ export class ManageBookingService {
     private readonly slots: AppointmentSlotsService,
     private readonly refunds: RefundsService,
     private readonly orders: OrdersService,
+    private readonly wallet: WalletService,
   ) {}
 
   // The student, through the link.
@@ -59,14 +65,18 @@ export class ManageBookingService {
     return this.publicView(store, await this.byToken(store, token));
   }
 
-  async cancelByStudent(store: Pick<Organization, 'id' | 'name'>, token: string): Promise<PublicBooking> {
+  async cancelByStudent(store: Pick<Organization, 'id' | 'name'>, token: string, body: PublicCancelPayload = {}): Promise<PublicBooking> {
     const row = await this.byToken(store, token);
     if (row.status === 'cancelled') return this.publicView(store, row);
     const ms = row.starts_at.getTime() - Date.now();
     if (ms <= 0) throw conflict(M.started);
     const terms = this.cancelTermsOf(row, ms);
     if (!terms.allowed) throw conflict(M.cancelNotAllowed);
-    await this.cancel({ organizationId: store.id, userId: null, role: 'student' }, row, terms.refund_cents, M.cancelledByStudent);
+    // Issue 24: the use that covered it comes back inside the policy's full-refund window only.
+    await this.cancel({ organizationId: store.id, userId: null, role: 'student' }, row, terms.refund_cents, M.cancelledByStudent, {
+      refundTo: body.refund_to,
+      returnUse: useReturns({ kind: 'student', share: terms.share }),
+    });
     return this.view(store, token);
   }
 
@@ -117,7 +127,8 @@ export class ManageBookingService {
     const amount = body.refund_amount ?? policyAmount;
     if (amount !== policyAmount && !isOwner(ctx)) throw new ApiError(HttpStatus.FORBIDDEN, M.ownerOnly, { refund_amount: M.ownerOnly });
     if (amount > refundable) throw new ApiError(HttpStatus.BAD_REQUEST, M.refundTooLarge(refundable), { refund_amount: M.refundTooLarge(refundable) });
-    await this.cancel(ctx, row, amount, M.cancelledByStudio);
+    // The studio cancels: the use that covered it comes back (as Remove student does by default).
+    await this.cancel(ctx, row, amount, M.cancelledByStudio, { refundTo: body.refund_to, returnUse: true });
   }
 
   /** Modify booking: free within the rescheduling policy; past it (or once started) only with an owner's override. */
@@ -151,7 +162,13 @@ export class ManageBookingService {
    * concurrent or repeated cancel finds the same ledger row and refunds once). With none: the seat
    * removed (enrollment.removed) or the appointment cancelled (its mail). Already cancelled: nothing.
    */
-  private async cancel(actor: Actor, row: BookingRow, amountCents: number, reason: string): Promise<void> {
+  private async cancel(
+    actor: Actor,
+    row: BookingRow,
+    amountCents: number,
+    reason: string,
+    options: { refundTo?: RefundDestination; returnUse?: boolean } = {},
+  ): Promise<void> {
     const organizationId = row.organization_id;
     if (row.order_id && (amountCents > 0 || row.refund_state === 'requested')) {
       await this.refunds.refundBooking(
@@ -159,17 +176,22 @@ export class ManageBookingService {
         row.kind === 'enrollment'
           ? { enrollmentId: row.id, orderId: row.order_id }
           : { appointmentId: row.id, orderId: row.order_id, notify: true },
-        { amountCents, reason },
+        { amountCents, reason, refundTo: options.refundTo },
+        { returnUse: options.returnUse },
       );
       return;
     }
     if (row.kind === 'appointment') {
-      await this.appointments.cancel({ organizationId }, this.em.fork(), row.id, { notify: true });
+      await this.appointments.cancel({ organizationId }, this.em.fork(), row.id, {
+        notify: true,
+        returnUse: options.returnUse,
+        actorUserId: actor.userId ?? undefined,
+      });
       return;
     }
     const system: RequestContext = { organizationId, userId: actor.userId ?? '', sessionId: 'manage-link', role: 'owner' };
     try {
-      await this.enrollments.remove(system, row.id);
+      await this.enrollments.remove(system, row.id, undefined, { returnUse: options.returnUse });
     } catch (error) {
       // A concurrent cancel removed it first: the same outcome.
       const now = await bookingRow(this.em.fork(), organizationId, row.kind, row.id);
@@ -293,6 +315,12 @@ export class ManageBookingService {
       cancel: { ...cancel, allowed: active && cancel.allowed },
       reschedule: { ...reschedule, allowed: active && reschedule.allowed },
       move_targets: active && reschedule.allowed ? await this.moveTargets(row) : [],
+      // Issue 24: the membership booking or pack credit that covered it, and whether cancelling now gives it back.
+      use: bookingUseOut(
+        await this.wallet.useOfBooking(row.organization_id, row.kind === 'enrollment' ? { enrollmentId: row.id } : { appointmentId: row.id }),
+        active && useReturns({ kind: 'student', share: cancel.share }),
+        row.cancel_policy_id,
+      ),
     };
   }
 }

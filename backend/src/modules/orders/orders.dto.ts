@@ -1,4 +1,4 @@
-import { APPOINTMENT_STATUS_VALUES, ORDER_LINE_KINDS, ORDER_STATUSES, REFUND_ORIGINS, SUBSCRIPTION_STATUSES } from '@studio/contracts';
+import { APPOINTMENT_STATUS_VALUES, ORDER_LINE_KINDS, ORDER_STATUSES, REFUND_DESTINATIONS, REFUND_ORIGINS, SUBSCRIPTION_STATUSES } from '@studio/contracts';
 import { z } from 'zod';
 import { createZodDto } from '../../common/zod-dto';
 import { orderActivityOut } from './order-activity.service';
@@ -14,6 +14,7 @@ export const orderRefundOut = z.object({
   origin: z
     .enum(REFUND_ORIGINS)
     .describe('app: made in this back office; provider: made at the payment provider itself (the Stripe dashboard), recorded from its webhooks; its amount is what it counted on the order'),
+  refund_to: z.enum(REFUND_DESTINATIONS).describe("card: back to the card; store_credit: added to the student's store credit (made at once, shown as Store credit)"),
   created_at: z.string(),
 });
 

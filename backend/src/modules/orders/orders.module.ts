@@ -50,8 +50,8 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     DiscountsModule,
     WaiversModule,
     LoyaltyModule,
-    WaitlistModule,
     WalletModule,
+    WaitlistModule,
     BookingLinksModule,
   ],
   controllers: [

@@ -135,7 +135,7 @@ export class RefundReconciler implements OnApplicationBootstrap {
           created_at: Date;
         }[]
       >(
-        `select r.id, r.order_id, r.organization_id, r.amount_cents, r.reason, o.payment_intent_id, r.created_at
+        `select r.id, r.order_id, r.organization_id, r.amount_cents - r.wallet_cents as amount_cents, r.reason, o.payment_intent_id, r.created_at
            from order_refund r join customer_order o on o.id = r.order_id
           where r.status = 'requested' and r.created_at <= ? and (r.created_at, r.id) > (?, ?)
           order by r.created_at, r.id

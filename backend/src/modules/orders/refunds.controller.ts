@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBadGatewayResponse, ApiBody, ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '../../common/idempotency/idempotency.interceptor';
-import { refundBodySchema } from '@studio/contracts';
+import { bookingUseSchema, refundBodySchema } from '@studio/contracts';
 import { ZodResponse, ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
 import { ApiInvalidBody, ApiUnexpectedBody } from '../../common/api-errors';
@@ -32,6 +32,12 @@ class RefundQuoteDto extends createZodDto(
     starts_at: z.string(),
     has_payment_method: z.boolean(),
     refusal: z.string().nullable().describe('why the order cannot be refunded (the drawer\'s messages), or null'),
+    credit_refusal: z.string().nullable().describe('why the order cannot be refunded as store credit, or null (issue 24)'),
+    wallet_paid_cents: z.number().int().describe('cents the order was paid with gift cards or store credit (refunded first)'),
+    outcomes: z
+      .object({ card: z.string(), store_credit: z.string() })
+      .describe('where the suggested amount goes with each refund_to: "$20.00 back to the card." / "$20.00 as store credit."'),
+    use: bookingUseSchema.nullable().describe('the membership booking or pack credit that covered the booking: given back unless keep_use'),
   }),
 ) {}
 

@@ -2,15 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
+  CREDIT_MESSAGES,
   ORDER_MESSAGES,
   POLICIES,
   REFUNDABLE_STATUSES,
   REFUND_MESSAGES as M,
   SESSION_CANCEL_MESSAGES,
   WORKBENCH_SOURCE,
+  bookingUseOut,
+  creditRefundRefusal,
+  refundDestinationText,
   refundRefusal,
+  refundSplit,
   refundableShare,
   type RefundBody,
+  type RefundDestination,
   type RefundOrigin,
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
@@ -24,6 +30,7 @@ import { AppointmentsService } from '../scheduling/appointments.service';
 import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
 import { OrderRefund } from './entities/order-refund.entity';
 import { Order } from './entities/order.entity';
+import { WalletService } from '../wallet/wallet.service';
 import { OrderActivityService } from './order-activity.service';
 import { OrderEvent, OrderEvents } from './order-events';
 import { statusAfterRefund } from './order-status';
@@ -83,6 +90,7 @@ export interface OrderRefundOut {
   status: string;
   provider_refund_id: string | null;
   origin: RefundOrigin;
+  refund_to: RefundDestination;
   created_at: string;
 }
 
@@ -164,10 +172,11 @@ export class RefundsService implements OnModuleInit {
     private readonly paymentEvents: PaymentEvents,
     private readonly idempotency: IdempotencyStore,
     private readonly appointments: AppointmentsService,
+    private readonly wallet: WalletService,
   ) {}
 
   onModuleInit(): void {
-    this.removalHooks.registerRefund((ctx, target, refund) => this.refundOnRemoval(ctx, target, refund));
+    this.removalHooks.registerRefund((ctx, target, refund) => this.refundOnRemoval(ctx, target, refund, { returnUse: refund.returnUse }));
     this.paymentEvents.on('refund.updated', 'orders.refunds', async (event) => {
       await this.providerUpdate(event);
     });
@@ -386,7 +395,13 @@ export class RefundsService implements OnModuleInit {
     const hasMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
     const requested = await this.queue.run(orderId, () =>
       this.em.transactional((em) =>
-        this.requestLocked(ctx, em as EntityManager, orderId, { amountCents: body.amount, reason: body.reason ?? '', clientKey, hasMethod }),
+        this.requestLocked(ctx, em as EntityManager, orderId, {
+          amountCents: body.amount,
+          reason: body.reason ?? '',
+          clientKey,
+          hasMethod,
+          refundTo: body.refund_to,
+        }),
       ),
     );
     if (requested) await this.finish(requested, { answer: true });
@@ -424,8 +439,8 @@ export class RefundsService implements OnModuleInit {
    */
   async refundCancelledSeat(
     organizationId: string,
-    seat: { enrollmentId: string; orderId: string | null; reason: string; actorUserId: string | null },
-  ): Promise<{ outcome: 'refunded' | 'not_refunded' | 'refund_failed'; cents: number; note: string | null }> {
+    seat: { enrollmentId: string; orderId: string | null; reason: string; actorUserId: string | null; refundTo?: RefundDestination },
+  ): Promise<{ outcome: 'refunded' | 'credited' | 'not_refunded' | 'refund_failed'; cents: number; note: string | null }> {
     const orderId = seat.orderId;
     if (!orderId) return { outcome: 'not_refunded', cents: 0, note: SESSION_CANCEL_MESSAGES.noOrder };
     const hasMethod = (await this.payments.listPaymentMethods(organizationId)).length > 0;
@@ -437,6 +452,9 @@ export class RefundsService implements OnModuleInit {
             reason: seat.reason,
             enrollmentId: seat.enrollmentId,
             hasMethod,
+            refundTo: seat.refundTo,
+            // The studio cancelled: the membership booking or pack credit it used always comes back.
+            returnUse: true,
           }),
         ),
       );
@@ -450,14 +468,14 @@ export class RefundsService implements OnModuleInit {
       if (recorded.state === 'refused') return { outcome: 'refund_failed', cents: 0, note: recorded.message };
     }
     // Made, now or by an earlier delivery: the enrollment's ledger row says how much.
-    const [made] = await this.em.getConnection().execute<{ amount_cents: number }[]>(
-      `select amount_cents from order_refund
+    const [made] = await this.em.getConnection().execute<{ amount_cents: number; refund_to: RefundDestination }[]>(
+      `select amount_cents, refund_to from order_refund
         where organization_id = ? and order_id = ? and enrollment_id = ? and status not in ('requested', 'failed', 'canceled')
         order by created_at desc limit 1`,
       [organizationId, orderId, seat.enrollmentId],
     );
     if (!made) throw new Error(`Refund of enrollment ${seat.enrollmentId} on order ${orderId} is not recorded yet; asked again on retry`);
-    return { outcome: 'refunded', cents: Number(made.amount_cents), note: null };
+    return { outcome: made.refund_to === 'store_credit' ? 'credited' : 'refunded', cents: Number(made.amount_cents), note: null };
   }
 
   /**
@@ -472,8 +490,9 @@ export class RefundsService implements OnModuleInit {
     ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
     target: RemovalTarget,
     refund: RemovalRefund,
+    options: { returnUse?: boolean } = {},
   ): Promise<void> {
-    await this.refundOnRemoval(ctx, target, refund, { fromPayment: true });
+    await this.refundOnRemoval(ctx, target, refund, { fromPayment: true, returnUse: options.returnUse });
   }
 
   /**
@@ -485,12 +504,13 @@ export class RefundsService implements OnModuleInit {
     ctx: Pick<RequestContext, 'organizationId'> & { userId: string | null },
     target: RemovalTarget,
     refund: RemovalRefund,
-    options: { fromPayment?: boolean } = {},
+    options: { fromPayment?: boolean; returnUse?: boolean } = {},
   ): Promise<void> {
     try {
       const orderId = target.orderId;
       if (!orderId) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
-      const hasMethod = options.fromPayment || (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
+      const hasMethod =
+        options.fromPayment || refund.refundTo === 'store_credit' || (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
       const requested = await this.queue.run(orderId, () =>
         this.em.transactional((em) =>
           this.requestLocked(ctx, em as EntityManager, orderId, {
@@ -500,6 +520,8 @@ export class RefundsService implements OnModuleInit {
             enrollmentId: target.enrollmentId,
             appointmentId: target.appointmentId,
             appointmentNotify: target.appointmentId ? target.notify : undefined,
+            refundTo: refund.refundTo,
+            returnUse: options.returnUse,
           }),
         ),
       );
@@ -548,8 +570,15 @@ export class RefundsService implements OnModuleInit {
       appointmentId?: string;
       appointmentNotify?: boolean;
       hasMethod: boolean;
+      /** Where it goes (issue 24): the card (default) or the student's store credit, made at once. */
+      refundTo?: RefundDestination;
+      /** A removal's refund: give back the use that covered the booking when the refund is made. */
+      returnUse?: boolean;
     },
   ): Promise<RequestedRefund | null> {
+    // A refund made at once (no card part) removes the seat in this transaction: the seat lock first,
+    // before the order's, in the order recordOutcome takes them.
+    if (input.enrollmentId) await this.enrollments.lockSeatOf(em, ctx.organizationId, input.enrollmentId);
     const [row] = await em.execute<{ id: string }[]>(`select id from customer_order where id = ? and organization_id = ? for no key update`, [
       orderId,
       ctx.organizationId,
@@ -569,19 +598,31 @@ export class RefundsService implements OnModuleInit {
       same = null;
     }
     if (same) {
-      if (same.status === 'requested') return this.requestedOf(same, order.paymentIntentId!);
+      if (same.status === 'requested') return this.requestedOf(same, order.paymentIntentId ?? '');
       if (reversed(same.status)) throw new ApiError(HttpStatus.CONFLICT, same.failureMessage ?? M.notRefundable);
       return null;
     }
+    const refundTo = input.refundTo ?? 'card';
+    // Gift-card and store-credit money the order used (issue 24): refunded first (refundSplit).
+    const walletPaid = (await this.wallet.orderMoneyUses(ctx.organizationId, orderId, em)).reduce((sum, use) => sum + use.cents, 0);
     if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
     if (order.totalCents === 0) throw new ApiError(HttpStatus.CONFLICT, M.zeroTotal);
-    if (!order.paymentIntentId) throw new ApiError(HttpStatus.CONFLICT, M.neverCharged);
+    if (!order.paymentIntentId && walletPaid === 0) throw new ApiError(HttpStatus.CONFLICT, M.neverCharged);
     if (order.source !== WORKBENCH_SOURCE) throw new ApiError(HttpStatus.CONFLICT, M.notWorkbench(order.source));
     const remaining = order.totalCents - order.refundedCents;
     if (remaining <= 0) throw new ApiError(HttpStatus.CONFLICT, M.notRefundable);
     const amount = input.amountCents ?? remaining;
     if (amount > remaining) throw new ApiError(HttpStatus.BAD_REQUEST, M.exceedsRemaining(remaining), { amount: M.exceedsRemaining(remaining) });
-    if (!input.hasMethod) throw new ApiError(HttpStatus.CONFLICT, M.noPaymentMethod);
+    const split = refundSplit({
+      total_cents: order.totalCents,
+      refunded_cents: order.refundedCents,
+      wallet_paid_cents: walletPaid,
+      amount_cents: amount,
+      refund_to: refundTo,
+    });
+    // Only the card part is asked of the provider: it needs a charge and a payment method on file.
+    if (split.to_card_cents > 0 && !order.paymentIntentId) throw new ApiError(HttpStatus.CONFLICT, CREDIT_MESSAGES.neverChargedCard);
+    if (split.to_card_cents > 0 && !input.hasMethod) throw new ApiError(HttpStatus.CONFLICT, M.noPaymentMethod);
 
     const entry = em.create(OrderRefund, {
       orderId,
@@ -594,11 +635,78 @@ export class RefundsService implements OnModuleInit {
       enrollmentId: input.enrollmentId ?? null,
       appointmentId: input.appointmentId ?? null,
       appointmentNotify: input.appointmentNotify ?? true,
+      refundTo,
+      walletCents: split.wallet_cents,
+      returnUse: input.returnUse ?? false,
     });
     // Reserved: a concurrent refund sees it as refunded until the provider refuses it.
     order.refundedCents += amount;
     await em.flush();
-    return this.requestedOf(entry, order.paymentIntentId);
+    if (split.to_card_cents === 0) {
+      // Nothing for the card: made at once, with no provider call (store credit, wallet money back).
+      entry.status = 'succeeded';
+      if (MONEY_TAKEN.has(order.status)) order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
+      await this.applyMade(em, entry, order);
+      return null;
+    }
+    return this.requestedOf(entry, order.paymentIntentId!);
+  }
+
+  /**
+   * What follows a refund made, in the transaction that records it: the history line, the seat
+   * removed or the appointment cancelled (a removal's refund), the wallet's part (issue 24: gift-card
+   * and credit money back to its holdings when the whole order is refunded at once, else to store
+   * credit; a store-credit refund's amount to the student's store credit, key refund:<id>; the use
+   * that covered the booking given back), and order.refunded announced (the outbox: loyalty follows).
+   */
+  private async applyMade(em: EntityManager, entry: OrderRefund, order: Order): Promise<void> {
+    const organizationId = entry.organizationId;
+    this.activity.record(em, {
+      organizationId,
+      orderId: order.id,
+      action: 'refund',
+      actorUserId: entry.actorUserId ?? null,
+      amountCents: entry.amountCents,
+      detail: entry.refundTo === 'store_credit' ? [entry.reason, CREDIT_MESSAGES.storeCredit].filter(Boolean).join(' · ') : entry.reason,
+    });
+    await em.flush();
+    if (entry.enrollmentId) await this.enrollments.removeRefunded(em, organizationId, entry.enrollmentId);
+    if (entry.appointmentId) await this.appointments.cancelRefunded(em, organizationId, entry.appointmentId, entry.appointmentNotify);
+    const actorUserId = entry.actorUserId ?? undefined;
+    let toCredit = entry.refundTo === 'store_credit' ? entry.amountCents - entry.walletCents : 0;
+    if (entry.walletCents > 0) {
+      // The whole order at once: each gift card or credit gets its use back (refundSplit's rule 2).
+      if (entry.amountCents === order.totalCents) {
+        for (const use of await this.wallet.orderMoneyUses(organizationId, order.id, em)) {
+          if (use.returned) continue;
+          try {
+            await this.wallet.returnUse({ organizationId, useEntryId: use.entry_id, actorUserId, note: entry.reason || undefined }, em);
+          } catch (error) {
+            // Its holding expired since: the money goes to store credit instead.
+            if (error instanceof ApiError && error.getStatus() === HttpStatus.CONFLICT) toCredit += use.cents;
+            else throw error;
+          }
+        }
+      } else toCredit += entry.walletCents;
+    }
+    if (toCredit > 0)
+      await this.wallet.grantStoreCredit(
+        { organizationId, studentId: order.student.id, amount: toCredit, key: `refund:${entry.id}`, orderId: order.id, actorUserId, note: entry.reason || undefined },
+        em,
+      );
+    if (entry.returnUse)
+      await this.wallet.returnBookingUse(organizationId, { enrollmentId: entry.enrollmentId, appointmentId: entry.appointmentId }, { actorUserId }, em);
+    await this.orderEvents.publish(em, {
+      type: 'order.refunded',
+      organizationId,
+      orderId: order.id,
+      studentId: order.student.id,
+      full: order.status === 'refunded',
+      amountCents: entry.amountCents,
+      refundId: entry.id,
+      // A booking cancelled by its policy (its reason): the points it redeemed come back in proportion.
+      ...(BOOKING_CANCEL_REASONS.has(entry.reason) ? { orderTotalCents: order.totalCents } : {}),
+    });
   }
 
   private requestedOf(entry: OrderRefund, paymentIntentId: string): RequestedRefund {
@@ -606,7 +714,8 @@ export class RefundsService implements OnModuleInit {
       id: entry.id,
       orderId: entry.orderId,
       organizationId: entry.organizationId,
-      amountCents: entry.amountCents,
+      // The provider is asked for the card's part only: the wallet's part goes back to the wallet.
+      amountCents: entry.amountCents - entry.walletCents,
       reason: entry.reason,
       paymentIntentId,
     };
@@ -693,35 +802,15 @@ export class RefundsService implements OnModuleInit {
           await em.flush();
           return { state: 'refused' as const, message: outcome.message };
         }
-        // The provider's amount (the same as reserved: the key is this row's).
-        order.refundedCents = Math.max(0, order.refundedCents + outcome.amountCents - entry.amountCents);
-        entry.amountCents = outcome.amountCents;
+        // The provider's amount (the same as reserved: the key is this row's), plus the wallet's part.
+        const made = outcome.amountCents + entry.walletCents;
+        order.refundedCents = Math.max(0, order.refundedCents + made - entry.amountCents);
+        entry.amountCents = made;
         entry.providerRefundId = outcome.refundId;
         entry.status = outcome.status;
         if (MONEY_TAKEN.has(order.status)) order.status = statusAfterRefund(order.totalCents, order.refundedCents, order.status);
-        this.activity.record(em, {
-          organizationId,
-          orderId: order.id,
-          action: 'refund',
-          actorUserId: entry.actorUserId ?? null,
-          amountCents: outcome.amountCents,
-          detail: entry.reason,
-        });
-        await em.flush();
-        if (entry.enrollmentId) await this.enrollments.removeRefunded(em, organizationId, entry.enrollmentId);
-        if (entry.appointmentId) await this.appointments.cancelRefunded(em, organizationId, entry.appointmentId, entry.appointmentNotify);
         // In the transaction that records it (the outbox): the loyalty module takes back the points of a full refund.
-        await this.orderEvents.publish(em, {
-          type: 'order.refunded',
-          organizationId,
-          orderId: order.id,
-          studentId: order.student.id,
-          full: order.status === 'refunded',
-          amountCents: outcome.amountCents,
-          refundId: entry.id,
-          // A booking cancelled by its policy (its reason): the points it redeemed come back in proportion.
-          ...(BOOKING_CANCEL_REASONS.has(entry.reason) ? { orderTotalCents: order.totalCents } : {}),
-        });
+        await this.applyMade(em, entry, order);
         return { state: 'made' as const };
       }),
     );
@@ -735,9 +824,18 @@ export class RefundsService implements OnModuleInit {
   async list(organizationId: string, orderId: string): Promise<OrderRefundOut[]> {
     const actor = actorNameSql('r.actor_user_id');
     const rows = await this.em.getConnection().execute<
-      ({ id: string; amount_cents: number; reason: string; status: string; provider_refund_id: string | null; origin: RefundOrigin; created_at: Date } & ActorNameColumns)[]
+      ({
+        id: string;
+        amount_cents: number;
+        reason: string;
+        status: string;
+        provider_refund_id: string | null;
+        origin: RefundOrigin;
+        refund_to: RefundDestination;
+        created_at: Date;
+      } & ActorNameColumns)[]
     >(
-      `select r.id, r.amount_cents, r.reason, r.status, r.provider_refund_id, r.origin, ${actor.columns}, r.created_at
+      `select r.id, r.amount_cents, r.reason, r.status, r.provider_refund_id, r.origin, r.refund_to, ${actor.columns}, r.created_at
          from order_refund r ${actor.join}
         where r.organization_id = ? and r.order_id = ?
         order by r.created_at, r.id`,
@@ -750,6 +848,7 @@ export class RefundsService implements OnModuleInit {
       status: r.status,
       provider_refund_id: r.provider_refund_id,
       origin: r.origin,
+      refund_to: r.refund_to,
       actor: actorName(r),
       created_at: new Date(r.created_at).toISOString(),
     }));
@@ -760,15 +859,19 @@ export class RefundsService implements OnModuleInit {
    * course's cancellation policy refunds now (refundableShare), as a suggested amount.
    */
   async removalQuote(ctx: RequestContext, enrollmentId: string) {
-    return this.quoteFor(ctx, await this.enrollments.removalContext(ctx, enrollmentId));
+    return this.quoteFor(ctx, await this.enrollments.removalContext(ctx, enrollmentId), { enrollmentId });
   }
 
   /** The same quote for Remove student on an appointment (issue 22): its order, its start, its course's policy. */
   async appointmentRemovalQuote(ctx: RequestContext, appointmentId: string) {
-    return this.quoteFor(ctx, await this.appointments.removalContext(ctx, appointmentId));
+    return this.quoteFor(ctx, await this.appointments.removalContext(ctx, appointmentId), { appointmentId });
   }
 
-  private async quoteFor(ctx: RequestContext, context: { orderId: string | null; startsAt: Date; cancelPolicyId: number }) {
+  private async quoteFor(
+    ctx: RequestContext,
+    context: { orderId: string | null; startsAt: Date; cancelPolicyId: number },
+    booking: { enrollmentId?: string; appointmentId?: string },
+  ) {
     const order = context.orderId ? await this.em.findOne(Order, { id: context.orderId, organization: ctx.organizationId }) : null;
     const policy = POLICIES.find((p) => p.id === context.cancelPolicyId && p.kind === 'cancellation') ?? null;
     const msBeforeStart = context.startsAt.getTime() - Date.now();
@@ -783,18 +886,44 @@ export class RefundsService implements OnModuleInit {
             { status: order.status, total: order.totalCents, refunded_amount: order.refundedCents, stripe_payment_intent_id: order.paymentIntentId ?? null },
             hasPaymentMethod,
           );
-    const refundable = order && (refusal === null || refusal === M.noPaymentMethod) ? Math.max(0, order.totalCents - order.refundedCents) : 0;
+    // Issue 24: store credit needs no payment method, and refunds an order paid by wallet money.
+    const walletPaid = order ? (await this.wallet.orderMoneyUses(ctx.organizationId, order.id)).reduce((sum, use) => sum + use.cents, 0) : 0;
+    const creditRefusal = !order
+      ? null
+      : order.source !== WORKBENCH_SOURCE
+        ? M.notWorkbench(order.source)
+        : creditRefundRefusal(
+            { status: order.status, total: order.totalCents, refunded_amount: order.refundedCents, stripe_payment_intent_id: order.paymentIntentId ?? null },
+            walletPaid,
+          );
+    const remaining = order ? Math.max(0, order.totalCents - order.refundedCents) : 0;
+    const refundable = order && (refusal === null || refusal === M.noPaymentMethod || creditRefusal === null) ? remaining : 0;
+    const suggested = Math.min(refundable, Math.round((order?.totalCents ?? 0) * share));
+    const splitOf = (refundTo: RefundDestination) =>
+      refundSplit({
+        total_cents: order?.totalCents ?? 0,
+        refunded_cents: order?.refundedCents ?? 0,
+        wallet_paid_cents: walletPaid,
+        amount_cents: suggested,
+        refund_to: refundTo,
+      });
+    // The membership booking or pack credit that covered it: Remove student gives it back unless the owner keeps it.
+    const use = bookingUseOut(await this.wallet.useOfBooking(ctx.organizationId, booking), true);
     return {
       order: order
         ? { order_id: order.id, order_number: order.orderNumber, status: order.status, total: order.totalCents, refunded_amount: order.refundedCents }
         : null,
       refundable,
-      suggested_amount: Math.min(refundable, Math.round((order?.totalCents ?? 0) * share)),
+      suggested_amount: suggested,
       share,
       policy: policy ? { id: policy.id, name: policy.name, rule: policy.rule } : null,
       starts_at: context.startsAt.toISOString(),
       has_payment_method: hasPaymentMethod,
       refusal,
+      credit_refusal: order ? creditRefusal : null,
+      wallet_paid_cents: walletPaid,
+      outcomes: { card: refundDestinationText(splitOf('card')), store_credit: refundDestinationText(splitOf('store_credit')) },
+      use,
     };
   }
 }

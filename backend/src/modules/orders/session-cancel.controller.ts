@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SESSION_CANCEL_MESSAGES as M, SESSION_CANCEL_OUTCOMES, SESSION_CANCEL_REFUNDS, sessionCancelSchema } from '@studio/contracts';
+import { REFUND_DESTINATIONS, SESSION_CANCEL_MESSAGES as M, SESSION_CANCEL_OUTCOMES, SESSION_CANCEL_REFUNDS, sessionCancelSchema } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { ApiError } from '../../common/api-error';
@@ -19,6 +19,7 @@ class CancellationDto extends createZodDto(
   z.object({
     event_id: z.uuid(),
     refund: z.enum(SESSION_CANCEL_REFUNDS),
+    refund_to: z.enum(REFUND_DESTINATIONS).describe("where a full refund goes: the card, or each student's store credit"),
     reason: z.string(),
     cancelled_at: z.string(),
     total: z.number().int().describe('students of the session when it was cancelled'),
@@ -59,7 +60,7 @@ export class SessionCancelController {
   @ApiOperation({
     summary: 'Cancel a session with its students: refund everyone in full, or no refund, with the reason',
     description:
-      'Marks the session cancelled (it stays listed in the admin with its students as removed, and is no longer bookable) and announces session.cancelled with one outbox row per student in the same transaction. Each student is then processed at least once, idempotently: the seat removed, refunded all that is left of their order through the refunds ledger (or not at all), points given back as a full refund does, and mailed. Unpaid payment links holding seats are cancelled; the Eventbrite event and Zoom meeting are cancelled through sync. Answers the cancellation; GET …/cancellation shows the progress.',
+      'Marks the session cancelled (it stays listed in the admin with its students as removed, and is no longer bookable) and announces session.cancelled with one outbox row per student in the same transaction. Each student is then processed at least once, idempotently: the seat removed, refunded all that is left of their order through the refunds ledger (to the card, or with refund_to store_credit to their store credit; or not at all), the membership booking or pack credit that covered the seat given back, points given back as a full refund does, and mailed. Unpaid payment links holding seats are cancelled; the Eventbrite event and Zoom meeting are cancelled through sync. Answers the cancellation; GET …/cancellation shows the progress.',
   })
   @ZodResponse({ status: 200, type: CancellationDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Event not found (or another organization’s)' })
@@ -68,7 +69,8 @@ export class SessionCancelController {
   async cancel(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) id: string, @Body() body: SessionCancelDto) {
     await this.cancellations.cancel(ctx, id, body, async () => {
       // Refunds need a payment method on file (spec 001 §6): refused before anything changes.
-      if (body.refund === 'full' && (await this.payments.listPaymentMethods(ctx.organizationId)).length === 0)
+      // Store credit asks no provider: no payment method needed.
+      if (body.refund === 'full' && body.refund_to !== 'store_credit' && (await this.payments.listPaymentMethods(ctx.organizationId)).length === 0)
         throw new ApiError(HttpStatus.CONFLICT, M.noPaymentMethod);
     });
     return this.cancellations.view(ctx, id);

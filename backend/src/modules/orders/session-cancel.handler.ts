@@ -4,6 +4,7 @@ import { MailService } from '../notifications/mail.service';
 import { CancelledSeat, SessionCancellationService } from '../scheduling/session-cancellation.service';
 import { SessionCancelEvents, SessionEvents } from '../scheduling/session-events';
 import { PaymentLinksService } from './payment-links.service';
+import { WalletService } from '../wallet/wallet.service';
 import { RefundsService } from './refunds.service';
 
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
@@ -30,6 +31,7 @@ export class SessionCancelHandler implements OnModuleInit {
     private readonly refunds: RefundsService,
     private readonly paymentLinks: PaymentLinksService,
     private readonly mail: MailService,
+    private readonly wallet: WalletService,
   ) {}
 
   onModuleInit(): void {
@@ -55,25 +57,31 @@ export class SessionCancelHandler implements OnModuleInit {
         orderId: seat.orderId,
         reason: SESSION_CANCEL_MESSAGES.ledgerReason(seat.reason),
         actorUserId: seat.cancelledBy,
+        refundTo: seat.refundTo,
       });
     }
     // A refund made removed the seat with it; any other outcome removes it here (once).
     await this.cancellations.removeSeat(organizationId, enrollmentId);
+    // Issue 24: the studio cancelled, so the membership booking or pack credit that covered the seat
+    // always comes back (once per use; a refund made gave it back already).
+    const use = await this.wallet.returnBookingUse(organizationId, { enrollmentId }, { actorUserId: seat.cancelledBy ?? undefined });
     await this.mail.enqueue({
       to: seat.email,
       subject: oneLine(`Cancelled: ${seat.sessionName}`).slice(0, 300),
-      text: this.mailText(seat, result),
+      text: this.mailText(seat, result, use === 'returned'),
       dedupeKey: `session-cancelled:${enrollmentId}`,
     });
     await this.cancellations.recordOutcome(organizationId, enrollmentId, result.outcome, result.cents, result.note);
   }
 
-  private mailText(seat: CancelledSeat, result: { outcome: SessionCancelOutcome; cents: number }): string {
+  private mailText(seat: CancelledSeat, result: { outcome: SessionCancelOutcome; cents: number }, useReturned = false): string {
     const when = `${formatDateTime(seat.startsAt, seat.timezone)} ${zoneAbbreviation(seat.startsAt, seat.timezone)}`;
     const money =
       result.outcome === 'refunded'
         ? `You are refunded ${formatCents(result.cents)} in full, to the card you paid with. Refunds can take up to 10 days to appear.`
-        : result.outcome === 'refund_failed'
+        : result.outcome === 'credited'
+          ? `You are refunded ${formatCents(result.cents)} in full, as store credit: it pays for your next booking at ${seat.organizationName}.`
+          : result.outcome === 'refund_failed'
           ? `Your refund could not be made automatically; ${seat.organizationName} will contact you about it.`
           : result.outcome === 'no_refund'
             ? 'No refund is made for this cancellation.'
@@ -86,6 +94,7 @@ export class SessionCancelHandler implements OnModuleInit {
       `Reason: ${seat.reason}`,
       '',
       money,
+      ...(useReturned ? ['', 'The class credit or membership booking you used is given back.'] : []),
       '',
       'Your seat is released; you do not need to do anything.',
     ].join('\n');

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import {
+  CREDIT_MESSAGES,
   ADMIN_APPOINTMENT_HOLD_MINUTES,
   APPOINTMENT_MESSAGES as M,
   type AppointmentCancelPayload,
@@ -134,15 +135,19 @@ export class AppointmentAdminService {
     const current = await this.appointments.get(ctx, em, appointmentId);
     if (current.status === 'cancelled') throw new ApiError(HttpStatus.CONFLICT, M.cancelled);
     const notify = body.notify ?? true;
+    // Issue 24: the use that covered it comes back unless an owner keeps it.
+    if (body.keep_use && ctx.role === 'staff')
+      throw new ApiError(HttpStatus.FORBIDDEN, CREDIT_MESSAGES.keepUseOwnerOnly, { keep_use: CREDIT_MESSAGES.keepUseOwnerOnly });
+    const returnUse = !body.keep_use;
     if (body.refund) {
       await this.removalHooks.refund(
         ctx,
         { appointmentId: current.id, orderId: current.orderId ?? null, notify },
-        { amountCents: body.refund.amount, reason: body.refund.reason },
+        { amountCents: body.refund.amount, reason: body.refund.reason, refundTo: body.refund.refund_to, returnUse },
       );
       return;
     }
-    await this.appointments.cancel(ctx, em, appointmentId, { notify });
+    await this.appointments.cancel(ctx, em, appointmentId, { notify, returnUse, actorUserId: ctx.userId || undefined });
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOperation,
@@ -133,6 +134,7 @@ export class AppointmentsController {
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: M.notFound })
   @ApiConflictResponse({ type: ErrorBodyDto, description: `"${M.cancelled}", or the refund was refused (the appointment stays)` })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not answer the refund; the appointment stays until it does' })
+  @ApiForbiddenResponse({ type: ErrorBodyDto, description: 'keep_use: only an owner keeps the credit used' })
   @ApiInvalidBody()
   async cancel(@Ctx() ctx: RequestContext, @Param('appointment_id', UuidParamPipe) id: string, @Body() raw: unknown): Promise<void> {
     const parsed = appointmentCancelSchema.safeParse(raw ?? {});

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, notFound } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
+import { WalletService } from '../wallet/wallet.service';
 import { AppointmentEvents } from './appointment-events';
 import { APPOINTMENT_VIEW_SELECT, AppointmentViewRow } from './appointment-view.query';
 import { BusyInterval, BusyIntervalRow, busyIntervalsQuery, toBusyInterval } from './busy-intervals.query';
@@ -102,6 +103,7 @@ export class AppointmentsService implements OnApplicationBootstrap {
     private readonly orm: MikroORM,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly events: AppointmentEvents,
+    private readonly wallet: WalletService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -251,7 +253,7 @@ export class AppointmentsService implements OnApplicationBootstrap {
     ctx: Pick<RequestContext, 'organizationId'>,
     em: EntityManager,
     appointmentId: string,
-    options: { notify?: boolean } = {},
+    options: { notify?: boolean; returnUse?: boolean; actorUserId?: string } = {},
   ): Promise<Appointment> {
     if (!UUID.test(appointmentId)) throw notFound(M.notFound);
     return em.transactional(async (tx) => {
@@ -261,7 +263,12 @@ export class AppointmentsService implements OnApplicationBootstrap {
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
       if (!appointment) throw notFound(M.notFound);
-      if (appointment.status !== 'cancelled') await this.cancelLocked(tx, appointment, options.notify ?? true);
+      if (appointment.status !== 'cancelled') {
+        await this.cancelLocked(tx, appointment, options.notify ?? true);
+        // Issue 24: the membership booking or pack credit that covered it comes back with the cancel.
+        if (options.returnUse)
+          await this.wallet.returnBookingUse(ctx.organizationId, { appointmentId: appointment.id }, { actorUserId: options.actorUserId }, tx as EntityManager);
+      }
       return appointment;
     });
   }

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import type { RefundDestination } from '@studio/contracts';
 import { RequestContext } from '../../common/request-context';
 
 /** A refund asked for with Remove student: cents and the reason chosen. */
 export interface RemovalRefund {
   amountCents: number;
   reason: string;
+  /** Where the money goes (issue 24): the card (default) or the student's store credit. */
+  refundTo?: RefundDestination;
+  /** Give back the membership booking or pack credit the booking used, when the refund is made. */
+  returnUse?: boolean;
 }
 
 /** What the refund handler knows of the enrollment (or appointment, issue 22) being removed. */

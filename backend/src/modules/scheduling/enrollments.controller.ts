@@ -1,7 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiError } from '../../common/api-error';
 import {
   ApiBody,
   ApiConflictResponse,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -12,6 +14,7 @@ import {
 } from '@nestjs/swagger';
 import {
   ATTENDANCE_VALUES,
+  CREDIT_MESSAGES,
   ENROLLMENT_SORT_FIELDS,
   EXPORT_FILE_NAME,
   exportEnrollmentsSchema,
@@ -145,6 +148,7 @@ export class EnrollmentsController {
     type: ErrorBodyDto,
     description: 'The refund was refused; the student stays enrolled',
   })
+  @ApiForbiddenResponse({ type: ErrorBodyDto, description: CREDIT_MESSAGES.keepUseOwnerOnly })
   @ApiInvalidBody()
   async remove(
     @Ctx() ctx: RequestContext,
@@ -154,10 +158,14 @@ export class EnrollmentsController {
     const parsed = removeEnrollmentBodySchema.safeParse(raw ?? {});
     if (!parsed.success) throw new ZodValidationException(parsed.error);
     const refund = parsed.data.refund;
+    // Issue 24: the use that covered the seat comes back unless an owner keeps it.
+    if (parsed.data.keep_use && ctx.role === 'staff')
+      throw new ApiError(HttpStatus.FORBIDDEN, CREDIT_MESSAGES.keepUseOwnerOnly, { keep_use: CREDIT_MESSAGES.keepUseOwnerOnly });
     await this.enrollments.remove(
       ctx,
       id,
-      refund ? { amountCents: refund.amount, reason: refund.reason } : undefined,
+      refund ? { amountCents: refund.amount, reason: refund.reason, refundTo: refund.refund_to } : undefined,
+      { returnUse: !parsed.data.keep_use },
     );
   }
 

@@ -11,6 +11,7 @@ import { SORT_SQL } from './enrollment-columns';
 import { EnrollmentQuery } from './enrollment-query';
 import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
 import { EnrollmentEvents } from './enrollment-events';
+import { WalletService } from '../wallet/wallet.service';
 import { SessionEvents } from './session-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
@@ -185,6 +186,7 @@ export class EnrollmentsService {
     private readonly waiverHooks: EnrollmentWaiverHooks,
     private readonly appointments: AppointmentsService,
     private readonly sessionEvents: SessionEvents,
+    private readonly wallet: WalletService,
   ) {}
 
   /**
@@ -477,10 +479,10 @@ export class EnrollmentsService {
    * transaction that records the provider's refund (removeRefunded): a refused refund leaves the
    * student enrolled.
    */
-  async remove(ctx: RequestContext, enrollmentId: string, refund?: RemovalRefund): Promise<void> {
+  async remove(ctx: RequestContext, enrollmentId: string, refund?: RemovalRefund, options: { returnUse?: boolean } = {}): Promise<void> {
     if (refund) {
       const { orderId } = await this.removalContext(ctx, enrollmentId);
-      await this.removalHooks.refund(ctx, { enrollmentId, orderId }, refund);
+      await this.removalHooks.refund(ctx, { enrollmentId, orderId }, { ...refund, returnUse: options.returnUse });
       return;
     }
     await this.em.transactional(async (em) => {
@@ -488,6 +490,9 @@ export class EnrollmentsService {
       enrollment.status = 'removed';
       enrollment.removedAt = new Date();
       await em.flush();
+      // Issue 24: the membership booking or pack credit that covered the seat comes back with the removal.
+      if (options.returnUse)
+        await this.wallet.returnBookingUse(ctx.organizationId, { enrollmentId }, { actorUserId: ctx.userId || undefined }, em as EntityManager);
       await this.announceRemoved(em, ctx.organizationId, { id: enrollment.id, eventId: enrollment.event.id, studentId: enrollment.student.id });
     });
   }

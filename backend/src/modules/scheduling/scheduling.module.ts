@@ -4,6 +4,7 @@ import { COURSE_SCHEDULE_READER } from '../catalog/course-schedule.port';
 import { CatalogModule } from '../catalog/catalog.module';
 import { BookingLinksModule } from '../booking-links/booking-links.module';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { WalletModule } from '../wallet/wallet.module';
 import { AppointmentAdminService } from './appointment-admin.service';
 import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
 import { AppointmentMailer } from './appointment-mailer';
@@ -40,7 +41,7 @@ import { TagsService } from './tags.service';
  */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule, NotificationsModule, StudentsModule, BookingLinksModule],
+  imports: [MikroOrmModule.forFeature([Event, EventDay, Enrollment, Tag, SeatHold, Appointment]), CatalogModule, NotificationsModule, StudentsModule, BookingLinksModule, WalletModule],
   controllers: [
     EventsController,
     SessionsController,

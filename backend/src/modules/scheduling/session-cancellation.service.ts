@@ -3,6 +3,8 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import {
   SCHEDULING_MESSAGES,
   SESSION_CANCEL_MESSAGES as M,
+  CREDIT_MESSAGES,
+  type RefundDestination,
   type SessionCancelOutcome,
   type SessionCancelRefund,
 } from '@studio/contracts';
@@ -16,6 +18,8 @@ import { SessionCancelEvents, SessionEvents } from './session-events';
 export interface SessionCancelInput {
   refund: SessionCancelRefund;
   reason?: string;
+  /** With refund full (issue 24): to the card (default) or to each student's store credit. */
+  refund_to?: RefundDestination;
 }
 
 /** One seat of a cancelled session, as its handler reads it (with what the student's mail says). */
@@ -27,6 +31,7 @@ export interface CancelledSeat {
   orderId: string | null;
   outcome: SessionCancelOutcome;
   refund: SessionCancelRefund;
+  refundTo: RefundDestination;
   reason: string;
   /** The admin who cancelled (the refunds ledger names them). */
   cancelledBy: string | null;
@@ -43,6 +48,7 @@ export interface CancelledSeat {
 export interface CancellationView {
   event_id: string;
   refund: SessionCancelRefund;
+  refund_to: RefundDestination;
   reason: string;
   cancelled_at: string;
   total: number;
@@ -100,6 +106,8 @@ export class SessionCancellationService {
       if (seats.status === 'cancelled') throw new ApiError(HttpStatus.CONFLICT, M.alreadyCancelled);
       if (seats.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, SCHEDULING_MESSAGES.eventFinished);
       const reason = input.reason?.trim() ?? '';
+      if (input.refund_to === 'store_credit' && input.refund !== 'full')
+        throw new ApiError(HttpStatus.BAD_REQUEST, CREDIT_MESSAGES.refundToNeedsRefund, { refund_to: CREDIT_MESSAGES.refundToNeedsRefund });
       if (seats.students + seats.held > 0 && !reason)
         throw new ApiError(HttpStatus.BAD_REQUEST, M.reasonRequired, { reason: M.reasonRequired });
       if (seats.students > 0) await precheck(seats.students);
@@ -108,9 +116,9 @@ export class SessionCancellationService {
         [seats.eventId],
       );
       await em.execute(
-        `insert into session_cancellation (event_id, organization_id, refund, reason, cancelled_by, cancelled_at)
-         values (?, ?, ?, ?, ?, now())`,
-        [seats.eventId, ctx.organizationId, input.refund, reason, ctx.userId],
+        `insert into session_cancellation (event_id, organization_id, refund, refund_to, reason, cancelled_by, cancelled_at)
+         values (?, ?, ?, ?, ?, ?, now())`,
+        [seats.eventId, ctx.organizationId, input.refund, input.refund_to ?? 'card', reason, ctx.userId],
       );
       // Every student with a seat now: each is handled by its own outbox row.
       const students = await em.execute<{ enrollment_id: string }[]>(
@@ -149,6 +157,7 @@ export class SessionCancellationService {
         order_id: string | null;
         outcome: SessionCancelOutcome;
         refund: SessionCancelRefund;
+        refund_to: RefundDestination;
         reason: string;
         cancelled_by: string | null;
         first_name: string;
@@ -161,7 +170,7 @@ export class SessionCancellationService {
       }[]
     >(
       `select cs.enrollment_id, cs.event_id, cs.student_id, cs.order_id, cs.outcome,
-              c.refund, c.reason, c.cancelled_by,
+              c.refund, c.refund_to, c.reason, c.cancelled_by,
               s.first_name, s.email,
               ev.name as session_name, ev.starts_at, l.timezone, l.name as location_name,
               o.name as organization_name
@@ -183,6 +192,7 @@ export class SessionCancellationService {
       orderId: row.order_id,
       outcome: row.outcome,
       refund: row.refund,
+      refundTo: row.refund_to,
       reason: row.reason,
       cancelledBy: row.cancelled_by,
       firstName: row.first_name,
@@ -222,8 +232,10 @@ export class SessionCancellationService {
   /** The cancellation of a session of the caller's organization; 404 when it is not cancelled (or not the organization's). */
   async view(ctx: Pick<RequestContext, 'organizationId'>, eventId: string): Promise<CancellationView> {
     const connection = this.em.getConnection();
-    const [cancellation] = await connection.execute<{ event_id: string; refund: SessionCancelRefund; reason: string; cancelled_at: Date }[]>(
-      `select event_id, refund, reason, cancelled_at from session_cancellation where event_id = ? and organization_id = ?`,
+    const [cancellation] = await connection.execute<
+      { event_id: string; refund: SessionCancelRefund; refund_to: RefundDestination; reason: string; cancelled_at: Date }[]
+    >(
+      `select event_id, refund, refund_to, reason, cancelled_at from session_cancellation where event_id = ? and organization_id = ?`,
       [eventId, ctx.organizationId],
     );
     if (!cancellation) throw notFound('This session is not cancelled');
@@ -250,6 +262,7 @@ export class SessionCancellationService {
     return {
       event_id: cancellation.event_id,
       refund: cancellation.refund,
+      refund_to: cancellation.refund_to,
       reason: cancellation.reason,
       cancelled_at: new Date(cancellation.cancelled_at).toISOString(),
       total: rows.length,

@@ -9,6 +9,8 @@ import {
   WALLET_ENTRIES_SHOWN,
   WALLET_KIND_UNIT,
   WALLET_MESSAGES,
+  STORE_CREDIT_HOLDING_LABEL,
+  type BookingUseRow,
   type CoveringHolding,
   type Wallet,
   type WalletEntry,
@@ -446,6 +448,112 @@ export class WalletService {
       [organizationId, holdingId],
     );
     return row ? Number(row.balance_after) : 0;
+  }
+
+  // Refunds to store credit and cancellations that give a use back (brief R): additive helpers.
+
+  /**
+   * Adds `amount` cents to the student's one active store-credit holding (created the first time,
+   * labelled "Store credit"), once per `key` (`refund:<refundId>`), under the student's lock.
+   */
+  async grantStoreCredit(
+    g: { organizationId: string; studentId: string; amount: number; key: string; orderId?: string; actorUserId?: string; note?: string },
+    em?: EntityManager,
+  ): Promise<WalletChange> {
+    return this.run(em, async (tx) => {
+      await this.lockStudent(tx, g.studentId);
+      const repeat = await this.byKey(tx, g.organizationId, g.key);
+      if (repeat) return repeat;
+      const [holding] = await tx.execute<{ id: string }[]>(
+        `select id from wallet_holding
+          where organization_id = ? and student_id = ? and kind = 'store_credit' and status = 'active'
+            and (expires_at is null or expires_at > now())
+          order by created_at, id limit 1`,
+        [g.organizationId, g.studentId],
+      );
+      return this.grant(
+        {
+          organizationId: g.organizationId,
+          studentId: g.studentId,
+          kind: 'store_credit',
+          label: STORE_CREDIT_HOLDING_LABEL,
+          amount: g.amount,
+          holdingId: holding?.id,
+          orderId: g.orderId,
+          key: g.key,
+          actorUserId: g.actorUserId,
+          note: g.note,
+        },
+        tx,
+      );
+    });
+  }
+
+  /** The use (membership booking or pack credit) that covered a booking, or null; `returned` once given back. */
+  async useOfBooking(
+    organizationId: string,
+    booking: { enrollmentId?: string | null; appointmentId?: string | null },
+    em?: EntityManager,
+  ): Promise<(BookingUseRow & { entry_id: string; expired: boolean }) | null> {
+    const column = booking.enrollmentId ? 'enrollment_id' : booking.appointmentId ? 'appointment_id' : null;
+    if (!column) return null;
+    const [row] = await this.read(em)<
+      { id: string; holding_id: string; kind: WalletKind; label: string; unit: WalletUnit; amount: number; status: WalletHoldingStatus; expires_at: Date | null; returned: boolean }[]
+    >(
+      `select e.id, e.holding_id, h.kind, h.label, h.unit, e.amount, h.status, h.expires_at,
+              exists (select 1 from wallet_entry r where r.returns_entry_id = e.id) as returned
+         from wallet_entry e join wallet_holding h on h.id = e.holding_id
+        where e.organization_id = ? and e.${column} = ? and e.reason = 'use' and h.unit <> 'cents'
+        order by e.seq limit 1`,
+      [organizationId, booking.enrollmentId ?? booking.appointmentId],
+    );
+    if (!row) return null;
+    return {
+      entry_id: row.id,
+      holding_id: row.holding_id,
+      kind: row.kind,
+      label: row.label,
+      unit: row.unit,
+      amount: -Number(row.amount),
+      returned: Boolean(row.returned),
+      expired: isExpired(row, new Date()),
+    };
+  }
+
+  /**
+   * Gives back the use that covered a booking (a cancellation that returns it), in `em`'s transaction
+   * when given. Answers 'returned' (now or before: returnUse is once per use), 'none' (no use covered
+   * it) or 'expired' (its holding expired since: what it held is gone).
+   */
+  async returnBookingUse(
+    organizationId: string,
+    booking: { enrollmentId?: string | null; appointmentId?: string | null },
+    by: { actorUserId?: string; note?: string } = {},
+    em?: EntityManager,
+  ): Promise<'returned' | 'none' | 'expired'> {
+    const use = await this.useOfBooking(organizationId, booking, em);
+    if (!use) return 'none';
+    if (use.returned) return 'returned';
+    if (use.expired) return 'expired';
+    await this.returnUse({ organizationId, useEntryId: use.entry_id, actorUserId: by.actorUserId, note: by.note }, em);
+    return 'returned';
+  }
+
+  /** The gift-card and store-credit money an order used (uses with its order_id), each with whether it was given back. */
+  async orderMoneyUses(
+    organizationId: string,
+    orderId: string,
+    em?: EntityManager,
+  ): Promise<{ entry_id: string; holding_id: string; student_id: string; cents: number; returned: boolean }[]> {
+    const rows = await this.read(em)<{ id: string; holding_id: string; student_id: string; amount: number; returned: boolean }[]>(
+      `select e.id, e.holding_id, e.student_id, e.amount,
+              exists (select 1 from wallet_entry r where r.returns_entry_id = e.id) as returned
+         from wallet_entry e join wallet_holding h on h.id = e.holding_id
+        where e.organization_id = ? and e.order_id = ? and e.reason = 'use' and h.unit = 'cents'
+        order by e.seq`,
+      [organizationId, orderId],
+    );
+    return rows.map((r) => ({ entry_id: r.id, holding_id: r.holding_id, student_id: r.student_id, cents: -Number(r.amount), returned: Boolean(r.returned) }));
   }
 
   /** A read in the caller's transaction when there is one (it may hold rows not committed yet). */

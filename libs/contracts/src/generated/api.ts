@@ -1120,7 +1120,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a session with its students: refund everyone in full, or no refund, with the reason
-         * @description Marks the session cancelled (it stays listed in the admin with its students as removed, and is no longer bookable) and announces session.cancelled with one outbox row per student in the same transaction. Each student is then processed at least once, idempotently: the seat removed, refunded all that is left of their order through the refunds ledger (or not at all), points given back as a full refund does, and mailed. Unpaid payment links holding seats are cancelled; the Eventbrite event and Zoom meeting are cancelled through sync. Answers the cancellation; GET …/cancellation shows the progress.
+         * @description Marks the session cancelled (it stays listed in the admin with its students as removed, and is no longer bookable) and announces session.cancelled with one outbox row per student in the same transaction. Each student is then processed at least once, idempotently: the seat removed, refunded all that is left of their order through the refunds ledger (to the card, or with refund_to store_credit to their store credit; or not at all), the membership booking or pack credit that covered the seat given back, points given back as a full refund does, and mailed. Unpaid payment links holding seats are cancelled; the Eventbrite event and Zoom meeting are cancelled through sync. Answers the cancellation; GET …/cancellation shows the progress.
          */
         post: operations["SessionCancelController_cancel"];
         delete?: never;
@@ -1911,7 +1911,7 @@ export interface paths {
         put?: never;
         /**
          * Cancels the booking by the course's cancellation policy: the policy's share of what was paid goes back at once to the payment, recorded as Cancelled by the student
-         * @description Idempotent: a second call (or a concurrent one) refunds nothing more and answers the cancelled booking. The seats (or the appointment time) are freed.
+         * @description Idempotent: a second call (or a concurrent one) refunds nothing more and answers the cancelled booking. The seats (or the appointment time) are freed. With refund_to 'store_credit' the money goes to the student's store credit at once. A membership booking or pack credit that covered it is given back inside the policy's full-refund window, forfeited after it (`use` says which).
          */
         post: operations["PublicBookingController_cancel"];
         delete?: never;
@@ -3122,7 +3122,14 @@ export interface components {
                 /** @description cents */
                 amount: number;
                 reason: string;
+                /**
+                 * @description 'card' (default): back to the card that paid; 'store_credit': added to the student's store credit at once, no provider call
+                 * @enum {string}
+                 */
+                refund_to?: "card" | "store_credit";
             };
+            /** @description an owner keeps the membership booking or pack credit the booking used (by default it is given back) */
+            keep_use?: boolean;
         };
         CheckInOutDto_Output: {
             /** Format: uuid */
@@ -3286,7 +3293,14 @@ export interface components {
                 /** @description cents */
                 amount: number;
                 reason: string;
+                /**
+                 * @description 'card' (default): back to the card that paid; 'store_credit': added to the student's store credit at once, no provider call
+                 * @enum {string}
+                 */
+                refund_to?: "card" | "store_credit";
             };
+            /** @description an owner keeps the membership booking or pack credit the booking used (by default it is given back) */
+            keep_use?: boolean;
             /** @description Mail the student that it is cancelled (default true) */
             notify?: boolean;
         };
@@ -3589,6 +3603,11 @@ export interface components {
                  * @enum {string}
                  */
                 origin: "app" | "provider";
+                /**
+                 * @description card: back to the card; store_credit: added to the student's store credit (made at once, shown as Store credit)
+                 * @enum {string}
+                 */
+                refund_to: "card" | "store_credit";
                 created_at: string;
             }[];
             /** @description The appointment the order pays for (course and time), when it pays for one */
@@ -3630,6 +3649,11 @@ export interface components {
             /** @description cents; leave out to refund the whole remaining amount */
             amount?: number;
             reason?: string;
+            /**
+             * @description 'card' (default): back to the card that paid; 'store_credit': added to the student's store credit at once, no provider call
+             * @enum {string}
+             */
+            refund_to?: "card" | "store_credit";
         };
         RefundQuoteDto_Output: {
             /** @description The order that paid for the seat, or null (an enrollment made before orders) */
@@ -3656,6 +3680,33 @@ export interface components {
             has_payment_method: boolean;
             /** @description why the order cannot be refunded (the drawer's messages), or null */
             refusal: string | null;
+            /** @description why the order cannot be refunded as store credit, or null (issue 24) */
+            credit_refusal: string | null;
+            /** @description cents the order was paid with gift cards or store credit (refunded first) */
+            wallet_paid_cents: number;
+            /** @description where the suggested amount goes with each refund_to: "$20.00 back to the card." / "$20.00 as store credit." */
+            outcomes: {
+                card: string;
+                store_credit: string;
+            };
+            /** @description the membership booking or pack credit that covered the booking: given back unless keep_use */
+            use: {
+                /** Format: uuid */
+                holding_id: string;
+                /** @description membership or pack */
+                kind: string;
+                label: string;
+                /** @description credits or bookings */
+                unit: string;
+                /** @description what the booking used */
+                amount: number;
+                /** @description given back already */
+                returned: boolean;
+                /** @description whether this cancellation gives it back */
+                returns: boolean;
+                /** @description "Your class credit is given back." or forfeited after the policy's limit */
+                message: string;
+            } | null;
         };
         PaymentMethodsDto_Output: {
             /** @enum {string} */
@@ -3734,12 +3785,22 @@ export interface components {
             refund: "full" | "none";
             /** @description Told to every student (at most 500 characters); required when the session has students or held seats */
             reason?: string;
+            /**
+             * @description With refund full: 'card' (default) or 'store_credit' (no payment method needed)
+             * @enum {string}
+             */
+            refund_to?: "card" | "store_credit";
         };
         CancellationDto_Output: {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
             refund: "full" | "none";
+            /**
+             * @description where a full refund goes: the card, or each student's store credit
+             * @enum {string}
+             */
+            refund_to: "card" | "store_credit";
             reason: string;
             cancelled_at: string;
             /** @description students of the session when it was cancelled */
@@ -3761,7 +3822,7 @@ export interface components {
                  * @description pending until the student is processed
                  * @enum {string}
                  */
-                outcome: "pending" | "refunded" | "not_refunded" | "refund_failed" | "no_refund";
+                outcome: "pending" | "refunded" | "credited" | "not_refunded" | "refund_failed" | "no_refund";
                 refund_cents: number;
                 /** @description why the order was not refunded, or why its refund failed */
                 note: string | null;
@@ -4675,6 +4736,30 @@ export interface components {
                 ends_at: string;
                 seats_left: number;
             }[];
+            use: {
+                /** Format: uuid */
+                holding_id: string;
+                /** @description membership or pack */
+                kind: string;
+                label: string;
+                /** @description credits or bookings */
+                unit: string;
+                /** @description what the booking used */
+                amount: number;
+                /** @description given back already */
+                returned: boolean;
+                /** @description whether this cancellation gives it back */
+                returns: boolean;
+                /** @description "Your class credit is given back." or forfeited after the policy's limit */
+                message: string;
+            } | null;
+        };
+        PublicCancelDto: {
+            /**
+             * @description 'card' (default): back to the card that paid; 'store_credit': added to the student's store credit at once, no provider call
+             * @enum {string}
+             */
+            refund_to?: "card" | "store_credit";
         };
         RescheduleDto: {
             /** Format: uuid */
@@ -4723,6 +4808,11 @@ export interface components {
         };
         AdminCancelDto: {
             refund_amount?: number;
+            /**
+             * @description 'card' (default): back to the card that paid; 'store_credit': added to the student's store credit at once, no provider call
+             * @enum {string}
+             */
+            refund_to?: "card" | "store_credit";
         };
         AdminRescheduleDto: {
             /** Format: uuid */
@@ -7289,6 +7379,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Only an owner can keep the credit used. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7824,6 +7923,15 @@ export interface operations {
             };
             /** @description Missing, expired or revoked token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description keep_use: only an owner keeps the credit used */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11945,7 +12053,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PublicCancelDto"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -11955,7 +12067,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBookingDto_Output"];
                 };
             };
-            /** @description The request is malformed: a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
+            /** @description The body is invalid or not JSON: message and a message per field; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11975,6 +12087,15 @@ export interface operations {
             };
             /** @description This booking has started and can no longer be changed.; This booking cannot be cancelled here. Contact the studio.; or the refund was refused (the booking stays) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { centsToAmountText, formatCents, parseAmountToCents } from '../money';
 import { MAX_CENTS, safeText } from '../safe-input';
+import { refundToSchema } from '../wallet/refund-credit';
 
 /*
  * Refunds (issue 9; spec 001 §4, §5, §6, §8; spec 000 §5, §8): the body of
@@ -91,6 +92,7 @@ const reason = safeText({ error: M.reasonTooLong }).trim().max(REFUND_REASON_MAX
 export const refundBodySchema = z.strictObject({
   amount: amountCents.optional().describe('cents; leave out to refund the whole remaining amount'),
   reason: reason.optional(),
+  refund_to: refundToSchema.optional(),
 });
 export type RefundBody = z.infer<typeof refundBodySchema>;
 
@@ -100,8 +102,13 @@ export const removeEnrollmentBodySchema = z.strictObject({
     .strictObject({
       amount: z.number({ error: M.amountNonZero }).int(M.amountNonZero).min(1, M.amountNonZero).max(MAX_CENTS, M.amountNonZero).describe('cents'),
       reason: safeText({ error: M.selectReason }).trim().min(1, M.selectReason).max(REFUND_REASON_MAX, M.reasonTooLong),
+      refund_to: refundToSchema.optional(),
     })
     .optional(),
+  keep_use: z
+    .boolean()
+    .optional()
+    .describe('an owner keeps the membership booking or pack credit the booking used (by default it is given back)'),
 });
 export type RemoveEnrollmentBody = z.infer<typeof removeEnrollmentBodySchema>;
 
@@ -151,6 +158,22 @@ export function refundRefusal(
   if (!order.stripe_payment_intent_id) return M.neverCharged;
   if (remainingRefundable(order) <= 0) return M.notRefundable;
   if (hasPaymentMethod === false) return M.noPaymentMethod;
+  return null;
+}
+
+/**
+ * Why an order cannot be refunded as store credit (issue 24), or null: the card's rules without a
+ * payment method on file (no provider is asked), and a charge: an order the card never paid goes to
+ * store credit only when gift-card or credit money paid it (`walletPaidCents`).
+ */
+export function creditRefundRefusal(
+  order: { status: string; total: number; refunded_amount: number; stripe_payment_intent_id: string | null },
+  walletPaidCents: number,
+): string | null {
+  if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) return M.notRefundable;
+  if (order.total === 0) return M.zeroTotal;
+  if (!order.stripe_payment_intent_id && walletPaidCents <= 0) return M.neverCharged;
+  if (remainingRefundable(order) <= 0) return M.notRefundable;
   return null;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bookingUseSchema, refundToSchema } from '../wallet/refund-credit';
 import { MANAGE_MESSAGES } from './manage-booking-rules';
 
 export * from './manage-booking-rules';
@@ -49,8 +50,14 @@ export const publicBookingSchema = z.object({
   reschedule: rescheduleTermsSchema,
   /** Sessions of the same course it may move to (a session booking); none for an appointment. */
   move_targets: z.array(moveTargetSchema),
+  /** The membership booking or pack credit that covered it, and whether cancelling now gives it back (issue 24). */
+  use: bookingUseSchema.nullable(),
 });
 export type PublicBooking = z.infer<typeof publicBookingSchema>;
+
+/** POST /api/public/{slug}/bookings/{token}/cancel: where the policy's money goes (the card by default). */
+export const publicCancelSchema = z.strictObject({ refund_to: refundToSchema.optional() });
+export type PublicCancelPayload = z.input<typeof publicCancelSchema>;
 
 const startsAtSchema = z.iso.datetime({ offset: true, error: 'Choose a valid time.' });
 
@@ -84,6 +91,7 @@ export const adminCancelSchema = z.strictObject({
     .min(0, 'Amount must be a valid number')
     .max(100_000_000, 'Amount must be a valid number')
     .optional(),
+  refund_to: refundToSchema.optional(),
 });
 export type AdminCancelPayload = z.input<typeof adminCancelSchema>;
 

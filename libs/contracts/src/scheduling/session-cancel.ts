@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatCents } from '../money';
 import { requiredWhen } from '../required-when';
 import { multilineText } from '../safe-input';
+import { refundToSchema } from '../wallet/refund-credit';
 
 /*
  * The studio cancels a session with students (issue 23): the body of
@@ -48,7 +49,7 @@ export function cancelProgressText(refund: SessionCancelRefund, processed: numbe
 }
 
 /** What became of one student of a cancelled session. */
-export const SESSION_CANCEL_OUTCOMES = ['pending', 'refunded', 'not_refunded', 'refund_failed', 'no_refund'] as const;
+export const SESSION_CANCEL_OUTCOMES = ['pending', 'refunded', 'credited', 'not_refunded', 'refund_failed', 'no_refund'] as const;
 export type SessionCancelOutcome = (typeof SESSION_CANCEL_OUTCOMES)[number];
 
 /** The drawer's words for a student's outcome, with the amount refunded when there is one. */
@@ -58,6 +59,8 @@ export function cancelOutcomeText(outcome: SessionCancelOutcome, refundCents: nu
       return 'Processing';
     case 'refunded':
       return `Removed, refunded ${formatCents(refundCents)}`;
+    case 'credited':
+      return `Removed, ${formatCents(refundCents)} as store credit`;
     case 'refund_failed':
       return 'Removed, refund failed';
     case 'not_refunded':
@@ -87,6 +90,7 @@ export const sessionCancelSchema = z
           `Told to every student (at most ${SESSION_CANCEL_REASON_MAX} characters); required when the session has students or held seats`,
         ),
       ),
+    refund_to: refundToSchema.optional().describe("With refund full: 'card' (default) or 'store_credit' (no payment method needed)"),
   })
   .strict();
 export type SessionCancelBody = z.input<typeof sessionCancelSchema>;
@@ -95,5 +99,6 @@ export type SessionCancelBody = z.input<typeof sessionCancelSchema>;
 export const sessionCancelFormSchema = z.object({
   refund: z.enum(SESSION_CANCEL_REFUNDS, { error: SESSION_CANCEL_MESSAGES.choiceRequired }),
   reason: reasonRule.min(1, SESSION_CANCEL_MESSAGES.reasonRequired),
+  refund_to: refundToSchema.optional(),
 });
 export type SessionCancelFormInput = z.input<typeof sessionCancelFormSchema>;

@@ -1,5 +1,5 @@
 import { Entity, Index, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import type { RefundOrigin } from '@studio/contracts';
+import type { RefundDestination, RefundOrigin } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
  */
 export class OrderRefund {
   [OptionalProps]?:
-    'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin' | 'enrollmentId' | 'appointmentId' | 'appointmentNotify' | 'failureMessage';
+    'createdAt' | 'reason' | 'actorUserId' | 'providerRefundId' | 'status' | 'idempotencyKey' | 'origin' | 'enrollmentId' | 'appointmentId' | 'appointmentNotify' | 'failureMessage' | 'refundTo' | 'walletCents' | 'returnUse';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -75,6 +75,18 @@ export class OrderRefund {
   /** Whether the student is mailed when that appointment is cancelled (Remove student's notify). */
   @Property({ type: 'boolean' })
   appointmentNotify: boolean = true;
+
+  /** Where the refund went: the card (asked of the provider) or the student's store credit (made at once). */
+  @Property({ type: 'text' })
+  refundTo: RefundDestination = 'card';
+
+  /** The part that gift-card or store-credit money had paid: refunded first, to the wallet (refundSplit); the provider is asked for the rest. */
+  @Property({ type: 'integer' })
+  walletCents: number = 0;
+
+  /** A removal's refund that also gives back the use (membership booking, pack credit) that covered the booking, when made. */
+  @Property({ type: 'boolean' })
+  returnUse: boolean = false;
 
   /** What the refund call answered when the provider refused it. */
   @Property({ type: 'text', nullable: true })
