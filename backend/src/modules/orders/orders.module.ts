@@ -1,4 +1,5 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { WalletModule } from '../wallet/wallet.module';
 import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -50,6 +51,7 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     LoyaltyModule,
     WaitlistModule,
     BookingLinksModule,
+    WalletModule,
   ],
   controllers: [
     OrdersController,

@@ -21,6 +21,7 @@ import {
   type CheckoutResult,
   type PublicOrder,
   productBuyerErrors,
+  giftRecipientErrors,
   STORE_WAIVER_MESSAGES as W,
   type StoreWaiverRequest,
   type StoreWaiverStart,
@@ -404,7 +405,8 @@ export class StoreCheckoutService implements OnModuleInit {
     const found = await this.products.storeProduct(organization.id, productId);
     if (!found) throw notFound(M.productNotFound);
     const { product, price } = found;
-    const nameErrors = productBuyerErrors(price.category, input);
+    const giftCard = price.grant === 'giftCard';
+    const nameErrors = { ...productBuyerErrors(price.category, input), ...giftRecipientErrors(giftCard, input) };
     if (Object.keys(nameErrors).length > 0)
       throw new ApiError(HttpStatus.BAD_REQUEST, Object.values(nameErrors)[0], nameErrors);
     const free = price.category === 'leadMagnet';
@@ -438,6 +440,10 @@ export class StoreCheckoutService implements OnModuleInit {
         unitPriceCents: total,
         quantity: 1,
         loyaltyPoints: points,
+        // A gift card's recipient (issue 24): the wallet grants and mails the card to them once paid.
+        ...(giftCard
+          ? { recipientName: input.recipient_name ?? null, recipientEmail: input.recipient_email?.toLowerCase() ?? null, giftMessage: input.gift_message || null }
+          : {}),
       });
       await em.flush();
       if (total > 0) {
@@ -962,6 +968,7 @@ export class StoreCheckoutService implements OnModuleInit {
         hello,
         '',
         `Thank you for buying ${name}.${renews}`,
+        ...(line.recipientEmail ? ['', `Your gift card was sent to ${line.recipientEmail}.`] : []),
         '',
         `Order #${order.orderNumber}: ${formatCents(order.totalCents)} paid.`,
         ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),

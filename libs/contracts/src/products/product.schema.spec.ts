@@ -3,6 +3,7 @@ import {
   describeCoverage,
   describeProductGrant,
   describeProductPrice,
+  packExpiresAt,
   loyaltyProgramIssue,
   normalizeProductPayload,
   PRODUCT_MESSAGES as M,
@@ -209,5 +210,16 @@ describe('describeProductGrant and describeCoverage', () => {
     expect(describeCoverage({ covers_activity_ids: null, covers_category_ids: null }, names)).toBe('All courses');
     expect(describeCoverage({ covers_activity_ids: ['a', 'gone'], covers_category_ids: [4, 6] }, names)).toBe('Wheel throwing, Ceramics, Wood courses');
     expect(describeCoverage({ covers_activity_ids: ['gone'], covers_category_ids: null }, { a: 'Wheel throwing' })).toBe('No current course');
+  });
+});
+
+describe('packExpiresAt', () => {
+  const paid = new Date('2026-01-31T10:00:00Z');
+  it('adds the validity to the time of payment, or never expires', () => {
+    expect(packExpiresAt(paid, 10, 'days')?.toISOString()).toBe('2026-02-10T10:00:00.000Z');
+    expect(packExpiresAt(paid, 2, 'weeks')?.toISOString()).toBe('2026-02-14T10:00:00.000Z');
+    expect(packExpiresAt(paid, 6, 'months')?.toISOString()).toBe('2026-07-31T10:00:00.000Z');
+    expect(packExpiresAt(paid, 1, 'years')?.toISOString()).toBe('2027-01-31T10:00:00.000Z');
+    expect(packExpiresAt(paid, null, null)).toBeNull();
   });
 });

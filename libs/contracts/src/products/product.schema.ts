@@ -467,3 +467,21 @@ export function describeCoverage(
   if (!covers.covers_activity_ids?.length && !covers.covers_category_ids?.length) return 'All courses';
   return parts.length ? parts.join(', ') : 'No current course';
 }
+
+/**
+ * When a pack bought at `paidAt` expires: its validity later (calendar months and years, in UTC),
+ * or null when it never expires.
+ */
+export function packExpiresAt(
+  paidAt: Date,
+  quantity: number | null,
+  unit: RenewalIntervalUnit | null,
+): Date | null {
+  if (!quantity || !unit) return null;
+  const at = new Date(paidAt.getTime());
+  if (unit === 'days') at.setUTCDate(at.getUTCDate() + quantity);
+  else if (unit === 'weeks') at.setUTCDate(at.getUTCDate() + 7 * quantity);
+  else if (unit === 'months') at.setUTCMonth(at.getUTCMonth() + quantity);
+  else at.setUTCFullYear(at.getUTCFullYear() + quantity);
+  return at;
+}
