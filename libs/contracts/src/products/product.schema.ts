@@ -125,7 +125,7 @@ const shape = {
   grant: z.enum(PRODUCT_GRANTS, { error: M.grant }).optional().default('none'),
   /** A membership's bookings each billing period (unless unlimited). */
   membershipBookings: z.preprocess(blankToUndefined, count({ error: M.membershipBookings, min: 1, max: MAX_GRANT_BOOKINGS }).optional()),
-  membershipUnlimited: z.boolean({ error: M.membershipBookings }).optional().default(false),
+  membershipUnlimited: z.boolean({ error: M.membershipBookings }).optional(),
   /** A pack's credits. */
   packCredits: z.preprocess(blankToUndefined, count({ error: M.packCredits, min: 1, max: MAX_GRANT_BOOKINGS }).optional()),
   /** A pack's validity after purchase; both empty: it never expires. */
