@@ -4,7 +4,7 @@ import { PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS } from '../products/product
 import { buyerNameErrors } from './product-buyer';
 import { studentCreateSchema } from '../students/student.schema';
 import { multilineText, safeText } from '../safe-input';
-import { GIFT_CARD_MESSAGES, MAX_GIFT_MESSAGE_LENGTH } from '../wallet/wallet.schema';
+import { GIFT_CARD_MESSAGES, MAX_GIFT_MESSAGE_LENGTH } from '../wallet/gift-card';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
 import { POINTS_MESSAGES, POINTS_PER_DOLLAR, pointsToCents } from '../loyalty/points';
 import { requiredUnless } from '../required-when';
