@@ -2908,8 +2908,7 @@ export interface components {
              */
             grant: "none" | "membership" | "pack" | "giftCard";
             membershipBookings?: number;
-            /** @default false */
-            membershipUnlimited: boolean;
+            membershipUnlimited?: boolean;
             packCredits?: number;
             packExpiresAfterQuantity?: number;
             /** @enum {string} */
