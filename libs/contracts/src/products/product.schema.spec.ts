@@ -1,6 +1,5 @@
 import { PRODUCT_CASES, VALID_PRODUCT } from './product.cases';
 import {
-  describeCoverage,
   describeProductGrant,
   describeProductPrice,
   packExpiresAt,
@@ -12,6 +11,7 @@ import {
   productListQuerySchema,
 } from './product.schema';
 import { formatCents } from '../money';
+import { describeCoverage } from '../wallet/wallet.schema';
 
 function fieldErrors(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
   const out: Record<string, string> = {};

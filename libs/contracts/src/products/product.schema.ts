@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseAmountToCents } from '../money';
 import { cents, count, ignoreWhenOff, multilineText, safeText } from '../safe-input';
-import { MATERIALS, MAX_COURSE_IMAGES, materialOf } from '../catalog/catalog-constants';
+import { MATERIALS, MAX_COURSE_IMAGES } from '../catalog/catalog-constants';
 
 /*
  * The product of spec 000 §3 as written by the New / Edit Product drawer and taken by
@@ -449,23 +449,6 @@ export function describeProductGrant(
     default:
       return null;
   }
-}
-
-/**
- * What a membership or pack covers, in words: "All courses", or the courses' names and the
- * categories' ("Wheel throwing, Ceramics courses"). Unknown course ids (a course since deleted)
- * are left out.
- */
-export function describeCoverage(
-  covers: { covers_activity_ids: string[] | null; covers_category_ids: number[] | null },
-  courseNames: ReadonlyMap<string, string> | Record<string, string>,
-): string {
-  const name = (id: string) => (courseNames instanceof Map ? courseNames.get(id) : (courseNames as Record<string, string>)[id]);
-  const courses = (covers.covers_activity_ids ?? []).map(name).filter((n): n is string => Boolean(n));
-  const categories = (covers.covers_category_ids ?? []).map(materialOf).filter((m): m is NonNullable<typeof m> => Boolean(m));
-  const parts = [...courses, ...(categories.length ? [`${categories.join(', ')} courses`] : [])];
-  if (!covers.covers_activity_ids?.length && !covers.covers_category_ids?.length) return 'All courses';
-  return parts.length ? parts.join(', ') : 'No current course';
 }
 
 /**
