@@ -70,7 +70,34 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   while ((await drawer.getByLabel('Date of day 3').count()) > 0) {
     await drawer.getByRole('button', { name: 'Remove day 3' }).click();
   }
-  // Date fields read like every date in the product: "Tue, Nov 24, 2026".
+  // Date fields read like every date in the product: "Tue, Nov 24, 2026". A date typed the way it
+  // is shown, then Enter and a click away, stays what was typed (issue 25: it reverted to the day before).
+  const shown = (daysFromNow) =>
+    new Date(Date.now() + daysFromNow * 86400_000).toLocaleDateString('en-US', {
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+    });
+  for (const [n, days] of [
+    [1, 40],
+    [2, 42],
+  ]) {
+    const field = drawer.getByLabel(`Date of day ${n}`);
+    await field.click();
+    await field.fill(shown(days));
+    await field.press('Enter');
+    await drawer.getByRole('heading', { name: `Schedule ${course.name}` }).click();
+    assert.equal(await field.inputValue(), shown(days), `day ${n} keeps the typed date`);
+  }
+  // Typing "6:00" in the start time list offers 6:00 in the morning and the evening, nothing else.
+  const startTime = drawer.getByLabel('Start time of day 1');
+  await startTime.click();
+  await startTime.fill('6:00');
+  const offered = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  await offered.first().waitFor();
+  assert.deepEqual(await offered.allTextContents(), ['6:00 AM', '6:00 PM']);
+  await offered.first().click();
   const day1 = await drawer.getByLabel('Date of day 1').inputValue();
   const day2 = await drawer.getByLabel('Date of day 2').inputValue();
   assert.match(day1, /^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}$/);

@@ -67,6 +67,9 @@ export function DayRows({ control, errors, daysApart, timezone }: DayRowsProps) 
                   status={status}
                   style={{ width: 120 }}
                   showSearch
+                  // Typed text matches what is shown ("6:00" finds 6:00 AM and 6:00 PM), not the
+                  // value ("16:00" holds "6:00": issue 25).
+                  optionFilterProp="label"
                   value={(f.value as string) || undefined}
                   onChange={f.onChange}
                   options={START_TIME_OPTIONS}

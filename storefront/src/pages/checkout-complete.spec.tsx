@@ -32,6 +32,8 @@ function order(overrides: Partial<PublicOrder> = {}): PublicOrder {
     appointment: null,
     product: null,
     receipt_url: null,
+    paid_with: [],
+    card_cents: 13000,
     answers: [],
     ...overrides,
   };

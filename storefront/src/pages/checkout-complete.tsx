@@ -1,5 +1,5 @@
 import type { PublicOrder } from '@studio/contracts';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { zonesLine } from '@studio/contracts/src/storefront/store-rules';
 import { browserTimeZone } from '@studio/contracts/src/time';
 import { dateTimeInZone, priceText, productPriceText, sessionWhen } from '../format';
@@ -38,7 +38,8 @@ function useSettledOrder(initial: PublicOrder, base: string): PublicOrder {
       } catch {
         // Offline for a moment: ask again.
       }
-      if (live && Date.now() - started < PENDING_POLL_LIMIT_MS) timer = setTimeout(() => void ask(), PENDING_POLL_MS);
+      if (live && Date.now() - started < PENDING_POLL_LIMIT_MS)
+        timer = setTimeout(() => void ask(), PENDING_POLL_MS);
     };
     timer = setTimeout(() => void ask(), PENDING_POLL_MS);
     return () => {
@@ -68,14 +69,14 @@ export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOr
         ? 'Your membership is active'
         : 'Thank you for your order'
       : data.status === 'paid'
-      ? "You're booked"
-      : data.status === 'pending'
-        ? 'Waiting for your payment'
-        : data.status === 'failed'
-          ? 'This booking was not completed'
-          : data.status === 'refunded'
-            ? 'Your payment was refunded'
-            : 'Your booking';
+        ? "You're booked"
+        : data.status === 'pending'
+          ? 'Waiting for your payment'
+          : data.status === 'failed'
+            ? 'This booking was not completed'
+            : data.status === 'refunded'
+              ? 'Your payment was refunded'
+              : 'Your booking';
   return (
     <Layout base={base} storeName={data.store_name}>
       <h1>{title}</h1>
@@ -99,8 +100,7 @@ export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOr
             : appointment
               ? 'The payment was not made, so the time was given back.'
               : 'The payment was not made, so the seats were given back.'}{' '}
-          Nothing was
-          charged.
+          Nothing was charged.
         </p>
       ) : data.status === 'refunded' ? (
         <p role="status">
@@ -128,7 +128,8 @@ export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOr
           <p>{dateTimeInZone(appointment.starts_at, zone)}</p>
           {zonesLine(zone, appointment.timezone) ? (
             <p className="zones-line">
-              {zonesLine(zone, appointment.timezone)} There it is {dateTimeInZone(appointment.starts_at, appointment.timezone)}.
+              {zonesLine(zone, appointment.timezone)} There it is{' '}
+              {dateTimeInZone(appointment.starts_at, appointment.timezone)}.
             </p>
           ) : null}
           <p>
@@ -173,6 +174,18 @@ export function CheckoutCompletePage({ data: initial, base }: PageProps<PublicOr
         ) : null}
         <dt>Total</dt>
         <dd>{priceText(data.total_cents)}</dd>
+        {(data.paid_with ?? []).map((paid, i) => (
+          <Fragment key={i}>
+            <dt>Paid with {paid.label}</dt>
+            <dd>{paid.amount}</dd>
+          </Fragment>
+        ))}
+        {(data.paid_with ?? []).length > 0 && data.card_cents > 0 ? (
+          <>
+            <dt>Paid by card</dt>
+            <dd>{priceText(data.card_cents, false)}</dd>
+          </>
+        ) : null}
       </dl>
       {(data.answers ?? []).some((set) => set.answers.length > 0) ? (
         <section className="checkout-answers" aria-labelledby="answers-heading">

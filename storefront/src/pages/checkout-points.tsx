@@ -1,11 +1,22 @@
 import { POINTS_MESSAGES as PM, pointsWithValue } from '@studio/contracts/src/loyalty/points';
+import type { PointsBalance } from '@studio/contracts/src/storefront/checkout.schema';
 import { useState } from 'react';
 
-/** The points the buyer chose to spend, with the proof of their email (points/verify). */
+type Holding = PointsBalance['holdings'][number];
+
+/**
+ * What the buyer chose with the proof of their email (points/verify): the points to spend, and
+ * whether what they hold pays (issue 24): a membership or pack covering the booking, gift cards
+ * and store credit paying what they can.
+ */
 export interface PointsChoice {
   token: string;
   points: number;
+  cover_booking: boolean;
+  use_wallet_money: boolean;
 }
+
+const BOOKING_KINDS = new Set(['membership', 'pack']);
 
 type Post = <T>(url: string, body: unknown) => Promise<T>;
 interface Refusal {
@@ -24,17 +35,26 @@ export function PointsSection({
   errors,
   post,
   onChoose,
+  forBooking = true,
+  walletMoney = true,
 }: {
   api: string;
   email: string;
   errors: Record<string, string>;
   post: Post;
-  onChoose: (choice: PointsChoice | null) => void;
+  /** The choice, with what the email holds (for a page that shows what it pays without a quote). */
+  onChoose: (choice: PointsChoice | null, holdings?: Holding[]) => void;
+  /** A booking (a membership or pack may cover it, points may pay); false for a product. */
+  forBooking?: boolean;
+  /** Whether gift cards and credit may pay (not a subscription). */
+  walletMoney?: boolean;
 }) {
   const [stage, setStage] = useState<'start' | 'sent' | 'verified'>('start');
   const [code, setCode] = useState('');
   const [sent, setSent] = useState<string | null>(null);
-  const [proof, setProof] = useState<{ token: string; points: number } | null>(null);
+  const [proof, setProof] = useState<{ token: string; points: number; holdings: Holding[] } | null>(null);
+  const [cover, setCover] = useState(true);
+  const [money, setMoney] = useState(true);
   const [amount, setAmount] = useState('');
   const [local, setLocal] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -65,13 +85,14 @@ export function PointsSection({
     }
     setBusy(true);
     try {
-      const answer = await post<{ points_token: string; points: number }>(`${api}/points/verify`, {
+      const answer = await post<PointsBalance>(`${api}/points/verify`, {
         email: email.trim(),
         code: code.trim(),
       });
-      setProof({ token: answer.points_token, points: answer.points });
+      const holdings = answer.holdings.filter((h) => (BOOKING_KINDS.has(h.kind) ? forBooking : walletMoney));
+      setProof({ token: answer.points_token, points: answer.points, holdings });
       setStage('verified');
-      onChoose({ token: answer.points_token, points: 0 });
+      onChoose(choiceOf(answer.points_token, 0, holdings, cover, money), holdings);
     } catch (error) {
       const refused = error as Refusal;
       setLocal({ points_code: refused.errors?.code ?? refused.message });
@@ -91,8 +112,34 @@ export function PointsSection({
       return;
     }
     setLocal({});
-    onChoose({ token: proof.token, points });
+    setPointsChosen(points);
+    onChoose(choiceOf(proof.token, points, proof.holdings, cover, money), proof.holdings);
   };
+
+  const [pointsChosen, setPointsChosen] = useState(0);
+  /** Only the holdings the buyer has are asked to pay. */
+  const choiceOf = (
+    token: string,
+    points: number,
+    holdings: Holding[],
+    coverOn: boolean,
+    moneyOn: boolean,
+  ): PointsChoice => ({
+    token,
+    points,
+    cover_booking: coverOn && holdings.some((h) => BOOKING_KINDS.has(h.kind)),
+    use_wallet_money: moneyOn && holdings.some((h) => !BOOKING_KINDS.has(h.kind)),
+  });
+  const toggle = (which: 'cover' | 'money', on: boolean) => {
+    if (!proof) return;
+    const nextCover = which === 'cover' ? on : cover;
+    const nextMoney = which === 'money' ? on : money;
+    setCover(nextCover);
+    setMoney(nextMoney);
+    onChoose(choiceOf(proof.token, pointsChosen, proof.holdings, nextCover, nextMoney), proof.holdings);
+  };
+  const passes = proof?.holdings.filter((h) => BOOKING_KINDS.has(h.kind)) ?? [];
+  const credits = proof?.holdings.filter((h) => !BOOKING_KINDS.has(h.kind)) ?? [];
 
   const error = (id: string) => local[id] || errors[id];
   const described = (id: string, key: string) =>
@@ -109,30 +156,72 @@ export function PointsSection({
       <h2 id="points-title">{PM.pointsTitle}</h2>
       {stage === 'verified' && proof ? (
         <div className="field">
-          <p>You have {pointsWithValue(proof.points)}.</p>
-          <label htmlFor="redeem_points">Points to use</label>
-          <input
-            id="redeem_points"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={proof.points}
-            step={1}
-            value={amount}
-            onInput={(e) => {
-              const text = (e.target as HTMLInputElement).value;
-              setAmount(text);
-              choose(text);
-            }}
-            aria-describedby={
-              error('redeem_points') || error('points_token') ? 'redeem_points-error' : 'redeem_points-max'
-            }
-            {...(error('redeem_points') || error('points_token') ? { 'aria-invalid': true } : {})}
-          />
-          <p className="hint" id="redeem_points-max">
-            Up to {proof.points.toLocaleString('en-US')} (100 points = $1.00)
-          </p>
-          {alert('redeem_points', 'redeem_points') ?? alert('redeem_points', 'points_token')}
+          {proof.holdings.length > 0 ? (
+            <ul className="holdings" aria-label="What you hold here">
+              {proof.holdings.map((h) => (
+                <li key={h.holding_id}>
+                  {h.label}: {h.balance_text}
+                  {h.expires_at
+                    ? ` (until ${new Date(h.expires_at).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })})`
+                    : ''}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {passes.length > 0 ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={cover}
+                onChange={(e) => toggle('cover', (e.target as HTMLInputElement).checked)}
+              />
+              Book with my membership or class pack
+            </label>
+          ) : null}
+          {alert('cover_booking', 'cover_booking')}
+          {credits.length > 0 ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={money}
+                onChange={(e) => toggle('money', (e.target as HTMLInputElement).checked)}
+              />
+              Pay with my gift cards and store credit
+            </label>
+          ) : null}
+          {alert('use_wallet_money', 'use_wallet_money')}
+          {forBooking && proof.points > 0 ? (
+            <>
+              <p>You have {pointsWithValue(proof.points)}.</p>
+              <label htmlFor="redeem_points">Points to use</label>
+              <input
+                id="redeem_points"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={proof.points}
+                step={1}
+                value={amount}
+                onInput={(e) => {
+                  const text = (e.target as HTMLInputElement).value;
+                  setAmount(text);
+                  choose(text);
+                }}
+                aria-describedby={
+                  error('redeem_points') || error('points_token')
+                    ? 'redeem_points-error'
+                    : 'redeem_points-max'
+                }
+                {...(error('redeem_points') || error('points_token') ? { 'aria-invalid': true } : {})}
+              />
+              <p className="hint" id="redeem_points-max">
+                Up to {proof.points.toLocaleString('en-US')} (100 points = $1.00)
+              </p>
+              {alert('redeem_points', 'redeem_points') ?? alert('redeem_points', 'points_token')}
+            </>
+          ) : null}
+          {proof.points === 0 && proof.holdings.length === 0 ? <p>Nothing to use here yet.</p> : null}
+          {!(forBooking && proof.points > 0) ? alert('points_token', 'points_token') : null}
           {errors.points_token ? (
             <button
               type="button"
@@ -151,7 +240,10 @@ export function PointsSection({
         </div>
       ) : (
         <>
-          <p>Have points here? We can email you a code to use them.</p>
+          <p>
+            Have points, a class pack, a membership, a gift card or store credit here? We can email you a code
+            to use them.
+          </p>
           <button type="button" className="button secondary" disabled={busy} onClick={() => void send()}>
             Send me a code
           </button>

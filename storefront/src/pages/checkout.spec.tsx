@@ -51,6 +51,9 @@ describe('the checkout page', () => {
           subtotal_cents: 13000,
           discount_cents: 1300,
           total_cents: 11700,
+          covered_by: null,
+          wallet_money: [],
+          due_cents: 11700,
           discount_code: 'SPRING10',
           seats_left: 3,
         },
@@ -140,7 +143,9 @@ describe('the checkout page', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Enter your email above first');
 
     act(() => {
-      fireEvent.input(screen.getByRole('textbox', { name: 'Email' }), { target: { value: 'ada@example.test' } });
+      fireEvent.input(screen.getByRole('textbox', { name: 'Email' }), {
+        target: { value: 'ada@example.test' },
+      });
     });
     const calls = answer({
       'POST /api/public/demo-studio/points/code': { status: 202, body: { message: 'We sent a code.' } },
@@ -167,7 +172,13 @@ describe('the checkout page', () => {
     const later = answer({
       'POST /api/public/demo-studio/points/verify': {
         status: 200,
-        body: { points_token: 'proof', expires_at: '2026-11-27T12:00:00Z', points: 1250, value_cents: 1250 },
+        body: {
+          points_token: 'proof',
+          expires_at: '2026-11-27T12:00:00Z',
+          points: 1250,
+          value_cents: 1250,
+          holdings: [],
+        },
       },
       'POST /api/public/demo-studio/checkout/quote': {
         status: 200,
@@ -178,13 +189,19 @@ describe('the checkout page', () => {
           points_redeemed: 500,
           points_cents: 500,
           total_cents: 6000,
+          covered_by: null,
+          wallet_money: [],
+          due_cents: 6000,
           discount_code: null,
           seats_left: 3,
         },
       },
       'POST /api/public/demo-studio/checkout': {
         status: 201,
-        body: { payment_url: '/api/pay/demo/dcs_2', confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t' },
+        body: {
+          payment_url: '/api/pay/demo/dcs_2',
+          confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t',
+        },
       },
     });
     await act(async () => {
@@ -218,7 +235,95 @@ describe('the checkout page', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
     });
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/pay/demo/dcs_2'));
-    expect(later.find((c) => c.url.endsWith('/checkout'))!.body).toMatchObject({ points_token: 'proof', redeem_points: 500 });
+    expect(later.find((c) => c.url.endsWith('/checkout'))!.body).toMatchObject({
+      points_token: 'proof',
+      redeem_points: 500,
+    });
+  });
+
+  it('books on a class pack and lets a gift card pay (issue 24): what the email holds, the choices sent, the summary', async () => {
+    show();
+    act(() => {
+      fireEvent.input(screen.getByRole('textbox', { name: 'Email' }), {
+        target: { value: 'ada@example.test' },
+      });
+    });
+    const calls = answer({
+      'POST /api/public/demo-studio/points/code': { status: 202, body: { message: 'We sent a code.' } },
+      'POST /api/public/demo-studio/points/verify': {
+        status: 200,
+        body: {
+          points_token: 'proof',
+          expires_at: '2026-11-27T12:00:00Z',
+          points: 0,
+          value_cents: 0,
+          holdings: [
+            {
+              holding_id: 'h1',
+              kind: 'pack',
+              label: '5-class pack',
+              balance_text: '3 credits',
+              balance: 3,
+              expires_at: null,
+            },
+            {
+              holding_id: 'h2',
+              kind: 'gift_card',
+              label: 'Gift card',
+              balance_text: '$20.00',
+              balance: 2000,
+              expires_at: null,
+            },
+          ],
+        },
+      },
+      'POST /api/public/demo-studio/checkout/quote': {
+        status: 200,
+        body: {
+          lines: [],
+          subtotal_cents: 6500,
+          discount_cents: 0,
+          points_redeemed: 0,
+          points_cents: 0,
+          total_cents: 0,
+          covered_by: { holding_id: 'h1', kind: 'pack', label: '5-class pack', amount: 1 },
+          wallet_money: [],
+          due_cents: 0,
+          discount_code: null,
+          seats_left: 3,
+        },
+      },
+      'POST /api/public/demo-studio/checkout': {
+        status: 201,
+        body: { payment_url: null, confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t' },
+      },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send me a code' }));
+    });
+    const codeField = await screen.findByRole('textbox', { name: 'Email code' });
+    act(() => {
+      fireEvent.input(codeField, { target: { value: '123456' } });
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Check code' }));
+    });
+    await waitFor(() => expect(screen.getByText('Covered by 5-class pack')).toBeInTheDocument());
+    const held = screen.getByRole('list', { name: 'What you hold here' });
+    expect(held).toHaveTextContent('5-class pack: 3 credits');
+    expect(held).toHaveTextContent('Gift card: $20.00');
+    expect(screen.queryByRole('spinbutton', { name: 'Points to use' })).toBeNull();
+    const quote = calls.find((c) => c.url.endsWith('/checkout/quote'))!;
+    expect(quote.body).toMatchObject({ points_token: 'proof', cover_booking: true, use_wallet_money: true });
+    expect(quote.body).not.toHaveProperty('redeem_points');
+
+    // Unticking the pack asks again without it.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Book with my membership or class pack' }));
+    });
+    const again = calls.filter((c) => c.url.endsWith('/checkout/quote')).at(-1)!;
+    expect(again.body).toMatchObject({ points_token: 'proof', use_wallet_money: true });
+    expect(again.body).not.toHaveProperty('cover_booking');
   });
 
   it('says a sold-out session is sold out, with no form', () => {
@@ -232,11 +337,11 @@ describe('the checkout page', () => {
     let zone: jest.SpyInstance;
     beforeEach(() => {
       const real = Intl.DateTimeFormat.prototype.resolvedOptions;
-      zone = jest
-        .spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions')
-        .mockImplementation(function (this: Intl.DateTimeFormat) {
-          return { ...real.call(this), timeZone: 'Asia/Tokyo' };
-        });
+      zone = jest.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockImplementation(function (
+        this: Intl.DateTimeFormat,
+      ) {
+        return { ...real.call(this), timeZone: 'Asia/Tokyo' };
+      });
     });
     afterEach(() => zone.mockRestore());
 
@@ -244,7 +349,13 @@ describe('the checkout page', () => {
       document.body.innerHTML = '<div id="app"></div>';
       const data: CheckoutData = {
         store_name: 'Demo Studio',
-        course: course({ activity_type: 'appointment', duration_mins: 60, booking_window_days: 60, max_party_size: 3, sessions: [] }),
+        course: course({
+          activity_type: 'appointment',
+          duration_mins: 60,
+          booking_window_days: 60,
+          max_party_size: 3,
+          sessions: [],
+        }),
         appointment,
       };
       await act(async () => {
@@ -258,21 +369,42 @@ describe('the checkout page', () => {
       expect(summary).toHaveTextContent('Wed, Dec 2 12:00 AM GMT+9');
       expect(summary).toHaveTextContent('Times are in Asia/Tokyo. The studio is in America/New_York.');
       const people = screen.getByRole('combobox', { name: 'People' });
-      expect([...(people as HTMLSelectElement).options].map((o) => o.text)).toEqual(['1 person', '2 people', '3 people']);
+      expect([...(people as HTMLSelectElement).options].map((o) => o.text)).toEqual([
+        '1 person',
+        '2 people',
+        '3 people',
+      ]);
       const calls = answer({
         'POST /api/public/demo-studio/checkout/quote': {
           status: 200,
-          body: { lines: [], subtotal_cents: 13000, discount_cents: 0, total_cents: 13000, discount_code: null, seats_left: 3 },
+          body: {
+            lines: [],
+            subtotal_cents: 13000,
+            discount_cents: 0,
+            total_cents: 13000,
+            discount_code: null,
+            seats_left: 3,
+            covered_by: null,
+            wallet_money: [],
+            due_cents: 13000,
+          },
         },
         'POST /api/public/demo-studio/checkout': {
           status: 201,
-          body: { payment_url: '/api/pay/demo/dcs_9', confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t' },
+          body: {
+            payment_url: '/api/pay/demo/dcs_9',
+            confirmation_url: '/s/demo-studio/checkout/complete?order=o&token=t',
+          },
         },
       });
       await act(async () => {
         fireEvent.change(people, { target: { value: '2' } });
       });
-      expect(calls[0].body).toEqual({ activity_id: course().activity_id, starts_at: startsAt, party_size: 2 });
+      expect(calls[0].body).toEqual({
+        activity_id: course().activity_id,
+        starts_at: startsAt,
+        party_size: 2,
+      });
       for (const [name, value] of [
         ['First name', 'Aiko'],
         ['Last name', 'Sato'],
@@ -297,8 +429,13 @@ describe('the checkout page', () => {
 
     it('says a start that is not a time of the course is not open, with a way back to the calendar', async () => {
       await showAppointment(null);
-      expect(screen.getByRole('status')).toHaveTextContent('This time is not open for booking. Please pick another.');
-      expect(screen.getByRole('link', { name: 'Choose a time' })).toHaveAttribute('href', `${base}/activity/${course().activity_id}`);
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'This time is not open for booking. Please pick another.',
+      );
+      expect(screen.getByRole('link', { name: 'Choose a time' })).toHaveAttribute(
+        'href',
+        `${base}/activity/${course().activity_id}`,
+      );
       expect(screen.queryByRole('button', { name: /payment|Book now/ })).not.toBeInTheDocument();
     });
   });

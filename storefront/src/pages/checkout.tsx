@@ -10,7 +10,7 @@ import type {
 } from '@studio/contracts';
 import { answerSetCount, partySizeLimit, zonesLine } from '@studio/contracts/src/storefront/store-rules';
 import { browserTimeZone } from '@studio/contracts/src/time';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { dateTimeInZone, priceText, seatsText, sessionWhen } from '../format';
 import { navigate } from '../framed';
 import { appLinks, storeApi } from '../links';
@@ -192,10 +192,19 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
 
   const unit = session ? session.price_cents : course.price_cents;
   const shownTotal = quote ? quote.total_cents : unit * party;
+  /** What the card pays: the total less what the buyer's holdings pay. */
+  const shownDue = quote ? (quote.due_cents ?? quote.total_cents) : shownTotal;
 
-  /** The points to send: only with the proof of the email and more than none. */
+  /** The proof of the email with what it pays: points (more than none), a pass covering the booking, gift cards and credit. */
   const pointsSent = (choice: PointsChoice | null) =>
-    choice && choice.points > 0 ? { points_token: choice.token, redeem_points: choice.points } : {};
+    choice && (choice.points > 0 || choice.cover_booking || choice.use_wallet_money)
+      ? {
+          points_token: choice.token,
+          ...(choice.points > 0 ? { redeem_points: choice.points } : {}),
+          ...(choice.cover_booking ? { cover_booking: true } : {}),
+          ...(choice.use_wallet_money ? { use_wallet_money: true } : {}),
+        }
+      : {};
 
   // Only the newest quote asked is shown (points are quoted as they are typed).
   const latestQuote = useRef(0);
@@ -210,7 +219,14 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
       });
       if (asked !== latestQuote.current) return;
       setQuote(answer);
-      setErrors((e) => ({ ...e, discount_code: '', redeem_points: '', points_token: '' }));
+      setErrors((e) => ({
+        ...e,
+        discount_code: '',
+        redeem_points: '',
+        points_token: '',
+        cover_booking: '',
+        use_wallet_money: '',
+      }));
     } catch (error) {
       if (asked !== latestQuote.current) return;
       const refused = error as ApiError;
@@ -450,8 +466,30 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
                 <dd>−{priceText(quote.points_cents, false)}</dd>
               </>
             ) : null}
+            {quote?.covered_by ? (
+              <>
+                <dt>Covered by {quote.covered_by.label}</dt>
+                <dd>
+                  {quote.covered_by.kind === 'pack'
+                    ? `${quote.covered_by.amount} ${quote.covered_by.amount === 1 ? 'credit' : 'credits'}`
+                    : '1 booking'}
+                </dd>
+              </>
+            ) : null}
             <dt>Total</dt>
             <dd>{priceText(shownTotal, course.free || shownTotal === 0)}</dd>
+            {(quote?.wallet_money ?? []).map((m) => (
+              <Fragment key={m.holding_id}>
+                <dt>{m.label}</dt>
+                <dd>−{priceText(m.cents, false)}</dd>
+              </Fragment>
+            ))}
+            {(quote?.wallet_money ?? []).length > 0 ? (
+              <>
+                <dt>To pay by card</dt>
+                <dd>{priceText(shownDue, false)}</dd>
+              </>
+            ) : null}
           </dl>
           {message ? (
             <p className="form-error" role="alert">
@@ -469,7 +507,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
             disabled={busy || waiverWaits}
             {...(waiverWaits ? { 'aria-describedby': 'pay-waits' } : {})}
           >
-            {busy ? 'Booking…' : shownTotal > 0 ? 'Continue to payment' : 'Book now'}
+            {busy ? 'Booking…' : shownDue > 0 ? 'Continue to payment' : 'Book now'}
           </button>
         </form>
       )}

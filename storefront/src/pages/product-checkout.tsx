@@ -8,6 +8,8 @@ import { storeApi } from '../links';
 import { storePost, type StoreRefusal } from '../store-call';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
+import { PointsSection, type PointsChoice } from './checkout-points';
+import { formatCents } from '@studio/contracts/src/money';
 
 export interface ProductCheckoutData {
   store_name: string;
@@ -41,6 +43,9 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  // The proof of the email, and whether its gift cards and store credit pay (issue 24; not a subscription's).
+  const [wallet, setWallet] = useState<(PointsChoice & { cents: number }) | null>(null);
+  const walletPays = product.kind === 'oneTime';
   // One key per attempt: a retried click replays the same order instead of making another.
   const [attemptKey, setAttemptKey] = useState<string | null>(null);
 
@@ -66,7 +71,12 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
     try {
       const answer = await storePost<CheckoutResult>(
         `${storeApi(base)}/checkout`,
-        { product_id: product.product_id, ...named, email: buyer.email.trim() },
+        {
+          product_id: product.product_id,
+          ...named,
+          email: buyer.email.trim(),
+          ...(wallet?.use_wallet_money ? { points_token: wallet.token, use_wallet_money: true } : {}),
+        },
         { 'idempotency-key': key },
       );
       if (free) {
@@ -156,10 +166,39 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
               {field('gift_message', 'Message (optional)', 'off', false)}
             </fieldset>
           ) : null}
+          {walletPays ? (
+            <PointsSection
+              api={storeApi(base)}
+              email={buyer.email}
+              errors={errors}
+              post={(url, body) => storePost(url, body)}
+              forBooking={false}
+              onChoose={(choice, holdings) =>
+                setWallet(
+                  choice
+                    ? {
+                        ...choice,
+                        cents: (holdings ?? [])
+                          .filter((h) => h.kind === 'gift_card' || h.kind === 'store_credit')
+                          .reduce((sum, h) => sum + h.balance, 0),
+                      }
+                    : null,
+                )
+              }
+            />
+          ) : null}
           {free ? null : (
             <dl className="checkout-total">
               <dt>Total</dt>
               <dd>{productPriceText(product)}</dd>
+              {wallet?.use_wallet_money && wallet.cents > 0 ? (
+                <>
+                  <dt>Gift cards and credit</dt>
+                  <dd>−{formatCents(Math.min(wallet.cents, product.price_cents))}</dd>
+                  <dt>To pay by card</dt>
+                  <dd>{formatCents(Math.max(0, product.price_cents - wallet.cents))}</dd>
+                </>
+              ) : null}
             </dl>
           )}
           {message ? (
@@ -168,7 +207,13 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
             </p>
           ) : null}
           <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Sending…' : free ? 'Send me the download' : 'Continue to payment'}
+            {busy
+              ? 'Sending…'
+              : free
+                ? 'Send me the download'
+                : wallet?.use_wallet_money && wallet.cents >= product.price_cents
+                  ? 'Buy now'
+                  : 'Continue to payment'}
           </button>
         </form>
       )}

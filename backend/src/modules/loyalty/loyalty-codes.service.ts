@@ -43,11 +43,19 @@ export class LoyaltyCodesService {
     private readonly mail: MailService,
   ) {}
 
-  /** Mails a code when the email is a student's here and the programme is active; otherwise nothing. */
-  async requestCode(organization: { id: string; name: string }, email: string): Promise<void> {
-    if (!(await this.loyalty.isActive(organization.id))) return;
+  /**
+   * Mails a code when the email is a student's here and the programme is active, or the student
+   * holds something that pays at the store (`holdsSomething`: a membership, pack, gift card or
+   * credit, issue 24); otherwise nothing.
+   */
+  async requestCode(
+    organization: { id: string; name: string },
+    email: string,
+    holdsSomething: (studentId: string) => Promise<boolean> = async () => false,
+  ): Promise<void> {
     const student = await this.students.findByEmail(organization.id, email);
     if (!student) return;
+    if (!(await this.loyalty.isActive(organization.id)) && !(await holdsSomething(student.id))) return;
     const code = String(randomInt(0, 10 ** POINTS_CODE_DIGITS)).padStart(POINTS_CODE_DIGITS, '0');
     const id = randomUUID();
     const inserted = await this.em.getConnection().execute<{ id: string }[]>(
@@ -79,7 +87,7 @@ export class LoyaltyCodesService {
       text: [
         `Hello ${student.firstName},`,
         '',
-        `Your code to use your points at ${organization.name}'s checkout: ${code}`,
+        `Your code to use your points, passes and credit at ${organization.name}'s checkout: ${code}`,
         '',
         `It is valid for ${POINTS_CODE_TTL_MINUTES} minutes. If you did not ask for it, you can ignore this email.`,
       ].join('\n'),
@@ -91,7 +99,7 @@ export class LoyaltyCodesService {
    * Checks the student's newest code: each try counts (the 5th wrong one voids it), a right one is
    * used up and gives the proof token and the balance. Any failure is the same 400.
    */
-  async verify(organizationId: string, email: string, code: string): Promise<PointsBalance> {
+  async verify(organizationId: string, email: string, code: string): Promise<Omit<PointsBalance, 'holdings'>> {
     const student = await this.students.findByEmail(organizationId, email);
     if (!student) throw wrongCode();
     // The try is counted before the code is compared, atomically, so parallel tries cannot exceed the limit.

@@ -1,5 +1,6 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { WalletModule } from '../wallet/wallet.module';
+import { StoreWalletPayment } from './store-wallet';
 import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -50,8 +51,8 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     WaiversModule,
     LoyaltyModule,
     WaitlistModule,
-    BookingLinksModule,
     WalletModule,
+    BookingLinksModule,
   ],
   controllers: [
     OrdersController,
@@ -73,8 +74,9 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     RefundReconciler,
     SubscriptionsService,
     StoreCheckoutService,
+    StoreWalletPayment,
     SessionCancelHandler,
   ],
-  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService],
+  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService, StoreWalletPayment],
 })
 export class OrdersModule {}

@@ -5,6 +5,8 @@ import { PUBLISHED_COURSE } from '../organizations/published-courses.query';
 /** An appointment course as the store's checkout prices it (issue 22): its price, form, waiver and place. */
 export interface StoreAppointmentCourseRow {
   activity_id: string;
+  /** The course's category (material): what a membership or pack may cover. */
+  category_id: number | null;
   name: string;
   activity_type: 'scheduled' | 'appointment';
   price_cents: number;
@@ -30,7 +32,7 @@ export async function storeAppointmentCourse(
   activityId: string,
 ): Promise<StoreAppointmentCourseRow | null> {
   const [row] = await em.execute<StoreAppointmentCourseRow[]>(
-    `select a.id as activity_id, a.name, a.activity_type, a.price_cents, (a.price_type = 'free' or a.price_cents = 0) as free,
+    `select a.id as activity_id, a.category_id, a.name, a.activity_type, a.price_cents, (a.price_type = 'free' or a.price_cents = 0) as free,
             a.capacity, a.duration_mins, a.auto_email, a.form_collection_type, a.required_waiver_id,
             (select f.fields from checkout_form f where f.id = a.required_form_id) as form_fields
        from activity a

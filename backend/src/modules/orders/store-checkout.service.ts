@@ -11,6 +11,7 @@ import {
   priceParty,
   pointsToCents,
   WORKBENCH_SOURCE,
+  WALLET_MESSAGES,
   answerErrors,
   formAnswersSchema,
   storedAnswerSets,
@@ -53,6 +54,7 @@ import { OrderActivityService } from './order-activity.service';
 import { OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
 import { storeSession, type StoreSessionRow } from './store-session.query';
+import { StoreWalletPayment, type ShownPlan } from './store-wallet';
 import {
   storeAppointmentCourse,
   storeOrderAppointment,
@@ -141,6 +143,7 @@ export class StoreCheckoutService implements OnModuleInit {
     private readonly appointmentSlots: AppointmentSlotsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly waitlist: WaitlistService,
+    private readonly storeWallet: StoreWalletPayment,
   ) {}
 
   onModuleInit(): void {
@@ -162,19 +165,10 @@ export class StoreCheckoutService implements OnModuleInit {
   async quote(organization: Organization, input: CheckoutQuotePayload): Promise<CheckoutQuote> {
     if (input.activity_id) return this.quoteAppointment(organization, input);
     const session = await this.requireSession(organization, input.event_id!);
-    await this.pointsStudent(organization, input);
-    const priced = await this.price(organization, session, input, session.price_cents);
+    const proof = await this.pointsStudent(organization, input);
+    const { priced, shown } = await this.priceWithWallet(organization, session, input, session.price_cents, proof);
     const taken = (await seatsTaken(this.em, [session.event_id])).get(session.event_id)?.seats ?? 0;
-    return {
-      lines: [priced.line],
-      subtotal_cents: priced.subtotal,
-      discount_cents: priced.discount,
-      total_cents: priced.total,
-      discount_code: priced.code,
-      points_redeemed: priced.pointsRedeemed,
-      points_cents: priced.pointsCents,
-      seats_left: Math.max(0, session.capacity - taken),
-    };
+    return { ...quoteOf(priced, shown), seats_left: Math.max(0, session.capacity - taken) };
   }
 
   async checkout(organization: Organization, input: CheckoutPayload): Promise<CheckoutResult> {
@@ -219,15 +213,15 @@ export class StoreCheckoutService implements OnModuleInit {
             seats: input.party_size,
             full: seatsRefusal,
           });
-      const priced = await this.price(organization, session, input, session.free ? 0 : held.priceCents);
+      const { priced, shown } = await this.priceWithWallet(organization, session, input, session.free ? 0 : held.priceCents, pointsStudentId, em);
       const booking = { orderId, token, expiresAt, partySize: input.party_size, answers };
       const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'seat',
         eventId: session.event_id,
         description: held.eventName,
-      });
-      await this.settleInCheckout(em, organization, student.id, order, priced, booking, pointsStudentId);
-      return { order, total: priced.total };
+      }, shown);
+      await this.settleInCheckout(em, organization, student.id, order, priced, booking, pointsStudentId, shown);
+      return { order, total: shown.plan.due_cents };
     });
 
     return this.payForBooking(organization, order, total, { token, expiresAt, partySize: input.party_size, email: input.email, activityId: session.activity_id, free: !paying });
@@ -237,18 +231,9 @@ export class StoreCheckoutService implements OnModuleInit {
   private async quoteAppointment(organization: Organization, input: CheckoutQuotePayload): Promise<CheckoutQuote> {
     const course = await this.requireAppointmentCourse(organization, input.activity_id!, input.party_size);
     await this.requireOffered(organization, course, new Date(input.starts_at!));
-    await this.pointsStudent(organization, input);
-    const priced = await this.price(organization, course, input, course.price_cents);
-    return {
-      lines: [priced.line],
-      subtotal_cents: priced.subtotal,
-      discount_cents: priced.discount,
-      total_cents: priced.total,
-      discount_code: priced.code,
-      points_redeemed: priced.pointsRedeemed,
-      points_cents: priced.pointsCents,
-      seats_left: course.capacity,
-    };
+    const proof = await this.pointsStudent(organization, input);
+    const { priced, shown } = await this.priceWithWallet(organization, course, input, course.price_cents, proof);
+    return { ...quoteOf(priced, shown), seats_left: course.capacity };
   }
 
   /**
@@ -276,12 +261,12 @@ export class StoreCheckoutService implements OnModuleInit {
       await this.requireWaiver(organization, student.id, course.required_waiver_id, input.waiver_token);
       if (pointsStudentId && pointsStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
-      const priced = await this.price(organization, course, input, course.price_cents);
+      const { priced, shown } = await this.priceWithWallet(organization, course, input, course.price_cents, pointsStudentId, em);
       const booking = { orderId, token, expiresAt, partySize: input.party_size, answers };
       const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'appointment',
         description: course.name,
-      });
+      }, shown);
       // The time, held for the order (the appointment references it): a time another checkout
       // holds answers 409 "taken" here and this whole checkout rolls back.
       await this.appointments.hold(ctx, em, {
@@ -292,8 +277,8 @@ export class StoreCheckoutService implements OnModuleInit {
         guestCount: input.party_size - 1,
         expiresAt,
       });
-      await this.settleInCheckout(em, organization, student.id, order, priced, booking, pointsStudentId);
-      return { order, total: priced.total };
+      await this.settleInCheckout(em, organization, student.id, order, priced, booking, pointsStudentId, shown);
+      return { order, total: shown.plan.due_cents };
     });
 
     return this.payForBooking(organization, order, total, { token, expiresAt, partySize: input.party_size, email: input.email, activityId: course.activity_id, free: false });
@@ -364,7 +349,7 @@ export class StoreCheckoutService implements OnModuleInit {
       `Where: ${where}`,
       ...(appointment.auto_email.trim() ? ['', appointment.auto_email.trim()] : []),
       '',
-      `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
+      ...(await this.paidLines(order)),
       ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
       ...answerLines(await this.answerSets(em, order.organization.id, order.id)),
       '',
@@ -412,22 +397,32 @@ export class StoreCheckoutService implements OnModuleInit {
     const free = price.category === 'leadMagnet';
     const total = free ? 0 : price.amountCents;
     const subscription = price.category === 'subscription' && price.renewalIntervalUnit ? price : null;
+    // Gift cards and credit may pay a one-time product (issue 24); a subscription renews on the card.
+    if (subscription && input.use_wallet_money)
+      throw new ApiError(HttpStatus.BAD_REQUEST, WALLET_MESSAGES.subscriptionByCard, { use_wallet_money: WALLET_MESSAGES.subscriptionByCard });
+    const proofStudentId = await this.pointsStudent(organization, input);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);
     const orderId = randomUUID();
 
     const order = await this.em.transactional(async (em) => {
       const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
+      if (proofStudentId && proofStudentId !== student.id)
+        throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
+      // What the buyer's gift cards and credit pay, under their wallet lock; the card pays the rest.
+      const shown = await this.storeWallet.plan(organization.id, proofStudentId, input, null, 1, total, em);
+      const due = shown.plan.due_cents;
       const order = em.create(Order, {
         id: orderId,
         organization: em.getReference(Organization, organization.id),
         orderNumber: await this.orders.nextOrderNumber(em, organization.id),
         student,
-        status: total > 0 ? 'pending' : 'paid',
+        status: due > 0 ? 'pending' : 'paid',
         source: WORKBENCH_SOURCE,
         totalCents: total,
+        walletCents: shown.walletCents,
         description: product.name,
-        linkExpiresAt: total > 0 ? expiresAt : null,
+        linkExpiresAt: due > 0 ? expiresAt : null,
         accessTokenHash: tokenHash(token),
       });
       const points = free ? 0 : (price.earnedLoyaltyPoints ?? 0);
@@ -446,7 +441,8 @@ export class StoreCheckoutService implements OnModuleInit {
           : {}),
       });
       await em.flush();
-      if (total > 0) {
+      await this.storeWallet.useMoney(em, organization.id, student.id, orderId, shown);
+      if (due > 0) {
         // Its expiry job settles the order when the payment page runs out, whatever happens next.
         await this.orderEvents.publish(em, {
           type: 'payment_link.created',
@@ -460,7 +456,8 @@ export class StoreCheckoutService implements OnModuleInit {
           organizationId: organization.id,
           orderId,
           studentId: student.id,
-          loyaltyPoints: 0,
+          // Paid in full by gift cards or credit, the product earns its points as a card payment would.
+          loyaltyPoints: points,
         });
         await this.orderEvents.publish(em, { type: 'store_order.paid', organizationId: organization.id, orderId });
       }
@@ -469,11 +466,12 @@ export class StoreCheckoutService implements OnModuleInit {
 
     const pages = this.organizations.appStoreUrl(organization);
     const confirmationUrl = `${pages}/checkout/complete?order=${order.id}&token=${token}`;
-    if (total === 0) return this.result(order, null, confirmationUrl, null);
+    const due = order.totalCents - order.walletCents;
+    if (due === 0) return this.result(order, null, confirmationUrl, null);
     return this.startPayment(order, {
         organizationId: organization.id,
         orderId: order.id,
-        lines: [{ name: product.name.slice(0, 250), unitAmountCents: total, quantity: 1 }],
+        lines: [{ name: product.name.slice(0, 250), unitAmountCents: due, quantity: 1 }],
         customerEmail: input.email,
         successUrl: confirmationUrl,
         cancelUrl: `${pages}/checkout?product_id=${product.id}`,
@@ -505,6 +503,7 @@ export class StoreCheckoutService implements OnModuleInit {
     priced: Priced,
     booking: StoreBooking,
     what: { kind: 'seat'; eventId: string; description: string } | { kind: 'appointment'; description: string },
+    shown: ShownPlan,
   ): Promise<Order> {
     const eventId = what.kind === 'seat' ? what.eventId : undefined;
     const order = em.create(Order, {
@@ -515,9 +514,10 @@ export class StoreCheckoutService implements OnModuleInit {
       status: 'pending',
       source: WORKBENCH_SOURCE,
       totalCents: priced.total,
+      walletCents: shown.walletCents,
       ...(eventId ? { eventId } : {}),
       description: what.description,
-      linkExpiresAt: priced.total > 0 ? booking.expiresAt : null,
+      linkExpiresAt: shown.plan.due_cents > 0 ? booking.expiresAt : null,
       accessTokenHash: tokenHash(booking.token),
       discountCodeId: priced.codeId,
     });
@@ -539,6 +539,9 @@ export class StoreCheckoutService implements OnModuleInit {
         createdAt: new Date(),
       });
     await em.flush();
+    // Gift cards and credit pay their part now (under the wallet lock `priceWithWallet` took); an
+    // order that ends unpaid gives it back (order.failed, the wallet module).
+    await this.storeWallet.useMoney(em, organization.id, student.id, order.id, shown);
     return order;
   }
 
@@ -557,16 +560,22 @@ export class StoreCheckoutService implements OnModuleInit {
     priced: Priced,
     booking: StoreBooking,
     pointsStudentId: string | null,
+    shown: ShownPlan,
   ): Promise<void> {
     const organizationId = organization.id;
     const orderId = order.id;
     if (pointsStudentId && priced.pointsRedeemed > 0)
       await this.ledger.redeemForOrder(em, organizationId, studentId, orderId, priced.pointsRedeemed);
-    if (priced.total > 0) {
+    if (shown.plan.due_cents > 0) {
       await this.orderEvents.publish(em, { type: 'payment_link.created', organizationId, orderId, expiresAt: booking.expiresAt.toISOString() });
       return;
     }
-    await this.seats.convertHold({ organizationId }, em, orderId);
+    const booked = await this.seats.convertHold({ organizationId }, em, orderId);
+    // A membership's booking or a pack's credits, used for the booking made now (once per booking).
+    await this.storeWallet.useForBooking(em, organizationId, studentId, orderId, shown, {
+      ...(booked.outcome === 'enrolled' ? { enrollmentId: booked.enrollmentId } : {}),
+      ...(booked.outcome === 'appointment_booked' ? { appointmentId: booked.appointmentId } : {}),
+    });
     order.status = 'paid';
     await em.flush();
     await this.orderEvents.publish(em, { type: 'order.paid', organizationId, orderId, studentId, loyaltyPoints: 0 });
@@ -757,6 +766,8 @@ export class StoreCheckoutService implements OnModuleInit {
           }
         : null,
       receipt_url: order.receiptUrl ?? null,
+      paid_with: await this.storeWallet.paidWith(organization.id, order.id),
+      card_cents: Math.max(0, order.totalCents - order.walletCents),
       answers,
     };
   }
@@ -794,14 +805,19 @@ export class StoreCheckoutService implements OnModuleInit {
    * null when none is sent. Points named without a token, a token that is not (or no longer) valid,
    * a programme turned off, or more points than the balance are refused.
    */
-  private async pointsStudent(organization: Organization, input: Pick<CheckoutQuotePayload, 'points_token' | 'redeem_points'>): Promise<string | null> {
+  private async pointsStudent(
+    organization: Organization,
+    input: Pick<CheckoutQuotePayload, 'points_token' | 'redeem_points' | 'cover_booking' | 'use_wallet_money'>,
+  ): Promise<string | null> {
     if (!input.points_token) {
       if (input.redeem_points) throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsNeedCode);
+      this.storeWallet.requireProof(input, null);
       return null;
     }
     const studentId = await this.pointsCodes.studentForToken(organization.id, input.points_token);
     if (!studentId) throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenInvalid);
-    if (!(await this.loyalty.isActive(organization.id)))
+    // The proof also lets the student's holdings pay (issue 24): the programme matters only for points.
+    if (input.redeem_points && !(await this.loyalty.isActive(organization.id)))
       throw pointsRefusal(HttpStatus.BAD_REQUEST, 'redeem_points', M.pointsNotActive);
     const balance = await this.ledger.balance(organization.id, studentId);
     if ((input.redeem_points ?? 0) > balance)
@@ -848,6 +864,52 @@ export class StoreCheckoutService implements OnModuleInit {
     return { ...priced, code: rule?.code ?? null, codeId: rule?.id ?? null };
   }
 
+  /**
+   * The price, then what the student's holdings pay of it (issue 24) in the written order: a
+   * membership or pack covering the booking makes it cost nothing more (no points, no code counted:
+   * the order's total is 0); gift cards and credit pay what they can of the rest. With `em` (a
+   * checkout) the holdings are read under the student's wallet lock, and a cover asked for but not
+   * possible now is refused.
+   */
+  private async priceWithWallet(
+    organization: Organization,
+    course: Pick<StoreSessionRow, 'activity_id' | 'name' | 'free' | 'category_id'>,
+    input: CheckoutQuotePayload,
+    unitPriceCents: number,
+    proofStudentId: string | null,
+    em?: EntityManager,
+  ): Promise<{ priced: Priced; shown: ShownPlan }> {
+    const priced = await this.price(organization, course, input, unitPriceCents);
+    if (input.cover_booking) {
+      // The total before points: a covered booking spends none.
+      const covered = { activity_id: course.activity_id, category_id: course.category_id };
+      const beforePoints = priced.total + priced.pointsCents;
+      const shown = await this.storeWallet.plan(organization.id, proofStudentId, { cover_booking: true }, covered, input.party_size, beforePoints, em);
+      if (shown.plan.booking)
+        return {
+          priced: { ...priced, discount: 0, total: 0, pointsRedeemed: 0, pointsCents: 0, code: null, codeId: null, line: { ...priced.line, discount_cents: 0 } },
+          shown,
+        };
+    }
+    // Gift cards and credit pay what they can of the total after points; the card the rest.
+    const money = await this.storeWallet.plan(organization.id, proofStudentId, { use_wallet_money: input.use_wallet_money }, null, input.party_size, priced.total, em);
+    return { priced, shown: money };
+  }
+
+  /**
+   * What a confirmation says was paid: the card's part ("Order #12: $20.00 paid.", or "free"), and
+   * what the buyer's holdings paid ("Paid with 10-class pack: 1 credit.").
+   */
+  private async paidLines(order: Order): Promise<string[]> {
+    const card = Math.max(0, order.totalCents - order.walletCents);
+    const paidWith = await this.storeWallet.paidWith(order.organization.id, order.id);
+    const covered = paidWith.length > 0 && card === 0;
+    return [
+      `Order #${order.orderNumber}: ${card > 0 ? `${formatCents(card)} paid` : covered ? 'nothing more to pay' : 'free'}.`,
+      ...paidWith.map((p) => `Paid with ${p.label}: ${p.amount}.`),
+    ];
+  }
+
   private result(
     order: Order,
     paymentUrl: string | null,
@@ -862,6 +924,7 @@ export class StoreCheckoutService implements OnModuleInit {
       payment_url: paymentUrl,
       confirmation_url: confirmationUrl,
       hold_expires_at: holdUntil?.toISOString() ?? null,
+      due_cents: Math.max(0, order.totalCents - order.walletCents),
     };
   }
 
@@ -903,7 +966,7 @@ export class StoreCheckoutService implements OnModuleInit {
       `Where: ${where}`,
       ...(session.auto_email.trim() ? ['', session.auto_email.trim()] : []),
       '',
-      `Order #${order.orderNumber}: ${order.totalCents > 0 ? `${formatCents(order.totalCents)} paid` : 'free'}.`,
+      ...(await this.paidLines(order)),
       ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
       ...answerLines(await this.answerSets(em, organizationId, order.id)),
       ...(manage ? ['', manageLinkLine(manage)] : []),
@@ -970,7 +1033,7 @@ export class StoreCheckoutService implements OnModuleInit {
         `Thank you for buying ${name}.${renews}`,
         ...(line.recipientEmail ? ['', `Your gift card was sent to ${line.recipientEmail}.`] : []),
         '',
-        `Order #${order.orderNumber}: ${formatCents(order.totalCents)} paid.`,
+        ...(await this.paidLines(order)),
         ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
         '',
         studio,
@@ -986,6 +1049,22 @@ const buyerOf = (input: CheckoutPayload) => ({
   last_name: input.last_name ?? '',
   email: input.email,
 });
+
+/** A quote's prices and what the holdings pay (the seats left are the caller's). */
+function quoteOf(priced: Priced, shown: ShownPlan): Omit<CheckoutQuote, 'seats_left'> {
+  return {
+    lines: [priced.line],
+    subtotal_cents: priced.subtotal,
+    discount_cents: priced.discount,
+    total_cents: priced.total,
+    discount_code: priced.code,
+    points_redeemed: priced.pointsRedeemed,
+    points_cents: priced.pointsCents,
+    covered_by: shown.covered_by,
+    wallet_money: shown.wallet_money,
+    due_cents: shown.plan.due_cents,
+  };
+}
 
 function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');

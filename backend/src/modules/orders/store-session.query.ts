@@ -11,6 +11,8 @@ export interface StoreSessionRow {
   capacity: number;
   activity_id: string;
   activity_name: string;
+  /** The course's category (material): what a membership or pack may cover. */
+  category_id: number | null;
   free: boolean;
   auto_email: string;
   location_name: string;
@@ -41,7 +43,7 @@ export async function storeSession(
 ): Promise<StoreSessionRow | null> {
   const [row] = await em.execute<StoreSessionRow[]>(
     `select e.id as event_id, e.name, e.price_cents, e.starts_at, e.ends_at, e.capacity,
-            a.id as activity_id, a.name as activity_name,
+            a.id as activity_id, a.name as activity_name, a.category_id,
             (a.price_type = 'free' or e.price_cents = 0) as free, a.auto_email, a.form_collection_type, a.required_waiver_id,
             (select f.fields from checkout_form f where f.id = a.required_form_id) as form_fields,
             l.name as location_name, l.address, l.timezone, l.online, e.meeting_join_url

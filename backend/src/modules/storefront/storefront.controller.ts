@@ -38,6 +38,7 @@ import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 import { Idempotent } from '../../common/idempotency/idempotency.interceptor';
 import { StoreCheckoutService } from '../orders/store-checkout.service';
 import { LoyaltyCodesService } from '../loyalty/loyalty-codes.service';
+import { StoreWalletPayment } from '../orders/store-wallet';
 import type { Organization } from '../organizations/organization.entity';
 import { CurrentStore, StoreGuard } from './store.guard';
 import { StorefrontService } from './storefront.service';
@@ -70,6 +71,7 @@ export class StorefrontController {
     private readonly storefront: StorefrontService,
     private readonly checkouts: StoreCheckoutService,
     private readonly pointsCodes: LoyaltyCodesService,
+    private readonly storeWallet: StoreWalletPayment,
   ) {}
 
   @Get()
@@ -225,13 +227,13 @@ export class StorefrontController {
   @ApiOperation({
     summary: "Mails a one-time code to a student's email, to use their loyalty points at the checkout",
     description:
-      'When the email is a student\'s in this store and its loyalty programme is active, a 6-digit code valid 10 minutes is mailed to it (at most 5 an hour). The answer is the same whatever the email.',
+      'When the email is a student\'s in this store and its loyalty programme is active or the student holds a membership, class pack, gift card or store credit here, a 6-digit code valid 10 minutes is mailed to it (at most 5 an hour). The answer is the same whatever the email.',
   })
   @ApiInvalidBody()
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: STORE_MESSAGES.storeNotFound })
   @ZodResponse({ status: 202, type: PointsCodeSentDto })
   async pointsCode(@CurrentStore() store: Organization, @Body() body: PointsCodeRequestDto) {
-    await this.pointsCodes.requestCode(store, body.email);
+    await this.pointsCodes.requestCode(store, body.email, async (studentId) => (await this.storeWallet.holdingsShown(store.id, studentId)).length > 0);
     return { message: CHECKOUT_MESSAGES.pointsCodeSent };
   }
 
@@ -240,14 +242,17 @@ export class StorefrontController {
   @UseGuards(StoreGuard)
   @SLUG_PARAM
   @ApiOperation({
-    summary: 'Checks the code from the mail: the points balance, and the proof (points_token, 30 minutes) the quote and checkout take',
+    summary: 'Checks the code from the mail: the points balance, what the email holds that pays here, and the proof (points_token, 30 minutes) the quote and checkout take',
     description: `A wrong, used or expired code, or an email without a code, answers 400 "${CHECKOUT_MESSAGES.pointsCodeWrong}"; after 5 wrong tries the code is void.`,
   })
   @ApiInvalidBody()
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: STORE_MESSAGES.storeNotFound })
   @ZodResponse({ status: 200, type: PointsBalanceDto })
-  pointsVerify(@CurrentStore() store: Organization, @Body() body: PointsVerifyDto) {
-    return this.pointsCodes.verify(store.id, body.email, body.code);
+  async pointsVerify(@CurrentStore() store: Organization, @Body() body: PointsVerifyDto) {
+    const proof = await this.pointsCodes.verify(store.id, body.email, body.code);
+    const studentId = await this.pointsCodes.studentForToken(store.id, proof.points_token);
+    // What this email holds that pays here (its own only: the code proved the email).
+    return { ...proof, holdings: studentId ? await this.storeWallet.holdingsShown(store.id, studentId) : [] };
   }
 
   @Get('orders/:order_id')

@@ -3,6 +3,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
 import { OrderEventsModule } from '../orders/order-events.module';
 import { StudentsModule } from '../students/students.module';
 import { WalletGrantsService } from './wallet-grants.service';
+import { WalletOrderListener } from './wallet-order-listener';
 import { WalletController } from './wallet.controller';
 import { WalletService } from './wallet.service';
 
@@ -15,7 +16,7 @@ import { WalletService } from './wallet.service';
 @Module({
   imports: [StudentsModule, OrderEventsModule, NotificationsModule],
   controllers: [WalletController],
-  providers: [WalletService, WalletGrantsService],
+  providers: [WalletService, WalletGrantsService, WalletOrderListener],
   exports: [WalletService, WalletGrantsService],
 })
 export class WalletModule {}

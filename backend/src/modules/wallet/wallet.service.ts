@@ -540,6 +540,37 @@ export class WalletService {
     }));
   }
 
+  /** An order's uses not given back (what paid it from holdings), oldest first, with the holding's label and unit. */
+  async usesOfOrder(organizationId: string, orderId: string, em?: EntityManager): Promise<{ entryId: string; label: string; unit: WalletUnit; amount: number }[]> {
+    const rows = await this.read(em)<{ id: string; label: string; unit: WalletUnit; amount: number }[]>(
+      `select e.id, h.label, h.unit, -e.amount as amount
+         from wallet_entry e join wallet_holding h on h.id = e.holding_id
+        where e.organization_id = ? and e.order_id = ? and e.reason = 'use'
+          and not exists (select 1 from wallet_entry r where r.returns_entry_id = e.id)
+        order by e.seq`,
+      [organizationId, orderId],
+    );
+    return rows.map((r) => ({ entryId: r.id, label: r.label, unit: r.unit, amount: Number(r.amount) }));
+  }
+
+  /**
+   * Gives back every use of an order that ended unpaid (order.failed: its payment page expired or
+   * could not start): once each (returnUse's key), so a repeated announcement changes nothing. A use
+   * of a holding that expired meanwhile stays used (what it held is gone).
+   */
+  async returnUsesOfOrder(organizationId: string, orderId: string): Promise<number> {
+    let returned = 0;
+    for (const use of await this.usesOfOrder(organizationId, orderId)) {
+      try {
+        const change = await this.returnUse({ organizationId, useEntryId: use.entryId, note: 'The order ended unpaid' });
+        if (change.created) returned++;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.getStatus() !== HttpStatus.CONFLICT) throw error;
+      }
+    }
+    return returned;
+  }
+
   /** Takes the student's wallet lock in the caller's transaction (before reading `covering` to plan uses). */
   async lock(em: EntityManager, studentId: string): Promise<void> {
     await this.lockStudent(em, studentId);

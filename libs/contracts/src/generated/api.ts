@@ -1760,7 +1760,7 @@ export interface paths {
         put?: never;
         /**
          * Mails a one-time code to a student's email, to use their loyalty points at the checkout
-         * @description When the email is a student's in this store and its loyalty programme is active, a 6-digit code valid 10 minutes is mailed to it (at most 5 an hour). The answer is the same whatever the email.
+         * @description When the email is a student's in this store and its loyalty programme is active or the student holds a membership, class pack, gift card or store credit here, a 6-digit code valid 10 minutes is mailed to it (at most 5 an hour). The answer is the same whatever the email.
          */
         post: operations["StorefrontController_pointsCode"];
         delete?: never;
@@ -1779,7 +1779,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Checks the code from the mail: the points balance, and the proof (points_token, 30 minutes) the quote and checkout take
+         * Checks the code from the mail: the points balance, what the email holds that pays here, and the proof (points_token, 30 minutes) the quote and checkout take
          * @description A wrong, used or expired code, or an email without a code, answers 400 "This code is wrong or has expired. Ask for a new code."; after 5 wrong tries the code is void.
          */
         post: operations["StorefrontController_pointsVerify"];
@@ -4432,6 +4432,8 @@ export interface components {
             party_size: number;
             discount_code?: string;
             points_token?: string;
+            cover_booking?: boolean;
+            use_wallet_money?: boolean;
             redeem_points?: number;
         };
         CheckoutQuoteResultDto_Output: {
@@ -4448,6 +4450,23 @@ export interface components {
             points_redeemed: number;
             points_cents: number;
             seats_left: number;
+            covered_by: {
+                /** Format: uuid */
+                holding_id: string;
+                /** @enum {string} */
+                kind: "membership" | "pack";
+                label: string;
+                amount: number;
+            } | null;
+            wallet_money: {
+                /** Format: uuid */
+                holding_id: string;
+                /** @enum {string} */
+                kind: "gift_card" | "store_credit";
+                label: string;
+                cents: number;
+            }[];
+            due_cents: number;
         };
         CheckoutDto: {
             /** Format: uuid */
@@ -4472,6 +4491,8 @@ export interface components {
             }[];
             points_token?: string;
             redeem_points?: number;
+            cover_booking?: boolean;
+            use_wallet_money?: boolean;
             waiver_token?: string;
             claim_token?: string;
             recipient_name?: string;
@@ -4488,6 +4509,7 @@ export interface components {
             payment_url: string | null;
             confirmation_url: string;
             hold_expires_at: string | null;
+            due_cents: number;
         };
         StoreWaiverRequestDto: {
             /** Format: uuid */
@@ -4526,6 +4548,16 @@ export interface components {
             expires_at: string;
             points: number;
             value_cents: number;
+            holdings: {
+                /** Format: uuid */
+                holding_id: string;
+                /** @enum {string} */
+                kind: "membership" | "pack" | "gift_card" | "store_credit";
+                label: string;
+                balance_text: string;
+                balance: number;
+                expires_at: string | null;
+            }[];
         };
         PublicOrderDto_Output: {
             order_number: number;
@@ -4578,6 +4610,11 @@ export interface components {
                 image_url: string | null;
             } | null;
             receipt_url: string | null;
+            paid_with: {
+                label: string;
+                amount: string;
+            }[];
+            card_cents: number;
             answers: {
                 ticket: number | null;
                 answers: {

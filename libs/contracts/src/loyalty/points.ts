@@ -25,9 +25,9 @@ export function pointsWithValue(points: number): string {
 
 /** The store checkout's points section and its refusals (part of CHECKOUT_MESSAGES). */
 export const POINTS_MESSAGES = {
-  pointsTitle: 'Use your points',
+  pointsTitle: 'Use your points, passes and credit',
   pointsEmailFirst: 'Enter your email above first',
-  pointsCodeSent: 'If this email has points here, we sent it a 6-digit code. It is valid for 10 minutes.',
+  pointsCodeSent: 'If this email has points, passes or credit here, we sent it a 6-digit code. It is valid for 10 minutes.',
   pointsCodeFormat: 'Enter the 6-digit code from the email',
   pointsCodeWrong: 'This code is wrong or has expired. Ask for a new code.',
   pointsTokenInvalid: 'Your points code has expired. Ask for a new code.',

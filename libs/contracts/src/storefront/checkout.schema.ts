@@ -22,6 +22,7 @@ import { formAnswersInputSchema } from './form-answers';
 import { waiverTokenSchema } from './store-waiver';
 import { waitlistClaimTokenSchema } from '../scheduling/waitlist';
 import { WAITLIST_MESSAGES } from '../scheduling/waitlist-rules';
+import { WALLET_KINDS, WALLET_MESSAGES } from '../wallet/wallet.schema';
 
 export const CHECKOUT_MESSAGES = {
   itemRequired: 'Choose a session to book',
@@ -91,6 +92,14 @@ const checkoutQuoteFields = z.strictObject({
   discount_code: discountCode,
   /** The proof from POST points/verify: only with it are points redeemed. */
   points_token: z.string({ error: CHECKOUT_MESSAGES.pointsTokenInvalid }).trim().max(200, CHECKOUT_MESSAGES.pointsTokenInvalid).optional().transform((v) => v || undefined),
+  /**
+   * Book on the membership or class pack the student holds (issue 24): with points_token (the proof
+   * of the email), the one that covers the course in the written order is used; the checkout is
+   * refused (409) when nothing held covers it any more.
+   */
+  cover_booking: z.boolean({ error: WALLET_MESSAGES.choiceInvalid }).optional(),
+  /** Let the student's gift cards and store credit pay what is due, as far as they go (with points_token). */
+  use_wallet_money: z.boolean({ error: WALLET_MESSAGES.choiceInvalid }).optional(),
   /** Points to spend (100 points = $1.00); checked against the balance only with points_token. */
   redeem_points: z
     .number({ error: CHECKOUT_MESSAGES.pointsAmount })
@@ -148,6 +157,8 @@ export const checkoutSchema = z
     answers: formAnswersInputSchema.optional(),
     points_token: checkoutQuoteFields.shape.points_token,
     redeem_points: checkoutQuoteFields.shape.redeem_points,
+    cover_booking: checkoutQuoteFields.shape.cover_booking,
+    use_wallet_money: checkoutQuoteFields.shape.use_wallet_money,
     /** The waiver's signing token (POST waiver), when the course requires a waiver the buyer had to sign. */
     waiver_token: waiverTokenSchema.optional(),
     /** A waitlist offer's claim (the token of its claim link, issue 23): the checkout books the seats the offer holds. */
@@ -191,9 +202,13 @@ export const checkoutSchema = z
       // Discount codes are a course's (spec 000 §3: a code is limited to one course or none).
       if (value.discount_code !== undefined)
         ctx.addIssue({ code: 'custom', path: ['discount_code'], message: CHECKOUT_MESSAGES.codeCoursesOnly });
-      // Points pay for a course's seats (the points step of the one pricing function).
-      if (value.points_token !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['points_token'], message: CHECKOUT_MESSAGES.pointsCoursesOnly });
+      // Points pay for a course's seats (the points step of the one pricing function); the proof of
+      // the email (points_token) may come with a product to let gift cards and credit pay it.
+      if (value.redeem_points)
+        ctx.addIssue({ code: 'custom', path: ['redeem_points'], message: CHECKOUT_MESSAGES.pointsCoursesOnly });
+      // A product is not a booking: memberships and packs cover courses only.
+      if (value.cover_booking)
+        ctx.addIssue({ code: 'custom', path: ['cover_booking'], message: WALLET_MESSAGES.coversCoursesOnly });
     }
   })
   /*
@@ -217,6 +232,18 @@ export type CheckoutPayload = z.output<typeof checkoutSchema>;
 
 const cents = z.number().int();
 
+/** What the student's holdings pay in a quote or an order (issue 24), in the written order. */
+const walletQuoteShape = {
+  /** The membership or pack that covers the booking (nothing more is paid), or null. */
+  covered_by: z
+    .object({ holding_id: z.uuid(), kind: z.enum(['membership', 'pack']), label: z.string(), amount: z.number().int() })
+    .nullable(),
+  /** Gift cards, then store credit, with what each pays. */
+  wallet_money: z.array(z.object({ holding_id: z.uuid(), kind: z.enum(['gift_card', 'store_credit']), label: z.string(), cents })),
+  /** What the card pays after them: the total less what the holdings pay (0 when covered). */
+  due_cents: cents,
+};
+
 export { productBuyerErrors } from './product-buyer';
 
 export const checkoutLineSchema = z.object({
@@ -237,6 +264,7 @@ export const checkoutQuoteResultSchema = z.object({
   points_redeemed: z.number().int(),
   points_cents: cents,
   seats_left: z.number().int(),
+  ...walletQuoteShape,
 });
 export type CheckoutQuote = z.infer<typeof checkoutQuoteResultSchema>;
 
@@ -251,6 +279,8 @@ export const checkoutResultSchema = z.object({
   confirmation_url: z.string(),
   /** Until when the seats are held for the payment; null when nothing is due. */
   hold_expires_at: z.string().nullable(),
+  /** What the card pays (the total less gift cards and credit; 0 when a membership or pack covered it). */
+  due_cents: cents,
 });
 export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
 
@@ -307,6 +337,10 @@ export const publicOrderSchema = z.object({
     })
     .nullable(),
   receipt_url: z.string().nullable(),
+  /** What paid from the buyer's holdings (issue 24): "10-class pack: 1 credit", "Gift card: $20.00". */
+  paid_with: z.array(z.object({ label: z.string(), amount: z.string() })),
+  /** What the card paid. */
+  card_cents: cents,
   /** The checkout form's answers the buyer gave: one set per order (ticket null) or one per ticket. */
   answers: z.array(
     z.object({
@@ -342,6 +376,19 @@ export const pointsBalanceSchema = z.object({
   expires_at: z.string(),
   points: z.number().int(),
   value_cents: cents,
+  /** What the proven email holds that can pay here (issue 24): only its own, only usable ones. */
+  holdings: z.array(
+    z.object({
+      holding_id: z.uuid(),
+      kind: z.enum(WALLET_KINDS),
+      label: z.string(),
+      /** "3 credits", "Unlimited", "$20.00". */
+      balance_text: z.string(),
+      /** What is left in its unit (cents for a gift card or credit). */
+      balance: z.number().int(),
+      expires_at: z.string().nullable(),
+    }),
+  ),
 });
 export type PointsBalance = z.infer<typeof pointsBalanceSchema>;
 

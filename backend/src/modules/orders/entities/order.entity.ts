@@ -7,7 +7,7 @@ import type { OrderStatus } from '@studio/contracts';
 /** A purchase. Enrolling a student directly from the back office makes a zero-total order of source workbench. */
 @Entity({ tableName: 'customer_order' })
 export class Order {
-  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'linkExpiresAt' | 'accessTokenHash' | 'discountCodeId';
+  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'linkExpiresAt' | 'accessTokenHash' | 'discountCodeId' | 'walletCents';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -33,6 +33,10 @@ export class Order {
 
   @Property({ type: 'integer' })
   refundedCents: number = 0;
+
+  /** What the buyer's gift cards and store credit paid of the total (issue 24): the card pays the rest. */
+  @Property({ type: 'integer' })
+  walletCents: number = 0;
 
   /** The session bought, for course orders. */
   @Property({ type: 'uuid', nullable: true })

@@ -1,0 +1,141 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import {
+  formatHoldingBalance,
+  formatWalletAmount,
+  planWalletPayment,
+  WALLET_MESSAGES,
+  type CheckoutQuote,
+  type PointsBalance,
+  type WalletPlan,
+} from '@studio/contracts';
+import { ApiError } from '../../common/api-error';
+import { WalletService } from '../wallet/wallet.service';
+
+/** What the buyer asked the holdings to pay (issue 24): cover the booking, and/or let gift cards and credit pay. */
+export interface WalletChoice {
+  cover_booking?: boolean;
+  use_wallet_money?: boolean;
+}
+
+/** The course a booking is for, as coverage reads it; null for a product. */
+export type CoveredCourse = { activity_id: string; category_id: number | null } | null;
+
+/** A plan with the labels the buyer reads. */
+export interface ShownPlan {
+  plan: WalletPlan;
+  covered_by: CheckoutQuote['covered_by'];
+  wallet_money: CheckoutQuote['wallet_money'];
+  /** What the gift cards and credit pay. */
+  walletCents: number;
+}
+
+const refusal = (status: HttpStatus, field: keyof WalletChoice, message: string) => new ApiError(status, message, { [field]: message });
+
+/**
+ * The store's side of the wallet (issue 24, "At the store"): what a proven student holds, the plan
+ * of what pays a booking or an order in the written order (planWalletPayment, contracts), and the
+ * ledger uses a checkout writes through WalletService, inside the checkout's transaction and under
+ * the student's wallet lock (taken after the session's seat lock, as every booking path does).
+ */
+@Injectable()
+export class StoreWalletPayment {
+  constructor(private readonly wallet: WalletService) {}
+
+  /** Whether the buyer asked the holdings to pay anything. */
+  asked(choice: WalletChoice): boolean {
+    return Boolean(choice.cover_booking || choice.use_wallet_money);
+  }
+
+  /** 400 when holdings are asked to pay without the proof of the email (points/verify). */
+  requireProof(choice: WalletChoice, proofStudentId: string | null): void {
+    if (!this.asked(choice) || proofStudentId) return;
+    throw refusal(HttpStatus.BAD_REQUEST, choice.cover_booking ? 'cover_booking' : 'use_wallet_money', WALLET_MESSAGES.needsProof);
+  }
+
+  /** What the proven student holds that can pay here now (their own only): the verify answer's list. */
+  async holdingsShown(organizationId: string, studentId: string): Promise<PointsBalance['holdings']> {
+    const now = new Date();
+    const held = await this.wallet.covering(organizationId, studentId);
+    return held
+      .filter((h) => h.balance > 0 && (h.expires_at === null || new Date(h.expires_at) > now))
+      .map((h) => ({
+        holding_id: h.holding_id,
+        kind: h.kind,
+        label: h.label,
+        balance_text: formatHoldingBalance(h),
+        balance: h.balance,
+        expires_at: h.expires_at,
+      }));
+  }
+
+  /**
+   * The plan for a booking (course) or a product (null course) of `totalCents`. With `em` (a
+   * checkout), the student's wallet lock is taken first and the holdings read under it, so the uses
+   * written next cannot overdraw. A checkout that asked to cover the booking is refused (409) when
+   * nothing held covers it now.
+   */
+  async plan(
+    organizationId: string,
+    studentId: string | null,
+    choice: WalletChoice,
+    course: CoveredCourse,
+    partySize: number,
+    totalCents: number,
+    em?: EntityManager,
+  ): Promise<ShownPlan> {
+    const none: ShownPlan = { plan: { booking: null, money: [], due_cents: totalCents }, covered_by: null, wallet_money: [], walletCents: 0 };
+    if (!studentId || !this.asked(choice) || totalCents === 0) return none;
+    if (em) await this.wallet.lock(em, studentId);
+    const held = await this.wallet.covering(organizationId, studentId, em);
+    const usable = held.filter((h) =>
+      h.kind === 'membership' || h.kind === 'pack' ? Boolean(choice.cover_booking) : Boolean(choice.use_wallet_money),
+    );
+    const plan = planWalletPayment({
+      holdings: usable,
+      course: choice.cover_booking ? course : null,
+      party_size: partySize,
+      total_cents: totalCents,
+      now: new Date(),
+      use_money: Boolean(choice.use_wallet_money),
+    });
+    if (em && choice.cover_booking && course && !plan.booking)
+      throw refusal(HttpStatus.CONFLICT, 'cover_booking', WALLET_MESSAGES.nothingCovers);
+    const label = (id: string) => held.find((h) => h.holding_id === id)?.label ?? '';
+    return {
+      plan,
+      covered_by: plan.booking ? { ...plan.booking, label: label(plan.booking.holding_id) } : null,
+      wallet_money: plan.money.map((m) => ({ ...m, label: label(m.holding_id) })),
+      walletCents: plan.money.reduce((sum, m) => sum + m.cents, 0),
+    };
+  }
+
+  /** The gift cards' and credit's uses for the order, in the checkout's transaction (after `plan` with it). */
+  async useMoney(em: EntityManager, organizationId: string, studentId: string, orderId: string, shown: ShownPlan): Promise<void> {
+    for (const m of shown.plan.money)
+      await this.wallet.use({ organizationId, studentId, holdingId: m.holding_id, amount: m.cents, orderId }, em);
+  }
+
+  /** The membership's booking or the pack's credits for the booking the order made, once per booking. */
+  async useForBooking(
+    em: EntityManager,
+    organizationId: string,
+    studentId: string,
+    orderId: string,
+    shown: ShownPlan,
+    booked: { enrollmentId?: string; appointmentId?: string },
+  ): Promise<void> {
+    const booking = shown.plan.booking;
+    if (!booking) return;
+    await this.wallet.use(
+      { organizationId, studentId, holdingId: booking.holding_id, amount: booking.amount, orderId, ...booked },
+      em,
+    );
+  }
+
+  /** What paid from holdings for an order, as its buyer reads it: "10-class pack: 1 credit". */
+  async paidWith(organizationId: string, orderId: string): Promise<{ label: string; amount: string }[]> {
+    const uses = await this.wallet.usesOfOrder(organizationId, orderId);
+    return uses.map((u) => ({ label: u.label, amount: formatWalletAmount(u.amount, u.unit) }));
+  }
+}
