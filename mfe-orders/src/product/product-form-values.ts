@@ -20,5 +20,13 @@ export function productToFormValues(product: ProductDetail): ProductFormValues {
     // Spec 000 §4: status is sent as published on save.
     status: 'published',
     downloadUrl: product.download_url ?? '',
+    grant: price.grant,
+    membershipBookings: price.membership_bookings ?? '',
+    membershipUnlimited: price.membership_unlimited,
+    packCredits: price.pack_credits ?? '',
+    packExpiresAfterQuantity: price.pack_expires_after_quantity ?? '',
+    packExpiresAfterUnit: price.pack_expires_after_unit ?? '',
+    coversActivityIds: price.covers_activity_ids ?? [],
+    coversCategoryIds: price.covers_category_ids ?? [],
   };
 }

@@ -4,6 +4,7 @@ import {
   errorBody,
   mockFetch,
   okBody,
+  courseSummary,
   productDetail,
   renderWithProviders,
   type RecordedCall,
@@ -41,6 +42,14 @@ const productSummaryOf = (p: typeof MEMBERSHIP) => ({
   renewal_interval_unit: 'months' as const,
   renewal_interval_quantity: 1,
   earned_loyalty_points: null,
+  grant: 'none' as const,
+  membership_bookings: null,
+  membership_unlimited: false,
+  pack_credits: null,
+  pack_expires_after_quantity: null,
+  pack_expires_after_unit: null,
+  covers_activity_ids: null,
+  covers_category_ids: null,
   created_at: '2026-01-01T00:00:00Z',
 });
 
@@ -133,6 +142,7 @@ describe('ProductDrawer, new', () => {
       images: ['/api/media/o/kit.png'],
       earnPoints: false,
       status: 'published',
+      grant: 'none',
     });
     expect(close).toHaveBeenCalled();
   });
@@ -240,6 +250,97 @@ describe('ProductDrawer, new', () => {
     expect(await screen.findByText('Error adding product')).toBeInTheDocument();
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(close).not.toHaveBeenCalled();
+  });
+});
+
+describe('ProductDrawer, what it grants (issue 24)', () => {
+  const COURSES = okBody<'/api/admin/activities', 'get'>({
+    activities: [courseSummary({ activity_id: '3f1b7a52-9a0e-4c1e-9d1c-1b2a3c4d5e6f', name: 'Wheel throwing' })],
+    totalCount: 1,
+    currentPage: 1,
+    itemsPerPage: 10000,
+  });
+  const grantChoices = () =>
+    screen.getAllByRole('radio').filter((r) => r.closest('#grant')).map((r) => r.closest('label')?.textContent);
+
+  it('offers a pack or a gift card on a one-time product, a membership on a subscription, and each field only when it applies', async () => {
+    mockFetch({ 'GET /api/admin/loyalty-program': ACTIVE, 'GET /api/admin/activities': COURSES });
+    await renderDrawer();
+    expect(screen.getByRole('region', { name: 'What it grants' })).toBeInTheDocument();
+    expect(grantChoices()).toEqual(['Nothing', 'Class pack', 'Gift card']);
+    expect(screen.queryByLabelText('Credits')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Courses')).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('radio', { name: 'Class pack' }));
+    expect(screen.getByLabelText('Credits')).toBeInTheDocument();
+    expect(screen.getByLabelText('Expires after')).toBeInTheDocument();
+    expect(screen.getByLabelText('Courses')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('radio', { name: 'Gift card' }));
+    expect(screen.queryByLabelText('Credits')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Courses')).not.toBeInTheDocument();
+    expect(screen.getByText('Its value is the price; the buyer names the recipient at the store.')).toBeInTheDocument();
+
+    // A subscription: the gift card no longer fits and is dropped; a membership is offered.
+    fireEvent.click(screen.getByRole('radio', { name: 'Subscription' }));
+    expect(grantChoices()).toEqual(['Nothing', 'Membership']);
+    expect(screen.getByRole('radio', { name: 'Nothing' })).toBeChecked();
+    fireEvent.click(screen.getByRole('radio', { name: 'Membership' }));
+    expect(screen.getByLabelText('Bookings per billing period')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('switch', { name: 'Unlimited bookings' }));
+    expect(screen.queryByLabelText('Bookings per billing period')).not.toBeInTheDocument();
+  });
+
+  it('sends a pack with its credits, validity and courses; a missing credit count is refused first', async () => {
+    const calls = mockFetch({
+      'GET /api/admin/loyalty-program': ACTIVE,
+      'GET /api/admin/activities': COURSES,
+      'POST /api/admin/products': SAVED,
+    });
+    await renderDrawer();
+    type('Name', 'Ten classes');
+    type('Amount', '150');
+    fireEvent.click(screen.getByRole('radio', { name: 'Class pack' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(PRODUCT_MESSAGES.packCredits)).toBeInTheDocument();
+    expect(posted(calls)).toHaveLength(0);
+    type('Credits', '10');
+    type('Expires after', '6');
+    await pickOption('Expiry unit', 'months');
+    await pickOption('Courses', 'Wheel throwing');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Product added');
+    expect(posted(calls)[0].body).toMatchObject({
+      priceType: 'oneTime',
+      amount: 15000,
+      grant: 'pack',
+      packCredits: 10,
+      packExpiresAfterQuantity: 6,
+      packExpiresAfterUnit: 'months',
+      coversActivityIds: ['3f1b7a52-9a0e-4c1e-9d1c-1b2a3c4d5e6f'],
+      coversCategoryIds: [],
+    });
+    expect(posted(calls)[0].body).not.toHaveProperty('membershipBookings');
+  });
+
+  it('sends an unlimited membership without a booking count', async () => {
+    const calls = mockFetch({
+      'GET /api/admin/loyalty-program': ACTIVE,
+      'GET /api/admin/activities': COURSES,
+      'POST /api/admin/products': SAVED,
+    });
+    await renderDrawer();
+    type('Name', 'Unlimited');
+    fireEvent.click(screen.getByRole('radio', { name: 'Subscription' }));
+    type('Amount', '99');
+    fireEvent.click(screen.getByRole('radio', { name: 'Membership' }));
+    fireEvent.click(screen.getByRole('switch', { name: 'Unlimited bookings' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Product added');
+    const body = posted(calls)[0].body as Record<string, unknown>;
+    expect(body).toMatchObject({ priceType: 'subscription', grant: 'membership', membershipUnlimited: true });
+    expect(body).not.toHaveProperty('membershipBookings');
+    expect(body).not.toHaveProperty('packCredits');
   });
 });
 

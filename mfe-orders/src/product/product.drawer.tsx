@@ -1,8 +1,13 @@
 import { useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import {
+  CATEGORIES,
   LOYALTY_MESSAGES,
   PRODUCT_FORM_DEFAULTS,
+  PRODUCT_GRANT_LABELS,
+  PRODUCT_GRANT_PRICE_TYPE,
+  PRODUCT_GRANTS,
+  type ProductGrant,
   PRODUCT_MESSAGES,
   PRODUCT_PRICE_TYPES,
   PRODUCT_PRICE_TYPE_LABELS,
@@ -35,6 +40,8 @@ import {
   LabeledSwitch,
   FormDrawer,
   NumberField,
+  courseQueries,
+  usePickerList,
 } from '@studio/ui';
 import { useLoyaltyProgram } from './loyalty-program';
 import {
@@ -110,7 +117,15 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
   const { control, setValue, setError, formState } = form;
   // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
   useUnsavedChanges(formState.isDirty);
-  const [priceType, earnPoints] = useWatch({ control, name: ['priceType', 'earnPoints'] });
+  const [priceType, earnPoints, grant, membershipUnlimited] = useWatch({
+    control,
+    name: ['priceType', 'earnPoints', 'grant', 'membershipUnlimited'],
+  });
+  const covers = grant === 'membership' || grant === 'pack';
+  // The courses picker reads the courses list only while a grant can name courses; a failed load is logged.
+  const { items: courses } = usePickerList(courseQueries.list(), (a) => a.activities, 'courses', covers);
+  // Each price type offers the grants that fit it (a membership is a subscription's; a pack or a gift card a one-time product's).
+  const grants = PRODUCT_GRANTS.filter((g) => g === 'none' || PRODUCT_GRANT_PRICE_TYPE[g] === priceType);
   const title = product ? 'Edit Product' : 'New Product';
   const revalidate = { shouldValidate: formState.isSubmitted, shouldDirty: true };
 
@@ -131,6 +146,9 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
 
   const changePriceType = (next: ProductPriceType) => {
     setValue('priceType', next, revalidate);
+    // A grant that does not fit the new price type is dropped (its fields are then ignored).
+    const current = form.getValues('grant');
+    if (current !== 'none' && PRODUCT_GRANT_PRICE_TYPE[current] !== next) setValue('grant', 'none', revalidate);
     // A lead magnet is usually free: an empty amount becomes 0 rather than an error.
     if (next === 'leadMagnet' && !form.getValues('amount').trim()) setValue('amount', '0', revalidate);
   };
@@ -211,6 +229,96 @@ function ProductForm({ product, loyaltyProgramActive, close }: ProductFormProps)
               )}
             </FormField>
           </Flex>
+        ) : null}
+      </DrawerSection>
+
+      <DrawerSection title="What it grants">
+        <FormField
+          control={control}
+          name="grant"
+          label="Buying it grants"
+          extra={grant === 'giftCard' ? 'Its value is the price; the buyer names the recipient at the store.' : undefined}
+        >
+          {(field) => (
+            <Radio.Group
+              id="grant"
+              name="grant"
+              value={field.value}
+              onChange={(event) => setValue('grant', event.target.value as ProductGrant, revalidate)}
+              options={grants.map((value) => ({ value, label: PRODUCT_GRANT_LABELS[value] }))}
+            />
+          )}
+        </FormField>
+        {grant === 'membership' ? (
+          <>
+            <FormField control={control} name="membershipUnlimited">
+              {(field) => (
+                <LabeledSwitch
+                  label="Unlimited bookings"
+                  checked={field.value}
+                  onChange={(on) => setValue('membershipUnlimited', on, revalidate)}
+                />
+              )}
+            </FormField>
+            {membershipUnlimited ? null : (
+              <NumberField control={control} name="membershipBookings" label="Bookings per billing period" required />
+            )}
+          </>
+        ) : null}
+        {grant === 'pack' ? (
+          <>
+            <NumberField control={control} name="packCredits" label="Credits" required />
+            <Flex gap={12}>
+              <NumberField control={control} name="packExpiresAfterQuantity" label="Expires after" />
+              <FormField control={control} name="packExpiresAfterUnit" label="Expiry unit" extra="Both empty: never expires.">
+                {(field, state) => (
+                  <Select
+                    id="packExpiresAfterUnit"
+                    aria-label="Expiry unit"
+                    allowClear
+                    status={state.error ? 'error' : undefined}
+                    value={field.value || undefined}
+                    onChange={(value?: string) => setValue('packExpiresAfterUnit', (value ?? '') as ProductFormValues['packExpiresAfterUnit'], revalidate)}
+                    style={{ width: 140 }}
+                    options={RENEWAL_INTERVAL_UNITS.map((unit) => ({ value: unit, label: unit }))}
+                  />
+                )}
+              </FormField>
+            </Flex>
+          </>
+        ) : null}
+        {covers ? (
+          <>
+            <FormField control={control} name="coversActivityIds" label="Courses" extra="None chosen: all courses.">
+              {(field) => (
+                <Select
+                  id="coversActivityIds"
+                  aria-label="Courses"
+                  mode="multiple"
+                  allowClear
+                  value={field.value}
+                  onChange={(ids: string[]) => setValue('coversActivityIds', ids, revalidate)}
+                  placeholder="All courses"
+                  showSearch={{ optionFilterProp: 'label' }}
+                  options={courses.map((course) => ({ value: course.activity_id, label: course.name }))}
+                />
+              )}
+            </FormField>
+            <FormField control={control} name="coversCategoryIds" label="Categories" extra="None chosen: all categories.">
+              {(field) => (
+                <Select
+                  id="coversCategoryIds"
+                  aria-label="Categories"
+                  mode="multiple"
+                  allowClear
+                  value={field.value}
+                  onChange={(ids: number[]) => setValue('coversCategoryIds', ids, revalidate)}
+                  placeholder="All categories"
+                  options={CATEGORIES.map((c) => ({ value: c.category_id, label: c.name }))}
+                />
+              )}
+            </FormField>
+          </>
         ) : null}
       </DrawerSection>
 

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { WALLET_MESSAGES } from '@studio/contracts';
-import { errorBody, mockFetch, okBody, renderWithProviders, TEST_SESSION } from '@studio/ui/testing';
+import { courseSummary, errorBody, mockFetch, okBody, renderWithProviders, TEST_SESSION } from '@studio/ui/testing';
 import { StudentWallet } from './student-wallet';
 
 type WalletAnswer = Parameters<typeof okBody<'/api/admin/student/{student_id}/wallet', 'get'>>[0];
@@ -73,12 +73,39 @@ beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined
 afterEach(() => jest.restoreAllMocks());
 
 describe('StudentWallet (issue 24)', () => {
+  it('an unlimited membership reads Unlimited, and says the courses it covers by name', async () => {
+    const membership = {
+      ...WALLET.holdings[0],
+      holding_id: 'h3',
+      kind: 'membership' as const,
+      label: 'Unlimited monthly',
+      unit: 'bookings' as const,
+      balance: 1_000_000,
+      unlimited: true,
+      covers_activity_ids: ['3f1b7a52-9a0e-4c1e-9d1c-1b2a3c4d5e6f'],
+      covers_category_ids: [4],
+    };
+    mockFetch({
+      'GET /api/admin/student/s1/wallet': okBody<'/api/admin/student/{student_id}/wallet', 'get'>({ holdings: [membership], entries: [] }),
+      'GET /api/admin/activities': okBody<'/api/admin/activities', 'get'>({
+        activities: [courseSummary({ activity_id: '3f1b7a52-9a0e-4c1e-9d1c-1b2a3c4d5e6f', name: 'Wheel throwing' })],
+        totalCount: 1,
+        currentPage: 1,
+        itemsPerPage: 10000,
+      }),
+    });
+    renderWithProviders(<StudentWallet studentId="s1" />);
+    const list = await screen.findByRole('list', { name: 'Holdings' });
+    await waitFor(() => expect(list).toHaveTextContent('Membership · Unlimited · Wheel throwing, Ceramics courses'));
+    expect(list).not.toHaveTextContent('1,000,000');
+  });
+
   it('lists what the student holds, with what is left and the expiry, and the ledger', async () => {
     mockFetch({ 'GET /api/admin/student/s1/wallet': okBody<'/api/admin/student/{student_id}/wallet', 'get'>(WALLET) });
     renderWithProviders(<StudentWallet studentId="s1" />);
     const holdings = within(await screen.findByRole('list', { name: 'Holdings' })).getAllByRole('listitem');
     expect(holdings[0]).toHaveTextContent('10-class pack');
-    expect(holdings[0]).toHaveTextContent('Class pack · 3 credits left · expires');
+    expect(holdings[0]).toHaveTextContent('Class pack · 3 credits left · All courses · expires');
     expect(holdings[1]).toHaveTextContent('Gift card · $25.50 left · expired');
     expect(within(holdings[1]).getByText('Expired')).toBeInTheDocument();
     // An expired holding is not adjusted.

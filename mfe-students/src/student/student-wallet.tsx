@@ -5,6 +5,8 @@ import {
   WALLET_KIND_LABELS,
   WALLET_MESSAGES,
   WALLET_REASON_LABELS,
+  describeCoverage,
+  formatHoldingBalance,
   formatWalletAmount,
   walletAdjustFormSchema,
   type WalletAdjustFormInput,
@@ -23,10 +25,12 @@ import {
   QueryGuard,
   Tag,
   Typography,
+  courseQueries,
   serverMessage,
   setServerFieldErrors,
   useDateFormat,
   useQuery,
+  usePickerList,
   useSession,
   zodResolver,
 } from '@studio/ui';
@@ -45,6 +49,10 @@ export function StudentWallet({ studentId }: { studentId: string }) {
   const canAdjust = role === 'owner' || role === 'super_admin';
   const [adjusting, setAdjusting] = useState<Holding | null>(null);
   const query = useQuery(walletQueries.detail(studentId));
+  // Course names only when a membership or pack names courses (the courses list the app shares).
+  const namesCourses = Boolean(query.data?.holdings.some((h) => h.covers_activity_ids?.length));
+  const { items: courses } = usePickerList(courseQueries.list(), (a) => a.activities, 'courses', namesCourses);
+  const courseNames = new Map(courses.map((c) => [c.activity_id, c.name]));
   return (
     <QueryGuard query={query} title="Could not load the wallet">
       {({ holdings, entries }) => {
@@ -61,7 +69,9 @@ export function StudentWallet({ studentId }: { studentId: string }) {
                         {h.label}
                       </Typography.Text>
                       <Typography.Text type="secondary">
-                        {WALLET_KIND_LABELS[h.kind]} · {formatWalletAmount(h.balance, h.unit)} left
+                        {WALLET_KIND_LABELS[h.kind]} · {formatHoldingBalance(h)}
+                        {h.unlimited ? '' : ' left'}
+                        {h.kind === 'membership' || h.kind === 'pack' ? ` · ${describeCoverage(h, courseNames)}` : ''}
                         {h.expires_at ? ` · ${h.status === 'expired' ? 'expired' : 'expires'} ${dates.date(h.expires_at)}` : ''}
                       </Typography.Text>
                     </Flex>

@@ -1,5 +1,6 @@
 import type { CheckoutResult, PublicProduct } from '@studio/contracts';
 import { productBuyerErrors } from '@studio/contracts/src/storefront/product-buyer';
+import { giftRecipientErrors, MAX_GIFT_MESSAGE_LENGTH } from '@studio/contracts/src/wallet/gift-card';
 import { useState } from 'react';
 import { productPriceText } from '../format';
 import { navigate } from '../framed';
@@ -23,12 +24,21 @@ export const productBrowser = { go: (url: string) => navigate(url) };
 /**
  * A product's checkout: its name, picture, price ("/ month" for a membership) and description, and
  * the buyer. A paid product goes to the payment page and comes back to the order's page; a lead
- * magnet asks for the email (a name optional), and then says to check the inbox.
+ * magnet asks for the email (a name optional), and then says to check the inbox. What it grants is
+ * said in words ("10 classes, valid 6 months"); a gift card asks for its recipient and a message.
  */
 export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutData>) {
   const { product } = data;
   const free = product.kind === 'leadMagnet';
-  const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
+  const giftCard = product.grant === 'giftCard';
+  const [buyer, setBuyer] = useState({
+    first_name: '',
+    last_name: '',
+    email: '',
+    recipient_name: '',
+    recipient_email: '',
+    gift_message: '',
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -45,9 +55,10 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
     const named = Object.fromEntries(
       Object.entries(buyer)
         .map(([k, v]) => [k, v.trim()])
-        .filter(([, v]) => v !== ''),
-    ) as { first_name?: string; last_name?: string; email?: string };
-    const missing = productBuyerErrors(product.kind, named);
+        // A gift card's recipient and message are sent for a gift card only.
+        .filter(([k, v]) => v !== '' && (giftCard || !(k.startsWith('recipient_') || k === 'gift_message'))),
+    ) as { first_name?: string; last_name?: string; email?: string; recipient_name?: string; recipient_email?: string };
+    const missing = { ...productBuyerErrors(product.kind, named), ...giftRecipientErrors(giftCard, named) };
     if (Object.keys(missing).length > 0) {
       setErrors(missing);
       setMessage(Object.values(missing)[0]);
@@ -82,23 +93,35 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
   };
 
   const field = (
-    id: 'first_name' | 'last_name' | 'email',
+    id: keyof typeof buyer,
     label: string,
     autoComplete: string,
     required: boolean,
   ) => (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={(id === 'email' ? 'email' : 'text') as 'text'}
-        autoComplete={autoComplete}
-        required={required}
-        value={buyer[id]}
-        onInput={(e) => setBuyer({ ...buyer, [id]: (e.target as HTMLInputElement).value })}
-        aria-invalid={errors[id] ? true : undefined}
-        aria-describedby={errors[id] ? `${id}-error` : undefined}
-      />
+      {id === 'gift_message' ? (
+        <textarea
+          id={id}
+          rows={3}
+          maxLength={MAX_GIFT_MESSAGE_LENGTH}
+          value={buyer[id]}
+          onInput={(e) => setBuyer({ ...buyer, [id]: (e.target as HTMLTextAreaElement).value })}
+          aria-invalid={errors[id] ? true : undefined}
+          aria-describedby={errors[id] ? `${id}-error` : undefined}
+        />
+      ) : (
+        <input
+          id={id}
+          type={(id.endsWith('email') ? 'email' : 'text') as 'text'}
+          autoComplete={autoComplete}
+          required={required}
+          value={buyer[id]}
+          onInput={(e) => setBuyer({ ...buyer, [id]: (e.target as HTMLInputElement).value })}
+          aria-invalid={errors[id] ? true : undefined}
+          aria-describedby={errors[id] ? `${id}-error` : undefined}
+        />
+      )}
       {errors[id] ? (
         <p className="field-error" id={`${id}-error`} role="alert">
           {errors[id]}
@@ -113,6 +136,7 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
       <section className="checkout-summary" aria-label="Your product">
         {product.image_url ? <img className="card-image" src={product.image_url} alt="" /> : null}
         <p className="card-price">{productPriceText(product)}</p>
+        {product.grant_text ? <p className="card-grant">{product.grant_text}</p> : null}
         {product.description ? <p>{product.description}</p> : null}
       </section>
       {sentTo ? (
@@ -134,6 +158,14 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
               {field('email', 'Email', 'email', true)}
             </>
           )}
+          {giftCard ? (
+            <fieldset className="gift-recipient">
+              <legend>Who is it for?</legend>
+              {field('recipient_name', "Recipient's name", 'off', true)}
+              {field('recipient_email', "Recipient's email", 'off', true)}
+              {field('gift_message', 'Message (optional)', 'off', false)}
+            </fieldset>
+          ) : null}
           {walletPays ? (
             <PointsSection
               api={storeApi(base)}

@@ -69,6 +69,8 @@ export function product(overrides: Partial<PublicProduct> = {}): PublicProduct {
     renewal_interval_quantity: 1,
     image_url: null,
     url: 'https://app.example.test/s/demo-studio/checkout?product_id=0d9c8b7a-6f5e-4d3c-8b2a-1f0e9d8c7b6a',
+    grant: 'none',
+    grant_text: null,
     ...overrides,
   };
 }

@@ -52,6 +52,7 @@ const NAMES = [
   'Migration20261127120000_appointment_check_in',
   'Migration20261127130000_wallet',
   'Migration20261127140000_wallet_coverage',
+  'Migration20261127150000_product_grants',
   'Migration20261127160000_refund_credit',
   'Migration20261127180000_order_wallet',
 ] as const;

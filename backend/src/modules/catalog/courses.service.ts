@@ -67,6 +67,14 @@ export class CoursesService {
     private readonly courseEvents: CourseEvents,
   ) {}
 
+  /** Which of `ids` are not courses of the organization (a product's coverage names its own courses only). */
+  async unknownCourseIds(organizationId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const found = await this.em.find(Activity, { id: { $in: [...ids] }, organization: organizationId }, { fields: ['id'] });
+    const known = new Set(found.map((c) => c.id));
+    return ids.filter((id) => !known.has(id));
+  }
+
   /** The course, or 404 when it does not exist in the caller's organization. */
   async requireCourse(ctx: RequestContext, id: string): Promise<Activity> {
     const course = await this.em.findOne(

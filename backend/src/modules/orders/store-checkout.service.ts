@@ -22,6 +22,7 @@ import {
   type CheckoutResult,
   type PublicOrder,
   productBuyerErrors,
+  giftRecipientErrors,
   STORE_WAIVER_MESSAGES as W,
   type StoreWaiverRequest,
   type StoreWaiverStart,
@@ -389,7 +390,8 @@ export class StoreCheckoutService implements OnModuleInit {
     const found = await this.products.storeProduct(organization.id, productId);
     if (!found) throw notFound(M.productNotFound);
     const { product, price } = found;
-    const nameErrors = productBuyerErrors(price.category, input);
+    const giftCard = price.grant === 'giftCard';
+    const nameErrors = { ...productBuyerErrors(price.category, input), ...giftRecipientErrors(giftCard, input) };
     if (Object.keys(nameErrors).length > 0)
       throw new ApiError(HttpStatus.BAD_REQUEST, Object.values(nameErrors)[0], nameErrors);
     const free = price.category === 'leadMagnet';
@@ -433,6 +435,10 @@ export class StoreCheckoutService implements OnModuleInit {
         unitPriceCents: total,
         quantity: 1,
         loyaltyPoints: points,
+        // A gift card's recipient (issue 24): the wallet grants and mails the card to them once paid.
+        ...(giftCard
+          ? { recipientName: input.recipient_name ?? null, recipientEmail: input.recipient_email?.toLowerCase() ?? null, giftMessage: input.gift_message || null }
+          : {}),
       });
       await em.flush();
       await this.storeWallet.useMoney(em, organization.id, student.id, orderId, shown);
@@ -1025,6 +1031,7 @@ export class StoreCheckoutService implements OnModuleInit {
         hello,
         '',
         `Thank you for buying ${name}.${renews}`,
+        ...(line.recipientEmail ? ['', `Your gift card was sent to ${line.recipientEmail}.`] : []),
         '',
         ...(await this.paidLines(order)),
         ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),

@@ -17,6 +17,7 @@ import { isUuid } from '../../common/uuid-param.pipe';
 import { Inject } from '@nestjs/common';
 import { JOB_QUEUE, type JobQueue } from '../../queue/job-queue';
 import { DemoPaymentsAdapter } from '../payments/demo/demo-payments.adapter';
+import { WalletService } from '../wallet/wallet.service';
 
 export const SUBSCRIPTION_QUEUE = 'subscriptions';
 export const RENEW_DEMO_JOB = 'renew-demo';
@@ -84,6 +85,7 @@ export class SubscriptionsService implements OnModuleInit {
     private readonly students: StudentsService,
     private readonly products: ProductsService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly wallet: WalletService,
   ) {}
 
   onModuleInit(): void {
@@ -125,6 +127,11 @@ export class SubscriptionsService implements OnModuleInit {
         input.organizationId,
       ],
     );
+    // A membership product's holding (issue 24); a retried start (the outbox) finds the row and grants once.
+    await this.em.fork().transactional(async (em) => {
+      const sub = await em.findOne(Subscription, { provider: this.payments.provider, providerSubscriptionId: state.subscriptionId });
+      if (sub) await this.followMembership(em, sub);
+    });
     if (!demo || !periodEnd) return;
     await this.recordInvoice({
       type: 'subscription.invoice_paid',
@@ -263,6 +270,7 @@ export class SubscriptionsService implements OnModuleInit {
         actorUserId: ctx.userId,
         detail: `${sub.planName}: cancelled now, no further payments`,
       });
+      await this.followMembership(em, sub);
     });
     return this.get(ctx, id);
   }
@@ -310,6 +318,9 @@ export class SubscriptionsService implements OnModuleInit {
            where "provider" = ? and "provider_subscription_id" = ? and "status" = 'active'`,
           [event.periodEnd, event.periodEnd, event.provider, event.providerSubscriptionId],
         );
+        // A membership's new period (issue 24): last period's leftover ends, this one's bookings granted.
+        const sub = await em.findOne(Subscription, { provider: event.provider, providerSubscriptionId: event.providerSubscriptionId }, { refresh: true });
+        if (sub) await this.followMembership(em, sub);
       }
     });
   }
@@ -349,7 +360,43 @@ export class SubscriptionsService implements OnModuleInit {
         sub.intervalCount = event.intervalCount;
         if (event.planName) sub.planName = event.planName;
       }
+      await this.followMembership(em, sub);
     });
+  }
+
+  /**
+   * A membership product's holding follows its subscription (issue 24), in the caller's transaction:
+   * active with a period end: that period's bookings (WalletService.membershipPeriod: the first
+   * period starts the holding, a later one renews it; once per period); not active (cancelled,
+   * expired: a failed renewal): the holding ends now. Nothing for a product that grants no membership.
+   */
+  private async followMembership(em: EntityManager, sub: Subscription): Promise<void> {
+    if (!sub.productId || !sub.productPriceId) return;
+    const organizationId = sub.organization.id;
+    const sold = await this.products.soldProduct(organizationId, sub.productId, sub.productPriceId);
+    const price = sold?.price;
+    if (!price || price.grant !== 'membership') return;
+    if (sub.status !== 'active') {
+      await this.wallet.endMembership({ organizationId, subscriptionId: sub.id }, em);
+      return;
+    }
+    if (!sub.currentPeriodEnd) return;
+    await this.wallet.membershipPeriod(
+      {
+        organizationId,
+        studentId: sub.student.id,
+        subscriptionId: sub.id,
+        label: sub.planName.slice(0, 200) || 'Membership',
+        bookings: price.membershipBookings ?? 0,
+        unlimited: price.membershipUnlimited,
+        coversActivityIds: price.coversActivityIds,
+        coversCategoryIds: price.coversCategoryIds,
+        productId: sub.productId,
+        orderId: sub.orderId ?? null,
+        periodEnd: new Date(sub.currentPeriodEnd),
+      },
+      em,
+    );
   }
 
   /** The first time a provider subscription is seen: the row, active, for its student. */

@@ -13,6 +13,7 @@ import { likeEscape } from '../../common/like-escape';
 import { RequestContext } from '../../common/request-context';
 import { Media } from '../catalog/entities/media.entity';
 import { MediaService } from '../catalog/media.service';
+import { CoursesService } from '../catalog/courses.service';
 import { LoyaltyService } from '../loyalty/loyalty.service';
 import { Organization } from '../organizations/organization.entity';
 import { Product } from './entities/product.entity';
@@ -30,16 +31,35 @@ function priceOf(input: Normalized) {
     renewalIntervalUnit: input.renewalIntervalUnits,
     renewalIntervalQuantity: input.renewalIntervalQuantity,
     earnedLoyaltyPoints: input.rewardAmount,
+    grant: input.grant,
+    membershipBookings: input.membershipBookings,
+    membershipUnlimited: input.membershipUnlimited,
+    packCredits: input.packCredits,
+    packExpiresAfterQuantity: input.packExpiresAfterQuantity,
+    packExpiresAfterUnit: input.packExpiresAfterUnit,
+    coversActivityIds: input.coversActivityIds,
+    coversCategoryIds: input.coversCategoryIds,
   };
 }
 
+const sameList = <T>(a: T[] | null, b: T[] | null) => (a ?? []).join(',') === (b ?? []).join(',');
+
+/** Whether a price row says the same as the payload: any difference (amount, grant, …) is a new price row. */
 function samePrice(row: ProductPrice, next: ReturnType<typeof priceOf>): boolean {
   return (
     row.amountCents === next.amountCents &&
     row.category === next.category &&
     row.renewalIntervalUnit === next.renewalIntervalUnit &&
     row.renewalIntervalQuantity === next.renewalIntervalQuantity &&
-    row.earnedLoyaltyPoints === next.earnedLoyaltyPoints
+    row.earnedLoyaltyPoints === next.earnedLoyaltyPoints &&
+    row.grant === next.grant &&
+    row.membershipBookings === next.membershipBookings &&
+    row.membershipUnlimited === next.membershipUnlimited &&
+    row.packCredits === next.packCredits &&
+    row.packExpiresAfterQuantity === next.packExpiresAfterQuantity &&
+    row.packExpiresAfterUnit === next.packExpiresAfterUnit &&
+    sameList(row.coversActivityIds, next.coversActivityIds) &&
+    sameList(row.coversCategoryIds, next.coversCategoryIds)
   );
 }
 
@@ -53,6 +73,7 @@ export class ProductsService {
     private readonly em: EntityManager,
     private readonly media: MediaService,
     private readonly loyalty: LoyaltyService,
+    private readonly courses: CoursesService,
   ) {}
 
   /** The product, or 404 when it does not exist in the caller's organization. */
@@ -100,6 +121,7 @@ export class ProductsService {
   async create(ctx: RequestContext, payload: ProductPayload) {
     const input = normalizeProductPayload(payload);
     await this.checkLoyaltyProgram(ctx, input.earnPoints);
+    await this.checkCoveredCourses(ctx, input.coversActivityIds);
     const product = await this.em.transactional(async (em) => {
       const images = await this.media.requireByUrls(ctx, input.images);
       const product = em.create(Product, {
@@ -125,6 +147,7 @@ export class ProductsService {
     // points on needs an active programme, on every save (spec 000 §4).
     await this.requireProduct(ctx, id);
     await this.checkLoyaltyProgram(ctx, input.earnPoints);
+    await this.checkCoveredCourses(ctx, input.coversActivityIds);
     await this.em.transactional(async (em) => {
       // Locked, so two saves at once cannot both retire the same current price.
       const product = await this.requireProduct(ctx, id, true);
@@ -173,6 +196,8 @@ export class ProductsService {
       connection.execute<ProductListRow[]>(
         `select p.id, p.name, p.status, p.created_at,
            pp.amount_cents, pp.category, pp.renewal_interval_unit, pp.renewal_interval_quantity, pp.earned_loyalty_points,
+           pp.grant_kind, pp.membership_bookings, pp.membership_unlimited, pp.pack_credits, pp.pack_expires_after_quantity,
+           pp.pack_expires_after_unit, pp.covers_activity_ids, pp.covers_category_ids,
            (select m.url from product_image pi join media m on m.id = pi.media_id
              where pi.product_id = p.id order by pi.position limit 1) as image
          from product p join product_price pp on pp.product_id = p.id and pp.current
@@ -191,6 +216,14 @@ export class ProductsService {
     if (!earnPoints) return;
     const issue = loyaltyProgramIssue(true, await this.loyalty.isActive(ctx.organizationId));
     if (issue) throw new ApiError(HttpStatus.BAD_REQUEST, issue, { earnPoints: issue });
+  }
+
+  /** A membership or pack covers the organization's own courses only (400 naming the field otherwise). */
+  private async checkCoveredCourses(ctx: RequestContext, ids: string[] | null): Promise<void> {
+    if (!ids?.length) return;
+    const unknown = await this.courses.unknownCourseIds(ctx.organizationId, ids);
+    if (unknown.length > 0)
+      throw new ApiError(HttpStatus.BAD_REQUEST, PRODUCT_MESSAGES.coversCourseUnknown, { coversActivityIds: PRODUCT_MESSAGES.coversCourseUnknown });
   }
 
   private replaceImages(product: Product, images: Media[]): void {

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   appointmentPartyLimit,
+  describeProductGrant,
+  formatCents,
   CATEGORIES,
   POLICIES,
   storeLinks,
@@ -205,6 +207,12 @@ interface ProductRow {
   renewal_interval_unit: PublicProduct['renewal_interval_unit'];
   renewal_interval_quantity: number | null;
   image_url: string | null;
+  grant_kind: PublicProduct['grant'];
+  membership_bookings: number | null;
+  membership_unlimited: boolean;
+  pack_credits: number | null;
+  pack_expires_after_quantity: number | null;
+  pack_expires_after_unit: PublicProduct['renewal_interval_unit'];
 }
 
 /** The published products of a store with their current price, by name. */
@@ -216,7 +224,8 @@ export async function publishedProducts(
 ): Promise<PublicProduct[]> {
   const rows = await em.execute<ProductRow[]>(
     `select p.id, p.name, p.description, pp.category, pp.amount_cents, pp.renewal_interval_unit,
-            pp.renewal_interval_quantity,
+            pp.renewal_interval_quantity, pp.grant_kind, pp.membership_bookings, pp.membership_unlimited, pp.pack_credits,
+            pp.pack_expires_after_quantity, pp.pack_expires_after_unit,
             (select m.url from product_image pi join media m on m.id = pi.media_id
               where pi.product_id = p.id order by pi.position limit 1) as image_url
        from product p
@@ -236,6 +245,21 @@ export async function publishedProducts(
     renewal_interval_quantity: row.category === 'subscription' ? row.renewal_interval_quantity : null,
     image_url: row.image_url,
     url: storeLinks.checkoutProduct(store, row.id),
+    grant: row.grant_kind,
+    grant_text: describeProductGrant(
+      {
+        unit_price: row.amount_cents,
+        renewal_interval_unit: row.renewal_interval_unit,
+        renewal_interval_quantity: row.renewal_interval_quantity,
+        grant: row.grant_kind,
+        membership_bookings: row.membership_bookings,
+        membership_unlimited: row.membership_unlimited,
+        pack_credits: row.pack_credits,
+        pack_expires_after_quantity: row.pack_expires_after_quantity,
+        pack_expires_after_unit: row.pack_expires_after_unit,
+      },
+      formatCents,
+    ),
   }));
 }
 

@@ -18,6 +18,7 @@ import {
   type WalletKind,
   type WalletReason,
   type WalletUnit,
+  UNLIMITED_BOOKINGS,
 } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { ApiError, notFound } from '../../common/api-error';
@@ -50,6 +51,23 @@ export interface WalletGrant {
   key?: string;
   actorUserId?: string;
   note?: string;
+}
+
+/** A membership's period as its subscription has it (start or renewal). */
+export interface MembershipPeriod {
+  organizationId: string;
+  studentId: string;
+  subscriptionId: string;
+  label: string;
+  /** Bookings a period; ignored when unlimited. */
+  bookings: number;
+  unlimited: boolean;
+  coversActivityIds: string[] | null;
+  coversCategoryIds: number[] | null;
+  productId?: string | null;
+  orderId?: string | null;
+  /** The period's end: the holding covers bookings until then. */
+  periodEnd: Date;
 }
 
 /** A use of a holding for one booking (an enrollment or an appointment) or for an order (gift card, credit). */
@@ -285,11 +303,130 @@ export class WalletService {
           amount: -balance,
           balanceAfter: 0,
           reason: 'expire',
-          key: `expire:${holding.id}`,
+          // Per expiry instant: a membership's holding expires at a period's end and may be renewed after it.
+          key: `expire:${holding.id}:${new Date(holding.expires_at).toISOString()}`,
         });
       await tx.execute(`update wallet_holding set status = 'expired' where id = ?`, [holding.id]);
       return true;
     });
+  }
+
+  /**
+   * A membership's billing period (issue 24): the first one creates the subscription's holding (one
+   * per subscription) with the period's bookings (UNLIMITED_BOOKINGS when unlimited) until its end;
+   * a later one (a renewal) ends what was left of the last period (an `expire` row, "The period
+   * ended"), grants the period's bookings again and moves expires_at to the new end, active again
+   * (the sweep may have expired it at the old end before the renewal came). Once per period end (its
+   * key); a period that does not end later than the holding's changes nothing (an event out of
+   * order). Answers the grant, or null when nothing was written.
+   */
+  async membershipPeriod(m: MembershipPeriod, em?: EntityManager): Promise<WalletChange | null> {
+    const amount = m.unlimited ? UNLIMITED_BOOKINGS : m.bookings;
+    if (!Number.isInteger(amount) || amount <= 0) throw badRequest(WALLET_MESSAGES.grantAmountInvalid, 'amount');
+    const key = `membership:${m.subscriptionId}:period:${m.periodEnd.toISOString()}`;
+    return this.run(em, async (tx) => {
+      await this.lockStudent(tx, m.studentId);
+      const repeat = await this.byKey(tx, m.organizationId, key);
+      if (repeat) return repeat;
+      const holding = await this.membershipHolding(tx, m.organizationId, m.subscriptionId);
+      if (!holding)
+        return this.grant(
+          {
+            organizationId: m.organizationId,
+            studentId: m.studentId,
+            kind: 'membership',
+            label: m.label,
+            amount,
+            unlimited: m.unlimited,
+            coversActivityIds: m.coversActivityIds,
+            coversCategoryIds: m.coversCategoryIds,
+            subscriptionId: m.subscriptionId,
+            productId: m.productId ?? undefined,
+            orderId: m.orderId ?? undefined,
+            expiresAt: m.periodEnd,
+            key,
+            note: 'The membership started',
+          },
+          tx,
+        );
+      if (holding.expires_at && m.periodEnd <= new Date(holding.expires_at)) return null;
+      let balance = await this.balanceOf(tx, holding.id);
+      if (balance > 0) {
+        await this.append(tx, {
+          organizationId: m.organizationId,
+          studentId: holding.student_id,
+          holdingId: holding.id,
+          amount: -balance,
+          balanceAfter: 0,
+          reason: 'expire',
+          note: 'The period ended',
+          key: `membership:${m.subscriptionId}:ended:${holding.expires_at ? new Date(holding.expires_at).toISOString() : 'start'}`,
+        });
+        balance = 0;
+      }
+      await tx.execute(`update wallet_holding set expires_at = ?, status = 'active' where id = ?`, [m.periodEnd, holding.id]);
+      return this.append(tx, {
+        organizationId: m.organizationId,
+        studentId: holding.student_id,
+        holdingId: holding.id,
+        amount,
+        balanceAfter: balance + amount,
+        reason: 'grant',
+        orderId: m.orderId ?? undefined,
+        note: 'A new period',
+        key,
+      });
+    });
+  }
+
+  /**
+   * A membership's subscription lapsed (cancelled, expired, a failed renewal): its holding expires
+   * now, once: what is left is zeroed ("The membership ended") and it covers no new booking; the
+   * bookings it paid for stay. Answers whether it ended it now (false: none, or ended already).
+   */
+  async endMembership(r: { organizationId: string; subscriptionId: string; now?: Date }, em?: EntityManager): Promise<boolean> {
+    const now = r.now ?? new Date();
+    const [found] = await this.read(em)<{ student_id: string }[]>(
+      `select student_id from wallet_holding where organization_id = ? and subscription_id = ?`,
+      [r.organizationId, r.subscriptionId],
+    );
+    if (!found) return false;
+    return this.run(em, async (tx) => {
+      await this.lockStudent(tx, found.student_id);
+      const holding = await this.membershipHolding(tx, r.organizationId, r.subscriptionId);
+      if (!holding || holding.status === 'expired') return false;
+      const balance = await this.balanceOf(tx, holding.id);
+      if (balance > 0)
+        await this.append(tx, {
+          organizationId: r.organizationId,
+          studentId: holding.student_id,
+          holdingId: holding.id,
+          amount: -balance,
+          balanceAfter: 0,
+          reason: 'expire',
+          note: 'The membership ended',
+          key: `membership:${r.subscriptionId}:lapsed`,
+        });
+      await tx.execute(
+        `update wallet_holding set status = 'expired', expires_at = least(coalesce(expires_at, ?), ?) where id = ?`,
+        [now, now, holding.id],
+      );
+      return true;
+    });
+  }
+
+  /** The holding a gift card's code names (by the code's hash), with its organization's balance; null when none. */
+  async giftCardByCodeHash(organizationId: string, codeHash: string, em?: EntityManager): Promise<{ holdingId: string; studentId: string; balance: number; status: WalletHoldingStatus; expiresAt: Date | null } | null> {
+    const [row] = await this.read(em)<{ id: string; student_id: string; status: WalletHoldingStatus; expires_at: Date | null; balance: number | null }[]>(
+      `select h.id, h.student_id, h.status, h.expires_at,
+              (select e.balance_after from wallet_entry e where e.holding_id = h.id order by e.seq desc limit 1) as balance
+         from wallet_holding h
+        where h.organization_id = ? and h.code_hash = ? and h.kind = 'gift_card'`,
+      [organizationId, codeHash],
+    );
+    return row
+      ? { holdingId: row.id, studentId: row.student_id, balance: Number(row.balance ?? 0), status: row.status, expiresAt: row.expires_at ? new Date(row.expires_at) : null }
+      : null;
   }
 
   /** Expires every holding due at `now` (for a periodic sweep); answers how many it expired. */
@@ -585,6 +722,15 @@ export class WalletService {
     );
     if (!row) throw notFound(WALLET_MESSAGES.holdingNotFound);
     return row;
+  }
+
+  /** A subscription's membership holding (one per subscription), or null. */
+  private async membershipHolding(tx: EntityManager, organizationId: string, subscriptionId: string): Promise<HoldingRow | null> {
+    const [row] = await tx.execute<HoldingRow[]>(
+      `select id, student_id, kind, unit, status, expires_at from wallet_holding where organization_id = ? and subscription_id = ?`,
+      [organizationId, subscriptionId],
+    );
+    return row ?? null;
   }
 
   /** The holding, 404 unless it is this student's in this organization. */

@@ -2873,6 +2873,24 @@ export interface components {
                 renewal_interval_unit: ("days" | "weeks" | "months" | "years") | null;
                 renewal_interval_quantity: number | null;
                 earned_loyalty_points: number | null;
+                /**
+                 * @description what buying it grants: nothing, a membership, a class pack or a gift card (worth the price)
+                 * @enum {string}
+                 */
+                grant: "none" | "membership" | "pack" | "giftCard";
+                /** @description a membership's bookings each billing period; null when unlimited or not a membership */
+                membership_bookings: number | null;
+                /** @description an unlimited membership */
+                membership_unlimited: boolean;
+                /** @description a class pack's credits */
+                pack_credits: number | null;
+                /** @description a pack's validity after purchase; null: it never expires */
+                pack_expires_after_quantity: number | null;
+                pack_expires_after_unit: ("days" | "weeks" | "months" | "years") | null;
+                /** @description the courses a membership or pack covers; null: all (or by category) */
+                covers_activity_ids: string[] | null;
+                /** @description the material categories it covers; null: all (or by course) */
+                covers_category_ids: number[] | null;
                 created_at: string;
             }[];
             totalCount: number;
@@ -2901,6 +2919,19 @@ export interface components {
             status: "published" | "draft";
             /** Format: uri */
             downloadUrl?: string;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            grant: "none" | "membership" | "pack" | "giftCard";
+            membershipBookings?: number;
+            membershipUnlimited?: boolean;
+            packCredits?: number;
+            packExpiresAfterQuantity?: number;
+            /** @enum {string} */
+            packExpiresAfterUnit?: "days" | "weeks" | "months" | "years";
+            coversActivityIds?: string[];
+            coversCategoryIds?: number[];
         };
         ProductOutDto_Output: {
             /** Format: uuid */
@@ -2927,6 +2958,24 @@ export interface components {
                     renewal_interval_quantity: number | null;
                     /** @description points a buyer earns; null when the product earns none */
                     earned_loyalty_points: number | null;
+                    /**
+                     * @description what buying it grants: nothing, a membership, a class pack or a gift card (worth the price)
+                     * @enum {string}
+                     */
+                    grant: "none" | "membership" | "pack" | "giftCard";
+                    /** @description a membership's bookings each billing period; null when unlimited or not a membership */
+                    membership_bookings: number | null;
+                    /** @description an unlimited membership */
+                    membership_unlimited: boolean;
+                    /** @description a class pack's credits */
+                    pack_credits: number | null;
+                    /** @description a pack's validity after purchase; null: it never expires */
+                    pack_expires_after_quantity: number | null;
+                    pack_expires_after_unit: ("days" | "weeks" | "months" | "years") | null;
+                    /** @description the courses a membership or pack covers; null: all (or by category) */
+                    covers_activity_ids: string[] | null;
+                    /** @description the material categories it covers; null: all (or by course) */
+                    covers_category_ids: number[] | null;
                     /** @description when this price became current */
                     created_at: string;
                 };
@@ -4260,6 +4309,13 @@ export interface components {
                 image_url: string | null;
                 /** @description The product's checkout address in the store */
                 url: string;
+                /**
+                 * @description what buying it grants (issue 24); a gift card asks for its recipient
+                 * @enum {string}
+                 */
+                grant: "none" | "membership" | "pack" | "giftCard";
+                /** @description what it grants in words ("10 classes, valid 6 months"), or null */
+                grant_text: string | null;
             }[];
         };
         PublicCourseDto_Output: {
@@ -4362,6 +4418,13 @@ export interface components {
             image_url: string | null;
             /** @description The product's checkout address in the store */
             url: string;
+            /**
+             * @description what buying it grants (issue 24); a gift card asks for its recipient
+             * @enum {string}
+             */
+            grant: "none" | "membership" | "pack" | "giftCard";
+            /** @description what it grants in words ("10 classes, valid 6 months"), or null */
+            grant_text: string | null;
         };
         PublicCheckoutSessionDto_Output: {
             store_name: string;
@@ -4541,6 +4604,9 @@ export interface components {
             use_wallet_money?: boolean;
             waiver_token?: string;
             claim_token?: string;
+            recipient_name?: string;
+            recipient_email?: string;
+            gift_message?: string;
         };
         CheckoutResultDto_Output: {
             /** Format: uuid */

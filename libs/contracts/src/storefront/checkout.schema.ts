@@ -3,7 +3,8 @@ import { ORDER_STATUSES } from '../orders/order.schema';
 import { PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS } from '../products/product.schema';
 import { buyerNameErrors } from './product-buyer';
 import { studentCreateSchema } from '../students/student.schema';
-import { safeText } from '../safe-input';
+import { multilineText, safeText } from '../safe-input';
+import { GIFT_CARD_MESSAGES, MAX_GIFT_MESSAGE_LENGTH } from '../wallet/gift-card';
 import { discountCents, isDiscountInWindow, type DiscountRule } from '../discounts/discount-pricing';
 import { POINTS_MESSAGES, POINTS_PER_DOLLAR, pointsToCents } from '../loyalty/points';
 import { requiredUnless } from '../required-when';
@@ -162,8 +163,24 @@ export const checkoutSchema = z
     waiver_token: waiverTokenSchema.optional(),
     /** A waitlist offer's claim (the token of its claim link, issue 23): the checkout books the seats the offer holds. */
     claim_token: waitlistClaimTokenSchema.optional(),
+    /** A gift card's recipient (issue 24): required for a gift-card product (giftRecipientErrors), refused elsewhere. */
+    recipient_name: safeText({ error: GIFT_CARD_MESSAGES.recipientNameRequired })
+      .trim()
+      .min(1, GIFT_CARD_MESSAGES.recipientNameRequired)
+      .max(200, GIFT_CARD_MESSAGES.recipientNameTooLong)
+      .optional(),
+    recipient_email: z
+      .string({ error: GIFT_CARD_MESSAGES.recipientEmail })
+      .trim()
+      .max(254, GIFT_CARD_MESSAGES.recipientEmail)
+      .pipe(z.email({ error: GIFT_CARD_MESSAGES.recipientEmail }))
+      .optional(),
+    gift_message: multilineText({ error: GIFT_CARD_MESSAGES.messageTooLong }).trim().max(MAX_GIFT_MESSAGE_LENGTH, GIFT_CARD_MESSAGES.messageTooLong).optional(),
   })
   .superRefine((value, ctx) => {
+    if (!value.product_id)
+      for (const field of ['recipient_name', 'recipient_email', 'gift_message'] as const)
+        if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: GIFT_CARD_MESSAGES.notAGiftCard });
     if (value.claim_token !== undefined && !value.event_id)
       ctx.addIssue({ code: 'custom', path: ['claim_token'], message: WAITLIST_MESSAGES.claimOtherSession });
     const appointment = value.activity_id !== undefined || value.starts_at !== undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS } from '../products/product.schema';
+import { PRODUCT_GRANTS, PRODUCT_PRICE_TYPES, RENEWAL_INTERVAL_UNITS } from '../products/product.schema';
 import { ACTIVITY_TYPES, LEVELS } from '../catalog/catalog-constants';
 import { publicCheckoutFormSchema } from './form-answers';
 
@@ -167,6 +167,8 @@ export const publicProductSchema = z.object({
   renewal_interval_quantity: z.number().int().nullable(),
   image_url: z.string().nullable(),
   url: z.string().describe("The product's checkout address in the store"),
+  grant: z.enum(PRODUCT_GRANTS).describe('what buying it grants (issue 24); a gift card asks for its recipient'),
+  grant_text: z.string().nullable().describe('what it grants in words ("10 classes, valid 6 months"), or null'),
 });
 export type PublicProduct = z.infer<typeof publicProductSchema>;
 

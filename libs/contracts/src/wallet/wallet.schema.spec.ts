@@ -11,6 +11,12 @@ import {
   type CoveringHolding,
   walletAdjustFormSchema,
   walletAdjustSchema,
+  formatGiftCardCode,
+  GIFT_CARD_CODE_ALPHABET,
+  GIFT_CARD_MESSAGES,
+  giftCardCodeFromBytes,
+  giftRecipientErrors,
+  normalizeGiftCardCode,
 } from './wallet.schema';
 import { planWalletPayment } from './wallet-booking';
 
@@ -164,5 +170,34 @@ describe('what pays a booking, in the written order (issue 24)', () => {
   it('reads an unlimited membership as Unlimited', () => {
     expect(formatHoldingBalance({ balance: UNLIMITED_BOOKINGS - 2, unit: 'bookings', unlimited: true })).toBe('Unlimited');
     expect(formatHoldingBalance({ balance: 2, unit: 'credits' })).toBe('2 credits');
+  });
+});
+
+describe('gift card codes (issue 24)', () => {
+  it('are 4 groups of 4 characters of an alphabet without look-alikes', () => {
+    const bytes = Array.from({ length: 16 }, (_, i) => i * 17);
+    const code = giftCardCodeFromBytes(bytes);
+    expect(code).toMatch(/^[2-9A-HJ-NP-Z]{4}(-[2-9A-HJ-NP-Z]{4}){3}$/);
+    expect(GIFT_CARD_CODE_ALPHABET).toHaveLength(32);
+    expect(GIFT_CARD_CODE_ALPHABET).not.toMatch(/[01IO]/);
+    expect(() => giftCardCodeFromBytes([1, 2, 3])).toThrow(RangeError);
+  });
+
+  it('a typed code is read whatever its case, dashes and spaces', () => {
+    expect(normalizeGiftCardCode('7k3m-q9tx 4hbn-wd2r')).toBe('7K3MQ9TX4HBNWD2R');
+    expect(normalizeGiftCardCode(' 7K3MQ9TX4HBNWD2R ')).toBe('7K3MQ9TX4HBNWD2R');
+    expect(formatGiftCardCode('7k3mq9tx4hbnwd2r')).toBe('7K3M-Q9TX-4HBN-WD2R');
+    expect(normalizeGiftCardCode('7K3M-Q9TX-4HBN-WD2')).toBeNull();
+    expect(normalizeGiftCardCode('0K3M-Q9TX-4HBN-WD2R')).toBeNull();
+    expect(normalizeGiftCardCode('x'.repeat(100))).toBeNull();
+  });
+
+  it("asks a gift card's buyer for the recipient, and nobody else", () => {
+    expect(giftRecipientErrors(true, {})).toEqual({
+      recipient_name: GIFT_CARD_MESSAGES.recipientNameRequired,
+      recipient_email: GIFT_CARD_MESSAGES.recipientEmail,
+    });
+    expect(giftRecipientErrors(true, { recipient_name: 'Ana', recipient_email: 'ana@example.com' })).toEqual({});
+    expect(giftRecipientErrors(false, {})).toEqual({});
   });
 });

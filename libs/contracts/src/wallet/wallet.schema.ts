@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../safe-input';
+import { materialOf } from '../catalog/catalog-constants';
 
 /*
  * The wallet (issue 24, "One ledger"): what a student holds that pays for bookings or orders, and
@@ -229,3 +230,22 @@ export function holdingUsable(h: Pick<CoveringHolding, 'status' | 'expires_at' |
 export function formatHoldingBalance(h: { balance: number; unit: WalletUnit; unlimited?: boolean }): string {
   return h.unlimited ? 'Unlimited' : formatWalletAmount(h.balance, h.unit);
 }
+
+/**
+ * What a membership or pack covers, in words: "All courses", or the courses' names and the
+ * categories' ("Wheel throwing, Ceramics courses"). Unknown course ids (a course since deleted)
+ * are left out.
+ */
+export function describeCoverage(
+  covers: { covers_activity_ids: string[] | null; covers_category_ids: number[] | null },
+  courseNames: ReadonlyMap<string, string> | Record<string, string>,
+): string {
+  const name = (id: string) => (courseNames instanceof Map ? courseNames.get(id) : (courseNames as Record<string, string>)[id]);
+  const courses = (covers.covers_activity_ids ?? []).map(name).filter((n): n is string => Boolean(n));
+  const categories = (covers.covers_category_ids ?? []).map(materialOf).filter((m): m is NonNullable<typeof m> => Boolean(m));
+  const parts = [...courses, ...(categories.length ? [`${categories.join(', ')} courses`] : [])];
+  if (!covers.covers_activity_ids?.length && !covers.covers_category_ids?.length) return 'All courses';
+  return parts.length ? parts.join(', ') : 'No current course';
+}
+
+export * from './gift-card';

@@ -45,4 +45,14 @@ export class OrderLine {
 
   @Property({ type: 'integer' })
   loyaltyPoints: number = 0;
+
+  /** A gift card's recipient (issue 24), as its buyer named them at the store; null on other lines. */
+  @Property({ type: 'text', nullable: true })
+  recipientName?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  recipientEmail?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  giftMessage?: string | null;
 }
