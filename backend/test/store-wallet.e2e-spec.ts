@@ -1,6 +1,7 @@
-import { CHECKOUT_MESSAGES as M, UNLIMITED_BOOKINGS, WALLET_MESSAGES as W } from '@studio/contracts';
+import { CHECKOUT_MESSAGES as M, GIFT_CARD_MESSAGES, UNLIMITED_BOOKINGS, WALLET_MESSAGES as W } from '@studio/contracts';
 import { OrderEvents } from '../src/modules/orders/order-events';
 import { PaymentLinksService } from '../src/modules/orders/payment-links.service';
+import { giftCardCode, hashGiftCardCode } from '../src/modules/wallet/gift-card-code';
 import { WalletService } from '../src/modules/wallet/wallet.service';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
@@ -248,6 +249,38 @@ describe('store checkout: memberships, packs, gift cards and credit', () => {
       card_cents: 2500,
       paid_with: [{ label: 'Gift card', amount: '$5.00' }],
     });
+  });
+
+  it('a gift card code pays for whoever types it, as far as it goes; a wrong, spent or other store’s code is refused on its field', async () => {
+    const friend = await student();
+    const code = giftCardCode('store-wallet-test', `card:${Date.now()}`);
+    const card = await grant(friend.id, 'gift_card', 2000, { codeHash: hashGiftCardCode(code)! });
+    const stranger = { first_name: 'Sam', last_name: 'Stranger', email: `stranger${Date.now()}@example.test` };
+    const eventId = await session(3000);
+    // Typed any way (lower case, spaces): the card pays $20.00 of $30.00, no proof of any email needed.
+    const typed = code.toLowerCase().replace(/-/g, ' ');
+    expect((await api('checkout/quote', { event_id: eventId, gift_card_code: typed }).expect(200)).body).toMatchObject({
+      wallet_money: [{ holding_id: card.holdingId, kind: 'gift_card', cents: 2000 }],
+      total_cents: 3000,
+      due_cents: 1000,
+    });
+    const res = await api('checkout', { event_id: eventId, gift_card_code: typed, ...stranger }).expect(201);
+    expect(res.body).toMatchObject({ status: 'pending', total_cents: 3000, due_cents: 1000 });
+    expect(await balance(card.holdingId)).toBe(0);
+    // The use is on the card holder's ledger, naming the stranger's order.
+    expect((await entries(friend.id))[0]).toMatchObject({ reason: 'use', amount: -2000, order_id: res.body.order_id });
+
+    const field = async (body: object, slugOf = slug) => (await api('checkout/quote', body, slugOf).expect(400)).body.errors;
+    expect(await field({ event_id: await session(), gift_card_code: code })).toEqual({ gift_card_code: W.giftCardEmpty });
+    const unknown = giftCardCode('another-secret', 'nobody');
+    expect(await field({ event_id: eventId, gift_card_code: unknown })).toEqual({ gift_card_code: W.giftCardUnknown });
+    expect(await field({ event_id: eventId, gift_card_code: 'NOT-A-CODE' })).toEqual({ gift_card_code: GIFT_CARD_MESSAGES.codeInvalid });
+    // Another store does not know the card.
+    const elsewhere = await schedulableCourse(t, other.token, 10, { name: 'Elsewhere two' });
+    const otherSession = await scheduleSession(t, other.token, elsewhere, { capacity: 4, price: 3000, daysFromNow: 6 });
+    const fresh = giftCardCode('store-wallet-test', `card2:${Date.now()}`);
+    await grant(friend.id, 'gift_card', 500, { codeHash: hashGiftCardCode(fresh)! });
+    expect(await field({ event_id: otherSession, gift_card_code: fresh }, other.slug)).toEqual({ gift_card_code: W.giftCardUnknown });
   });
 
   it('store credit pays a product in full; a subscription is paid by card', async () => {

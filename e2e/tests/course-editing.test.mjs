@@ -234,3 +234,63 @@ test('an appointment course page says how it is booked, offers no Schedule, and 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Edit Course: a removed image comes back on Cancel; a 27 MB image says why it is not added', async () => {
+  const [base] = (await demoCourses()).filter((c) => c.activity_type === 'scheduled' && c.images.length > 0);
+  const images = [...base.images.slice(0, 1), ...base.images.slice(0, 1)].map((i) => (typeof i === 'string' ? i : i.url));
+  const created = await send('POST', '/api/admin/activities', {
+    name: `Two pictures ${Date.now()}`,
+    material: 'Ceramics',
+    price: 5000,
+    description: 'A course with two images.',
+    capacity: 6,
+    images: [images[0], `${images[0]}${images[0].includes('?') ? '&' : '?'}copy=2`],
+    location_id: base.location_id,
+    instructor_id: base.instructor_id,
+    level: 'Beginner',
+  });
+  assert.ok(created.activity_id, JSON.stringify(created));
+  const course = await get(`/api/admin/activities/${created.activity_id}`);
+  const { page, errors } = await newPage();
+  await openCoursePage(page, course);
+  let drawer = await openEditCourse(page);
+  const list = drawer.getByRole('list', { name: 'Course images' });
+  await list.getByRole('listitem').nth(1).waitFor();
+  // Removing saves at once (spec 001 §7)…
+  await drawer.getByRole('button', { name: 'Remove image 2' }).click();
+  await list.getByRole('listitem').nth(1).waitFor({ state: 'detached' });
+  // …a file too large is refused with why, nothing uploaded (issue 25: ignored without a word)…
+  await drawer.getByTestId('course-image-input').setInputFiles({
+    name: 'huge.jpg',
+    mimeType: 'image/jpeg',
+    buffer: Buffer.alloc(27 * 1024 * 1024, 1),
+  });
+  await drawer.getByText('huge.jpg is 27.0 MB: an image is at most 4.5 MB.').waitFor();
+  assert.equal(await list.getByRole('listitem').count(), 1);
+  // …and Cancel puts the removed image back (issue 25: it stayed removed).
+  await drawer.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.getByText('The images are back as they were.').waitFor();
+  await drawer.waitFor({ state: 'detached' });
+  assert.equal((await get(`/api/admin/activities/${course.activity_id}`)).images.length, 2);
+  drawer = await openEditCourse(page);
+  await drawer.getByRole('list', { name: 'Course images' }).getByRole('listitem').nth(1).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Edit Course: a new price on a course with sessions says the sessions keep theirs', async () => {
+  const [course] = (await demoCourses()).filter((c) => c.activity_type === 'scheduled' && c.price_type === 'standard' && c.has_events);
+  assert.ok(course, 'the demo has a priced course with sessions');
+  const { page, errors } = await newPage();
+  await openCoursePage(page, course);
+  const drawer = await openEditCourse(page);
+  const note = drawer.getByText(/Sessions already scheduled keep their own price/);
+  assert.equal(await note.count(), 0);
+  await drawer.getByLabel('Price', { exact: true }).fill('999');
+  await note.waitFor();
+  await drawer.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard' }).click();
+  await drawer.waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

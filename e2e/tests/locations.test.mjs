@@ -42,6 +42,10 @@ test('a location marked online is saved, listed as Online, and shown on when edi
   await form.getByLabel('Address').fill('Streamed from 14 Kiln Street');
   const online = form.getByRole('switch', { name: 'Classes here happen online' });
   assert.equal(await online.getAttribute('aria-checked'), 'false');
+  // Its words toggle it too (issue 25: clicking them did nothing).
+  await form.getByText('Classes here happen online', { exact: true }).click();
+  await form.getByRole('switch', { name: 'Classes here happen online', checked: true }).waitFor();
+  await online.click();
   await online.click();
   await form.getByRole('button', { name: 'Add location' }).click();
   await page.getByText('Location saved').waitFor();

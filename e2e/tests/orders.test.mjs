@@ -113,12 +113,35 @@ test('the Orders page lists, searches and opens an order; an eventbrite order is
   await page.locator('.ant-select-item-option[title="Eventbrite"]').click();
   const synced = page.locator('tbody tr.ant-table-row', { hasText: 'eventbrite' }).first();
   await synced.waitFor();
-  assert.equal(await page.locator('tbody tr.ant-table-row', { hasText: 'workbench' }).count(), 0);
+  assert.equal(await page.locator('tbody tr.ant-table-row', { hasText: 'This studio' }).count(), 0);
   await synced.click();
   const drawer = page.getByRole('dialog');
   await drawer.getByText('Sold through eventbrite').waitFor();
   assert.equal(await drawer.getByRole('button', { name: 'Order actions' }).isDisabled(), true);
 
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a fully refunded order offers no refund: Refund payment is disabled and says why; its source reads "This studio"', async () => {
+  const refunded = (await get('/api/admin/orders?status=refunded&source=workbench&limit=1')).orders[0];
+  assert.ok(refunded, 'the demo has a refunded order of the studio');
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await page.getByRole('navigation', { name: 'Main' }).getByText('Orders', { exact: true }).click();
+  await page.getByRole('searchbox', { name: 'Search orders' }).fill(String(refunded.order_number));
+  const row = page.locator('tbody tr.ant-table-row', { hasText: `#${refunded.order_number}` });
+  await row.getByText('This studio', { exact: true }).waitFor();
+  await row.click();
+  const drawer = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: `Order #${refunded.order_number}` }) });
+  await drawer.getByRole('button', { name: 'Order actions' }).click();
+  const item = page.getByRole('menuitem', { name: /Refund payment/ });
+  await item.getByText('Order cannot be refunded').waitFor();
+  assert.equal(await item.getAttribute('aria-disabled'), 'true');
+  await item.click({ force: true });
+  assert.equal(await page.getByRole('dialog', { name: 'Refund payment' }).count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });

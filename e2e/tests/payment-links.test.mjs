@@ -121,8 +121,28 @@ test('send a payment link from the event drawer, pay it from the outbox, see the
   const payer = await browser.context.newPage();
   await payer.goto(`${server.url}${new URL(link).pathname}`);
   await payer.getByText('Demo payment, no card is charged').waitFor();
+  // The mail and the page say which session (issue 25: they named only the course).
+  const mail = readdirSync(outbox)
+    .map((name) => readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, ''))
+    .find((m) => m.includes(`To: ${student.email}`) && m.includes('/api/pay/demo/'));
+  assert.match(mail, /has saved you a seat in .+ on [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+  await payer.locator('td').filter({ hasText: /[A-Z][a-z]{2} \d{1,2}, \d{4}/ }).first().waitFor();
   await payer.getByRole('button', { name: 'Pay' }).click();
   await payer.getByText('This payment is complete.').waitFor();
+  // Pay was a form post: the page shown after it is a plain page (Back or a reload asks nothing).
+  assert.match(payer.url(), /\/api\/pay\/demo\/dcs_[a-f0-9]{32}$/);
+  const dialogs = [];
+  payer.on('dialog', (dialog) => {
+    dialogs.push(dialog.type());
+    void dialog.dismiss();
+  });
+  await payer.reload();
+  await payer.getByText('This payment is complete.').waitFor();
+  assert.deepEqual(dialogs, []);
+  // Continue goes to the studio's store, not to the admin's sign-in (issue 25).
+  await payer.getByRole('link', { name: 'Continue' }).click();
+  await payer.waitForURL(/\/s\/[^/]+$/);
+  assert.equal(await payer.getByRole('button', { name: 'Sign in' }).count(), 0);
   await payer.close();
 
   // Back in the back office: the student is enrolled in the held seat.

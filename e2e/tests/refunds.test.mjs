@@ -176,8 +176,18 @@ test('a studio without a payment method sees none on the Billing page and adds o
   await setup.getByRole('button', { name: 'Save card' }).click();
   await setup.getByText('The demo card is saved.').waitFor();
   await setup.close();
+  // Back on Billing, the card shows without a reload (issue 25: it needed one).
+  await page.bringToFront();
+  await page.getByText('VISA •••• 4242').waitFor();
+  // The same card added again is listed once (issue 25: it made duplicates).
+  const [again] = await Promise.all([browser.context.waitForEvent('page'), page.getByRole('button', { name: 'Add payment method' }).click()]);
+  await again.waitForLoadState();
+  await again.getByRole('button', { name: 'Save card' }).click();
+  await again.getByText('The demo card is saved.').waitFor();
+  await again.close();
   await page.reload();
   await page.getByText('VISA •••• 4242').waitFor();
+  assert.equal(await page.getByText('VISA •••• 4242').count(), 1);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -98,6 +98,12 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   await offered.first().waitFor();
   assert.deepEqual(await offered.allTextContents(), ['6:00 AM', '6:00 PM']);
   await offered.first().click();
+  // Sync with Eventbrite switched on while Eventbrite is not connected says so (issue 25: no word).
+  await drawer.getByText('Sync with Eventbrite', { exact: true }).click();
+  const warning = drawer.getByText('Eventbrite is not connected: nothing syncs until you connect it in Settings → Integrations.');
+  await warning.waitFor();
+  await drawer.getByRole('switch', { name: 'Sync with Eventbrite' }).click();
+  await warning.waitFor({ state: 'detached' });
   const day1 = await drawer.getByLabel('Date of day 1').inputValue();
   const day2 = await drawer.getByLabel('Date of day 2').inputValue();
   assert.match(day1, /^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
@@ -161,7 +167,7 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   // Delete the session: back on the course page, the session gone.
   await drawer.getByRole('button', { name: 'Cancel course' }).click();
   await page.locator('.ant-modal').last().getByRole('button', { name: 'Delete' }).click();
-  await page.getByText('Course deleted successfully').waitFor();
+  await page.getByText('Session deleted successfully').waitFor();
   await page.waitForURL(new RegExp(`/admin/courses/${course.activity_id}$`));
   await drawer.waitFor({ state: 'detached' });
   const { sessions } = await get(

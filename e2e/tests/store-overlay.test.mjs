@@ -137,7 +137,11 @@ async function answerQuestions(store) {
   );
   for (let i = 0; i < (await fields.count()); i++) {
     const field = fields.nth(i);
-    if ((await field.inputValue()) !== '' || (await field.getAttribute('id')) === 'discount_code') continue;
+    if (
+      (await field.inputValue()) !== '' ||
+      ['discount_code', 'gift_card_code'].includes(await field.getAttribute('id'))
+    )
+      continue;
     const type = await field.getAttribute('type');
     await field.fill(type === 'email' ? 'ada@example.test' : type === 'tel' ? '5555550100' : 'Ada');
   }
@@ -278,9 +282,14 @@ test('the checkout link books a seat and pays on the demo page inside the overla
 test('the whole journey: two seats with answers, the waiver, a code and points through the overlay; the mail; the admin drawers; a refund gives the points back', async () => {
   // A returning student with 1,000 points who has not signed the waiver yet.
   const email = `journey.${Date.now()}@example.test`;
-  const student = await admin('POST', '/api/admin/student', { first_name: 'Maya', last_name: 'Lindqvist', email });
+  const student = await admin('POST', '/api/admin/student', {
+    first_name: 'Maya',
+    last_name: 'Lindqvist',
+    email,
+  });
   await admin('POST', `/api/admin/student/${student.student_id}/loyalty-balance/set`, { amount: 1000 });
-  const balance = async () => (await admin('GET', `/api/admin/student/${student.student_id}`)).LoyaltyBalance[0];
+  const balance = async () =>
+    (await admin('GET', `/api/admin/student/${student.student_id}`)).LoyaltyBalance[0];
 
   const page = await browser.context.newPage();
   const errors = [];
@@ -363,7 +372,10 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
 
   // The confirmation mail: the course's own text, the answers and a calendar file.
   const confirmation = await mailTo(email, /You're booked/);
-  assert.ok(confirmation.includes('Please arrive 10 minutes early'), 'the course\'s auto_email text is in the mail');
+  assert.ok(
+    confirmation.includes('Please arrive 10 minutes early'),
+    "the course's auto_email text is in the mail",
+  );
   assert.match(confirmation, /Content-Type: text\/calendar/);
   assert.match(confirmation, /filename=booking\.ics/);
   assert.ok(confirmation.includes('Cobalt') && confirmation.includes('Amber'), 'the answers are in the mail');
@@ -373,9 +385,9 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   const admin_ = await browser.context.newPage();
   await signIn(admin_, server.url, OWNER.email, OWNER.password);
   const tag = `Journey ${Date.now()}`;
-  const event = (await admin('GET', `/api/admin/activities/${glass.activity_id}/sessions?include_past=false&limit=10000`)).sessions.find(
-    (s) => s.event_id === glassSession.event_id,
-  );
+  const event = (
+    await admin('GET', `/api/admin/activities/${glass.activity_id}/sessions?include_past=false&limit=10000`)
+  ).sessions.find((s) => s.event_id === glassSession.event_id);
   await admin('PUT', `/api/admin/events/${glassSession.event_id}`, {
     price: event.price,
     capacity: event.capacity,
@@ -392,7 +404,9 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   await admin_.goto(`${server.url}/admin/orders`);
   await admin_.getByRole('searchbox', { name: 'Search orders' }).fill(String(number));
   await admin_.locator('tbody tr.ant-table-row', { hasText: `#${number}` }).click();
-  const drawer = admin_.getByRole('dialog').filter({ has: admin_.getByRole('heading', { name: `Order #${number}` }) });
+  const drawer = admin_
+    .getByRole('dialog')
+    .filter({ has: admin_.getByRole('heading', { name: `Order #${number}` }) });
   const summary = drawer.getByRole('region', { name: 'Order summary' });
   await summary.getByText('WELCOME10').waitFor();
   await summary.getByText('500 points (−$5.00)').waitFor();
@@ -413,7 +427,9 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   const ledger = (await admin('GET', `/api/admin/student/${student.student_id}`)).LoyaltyBalance;
   assert.equal(ledger[0].balance, 1000, 'the points are back');
   assert.ok(
-    ledger.some((e) => e.reason === 'redemption_returned' && e.points === 500 && e.order_id === order.order_id),
+    ledger.some(
+      (e) => e.reason === 'redemption_returned' && e.points === 500 && e.order_id === order.order_id,
+    ),
     'the ledger says they were given back for the order',
   );
   await admin_.close();

@@ -119,6 +119,8 @@ test("student drawer: the student's orders open the order drawer, and points set
   const dialog = page.getByRole('dialog', { name: 'Adjust loyalty points' });
   await dialog.getByLabel('New points balance').fill('1250');
   await dialog.getByRole('button', { name: 'Refund' }).click();
+  // The save says so (issue 25: an owner saw no toast).
+  await page.getByText('Loyalty points updated').waitFor();
   await dialog.waitFor({ state: 'hidden' });
   await drawer.getByLabel('Points balance').filter({ hasText: '1,250' }).waitFor();
   const after = await get(`/api/admin/student/${student.student_id}`);
@@ -129,5 +131,29 @@ test("student drawer: the student's orders open the order drawer, and points set
   await orders.getByRole('button', { name: `Order #${first.order_number}` }).click();
   await page.getByRole('heading', { name: `Order #${first.order_number}` }).waitFor();
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('with the network off, the Students page says it could not load them, with Retry, never "No students"', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${server.url}/admin/students`);
+  const table = page.locator('.ant-table');
+  await table.locator('tbody tr.ant-table-row').first().waitFor();
+  // Offline, a search is a load that fails (issue 25: it was paused and read "No students match").
+  await page.context().setOffline(true);
+  await page.getByRole('searchbox', { name: 'Search students' }).fill('Lovelace');
+  const banner = page.getByText('Could not load the students');
+  await banner.waitFor({ timeout: 30000 });
+  assert.equal(await page.getByText(/No students (yet|match)/).count(), 0);
+  // Back online, Retry loads the list.
+  await page.context().setOffline(false);
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await banner.waitFor({ state: 'detached' });
+  await page.getByText(/No students match|Lovelace/).first().waitFor();
+  // The offline fetches logged their failures; no page error beyond them.
+  assert.deepEqual(
+    errors.filter((e) => !/fetch/i.test(e)),
+    [],
+  );
   await page.close();
 });

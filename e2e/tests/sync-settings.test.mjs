@@ -50,7 +50,8 @@ test('the Integrations page lists the providers; the Zoom drawer saves its setti
   assert.equal(await summary.getAttribute('aria-checked'), 'false');
   await summary.click();
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Zoom settings saved').waitFor();
+  // Saved while not connected, it says nothing syncs until connected (issue 25: "saved" alone misled).
+  await page.getByText('Zoom settings saved, but Zoom is not connected: nothing syncs until you connect it.').waitFor();
 
   // Read again from the server, not from the page's cache.
   await page.reload();

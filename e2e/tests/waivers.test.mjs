@@ -126,5 +126,15 @@ test('the Waivers settings page counts pending and completed submissions of the 
   await page.waitForURL(/\/admin\/settings\/waivers$/);
   await page.getByLabel(`${demo.name} pending`).getByText(String(demo.pending), { exact: true }).waitFor();
   await page.getByLabel(`${demo.name} completed`).getByText(String(demo.completed), { exact: true }).waitFor();
+
+  // A new waiver is listed when the page comes back, without a reload (issue 25).
+  const name = `Studio rules ${Date.now()}`;
+  await page.getByRole('button', { name: 'New waiver' }).click();
+  const form = page.getByRole('form', { name: 'New waiver' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Waiver text').fill('I will follow the studio rules.');
+  await form.getByRole('button', { name: 'Save waiver' }).click();
+  await page.waitForURL(/\/admin\/settings\/waivers$/);
+  await page.getByText(name).waitFor();
   await page.close();
 });

@@ -58,3 +58,4 @@ export * from './storefront/store-csp';
 export * from './wallet/wallet.schema';
 export * from './wallet/wallet-booking';
 export * from './wallet/refund-credit';
+export * from './wallet/gift-card';

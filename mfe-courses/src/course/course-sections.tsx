@@ -29,14 +29,20 @@ export function CoursePriceFields({
   control,
   priceType,
   onPriceTypeChange,
-}: SectionProps & { priceType: PriceType; onPriceTypeChange: (next: PriceType) => void }) {
+  priceNote,
+}: SectionProps & {
+  priceType: PriceType;
+  onPriceTypeChange: (next: PriceType) => void;
+  /** Said under the price (Edit Course: a changed price does not reach sessions already scheduled). */
+  priceNote?: string;
+}) {
   return (
     <>
       <FormField control={control} name="priceType" label="Price type">
         {(field) => <PriceTypeRadio value={field.value} onChange={onPriceTypeChange} />}
       </FormField>
       {priceType === 'standard' ? (
-        <FormField control={control} name="price" label="Price" required>
+        <FormField control={control} name="price" label="Price" required extra={priceNote}>
           {(field) => <Input {...field} id="price" prefix="$" inputMode="decimal" />}
         </FormField>
       ) : null}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch, type Control, type Resolver, type UseFormSetValue } from 'react-hook-form';
 import {
   CATEGORIES,
@@ -94,16 +94,35 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
   const sections = control as unknown as Control<CourseSectionValues>;
   // Closing with unsaved changes asks "Discard unsaved changes?" first (the drawer host consults this).
   useUnsavedChanges(form.formState.isDirty);
-  const [sync, eventId, priceType] = useWatch({
+  const [sync, eventId, priceType, price] = useWatch({
     control,
-    name: ['sync_with_eventbrite', 'eventbrite_event_id', 'priceType'],
+    name: ['sync_with_eventbrite', 'eventbrite_event_id', 'priceType', 'price'],
   });
+  // A new price is for sessions scheduled from now on (issue 25: owners expected it to reach the
+  // sessions already scheduled, and nothing said it does not).
+  const openedPrice = useRef(form.getValues('price'));
+  const priceNote = course.has_events && price !== openedPrice.current ? COURSE_MESSAGES.sessionsKeepPrice : undefined;
   const saveImages = useImageAutosave(course.activity_id, form);
+  // Images save at once (spec 001 §7); closing without saving (Cancel, ✕, Discard) puts back the
+  // images the drawer opened with, so a removal is undone like any other edit (issue 25: Cancel
+  // left it removed). On unmount, so every way of closing does it.
+  const openedImages = useRef(form.getValues('images'));
+  const submitted = useRef(false);
+  const restore = useRef<() => void>(() => undefined);
+  restore.current = () => {
+    if (submitted.current) return;
+    const now = form.getValues('images');
+    const opened = openedImages.current;
+    if (now.length !== opened.length || now.some((url, i) => url !== opened[i]))
+      void saveImages(opened).then(() => message.info(COURSE_MESSAGES.imagesRestored));
+  };
+  useEffect(() => () => restore.current(), []);
 
   const onSubmit = form.handleSubmit(async (body) => {
     setFormError(null);
     try {
       await update.mutateAsync(body);
+      submitted.current = true;
       message.success(COURSE_MESSAGES.updated);
       close();
     } catch (error) {
@@ -141,7 +160,12 @@ function EditCourseForm({ course, close }: { course: CourseDetail; close: () => 
       </DrawerSection>
 
       <DrawerSection title="Details">
-        <CoursePriceFields control={sections} priceType={priceType} onPriceTypeChange={changePriceType} />
+        <CoursePriceFields
+          control={sections}
+          priceType={priceType}
+          onPriceTypeChange={changePriceType}
+          priceNote={priceNote}
+        />
         <NumberField control={control} name="capacity" label="Capacity" required />
         <FormField control={control} name="level" label="Difficulty" required>
           {(field, state) => (

@@ -1,4 +1,15 @@
+import { SYNC_MESSAGES } from '@studio/contracts';
 import { Alert, Flex, Select, serverMessage, syncQueries, useQuery, LabeledSwitch } from '@studio/ui';
+
+/**
+ * Said under a sync switched on while Eventbrite is not connected (issue 25: it could be switched on
+ * with no word, and nothing would sync).
+ */
+export function EventbriteConnectionWarning({ on }: { on: boolean }) {
+  const provider = useQuery({ ...syncQueries.provider('eventbrite'), enabled: on });
+  if (!on || !provider.data || provider.data.provider.connected) return null;
+  return <Alert type="warning" showIcon title={SYNC_MESSAGES.syncNeedsConnection} />;
+}
 
 interface SyncSettingsProps {
   sync: boolean;
@@ -29,6 +40,7 @@ export function SyncSettings({ sync, onSyncChange, eventId, onEventChange, event
   return (
     <Flex vertical gap={8}>
       <LabeledSwitch label="Sync with Eventbrite" checked={sync} onChange={onSyncChange} />
+      <EventbriteConnectionWarning on={sync} />
       {sync ? (
         <Flex vertical gap={4}>
           {failure ? <Alert type="warning" showIcon title={failure} /> : null}

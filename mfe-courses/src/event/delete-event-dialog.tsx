@@ -62,14 +62,14 @@ function DeleteEmptySession({ event, onClose, onDeleted }: Omit<DeleteEventDialo
   const remove = async () => {
     try {
       const answer = await deletion.mutateAsync();
-      message.success(COURSE_MESSAGES.deleted);
+      message.success(COURSE_MESSAGES.sessionDeleted);
       onClose();
       onDeleted();
       navigateTo(answer.redirect_to || courseDetailPath(answer.activity_id ?? event.activity_id));
     } catch (error) {
       // A student enrolled meanwhile: the session can only be cancelled now.
       if (isApiError(error) && error.status === 409) setBlocked(true);
-      else message.error(COURSE_MESSAGES.deleteFailed);
+      else message.error(COURSE_MESSAGES.sessionDeleteFailed);
     }
   };
 

@@ -151,7 +151,7 @@ describe('EventDrawer', () => {
     await screen.findByRole('heading', { name: 'Wheel throwing' });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel course' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText(COURSE_MESSAGES.deleted)).toBeInTheDocument();
+    expect(await screen.findByText(COURSE_MESSAGES.sessionDeleted)).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(true);
     expect(window.location.pathname).toBe(`/admin/courses/${EVENT.activity_id}`);
     expect(close).toHaveBeenCalled();

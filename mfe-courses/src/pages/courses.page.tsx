@@ -97,7 +97,7 @@ export function CoursesPage() {
         dataSource={answer?.activities ?? []}
         onChange={onChange}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: emptyListText('course', query.search) }}
+        locale={{ emptyText: emptyListText('course', query.search, list.isError) }}
         pagination={listPagination('course', {
           current: query.page,
           pageSize: query.limit,

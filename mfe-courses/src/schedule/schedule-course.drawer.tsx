@@ -30,6 +30,7 @@ import {
   LabeledSwitch,
 } from '@studio/ui';
 import { DayRows } from './day-rows';
+import { EventbriteConnectionWarning } from '../edit-course/sync-settings';
 import { useScheduleEvent } from '../api/events';
 import type { ScheduleCourse } from './schedule.api';
 import {
@@ -223,11 +224,14 @@ function ScheduleForm({ course, defaults, close }: ScheduleFormProps) {
         <DrawerSection title="Sync settings">
           <FormField control={control} name="sync_with_eventbrite">
             {(field) => (
-              <LabeledSwitch
-                label="Sync with Eventbrite"
-                checked={Boolean(field.value)}
-                onChange={field.onChange}
-              />
+              <>
+                <LabeledSwitch
+                  label="Sync with Eventbrite"
+                  checked={Boolean(field.value)}
+                  onChange={field.onChange}
+                />
+                <EventbriteConnectionWarning on={Boolean(field.value)} />
+              </>
             )}
           </FormField>
         </DrawerSection>

@@ -39,6 +39,8 @@ export function SuperAdminDrawer({ close }: DrawerProps) {
   const onSubmit = form.handleSubmit(async ({ org_id }) => {
     try {
       await switchOrg.mutateAsync(org_id);
+      // Saved: nothing is unsaved any more, so the reload asks no "Leave site?" (issue 25).
+      form.reset({ org_id });
       message.success(MESSAGES.superAdmin.switched);
       // Reload once the toast has been seen: every open view belongs to the old organization.
       setTimeout(() => page.reload(), RELOAD_AFTER_MS);

@@ -132,7 +132,7 @@ describe('sync provider drawers', () => {
     expect(await screen.findByText('Error saving Eventbrite settings')).toBeInTheDocument();
   });
 
-  it('Mailchimp: says it is not connected, and saves sync_all_customers with its toast', async () => {
+  it('Mailchimp: says it is not connected, and saves sync_all_customers, warning that nothing syncs until connected', async () => {
     const calls = mockFetch({
       'GET /api/admin/sync/providers/mailchimp': okBody<'/api/admin/sync/providers/{provider}', 'get'>(
         MAILCHIMP_OFF,
@@ -147,7 +147,10 @@ describe('sync provider drawers', () => {
     expect(screen.getByRole('button', { name: 'Connect' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('switch', { name: 'Sync all customers' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Mailchimp settings saved')).toBeInTheDocument();
+    // Not "saved" alone (issue 25): an owner would think it syncs.
+    expect(
+      await screen.findByText('Mailchimp settings saved, but Mailchimp is not connected: nothing syncs until you connect it.'),
+    ).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
       provider_name: 'mailchimp',
       list_id: null,
@@ -199,7 +202,9 @@ describe('sync provider drawers', () => {
     expect(screen.queryByRole('combobox')).toBeNull();
     expect(screen.getAllByRole('switch')).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Zoom settings saved')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Zoom settings saved, but Zoom is not connected: nothing syncs until you connect it.'),
+    ).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
       provider_name: 'zoom',
       meeting_summary: true,

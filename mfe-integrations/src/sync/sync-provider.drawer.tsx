@@ -124,7 +124,8 @@ export function SyncProviderDrawer({ provider, close }: DrawerProps & { provider
     try {
       const saved = await saveConfig.mutateAsync(values);
       form.reset(saved.provider.config_schema as SyncSettingsForm);
-      message.success(M.saved(provider));
+      if (saved.provider.connected) message.success(M.saved(provider));
+      else message.warning(M.savedNotConnected(provider));
     } catch (error) {
       console.error(`Saving ${label} settings failed`, error);
       message.error(M.saveFailed(provider));

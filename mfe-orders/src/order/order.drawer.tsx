@@ -5,6 +5,7 @@ import {
   REFUND_MESSAGES,
   SUBSCRIPTION_STATUS_LABELS,
   WORKBENCH_SOURCE,
+  orderSourceLabel,
   formatCents,
   pointsToCents,
   refundRefusal,
@@ -19,6 +20,7 @@ import {
   DrawerSection,
   DrawerShell,
   Dropdown,
+  Flex,
   Empty,
   MoreOutlined,
   QueryGuard,
@@ -73,13 +75,30 @@ function OrderActions({
       </Tooltip>
     );
   }
+  // An order the rules never let refund (refunded, $0.00, never charged, not paid) shows Refund
+  // payment disabled with why (issue 25: it stayed clickable); a missing payment method stays
+  // clickable: its message says what to do.
+  const refusal = refundRefusal(order, hasPaymentMethod);
+  const blocked = refusal !== null && hasPaymentMethod !== false ? refusal : refundRefusal(order, true);
   const items: MenuProps['items'] = [
-    { key: 'refund', label: 'Refund payment' },
+    blocked
+      ? {
+          key: 'refund',
+          disabled: true,
+          label: (
+            <Flex vertical>
+              <span>Refund payment</span>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {blocked}
+              </Typography.Text>
+            </Flex>
+          ),
+        }
+      : { key: 'refund', label: 'Refund payment' },
     { key: 'receipt', label: 'Share online receipt' },
   ];
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'refund') {
-      const refusal = refundRefusal(order, hasPaymentMethod);
       if (refusal) void message.error(refusal);
       else onRefund();
       return;
@@ -217,7 +236,7 @@ export function OrderDrawer({ data }: DrawerProps<OrderDrawerData>) {
               { key: 'number', label: 'Order number', children: `#${order.order_number}` },
               { key: 'date', label: 'Date', children: dates.dateTime(order.created_at) },
               { key: 'status', label: 'Status', children: <Tag color={status.color}>{status.label}</Tag> },
-              { key: 'source', label: 'Source', children: order.source },
+              { key: 'source', label: 'Source', children: orderSourceLabel(order.source) },
             ]}
           />
           <Table<OrderLineDetail>

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { BILLING_MESSAGES } from '@studio/contracts';
 import {
   $api,
@@ -20,9 +21,24 @@ import {
  */
 export function BillingPage() {
   const { message } = App.useApp();
-  const query = useQuery(billingQueries.paymentMethods());
+  // While the provider's page is open in another tab, the list reads again every few seconds and
+  // when this tab gets focus back, so a card saved there shows here without a reload (issue 25).
+  const [awaitingCard, setAwaitingCard] = useState(false);
+  const query = useQuery({
+    ...billingQueries.paymentMethods(),
+    refetchOnWindowFocus: 'always',
+    refetchInterval: awaitingCard ? 3000 : false,
+  });
+  // Polling stops once a card more than before shows.
+  const countAtSetup = useRef(0);
+  const count = query.data?.payment_methods.length ?? 0;
+  useEffect(() => {
+    if (awaitingCard && count > countAtSetup.current) setAwaitingCard(false);
+  }, [awaitingCard, count]);
   const setup = $api.useMutation('post', '/api/admin/payment-methods/setup', {
     onSuccess: ({ url }) => {
+      countAtSetup.current = count;
+      setAwaitingCard(true);
       window.open(url, '_blank', 'noopener,noreferrer');
     },
     onError: (error) => {

@@ -78,7 +78,7 @@ export function DiscountsPage() {
           size="middle"
           loading={list.isFetching}
           dataSource={list.data?.promo_codes ?? []}
-          locale={{ emptyText: emptyListText('discount', query.search) }}
+          locale={{ emptyText: emptyListText('discount', query.search, list.isError) }}
           scroll={{ x: 'max-content' }}
           onRow={(row) => ({
             onClick: () => openDiscount(row),

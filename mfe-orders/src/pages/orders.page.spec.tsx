@@ -70,9 +70,11 @@ describe('Orders page', () => {
     const partial = screen.getByText('#1002').closest('tr')!;
     expect(within(partial).getByText('$120.00')).toBeInTheDocument();
     expect(within(partial).getByText('Partially refunded')).toBeInTheDocument();
+    // The studio's own sales read "This studio" (the API's "workbench" is not an owner's word).
+    expect(within(partial).getByText('This studio')).toBeInTheDocument();
     const synced = screen.getByText('#1003').closest('tr')!;
     expect(within(synced).getByText('Fraudulent')).toBeInTheDocument();
-    expect(within(synced).getByText('eventbrite')).toBeInTheDocument();
+    expect(within(synced).getByText('Eventbrite')).toBeInTheDocument();
     expect(within(synced).getByText('Grace Hopper')).toBeInTheDocument();
     expect(screen.getByText('45 orders')).toBeInTheDocument();
     expect(screen.queryByText('No orders yet')).not.toBeInTheDocument();

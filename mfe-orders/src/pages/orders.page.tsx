@@ -4,6 +4,7 @@ import {
   ORDER_STATUSES,
   ORDER_STATUS_LABELS,
   WORKBENCH_SOURCE,
+  orderSourceLabel,
   formatCents,
   type OrderSortField,
   type OrderStatus,
@@ -27,7 +28,7 @@ import { orderListQuery, type OrderListQueryParams, type OrderSummary } from './
 
 /** Sources the filter offers: the studio's own, and the ticketing service's synced orders. */
 const SOURCE_OPTIONS = [
-  { value: WORKBENCH_SOURCE, label: 'Workbench' },
+  { value: WORKBENCH_SOURCE, label: orderSourceLabel(WORKBENCH_SOURCE) },
   { value: 'eventbrite', label: 'Eventbrite' },
 ];
 
@@ -183,7 +184,7 @@ export function OrdersPage() {
               <Tag color={ORDER_STATUS_LABELS[o.status].color}>{ORDER_STATUS_LABELS[o.status].label}</Tag>
             ),
           },
-          { key: 'source', title: 'Source', render: (_, o) => o.source },
+          { key: 'source', title: 'Source', render: (_, o) => orderSourceLabel(o.source) },
         ]}
       />
     </PageFrame>

@@ -66,7 +66,7 @@ export function ProductsPage() {
         onChange={(pagination) => setQuery((q) => ({ ...q, page: pagination.current ?? 1 }))}
         onRow={(p) => ({ onClick: () => openProduct(p.product_id), style: { cursor: 'pointer' } })}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: emptyListText('product', query.search) }}
+        locale={{ emptyText: emptyListText('product', query.search, list.isError) }}
         pagination={listPagination('product', {
           current: query.page,
           pageSize: query.limit,

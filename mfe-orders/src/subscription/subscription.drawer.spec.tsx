@@ -174,8 +174,9 @@ describe('SubscriptionDrawer', () => {
     expect(await screen.findByText('Subscription already cancelled')).toBeInTheDocument();
   });
 
-  it('a subscription already cancelled says so without calling the API', async () => {
+  it('a subscription already cancelled has Cancel disabled, says so, and calls nothing', async () => {
     const calls = await renderDrawer({ [`GET ${URL}`]: okBody<PATH, 'get'>(CANCELLED) });
+    expect(screen.getByRole('button', { name: 'Cancel subscription' })).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel subscription' }));
     expect(await screen.findByText('Subscription already cancelled')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

@@ -77,11 +77,18 @@ function CancelAction({ subscription }: { subscription: SubscriptionDetail }) {
       onSettled: () => setConfirming(false),
     });
 
+  // A cancelled or expired subscription shows the button disabled with why (issue 25: it stayed clickable).
+  const ended = !canCancelSubscription(subscription.status);
   return (
     <>
-      <Button danger onClick={start}>
+      <Button danger onClick={start} disabled={ended} aria-describedby={ended ? 'subscription-ended' : undefined}>
         Cancel subscription
       </Button>
+      {ended ? (
+        <Typography.Text type="secondary" id="subscription-ended">
+          {M.alreadyCancelled}
+        </Typography.Text>
+      ) : null}
       <Modal
         open={confirming}
         title="Cancel subscription"

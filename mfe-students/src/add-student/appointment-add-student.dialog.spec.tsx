@@ -211,7 +211,7 @@ describe('Add student on an appointment course', () => {
     expect(close).not.toHaveBeenCalled();
   });
 
-  it("offers 'Book on …' for the party (a pack needs a credit per person) and enrolls the held time on the one chosen", async () => {
+  it("offers 'Book on …' for the party (a membership its member alone, a pack a credit per person) and enrolls the held time on the one chosen", async () => {
     const PACK = '99999999-9999-4999-8999-999999999999';
     const MEMBERSHIP = '88888888-8888-4888-8888-888888888888';
     const { calls, close } = renderDialog({
@@ -234,14 +234,18 @@ describe('Add student on an appointment course', () => {
     await pickAda();
     fireEvent.click(await screen.findByRole('radio', { name: '10:00 AM' }));
     expect(await screen.findByRole('button', { name: 'Book on 2-class pack (2 credits left)' })).toBeInTheDocument();
-    // A party of 3: the pack's 2 credits are not enough; the membership books it once.
+    expect(screen.getByRole('button', { name: 'Book on Four a month (4 bookings left)' })).toBeInTheDocument();
+    // A party of 3: the pack's 2 credits are not enough, and a membership books its member only.
     fireEvent.change(screen.getByLabelText('Guests'), { target: { value: '2' } });
     await waitFor(() => expect(screen.queryByRole('button', { name: /2-class pack/ })).toBeNull());
-    fireEvent.click(screen.getByRole('button', { name: 'Book on Four a month (4 bookings left)' }));
+    expect(screen.queryByRole('button', { name: /Four a month/ })).toBeNull();
+    // A party of 2: the pack's 2 credits book it.
+    fireEvent.change(screen.getByLabelText('Guests'), { target: { value: '1' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Book on 2-class pack (2 credits left)' }));
     expect(await screen.findByText(SCHEDULING_MESSAGES.studentAdded)).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST').map((c) => [c.url, c.body])).toEqual([
-      [`/api/admin/activities/${COURSE}/appointments`, { student_id: ADA.student_id, starts_at: TEN, guest_count: 2 }],
-      [`/api/admin/orders/enroll/${ADA.student_id}`, { appointment_id: APPOINTMENT, holding_id: MEMBERSHIP }],
+      [`/api/admin/activities/${COURSE}/appointments`, { student_id: ADA.student_id, starts_at: TEN, guest_count: 1 }],
+      [`/api/admin/orders/enroll/${ADA.student_id}`, { appointment_id: APPOINTMENT, holding_id: PACK }],
     ]);
     expect(close).toHaveBeenCalled();
   });

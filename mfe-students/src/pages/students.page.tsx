@@ -71,7 +71,7 @@ export function StudentsPage() {
         size="middle"
         loading={list.isFetching}
         dataSource={list.data?.students ?? []}
-        locale={{ emptyText: emptyListText('student', query.search) }}
+        locale={{ emptyText: emptyListText('student', query.search, list.isError) }}
         scroll={{ x: 'max-content' }}
         onRow={(row) => ({
           onClick: () => openStudent(row),

@@ -143,6 +143,8 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
       .catch(() => setClaim('failed'));
   }, [api, claimToken]);
   const [code, setCode] = useState('');
+  // A gift card's code as mailed (issue 24): it pays what it can, whoever types it.
+  const [giftCode, setGiftCode] = useState('');
   const [quote, setQuote] = useState<CheckoutQuote | null>(null);
   const [points, setPoints] = useState<PointsChoice | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -208,7 +210,12 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
 
   // Only the newest quote asked is shown (points are quoted as they are typed).
   const latestQuote = useRef(0);
-  const refreshQuote = async (nextParty: number, nextCode: string, nextPoints = points) => {
+  const refreshQuote = async (
+    nextParty: number,
+    nextCode: string,
+    nextPoints = points,
+    nextGift = giftCode,
+  ) => {
     const asked = ++latestQuote.current;
     try {
       const answer = await post<CheckoutQuote>(`${api}/checkout/quote`, {
@@ -216,6 +223,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
         party_size: nextParty,
         ...(nextCode.trim() ? { discount_code: nextCode.trim() } : {}),
         ...pointsSent(nextPoints),
+        ...(nextGift.trim() ? { gift_card_code: nextGift.trim() } : {}),
       });
       if (asked !== latestQuote.current) return;
       setQuote(answer);
@@ -226,6 +234,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
         points_token: '',
         cover_booking: '',
         use_wallet_money: '',
+        gift_card_code: '',
       }));
     } catch (error) {
       if (asked !== latestQuote.current) return;
@@ -264,6 +273,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           ...buyer,
           ...(code.trim() ? { discount_code: code.trim() } : {}),
           ...pointsSent(points),
+          ...(giftCode.trim() ? { gift_card_code: giftCode.trim() } : {}),
           ...(sets > 0 ? { answers: answersSent() } : {}),
           ...(waiver.token ? { waiver_token: waiver.token } : {}),
           ...(offer && claimToken ? { claim_token: claimToken } : {}),
@@ -443,6 +453,26 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
                   onClick={() => void refreshQuote(party, code)}
                 >
                   Apply
+                </button>
+              </div>
+            </Field>
+          )}
+          {course.free ? null : (
+            <Field id="gift_card_code" label="Gift card code (optional)" error={errors.gift_card_code}>
+              <div className="inline">
+                <input
+                  id="gift_card_code"
+                  autoComplete="off"
+                  value={giftCode}
+                  onInput={(e) => setGiftCode((e.target as HTMLInputElement).value)}
+                  {...described('gift_card_code')}
+                />
+                <button
+                  type="button"
+                  className="button secondary"
+                  onClick={() => void refreshQuote(party, code, points, giftCode)}
+                >
+                  Use card
                 </button>
               </div>
             </Field>

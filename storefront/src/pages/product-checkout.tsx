@@ -46,6 +46,8 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
   // The proof of the email, and whether its gift cards and store credit pay (issue 24; not a subscription's).
   const [wallet, setWallet] = useState<(PointsChoice & { cents: number }) | null>(null);
   const walletPays = product.kind === 'oneTime';
+  // A gift card's code as mailed: it pays what it can, whoever types it.
+  const [giftCode, setGiftCode] = useState('');
   // One key per attempt: a retried click replays the same order instead of making another.
   const [attemptKey, setAttemptKey] = useState<string | null>(null);
 
@@ -57,7 +59,13 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
         .map(([k, v]) => [k, v.trim()])
         // A gift card's recipient and message are sent for a gift card only.
         .filter(([k, v]) => v !== '' && (giftCard || !(k.startsWith('recipient_') || k === 'gift_message'))),
-    ) as { first_name?: string; last_name?: string; email?: string; recipient_name?: string; recipient_email?: string };
+    ) as {
+      first_name?: string;
+      last_name?: string;
+      email?: string;
+      recipient_name?: string;
+      recipient_email?: string;
+    };
     const missing = { ...productBuyerErrors(product.kind, named), ...giftRecipientErrors(giftCard, named) };
     if (Object.keys(missing).length > 0) {
       setErrors(missing);
@@ -76,6 +84,7 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
           ...named,
           email: buyer.email.trim(),
           ...(wallet?.use_wallet_money ? { points_token: wallet.token, use_wallet_money: true } : {}),
+          ...(walletPays && giftCode.trim() ? { gift_card_code: giftCode.trim() } : {}),
         },
         { 'idempotency-key': key },
       );
@@ -92,12 +101,7 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
     }
   };
 
-  const field = (
-    id: keyof typeof buyer,
-    label: string,
-    autoComplete: string,
-    required: boolean,
-  ) => (
+  const field = (id: keyof typeof buyer, label: string, autoComplete: string, required: boolean) => (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {id === 'gift_message' ? (
@@ -186,6 +190,24 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
                 )
               }
             />
+          ) : null}
+          {walletPays ? (
+            <div className="field">
+              <label htmlFor="gift_card_code">Gift card code (optional)</label>
+              <input
+                id="gift_card_code"
+                autoComplete="off"
+                value={giftCode}
+                onInput={(e) => setGiftCode((e.target as HTMLInputElement).value)}
+                aria-invalid={errors.gift_card_code ? true : undefined}
+                aria-describedby={errors.gift_card_code ? 'gift_card_code-error' : undefined}
+              />
+              {errors.gift_card_code ? (
+                <p className="field-error" id="gift_card_code-error" role="alert">
+                  {errors.gift_card_code}
+                </p>
+              ) : null}
+            </div>
           ) : null}
           {free ? null : (
             <dl className="checkout-total">

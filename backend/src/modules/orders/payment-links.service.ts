@@ -4,6 +4,8 @@ import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/co
 import {
   APPOINTMENT_MESSAGES,
   formatCents,
+  formatDateTime,
+  zoneAbbreviation,
   PAYMENT_LINK_MESSAGES,
   SESSION_CANCEL_MESSAGES,
   WORKBENCH_SOURCE,
@@ -31,6 +33,7 @@ import { OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
 import { RefundsService } from './refunds.service';
 import { isUuid } from '../../common/uuid-param.pipe';
+import { storeSession } from './store-session.query';
 
 export const PAYMENT_LINK_QUEUE = 'payment-links';
 export const EXPIRE_LINK_JOB = 'expire-link';
@@ -206,14 +209,17 @@ export class PaymentLinksService implements OnModuleInit {
     let checkout: { sessionId: string; url: string };
     try {
       // The buyer comes back to the studio's store (its own site, or PUBLIC_APP_URL/s/{slug}).
+      // (No trailing slash: "/s/{slug}/" is not a store page, and the payer landed on the admin's sign-in: issue 25.)
       const back = this.organizations.storeUrl(await this.organizations.current(ctx));
+      // The pay page names the session and when it is (issue 25: it did not say which session).
+      const when = await this.sessionWhen(this.em, ctx.organizationId, order.eventId ?? null);
       checkout = await this.payments.createCheckout({
         organizationId: ctx.organizationId,
         orderId: order.id,
-        lines: [{ name: order.description, unitAmountCents: order.totalCents, quantity: 1 }],
+        lines: [{ name: `${order.description}${when ? `, ${when}` : ''}`.slice(0, 250), unitAmountCents: order.totalCents, quantity: 1 }],
         customerEmail: student.email,
-        successUrl: `${back}/`,
-        cancelUrl: `${back}/`,
+        successUrl: back,
+        cancelUrl: back,
         expiresAt,
       });
     } catch (error) {
@@ -283,6 +289,8 @@ export class PaymentLinksService implements OnModuleInit {
     const expiresAt = order.linkExpiresAt;
     // An appointment's link (issue 22) says which course, with whom and when (the location's zone).
     const appointment = await this.appointments.viewForOrder(em, organizationId, order.id);
+    // A session's link says when the session is, in its location's zone (issue 25).
+    const sessionWhen = appointment ? null : await this.sessionWhen(em, organizationId, order.eventId ?? null);
     const until = new Intl.DateTimeFormat('en-US', {
       year: 'numeric',
       month: 'short',
@@ -300,7 +308,7 @@ export class PaymentLinksService implements OnModuleInit {
         '',
         appointment
           ? `${organization.name} has saved you a time for ${appointment.course_name} with ${appointment.instructor_name}: ${appointmentWhen(appointment.starts_at, appointment.time_zone)}. To confirm it, pay ${formatCents(order.totalCents)} here:`
-          : `${organization.name} has saved you a seat in ${order.description}. To confirm it, pay ${formatCents(order.totalCents)} here:`,
+          : `${organization.name} has saved you a seat in ${order.description}${sessionWhen ? ` on ${sessionWhen}` : ''}. To confirm it, pay ${formatCents(order.totalCents)} here:`,
         '',
         url,
         '',
@@ -308,6 +316,14 @@ export class PaymentLinksService implements OnModuleInit {
       ].join('\n'),
       dedupeKey: `payment-link:${order.id}`,
     });
+  }
+
+  /** When a session is, as its mails say it: "Tue, Dec 15, 2026, 6:00 PM PST" in its location's zone; null for none. */
+  private async sessionWhen(em: EntityManager, organizationId: string, eventId: string | null): Promise<string | null> {
+    if (!eventId) return null;
+    const session = await storeSession(em, organizationId, eventId, { bookable: false });
+    if (!session) return null;
+    return `${formatDateTime(session.starts_at, session.timezone)} ${zoneAbbreviation(session.starts_at, session.timezone)}`;
   }
 
   /**

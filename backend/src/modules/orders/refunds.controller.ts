@@ -133,9 +133,18 @@ export class PaymentMethodsController {
   @ZodResponse({ status: 200, type: PaymentMethodsDto })
   async list(@Ctx() ctx: RequestContext) {
     const methods = await this.payments.listPaymentMethods(ctx.organizationId);
+    // The same card saved twice (same brand, last digits and expiry) is one card to the studio
+    // (issue 25: adding it again listed it twice); the first saved stands for it.
+    const seen = new Set<string>();
+    const cards = methods.filter((m) => {
+      const card = `${m.brand}|${m.last4}|${m.expMonth}|${m.expYear}`;
+      if (seen.has(card)) return false;
+      seen.add(card);
+      return true;
+    });
     return {
       provider: this.payments.provider,
-      payment_methods: methods.map((m) => ({ id: m.id, brand: m.brand, last4: m.last4, exp_month: m.expMonth, exp_year: m.expYear })),
+      payment_methods: cards.map((m) => ({ id: m.id, brand: m.brand, last4: m.last4, exp_month: m.expMonth, exp_year: m.expYear })),
     };
   }
 

@@ -398,7 +398,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const total = free ? 0 : price.amountCents;
     const subscription = price.category === 'subscription' && price.renewalIntervalUnit ? price : null;
     // Gift cards and credit may pay a one-time product (issue 24); a subscription renews on the card.
-    if (subscription && input.use_wallet_money)
+    if (subscription && (input.use_wallet_money || input.gift_card_code))
       throw new ApiError(HttpStatus.BAD_REQUEST, WALLET_MESSAGES.subscriptionByCard, { use_wallet_money: WALLET_MESSAGES.subscriptionByCard });
     const proofStudentId = await this.pointsStudent(organization, input);
     const token = randomBytes(32).toString('base64url');
@@ -892,7 +892,15 @@ export class StoreCheckoutService implements OnModuleInit {
         };
     }
     // Gift cards and credit pay what they can of the total after points; the card the rest.
-    const money = await this.storeWallet.plan(organization.id, proofStudentId, { use_wallet_money: input.use_wallet_money }, null, input.party_size, priced.total, em);
+    const money = await this.storeWallet.plan(
+      organization.id,
+      proofStudentId,
+      { use_wallet_money: input.use_wallet_money, gift_card_code: input.gift_card_code },
+      null,
+      input.party_size,
+      priced.total,
+      em,
+    );
     return { priced, shown: money };
   }
 

@@ -48,4 +48,12 @@ export const COURSE_MESSAGES = {
   formError: 'Failed to update the course. Please try again later.',
   deleted: 'Course deleted successfully',
   deleteFailed: 'Failed to delete the course',
+  /** Deleting a session (issue 25: it said "Course deleted successfully", which scared owners). */
+  sessionDeleted: 'Session deleted successfully',
+  /** Edit Course cancelled after its images changed (they save at once): they are put back. */
+  imagesRestored: 'The images are back as they were.',
+  /** Edit Course, the price changed on a course with sessions (issue 25). */
+  sessionsKeepPrice:
+    'Sessions already scheduled keep their own price: change each in its session drawer. This price is for sessions scheduled from now on.',
+  sessionDeleteFailed: 'Failed to delete the session',
 } as const;

@@ -24,6 +24,16 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, { label: string; color: st
 /** Orders made in the back office or the studio's own checkout; synced orders carry the service's name. */
 export const WORKBENCH_SOURCE = 'workbench';
 
+/**
+ * An order's source as an owner reads it (issue 25: "workbench" was shown raw): the studio's own
+ * sales read "This studio", a ticketing service its name. The API keeps the value.
+ */
+export function orderSourceLabel(source: string): string {
+  if (source === WORKBENCH_SOURCE) return 'This studio';
+  if (source === 'eventbrite') return 'Eventbrite';
+  return source ? source.charAt(0).toUpperCase() + source.slice(1) : source;
+}
+
 /** What an order line sells: a seat in a session, a product, or an appointment (its time is on the appointment). */
 export const ORDER_LINE_KINDS = ['seat', 'product', 'appointment'] as const;
 export type OrderLineKind = (typeof ORDER_LINE_KINDS)[number];

@@ -23,6 +23,7 @@ import { waiverTokenSchema } from './store-waiver';
 import { waitlistClaimTokenSchema } from '../scheduling/waitlist';
 import { WAITLIST_MESSAGES } from '../scheduling/waitlist-rules';
 import { WALLET_KINDS, WALLET_MESSAGES } from '../wallet/wallet.schema';
+import { GIFT_CARD_CODE_MAX_INPUT, normalizeGiftCardCode } from '../wallet/gift-card';
 
 export const CHECKOUT_MESSAGES = {
   itemRequired: 'Choose a session to book',
@@ -100,6 +101,13 @@ const checkoutQuoteFields = z.strictObject({
   cover_booking: z.boolean({ error: WALLET_MESSAGES.choiceInvalid }).optional(),
   /** Let the student's gift cards and store credit pay what is due, as far as they go (with points_token). */
   use_wallet_money: z.boolean({ error: WALLET_MESSAGES.choiceInvalid }).optional(),
+  /** A gift card's code as it was mailed: the card pays what it can of what is due, whoever types it. */
+  gift_card_code: z
+    .string({ error: GIFT_CARD_MESSAGES.codeInvalid })
+    .max(GIFT_CARD_CODE_MAX_INPUT, { error: GIFT_CARD_MESSAGES.codeInvalid })
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || normalizeGiftCardCode(v) !== null, { error: GIFT_CARD_MESSAGES.codeInvalid }),
   /** Points to spend (100 points = $1.00); checked against the balance only with points_token. */
   redeem_points: z
     .number({ error: CHECKOUT_MESSAGES.pointsAmount })
@@ -159,6 +167,7 @@ export const checkoutSchema = z
     redeem_points: checkoutQuoteFields.shape.redeem_points,
     cover_booking: checkoutQuoteFields.shape.cover_booking,
     use_wallet_money: checkoutQuoteFields.shape.use_wallet_money,
+    gift_card_code: checkoutQuoteFields.shape.gift_card_code,
     /** The waiver's signing token (POST waiver), when the course requires a waiver the buyer had to sign. */
     waiver_token: waiverTokenSchema.optional(),
     /** A waitlist offer's claim (the token of its claim link, issue 23): the checkout books the seats the offer holds. */

@@ -54,6 +54,11 @@ const REMOTE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const SYNC_MESSAGES = {
   /** spec 001 §8: "Eventbrite settings saved", the same pattern for Mailchimp, Klaviyo, Zoom. */
   saved: (provider: SyncProviderName) => `${SYNC_PROVIDER_LABELS[provider]} settings saved`,
+  /** A course or session switched to sync while the ticketing service is not connected (issue 25). */
+  syncNeedsConnection: 'Eventbrite is not connected: nothing syncs until you connect it in Settings → Integrations.',
+  /** Saved while not connected (issue 25: "saved" alone let an owner think it would sync). */
+  savedNotConnected: (provider: SyncProviderName) =>
+    `${SYNC_PROVIDER_LABELS[provider]} settings saved, but ${SYNC_PROVIDER_LABELS[provider]} is not connected: nothing syncs until you connect it.`,
   saveFailed: (provider: SyncProviderName) => `Error saving ${SYNC_PROVIDER_LABELS[provider]} settings`,
   /** spec 001 §8, for settings that belong to no single provider. */
   settingsSaved: 'Settings saved',

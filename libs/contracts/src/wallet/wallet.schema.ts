@@ -80,6 +80,8 @@ export const WALLET_MESSAGES = {
   labelInvalid: `The label is 1 to ${MAX_WALLET_LABEL_LENGTH} characters.`,
   kindMismatch: 'A top-up must be of the same kind as the holding.',
   nothingCovers: 'Nothing you hold covers this booking now.',
+  giftCardUnknown: 'This gift card code is not valid here.',
+  giftCardEmpty: 'This gift card has nothing left to spend.',
   needsProof: 'Confirm your email with the code first to use what you hold.',
   coversCoursesOnly: 'Memberships and class packs cover course bookings only.',
   subscriptionByCard: 'A subscription is paid by card.',

@@ -12,7 +12,12 @@ import { isApiError } from './api-error';
  */
 export const $api = createQueryHooks(api);
 
-/** The shell's one QueryClient. A client error (4xx) is not retried: asking again changes nothing. */
+/**
+ * The shell's one QueryClient. A client error (4xx) is not retried: asking again changes nothing.
+ * Reads and saves are always tried (networkMode 'always'): with the network off, TanStack's default
+ * paused them without an error, so a list said "No students yet" instead of the error with Retry
+ * (issue 25) and a save waited with no word; now the failure is shown.
+ */
 export function createAppQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -20,8 +25,9 @@ export function createAppQueryClient(): QueryClient {
         retry: (failures, error) => !(isApiError(error) && error.status < 500) && failures < 2,
         refetchOnWindowFocus: false,
         staleTime: 30_000,
+        networkMode: 'always',
       },
-      mutations: { retry: false },
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

@@ -16,6 +16,14 @@ describe('LabeledSwitch', () => {
     expect(onChange).toHaveBeenCalledWith(true);
   });
 
+  it('toggles when its words are clicked, once', async () => {
+    const onChange = jest.fn();
+    render(<LabeledSwitch label="Classes here happen online" checked={false} onChange={onChange} />);
+    await userEvent.click(screen.getByText('Classes here happen online'));
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledWith(true);
+  });
+
   it('cannot be toggled while disabled or loading', async () => {
     const onChange = jest.fn();
     const { rerender } = render(<LabeledSwitch label="Set capacity" checked disabled onChange={onChange} />);

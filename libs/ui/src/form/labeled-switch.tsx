@@ -10,10 +10,13 @@ interface LabeledSwitchProps {
   loading?: boolean;
 }
 
-/** An on/off switch with its label beside it ("Sync with Eventbrite"). */
+/**
+ * An on/off switch with its label beside it ("Sync with Eventbrite"). The label is the switch's
+ * own <label>: clicking the words toggles it too (issue 25: they did nothing on Locations).
+ */
 export function LabeledSwitch({ label, checked, onChange, id, disabled, loading }: LabeledSwitchProps) {
   return (
-    <Flex gap={8} align="center">
+    <Flex gap={8} align="center" component="label" style={{ cursor: disabled || loading ? 'not-allowed' : 'pointer', width: 'fit-content' }}>
       <Switch
         id={id}
         checked={checked}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { IMAGE_MIME_TYPES, MAX_COURSE_IMAGES } from '@studio/contracts/src/catalog/catalog-constants';
 import { Button, Flex, Typography } from '../antd/antd-components';
 import { uploadImage } from '../api/upload-image';
-import { isAcceptableImage } from './image-file-check';
+import { imageFileRefusal } from './image-file-check';
 
 interface MediaFieldProps {
   value: string[];
@@ -19,6 +19,8 @@ interface MediaFieldProps {
 export function MediaField({ value, onChange, subject = 'Course' }: MediaFieldProps) {
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(0);
+  // Files refused before uploading, each with why (too large, not an image).
+  const [refused, setRefused] = useState<string[]>([]);
   // Several files upload at once; each success appends to the latest list, not a stale copy.
   // Synced only when the parent's list changes: a re-render with old props must not roll it back.
   const latest = useRef(value);
@@ -28,7 +30,6 @@ export function MediaField({ value, onChange, subject = 'Course' }: MediaFieldPr
   const full = value.length + uploading >= MAX_COURSE_IMAGES;
 
   const upload = async (file: File) => {
-    if (!isAcceptableImage(file)) return;
     setUploading((n) => n + 1);
     try {
       const { url } = await uploadImage(file);
@@ -45,8 +46,11 @@ export function MediaField({ value, onChange, subject = 'Course' }: MediaFieldPr
 
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
     const room = MAX_COURSE_IMAGES - value.length - uploading;
-    const files = Array.from(event.target.files ?? []).slice(0, Math.max(room, 0));
+    const picked = Array.from(event.target.files ?? []);
     event.target.value = '';
+    const reasons = picked.map(imageFileRefusal).filter((r): r is string => r !== null);
+    setRefused(reasons);
+    const files = picked.filter((file) => imageFileRefusal(file) === null).slice(0, Math.max(room, 0));
     files.forEach((file) => void upload(file));
   };
 
@@ -114,6 +118,11 @@ export function MediaField({ value, onChange, subject = 'Course' }: MediaFieldPr
           PNG, JPEG or GIF, up to 4.5 MB each, at most {MAX_COURSE_IMAGES} images.
         </Typography.Text>
       </Flex>
+      {refused.map((reason) => (
+        <Typography.Text key={reason} type="danger" role="alert">
+          {reason}
+        </Typography.Text>
+      ))}
     </Flex>
   );
 }

@@ -71,7 +71,9 @@ export function countText(noun: string): (total: number) => string {
 }
 
 /** An empty list's text: nothing matches the search, or there is nothing yet. */
-export function emptyListText(noun: string, search: string): string {
+export function emptyListText(noun: string, search: string, failed = false): string {
+  // A list that could not load is not empty: the error with Retry above it says what happened.
+  if (failed) return `The ${noun}s could not be loaded.`;
   return search ? `No ${noun}s match “${search}”` : `No ${noun}s yet`;
 }
 

@@ -21,9 +21,11 @@ import {
   zodResolver,
   PageFrame,
   useNavigate,
+  useQueryClient,
   useSearchParams,
 } from '@studio/ui';
 import { createWaiver, uploadDocument } from './reference.api';
+import { waiverKeys } from '../../api/waivers';
 import type { WaiverBody } from './reference.api';
 
 /**
@@ -33,6 +35,7 @@ import type { WaiverBody } from './reference.api';
 export function WaiverNewPage() {
   const { message } = App.useApp();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   // Opened by a course drawer's "Add a waiver" link in a new tab: close it again after saving.
   const inNewTab = useSearchParams()[0].get('then') === 'close';
   const form = useForm<WaiverInput, unknown, WaiverBody>({
@@ -67,6 +70,11 @@ export function WaiverNewPage() {
     try {
       const created = await createWaiver(values);
       message.success(REFERENCE_MESSAGES.waiverCreated);
+      // Settings → Waivers and the pickers of this tab show it at once (issue 25: only after a reload).
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['get', '/api/admin/submission/summary'] }),
+        queryClient.invalidateQueries({ queryKey: waiverKeys.lists() }),
+      ]);
       // The course form in the other tab reloads its waivers and selects this one.
       if (typeof BroadcastChannel !== 'undefined') {
         const channel = new BroadcastChannel(WAIVER_CREATED_CHANNEL);

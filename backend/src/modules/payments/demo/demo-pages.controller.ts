@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiUnexpectedBody } from '../../../common/api-errors';
 import { ErrorBody } from '../../../common/api-error';
 import { ErrorBodyDto } from '../../../common/error-body.dto';
@@ -66,6 +66,12 @@ function sessionPage(session: DemoCheckoutSession, receiptPath: string | null, n
   );
 }
 
+/** Where Continue goes from a settled link: the studio's success address once paid, its cancel address otherwise. */
+function onward(session: DemoCheckoutSession): string | undefined {
+  if (session.status === 'open') return undefined;
+  return session.status === 'paid' ? session.successUrl : session.cancelUrl;
+}
+
 const HTML = { 'text/html': { schema: { type: 'string' as const } } };
 const SESSION_ID = ApiParam({ name: 'session_id', description: 'dcs_ followed by 32 hex digits', schema: { type: 'string', pattern: '^dcs_[a-f0-9]{32}$' } });
 const htmlPage = (summary: string) =>
@@ -82,7 +88,11 @@ const htmlPage = (summary: string) =>
  * Pay and Cancel are plain form posts without fields: the browser sends an empty body, and one with
  * content is refused like any body sent to an action that takes none (BodilessActionGuard).
  */
-const formPost = () => ApiUnexpectedBody();
+const formPost = () =>
+  applyDecorators(
+    ApiUnexpectedBody(),
+    ApiResponse({ status: 303, description: "A browser (Accept: text/html) is sent to the link's page, which shows the outcome (post/redirect/get)" }),
+  );
 
 /**
  * The demo provider's pages, public (the payer has no account): the payment link, its Pay and Cancel,
@@ -149,7 +159,20 @@ export class DemoPaymentPagesController {
     if (!demo) return;
     const session = await demo.sessionForPage(sessionId);
     if (!session) return this.notFound(req, res);
-    this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null));
+    // A settled link (a browser lands here after Pay or Cancel) shows its Continue link too.
+    this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, onward(session)));
+  }
+
+  /**
+   * The outcome of Pay or Cancel: a browser is sent to the link's page (post/redirect/get), so Back
+   * or a reload never asks to send the form again (issue 25); another client gets the page itself.
+   */
+  private outcome(req: FastifyRequest, res: FastifyReply, session: DemoCheckoutSession): void {
+    if (preferredType(req, ['json', 'html']) === 'html' && req.headers.accept?.includes('text/html')) {
+      void res.status(303).header('location', demoPaths.session(session.id)).send();
+      return;
+    }
+    this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, onward(session)));
   }
 
   /** Pay: records the payment (or the demo card) once; a link no longer open only shows its state. */
@@ -162,8 +185,7 @@ export class DemoPaymentPagesController {
     if (!demo) return;
     const session = await demo.pay(sessionId);
     if (!session) return this.notFound(req, res);
-    const next = session.status === 'paid' ? session.successUrl : session.status === 'open' ? undefined : session.cancelUrl;
-    this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, next));
+    this.outcome(req, res, session);
   }
 
   /** Cancel: an open link becomes cancelled; otherwise only its state is shown. */
@@ -176,7 +198,6 @@ export class DemoPaymentPagesController {
     if (!demo) return;
     const session = await demo.cancel(sessionId);
     if (!session) return this.notFound(req, res);
-    const next = session.status === 'paid' ? session.successUrl : session.cancelUrl;
-    this.html(res, 200, sessionPage(session, session.paymentId ? demoPaths.receipt(session.paymentId) : null, next));
+    this.outcome(req, res, session);
   }
 }
