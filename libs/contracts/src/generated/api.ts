@@ -4543,6 +4543,7 @@ export interface components {
             points_token?: string;
             cover_booking?: boolean;
             use_wallet_money?: boolean;
+            gift_card_code?: string;
             redeem_points?: number;
         };
         CheckoutQuoteResultDto_Output: {
@@ -4602,6 +4603,7 @@ export interface components {
             redeem_points?: number;
             cover_booking?: boolean;
             use_wallet_money?: boolean;
+            gift_card_code?: string;
             waiver_token?: string;
             claim_token?: string;
             recipient_name?: string;
@@ -8595,6 +8597,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A browser (Accept: text/html) is sent to the link's page, which shows the outcome (post/redirect/get) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
             400: {
                 headers: {
@@ -8645,6 +8654,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description A browser (Accept: text/html) is sent to the link's page, which shows the outcome (post/redirect/get) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A body was sent and is not valid JSON; or a header holds a control character (NUL, CR or LF), answered before routing; or a path parameter is not valid percent-encoded UTF-8 (such as %C3%28); or a request body was sent (even {}), and this action takes none */
             400: {
