@@ -194,7 +194,7 @@ describe('New Course drawer', () => {
     expect(close).not.toHaveBeenCalled();
   });
 
-  it('a failed upload shows no message and adds no image; a non-image is not even sent', async () => {
+  it('a failed upload shows no message and adds no image; a non-image is not even sent, and says why', async () => {
     const calls = routes({
       'POST /api/admin/upload': errorBody(500, 'boom'),
     });
@@ -206,7 +206,8 @@ describe('New Course drawer', () => {
     await act(async () => undefined);
     expect(calls.filter((c) => c.url === '/api/admin/upload')).toHaveLength(1);
     expect(screen.queryByRole('img', { name: /Course image/ })).toBeNull();
-    expect(screen.queryByRole('alert')).toBeNull();
+    // Refused before any upload, the file says why (issue 25); the failed upload itself said nothing.
+    expect(screen.getByRole('alert')).toHaveTextContent('notes.txt is not a PNG, JPEG or GIF image.');
     expect(screen.queryByText('boom')).toBeNull();
   });
 

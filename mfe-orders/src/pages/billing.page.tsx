@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { BILLING_MESSAGES } from '@studio/contracts';
 import {
   $api,
@@ -21,24 +21,18 @@ import {
  */
 export function BillingPage() {
   const { message } = App.useApp();
-  // While the provider's page is open in another tab, the list reads again every few seconds and
-  // when this tab gets focus back, so a card saved there shows here without a reload (issue 25).
-  const [awaitingCard, setAwaitingCard] = useState(false);
+  // While the provider's page is open in another tab, the list reads again every few seconds (for
+  // ten minutes) and when this tab gets focus back, so a card saved there shows here without a
+  // reload (issue 25).
+  const [awaitingUntil, setAwaitingUntil] = useState(0);
   const query = useQuery({
     ...billingQueries.paymentMethods(),
     refetchOnWindowFocus: 'always',
-    refetchInterval: awaitingCard ? 3000 : false,
+    refetchInterval: () => (Date.now() < awaitingUntil ? 3000 : false),
   });
-  // Polling stops once a card more than before shows.
-  const countAtSetup = useRef(0);
-  const count = query.data?.payment_methods.length ?? 0;
-  useEffect(() => {
-    if (awaitingCard && count > countAtSetup.current) setAwaitingCard(false);
-  }, [awaitingCard, count]);
   const setup = $api.useMutation('post', '/api/admin/payment-methods/setup', {
     onSuccess: ({ url }) => {
-      countAtSetup.current = count;
-      setAwaitingCard(true);
+      setAwaitingUntil(Date.now() + 10 * 60_000);
       window.open(url, '_blank', 'noopener,noreferrer');
     },
     onError: (error) => {
