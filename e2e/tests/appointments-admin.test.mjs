@@ -44,7 +44,9 @@ before(async () => {
   const days = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
   // Closed today (in the studio's zone): the first free time is then tomorrow at 8:00, never one
   // that the clock passes while the test books it.
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: seeded.Location.timezone.timeZoneId }).format(new Date());
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: seeded.Location.timezone.timeZoneId }).format(
+    new Date(),
+  );
   await http.put(`/api/admin/instructor/${seeded.instructor_id}/availability`, {
     weekly: Object.fromEntries(days.map((d) => [d, [{ start: '08:00', end: '20:00' }]])),
     overrides: [{ date: today, ranges: [] }],

@@ -45,7 +45,9 @@ test('the owner checks a student in from the event drawer, undoes it, checks in 
   let target;
   const { activities } = await get('/api/admin/activities');
   search: for (const activity of activities) {
-    const { sessions } = await get(`/api/admin/activities/${activity.activity_id}/sessions?include_past=false&limit=10000`);
+    const { sessions } = await get(
+      `/api/admin/activities/${activity.activity_id}/sessions?include_past=false&limit=10000`,
+    );
     for (const session of sessions ?? []) {
       const { enrollments } = await get(`/api/admin/enrollment/event/${session.event_id}`);
       if (enrollments?.length) {
@@ -60,7 +62,11 @@ test('the owner checks a student in from the event drawer, undoes it, checks in 
   const put = await fetch(`${server.url}/api/admin/events/${target.session.event_id}`, {
     method: 'PUT',
     headers: { token, 'content-type': 'application/json' },
-    body: JSON.stringify({ price: target.session.price, capacity: target.session.capacity, internal_short_description: label }),
+    body: JSON.stringify({
+      price: target.session.price,
+      capacity: target.session.capacity,
+      internal_short_description: label,
+    }),
   });
   assert.equal(put.status, 200);
 
@@ -100,7 +106,10 @@ test('the owner checks a student in from the event drawer, undoes it, checks in 
     page.waitForEvent('download'),
     grid.getByRole('button', { name: /Export all/ }).click(),
   ]);
-  const lines = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\n');
+  const lines = readFileSync(await download.path(), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n');
   assert.match(lines[0], /,"Attendance"$/);
   const email = target.enrollment.Student.email;
   const row = lines.find((l) => l.includes(`"${email}"`));

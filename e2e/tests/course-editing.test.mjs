@@ -236,15 +236,20 @@ test('an appointment course page says how it is booked, offers no Schedule, and 
 });
 
 test('Edit Course: a removed image comes back on Cancel; a 27 MB image says why it is not added', async () => {
-  const [base] = (await demoCourses()).filter((c) => c.activity_type === 'scheduled' && c.images.length > 0);
-  const images = [...base.images.slice(0, 1), ...base.images.slice(0, 1)].map((i) => (typeof i === 'string' ? i : i.url));
+  const courses = await demoCourses();
+  const [base] = courses.filter((c) => c.activity_type === 'scheduled' && c.images.length > 0);
+  // Two different uploaded images of the demo courses.
+  const images = [
+    ...new Set(courses.flatMap((c) => c.images.map((i) => (typeof i === 'string' ? i : i.url)))),
+  ].slice(0, 2);
+  assert.equal(images.length, 2, 'the demo has two different images');
   const created = await send('POST', '/api/admin/activities', {
     name: `Two pictures ${Date.now()}`,
     material: 'Ceramics',
     price: 5000,
     description: 'A course with two images.',
     capacity: 6,
-    images: [images[0], `${images[0]}${images[0].includes('?') ? '&' : '?'}copy=2`],
+    images,
     location_id: base.location_id,
     instructor_id: base.instructor_id,
     level: 'Beginner',
@@ -279,7 +284,9 @@ test('Edit Course: a removed image comes back on Cancel; a 27 MB image says why 
 });
 
 test('Edit Course: a new price on a course with sessions says the sessions keep theirs', async () => {
-  const [course] = (await demoCourses()).filter((c) => c.activity_type === 'scheduled' && c.price_type === 'standard' && c.has_events);
+  const [course] = (await demoCourses()).filter(
+    (c) => c.activity_type === 'scheduled' && c.price_type === 'standard' && c.has_events,
+  );
   assert.ok(course, 'the demo has a priced course with sessions');
   const { page, errors } = await newPage();
   await openCoursePage(page, course);
@@ -289,7 +296,10 @@ test('Edit Course: a new price on a course with sessions says the sessions keep 
   await drawer.getByLabel('Price', { exact: true }).fill('999');
   await note.waitFor();
   await drawer.getByRole('button', { name: 'Cancel', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard' }).click();
+  await page
+    .getByRole('dialog', { name: 'Discard unsaved changes?' })
+    .getByRole('button', { name: 'Discard' })
+    .click();
   await drawer.waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
   await page.close();

@@ -34,7 +34,13 @@ before(async () => {
   const { token } = await login.json();
   get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
   send = async (method, path, body) =>
-    (await fetch(`${server.url}${path}`, { method, headers: { token, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    (
+      await fetch(`${server.url}${path}`, {
+        method,
+        headers: { token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json();
 });
 
 after(async () => {
@@ -76,7 +82,9 @@ async function openSession(page, course, label) {
   await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('heading', { name: course.name }).first().waitFor();
   await page.getByRole('listitem').filter({ hasText: label }).click();
-  const drawer = page.getByRole('dialog').filter({ has: page.getByRole('region', { name: 'Event Details' }) });
+  const drawer = page
+    .getByRole('dialog')
+    .filter({ has: page.getByRole('region', { name: 'Event Details' }) });
   await drawer.getByRole('region', { name: 'Event Details' }).waitFor();
   return drawer;
 }
@@ -122,7 +130,11 @@ test('event drawer: a new tag is created, attached, and still there after a relo
   const dialog = page.locator('.ant-modal').filter({ hasText: 'New tag' });
   await dialog.getByLabel('Tag name').fill(tagName);
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Tag updated successfully').or(page.getByText('Tags updated successfully')).first().waitFor();
+  await page
+    .getByText('Tag updated successfully')
+    .or(page.getByText('Tags updated successfully'))
+    .first()
+    .waitFor();
   await drawer.getByRole('group', { name: 'Tags' }).getByText(tagName).waitFor();
 
   // Saved on the event, not only shown.
@@ -132,7 +144,10 @@ test('event drawer: a new tag is created, attached, and still there after a relo
     await new Promise((r) => setTimeout(r, 100));
   }
   const { tags } = await get(`/api/admin/events/${eventId}/tags`);
-  assert.ok(tags.some((t) => t.name === tagName), `the event has the tag: ${JSON.stringify(tags)}`);
+  assert.ok(
+    tags.some((t) => t.name === tagName),
+    `the event has the tag: ${JSON.stringify(tags)}`,
+  );
   await page.reload();
   drawer = await openSession(page, course, label);
   await drawer.getByRole('group', { name: 'Tags' }).getByText(tagName).waitFor();

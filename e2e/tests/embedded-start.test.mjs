@@ -52,11 +52,16 @@ test('starts on PGlite, seeds the demo, prints the sign-in and keeps the data on
     // Sessions read back from the embedded database keep their wall-clock dates, with seats taken.
     const scheduled = activities.find((a) => a.activity_type === 'scheduled' && a.session_count > 1);
     const sessions = await (
-      await fetch(`${first.url}/api/admin/activities/${scheduled.activity_id}/sessions?include_past=true&limit=10000`, { headers: { token } })
+      await fetch(
+        `${first.url}/api/admin/activities/${scheduled.activity_id}/sessions?include_past=true&limit=10000`,
+        { headers: { token } },
+      )
     ).json();
     assert.match(sessions.sessions[0].schedule[0].start_date, /^\d{4}-\d{2}-\d{2}$/);
     assert.ok(sessions.sessions.some((s) => s.enrolled > 0));
-    const students = await (await fetch(`${first.url}/api/admin/student?limit=100`, { headers: { token } })).json();
+    const students = await (
+      await fetch(`${first.url}/api/admin/student?limit=100`, { headers: { token } })
+    ).json();
     assert.ok(students.totalCount >= 30);
     const image = await fetch(`${first.url}${activities[0].image}`);
     assert.equal(image.status, 200);

@@ -56,7 +56,11 @@ const mailsTo = (email) =>
   readdirSync(outbox)
     .filter((f) => f.endsWith('.eml'))
     .sort()
-    .map((name) => readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .map((name) =>
+      readFileSync(join(outbox, name), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '='),
+    )
     .filter((mail) => mail.includes(`To: ${email}`));
 
 test('a student cancels from the link in the confirmation email and is refunded by the policy', async () => {
@@ -150,7 +154,9 @@ test('a student cancels from the link in the confirmation email and is refunded 
   const row = admin.locator('tbody tr.ant-table-row', { hasText: `#${order.order_number}` });
   await row.waitFor();
   await row.click();
-  const drawer = admin.getByRole('dialog').filter({ has: admin.getByRole('heading', { name: `Order #${order.order_number}` }) });
+  const drawer = admin
+    .getByRole('dialog')
+    .filter({ has: admin.getByRole('heading', { name: `Order #${order.order_number}` }) });
   const refundRow = drawer.getByRole('row', { name: /Cancelled by the student/ }).first();
   await refundRow.waitFor();
   assert.match(await refundRow.innerText(), /\$45\.00/);

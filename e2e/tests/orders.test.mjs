@@ -48,7 +48,10 @@ test('the demo has orders in every status, from the workbench and from eventbrit
   const { orders, totalCount } = await get('/api/admin/orders?limit=100');
   assert.ok(totalCount > 50, `${totalCount} demo orders`);
   for (const status of ['pending', 'failed', 'paid', 'refunded', 'partial_refund', 'fraudulent']) {
-    assert.ok((await get(`/api/admin/orders?status=${status}&limit=1`)).totalCount > 0, `an order is ${status}`);
+    assert.ok(
+      (await get(`/api/admin/orders?status=${status}&limit=1`)).totalCount > 0,
+      `an order is ${status}`,
+    );
   }
   assert.ok((await get('/api/admin/orders?source=eventbrite&limit=1')).totalCount > 0);
   const partial = (await get('/api/admin/orders?status=partial_refund&limit=1')).orders[0];
@@ -91,7 +94,9 @@ test('the Orders page lists, searches and opens an order; an eventbrite order is
   await summary.getByText(dollars(partial.refunded_amount), { exact: true }).first().waitFor();
   const customer = dialog.getByRole('region', { name: 'Customer' });
   await customer.getByText(partial.Student.email).waitFor();
-  await customer.getByRole('button', { name: `${partial.Student.first_name} ${partial.Student.last_name}` }).waitFor();
+  await customer
+    .getByRole('button', { name: `${partial.Student.first_name} ${partial.Student.last_name}` })
+    .waitFor();
   // Workbench: the actions menu works; the order was paid through the demo provider, so Share
   // online receipt opens its receipt in a new tab.
   const receipt = (await get(`/api/admin/order/${partial.order_id}`)).paymentIntent?.charges.receipt_url;
@@ -105,7 +110,9 @@ test('the Orders page lists, searches and opens an order; an eventbrite order is
   assert.equal(tab.url(), receipt);
   await tab.close();
   await page.locator('.ant-drawer-close').click();
-  await dialog.getByRole('heading', { name: `Order #${partial.order_number}` }).waitFor({ state: 'detached' });
+  await dialog
+    .getByRole('heading', { name: `Order #${partial.order_number}` })
+    .waitFor({ state: 'detached' });
 
   // An eventbrite order: "Sold through eventbrite", the menu disabled.
   await page.getByRole('searchbox', { name: 'Search orders' }).fill('');
@@ -135,7 +142,9 @@ test('a fully refunded order offers no refund: Refund payment is disabled and sa
   const row = page.locator('tbody tr.ant-table-row', { hasText: `#${refunded.order_number}` });
   await row.getByText('This studio', { exact: true }).waitFor();
   await row.click();
-  const drawer = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: `Order #${refunded.order_number}` }) });
+  const drawer = page
+    .getByRole('dialog')
+    .filter({ has: page.getByRole('heading', { name: `Order #${refunded.order_number}` }) });
   await drawer.getByRole('button', { name: 'Order actions' }).click();
   const item = page.getByRole('menuitem', { name: /Refund payment/ });
   await item.getByText('Order cannot be refunded').waitFor();

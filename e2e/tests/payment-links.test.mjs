@@ -125,8 +125,9 @@ test('send a payment link from the event drawer, pay it from the outbox, see the
   const mail = readdirSync(outbox)
     .map((name) => readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, ''))
     .find((m) => m.includes(`To: ${student.email}`) && m.includes('/api/pay/demo/'));
-  assert.match(mail, /has saved you a seat in .+ on [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}/);
-  await payer.locator('td').filter({ hasText: /[A-Z][a-z]{2} \d{1,2}, \d{4}/ }).first().waitFor();
+  const when = /[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2},? \d{1,2}:\d{2} [AP]M [A-Z]{2,5}/;
+  assert.match(mail, new RegExp(`has saved you a seat in .+ on ${when.source}`));
+  await payer.locator('td').filter({ hasText: when }).first().waitFor();
   await payer.getByRole('button', { name: 'Pay' }).click();
   await payer.getByText('This payment is complete.').waitFor();
   // Pay was a form post: the page shown after it is a plain page (Back or a reload asks nothing).

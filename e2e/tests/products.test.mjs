@@ -54,16 +54,21 @@ const get = async (path) => {
 const pick = (page, dialog, name, title) => chooseOption(dialog.getByRole('combobox', { name }), title);
 
 async function waitForValue(locator, pattern) {
-  await locator.page().waitForFunction(
-    ([el, source]) => new RegExp(source).test(el.value),
-    [await locator.elementHandle(), pattern.source],
-  );
+  await locator
+    .page()
+    .waitForFunction(
+      ([el, source]) => new RegExp(source).test(el.value),
+      [await locator.elementHandle(), pattern.source],
+    );
   return locator.inputValue();
 }
 
 test('the demo has products of all three kinds, one earning points, each with an image', async () => {
   const { products } = await get('/api/admin/products?limit=10000');
-  assert.deepEqual(new Set(products.map((p) => p.category)), new Set(['oneTime', 'subscription', 'leadMagnet']));
+  assert.deepEqual(
+    new Set(products.map((p) => p.category)),
+    new Set(['oneTime', 'subscription', 'leadMagnet']),
+  );
   assert.ok(products.every((p) => p.image));
   assert.equal(products.filter((p) => p.earned_loyalty_points > 1).length, 1);
 });
@@ -87,7 +92,9 @@ test('create a subscription with an image, edit its price, share its overlay lin
   await dialog.getByLabel('Amount', { exact: true }).fill('39.00');
   await dialog.getByLabel('Renews every', { exact: true }).fill('1');
   await pick(page, dialog, 'Renewal unit', 'months');
-  await dialog.getByTestId('product-image-input').setInputFiles({ name: 'kiln.png', mimeType: 'image/png', buffer: PNG });
+  await dialog
+    .getByTestId('product-image-input')
+    .setInputFiles({ name: 'kiln.png', mimeType: 'image/png', buffer: PNG });
   await dialog.getByRole('img', { name: 'Product image 1' }).waitFor();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Product added').first().waitFor();
@@ -123,7 +130,10 @@ test('create a subscription with an image, edit its price, share its overlay lin
   assert.ok(product, 'the product is in the list');
   await share.getByRole('tab', { name: 'Checkout overlay' }).click();
   const overlay = share.getByRole('textbox', { name: 'Checkout overlay link' });
-  const link = await waitForValue(overlay, new RegExp(`/checkout\\?product_id=${product.product_id}&openModal=true$`));
+  const link = await waitForValue(
+    overlay,
+    new RegExp(`/checkout\\?product_id=${product.product_id}&openModal=true$`),
+  );
   await share.getByRole('button', { name: /Copy/ }).filter({ visible: true }).click();
   await share.getByRole('button', { name: /Copied!/ }).waitFor();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
@@ -148,6 +158,15 @@ test('create a subscription with an image, edit its price, share its overlay lin
       renewal_interval_unit: 'months',
       renewal_interval_quantity: 1,
       earned_loyalty_points: null,
+      // What it grants (issue 24): nothing, unless chosen.
+      grant: 'none',
+      membership_bookings: null,
+      membership_unlimited: false,
+      pack_credits: null,
+      pack_expires_after_quantity: null,
+      pack_expires_after_unit: null,
+      covers_activity_ids: null,
+      covers_category_ids: null,
     },
   );
   assert.deepEqual(errors, []);

@@ -68,12 +68,17 @@ test('a paid order is refunded in part from the order drawer and becomes partial
   const row = page.locator('tbody tr.ant-table-row', { hasText: `#${order.order_number}` });
   await row.waitFor();
   await row.click();
-  const drawer = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: `Order #${order.order_number}` }) });
+  const drawer = page
+    .getByRole('dialog')
+    .filter({ has: page.getByRole('heading', { name: `Order #${order.order_number}` }) });
   await drawer.getByRole('region', { name: 'Order summary' }).getByText('Paid', { exact: true }).waitFor();
 
   // Share online receipt opens the demo provider's receipt in a new tab.
   await drawer.getByRole('button', { name: 'Order actions' }).click();
-  const [receipt] = await Promise.all([browser.context.waitForEvent('page'), page.getByRole('menuitem', { name: 'Share online receipt' }).click()]);
+  const [receipt] = await Promise.all([
+    browser.context.waitForEvent('page'),
+    page.getByRole('menuitem', { name: 'Share online receipt' }).click(),
+  ]);
   await receipt.waitForLoadState();
   assert.match(receipt.url(), /\/api\/pay\/demo\/receipt\//);
   await receipt.close();
@@ -108,7 +113,9 @@ test('a paid student is removed from the event drawer with a refund of their ord
   let target;
   const { activities } = await get('/api/admin/activities');
   search: for (const activity of activities) {
-    const { sessions } = await get(`/api/admin/activities/${activity.activity_id}/sessions?include_past=false&limit=10000`);
+    const { sessions } = await get(
+      `/api/admin/activities/${activity.activity_id}/sessions?include_past=false&limit=10000`,
+    );
     for (const session of sessions) {
       const { enrollments } = await get(`/api/admin/enrollment/event/${session.event_id}`);
       for (const enrollment of enrollments) {
@@ -125,7 +132,11 @@ test('a paid student is removed from the event drawer with a refund of their ord
   const put = await fetch(`${server.url}/api/admin/events/${target.session.event_id}`, {
     method: 'PUT',
     headers: { token, 'content-type': 'application/json' },
-    body: JSON.stringify({ price: target.session.price, capacity: target.session.capacity, internal_short_description: label }),
+    body: JSON.stringify({
+      price: target.session.price,
+      capacity: target.session.capacity,
+      internal_short_description: label,
+    }),
   });
   assert.equal(put.status, 200);
 
@@ -170,7 +181,10 @@ test('a studio without a payment method sees none on the Billing page and adds o
   await page.getByRole('navigation', { name: 'Main' }).getByText('Billing', { exact: true }).click();
   await page.waitForURL(/\/admin\/settings\/billing$/);
   await page.getByText('No payment method on file. Refunds need one.').waitFor();
-  const [setup] = await Promise.all([browser.context.waitForEvent('page'), page.getByRole('button', { name: 'Add payment method' }).click()]);
+  const [setup] = await Promise.all([
+    browser.context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Add payment method' }).click(),
+  ]);
   await setup.waitForLoadState();
   await setup.getByText('Demo payment, no card is charged').first().waitFor();
   await setup.getByRole('button', { name: 'Save card' }).click();
@@ -180,7 +194,10 @@ test('a studio without a payment method sees none on the Billing page and adds o
   await page.bringToFront();
   await page.getByText('VISA •••• 4242').waitFor();
   // The same card added again is listed once (issue 25: it made duplicates).
-  const [again] = await Promise.all([browser.context.waitForEvent('page'), page.getByRole('button', { name: 'Add payment method' }).click()]);
+  const [again] = await Promise.all([
+    browser.context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Add payment method' }).click(),
+  ]);
   await again.waitForLoadState();
   await again.getByRole('button', { name: 'Save card' }).click();
   await again.getByText('The demo card is saved.').waitFor();

@@ -94,7 +94,9 @@ before(async () => {
       );
       // Its own page, renamed in its page registry and on the page: the shell's menu follows.
       edit('src/pages.ts', (text) => text.replace("label: 'Discounts'", "label: 'Discount codes'"));
-      edit('src/pages/discounts.page.tsx', (text) => text.replace('title="Discounts"', 'title="Discount codes"'));
+      edit('src/pages/discounts.page.tsx', (text) =>
+        text.replace('title="Discounts"', 'title="Discount codes"'),
+      );
       edit('src/report/report.drawer.tsx', () =>
         [
           "import { DrawerShell } from '@studio/ui';",

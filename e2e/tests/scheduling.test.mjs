@@ -100,7 +100,9 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   await offered.first().click();
   // Sync with Eventbrite switched on while Eventbrite is not connected says so (issue 25: no word).
   await drawer.getByText('Sync with Eventbrite', { exact: true }).click();
-  const warning = drawer.getByText('Eventbrite is not connected: nothing syncs until you connect it in Settings → Integrations.');
+  const warning = drawer.getByText(
+    'Eventbrite is not connected: nothing syncs until you connect it in Settings → Integrations.',
+  );
   await warning.waitFor();
   await drawer.getByRole('switch', { name: 'Sync with Eventbrite' }).click();
   await warning.waitFor({ state: 'detached' });

@@ -41,7 +41,9 @@ async function newPage() {
   });
   await page.addInitScript(() => {
     globalThis.document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`);
+      console.error(
+        `Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+      );
     });
   });
   return { page, errors, violations };
@@ -71,7 +73,10 @@ describe('Content-Security-Policy', () => {
     // antd's styles were injected: a primary button is coloured, not the browser's default grey.
     const shareButton = page.getByRole('button', { name: 'Share course' });
     await shareButton.waitFor();
-    const background = await page.locator('.ant-btn-primary').first().evaluate((el) => globalThis.getComputedStyle(el).backgroundColor);
+    const background = await page
+      .locator('.ant-btn-primary')
+      .first()
+      .evaluate((el) => globalThis.getComputedStyle(el).backgroundColor);
     assert.notEqual(background, 'rgba(0, 0, 0, 0)');
     assert.notEqual(background, 'rgb(239, 239, 239)');
     // A drawer of the courses remote (loaded through the federation runtime).

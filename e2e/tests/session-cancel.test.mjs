@@ -67,7 +67,11 @@ const get = async (path) => {
 function cancellationMailsTo(email) {
   return readdirSync(outbox)
     .filter((f) => f.endsWith('.eml'))
-    .map((name) => readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))))
+    .map((name) =>
+      readFileSync(join(outbox, name), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))),
+    )
     .filter((mail) => mail.includes(`To: ${email}`) && /^Subject: Cancelled:/m.test(mail));
 }
 
@@ -91,7 +95,11 @@ test('the owner cancels a session with two students, refunding everyone in full:
 
   // Two students buy a seat at the store and pay on the demo page.
   const { slug } = await get('/api/admin/org');
-  const buyers = [1, 2].map((n) => ({ first_name: `Cancel${n}`, last_name: 'Buyer', email: `cancel${n}.${Date.now()}@example.test` }));
+  const buyers = [1, 2].map((n) => ({
+    first_name: `Cancel${n}`,
+    last_name: 'Buyer',
+    email: `cancel${n}.${Date.now()}@example.test`,
+  }));
   const orders = [];
   for (const buyer of buyers) {
     const checkout = await call('POST', `/api/public/${slug}/checkout`, { event_id: eventId, ...buyer }, {});
@@ -152,7 +160,11 @@ test('the owner cancels a session with two students, refunding everyone in full:
   // The order drawer shows it too.
   await page.goto(`${server.url}/admin/orders`);
   const first = await get(`/api/admin/order/${orders[0]}`);
-  await page.getByRole('row').filter({ hasText: `#${first.order_number}` }).first().click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: `#${first.order_number}` })
+    .first()
+    .click();
   const orderDrawer = page.locator('.ant-drawer');
   await orderDrawer.getByText(`The studio cancelled the session: ${REASON}`).first().waitFor();
 

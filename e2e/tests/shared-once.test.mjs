@@ -101,6 +101,10 @@ test('React, antd and TanStack Query are loaded once, from the shell, while draw
   for (const s of [...withReact, ...withAntd, ...withReactQuery])
     assert.ok(!s.url.startsWith('/mfe/'), `${s.url} is a remote's copy`);
   const urls = scripts.map((s) => s.url);
-  assert.equal(new Set(urls).size, urls.length, `no script was fetched twice: ${urls.filter((u, i) => urls.indexOf(u) !== i)}`);
+  assert.equal(
+    new Set(urls).size,
+    urls.length,
+    `no script was fetched twice: ${urls.filter((u, i) => urls.indexOf(u) !== i)}`,
+  );
   await page.close();
 });

@@ -89,7 +89,10 @@ test('a one-time product: its page (accessible), paid on the demo page, the rece
   await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(() => globalThis.axe.run(globalThis.document));
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(serious.map((v) => v.id), []);
+  assert.deepEqual(
+    serious.map((v) => v.id),
+    [],
+  );
   // Submitting without names: the reasons are announced under the fields.
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await page.getByRole('alert').first().waitFor();
@@ -105,7 +108,10 @@ test('a one-time product: its page (accessible), paid on the demo page, the rece
 test('the membership: "/ month" on its page, paid on the demo page, active for the admin', async () => {
   const product = productOf('subscription');
   const { page } = await openCheckout(product.product_id);
-  await page.getByText(/\/ month/).first().waitFor();
+  await page
+    .getByText(/\/ month/)
+    .first()
+    .waitFor();
   const orderId = await buyOnDemoPage(page, product.product_id, 'Your membership is active');
   const started = Date.now();
   let order;

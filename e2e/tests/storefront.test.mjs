@@ -266,7 +266,9 @@ async function freeCourse() {
   const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
   const listed = published.courses.find((c) => c.free && c.next_starts_at);
   assert.ok(listed, 'the demo store lists a free course with sessions');
-  return fetch(`${server.url}/api/public/${store.slug}/activities/${listed.activity_id}`).then((res) => res.json());
+  return fetch(`${server.url}/api/public/${store.slug}/activities/${listed.activity_id}`).then((res) =>
+    res.json(),
+  );
 }
 
 /** Books `seats` of a session through the Storefront API, as another buyer would. */
@@ -304,10 +306,13 @@ test('a free course books without a payment page: Book now, then the confirmatio
   await page.getByText('1 seat').first().waitFor();
   assert.deepEqual(await seriousViolations(page), []);
   // The seat is taken: the course page counts it.
-  const after = await fetch(`${server.url}/api/public/${store.slug}/activities/${course.activity_id}`).then((res) =>
-    res.json(),
+  const after = await fetch(`${server.url}/api/public/${store.slug}/activities/${course.activity_id}`).then(
+    (res) => res.json(),
   );
-  assert.equal(after.sessions.find((s) => s.event_id === session.event_id).seats_left, session.seats_left - 1);
+  assert.equal(
+    after.sessions.find((s) => s.event_id === session.event_id).seats_left,
+    session.seats_left - 1,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });

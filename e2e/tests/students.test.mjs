@@ -149,7 +149,10 @@ test('with the network off, the Students page says it could not load them, with 
   await page.context().setOffline(false);
   await page.getByRole('button', { name: 'Retry' }).click();
   await banner.waitFor({ state: 'detached' });
-  await page.getByText(/No students match|Lovelace/).first().waitFor();
+  await page
+    .getByText(/No students match|Lovelace/)
+    .first()
+    .waitFor();
   // The offline fetches logged their failures; no page error beyond them.
   assert.deepEqual(
     errors.filter((e) => !/fetch/i.test(e)),

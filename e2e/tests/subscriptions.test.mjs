@@ -74,7 +74,10 @@ test('the order drawer opens the subscription drawer, and Cancel subscription ca
 
   const orderDrawer = page.getByRole('dialog');
   await orderDrawer.getByRole('heading', { name: `Order #${order.order_number}` }).waitFor();
-  await orderDrawer.getByRole('region', { name: 'Subscriptions' }).getByRole('button', { name: plan_name }).click();
+  await orderDrawer
+    .getByRole('region', { name: 'Subscriptions' })
+    .getByRole('button', { name: plan_name })
+    .click();
 
   const drawer = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: plan_name }) });
   const plan = drawer.getByRole('region', { name: 'Current plan' });
@@ -89,7 +92,10 @@ test('the order drawer opens the subscription drawer, and Cancel subscription ca
   await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
   await page.getByText('Subscription cancelled', { exact: true }).first().waitFor();
   await plan.getByText('Cancelled', { exact: true }).waitFor();
-  await drawer.getByRole('region', { name: 'History' }).getByText(/by Dana Owner/).waitFor();
+  await drawer
+    .getByRole('region', { name: 'History' })
+    .getByText(/by Dana Owner/)
+    .waitFor();
   assert.equal((await get(`/api/admin/subscription/${subscription_id}`)).status, 'cancelled');
 
   // Cancelling again cannot be asked: the button is disabled and says why (issue 25: it stayed clickable).

@@ -26,9 +26,13 @@ let klaviyo;
 function studentEmails() {
   const sql = `select s.email from student s join app_user u on u.organization_id = s.organization_id
                where u.email = '${OWNER.email}' order by s.email`;
-  const result = spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', database.name, '-At', '-c', sql], {
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    'psql',
+    ['-h', '127.0.0.1', '-U', 'postgres', '-d', database.name, '-At', '-c', sql],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
   return result.stdout.split('\n').filter(Boolean);
 }

@@ -61,7 +61,9 @@ test('connects Klaviyo through PKCE, sees "Klaviyo is connected.", then disconne
   // Zoom has no client credentials here: its panel names the env vars instead of Connect.
   const dialog = page.getByRole('dialog');
   await page.getByRole('button', { name: 'Zoom settings' }).click();
-  await dialog.getByText('Zoom is not set up on this server: set ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET.').waitFor();
+  await dialog
+    .getByText('Zoom is not set up on this server: set ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET.')
+    .waitFor();
   assert.equal(await dialog.getByRole('button', { name: 'Connect' }).count(), 0);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'hidden' });

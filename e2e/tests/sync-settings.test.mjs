@@ -51,7 +51,9 @@ test('the Integrations page lists the providers; the Zoom drawer saves its setti
   await summary.click();
   await dialog.getByRole('button', { name: 'Save' }).click();
   // Saved while not connected, it says nothing syncs until connected (issue 25: "saved" alone misled).
-  await page.getByText('Zoom settings saved, but Zoom is not connected: nothing syncs until you connect it.').waitFor();
+  await page
+    .getByText('Zoom settings saved, but Zoom is not connected: nothing syncs until you connect it.')
+    .waitFor();
 
   // Read again from the server, not from the page's cache.
   await page.reload();

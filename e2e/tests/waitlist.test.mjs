@@ -81,7 +81,9 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
   const home = await fetch(`${server.url}/api/public/${org.slug}`).then((r) => r.json());
   let course = null;
   for (const card of home.courses.filter((c) => c.activity_type === 'scheduled' && !c.free)) {
-    const full = await fetch(`${server.url}/api/public/${org.slug}/activities/${card.activity_id}`).then((r) => r.json());
+    const full = await fetch(`${server.url}/api/public/${org.slug}/activities/${card.activity_id}`).then(
+      (r) => r.json(),
+    );
     if (!full.checkout_form && !full.requires_waiver) {
       course = await get(`/api/admin/activities/${card.activity_id}`);
       break;
@@ -101,7 +103,9 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
   // Its one seat is taken.
   const { students } = await get('/api/admin/student?limit=1');
   const seated = students[0];
-  const enrolled = await post(`/api/admin/orders/enroll/${seated.student_id}`, { event_id: session.event_id });
+  const enrolled = await post(`/api/admin/orders/enroll/${seated.student_id}`, {
+    event_id: session.event_id,
+  });
   assert.ok(enrolled.enrollment_id, JSON.stringify(enrolled));
 
   // The store: the session is sold out and offers its waitlist.
@@ -146,7 +150,10 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
 
   // The claim mail's link opens the checkout with the held seat; the student pays and is booked.
   const mail = await mailTo(WAITER.email, /Subject: A seat is free/);
-  const link = /https?:\/\/\S+?\/checkout\?event_id=[0-9a-f-]{36}&claim=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}/.exec(mail)?.[0];
+  const link =
+    /https?:\/\/\S+?\/checkout\?event_id=[0-9a-f-]{36}&claim=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}/.exec(
+      mail,
+    )?.[0];
   assert.ok(link, 'the mail carries the claim link');
   const claimed = new URL(link);
   assert.equal(claimed.pathname, `${store}/checkout`);

@@ -50,7 +50,12 @@ async function studentWithPendingWaiver() {
   const { students } = await get('/api/admin/student?limit=100');
   for (const s of students) {
     const detail = await get(`/api/admin/student/${s.student_id}`);
-    if (detail.new_orders.length > 0 && detail.Submission.some((w) => w.status === 'pending') && detail.Submission.length === 1) return detail;
+    if (
+      detail.new_orders.length > 0 &&
+      detail.Submission.some((w) => w.status === 'pending') &&
+      detail.Submission.length === 1
+    )
+      return detail;
   }
   throw new Error('no demo student with orders and one pending waiver');
 }
@@ -65,9 +70,14 @@ test('a student drawer shows orders and waivers; points to 1,250; a reminder; si
 
   await page.goto(`${server.url}/admin/students/${student.student_id}`);
   const drawer = page.getByRole('dialog');
-  await drawer.getByRole('heading', { name: `${student.first_name} ${student.last_name}`, exact: true }).waitFor();
+  await drawer
+    .getByRole('heading', { name: `${student.first_name} ${student.last_name}`, exact: true })
+    .waitFor();
   // Orders are open by default.
-  await drawer.getByRole('list', { name: 'Orders' }).getByRole('button', { name: `Order #${student.new_orders[0].order_number}` }).waitFor();
+  await drawer
+    .getByRole('list', { name: 'Orders' })
+    .getByRole('button', { name: `Order #${student.new_orders[0].order_number}` })
+    .waitFor();
 
   // Waivers: closed by default, one Pending row.
   assert.equal(await drawer.getByRole('list', { name: 'Waivers' }).count(), 0);
@@ -100,13 +110,20 @@ test('a student drawer shows orders and waivers; points to 1,250; a reminder; si
   await signing.getByText('Demo signing page', { exact: true }).waitFor();
   await signing.getByLabel('Type your full name to sign').fill(`${student.first_name} ${student.last_name}`);
   await signing.getByRole('button', { name: 'Sign' }).click();
-  await signing.getByText(/Signed/).first().waitFor();
+  await signing
+    .getByText(/Signed/)
+    .first()
+    .waitFor();
   await signing.close();
 
   // Back in the drawer (read again): Completed, signed on a date.
   await page.reload();
   await page.getByRole('dialog').getByText('Waivers', { exact: true }).click();
-  const signedRow = page.getByRole('dialog').getByRole('list', { name: 'Waivers' }).getByRole('listitem').first();
+  const signedRow = page
+    .getByRole('dialog')
+    .getByRole('list', { name: 'Waivers' })
+    .getByRole('listitem')
+    .first();
   await signedRow.getByText('Completed', { exact: true }).waitFor();
   await signedRow.getByText(/^Signed on /).waitFor();
   const after = await get(`/api/admin/student/${student.student_id}`);
@@ -125,7 +142,10 @@ test('the Waivers settings page counts pending and completed submissions of the 
   await page.getByRole('navigation', { name: 'Main' }).getByText('Waivers', { exact: true }).click();
   await page.waitForURL(/\/admin\/settings\/waivers$/);
   await page.getByLabel(`${demo.name} pending`).getByText(String(demo.pending), { exact: true }).waitFor();
-  await page.getByLabel(`${demo.name} completed`).getByText(String(demo.completed), { exact: true }).waitFor();
+  await page
+    .getByLabel(`${demo.name} completed`)
+    .getByText(String(demo.completed), { exact: true })
+    .waitFor();
 
   // A new waiver is listed when the page comes back, without a reload (issue 25).
   const name = `Studio rules ${Date.now()}`;
