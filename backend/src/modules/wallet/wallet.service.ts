@@ -544,15 +544,24 @@ export class WalletService {
 
   /** An order's uses not given back (what paid it from holdings), oldest first, with the holding's label and unit. */
   async usesOfOrder(organizationId: string, orderId: string, em?: EntityManager): Promise<{ entryId: string; label: string; unit: WalletUnit; amount: number }[]> {
-    const rows = await this.read(em)<{ id: string; label: string; unit: WalletUnit; amount: number }[]>(
-      `select e.id, h.label, h.unit, -e.amount as amount
+    return (await this.orderUses(organizationId, orderId, em))
+      .filter((u) => !u.returned)
+      .map((u) => ({ entryId: u.id, label: u.label, unit: u.unit, amount: u.amount }));
+  }
+
+  /** Every use an order made (oldest first): its holding, the holding's label and unit, the amount used and whether it was given back. One query for usesOfOrder and orderMoneyUses. */
+  private async orderUses(organizationId: string, orderId: string, em?: EntityManager) {
+    const rows = await this.read(em)<
+      { id: string; holding_id: string; student_id: string; label: string; unit: WalletUnit; amount: number; returned: boolean }[]
+    >(
+      `select e.id, e.holding_id, e.student_id, h.label, h.unit, -e.amount as amount,
+              exists (select 1 from wallet_entry r where r.returns_entry_id = e.id) as returned
          from wallet_entry e join wallet_holding h on h.id = e.holding_id
         where e.organization_id = ? and e.order_id = ? and e.reason = 'use'
-          and not exists (select 1 from wallet_entry r where r.returns_entry_id = e.id)
         order by e.seq`,
       [organizationId, orderId],
     );
-    return rows.map((r) => ({ entryId: r.id, label: r.label, unit: r.unit, amount: Number(r.amount) }));
+    return rows.map((r) => ({ ...r, amount: Number(r.amount), returned: Boolean(r.returned) }));
   }
 
   /**
@@ -682,15 +691,9 @@ export class WalletService {
     orderId: string,
     em?: EntityManager,
   ): Promise<{ entry_id: string; holding_id: string; student_id: string; cents: number; returned: boolean }[]> {
-    const rows = await this.read(em)<{ id: string; holding_id: string; student_id: string; amount: number; returned: boolean }[]>(
-      `select e.id, e.holding_id, e.student_id, e.amount,
-              exists (select 1 from wallet_entry r where r.returns_entry_id = e.id) as returned
-         from wallet_entry e join wallet_holding h on h.id = e.holding_id
-        where e.organization_id = ? and e.order_id = ? and e.reason = 'use' and h.unit = 'cents'
-        order by e.seq`,
-      [organizationId, orderId],
-    );
-    return rows.map((r) => ({ entry_id: r.id, holding_id: r.holding_id, student_id: r.student_id, cents: -Number(r.amount), returned: Boolean(r.returned) }));
+    return (await this.orderUses(organizationId, orderId, em))
+      .filter((u) => u.unit === 'cents')
+      .map((u) => ({ entry_id: u.id, holding_id: u.holding_id, student_id: u.student_id, cents: u.amount, returned: u.returned }));
   }
 
   /** A read in the caller's transaction when there is one (it may hold rows not committed yet). */
