@@ -1,6 +1,6 @@
 import type { PublicProduct, PublicSession } from '@studio/contracts';
 import { formatCents } from '@studio/contracts/src/money';
-import { formatDate, formatDateTime, formatTime, zoneAbbreviation } from '@studio/contracts/src/time';
+import { formatDate, formatTime, formatZonedDateTime, zoneAbbreviation } from '@studio/contracts/src/time';
 
 /** At or below this many seats a session says "Only N seats left". */
 export const FEW_SEATS = 5;
@@ -37,8 +37,7 @@ export function sessionWhen(session: Pick<PublicSession, 'starts_at' | 'ends_at'
 }
 
 /** "Tue, Mar 10 6:00 PM EDT": an instant in a zone, the zone named. */
-export const dateTimeInZone = (instant: string, zone: string) =>
-  `${formatDateTime(instant, zone)} ${zoneAbbreviation(instant, zone)}`.trim();
+export const dateTimeInZone = (instant: string, zone: string) => formatZonedDateTime(instant, zone);
 
 /** "Sold out", "Only 2 seats left", "8 seats left". */
 export function seatsText(session: Pick<PublicSession, 'seats_left' | 'sold_out'>): string {

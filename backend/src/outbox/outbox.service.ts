@@ -355,7 +355,15 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
       if (open.length === 0) return;
       this.publishedSinceDrain = true;
       if (!this.queue.runsWorkers && todo.length === 0) return;
-      if (Date.now() > until) throw new Error(`Outbox not drained: ${open.length} rows open`);
+      if (Date.now() > until) {
+        // Name why: the open rows' subscribers and last errors (a handler that keeps failing).
+        const why = await connection.execute<{ type: string; subscriber: string; last_error: string | null }[]>(
+          `select type, subscriber, last_error from outbox_message where id in (${open.slice(0, 5).map(() => '?').join(', ')})`,
+          open.slice(0, 5).map((r: { id: string }) => r.id),
+        );
+        const reasons = why.map((r) => `${r.type} → ${r.subscriber}: ${r.last_error ?? 'not run yet'}`).join('; ');
+        throw new Error(`Outbox not drained: ${open.length} rows open (${reasons})`);
+      }
       if (this.queue.runsWorkers) {
         this.kick();
         await new Promise((resolve) => setTimeout(resolve, 25));

@@ -2,8 +2,12 @@ import {
   formatDate,
   formatDateTime,
   formatDuration,
+  formatInSpecPattern,
   formatInZone,
   formatTime,
+  formatTimeZone,
+  formatZonedDateTime,
+  SPEC_DATE_PATTERNS,
   formatWallDate,
   formatWallTime,
   isValidTimeZone,
@@ -91,6 +95,33 @@ describe('how dates, times and durations read on every screen', () => {
     expect(
       formatTime(tuesdayEvening, 'America/New_York', { viewerZones: [null, undefined, 'Not/AZone'] }),
     ).toBe('6:00 PM');
+  });
+
+  it('names the zone always where a student reads it (mails, store pages), in the same shape (issue 25)', () => {
+    expect(formatZonedDateTime(tuesdayEvening, 'America/New_York', { now })).toBe('Tue, Nov 24 6:00 PM EST');
+    expect(formatZonedDateTime('2026-11-25T03:29:00Z', 'UTC', { now })).toBe('Wed, Nov 25 3:29 AM UTC');
+    expect(formatZonedDateTime('nope', 'UTC')).toBe('Invalid date');
+  });
+
+  it("keeps the spec's own patterns for the screens it names, the zone named when it differs (issue 25)", () => {
+    expect(formatInSpecPattern(tuesdayEvening, SPEC_DATE_PATTERNS.orderRow, 'America/New_York')).toBe('Nov 24, 6:00 PM');
+    expect(
+      formatInSpecPattern(tuesdayEvening, SPEC_DATE_PATTERNS.orderRow, 'America/New_York', {
+        viewerZones: ['America/Los_Angeles'],
+      }),
+    ).toBe('Nov 24, 6:00 PM EST');
+    // A date alone names no zone.
+    expect(
+      formatInSpecPattern(tuesdayEvening, SPEC_DATE_PATTERNS.firstSeen, 'America/New_York', {
+        viewerZones: ['Europe/Paris'],
+      }),
+    ).toBe('24 Nov, 2026');
+    expect(formatInSpecPattern('', SPEC_DATE_PATTERNS.sessionStart, 'UTC')).toBe('Invalid date');
+  });
+
+  it('writes a time zone the same way on every screen, the value unchanged', () => {
+    expect(formatTimeZone('America/Los_Angeles')).toBe('America/Los Angeles');
+    expect(formatTimeZone('UTC')).toBe('UTC');
   });
 
   it('names zones without a common abbreviation by their offset', () => {

@@ -137,6 +137,40 @@ export function formatTime(
   return zoneDiffers(z.date, zone, options.viewerZones) ? `${time} ${zoneAbbreviation(z.date, zone)}` : time;
 }
 
+/**
+ * The formats spec 001 names word for word for a few screens (the session label, the student
+ * drawer). They go through formatInSpecPattern, so they name the zone when it differs as every
+ * other date does.
+ */
+export const SPEC_DATE_PATTERNS = {
+  /** 'Starts {MMM D, h:mm A}', the session label. */
+  sessionStart: 'MMM d, h:mm a',
+  /** 'First seen' (DD MMM, YYYY) in the student drawer. */
+  firstSeen: 'dd MMM, yyyy',
+  /** An order row's date (MMM D, h:mm A) in the student drawer. */
+  orderRow: 'MMM d, h:mm a',
+} as const;
+
+/** One of the spec's patterns in the zone, with the zone's short name after a time when it differs from the admin's. */
+export function formatInSpecPattern(
+  instant: Date | string | number,
+  pattern: (typeof SPEC_DATE_PATTERNS)[keyof typeof SPEC_DATE_PATTERNS],
+  zone: string,
+  options: DateFormatOptions = {},
+): string {
+  const z = zonedOrNull(instant, zone);
+  if (!z) return 'Invalid date';
+  const text = format(z.zoned, pattern);
+  return pattern.includes('h:mm') && zoneDiffers(z.date, zone, options.viewerZones)
+    ? `${text} ${zoneAbbreviation(z.date, zone)}`
+    : text;
+}
+
+/** An IANA zone as people read it, the same on every screen: "America/Los Angeles" (the value keeps its underscores). */
+export function formatTimeZone(zone: string): string {
+  return zone.replace(/_/g, ' ');
+}
+
 /** "Tue, Nov 24, 2026 6:00 PM" (the year only when it is not the current one; the zone when it differs). */
 export function formatDateTime(
   instant: Date | string | number,
@@ -146,6 +180,16 @@ export function formatDateTime(
   const z = zonedOrNull(instant, zone);
   if (!z) return 'Invalid date';
   return `${formatDate(z.date, zone, options)} ${formatTime(z.date, zone, options)}`;
+}
+
+/**
+ * "Tue, Mar 10 6:00 PM EDT": an instant in a zone with the zone always named, for what a student
+ * reads away from the admin (mails, the store's pages, the payment and signing pages).
+ */
+export function formatZonedDateTime(instant: Date | string | number, zone: string, options: Pick<DateFormatOptions, 'now'> = {}): string {
+  const z = zonedOrNull(instant, zone);
+  if (!z) return 'Invalid date';
+  return `${formatDateTime(z.date, zone, { now: options.now })} ${zoneAbbreviation(z.date, zone)}`.trim();
 }
 
 /** A calendar date with no time ("2026-04-02") as "Thu, Apr 2" (this year) or "Thu, Apr 2, 2027". */

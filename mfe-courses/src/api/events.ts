@@ -30,6 +30,7 @@ type Schemas = components['schemas'];
 export type EventDetail = Schemas['EventOutDto_Output'];
 export type EnrollmentPage = Schemas['EnrollmentPageDto_Output'];
 export type EnrollmentRow = EnrollmentPage['enrollments'][number];
+export type HeldSeat = EnrollmentPage['heldSeats'][number];
 export type DeletedEvent = Schemas['DeletedEventDto_Output'];
 export type GuestCountAnswer = Schemas['GuestCountOutDto_Output'];
 export type CheckInAnswer = Schemas['CheckInOutDto_Output'];

@@ -105,7 +105,7 @@ describe('Calendar page', () => {
     });
     expect(screen.getByText('Mon, Nov 23 – Sun, Nov 29')).toBeInTheDocument();
     expect(
-      screen.getByText("Times in the organization's time zone, America/New_York (EST)."),
+      screen.getByText("Times in the organization's time zone, America/New York (EST)."),
     ).toBeInTheDocument();
     const legend = screen.getByRole('list', { name: 'Legend' });
     expect(

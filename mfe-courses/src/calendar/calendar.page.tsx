@@ -5,6 +5,7 @@ import {
   STUDENT_DIALOGS,
   formatTime,
   formatWallDate,
+  formatTimeZone,
   zoneAbbreviation,
   type CalendarView,
 } from '@studio/contracts';
@@ -160,7 +161,7 @@ export function CalendarPage() {
         </Flex>
       </Flex>
       <Typography.Paragraph type="secondary">
-        Times in the organization's time zone, {zone} ({zoneAbbreviation(range.from, zone)}).
+        Times in the organization's time zone, {formatTimeZone(zone)} ({zoneAbbreviation(range.from, zone)}).
       </Typography.Paragraph>
       <QueryGuard
         query={calendar}

@@ -1,5 +1,5 @@
 import { SYNC_MESSAGES } from '@studio/contracts';
-import { Alert, Flex, Select, serverMessage, syncQueries, useQuery, LabeledSwitch } from '@studio/ui';
+import { Alert, Flex, Select, serverMessage, syncQueries, useDateFormat, useQuery, LabeledSwitch } from '@studio/ui';
 
 /**
  * Said under a sync switched on while Eventbrite is not connected (issue 25: it could be switched on
@@ -19,9 +19,6 @@ interface SyncSettingsProps {
   eventError?: string;
 }
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
-
 /**
  * Sync with the event-ticketing service (spec 001 §2, §5): the switch, and once on, the events of
  * the connected Eventbrite organization to link the course to (GET /api/admin/partners/eventbrite/events).
@@ -29,9 +26,11 @@ const when = (iso: string | null) =>
  */
 export function SyncSettings({ sync, onSyncChange, eventId, onEventChange, eventError }: SyncSettingsProps) {
   const events = useQuery({ ...syncQueries.ticketingEvents(), enabled: sync, retry: false });
+  // The product's one date format, in the organization's zone.
+  const dates = useDateFormat();
   const options = (events.data?.events ?? []).map((e) => ({
     value: e.id,
-    label: `${e.name}${e.start ? ` · ${when(e.start)}` : ''}${e.status === 'canceled' ? ' (canceled)' : ''}`,
+    label: `${e.name}${e.start ? ` · ${dates.dateTime(e.start)}` : ''}${e.status === 'canceled' ? ' (canceled)' : ''}`,
   }));
   // A linked event that is not on the first page stays selectable by its id.
   if (eventId && !options.some((o) => o.value === eventId))

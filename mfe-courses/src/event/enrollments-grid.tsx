@@ -1,5 +1,11 @@
 import { useEffect, useState } from 'react';
-import { ATTENDANCE_LABELS, ATTENDANCE_MESSAGES, WAIVER_STATUS_LABELS, formatCents } from '@studio/contracts';
+import {
+  ATTENDANCE_LABELS,
+  ATTENDANCE_MESSAGES,
+  ORDER_STATUS_LABELS,
+  WAIVER_STATUS_LABELS,
+  formatCents,
+} from '@studio/contracts';
 import {
   App,
   Button,
@@ -9,11 +15,12 @@ import {
   Space,
   Table,
   Tag,
+  Typography,
   serverMessage,
   useDateFormat,
   type TableProps,
 } from '@studio/ui';
-import { exportEnrollments, useCheckIn, useEnrollmentPage, type EnrollmentRow } from '../api/events';
+import { exportEnrollments, useCheckIn, useEnrollmentPage, type EnrollmentRow, type HeldSeat } from '../api/events';
 import {
   INITIAL_ENROLLMENT_QUERY,
   type EnrollmentFilterColumn,
@@ -106,10 +113,11 @@ export function EnrollmentsGrid({
     if (list.error) console.error('Could not load enrollments', list.error);
   }, [list.error]);
   const page = list.isError
-    ? { rows: [] as EnrollmentRow[], total: 0 }
+    ? { rows: [] as EnrollmentRow[], total: 0, held: [] as HeldSeat[] }
     : list.data
-      ? { rows: list.data.enrollments, total: list.data.totalCount }
+      ? { rows: list.data.enrollments, total: list.data.totalCount, held: list.data.heldSeats }
       : null;
+  const heldCount = (page?.held ?? []).reduce((sum, hold) => sum + hold.seats, 0);
 
   const runExport = async () => {
     setExporting(true);
@@ -217,11 +225,25 @@ export function EnrollmentsGrid({
     {
       key: 'order',
       title: 'Order',
-      // A seat booked on a membership or pack (issue 24) names it after its $0 order.
+      // A seat booked on a membership or pack (issue 24) names it after its $0 order; a refunded
+      // order says so beside it (the student keeps the seat until removed).
       render: (_, row) =>
-        row.Order
-          ? `#${row.Order.order_number ?? ''} · ${formatCents(row.Order.totalPrice)}${row.paid_with ? ` · ${row.paid_with}` : ''}`
-          : '',
+        row.Order ? (
+          <Space size={4} wrap>
+            <span>
+              {`#${row.Order.order_number ?? ''} · ${formatCents(row.Order.totalPrice)}${row.paid_with ? ` · ${row.paid_with}` : ''}`}
+            </span>
+            {row.Order.status === 'refunded' || row.Order.status === 'partial_refund' ? (
+              <Tag color={ORDER_STATUS_LABELS[row.Order.status].color}>
+                {row.Order.status === 'refunded'
+                  ? ORDER_STATUS_LABELS.refunded.label
+                  : `Refunded ${formatCents(row.Order.refundedPrice)}`}
+              </Tag>
+            ) : null}
+          </Space>
+        ) : (
+          ''
+        ),
     },
     {
       key: 'created_at',
@@ -317,6 +339,7 @@ export function EnrollmentsGrid({
 
   return (
     <Flex vertical gap={12}>
+      {page?.held.length ? <HeldSeats holds={page.held} timezone={timezone} /> : null}
       <Flex gap={8} justify="space-between" wrap>
         <Input.Search
           aria-label="Search enrollments"
@@ -344,12 +367,51 @@ export function EnrollmentsGrid({
           pageSize: query.limit,
           total: page?.total ?? 0,
           showSizeChanger: false,
-          showTotal: (total) => `${total} enrolled`,
+          showTotal: (total) =>
+            heldCount ? `${total} enrolled · ${heldCount} ${heldCount === 1 ? 'seat' : 'seats'} held` : `${total} enrolled`,
         }}
         // The grid scrolls inside its own box (not the drawer) and keeps its columns readable.
         scroll={{ x: 'max-content' }}
         style={{ maxWidth: '100%' }}
       />
     </Flex>
+  );
+}
+
+const HOLD_KINDS: Record<HeldSeat['kind'], string> = {
+  payment_link: 'Payment link',
+  waitlist_offer: 'Waitlist offer',
+  checkout: 'Store checkout',
+};
+
+/**
+ * Seats held but not enrolled yet (issue 25: they counted, 8/8, while nobody appeared): who for,
+ * why (an unpaid payment link, an unclaimed waitlist offer, a store checkout being paid) and until when.
+ */
+function HeldSeats({ holds, timezone }: { holds: HeldSeat[]; timezone: string }) {
+  const dates = useDateFormat();
+  return (
+    <section aria-label="Held seats">
+      <Typography.Text strong>Held, not enrolled yet</Typography.Text>
+      <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
+        {holds.map((hold) => (
+          <li key={hold.hold_id}>
+            {[
+              hold.name || hold.email,
+              hold.name && hold.email ? `(${hold.email})` : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
+            {' · '}
+            {hold.seats} {hold.seats === 1 ? 'seat' : 'seats'}
+            {' · '}
+            {HOLD_KINDS[hold.kind]}
+            {hold.Order ? ` #${hold.Order.order_number ?? ''} · ${formatCents(hold.Order.totalPrice)}` : ''}
+            {' · '}
+            {`held until ${dates.dateTime(hold.expires_at, timezone)}`}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

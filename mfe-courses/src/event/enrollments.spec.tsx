@@ -41,6 +41,68 @@ describe('EnrollmentsGrid', () => {
     expect(await screen.findByText('#1042 · $0.00 · 10-class pack')).toBeInTheDocument();
   });
 
+  it('says when a seat\'s order was refunded, in full or in part (issue 25)', async () => {
+    const page = okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({
+      ...PAGE,
+      enrollments: [
+        { ...ROW, Order: { order_id: 'o1', order_number: 1095, totalPrice: 6500, refundedPrice: 6500, status: 'refunded' } },
+        {
+          ...ROW,
+          enrollment_id: '11111111-0000-4000-8000-000000000002',
+          Student: { ...ROW.Student, first_name: 'Bo', email: 'bo@example.com' },
+          Order: { order_id: 'o2', order_number: 1096, totalPrice: 6500, refundedPrice: 2000, status: 'partial_refund' },
+        },
+      ],
+      totalCount: 2,
+    });
+    mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: page });
+    renderWithProviders(
+      <EnrollmentsGrid eventId={EVENT_ID} timezone="UTC" onEditGuests={jest.fn()} onRemove={jest.fn()} onOpenStudent={jest.fn()} />,
+    );
+    const ada = (await screen.findByText('ada@example.com')).closest('tr')!;
+    expect(within(ada as HTMLElement).getByText('#1095 · $65.00')).toBeInTheDocument();
+    expect(within(ada as HTMLElement).getByText('Refunded')).toBeInTheDocument();
+    const bo = screen.getByText('bo@example.com').closest('tr')!;
+    expect(within(bo as HTMLElement).getByText('Refunded $20.00')).toBeInTheDocument();
+  });
+
+  it('lists the seats held but not enrolled yet, who for, why and until when, and counts them (issue 25)', async () => {
+    const page = okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({
+      ...PAGE,
+      heldSeats: [
+        {
+          hold_id: '22222222-0000-4000-8000-000000000001',
+          kind: 'payment_link',
+          seats: 2,
+          expires_at: '2026-04-01T17:00:00.000Z',
+          name: 'Cy Pending',
+          email: 'cy@example.com',
+          student_id: '33333333-0000-4000-8000-000000000001',
+          Order: { order_id: '44444444-0000-4000-8000-000000000001', order_number: 1100, totalPrice: 9000 },
+        },
+        {
+          hold_id: '22222222-0000-4000-8000-000000000002',
+          kind: 'waitlist_offer',
+          seats: 1,
+          expires_at: '2026-04-01T18:30:00.000Z',
+          name: 'Dee Waiting',
+          email: 'dee@example.com',
+          student_id: null,
+          Order: null,
+        },
+      ],
+    });
+    mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: page });
+    renderWithProviders(
+      <EnrollmentsGrid eventId={EVENT_ID} timezone="UTC" onEditGuests={jest.fn()} onRemove={jest.fn()} onOpenStudent={jest.fn()} />,
+    );
+    const held = await screen.findByRole('region', { name: 'Held seats' });
+    const items = within(held).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toMatch(/^Cy Pending \(cy@example\.com\) · 2 seats · Payment link #1100 · \$90\.00 · held until .*5:00 PM/);
+    expect(items[1]).toMatch(/^Dee Waiting \(dee@example\.com\) · 1 seat · Waitlist offer · held until .*6:30 PM/);
+    expect(screen.getByText('1 enrolled · 3 seats held')).toBeInTheDocument();
+  });
+
   it('asks the server for each search, sort and page', async () => {
     const many = okBody<'/api/admin/enrollment/event/{event_id}', 'get'>({ ...PAGE, totalCount: 45 });
     const calls = mockFetch({ [`GET /api/admin/enrollment/event/${EVENT_ID}`]: many });

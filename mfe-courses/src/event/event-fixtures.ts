@@ -45,8 +45,8 @@ export const ROW: EnrollmentPage['enrollments'][number] = {
   waiverStatus: 'pending',
   Student: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: null, User: null },
   GuestEnrollments: [],
-  Order: { order_id: 'o1', order_number: 1042, totalPrice: 0 },
+  Order: { order_id: 'o1', order_number: 1042, totalPrice: 0, refundedPrice: 0, status: 'paid' },
   paid_with: null,
 };
 
-export const PAGE: EnrollmentPage = { enrollments: [ROW], totalCount: 1, currentPage: 1, itemsPerPage: 20 };
+export const PAGE: EnrollmentPage = { enrollments: [ROW], heldSeats: [], totalCount: 1, currentPage: 1, itemsPerPage: 20 };

@@ -1,4 +1,4 @@
-import { formatInZone } from '@studio/contracts';
+import { SPEC_DATE_PATTERNS, formatInSpecPattern } from '@studio/contracts';
 import type { CourseSession } from '@studio/ui';
 
 export type ShareTarget =
@@ -25,5 +25,5 @@ export function shareLink(host: string, target: ShareTarget, overlay: boolean): 
 export function sessionLabel(session: CourseSession): string {
   if (session.internal_short_description) return session.internal_short_description;
   const zone = session.Location?.timezone?.timeZoneId || 'UTC';
-  return `Starts ${formatInZone(session.start, 'MMM d, h:mm a', zone)}`;
+  return `Starts ${formatInSpecPattern(session.start, SPEC_DATE_PATTERNS.sessionStart, zone)}`;
 }

@@ -1,12 +1,11 @@
 import {
   LOYALTY_BALANCE_MESSAGES as M,
   LOYALTY_REASON_LABELS,
-  formatInZone,
   isPointsInput,
   parsePointsInput,
 } from '@studio/contracts';
 import { useState } from 'react';
-import { App, busy, Button, Flex, Input, Modal, Typography, type StudentDetail } from '@studio/ui';
+import { App, busy, Button, Flex, Input, Modal, Typography, useDateFormat, type StudentDetail } from '@studio/ui';
 import { useSetLoyaltyBalance } from '../api/students';
 
 type Entry = StudentDetail['LoyaltyBalance'][number];
@@ -26,6 +25,7 @@ const points = (n: number) => n.toLocaleString('en-US');
 /** The balance with the ledger's newest entries under it (why, how many, who, when). */
 export function LoyaltyPoints({ student, timezone }: { student: StudentDetail; timezone: string }) {
   const entries = student.LoyaltyBalance;
+  const dates = useDateFormat();
   return (
     <Flex vertical gap={4}>
       <strong aria-label="Points balance">{points(currentPoints(student))}</strong>
@@ -34,7 +34,7 @@ export function LoyaltyPoints({ student, timezone }: { student: StudentDetail; t
           {entries.slice(0, 5).map((e: Entry) => (
             <li key={e.entry_id}>
               <Typography.Text type="secondary">
-                {`${e.points > 0 ? '+' : ''}${points(e.points)} · ${LOYALTY_REASON_LABELS[e.reason]}${e.actor ? ` by ${e.actor}` : ''} · ${formatInZone(e.created_at, 'MMM d, yyyy', timezone)}`}
+                {`${e.points > 0 ? '+' : ''}${points(e.points)} · ${LOYALTY_REASON_LABELS[e.reason]}${e.actor ? ` by ${e.actor}` : ''} · ${dates.date(e.created_at, timezone)}`}
               </Typography.Text>
             </li>
           ))}

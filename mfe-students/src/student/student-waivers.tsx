@@ -1,4 +1,4 @@
-import { formatInZone, WAIVER_MESSAGES } from '@studio/contracts';
+import { WAIVER_MESSAGES } from '@studio/contracts';
 import {
   answer,
   api,
@@ -10,6 +10,7 @@ import {
   MoreOutlined,
   serverMessage,
   Tag,
+  useDateFormat,
   Typography,
   type StudentDetail,
 } from '@studio/ui';
@@ -38,6 +39,7 @@ function sendReminder(submissionId: string) {
  */
 export function StudentWaivers({ submissions, timezone }: { submissions: Submission[]; timezone: string }) {
   const { message } = App.useApp();
+  const dates = useDateFormat();
   if (submissions.length === 0)
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No waivers" />;
 
@@ -54,11 +56,7 @@ export function StudentWaivers({ submissions, timezone }: { submissions: Submiss
     <ul aria-label="Waivers" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
       {submissions.map((s) => {
         const completed = s.status === 'completed';
-        const when = formatInZone(
-          completed && s.completed_at ? s.completed_at : s.created_at,
-          'MMM d, yyyy',
-          timezone,
-        );
+        const when = dates.date(completed && s.completed_at ? s.completed_at : s.created_at, timezone);
         const href = linkOf(s);
         const name = s.DocusealTemplate.name;
         return (

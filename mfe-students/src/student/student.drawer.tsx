@@ -1,4 +1,4 @@
-import { formatCents, formatInZone } from '@studio/contracts';
+import { SPEC_DATE_PATTERNS, formatCents, formatInSpecPattern } from '@studio/contracts';
 import {
   App,
   Avatar,
@@ -14,6 +14,7 @@ import {
   Tag,
   Typography,
   useDrawer,
+  useDateFormat,
   useOrganizationTimezone,
   useQuery,
   useSkeletonDelay,
@@ -94,7 +95,7 @@ export function StudentDrawer({ data }: DrawerProps<StudentDrawerData>) {
             {
               key: 'first-seen',
               label: 'First seen',
-              children: formatInZone(student.created_at, 'dd MMM, yyyy', timezone),
+              children: formatInSpecPattern(student.created_at, SPEC_DATE_PATTERNS.firstSeen, timezone),
             },
             {
               key: 'points',
@@ -165,6 +166,8 @@ function StudentOrderList({
   timezone: string;
   onOpen: (orderId: string) => void;
 }) {
+  // The spec's pattern, with the zone named when it differs from the admin's (as every date is).
+  const { viewerZones } = useDateFormat();
   if (orders.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No orders" />;
   return (
     <ul aria-label="Orders" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
@@ -185,7 +188,7 @@ function StudentOrderList({
               )}
               <Flex vertical style={{ flex: 1, minWidth: 0 }}>
                 <strong>#{order.order_number}</strong>
-                <span>{formatInZone(order.created_at, 'MMM d, h:mm a', timezone)}</span>
+                <span>{formatInSpecPattern(order.created_at, SPEC_DATE_PATTERNS.orderRow, timezone, { viewerZones })}</span>
                 <Typography.Text type="secondary" ellipsis>
                   {order.subDescription}
                 </Typography.Text>

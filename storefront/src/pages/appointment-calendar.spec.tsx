@@ -61,7 +61,7 @@ describe('the booking calendar of an appointment course', () => {
     await show(TOKYO);
     expect(screen.getByRole('heading', { name: 'November 2026' })).toBeInTheDocument();
     expect(
-      screen.getByText('Times are in Asia/Tokyo. The studio is in America/New_York.'),
+      screen.getByText('Times are in Asia/Tokyo. The studio is in America/New York.'),
     ).toBeInTheDocument();
     const asked = calls[calls.length - 1];
     expect(asked.pathname).toBe(

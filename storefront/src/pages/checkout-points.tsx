@@ -1,6 +1,7 @@
 import { POINTS_MESSAGES as PM, pointsWithValue } from '@studio/contracts/src/loyalty/points';
 import type { PointsBalance } from '@studio/contracts/src/storefront/checkout.schema';
 import { useState } from 'react';
+import { browserTimeZone, formatDate } from '@studio/contracts/src/time';
 
 type Holding = PointsBalance['holdings'][number];
 
@@ -162,7 +163,7 @@ export function PointsSection({
                 <li key={h.holding_id}>
                   {h.label}: {h.balance_text}
                   {h.expires_at
-                    ? ` (until ${new Date(h.expires_at).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })})`
+                    ? ` (until ${formatDate(h.expires_at, browserTimeZone())})`
                     : ''}
                 </li>
               ))}

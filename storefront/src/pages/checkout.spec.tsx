@@ -367,7 +367,7 @@ describe('the checkout page', () => {
       await showAppointment({ starts_at: startsAt, ends_at: '2026-12-01T16:00:00.000Z' });
       const summary = screen.getByRole('region', { name: 'Your appointment' });
       expect(summary).toHaveTextContent('Wed, Dec 2 12:00 AM GMT+9');
-      expect(summary).toHaveTextContent('Times are in Asia/Tokyo. The studio is in America/New_York.');
+      expect(summary).toHaveTextContent('Times are in Asia/Tokyo. The studio is in America/New York.');
       const people = screen.getByRole('combobox', { name: 'People' });
       expect([...(people as HTMLSelectElement).options].map((o) => o.text)).toEqual([
         '1 person',

@@ -55,6 +55,7 @@ const NAMES = [
   'Migration20261127150000_product_grants',
   'Migration20261127160000_refund_credit',
   'Migration20261127180000_order_wallet',
+  'Migration20261128000000_waiver_shared_request',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

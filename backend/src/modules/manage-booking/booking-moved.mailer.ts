@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatDateTime, zoneAbbreviation } from '@studio/contracts';
+import { formatZonedDateTime } from '@studio/contracts';
 import { createEvent } from 'ics';
 import { BookingLinksService } from '../booking-links/booking-links.service';
 import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
@@ -60,7 +60,7 @@ export class BookingMovedMailer implements OnModuleInit {
       [enrollmentId, organizationId],
     );
     if (!row || row.status !== 'active' || row.event_id !== toEventId) return;
-    const when = `${formatDateTime(row.starts_at, row.timezone)} ${zoneAbbreviation(row.starts_at, row.timezone)}`;
+    const when = formatZonedDateTime(row.starts_at, row.timezone);
     const where = row.online ? `Online${row.meeting_join_url ? `: ${row.meeting_join_url}` : ''}` : `${row.location_name}, ${row.address}`;
     const party = 1 + Number(row.guest_count);
     const url = await this.links.urlFor(organizationId, 'enrollment', enrollmentId);

@@ -4,8 +4,7 @@ import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/co
 import {
   APPOINTMENT_MESSAGES,
   formatCents,
-  formatDateTime,
-  zoneAbbreviation,
+  formatZonedDateTime,
   PAYMENT_LINK_MESSAGES,
   SESSION_CANCEL_MESSAGES,
   WORKBENCH_SOURCE,
@@ -323,7 +322,7 @@ export class PaymentLinksService implements OnModuleInit {
     if (!eventId) return null;
     const session = await storeSession(em, organizationId, eventId, { bookable: false });
     if (!session) return null;
-    return `${formatDateTime(session.starts_at, session.timezone)} ${zoneAbbreviation(session.starts_at, session.timezone)}`;
+    return formatZonedDateTime(session.starts_at, session.timezone);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { formatCents, formatDateTime, SESSION_CANCEL_MESSAGES, zoneAbbreviation, type SessionCancelOutcome } from '@studio/contracts';
+import { formatCents, formatZonedDateTime, SESSION_CANCEL_MESSAGES, type SessionCancelOutcome } from '@studio/contracts';
 import { MailService } from '../notifications/mail.service';
 import { CancelledSeat, SessionCancellationService } from '../scheduling/session-cancellation.service';
 import { SessionCancelEvents, SessionEvents } from '../scheduling/session-events';
@@ -75,7 +75,7 @@ export class SessionCancelHandler implements OnModuleInit {
   }
 
   private mailText(seat: CancelledSeat, result: { outcome: SessionCancelOutcome; cents: number }, useReturned = false): string {
-    const when = `${formatDateTime(seat.startsAt, seat.timezone)} ${zoneAbbreviation(seat.startsAt, seat.timezone)}`;
+    const when = formatZonedDateTime(seat.startsAt, seat.timezone);
     const money =
       result.outcome === 'refunded'
         ? `You are refunded ${formatCents(result.cents)} in full, to the card you paid with. Refunds can take up to 10 days to appear.`

@@ -6,8 +6,7 @@ import {
   CHECKOUT_MESSAGES as M,
   discountRefusal,
   formatCents,
-  formatDateTime,
-  zoneAbbreviation,
+  formatZonedDateTime,
   priceParty,
   pointsToCents,
   WORKBENCH_SOURCE,
@@ -335,7 +334,7 @@ export class StoreCheckoutService implements OnModuleInit {
   private async confirmAppointment(order: Order, appointment: StoreOrderAppointmentRow): Promise<void> {
     const em = this.em.fork();
     const zone = appointment.timezone;
-    const when = `${formatDateTime(appointment.starts_at, zone)} ${zoneAbbreviation(appointment.starts_at, zone)}`;
+    const when = formatZonedDateTime(appointment.starts_at, zone);
     const where = appointment.online ? 'Online' : `${appointment.location_name}, ${appointment.address}`;
     const party = appointment.guest_count + 1;
     const ics = { value: orderCalendarFile(order, appointment.course_name, appointment, where) };
@@ -958,7 +957,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const lines = await em.find(OrderLine, { order: order.id });
     const party = lines.find((l) => l.kind === 'seat')?.quantity ?? 1;
     // A mail's reader may be anywhere: the zone is always named.
-    const when = `${formatDateTime(session.starts_at, session.timezone)} ${zoneAbbreviation(session.starts_at, session.timezone)}`;
+    const when = formatZonedDateTime(session.starts_at, session.timezone);
     const where = session.online
       ? `Online${session.meeting_join_url ? `: ${session.meeting_join_url}` : ''}`
       : `${session.location_name}, ${session.address}`;

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { formatDateTime, zoneAbbreviation } from '@studio/contracts';
+import { formatZonedDateTime } from '@studio/contracts';
 import { createEvent, type EventAttributes } from 'ics';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { MailService } from '../notifications/mail.service';
@@ -19,7 +19,7 @@ const CONFIRM_WITHOUT_MEETING_JOB = 'confirm-without-meeting';
 export const MEETING_WAIT_MS = 10 * 60_000;
 
 /** The appointment's time for a mail: the location's zone, always named (a mail's reader may be anywhere). */
-export const appointmentWhen = (startsAt: Date | string, zone: string) => `${formatDateTime(startsAt, zone)} ${zoneAbbreviation(startsAt, zone)}`;
+export const appointmentWhen = (startsAt: Date | string, zone: string) => formatZonedDateTime(startsAt, zone);
 
 /** Where the appointment is, for a mail and the calendar file: the meeting link online, else the address. */
 export function appointmentWhere(row: Pick<AppointmentViewRow, 'location_online' | 'meeting_url' | 'location_name' | 'location_address'>): string {

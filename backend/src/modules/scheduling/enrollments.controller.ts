@@ -16,6 +16,7 @@ import {
   ATTENDANCE_VALUES,
   CREDIT_MESSAGES,
   ENROLLMENT_SORT_FIELDS,
+  ORDER_STATUSES,
   EXPORT_FILE_NAME,
   exportEnrollmentsSchema,
   guestCountSchema,
@@ -64,13 +65,36 @@ const enrollmentOut = z.object({
     .array(z.object({ guest_number: z.number().int().min(1) }))
     .describe('One entry per guest seat of this enrollment'),
   Order: z
-    .object({ order_id: z.uuid(), order_number: z.number().int().nullable(), totalPrice: z.number().int() })
+    .object({
+      order_id: z.uuid(),
+      order_number: z.number().int().nullable(),
+      totalPrice: z.number().int(),
+      refundedPrice: z.number().int().describe('Cents refunded of the order so far'),
+      status: z.enum(ORDER_STATUSES).describe('The order\'s status: refunded and partial_refund show on the seat'),
+    })
     .nullable(),
   paid_with: z.string().nullable().describe('The membership or class pack the seat was booked on (issue 24), or null'),
+});
+const heldSeatOut = z.object({
+  hold_id: z.uuid(),
+  kind: z
+    .enum(['payment_link', 'waitlist_offer', 'checkout'])
+    .describe('A payment link not paid yet, a waitlist offer not claimed yet, or a store checkout being paid'),
+  seats: z.number().int(),
+  expires_at: z.string().describe('When the hold stops counting unless paid'),
+  name: z.string(),
+  email: z.string(),
+  student_id: z.uuid().nullable(),
+  Order: z
+    .object({ order_id: z.uuid(), order_number: z.number().int().nullable(), totalPrice: z.number().int() })
+    .nullable(),
 });
 class EnrollmentPageDto extends createZodDto(
   z.object({
     enrollments: z.array(enrollmentOut),
+    heldSeats: z
+      .array(heldSeatOut)
+      .describe('Seats held but not enrolled yet (they count against capacity), oldest first; not paged or filtered'),
     totalCount: z.number().int(),
     currentPage: z.number().int(),
     itemsPerPage: z.number().int(),
@@ -124,10 +148,11 @@ export class EnrollmentsController {
     @Query() raw: Record<string, unknown>,
   ) {
     const query = parseEnrollmentQuery(raw);
-    const { rows, total, endsAt } = await this.enrollments.list(ctx, eventId, query);
+    const { rows, total, endsAt, held } = await this.enrollments.list(ctx, eventId, query);
     const now = new Date();
     return {
       enrollments: rows.map((row) => mapEnrollmentRow(row, endsAt, now)),
+      heldSeats: held,
       totalCount: total,
       currentPage: query.page,
       itemsPerPage: query.limit,

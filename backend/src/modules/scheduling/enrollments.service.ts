@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { ATTENDANCE_MESSAGES, Attendance, attendanceOf, SCHEDULING_MESSAGES as M, SESSION_CANCEL_MESSAGES } from '@studio/contracts';
+import { ATTENDANCE_MESSAGES, Attendance, attendanceOf, SCHEDULING_MESSAGES as M, SESSION_CANCEL_MESSAGES, type OrderStatus } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { Student } from '../students/student.entity';
@@ -16,6 +16,7 @@ import { SessionEvents } from './session-events';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { SeatHold } from './entities/seat-hold.entity';
+import { heldSeats } from './held-seats.query';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
 import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
 import { lockEventForSeats } from './seats';
@@ -37,6 +38,9 @@ export interface EnrollmentRow {
   user_id: string | null;
   order_number: number | null;
   total_cents: number | null;
+  /** What was refunded of the seat's order, and the order's status (refunded, partially_refunded, …). */
+  refunded_cents: number | null;
+  order_status: OrderStatus | null;
   checked_in_at: Date | null;
   /** The membership or class pack the seat was booked on (issue 24), or null. */
   paid_with: string | null;
@@ -134,7 +138,7 @@ export function enrollmentWhere(
 export const ENROLLMENT_SELECT = `
   select e.id as enrollment_id, e.student_id, e.created_at, e.guest_count, e.waiver_status, e.order_id, e.checked_in_at,
          s.first_name, s.last_name, s.email, s.phone, s.user_id,
-         o.order_number, o.total_cents, ${paidWithSql('enrollment', 'e')}
+         o.order_number, o.total_cents, o.refunded_cents, o.status as order_status, ${paidWithSql('enrollment', 'e')}
     from enrollment e
     join student s on s.id = e.student_id
     left join customer_order o on o.id = e.order_id`;
@@ -423,7 +427,7 @@ export class EnrollmentsService {
     const connection = this.em.getConnection();
     // The session check runs beside the page and the count (one round trip, not two); the page
     // reads only the caller's organization, so another organization's session answers 404 and shows nothing.
-    const [found, rows, [count]] = await Promise.all([
+    const [found, rows, [count], held] = await Promise.all([
       connection.execute<{ ends_at: Date }[]>(`select ends_at from event where id = ? and organization_id = ?`, [eventId, ctx.organizationId]),
       // Naming the students' organization lets a sort by name walk the student name index in order.
       connection.execute<EnrollmentRow[]>(
@@ -435,9 +439,12 @@ export class EnrollmentsService {
         `select count(*) as total from enrollment e${where.readsStudent ? ' join student s on s.id = e.student_id' : ''} where ${where.sql}`,
         where.params,
       ),
+      // The seats held but not enrolled (payment links, waitlist offers, store checkouts): they count
+      // against capacity, so the grid names them.
+      heldSeats(connection, ctx.organizationId, eventId),
     ]);
     if (found.length === 0) throw notFound('Event not found');
-    return { rows, total: Number(count.total), endsAt: new Date(found[0].ends_at) };
+    return { rows, total: Number(count.total), endsAt: new Date(found[0].ends_at), held };
   }
 
   /**
@@ -940,7 +947,13 @@ export function mapEnrollmentRow(row: EnrollmentRow, endsAt: Date, now: Date = n
     },
     GuestEnrollments: Array.from({ length: row.guest_count }, (_, i) => ({ guest_number: i + 1 })),
     Order: row.order_id
-      ? { order_id: row.order_id, order_number: row.order_number, totalPrice: row.total_cents ?? 0 }
+      ? {
+          order_id: row.order_id,
+          order_number: row.order_number,
+          totalPrice: row.total_cents ?? 0,
+          refundedPrice: row.refunded_cents ?? 0,
+          status: row.order_status ?? 'paid',
+        }
       : null,
     paid_with: row.paid_with ?? null,
   };

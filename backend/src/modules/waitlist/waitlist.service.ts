@@ -2,10 +2,9 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
-  formatDateTime,
+  formatZonedDateTime,
   storeLinks,
   WAITLIST_MESSAGES as M,
-  zoneAbbreviation,
   type WaitlistClaim,
   type WaitlistEntry as WaitlistEntryOut,
   type WaitlistJoinPayload,
@@ -579,7 +578,7 @@ export class WaitlistService implements OnModuleInit {
         'Claim and book them here:',
         link,
         '',
-        `They are held for you until ${formatDateTime(entry.offeredUntil!, session.timezone)} ${zoneAbbreviation(entry.offeredUntil!, session.timezone)}. After that the offer ends and the next person on the waitlist is offered them.`,
+        `They are held for you until ${formatZonedDateTime(entry.offeredUntil!, session.timezone)}. After that the offer ends and the next person on the waitlist is offered them.`,
         '',
         session.organization_name,
       ].join('\n'),
@@ -621,4 +620,4 @@ function mapEntry(entry: WaitlistEntry): WaitlistEntryOut {
 const party = (n: number) => (n === 1 ? '1 seat' : `${n} seats`);
 const hours = (n: number) => (n === 1 ? '1 hour' : `${n} hours`);
 const when = (s: WaitlistSessionRow) =>
-  `${formatDateTime(s.starts_at, s.timezone)} ${zoneAbbreviation(s.starts_at, s.timezone)}`;
+  formatZonedDateTime(s.starts_at, s.timezone);

@@ -24,7 +24,8 @@ export class WaiverSubmission {
     | 'completedAt'
     | 'lastRemindedAt'
     | 'withdrawnAt'
-    | 'checkoutTokenHash';
+    | 'checkoutTokenHash'
+    | 'sharesRequestOf';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -89,6 +90,14 @@ export class WaiverSubmission {
    */
   @Property({ type: 'text', nullable: true })
   checkoutTokenHash?: string | null;
+
+  /**
+   * The request this seat's shares (issue 25): the student already had a pending request for this
+   * waiver, so no second one was made and no second mail sent; its sign link is that one's, and
+   * signing it signs this seat too. Null for a request of its own.
+   */
+  @Property({ type: 'uuid', nullable: true })
+  sharesRequestOf?: string | null;
 }
 
 /** A waiver template's counterpart at a provider (created on first use). */

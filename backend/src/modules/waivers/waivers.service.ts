@@ -81,18 +81,33 @@ export class WaiversService implements OnModuleInit {
         return signed;
       }
     }
-    const id = randomUUID();
-    const [row] = await em.execute<{ id: string }[]>(
-      `insert into waiver_submission (id, organization_id, student_id, enrollment_id, template_id, status, provider, created_at)
-       values (?, ?, ?, ?, ?, 'pending', ?, ?)
-       on conflict (enrollment_id) where enrollment_id is not null do nothing
-       returning id`,
-      [id, input.organizationId, input.studentId, input.enrollmentId, input.templateId, this.esign.provider, input.createdAt ?? new Date()],
-    );
-    const submission = row
-      ? await em.findOneOrFail(WaiverSubmission, row.id)
+    // One decision per student and waiver at a time: two seats booked at once make one request.
+    const inserted = await em.transactional(async (tx) => {
+      await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`waiver:${input.studentId}:${input.templateId}`]);
+      // A student with a pending request for this waiver (an earlier seat's, or the store
+      // checkout's) is not asked again (issue 25): this seat shares it, with its sign link and no mail.
+      const [pending] = own
+        ? []
+        : await tx.execute<{ id: string; sign_url: string | null }[]>(
+            `select id, sign_url from waiver_submission
+              where organization_id = ? and student_id = ? and template_id = ? and provider = ?
+                and status = 'pending' and withdrawn_at is null and shares_request_of is null
+              order by created_at, id limit 1`,
+            [input.organizationId, input.studentId, input.templateId, this.esign.provider],
+          );
+      const [row] = await tx.execute<{ id: string }[]>(
+        `insert into waiver_submission (id, organization_id, student_id, enrollment_id, template_id, status, provider, created_at, shares_request_of, sign_url)
+         values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
+         on conflict (enrollment_id) where enrollment_id is not null do nothing
+         returning id`,
+        [randomUUID(), input.organizationId, input.studentId, input.enrollmentId, input.templateId, this.esign.provider, input.createdAt ?? new Date(), pending?.id ?? null, pending?.sign_url ?? null],
+      );
+      return row?.id ?? null;
+    });
+    const submission = inserted
+      ? await em.findOneOrFail(WaiverSubmission, inserted)
       : await em.findOneOrFail(WaiverSubmission, { enrollmentId: input.enrollmentId });
-    if (submission.status === 'pending' && !submission.signUrl) {
+    if (submission.status === 'pending' && !submission.signUrl && !submission.sharesRequestOf) {
       await this.queue.add<WaiverJob>(WAIVER_QUEUE, SEND_JOB, { submissionId: submission.id }, { jobId: `waiver-send-${submission.id}` });
     }
     return submission;
@@ -216,7 +231,8 @@ export class WaiversService implements OnModuleInit {
   private async ensureRequested(submissionId: string): Promise<WaiverSubmission | null> {
     const em = this.em.fork();
     const submission = await em.findOne(WaiverSubmission, submissionId);
-    if (!submission || submission.signUrl || submission.status !== 'pending' || submission.withdrawnAt) return submission;
+    // A seat sharing another request (issue 25) never makes one of its own.
+    if (!submission || submission.signUrl || submission.status !== 'pending' || submission.withdrawnAt || submission.sharesRequestOf) return submission;
     const { student, template } = await this.parties(submission);
     const providerTemplateId = await this.providerTemplate(em, submission.organizationId, template);
     const created = await this.esign.createSubmission({
@@ -229,6 +245,13 @@ export class WaiversService implements OnModuleInit {
     await em.execute(
       `update waiver_submission set provider_submission_id = ?, provider_submitter_id = ?, sign_url = ? where id = ? and sign_url is null`,
       [created.submissionId, created.submitterId, created.signUrl, submission.id],
+    );
+    // The seats sharing this request show its sign link too.
+    await em.execute(
+      `update waiver_submission s set sign_url = r.sign_url
+         from waiver_submission r
+        where r.id = ? and s.shares_request_of = r.id and s.sign_url is null and r.sign_url is not null`,
+      [submission.id],
     );
     const stored = await em.findOne(WaiverSubmission, submissionId, { refresh: true });
     // Withdrawn while the request was being made: the withdrawal saw no provider submission to archive.
@@ -295,13 +318,16 @@ export class WaiversService implements OnModuleInit {
   /** The reminder job: the request is made first if it never was; the provider reminds, or we mail the link again. */
   async sendReminder(submissionId: string, remindedAt: string): Promise<void> {
     const submission = await this.ensureRequested(submissionId);
-    if (!submission || submission.status !== 'pending' || submission.withdrawnAt || !submission.signUrl) return;
-    if (submission.providerSubmitterId && (await this.esign.remind(submission.providerSubmitterId))) return;
+    if (!submission || submission.status !== 'pending' || submission.withdrawnAt) return;
+    // A seat sharing another request (issue 25) is reminded through that request's link.
+    const request = submission.sharesRequestOf ? await this.ensureRequested(submission.sharesRequestOf) : submission;
+    if (!request?.signUrl || request.status !== 'pending') return;
+    if (request.providerSubmitterId && (await this.esign.remind(request.providerSubmitterId))) return;
     const { student, template } = await this.parties(submission);
     await this.mail.enqueue({
       to: student.email,
       subject: `Reminder: please sign ${template.name}`,
-      text: `Hello ${student.firstName},\n\nA reminder to read and sign "${template.name}" before your class:\n${submission.signUrl}\n\nThank you.`,
+      text: `Hello ${student.firstName},\n\nA reminder to read and sign "${template.name}" before your class:\n${request.signUrl}\n\nThank you.`,
       dedupeKey: `waiver-remind:${submission.id}:${remindedAt}`,
     });
   }
@@ -328,17 +354,60 @@ export class WaiversService implements OnModuleInit {
         const own = new Set(covered.map((r) => r.enrollment_id));
         if (others.some((id) => !own.has(id))) return false;
       }
-      // One statement decides: a signature recorded meanwhile keeps it.
-      const withdrawn = await em.execute<{ id: string }[]>(
-        `update waiver_submission set withdrawn_at = now() where id = ? and status = 'pending' and withdrawn_at is null returning id`,
-        [submission.id],
-      );
-      if (!withdrawn.length) return false;
+      const handedTo = await this.handOver(submission.id);
+      if (handedTo === false) return false;
+      if (handedTo) {
+        this.logger.log(`Waiver request ${submission.id} withdrawn: enrollment ${input.enrollmentId} was removed; its sign link goes on for ${handedTo}`);
+        return true;
+      }
       this.logger.log(`Waiver request ${submission.id} withdrawn: enrollment ${input.enrollmentId} was removed`);
     }
     // A repeated announcement queues the archive again (the job id deduplicates).
     await this.queueArchive(submission.id);
     return true;
+  }
+
+  /**
+   * Withdraws a pending request whose seat was removed. When other seats share it (issue 25), the
+   * oldest takes it over (the provider's submission, the sign link the student has, the reminder
+   * time) and the rest share that one: nothing is archived and the student is not asked again.
+   * Answers the seat's submission that took over, null when none did (the caller archives), or
+   * false when the request was not pending any more (signed meanwhile: it stays).
+   */
+  private async handOver(submissionId: string): Promise<string | null | false> {
+    return this.em.fork().transactional(async (tx) => {
+      // One statement decides: a signature recorded meanwhile keeps it.
+      const [request] = await tx.execute<{ sign_url: string | null; provider_submission_id: string | null; provider_submitter_id: string | null; last_reminded_at: Date | null }[]>(
+        `select sign_url, provider_submission_id, provider_submitter_id, last_reminded_at from waiver_submission
+          where id = ? and status = 'pending' and withdrawn_at is null for update`,
+        [submissionId],
+      );
+      if (!request) return false;
+      const [heir] = await tx.execute<{ id: string }[]>(
+        `select id from waiver_submission where shares_request_of = ? and status = 'pending' and withdrawn_at is null
+          order by created_at, id limit 1 for update`,
+        [submissionId],
+      );
+      // Handed over, the withdrawn row keeps no provider submission (one row per provider submission):
+      // the webhook and the demo page find the heir's.
+      await tx.execute(
+        `update waiver_submission set withdrawn_at = now()${heir ? ', provider_submission_id = null, provider_submitter_id = null' : ''} where id = ?`,
+        [submissionId],
+      );
+      if (heir) {
+        await tx.execute(
+          `update waiver_submission set shares_request_of = null, sign_url = ?, provider_submission_id = ?, provider_submitter_id = ?, last_reminded_at = ?
+            where id = ?`,
+          [request.sign_url, request.provider_submission_id, request.provider_submitter_id, request.last_reminded_at, heir.id],
+        );
+        await tx.execute(`update waiver_submission set shares_request_of = ? where shares_request_of = ? and id <> ?`, [heir.id, submissionId, heir.id]);
+      }
+      // Not requested yet (its job found it withdrawn): the heir makes the request and mails the link.
+      if (heir && !request.sign_url) {
+        await this.queue.add<WaiverJob>(WAIVER_QUEUE, SEND_JOB, { submissionId: heir.id }, { jobId: `waiver-send-${heir.id}` });
+      }
+      return heir?.id ?? null;
+    });
   }
 
   private async queueArchive(submissionId: string): Promise<void> {
@@ -383,16 +452,38 @@ export class WaiversService implements OnModuleInit {
         returning organization_id, enrollment_id`,
       [done.completedAt, done.submissionUrl, done.signerName ?? null, done.signerIp ?? null, submissionId],
     );
+    const existing = await em.findOne(WaiverSubmission, submissionId);
     if (!row) {
       // Already completed: a repeated delivery re-applies the enrollment's status (repairs a crash between the two writes).
-      const existing = await em.findOne(WaiverSubmission, submissionId);
       if (existing?.status === 'completed' && existing.enrollmentId) {
         await this.enrollments.setWaiverStatus(existing.organizationId, existing.enrollmentId, 'signed');
       }
-      return false;
-    }
-    if (row.enrollment_id) await this.enrollments.setWaiverStatus(row.organization_id, row.enrollment_id, 'signed');
-    return true;
+    } else if (row.enrollment_id) await this.enrollments.setWaiverStatus(row.organization_id, row.enrollment_id, 'signed');
+    if (existing?.status === 'completed') await this.completeOthers(existing);
+    return Boolean(row);
+  }
+
+  /**
+   * One signature covers the student's every seat waiting on this waiver (issue 25): their other
+   * pending requests of it (the ones sharing this request, and any of their own) are completed
+   * with it and their seats signed. Idempotent, so a repeated delivery repairs a crash in between.
+   */
+  private async completeOthers(signed: WaiverSubmission): Promise<void> {
+    const rows = await this.em.execute<{ enrollment_id: string | null }[]>(
+      `update waiver_submission
+          set status = 'completed', completed_at = ?, submission_url = coalesce(?, submission_url), signer_name = ?, signer_ip = ?
+        where organization_id = ? and student_id = ? and template_id = ? and id <> ?
+          and status = 'pending' and withdrawn_at is null
+        returning enrollment_id`,
+      [signed.completedAt, signed.submissionUrl ?? null, signed.signerName ?? null, signed.signerIp ?? null, signed.organizationId, signed.studentId, signed.templateId, signed.id],
+    );
+    const seats = await this.em.execute<{ enrollment_id: string }[]>(
+      `select enrollment_id from waiver_submission
+        where organization_id = ? and student_id = ? and template_id = ? and status = 'completed' and enrollment_id is not null`,
+      [signed.organizationId, signed.studentId, signed.templateId],
+    );
+    const ids = new Set([...rows, ...seats].flatMap((r) => (r.enrollment_id ? [r.enrollment_id] : [])));
+    for (const enrollmentId of ids) await this.enrollments.setWaiverStatus(signed.organizationId, enrollmentId, 'signed');
   }
 
   /** A provider's webhook, applied idempotently. Unknown submissions are ignored (another deployment's). */
@@ -407,10 +498,16 @@ export class WaiversService implements OnModuleInit {
       await this.complete(submission.id, { completedAt: event.completedAt, submissionUrl: event.documentUrl });
       return;
     }
-    await this.em.execute(`update waiver_submission set status = 'expired' where id = ? and status = 'pending'`, [submission.id]);
+    // The seats sharing this request (issue 25) expire with it.
+    await this.em.execute(
+      `update waiver_submission set status = 'expired' where (id = ? or shares_request_of = ?) and status = 'pending'`,
+      [submission.id, submission.id],
+    );
     // Re-applied on a repeated delivery too; a signed waiver never becomes expired.
-    const now = await this.em.fork().findOne(WaiverSubmission, submission.id);
-    if (now?.status === 'expired' && now.enrollmentId) await this.enrollments.setWaiverStatus(now.organizationId, now.enrollmentId, 'expired');
+    const expired = await this.em.fork().find(WaiverSubmission, { $or: [{ id: submission.id }, { sharesRequestOf: submission.id }], status: 'expired' });
+    for (const now of expired) {
+      if (now.enrollmentId) await this.enrollments.setWaiverStatus(now.organizationId, now.enrollmentId, 'expired');
+    }
   }
 
   /** The demo page's submission, by its provider id; a withdrawn one is not found (it cannot be signed). */

@@ -3158,9 +3158,38 @@ export interface components {
                     order_id: string;
                     order_number: number | null;
                     totalPrice: number;
+                    /** @description Cents refunded of the order so far */
+                    refundedPrice: number;
+                    /**
+                     * @description The order's status: refunded and partial_refund show on the seat
+                     * @enum {string}
+                     */
+                    status: "pending" | "failed" | "paid" | "refunded" | "partial_refund" | "fraudulent";
                 } | null;
                 /** @description The membership or class pack the seat was booked on (issue 24), or null */
                 paid_with: string | null;
+            }[];
+            /** @description Seats held but not enrolled yet (they count against capacity), oldest first; not paged or filtered */
+            heldSeats: {
+                /** Format: uuid */
+                hold_id: string;
+                /**
+                 * @description A payment link not paid yet, a waitlist offer not claimed yet, or a store checkout being paid
+                 * @enum {string}
+                 */
+                kind: "payment_link" | "waitlist_offer" | "checkout";
+                seats: number;
+                /** @description When the hold stops counting unless paid */
+                expires_at: string;
+                name: string;
+                email: string;
+                student_id: string | null;
+                Order: {
+                    /** Format: uuid */
+                    order_id: string;
+                    order_number: number | null;
+                    totalPrice: number;
+                } | null;
             }[];
             totalCount: number;
             currentPage: number;

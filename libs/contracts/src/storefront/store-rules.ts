@@ -2,6 +2,7 @@
  * The store's rules that its pages need in the browser, without zod (which would weigh on the
  * pages' JavaScript): the schemas that use them are in checkout.schema.ts.
  */
+import { formatTimeZone } from '../time';
 
 /** The largest party one booking may bring (the buyer and their guests). */
 export const MAX_PARTY_SIZE = 20;
@@ -51,7 +52,7 @@ export const storeLinks = {
  */
 export function zonesLine(visitorZone: string, studioZone: string): string | null {
   if (!visitorZone || visitorZone === studioZone) return null;
-  return `Times are in ${visitorZone}. The studio is in ${studioZone}.`;
+  return `Times are in ${formatTimeZone(visitorZone)}. The studio is in ${formatTimeZone(studioZone)}.`;
 }
 
 /** The largest party an appointment course takes: its capacity, at most MAX_PARTY_SIZE. */

@@ -1,4 +1,5 @@
 import { applyDecorators, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { formatDate } from '@studio/contracts';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiUnexpectedBody } from '../../../common/api-errors';
 import { ErrorBody } from '../../../common/api-error';
@@ -138,14 +139,14 @@ export class DemoPaymentPagesController {
       .map((l) => `<tr><td>${escapeHtml(l.name)}${l.quantity > 1 ? ` × ${l.quantity}` : ''}</td><td class="amount">${money(l.unitAmountCents * l.quantity, payment.currency)}</td></tr>`)
       .join('');
     const refundRows = refunds
-      .map((r) => `<tr><td>Refund, ${escapeHtml(r.createdAt.toISOString().slice(0, 10))}</td><td class="amount">−${money(r.amountCents, payment.currency)}</td></tr>`)
+      .map((r) => `<tr><td>Refund, ${escapeHtml(formatDate(r.createdAt, 'UTC'))}</td><td class="amount">−${money(r.amountCents, payment.currency)}</td></tr>`)
       .join('');
     this.html(
       res,
       200,
       page(
         'Receipt',
-        `<h1>Receipt</h1><p>Payment ${escapeHtml(payment.id)}, ${escapeHtml(payment.createdAt.toISOString().slice(0, 10))}</p>
+        `<h1>Receipt</h1><p>Payment ${escapeHtml(payment.id)}, ${escapeHtml(formatDate(payment.createdAt, 'UTC'))}</p>
 <table>${lines}<tr class="total"><td>Paid</td><td class="amount">${money(payment.amountCents, payment.currency)}</td></tr>${refundRows}</table>`,
       ),
     );

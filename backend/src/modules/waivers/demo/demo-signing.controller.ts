@@ -1,6 +1,6 @@
 import { applyDecorators, Controller, Get, Header, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiExcludeEndpoint, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { demoSignatureSchema, WAIVER_MESSAGES as M, WAIVER_SIGNED_EVENT } from '@studio/contracts';
+import { demoSignatureSchema, formatDateTime, WAIVER_MESSAGES as M, WAIVER_SIGNED_EVENT } from '@studio/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { preferredType, sendHtml } from '../../../web/http';
 import { ErrorBody } from '../../../common/api-error';
@@ -64,7 +64,8 @@ function signingPage(submission: WaiverSubmission, template: { name: string; bod
   if (submission.status === 'completed') {
     // Anyone holding the link sees this page: it says that, by whom and when it was signed, never
     // the address it was signed from (kept in signer_ip for the record only).
-    const when = submission.completedAt ? submission.completedAt.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '';
+    // The product's one date format (libs/contracts time.ts); a provider's page knows no studio zone: UTC, named.
+    const when = submission.completedAt ? `${formatDateTime(submission.completedAt, 'UTC', { viewerZones: [] })} UTC` : '';
     return page(
       template.name,
       `<h1>${escapeHtml(template.name)}</h1>${text}
