@@ -114,7 +114,12 @@ test('send a payment link from the event drawer, pay it from the outbox, see the
   // The held seat counts: one of five taken, nobody enrolled yet.
   await drawer.getByText('1 / 5').waitFor();
   const grid = drawer.getByRole('region', { name: 'Enrollments' });
-  assert.equal(await grid.getByText(student.email).count(), 0);
+  // Issue 25: the held seat is named above the grid (it counted while nobody appeared), not as enrolled.
+  const held = grid.getByRole('region', { name: 'Held seats' });
+  await held.getByText('Held, not enrolled yet').waitFor();
+  const heldLine = await held.getByRole('listitem').filter({ hasText: student.email }).textContent();
+  assert.match(heldLine, / · 1 seat · Payment link #\d+ · \$\d+\.\d{2} · held until [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}/);
+  assert.equal(await grid.getByRole('table').getByText(student.email).count(), 0);
 
   // The student opens the mail's link and pays on the demo page.
   const link = await linkMailedTo(student.email);
@@ -150,7 +155,8 @@ test('send a payment link from the event drawer, pay it from the outbox, see the
   await page.reload();
   await page.getByRole('listitem').filter({ hasText: LABEL }).click();
   await drawer.getByRole('region', { name: 'Event Details' }).waitFor();
-  await grid.getByText(student.email).waitFor();
+  await grid.getByRole('table').getByText(student.email).waitFor();
   await drawer.getByText('1 / 5').waitFor();
+  assert.equal(await grid.getByRole('region', { name: 'Held seats' }).count(), 0);
   assert.deepEqual(errors, []);
 });

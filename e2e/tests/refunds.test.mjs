@@ -173,6 +173,51 @@ test('a paid student is removed from the event drawer with a refund of their ord
   await page.close();
 });
 
+test('a seat whose order was refunded in full says so in the enrollment grid (issue 25: it read as paid)', async () => {
+  // A paid seat of an upcoming session, refunded in full through the API, the student kept.
+  let target;
+  const { activities } = await get('/api/admin/activities');
+  search: for (const activity of activities) {
+    const { sessions } = await get(`/api/admin/activities/${activity.activity_id}/sessions?include_past=false&limit=10000`);
+    for (const session of sessions) {
+      const { enrollments } = await get(`/api/admin/enrollment/event/${session.event_id}`);
+      for (const enrollment of enrollments) {
+        if (enrollment.Order?.status === 'paid' && enrollment.Order.totalPrice > 0) {
+          const quote = await get(`/api/admin/enrollment/${enrollment.enrollment_id}/refund-quote`);
+          if (quote.refusal === null && quote.order.refunded_amount === 0) {
+            target = { activity, session, enrollment };
+            break search;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(target, 'the demo has a paid seat that can be refunded');
+  const refunded = await fetch(`${server.url}/api/admin/order/${target.enrollment.Order.order_id}/refund`, {
+    method: 'POST',
+    headers: { token, 'content-type': 'application/json', 'idempotency-key': `e2e-full-${Date.now()}` },
+    body: JSON.stringify({ reason: 'Studio closed' }),
+  });
+  assert.equal(refunded.status, 200, await refunded.text());
+  const label = `Refunded seat ${Date.now()}`;
+  const put = await fetch(`${server.url}/api/admin/events/${target.session.event_id}`, {
+    method: 'PUT',
+    headers: { token, 'content-type': 'application/json' },
+    body: JSON.stringify({ price: target.session.price, capacity: target.session.capacity, internal_short_description: label }),
+  });
+  assert.equal(put.status, 200);
+
+  const page = await browser.context.newPage();
+  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await page.goto(`${server.url}/admin/courses/${target.activity.activity_id}`);
+  await page.getByRole('listitem').filter({ hasText: label }).click();
+  const grid = page.getByRole('region', { name: 'Enrollments' });
+  const row = grid.getByRole('row').filter({ hasText: target.enrollment.Student.email });
+  await row.getByText(`#${target.enrollment.Order.order_number} · `, { exact: false }).waitFor();
+  await row.getByText('Refunded', { exact: true }).waitFor();
+  await page.close();
+});
+
 test('a studio without a payment method sees none on the Billing page and adds one on the demo page', async () => {
   const page = await browser.context.newPage();
   const errors = [];
