@@ -18,9 +18,25 @@ export function freePort() {
   });
 }
 
-/** Spawns the server with the given environment and waits until /api/health answers. */
+/** Whether nothing listens on the port now. */
+function isFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Spawns the server with the given environment and waits until /api/health answers. Under the
+ * browser tests' runner the server takes the port the demo database was seeded on (E2E_APP_PORT)
+ * when it is free: the demo's stored links (receipts, signing pages) name that origin. A second
+ * server started beside it takes any free port.
+ */
 export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
-  const port = await freePort();
+  const seeded = Number(process.env.E2E_APP_PORT);
+  const port = env.PORT ? Number(env.PORT) : seeded && (await isFree(seeded)) ? seeded : await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'backend/dist/main.js')], {
     cwd: ROOT,
     // Its own Redis namespace unless the test names one: two servers on one Redis (a test run beside
