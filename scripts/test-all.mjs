@@ -46,9 +46,29 @@ function count(output) {
   for (const m of output.matchAll(/^# fail (\d+)/gm)) totals.failed += Number(m[1]);
 }
 
+/**
+ * The CPU time a step's processes used (user + system, from bash's `times` after the command):
+ * with the wall time, it says whether a step waits or works, and where a slow run's time went.
+ */
+const CPU_MARK = '=== cpu:';
+const withCpu = (command) =>
+  `{ ${command}
+}; code=$?; echo "${CPU_MARK}" >&2; times >&2; exit $code`;
+function cpuSeconds(output) {
+  // `times` prints the shell's own times, then its children's: the second line after the mark.
+  const lines = output.split('\n');
+  const mark = lines.findLastIndex((l) => l.startsWith(CPU_MARK));
+  const parts = mark >= 0 ? (lines[mark + 2] ?? '').trim().split(/\s+/) : [];
+  const seconds = (t) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t ?? '');
+    return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+  };
+  return { user: seconds(parts[0]), sys: seconds(parts[1]) };
+}
+
 function run(command, { echo = true } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, { shell: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(withCpu(command), { shell: '/bin/bash', env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
@@ -72,7 +92,8 @@ async function step([name, command], { whole = false } = {}) {
   if (!whole) console.log(head);
   const { code, output } = await run(command, { echo: !whole });
   count(output);
-  const tail = `=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const cpu = cpuSeconds(output);
+  const tail = `=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s (cpu: user ${cpu.user.toFixed(0)} s, sys ${cpu.sys.toFixed(0)} s)`;
   if (whole) process.stdout.write(`${head}\n${output}\n${tail}\n`);
   else console.log(tail);
   return code ?? 1;
