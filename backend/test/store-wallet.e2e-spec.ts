@@ -283,7 +283,7 @@ describe('store checkout: memberships, packs, gift cards and credit', () => {
     expect(await field({ event_id: otherSession, gift_card_code: fresh }, other.slug)).toEqual({ gift_card_code: W.giftCardUnknown });
   });
 
-  it('store credit pays a product in full; a subscription is paid by card', async () => {
+  it('store credit pays a product in full; a subscription and a gift card are paid by card', async () => {
     const s = await student();
     const credit = await grant(s.id, 'store_credit', 5000);
     const { points_token } = await proof(s.buyer.email);
@@ -310,6 +310,15 @@ describe('store checkout: memberships, packs, gift cards and credit', () => {
       .expect(201);
     const refused = await api('checkout', { product_id: plan.body.id ?? plan.body.product_id, points_token, use_wallet_money: true, ...s.buyer }).expect(400);
     expect(refused.body.errors).toEqual({ use_wallet_money: W.subscriptionByCard });
+    // Nor is a gift card bought with gift cards or credit (they would become a new card to pass on).
+    const card = await t.http
+      .post('/api/admin/products')
+      .set('token', token)
+      .send({ productName: 'Gift card $20', priceType: 'oneTime', amount: 2000, grant: 'giftCard' })
+      .expect(201);
+    const gift = { recipient_name: 'Rae Friend', recipient_email: 'rae@example.com' };
+    const byCredit = await api('checkout', { product_id: card.body.id ?? card.body.product_id, points_token, use_wallet_money: true, ...s.buyer, ...gift }).expect(400);
+    expect(byCredit.body).toMatchObject({ message: W.giftCardByCard, errors: { use_wallet_money: W.giftCardByCard } });
     expect(await balance(credit.holdingId)).toBe(1500);
   });
 

@@ -361,7 +361,7 @@ export class OutboxService implements OnApplicationBootstrap, OnApplicationShutd
           `select type, subscriber, last_error from outbox_message where id in (${open.slice(0, 5).map(() => '?').join(', ')})`,
           open.slice(0, 5).map((r: { id: string }) => r.id),
         );
-        const reasons = why.map((r) => `${r.type} → ${r.subscriber}: ${r.last_error ?? 'not run yet'}`).join('; ');
+        const reasons = why.map((r: { type: string; subscriber: string; last_error: string | null }) => `${r.type} → ${r.subscriber}: ${r.last_error ?? 'not run yet'}`).join('; ');
         throw new Error(`Outbox not drained: ${open.length} rows open (${reasons})`);
       }
       if (this.queue.runsWorkers) {

@@ -32,10 +32,16 @@ const type = (name: string, value: string) =>
   });
 
 describe('a product page says what it grants (issue 24)', () => {
-  it('a class pack: its words, and no recipient asked', () => {
+  it('a class pack: its words, and no recipient asked; gift cards and credit may pay it', () => {
     show({ kind: 'oneTime', price_cents: 15000, renewal_interval_unit: null, grant: 'pack', grant_text: '10 classes, valid 6 months' });
     expect(screen.getByRole('region', { name: 'Your product' })).toHaveTextContent('10 classes, valid 6 months');
     expect(screen.queryByRole('textbox', { name: "Recipient's email" })).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'Gift card code (optional)' })).toBeInTheDocument();
+  });
+
+  it('a gift card is paid by card: no gift card code nor store credit offered', () => {
+    show({ kind: 'oneTime', price_cents: 5000, renewal_interval_unit: null, grant: 'giftCard', grant_text: 'Gift card worth $50.00' });
+    expect(screen.queryByRole('textbox', { name: 'Gift card code (optional)' })).toBeNull();
   });
 
   it('a gift card asks for its recipient before anything is sent, then sends them with the message', async () => {

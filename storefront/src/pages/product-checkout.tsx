@@ -1,6 +1,6 @@
 import type { CheckoutResult, PublicProduct } from '@studio/contracts';
 import { productBuyerErrors } from '@studio/contracts/src/storefront/product-buyer';
-import { giftRecipientErrors, MAX_GIFT_MESSAGE_LENGTH } from '@studio/contracts/src/wallet/gift-card';
+import { giftRecipientErrors, MAX_GIFT_MESSAGE_LENGTH, walletMoneyRefusal } from '@studio/contracts/src/wallet/gift-card';
 import { useState } from 'react';
 import { productPriceText } from '../format';
 import { navigate } from '../framed';
@@ -45,7 +45,8 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
   const [sentTo, setSentTo] = useState<string | null>(null);
   // The proof of the email, and whether its gift cards and store credit pay (issue 24; not a subscription's).
   const [wallet, setWallet] = useState<(PointsChoice & { cents: number }) | null>(null);
-  const walletPays = product.kind === 'oneTime';
+  // A paid one-time product that is not a gift card (walletMoneyRefusal, the API's rule).
+  const walletPays = product.kind === 'oneTime' && walletMoneyRefusal({ category: product.kind, grant: product.grant }) === null;
   // A gift card's code as mailed: it pays what it can, whoever types it.
   const [giftCode, setGiftCode] = useState('');
   // One key per attempt: a retried click replays the same order instead of making another.

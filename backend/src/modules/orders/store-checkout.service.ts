@@ -10,7 +10,7 @@ import {
   priceParty,
   pointsToCents,
   WORKBENCH_SOURCE,
-  WALLET_MESSAGES,
+  walletMoneyRefusal,
   answerErrors,
   formAnswersSchema,
   storedAnswerSets,
@@ -396,9 +396,10 @@ export class StoreCheckoutService implements OnModuleInit {
     const free = price.category === 'leadMagnet';
     const total = free ? 0 : price.amountCents;
     const subscription = price.category === 'subscription' && price.renewalIntervalUnit ? price : null;
-    // Gift cards and credit may pay a one-time product (issue 24); a subscription renews on the card.
-    if (subscription && (input.use_wallet_money || input.gift_card_code))
-      throw new ApiError(HttpStatus.BAD_REQUEST, WALLET_MESSAGES.subscriptionByCard, { use_wallet_money: WALLET_MESSAGES.subscriptionByCard });
+    // Gift cards and credit may pay a one-time product (issue 24), not a subscription nor a gift card.
+    const byCard = walletMoneyRefusal({ category: price.category, grant: price.grant });
+    if (byCard && (input.use_wallet_money || input.gift_card_code))
+      throw new ApiError(HttpStatus.BAD_REQUEST, byCard, { [input.gift_card_code ? 'gift_card_code' : 'use_wallet_money']: byCard });
     const proofStudentId = await this.pointsStudent(organization, input);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);

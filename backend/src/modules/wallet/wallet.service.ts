@@ -473,17 +473,7 @@ export class WalletService {
   /** A student's holdings (newest first) with their balances, and the newest ledger rows. The caller checked the student. */
   async wallet(organizationId: string, studentId: string, limit = WALLET_ENTRIES_SHOWN): Promise<Wallet> {
     const connection = this.em.getConnection();
-    const holdings = await connection.execute<
-      (HoldingRow & CoverageColumns & { label: string; product_id: string | null; order_id: string | null; created_at: Date; balance: number | null })[]
-    >(
-      `select h.id, h.student_id, h.kind, h.label, h.unit, h.status, h.expires_at, h.product_id, h.order_id, h.created_at,
-              h.unlimited, h.covers_activity_ids, h.covers_category_ids,
-              (select e.balance_after from wallet_entry e where e.holding_id = h.id order by e.seq desc limit 1) as balance
-         from wallet_holding h
-        where h.organization_id = ? and h.student_id = ?
-        order by h.created_at desc, h.id desc`,
-      [organizationId, studentId],
-    );
+    const holdings = await this.holdings(organizationId, studentId, { activeOnly: false });
     const actor = actorNameSql('e.actor_user_id');
     const entries = await connection.execute<EntryRow[]>(
       `select e.id, e.holding_id, e.amount, e.balance_after, e.reason, e.note, e.order_id, e.enrollment_id, e.appointment_id,
@@ -494,21 +484,8 @@ export class WalletService {
       [organizationId, studentId, limit],
     );
     return {
-      holdings: holdings.map((h) => ({
-        holding_id: h.id,
-        kind: h.kind,
-        label: h.label,
-        unit: h.unit,
-        balance: Number(h.balance ?? 0),
-        status: h.status,
-        expires_at: h.expires_at ? new Date(h.expires_at).toISOString() : null,
-        product_id: h.product_id,
-        order_id: h.order_id,
-        created_at: new Date(h.created_at).toISOString(),
-        unlimited: h.unlimited,
-        covers_activity_ids: h.covers_activity_ids,
-        covers_category_ids: h.covers_category_ids?.map(Number) ?? null,
-      })),
+      // Newest first, as the student drawer lists them.
+      holdings: holdings.reverse(),
       entries: entries.map(mapEntry),
     };
   }
@@ -518,12 +495,22 @@ export class WalletService {
    * `lockStudent` first so the balances cannot move before the uses are written.
    */
   async covering(organizationId: string, studentId: string, em?: EntityManager): Promise<(CoveringHolding & { label: string; unlimited: boolean; unit: WalletUnit })[]> {
-    const rows = await this.read(em)<(HoldingRow & CoverageColumns & { label: string; created_at: Date; balance: number | null })[]>(
-      `select h.id, h.student_id, h.kind, h.label, h.unit, h.status, h.expires_at, h.created_at,
+    return this.holdings(organizationId, studentId, { activeOnly: true }, em);
+  }
+
+  /**
+   * The student's holdings with their balances (the last ledger row's), oldest first: every one for
+   * the student drawer (wallet), the active ones for what may pay (covering). One query for both.
+   */
+  private async holdings(organizationId: string, studentId: string, { activeOnly }: { activeOnly: boolean }, em?: EntityManager) {
+    const rows = await this.read(em)<
+      (HoldingRow & CoverageColumns & { label: string; product_id: string | null; order_id: string | null; created_at: Date; balance: number | null })[]
+    >(
+      `select h.id, h.student_id, h.kind, h.label, h.unit, h.status, h.expires_at, h.product_id, h.order_id, h.created_at,
               h.unlimited, h.covers_activity_ids, h.covers_category_ids,
               (select e.balance_after from wallet_entry e where e.holding_id = h.id order by e.seq desc limit 1) as balance
          from wallet_holding h
-        where h.organization_id = ? and h.student_id = ? and h.status = 'active'
+        where h.organization_id = ? and h.student_id = ?${activeOnly ? " and h.status = 'active'" : ''}
         order by h.created_at, h.id`,
       [organizationId, studentId],
     );
@@ -532,13 +519,15 @@ export class WalletService {
       kind: h.kind,
       label: h.label,
       unit: h.unit,
-      unlimited: h.unlimited,
       balance: Number(h.balance ?? 0),
       status: h.status,
       expires_at: h.expires_at ? new Date(h.expires_at).toISOString() : null,
+      product_id: h.product_id,
+      order_id: h.order_id,
+      created_at: new Date(h.created_at).toISOString(),
+      unlimited: h.unlimited,
       covers_activity_ids: h.covers_activity_ids,
       covers_category_ids: h.covers_category_ids?.map(Number) ?? null,
-      created_at: new Date(h.created_at).toISOString(),
     }));
   }
 

@@ -44,7 +44,20 @@ export const GIFT_CARD_MESSAGES = {
   messageTooLong: `The message is at most ${MAX_GIFT_MESSAGE_LENGTH} characters.`,
   notAGiftCard: 'Only a gift card takes a recipient.',
   codeInvalid: 'Enter the gift card code as it was mailed, such as 7K3M-Q9TX-4HBN-WD2R.',
+  subscriptionByCard: 'A subscription is paid by card.',
+  giftCardByCard: 'A gift card is paid by card.',
 } as const;
+
+/**
+ * Whether a product's price may be paid with gift cards and store credit (issue 24): a one-time
+ * product may; a subscription renews on the card; a gift card is paid by card, so gift cards and
+ * store credit cannot be turned into a new card to pass on. The reason when not, else null.
+ */
+export function walletMoneyRefusal(price: { category: string; grant: string }): string | null {
+  if (price.category === 'subscription') return GIFT_CARD_MESSAGES.subscriptionByCard;
+  if (price.grant === 'giftCard') return GIFT_CARD_MESSAGES.giftCardByCard;
+  return null;
+}
 
 /** What a gift card's buyer must give (the recipient's name and email); nothing for another product. */
 export function giftRecipientErrors(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../safe-input';
 import { materialOf } from '../catalog/catalog-constants';
+import { GIFT_CARD_MESSAGES } from './gift-card';
 
 /*
  * The wallet (issue 24, "One ledger"): what a student holds that pays for bookings or orders, and
@@ -84,7 +85,8 @@ export const WALLET_MESSAGES = {
   giftCardEmpty: 'This gift card has nothing left to spend.',
   needsProof: 'Confirm your email with the code first to use what you hold.',
   coversCoursesOnly: 'Memberships and class packs cover course bookings only.',
-  subscriptionByCard: 'A subscription is paid by card.',
+  subscriptionByCard: GIFT_CARD_MESSAGES.subscriptionByCard,
+  giftCardByCard: GIFT_CARD_MESSAGES.giftCardByCard,
   choiceInvalid: 'Choose yes or no.',
   adjusted: 'Balance adjusted',
   adjustFailed: 'Could not adjust the balance',
