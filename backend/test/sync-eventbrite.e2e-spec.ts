@@ -294,7 +294,7 @@ describe('Eventbrite sync', () => {
       const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
       const sale = orders.body.orders.find((o: { Student: { email: string } }) => o.Student.email === 'wren@buyer.test');
       const row = (await enrollments()).enrollments.find((e: { Student: { email: string } }) => e.Student.email === 'wren@buyer.test');
-      expect(row.Order).toEqual({ order_id: sale.order_id, order_number: sale.order_number, totalPrice: 4500 });
+      expect(row.Order).toEqual({ order_id: sale.order_id, order_number: sale.order_number, totalPrice: 4500, refundedPrice: 0, status: 'paid' });
       const scheduling = t.created.app.get(EnrollmentsService);
       await t.withEm(async (em) => {
         const enrollment = await em.findOneOrFail(Enrollment, row.enrollment_id);

@@ -1,26 +1,89 @@
-// `npm run test:browser`: the browser tests, one file at a time, each on a copy of one seeded demo
-// database made first (demo-template.mjs), dropped at the end. Arguments are passed to `node --test`
-// (files or a folder; default tests/).
+// `npm run test:browser`: the browser tests in two groups side by side (E2E_BROWSER_GROUPS, default
+// 2), each group one file at a time on its own seeded demo database (demo-template.mjs: seeded once
+// per group, copied for each of its files, served on the group's own port). A browser test spends
+// most of its time waiting (on the page, the server, animations): one at a time kept half a core
+// busy (stop 32's clean run: 1,260 s of wall for 651 s of CPU), so two groups finish in about half
+// the time. Each group's output is printed whole when it ends.
+//
+// Arguments: test files (default: every file of tests/). `--groups=1` runs them one at a time.
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDemoTemplate } from './demo-template.mjs';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-const template = await createDemoTemplate();
-console.log(`# the demo database seeded once for this run in ${template.seededInMs} ms (${template.name})`);
-let code = 1;
-try {
-  code = await new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--test', '--test-concurrency=1', '--test-timeout=240000', ...(args.length ? args : ['tests/'])],
-      { cwd: here, stdio: 'inherit', env: { ...process.env, E2E_DEMO_TEMPLATE: template.name, E2E_APP_PORT: String(template.port) } },
-    );
-    child.on('close', (exit, signal) => resolve(exit ?? (signal ? 1 : 0)));
-  });
-} finally {
-  template.drop();
+const options = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const groupsWanted = Number(
+  options.find((o) => o.startsWith('--groups='))?.split('=')[1] ?? process.env.E2E_BROWSER_GROUPS ?? 2,
+);
+
+const files = named.length
+  ? named.map((f) => resolve(f))
+  : readdirSync(join(here, 'tests'))
+      .filter((f) => f.endsWith('.test.mjs'))
+      .map((f) => join(here, 'tests', f));
+
+/**
+ * Files that must not run beside each other stay in one group: remote-release builds and serves a
+ * released copy of a remote while shared-once counts every script one page load fetches.
+ */
+const TOGETHER = [['remote-release.test.mjs', 'shared-once.test.mjs']];
+
+/** A file's expected length: its start (a server and a browser, ~15 s) plus its size as a proxy for its steps. */
+const weight = (file) => 150 + readFileSync(file, 'utf8').split('\n').length;
+
+function split(list, count) {
+  const groups = Array.from({ length: Math.max(1, Math.min(count, list.length)) }, () => ({ files: [], load: 0 }));
+  const units = [];
+  const placed = new Set();
+  for (const names of TOGETHER) {
+    const members = list.filter((f) => names.includes(basename(f)));
+    if (members.length) {
+      units.push(members);
+      members.forEach((f) => placed.add(f));
+    }
+  }
+  for (const f of list) if (!placed.has(f)) units.push([f]);
+  const load = (unit) => unit.reduce((sum, f) => sum + weight(f), 0);
+  units.sort((a, b) => load(b) - load(a));
+  for (const unit of units) {
+    const lightest = groups.reduce((min, g) => (g.load < min.load ? g : min));
+    lightest.files.push(...unit);
+    lightest.load += load(unit);
+  }
+  return groups.filter((g) => g.files.length);
 }
-process.exit(code);
+
+/** One group: its demo database, then `node --test` over its files, one at a time. */
+async function runGroup(group, index, total) {
+  const template = await createDemoTemplate();
+  const head = `# group ${index + 1} of ${total}: ${group.files.length} files; the demo database seeded in ${template.seededInMs} ms (${template.name}, port ${template.port})`;
+  let output = '';
+  try {
+    const code = await new Promise((done) => {
+      const child = spawn(
+        process.execPath,
+        ['--test', '--test-concurrency=1', '--test-timeout=240000', ...group.files],
+        {
+          cwd: here,
+          stdio: ['ignore', total > 1 ? 'pipe' : 'inherit', total > 1 ? 'pipe' : 'inherit'],
+          env: { ...process.env, E2E_DEMO_TEMPLATE: template.name, E2E_APP_PORT: String(template.port) },
+        },
+      );
+      child.stdout?.on('data', (d) => (output += d));
+      child.stderr?.on('data', (d) => (output += d));
+      child.on('close', (exit, signal) => done(exit ?? (signal ? 1 : 0)));
+    });
+    if (total > 1) process.stdout.write(`${head}\n${output}\n`);
+    else console.log(head);
+    return code;
+  } finally {
+    template.drop();
+  }
+}
+
+const groups = split(files, groupsWanted);
+const codes = await Promise.all(groups.map((group, i) => runGroup(group, i, groups.length)));
+process.exit(codes.find((c) => c !== 0) ?? 0);

@@ -20,6 +20,7 @@ import {
   useDateFormat,
   type TableProps,
 } from '@studio/ui';
+import { AttendanceCell } from '../attendance/attendance-cell';
 import { exportEnrollments, useCheckIn, useEnrollmentPage, type EnrollmentRow, type HeldSeat } from '../api/events';
 import {
   INITIAL_ENROLLMENT_QUERY,
@@ -257,27 +258,16 @@ export function EnrollmentsGrid({
       // No-show (attendanceOf, answered by the API), and can still be checked in late.
       key: 'checked_in_at',
       title: 'Attendance',
-      render: (_, row) => {
-        const name = `${row.Student?.first_name} ${row.Student?.last_name}`;
-        const checkedIn = row.attendance === 'checked_in';
-        return (
-          <Space size={4}>
-            {row.attendance !== 'not_checked_in' && (
-              <Tag color={checkedIn ? 'green' : 'red'}>{ATTENDANCE_LABELS[row.attendance]}</Tag>
-            )}
-            <Button
-              type={checkedIn ? 'link' : 'default'}
-              size="small"
-              loading={checking === row.enrollment_id}
-              aria-label={`${checkedIn ? 'Undo check-in of' : 'Check in'} ${name}`}
-              title={checkedIn && row.checked_in_at ? dates.dateTime(row.checked_in_at, timezone) : undefined}
-              onClick={() => void setCheckIn(row, !checkedIn)}
-            >
-              {checkedIn ? 'Undo' : 'Check in'}
-            </Button>
-          </Space>
-        );
-      },
+      render: (_, row) => (
+        <AttendanceCell
+          attendance={row.attendance}
+          checkedInAt={row.checked_in_at}
+          zone={timezone}
+          name={`${row.Student?.first_name} ${row.Student?.last_name}`}
+          busy={checking === row.enrollment_id}
+          onChange={(checkedIn) => void setCheckIn(row, checkedIn)}
+        />
+      ),
       sorter: true,
       sortOrder: sortOrderOf('checked_in_at'),
       filters: Object.entries(ATTENDANCE_LABELS).map(([value, text]) => ({ value, text })),

@@ -1,9 +1,9 @@
+import { AttendanceCell } from '../attendance/attendance-cell';
 import { Suspense, useState } from 'react';
 import { CancelBookingDialog } from '../event/cancel-booking-dialog';
 import {
   APPOINTMENT_STATUS_LABELS,
   APPOINTMENT_UI_MESSAGES,
-  ATTENDANCE_LABELS,
   ATTENDANCE_MESSAGES,
   STUDENT_DIALOGS,
   type AppointmentOut,
@@ -14,7 +14,6 @@ import {
   Flex,
   LoadingSkeleton,
   QueryGuard,
-  Space,
   Table,
   Tag,
   Typography,
@@ -144,27 +143,17 @@ export function BookingAppointments({ course }: { course: CourseDetail }) {
       // not checked in shows No-show (attendanceOf, answered by the API). Held ones have nobody yet.
       key: 'attendance',
       title: 'Attendance',
-      render: (_, a) => {
-        if (a.status !== 'booked') return null;
-        const checkedIn = a.attendance === 'checked_in';
-        return (
-          <Space size={4}>
-            {a.attendance !== 'not_checked_in' && (
-              <Tag color={checkedIn ? 'green' : 'red'}>{ATTENDANCE_LABELS[a.attendance]}</Tag>
-            )}
-            <Button
-              type={checkedIn ? 'link' : 'default'}
-              size="small"
-              loading={checking === a.id}
-              aria-label={`${checkedIn ? 'Undo check-in of' : 'Check in'} ${studentName(a)}`}
-              title={checkedIn && a.checked_in_at ? dates.dateTime(a.checked_in_at, a.time_zone) : undefined}
-              onClick={() => void setCheckIn(a, !checkedIn)}
-            >
-              {checkedIn ? 'Undo' : 'Check in'}
-            </Button>
-          </Space>
-        );
-      },
+      render: (_, a) =>
+        a.status === 'booked' ? (
+          <AttendanceCell
+            attendance={a.attendance}
+            checkedInAt={a.checked_in_at}
+            zone={a.time_zone}
+            name={studentName(a)}
+            busy={checking === a.id}
+            onChange={(checkedIn) => void setCheckIn(a, checkedIn)}
+          />
+        ) : null,
     },
     {
       key: 'actions',

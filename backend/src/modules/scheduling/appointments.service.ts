@@ -1,3 +1,4 @@
+import { checkInAssignments } from './check-in.sql';
 import { CreateRequestContext, DriverException, LockMode, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -447,15 +448,12 @@ export class AppointmentsService implements OnApplicationBootstrap {
    */
   async setCheckIn(ctx: RequestContext, appointmentId: string, checkedIn: boolean): Promise<AppointmentCheckInOut> {
     if (!UUID.test(appointmentId)) throw notFound(M.notFound);
-    const set = checkedIn
-      ? `checked_in_by = case when checked_in_at is null then ? else checked_in_by end,
-         checked_in_at = coalesce(checked_in_at, now())`
-      : `checked_in_at = null, checked_in_by = null`;
+    const set = checkInAssignments(checkedIn, ctx.userId);
     const [row] = await this.orm.em.getConnection().execute<{ checked_in_at: Date | null; ends_at: Date }[]>(
-      `update appointment set ${set}
+      `update appointment set ${set.sql}
         where id = ? and organization_id = ? and status = 'booked'
         returning checked_in_at, ends_at`,
-      [...(checkedIn ? [ctx.userId] : []), appointmentId, ctx.organizationId],
+      [...set.params, appointmentId, ctx.organizationId],
     );
     if (!row) {
       const [other] = await this.orm.em.getConnection().execute<{ status: string }[]>(

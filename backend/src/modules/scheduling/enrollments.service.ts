@@ -17,6 +17,7 @@ import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { Event } from './entities/event.entity';
 import { SeatHold } from './entities/seat-hold.entity';
 import { heldSeats } from './held-seats.query';
+import { checkInAssignments } from './check-in.sql';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
 import { EnrollmentRulesRow, enrollmentRulesQuery, rulesSeats } from './enrollment-rules.query';
 import { lockEventForSeats } from './seats';
@@ -453,13 +454,10 @@ export class EnrollmentsService {
    * enrollment is 404; a removed one is 409.
    */
   async setCheckIn(ctx: RequestContext, enrollmentId: string, checkedIn: boolean): Promise<CheckIn> {
-    const set = checkedIn
-      ? `checked_in_by = case when e.checked_in_at is null then ? else e.checked_in_by end,
-         checked_in_at = coalesce(e.checked_in_at, now())`
-      : `checked_in_at = null, checked_in_by = null`;
-    const params = checkedIn ? [ctx.userId] : [];
+    const set = checkInAssignments(checkedIn, ctx.userId, 'e');
+    const params = set.params;
     const [row] = await this.em.getConnection().execute<{ checked_in_at: Date | null; ends_at: Date }[]>(
-      `update enrollment e set ${set}
+      `update enrollment e set ${set.sql}
          from event ev
         where ev.id = e.event_id and e.id = ? and e.organization_id = ? and e.status = 'active'
         returning e.checked_in_at, ev.ends_at`,
