@@ -1,11 +1,12 @@
-// `npm run test:browser`: the browser tests in two groups side by side (E2E_BROWSER_GROUPS, default
-// 2), each group one file at a time on its own seeded demo database (demo-template.mjs: seeded once
-// per group, copied for each of its files, served on the group's own port). A browser test spends
-// most of its time waiting (on the page, the server, animations): one at a time kept half a core
-// busy (stop 32's clean run: 1,260 s of wall for 651 s of CPU), so two groups finish in about half
-// the time. Each group's output is printed whole when it ends.
+// `npm run test:browser`: the browser tests, each group of files one file at a time on its own seeded
+// demo database (demo-template.mjs: seeded once per group, copied for each of its files, served on
+// the group's own port). One group by default (E2E_BROWSER_GROUPS or `--groups=N` for more, side by
+// side, each group's output printed whole when it ends). A browser test mostly waits (stop 32: 1,260 s
+// of wall for 651 s of CPU, alone), but in CI it shares two cores with the backend suites, which
+// together saturate them: two groups there made the run no shorter (stop 32's ci3, 41.6 minutes
+// against 40.1) and a PGlite start slower than its timeout.
 //
-// Arguments: test files (default: every file of tests/). `--groups=1` runs them one at a time.
+// Arguments: test files (default: every file of tests/).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -16,7 +17,7 @@ const here = join(dirname(fileURLToPath(import.meta.url)), '..');
 const options = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const groupsWanted = Number(
-  options.find((o) => o.startsWith('--groups='))?.split('=')[1] ?? process.env.E2E_BROWSER_GROUPS ?? 2,
+  options.find((o) => o.startsWith('--groups='))?.split('=')[1] ?? process.env.E2E_BROWSER_GROUPS ?? 1,
 );
 
 const files = named.length

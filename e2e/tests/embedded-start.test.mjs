@@ -18,6 +18,12 @@ const embeddedEnv = {
   REDIS_PREFIX: `embedded_${process.pid}`,
 };
 
+/**
+ * PGlite (PostgreSQL compiled to WebAssembly, one thread) migrating and seeding the demo took over 60 s
+ * on a 2-core machine busy with the other CI lanes (stop 32's run); alone it takes about 15 s.
+ */
+const EMBEDDED_START_MS = 180000;
+
 async function signIn(url, email, password) {
   return fetch(`${url}/api/auth/login`, {
     method: 'POST',
@@ -27,7 +33,7 @@ async function signIn(url, email, password) {
 }
 
 test('starts on PGlite, seeds the demo, prints the sign-in and keeps the data on restart', async () => {
-  const first = await startServer(embeddedEnv);
+  const first = await startServer(embeddedEnv, { timeoutMs: EMBEDDED_START_MS });
   let token;
   try {
     assert.match(first.output(), /Demo sign-in: owner@demo\.studio \/ demo-studio \(just seeded\)/);
@@ -70,7 +76,7 @@ test('starts on PGlite, seeds the demo, prints the sign-in and keeps the data on
     await first.stop();
   }
 
-  const second = await startServer(embeddedEnv);
+  const second = await startServer(embeddedEnv, { timeoutMs: EMBEDDED_START_MS });
   try {
     assert.doesNotMatch(second.output(), /just seeded/);
     // The session created before the restart still works: the data lives in the folder.
@@ -126,7 +132,7 @@ test('admin:create makes an organization and its owner that can sign in', async 
   assert.equal(again.status, 1);
   assert.match(again.stderr, /already exists/);
 
-  const server = await startServer(embeddedEnv);
+  const server = await startServer(embeddedEnv, { timeoutMs: EMBEDDED_START_MS });
   try {
     const login = await signIn(server.url, 'owner@clay.studio', 'kiln-and-wheel');
     assert.equal(login.status, 200);
