@@ -1,9 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:net';
 import { RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
@@ -19,6 +17,7 @@ import { OrganizationsService } from '../src/modules/organizations/organizations
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { TestApp } from './test-app';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
+import { Answer, call, Child, DIST, failedJobsIn, freePort, NoAnswer, pgAdmin, readMails, REDIS_URL, removeRedisKeys, sleep, PG_ROOT } from './support/app-process';
 
 /*
  * The crash test (issue 19). Two processes of the BUILT app share one PostgreSQL database and one
@@ -52,11 +51,8 @@ import { addStudent, schedulableCourse, scheduleSession } from './support/schedu
  * CRASH_DEBUG=1 shows the children's output.
  */
 
-const DIST = path.join(__dirname, '..', 'dist');
 const MAIN = path.join(DIST, 'main.js');
 const WORKER = path.join(DIST, 'worker.js');
-const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(process.env.CRASH_N ?? 200);
 /**
  * How long the effects may take to settle after the last kill (the outbox drained, the mails sent):
@@ -68,7 +64,6 @@ const ORDERS = Math.ceil(N / 2);
 const CONCURRENCY = Number(process.env.CRASH_CONCURRENCY ?? 12);
 const MAX_KILLS = Number(process.env.CRASH_KILLS ?? 5);
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const DEBUG = Boolean(process.env.CRASH_DEBUG);
 /** Share of refund calls whose answer was lost mid-call that the admin does not send again. */
 const ABANDON = Number(process.env.CRASH_ABANDON ?? 0.25);
 const PRICE = 5000;
@@ -88,83 +83,6 @@ function prng(seed: number) {
 }
 const random = prng(SEED);
 const between = (min: number, max: number) => min + random() * (max - min);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function pgAdmin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: PG_ROOT });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A call that reached no answer (connection refused, reset, or the process died under it). */
-class NoAnswer extends Error {
-  constructor(
-    message: string,
-    /** Refused: the call never reached the server (it was down), so nothing of it happened. */
-    readonly refused: boolean,
-  ) {
-    super(message);
-  }
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-  text: string;
-}
-
-/** A client of one base URL: one attempt, no retry. */
-async function call(
-  base: string,
-  method: string,
-  route: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(base + route, {
-      method,
-      headers: {
-        ...(options.token ? { token: options.token } : {}),
-        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...options.headers,
-      },
-      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-      signal: AbortSignal.timeout(15_000),
-    });
-    text = await res.text();
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    throw new NoAnswer(
-      `${(error as Error).message}${cause?.code ? ` (${cause.code})` : ''}`,
-      cause?.code === 'ECONNREFUSED',
-    );
-  }
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = null;
-  }
-  return { status: res.status, body, text };
-}
 
 /** What the client saw: how often it sent calls again. */
 const stats = {
@@ -228,49 +146,6 @@ function shuffle<T>(items: T[]): T[] {
     [items[i], items[j]] = [items[j], items[i]];
   }
   return items;
-}
-
-/** One of the two processes under test: started again after each kill. */
-class Child {
-  process: ChildProcess | null = null;
-  output = '';
-  up: Promise<void> = Promise.resolve();
-  constructor(
-    readonly name: string,
-    private readonly script: string,
-    private readonly env: Record<string, string>,
-    private readonly ready: (child: Child) => Promise<void>,
-  ) {}
-
-  start(): Promise<void> {
-    const child = spawn(process.execPath, [this.script], {
-      env: { ...process.env, ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.process = child;
-    this.output = '';
-    const keep = (d: Buffer) => {
-      this.output = (this.output + d.toString()).slice(-20_000);
-      if (DEBUG) process.stderr.write(`[${this.name}] ${d}`);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    this.up = this.ready(this);
-    return this.up;
-  }
-
-  alive(): boolean {
-    return !!this.process && this.process.exitCode === null && this.process.signalCode === null;
-  }
-
-  /** SIGKILL, and the exit waited for. */
-  async kill(): Promise<void> {
-    const child = this.process;
-    if (!child || !this.alive()) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
 }
 
 describe('crash test: an API replica and a worker killed with SIGKILL under load (issue 19)', () => {
@@ -973,72 +848,5 @@ async function runRefundsReconciler(config: AppConfig): Promise<number> {
     return report.finished + report.recorded + report.corrected;
   } finally {
     await created.close();
-  }
-}
-
-/** The .eml files the app wrote (no SMTP_URL): recipient, subject and Message-ID of each. */
-async function readMails(dir: string): Promise<{ to: string; subject: string; messageId: string }[]> {
-  let files: string[];
-  try {
-    files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
-  } catch {
-    return [];
-  }
-  return Promise.all(
-    files.map(async (file) => {
-      const text = await readFile(path.join(dir, file), 'utf8');
-      const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'mi').exec(text)?.[1]?.trim() ?? '';
-      const to = header('To').replace(/^.*<([^>]+)>.*$/, '$1');
-      return { to, subject: header('Subject'), messageId: header('Message-ID') };
-    }),
-  );
-}
-
-/** The jobs BullMQ failed for good under this prefix, with the queue, name and reason of each. */
-async function failedJobsIn(
-  url: string,
-  prefix: string,
-): Promise<{ queue: string; name: string; reason: string }[]> {
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-  await redis.connect();
-  try {
-    const out: { queue: string; name: string; reason: string }[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*:failed`, 'COUNT', '1000');
-      cursor = next;
-      for (const key of keys) {
-        const queueKey = key.slice(0, -':failed'.length);
-        for (const id of await redis.zrange(key, '0', '-1')) {
-          const [name, reason] = await redis.hmget(`${queueKey}:${id}`, 'name', 'failedReason');
-          out.push({
-            queue: queueKey.slice(queueKey.lastIndexOf(':') + 1),
-            name: name ?? '?',
-            reason: (reason ?? '').slice(0, 200),
-          });
-        }
-      }
-    } while (cursor !== '0');
-    return out;
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** Deletes this run's keys from Redis (its own prefix). */
-async function removeRedisKeys(url: string, prefix: string): Promise<void> {
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
   }
 }

@@ -142,10 +142,22 @@ describe('payment links (demo provider)', () => {
     expect(o.activity.map((a: { action: string }) => a.action)).toEqual(['payment_link_sent', 'payment_link_cancelled']);
     expect(await event(eventId)).toMatchObject({ seats_taken: 0 });
 
-    // A payment announced after the cancellation does not bring the order back: state only moves forward.
-    const sessionId = pagePath(link.url).split('/').pop()!;
-    await t.redeliver(t.created.app.get(PaymentEvents), { type: 'payment.succeeded', provider: 'demo', sessionId, orderId: link.order_id, organizationId, paymentIntentId: 'dpi_late', amountCents: 3000 });
-    expect(await order(link.order_id)).toEqual(o);
+    // A payment that still reaches the order after the cancellation (issue 31: here through another page
+    // of the order, as a provider's late completion would) books nothing and is refunded in full.
+    const late = await t.created.app.get(PaymentsPort).createCheckout({
+      organizationId,
+      orderId: link.order_id,
+      lines: [{ name: 'Late page', unitAmountCents: 3000, quantity: 1 }],
+      customerEmail: 'late@example.test',
+      successUrl: 'http://studio.test/paid',
+      cancelUrl: 'http://studio.test/cancelled',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await t.http.post(`${pagePath(late.url)}/pay`).type('form').send('').expect(200);
+    const refunded = await eventually(() => order(link.order_id), (x) => x.refunds.length > 0 && x.refunds[0].status === 'succeeded');
+    expect(refunded).toMatchObject({ status: 'refunded', refunded_amount: 3000, stripe_payment_intent_id: expect.stringMatching(/^dpi_/) });
+    expect(refunded.activity.map((a: { action: string }) => a.action)).toEqual(['payment_link_sent', 'payment_link_cancelled', 'payment_received', 'refund']);
+    expect(await event(eventId)).toMatchObject({ seats_taken: 0 });
 
     await enroll(ben, eventId).expect(201);
     expect(await enrolled(eventId)).toEqual([expect.objectContaining({ student_id: ben })]);

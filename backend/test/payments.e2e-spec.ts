@@ -98,6 +98,26 @@ describe.each([
     });
   });
 
+  it('makes one page per order and expiry: asked again (a resumed checkout) it answers the same page', async () => {
+    const orderId = randomUUID();
+    const expiresAt = new Date(Date.now() + 24 * 3600_000 - 60_000);
+    const input = { organizationId, orderId, lines: LINES, customerEmail: 'ana@example.test', successUrl: 'http://studio.test/paid', cancelUrl: 'http://studio.test/cancelled', expiresAt };
+    const first = await h.port.createCheckout(input);
+    expect(await h.port.createCheckout(input)).toEqual(first);
+  });
+
+  it('closes an open page (expireCheckout): expired from then on; a paid page answers paid; an unknown one is not found', async () => {
+    const open = await checkout();
+    expect(await h.port.expireCheckout(open.sessionId)).toBe('expired');
+    expect((await h.port.retrieveCheckout(open.sessionId)).status).toBe('expired');
+    expect(await h.port.expireCheckout(open.sessionId)).toBe('expired');
+    const paid = await checkout();
+    await h.pay(paid.sessionId, paid.url);
+    expect(await h.port.expireCheckout(paid.sessionId)).toBe('paid');
+    expect((await h.port.retrieveCheckout(paid.sessionId)).status).toBe('paid');
+    await expect(h.port.expireCheckout(`${name.startsWith('demo') ? 'dcs' : 'cs_test'}_${'0'.repeat(32)}`)).rejects.toBeInstanceOf(PaymentNotFoundError);
+  });
+
   it('takes the payment, gives a receipt, refunds part, refuses an over-refund and a repeated key', async () => {
     const created = await checkout();
     await h.pay(created.sessionId, created.url);

@@ -173,6 +173,11 @@ export const configSchema = z.object({
     .min(0.5, 'expected at least 0.5 hours (Stripe needs 30 minutes)')
     .max(24, 'expected at most 24 hours (Stripe Checkout Sessions last at most 24 hours)')
     .default(24),
+  /**
+   * How long a new pending order may wait for its payment page (issue 31): a checkout that died between
+   * holding the seats and making the provider's page releases them after this many seconds (60).
+   */
+  PAYMENT_PAGE_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int().min(1).max(3600).default(60),
   /** How long the store holds a buyer's seats while they pay: 30 minutes (Stripe's shortest Checkout Session) to 24 hours. */
   STORE_HOLD_MINUTES: z.coerce
     .number({ error: 'expected a number of minutes' })

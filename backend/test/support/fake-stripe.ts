@@ -426,11 +426,25 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     return clone(sub);
   };
 
+  /** POST /v1/checkout/sessions/{id}/expire: only an open session can be expired (as Stripe answers). */
+  const expireOpenSession = (sessionId: string): unknown => {
+    const session = get(sessions, 'checkout.session', sessionId);
+    if (session.status !== 'open')
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".`,
+      });
+    Object.assign(session, { status: 'expired', url: null });
+    emit('checkout.session.expired', publicSession(session) as StripeObject);
+    return publicSession(session);
+  };
+
   const route = (method: string, path: string, params: Params): unknown => {
     let m: RegExpMatchArray | null;
     if (method === 'POST' && path === '/v1/customers') return createCustomer(params);
     if (method === 'POST' && path === '/v1/checkout/sessions') return publicSession(createSession(params));
     if (method === 'GET' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) return publicSession(get(sessions, 'checkout.session', m[1]));
+    if (method === 'POST' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)\/expire$/))) return expireOpenSession(m[1]);
     if (method === 'GET' && (m = path.match(/^\/v1\/payment_intents\/([^/]+)$/))) return paymentIntentOf(m[1], (params.expand as string[]) ?? []);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
     if (method === 'GET' && path === '/v1/refunds') return listRefunds(params);

@@ -58,6 +58,16 @@ export class BookingLinksService {
     return { kind, id: match[2] };
   }
 
+  /**
+   * A store order's secret page token (issue 31): an HMAC of the order's id under the same key, so a
+   * resumed checkout answers the same confirmation link again while the order keeps only its hash.
+   */
+  async orderToken(orderId: string): Promise<string> {
+    return createHmac('sha256', await this.key())
+      .update(`store-order:${orderId.toLowerCase()}`)
+      .digest('base64url');
+  }
+
   private async sign(kind: BookingKind, id: string): Promise<string> {
     return createHmac('sha256', await this.key())
       .update(`${kind}:${id}`)

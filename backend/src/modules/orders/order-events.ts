@@ -19,6 +19,8 @@ export type OrderEvent =
       orderId: string;
       /** When the link and its seat run out (ISO 8601). */
       expiresAt: string;
+      /** When its payment page must be recorded by, or the hold is released (ISO 8601; issue 31). */
+      pageDueBy?: string;
     }
   | {
       /** The provider's checkout of a payment link is recorded on its order: the link is mailed from this. */
@@ -27,6 +29,31 @@ export type OrderEvent =
       orderId: string;
       /** The checkout page the payer opens. */
       url: string;
+    }
+  | {
+      /**
+       * A payment the app cannot honour (the order was cancelled or had expired, or its seats were
+       * gone when it completed): its refund is recorded `requested` in the ledger in the transaction
+       * that recorded the payment, and asked of the provider from this (the reconciler asks again
+       * for any row still requested). The buyer is mailed that the payment is refunded.
+       */
+      type: 'refund.requested';
+      organizationId: string;
+      orderId: string;
+      /** The refunds ledger row to ask the provider about. */
+      refundId: string;
+    }
+  | {
+      /**
+       * The app ended a pending order whose payment page may still be open (the session was
+       * cancelled, a newer checkout replaced it): the page is closed at the provider from this, so
+       * nobody can pay it; a payment that still arrives is refunded.
+       */
+      type: 'checkout.close';
+      organizationId: string;
+      orderId: string;
+      /** The provider's checkout session of the order. */
+      checkoutSessionId: string;
     }
   | {
       type: 'order.paid';

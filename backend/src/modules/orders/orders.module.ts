@@ -25,6 +25,7 @@ import { RefundsService } from './refunds.service';
 import { RefundReconciler } from './refund-reconciler';
 import { PaymentLinksController } from './payment-links.controller';
 import { PaymentLinksService } from './payment-links.service';
+import { PaymentSettlementService } from './payment-settlement.service';
 import { OrderEventsModule } from './order-events.module';
 import { StudentOrdersQuery } from './student-orders.query';
 import { StoreCheckoutService } from './store-checkout.service';
@@ -70,6 +71,7 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     OrderActivityService,
     StudentOrdersQuery,
     PaymentLinksService,
+    PaymentSettlementService,
     RefundsService,
     RefundReconciler,
     SubscriptionsService,

@@ -1,10 +1,11 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
+import { Body, Controller, Headers, Param, Post } from '@nestjs/common';
 import { ApiBadGatewayResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { APPOINTMENT_MESSAGES, enrollBodySchema } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
 import { ApiInvalidBody } from '../../common/api-errors';
+import { Idempotent } from '../../common/idempotency/idempotency.interceptor';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
@@ -42,9 +43,17 @@ export class PaymentLinksController {
   })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not create the checkout; the order failed and the seat is free' })
   @ApiInvalidBody()
-  async send(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) studentId: string, @Body() body: InvoiceBodyDto) {
-    if (body.appointment_id) return this.links.sendAppointment(ctx, studentId, body.appointment_id);
+  @Idempotent(
+    'One per link sent (1 to 200 characters): a retry with the same key and parameters answers the first answer again; a retry after the first call died (its answer lost) resumes the same order and answers its link, mailed once. Kept 24 hours.',
+  )
+  async send(
+    @Ctx() ctx: RequestContext,
+    @Param('student_id', UuidParamPipe) studentId: string,
+    @Body() body: InvoiceBodyDto,
+    @Headers('idempotency-key') key: string | undefined,
+  ) {
+    if (body.appointment_id) return this.links.sendAppointment(ctx, studentId, body.appointment_id, key);
     if (!body.event_id) throw notFound('Event not found');
-    return this.links.send(ctx, studentId, body.event_id);
+    return this.links.send(ctx, studentId, body.event_id, key);
   }
 }

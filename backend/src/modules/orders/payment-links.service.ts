@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
@@ -8,9 +7,8 @@ import {
   PAYMENT_LINK_MESSAGES,
   SESSION_CANCEL_MESSAGES,
   WORKBENCH_SOURCE,
-  type OrderActivityAction,
 } from '@studio/contracts';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ApiError } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { APP_CONFIG } from '../../config/config.module';
@@ -19,7 +17,6 @@ import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { MailService } from '../notifications/mail.service';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
-import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
 import { PaymentsPort } from '../payments/payments.port';
 import { appointmentWhen } from '../scheduling/appointment-mailer';
 import { AppointmentsService } from '../scheduling/appointments.service';
@@ -30,12 +27,14 @@ import { Order } from './entities/order.entity';
 import { OrderActivityService } from './order-activity.service';
 import { OrderEvents } from './order-events';
 import { OrdersService } from './orders.service';
-import { RefundsService } from './refunds.service';
-import { isUuid } from '../../common/uuid-param.pipe';
+import { PaymentSettlementService } from './payment-settlement.service';
 import { storeSession } from './store-session.query';
+import { crashPoint } from '../../common/crash-point';
 
 export const PAYMENT_LINK_QUEUE = 'payment-links';
 export const EXPIRE_LINK_JOB = 'expire-link';
+/** The page deadline: a pending order still without a payment page this long after its hold releases it. */
+export const PAGE_DEADLINE_JOB = 'page-deadline';
 /** The expiry job runs this long after the link's expiry, so the provider has marked it expired too. */
 const EXPIRY_GRACE_MS = 5_000;
 
@@ -52,16 +51,13 @@ export interface PaymentLinkSent {
   expires_at: string;
 }
 
-type Ended = 'payment_link_expired' | 'payment_link_cancelled';
-type EndedEvent = Extract<PaymentEvent, { type: 'checkout.expired' | 'checkout.cancelled' }>;
-
 /**
  * Payment links (Add student, "Send payment link"): a pending workbench order with a seat line, the
  * seat held until the link expires, a checkout with the provider, and the link mailed to the student.
- * The outcome arrives as a PaymentEvent (the demo page's Pay and Cancel, Stripe's webhooks) or from the
- * expiry job that asks the provider: paid enrolls the student; expired or cancelled fails the order
- * and frees the seat. An order's state only moves forward from pending, so a repeated or late event
- * changes nothing.
+ * Also the jobs every pending order with a payment page has (store checkouts too): the expiry job that
+ * asks the provider what became of the page at its expiry, and the page deadline (issue 31) that
+ * releases the hold of an order whose page was never made. How a payment or an end is applied is
+ * PaymentSettlementService's.
  */
 @Injectable()
 export class PaymentLinksService implements OnModuleInit {
@@ -74,9 +70,8 @@ export class PaymentLinksService implements OnModuleInit {
     private readonly organizations: OrganizationsService,
     private readonly seats: EnrollmentsService,
     private readonly activity: OrderActivityService,
-    private readonly refunds: RefundsService,
+    private readonly settlement: PaymentSettlementService,
     private readonly payments: PaymentsPort,
-    private readonly events: PaymentEvents,
     private readonly orderEvents: OrderEvents,
     private readonly mail: MailService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
@@ -85,23 +80,20 @@ export class PaymentLinksService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.on('payment.succeeded', 'orders.payment-links', (e) =>
-      this.paid(e.organizationId, e.orderId, e.sessionId, e.paymentIntentId, e.amountCents),
-    );
-    const endedBy = (action: Ended) => (e: EndedEvent) =>
-      this.ended(e.organizationId, e.orderId, e.sessionId, action);
-    this.events.on('checkout.expired', 'orders.payment-links', endedBy('payment_link_expired'));
-    this.events.on('checkout.cancelled', 'orders.payment-links', endedBy('payment_link_cancelled'));
     // The link's own effects, from the transactions that make the link (the outbox): none is lost to
     // a crash right after a commit.
     this.orderEvents.on('payment_link.created', 'orders.payment-links', (e) =>
-      this.scheduleExpiry(e.organizationId, e.orderId, new Date(e.expiresAt)),
+      this.scheduleExpiry(e.organizationId, e.orderId, new Date(e.expiresAt), e.pageDueBy ? new Date(e.pageDueBy) : null),
     );
     this.orderEvents.on('payment_link.sent', 'orders.payment-links', (e) =>
       this.mailLink(e.organizationId, e.orderId, e.url),
     );
     this.queue.process(PAYMENT_LINK_QUEUE, async (job) => {
       if (job.name === EXPIRE_LINK_JOB) await this.reconcile(job.data as ExpireLinkJob);
+      if (job.name === PAGE_DEADLINE_JOB) {
+        const { organizationId, orderId } = job.data as ExpireLinkJob;
+        await this.settlement.pageDeadline(organizationId, orderId);
+      }
     });
   }
 
@@ -112,7 +104,10 @@ export class PaymentLinksService implements OnModuleInit {
    * checkout is created (outside the lock) and recorded on the order with payment_link.sent (the
    * link is mailed from it).
    */
-  async send(ctx: RequestContext, studentId: string, eventId: string): Promise<PaymentLinkSent> {
+  async send(ctx: RequestContext, studentId: string, eventId: string, clientKey?: string): Promise<PaymentLinkSent> {
+    const requestHash = linkRequestHash(ctx, clientKey);
+    const resumed = await this.resumable(ctx, requestHash);
+    if (resumed) return this.startCheckout(ctx, resumed, resumed.student, resumed.linkExpiresAt!);
     const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
@@ -131,6 +126,7 @@ export class PaymentLinksService implements OnModuleInit {
         eventId,
         description: held.eventName,
         linkExpiresAt: expiresAt,
+        checkoutRequestHash: requestHash,
       });
       em.create(OrderLine, {
         order,
@@ -145,6 +141,7 @@ export class PaymentLinksService implements OnModuleInit {
         organizationId: ctx.organizationId,
         orderId,
         expiresAt: expiresAt.toISOString(),
+        pageDueBy: this.pageDueBy(),
       });
       return { order, student };
     });
@@ -159,7 +156,10 @@ export class PaymentLinksService implements OnModuleInit {
    * (releaseHold). 404 for another organization's student or appointment; 409 as enroll refuses an
    * appointment, or for a free course.
    */
-  async sendAppointment(ctx: RequestContext, studentId: string, appointmentId: string): Promise<PaymentLinkSent> {
+  async sendAppointment(ctx: RequestContext, studentId: string, appointmentId: string, clientKey?: string): Promise<PaymentLinkSent> {
+    const requestHash = linkRequestHash(ctx, clientKey);
+    const resumed = await this.resumable(ctx, requestHash);
+    if (resumed) return this.startCheckout(ctx, resumed, resumed.student, resumed.linkExpiresAt!);
     const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
@@ -179,6 +179,7 @@ export class PaymentLinksService implements OnModuleInit {
         totalCents: priceCents,
         description,
         linkExpiresAt: expiresAt,
+        checkoutRequestHash: requestHash,
       });
       em.create(OrderLine, { order, kind: 'appointment', description, unitPriceCents: priceCents });
       await em.flush();
@@ -189,10 +190,30 @@ export class PaymentLinksService implements OnModuleInit {
         organizationId: ctx.organizationId,
         orderId,
         expiresAt: expiresAt.toISOString(),
+        pageDueBy: this.pageDueBy(),
       });
       return { order, student };
     });
     return this.startCheckout(ctx, order, student, expiresAt);
+  }
+
+  /** When a new order's payment page must be recorded by, or its hold is released (PAYMENT_PAGE_TIMEOUT_SECONDS from now). */
+  pageDueBy(): string {
+    return new Date(Date.now() + this.config.PAYMENT_PAGE_TIMEOUT_SECONDS * 1000).toISOString();
+  }
+
+  /**
+   * The pending link order an earlier call with the same Idempotency-Key made (its answer was lost:
+   * the process died after the hold, before or after the page): resumed, so the retry answers the same
+   * link instead of 409 "already waiting". Null without a key, or when none is pending.
+   */
+  private async resumable(ctx: RequestContext, requestHash: string | null): Promise<Order | null> {
+    if (!requestHash) return null;
+    return this.em.fork().findOne(
+      Order,
+      { organization: ctx.organizationId, checkoutRequestHash: requestHash, status: 'pending', accessTokenHash: null },
+      { populate: ['student'] },
+    );
   }
 
   /**
@@ -205,6 +226,15 @@ export class PaymentLinksService implements OnModuleInit {
     student: { email: string },
     expiresAt: Date,
   ): Promise<PaymentLinkSent> {
+    const sent = (url: string): PaymentLinkSent => ({
+      order_id: order.id,
+      order_number: order.orderNumber,
+      url,
+      expires_at: expiresAt.toISOString(),
+    });
+    // Resumed with its page recorded (and mailed then): the same link again, nothing mailed twice.
+    if (order.checkoutSessionId && order.checkoutUrl) return sent(order.checkoutUrl);
+    crashPoint('link.before-page');
     let checkout: { sessionId: string; url: string };
     try {
       // The buyer comes back to the studio's store (its own site, or PUBLIC_APP_URL/s/{slug}).
@@ -212,6 +242,7 @@ export class PaymentLinksService implements OnModuleInit {
       const back = this.organizations.storeUrl(await this.organizations.current(ctx));
       // The pay page names the session and when it is (issue 25: it did not say which session).
       const when = await this.sessionWhen(this.em, ctx.organizationId, order.eventId ?? null);
+      // Keyed by the order and its expiry at the provider: a resumed call gets the same page.
       checkout = await this.payments.createCheckout({
         organizationId: ctx.organizationId,
         orderId: order.id,
@@ -223,18 +254,12 @@ export class PaymentLinksService implements OnModuleInit {
       });
     } catch (error) {
       this.logger.error(`Checkout of order ${order.id} failed: ${(error as Error).message}`);
-      await this.ended(
-        ctx.organizationId,
-        order.id,
-        null,
-        'payment_link_cancelled',
-        'The payment provider refused the link',
-      );
+      await this.settlement.failWithoutPage(ctx.organizationId, order.id, 'The payment provider refused the link');
       throw new ApiError(HttpStatus.BAD_GATEWAY, PAYMENT_LINK_MESSAGES.providerFailed);
     }
-
-    await this.em.fork().transactional(async (em) => {
-      await em.nativeUpdate(Order, { id: order.id }, { checkoutSessionId: checkout.sessionId });
+    // Recorded only while the order is pending, with the history line and payment_link.sent (the mail)
+    // in the same transaction: a link is mailed only once its page is the order's.
+    const { recorded } = await this.settlement.recordPage(ctx.organizationId, order.id, checkout, async (em) => {
       this.activity.record(em, {
         organizationId: ctx.organizationId,
         orderId: order.id,
@@ -243,23 +268,22 @@ export class PaymentLinksService implements OnModuleInit {
         amountCents: order.totalCents,
         detail: student.email,
       });
-      await this.orderEvents.publish(em as EntityManager, {
-        type: 'payment_link.sent',
-        organizationId: ctx.organizationId,
-        orderId: order.id,
-        url: checkout.url,
-      });
+      await this.orderEvents.publish(em, { type: 'payment_link.sent', organizationId: ctx.organizationId, orderId: order.id, url: checkout.url });
     });
-    return {
-      order_id: order.id,
-      order_number: order.orderNumber,
-      url: checkout.url,
-      expires_at: expiresAt.toISOString(),
-    };
+    if (!recorded) throw new ApiError(HttpStatus.CONFLICT, PAYMENT_LINK_MESSAGES.linkEnded);
+    return sent(checkout.url);
   }
 
   /** payment_link.created: the job that settles the link at its expiry (one per order, by its id). */
-  private async scheduleExpiry(organizationId: string, orderId: string, expiresAt: Date): Promise<void> {
+  private async scheduleExpiry(organizationId: string, orderId: string, expiresAt: Date, pageDueBy: Date | null): Promise<void> {
+    // The page deadline (issue 31): an order whose checkout died before its page releases its hold.
+    if (pageDueBy)
+      await this.queue.add<ExpireLinkJob>(
+        PAYMENT_LINK_QUEUE,
+        PAGE_DEADLINE_JOB,
+        { orderId, organizationId },
+        { jobId: `payment-page-deadline-${orderId}`, delayMs: Math.max(0, pageDueBy.getTime() - Date.now()), attempts: 10, backoffMs: 10_000 },
+      );
     await this.queue.add<ExpireLinkJob>(
       PAYMENT_LINK_QUEUE,
       EXPIRE_LINK_JOB,
@@ -326,110 +350,41 @@ export class PaymentLinksService implements OnModuleInit {
   }
 
   /**
-   * The expiry job: asks the provider what became of the link and applies it. A link the provider
-   * still calls open after its expiry throws, so the job is retried later.
+   * The expiry job: asks the provider what became of the page and applies it. A page the provider
+   * still calls open after its expiry throws, so the job is retried later. An order that ended
+   * unpaid while its page stayed open (the session cancelled before the close reached the provider)
+   * is asked too: a payment found there is recorded and refunded (issue 31: no payment is kept
+   * without what it bought, even when its announcement was lost).
    */
   async reconcile(job: ExpireLinkJob): Promise<void> {
     const order = await this.em.fork().findOne(Order, { id: job.orderId, organization: job.organizationId });
-    if (!order || order.status !== 'pending') return;
+    if (!order) return;
+    const unpaidEnd = order.status === 'failed' && !order.paymentIntentId && order.checkoutSessionId;
+    if (order.status !== 'pending' && !unpaidEnd) return;
     if (!order.checkoutSessionId) {
-      await this.ended(job.organizationId, order.id, null, 'payment_link_expired');
+      await this.settlement.ended(job.organizationId, order.id, null, 'payment_link_expired');
       return;
     }
     const state = await this.payments.retrieveCheckout(order.checkoutSessionId);
     if (state.status === 'paid' && state.paymentIntentId) {
-      await this.paid(
-        job.organizationId,
-        order.id,
-        state.sessionId,
-        state.paymentIntentId,
-        state.amountTotalCents,
-      );
+      await this.settlement.paid(job.organizationId, order.id, state.sessionId, state.paymentIntentId, state.amountTotalCents);
     } else if (state.status === 'expired' || state.status === 'cancelled') {
-      await this.ended(
+      await this.settlement.ended(
         job.organizationId,
         order.id,
         state.sessionId,
         state.status === 'expired' ? 'payment_link_expired' : 'payment_link_cancelled',
       );
     } else if (!order.linkExpiresAt || order.linkExpiresAt.getTime() <= Date.now()) {
-      throw new Error(
-        `Checkout ${order.checkoutSessionId} of order ${order.id} is still open after its expiry`,
-      );
+      throw new Error(`Checkout ${order.checkoutSessionId} of order ${order.id} is still open after its expiry`);
     }
   }
 
   /**
-   * Paid: pending → paid, the held seats become the enrollment, the receipt is kept. A payment that
-   * completed after its hold ran out and its seats were taken books nothing: the session is never
-   * overbooked, and the whole payment is refunded at once (RefundsService.refundUnseated) instead of
-   * announcing the order as paid (no points, no booking confirmation).
-   */
-  private async paid(
-    organizationId: string,
-    orderId: string | null,
-    sessionId: string,
-    paymentIntentId: string,
-    amountCents: number,
-  ): Promise<void> {
-    const receiptUrl = await this.payments.receiptUrl(paymentIntentId).catch((error: Error) => {
-      this.logger.warn(`No receipt for ${paymentIntentId}: ${error.message}`);
-      return null;
-    });
-    const unseated = await this.em.fork().transactional(async (em) => {
-      const order = await this.lockedLinkOrder(em, organizationId, orderId, sessionId);
-      if (!order) return null;
-      order.status = 'paid';
-      order.paymentIntentId = paymentIntentId;
-      order.receiptUrl = receiptUrl;
-      let refusal: string | null = null;
-      try {
-        // The held seat becomes the enrollment; scheduling announces it in this transaction.
-        // An appointment's confirmation is its own for a payment link; a store order's is store_order.paid's.
-        await this.seats.convertHold({ organizationId }, em, order.id, { confirmAppointment: !order.accessTokenHash });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        // The payment completed as the hold ran out and the seats went to someone else.
-        refusal = error.message;
-        this.logger.warn(`Order ${order.id} paid without a seat: ${error.message}; refunding it`);
-      }
-      this.activity.record(em, {
-        organizationId,
-        orderId: order.id,
-        action: 'payment_received',
-        amountCents,
-        detail: refusal ? `The student is not enrolled: ${refusal}. The payment is refunded.` : '',
-      });
-      await em.flush();
-      if (refusal) return order.id;
-      const lines = await em.find(OrderLine, { order: order.id });
-      // Once per move to paid, with the move (the outbox): loyalty points and the like.
-      await this.orderEvents.publish(em as EntityManager, {
-        type: 'order.paid',
-        organizationId,
-        orderId: order.id,
-        studentId: order.student.id,
-        loyaltyPoints: lines.reduce((sum, l) => sum + l.loyaltyPoints * l.quantity, 0),
-      });
-      // A store order's confirmation (a payment link's order has none: the studio sent the link).
-      if (order.accessTokenHash)
-        await this.orderEvents.publish(em as EntityManager, { type: 'store_order.paid', organizationId, orderId: order.id });
-      return null;
-    });
-    if (!unseated) return;
-    // Outside the transaction (the provider is asked outside any): a failure here leaves the refund
-    // requested in the ledger, which the refund reconciler finishes.
-    await this.refunds.refundUnseated(organizationId, unseated).catch((error: Error) => {
-      this.logger.error(`Refund of unseated order ${unseated} not finished now: ${error.message}`);
-    });
-  }
-
-  /**
    * The studio cancelled the session (issue 23): every unpaid link (and store checkout) still holding
-   * seats in it is cancelled as the payer's Cancel would: the order failed, its seats released,
-   * order.failed announced (points it redeemed come back). Once: an order no longer pending is left
-   * alone. A payment that completes anyway books nothing and is refunded in full (convertHold refuses
-   * a cancelled session; paid() refunds what found no seat).
+   * seats in it ends as the payer's Cancel would (the order failed, its seats released, order.failed
+   * announced: points it redeemed come back), and its page is closed at the provider (issue 31). A
+   * payment that completes anyway books nothing and is refunded in full (PaymentSettlementService).
    */
   async cancelForSession(organizationId: string, eventId: string): Promise<number> {
     const pending = await this.em.getConnection().execute<{ id: string }[]>(
@@ -438,56 +393,13 @@ export class PaymentLinksService implements OnModuleInit {
       [organizationId, eventId],
     );
     for (const order of pending)
-      await this.ended(organizationId, order.id, null, 'payment_link_cancelled', SESSION_CANCEL_MESSAGES.linkCancelled);
+      await this.settlement.ended(organizationId, order.id, null, 'payment_link_cancelled', SESSION_CANCEL_MESSAGES.linkCancelled, true);
     return pending.length;
-  }
-
-  /** Expired or cancelled: pending → failed, the held seat is freed, order.failed announced. */
-  private async ended(
-    organizationId: string,
-    orderId: string | null,
-    sessionId: string | null,
-    action: Ended,
-    detail = '',
-  ): Promise<void> {
-    await this.em.fork().transactional(async (em) => {
-      const order = await this.lockedLinkOrder(em, organizationId, orderId, sessionId);
-      if (!order) return;
-      order.status = 'failed';
-      await this.seats.releaseHold({ organizationId }, em, order.id);
-      this.activity.record(em, {
-        organizationId,
-        orderId: order.id,
-        action: action satisfies OrderActivityAction,
-        detail,
-      });
-      await em.flush();
-      // With the move to failed (the outbox): the points a store order redeemed are given back.
-      await this.orderEvents.publish(em as EntityManager, { type: 'order.failed', organizationId, orderId: order.id });
-    });
-  }
-
-  /**
-   * The pending payment-link order an outcome is about, locked, or null: unknown, another
-   * organization's, another checkout's (an order is only moved by its own link), or no longer
-   * pending (a repeat or a late event).
-   */
-  private async lockedLinkOrder(
-    em: EntityManager,
-    organizationId: string,
-    orderId: string | null,
-    sessionId: string | null,
-  ): Promise<Order | null> {
-    if (orderId !== null && !isUuid(orderId)) return null;
-    if (orderId === null && sessionId === null) return null;
-    const where = orderId
-      ? { id: orderId, organization: organizationId }
-      : { checkoutSessionId: sessionId, organization: organizationId };
-    const order = await em.findOne(Order, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!order || order.status !== 'pending' || !order.linkExpiresAt) return null;
-    if (sessionId !== null && order.checkoutSessionId && order.checkoutSessionId !== sessionId) return null;
-    return order;
   }
 }
 
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+/** An admin's send with an Idempotency-Key, hashed per admin: the order its first call made is found by it. */
+const linkRequestHash = (ctx: RequestContext, clientKey: string | undefined) =>
+  clientKey ? createHash('sha256').update(`payment-link:${ctx.userId ?? ''}:${clientKey}`).digest('hex') : null;

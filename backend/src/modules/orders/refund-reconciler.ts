@@ -3,6 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { PaymentNotFoundError, PaymentsPort, ProviderRefund } from '../payments/payments.port';
+import { PaymentSettlementService } from './payment-settlement.service';
 import { RefundsService } from './refunds.service';
 
 export const REFUND_RECONCILE_QUEUE = 'orders-refund-reconcile';
@@ -38,6 +39,8 @@ export interface ReconcileReport {
   corrected: number;
   /** Ledger rows the provider does not list (flagged in the log: a person should look). */
   missingAtProvider: string[];
+  /** Payments the app could not honour that had no refund (issue 31), now requested. */
+  unhonoured: number;
 }
 
 /**
@@ -65,6 +68,7 @@ export class RefundReconciler implements OnApplicationBootstrap {
     private readonly orm: MikroORM,
     private readonly em: EntityManager,
     private readonly refunds: RefundsService,
+    private readonly settlement: PaymentSettlementService,
     private readonly payments: PaymentsPort,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
@@ -103,13 +107,15 @@ export class RefundReconciler implements OnApplicationBootstrap {
       recorded: 0,
       corrected: 0,
       missingAtProvider: [],
+      unhonoured: 0,
     };
+    await this.sweepUnhonoured(options, report);
     await this.finishRequested(options, report);
     await this.compareWithProvider(options, report);
-    const repaired = report.finished + report.recorded + report.corrected;
+    const repaired = report.finished + report.recorded + report.corrected + report.unhonoured;
     if (repaired > 0 || report.stillRequested > 0 || report.missingAtProvider.length > 0) {
       this.logger.warn(
-        `Refunds reconciled: ${report.finished} requested refunds finished, ${report.stillRequested} still unanswered, ${report.recorded} provider refunds recorded, ${report.corrected} corrected, ${report.missingAtProvider.length} missing at the provider${report.missingAtProvider.length ? ` (${report.missingAtProvider.join(', ')})` : ''}`,
+        `Refunds reconciled: ${report.unhonoured} unhonoured payments given a refund, ${report.finished} requested refunds finished, ${report.stillRequested} still unanswered, ${report.recorded} provider refunds recorded, ${report.corrected} corrected, ${report.missingAtProvider.length} missing at the provider${report.missingAtProvider.length ? ` (${report.missingAtProvider.join(', ')})` : ''}`,
       );
     }
     return report;
@@ -117,6 +123,35 @@ export class RefundReconciler implements OnApplicationBootstrap {
 
   private connection() {
     return this.orm.em.getConnection();
+  }
+
+  /**
+   * (0) Payments the app recorded as not honoured (issue 31) with no refund in the ledger, of any
+   * age: an order that had ended unpaid yet holds a payment, or a payment recorded with the reason it
+   * found no seat. Since the refund is requested in the transaction that records such a payment, these
+   * are what an older version (or a person's edit) left; each gets its refund requested now, under the
+   * order's lock (PaymentSettlementService.refundUnhonoured decides again), and (i) asks the provider.
+   */
+  private async sweepUnhonoured(options: ReconcileOptions, report: ReconcileReport): Promise<void> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const orders = await this.connection().execute<{ id: string; organization_id: string }[]>(
+        `select o.id, o.organization_id
+           from customer_order o
+          where o.payment_intent_id is not null and o.link_expires_at is not null
+            and not exists (select 1 from order_refund r where r.order_id = o.id)
+            and (o.status = 'failed'
+                 or (o.status = 'paid' and exists (select 1 from order_activity a
+                                                     where a.order_id = o.id and a.action = 'payment_received' and a.detail <> '')))
+            and o.id > ?
+          order by o.id
+          limit ?`,
+        [after, options.batch],
+      );
+      for (const order of orders) if (await this.settlement.refundUnhonoured(order.organization_id, order.id)) report.unhonoured += 1;
+      if (orders.length < options.batch) return;
+      after = orders[orders.length - 1].id;
+    }
   }
 
   /** (i) Requested rows older than the threshold, oldest first, in batches (keyset on created_at, id). */

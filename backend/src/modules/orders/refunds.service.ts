@@ -121,6 +121,8 @@ export const providerRefundKey = (ledgerId: string) => `order-refund-${ledgerId}
 /** A ledger row still `requested`: what asking the provider needs. */
 /** The ledger's reason and key of the refund of a payment that found no seat (refundUnseated). */
 export const UNSEATED_REFUND_REASON = 'The seats were no longer available when the payment completed';
+/** The ledger's reason of the refund of a payment on an order that had ended (cancelled or expired) before it completed. */
+export const ENDED_ORDER_REFUND_REASON = 'The order had been cancelled or had expired when the payment completed';
 const UNSEATED_REFUND_KEY = 'store:unseated';
 
 interface RequestedRefund {
@@ -413,17 +415,36 @@ export class RefundsService implements OnModuleInit {
    * is never charged for a seat they did not get. Once per order (its key), however often it is asked.
    * The studio's card on file is not needed: the money goes back from the payment just taken.
    */
-  async refundUnseated(organizationId: string, orderId: string): Promise<Recorded | 'done'> {
-    const requested = await this.queue.run(orderId, () =>
-      this.em.fork().transactional((em) =>
-        this.requestLocked({ organizationId, userId: null }, em as EntityManager, orderId, {
-          reason: UNSEATED_REFUND_REASON,
-          clientKey: UNSEATED_REFUND_KEY,
-          hasMethod: true,
-        }),
-      ),
-    );
-    return requested ? this.finish(requested) : 'done';
+  /**
+   * A payment the app cannot honour (issue 31: its order had ended, or its seats were gone): its
+   * refund recorded `requested` in the caller's transaction, the one that records the payment (it
+   * holds the order's row lock, and the order is already marked paid with its payment), with
+   * refund.requested published in it: the provider is asked from the outbox, and the reconciler asks
+   * again for a row still requested. A crash at any point leaves either no payment recorded (the
+   * provider's event is delivered again) or the payment and its refund request together. Answers the
+   * ledger row, or null when nothing is left to ask (a repeat, or only wallet money to give back,
+   * given back now).
+   */
+  async requestUnhonoured(em: EntityManager, organizationId: string, orderId: string, reason: string): Promise<string | null> {
+    const requested = await this.requestLocked({ organizationId, userId: null }, em, orderId, {
+      reason,
+      clientKey: UNSEATED_REFUND_KEY,
+      hasMethod: true,
+    });
+    if (!requested) return null;
+    await this.orderEvents.publish(em, { type: 'refund.requested', organizationId, orderId, refundId: requested.id });
+    return requested.id;
+  }
+
+  /**
+   * refund.requested: asks the provider for a ledger row still requested and records its answer
+   * (the same key as any retry: never two refunds). A row answered already is left as it is.
+   */
+  async finishRequested(organizationId: string, refundId: string): Promise<Recorded | null> {
+    const entry = await this.em.fork().findOne(OrderRefund, { id: refundId, organizationId });
+    if (!entry || entry.status !== 'requested') return entry ? standingOf(entry) : null;
+    const order = await this.em.fork().findOneOrFail(Order, { id: entry.orderId });
+    return this.finish(this.requestedOf(entry, order.paymentIntentId ?? ''));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { QueryOrder } from '@mikro-orm/core';
+import { LockMode, QueryOrder } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
@@ -28,7 +28,7 @@ import {
   type StoreWaiverStatus,
 } from '@studio/contracts';
 import { createEvent } from 'ics';
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError, notFound } from '../../common/api-error';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
@@ -64,12 +64,18 @@ import { ProductsService } from '../products/products.service';
 import { SubscriptionsService } from './subscriptions.service';
 import { WaitlistService } from '../waitlist/waitlist.service';
 import { BookingLinksService } from '../booking-links/booking-links.service';
+import { requestHash } from '../../common/idempotency/idempotency.store';
+import { PaymentLinksService } from './payment-links.service';
+import { PaymentSettlementService } from './payment-settlement.service';
 import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
+import { crashPoint } from '../../common/crash-point';
 
 /** What a booking's checkout knows before its transaction (a session's seats or an appointment's time). */
 interface StoreBooking {
   orderId: string;
   token: string;
+  /** The request's hash: the same request again resumes this order (issue 31). */
+  requestHash: string;
   expiresAt: Date;
   partySize: number;
   /** The checkout form's answers, as checkAnswers gives them. */
@@ -99,6 +105,8 @@ function orderCalendarFile(order: Order, title: string, period: { starts_at: str
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** A store checkout request's hash (its store and canonical body): the same request resumes its pending order. */
+const checkoutRequestHash = (organization: Organization, input: CheckoutPayload) => requestHash({ store: organization.id }, input);
 const invalidCode = (message: string) =>
   new ApiError(HttpStatus.BAD_REQUEST, message, { discount_code: message });
 const pointsRefusal = (status: HttpStatus, field: 'points_token' | 'redeem_points', message: string) =>
@@ -143,6 +151,8 @@ export class StoreCheckoutService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly waitlist: WaitlistService,
     private readonly storeWallet: StoreWalletPayment,
+    private readonly settlement: PaymentSettlementService,
+    private readonly paymentLinks: PaymentLinksService,
   ) {}
 
   onModuleInit(): void {
@@ -178,14 +188,22 @@ export class StoreCheckoutService implements OnModuleInit {
     const session = await this.requireSession(organization, eventId);
     const answers = this.checkAnswers(session, input);
     const pointsStudentId = await this.pointsStudent(organization, input);
-    const token = randomBytes(32).toString('base64url');
     const paying = !session.free;
+    const pay = { partySize: input.party_size, email: input.email, activityId: session.activity_id, free: !paying };
+    const hash = checkoutRequestHash(organization, input);
+    const resumed = await this.resumable(organization.id, hash);
+    if (resumed) return this.payForBooking(organization, resumed, resumed.totalCents - resumed.walletCents, { ...pay, ...(await this.payOf(resumed)) });
     const holdMinutes = this.config.STORE_HOLD_MINUTES;
     const expiresAt = new Date(Date.now() + holdMinutes * 60_000);
     const orderId = randomUUID();
+    const token = await this.links.orderToken(orderId);
 
     const { order, total } = await this.em.transactional(async (em) => {
       const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
+      // The buyer's earlier checkout of this session still waiting for payment (another request:
+      // another party, code or answers) gives way to this one: ended, its seats released and its
+      // page closed, so one buyer holds one checkout of a session (issue 31: no 409 to a retry).
+      await this.replacePendingCheckouts(em, organization.id, student.id, session.event_id);
       // The course's waiver, signed by the buyer before paying (in this checkout, or earlier): the
       // seat then starts signed and no signing link is mailed. The waiver is the buyer's: the
       // guests of the party (party_size above 1) are seats of the buyer's enrollment, not students,
@@ -213,7 +231,7 @@ export class StoreCheckoutService implements OnModuleInit {
             full: seatsRefusal,
           });
       const { priced, shown } = await this.priceWithWallet(organization, session, input, session.free ? 0 : held.priceCents, pointsStudentId, em);
-      const booking = { orderId, token, expiresAt, partySize: input.party_size, answers };
+      const booking = { orderId, token, requestHash: hash, expiresAt, partySize: input.party_size, answers };
       const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'seat',
         eventId: session.event_id,
@@ -223,7 +241,7 @@ export class StoreCheckoutService implements OnModuleInit {
       return { order, total: shown.plan.due_cents };
     });
 
-    return this.payForBooking(organization, order, total, { token, expiresAt, partySize: input.party_size, email: input.email, activityId: session.activity_id, free: !paying });
+    return this.payForBooking(organization, order, total, { ...pay, token, expiresAt });
   }
 
   /** An appointment course's quote (issue 22): the party at a start the engine offers now. */
@@ -249,10 +267,14 @@ export class StoreCheckoutService implements OnModuleInit {
     const course = await this.requireAppointmentCourse(organization, input.activity_id!, input.party_size);
     const answers = this.checkAnswers(course, input);
     const pointsStudentId = await this.pointsStudent(organization, input);
+    const pay = { partySize: input.party_size, email: input.email, activityId: course.activity_id, free: false };
+    const hash = checkoutRequestHash(organization, input);
+    const resumed = await this.resumable(organization.id, hash);
+    if (resumed) return this.payForBooking(organization, resumed, resumed.totalCents - resumed.walletCents, { ...pay, ...(await this.payOf(resumed)) });
     await this.requireOffered(organization, course, startsAt);
-    const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);
     const orderId = randomUUID();
+    const token = await this.links.orderToken(orderId);
 
     const { order, total } = await this.em.transactional(async (em) => {
       const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
@@ -261,7 +283,7 @@ export class StoreCheckoutService implements OnModuleInit {
       if (pointsStudentId && pointsStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
       const { priced, shown } = await this.priceWithWallet(organization, course, input, course.price_cents, pointsStudentId, em);
-      const booking = { orderId, token, expiresAt, partySize: input.party_size, answers };
+      const booking = { orderId, token, requestHash: hash, expiresAt, partySize: input.party_size, answers };
       const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'appointment',
         description: course.name,
@@ -280,7 +302,7 @@ export class StoreCheckoutService implements OnModuleInit {
       return { order, total: shown.plan.due_cents };
     });
 
-    return this.payForBooking(organization, order, total, { token, expiresAt, partySize: input.party_size, email: input.email, activityId: course.activity_id, free: false });
+    return this.payForBooking(organization, order, total, { ...pay, token, expiresAt });
   }
 
   /**
@@ -401,11 +423,13 @@ export class StoreCheckoutService implements OnModuleInit {
     if (byCard && (input.use_wallet_money || input.gift_card_code))
       throw new ApiError(HttpStatus.BAD_REQUEST, byCard, { [input.gift_card_code ? 'gift_card_code' : 'use_wallet_money']: byCard });
     const proofStudentId = await this.pointsStudent(organization, input);
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);
-    const orderId = randomUUID();
+    const hash = checkoutRequestHash(organization, input);
+    const resumed = await this.resumable(organization.id, hash);
+    const orderId = resumed?.id ?? randomUUID();
+    const token = await this.links.orderToken(orderId);
+    const expiresAt = resumed?.linkExpiresAt ?? new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);
 
-    const order = await this.em.transactional(async (em) => {
+    const order = resumed ?? await this.em.transactional(async (em) => {
       const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
       if (proofStudentId && proofStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
@@ -424,6 +448,7 @@ export class StoreCheckoutService implements OnModuleInit {
         description: product.name,
         linkExpiresAt: due > 0 ? expiresAt : null,
         accessTokenHash: tokenHash(token),
+        checkoutRequestHash: hash,
       });
       const points = free ? 0 : (price.earnedLoyaltyPoints ?? 0);
       em.create(OrderLine, {
@@ -449,6 +474,7 @@ export class StoreCheckoutService implements OnModuleInit {
           organizationId: organization.id,
           orderId,
           expiresAt: expiresAt.toISOString(),
+          pageDueBy: this.paymentLinks.pageDueBy(),
         });
       } else {
         await this.orderEvents.publish(em, {
@@ -519,6 +545,7 @@ export class StoreCheckoutService implements OnModuleInit {
       description: what.description,
       linkExpiresAt: shown.plan.due_cents > 0 ? booking.expiresAt : null,
       accessTokenHash: tokenHash(booking.token),
+      checkoutRequestHash: booking.requestHash,
       discountCodeId: priced.codeId,
     });
     em.create(OrderLine, {
@@ -567,7 +594,13 @@ export class StoreCheckoutService implements OnModuleInit {
     if (pointsStudentId && priced.pointsRedeemed > 0)
       await this.ledger.redeemForOrder(em, organizationId, studentId, orderId, priced.pointsRedeemed);
     if (shown.plan.due_cents > 0) {
-      await this.orderEvents.publish(em, { type: 'payment_link.created', organizationId, orderId, expiresAt: booking.expiresAt.toISOString() });
+      await this.orderEvents.publish(em, {
+        type: 'payment_link.created',
+        organizationId,
+        orderId,
+        expiresAt: booking.expiresAt.toISOString(),
+        pageDueBy: this.paymentLinks.pageDueBy(),
+      });
       return;
     }
     const booked = await this.seats.convertHold({ organizationId }, em, orderId);
@@ -608,10 +641,9 @@ export class StoreCheckoutService implements OnModuleInit {
         cancelUrl: `${pages}/activity/${pay.activityId}`,
         expiresAt: pay.expiresAt,
       },
-      async (em, failed) => {
+      async (em) => {
         await this.seats.releaseHold({ organizationId: organization.id }, em, order.id);
-        if (failed)
-          await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
+        await this.orderEvents.publish(em, { type: 'order.failed', organizationId: organization.id, orderId: order.id });
       },
     );
   }
@@ -624,21 +656,58 @@ export class StoreCheckoutService implements OnModuleInit {
   private async startPayment(
     order: Order,
     checkout: Parameters<PaymentsPort['createCheckout']>[0],
-    onFailure?: (em: EntityManager, failed: boolean) => Promise<void>,
+    onFailure?: (em: EntityManager) => Promise<void>,
   ): Promise<CheckoutResult> {
+    // Resumed with its page recorded: the same page again.
+    if (order.checkoutSessionId && order.checkoutUrl) return this.result(order, order.checkoutUrl, checkout.successUrl, checkout.expiresAt);
+    crashPoint('checkout.before-page');
     let started: { sessionId: string; url: string };
     try {
+      // Keyed by the order and its expiry at the provider: a resumed checkout gets the same page.
       started = await this.payments.createCheckout(checkout);
     } catch (error) {
       this.logger.error(`Checkout of store order ${order.id} failed: ${(error as Error).message}`);
       await this.em.fork().transactional(async (em) => {
-        const failed = await em.nativeUpdate(Order, { id: order.id, status: 'pending' }, { status: 'failed' });
-        await onFailure?.(em, failed > 0);
+        // Only an order still without a page: a resumed twin of this call may have made it meanwhile.
+        const failed = await em.nativeUpdate(Order, { id: order.id, status: 'pending', checkoutSessionId: null }, { status: 'failed' });
+        if (failed > 0) await onFailure?.(em);
       });
       throw new ApiError(HttpStatus.BAD_GATEWAY, M.paymentFailed);
     }
-    await this.em.fork().nativeUpdate(Order, { id: order.id }, { checkoutSessionId: started.sessionId });
-    return this.result(order, started.url, checkout.successUrl, checkout.expiresAt);
+    // Recorded only while the order is pending (its hold alive); otherwise the page is closed at once.
+    const { recorded, order: now } = await this.settlement.recordPage(checkout.organizationId, order.id, started);
+    if (recorded) return this.result(order, started.url, checkout.successUrl, checkout.expiresAt);
+    // Paid meanwhile (a resumed retry after the buyer paid): the order as it stands.
+    if (now?.status === 'paid') return this.result(now, null, checkout.successUrl, null);
+    throw new ApiError(HttpStatus.CONFLICT, M.checkoutEnded);
+  }
+
+  /** A pending store order the same request made (a retry whose answer was lost, with any Idempotency-Key), or null. */
+  private resumable(organizationId: string, hash: string): Promise<Order | null> {
+    return this.em.fork().findOne(
+      Order,
+      { organization: organizationId, checkoutRequestHash: hash, status: 'pending', linkExpiresAt: { $gt: new Date() } },
+      { populate: ['organization'] },
+    );
+  }
+
+  /** What a resumed order's payment page is made with: its token and its hold's end. */
+  private async payOf(order: Order): Promise<{ token: string; expiresAt: Date }> {
+    return { token: await this.links.orderToken(order.id), expiresAt: order.linkExpiresAt! };
+  }
+
+  /**
+   * Ends the buyer's other store checkouts of the session still waiting for payment (in the caller's
+   * transaction, each under its row lock, before the new hold): their seats released, their pages
+   * closed (a payment that still arrives is refunded). A payment link the studio sent is left alone.
+   */
+  private async replacePendingCheckouts(em: EntityManager, organizationId: string, studentId: string, eventId: string): Promise<void> {
+    const pending = await em.find(
+      Order,
+      { organization: organizationId, student: studentId, eventId, status: 'pending', accessTokenHash: { $ne: null } },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    for (const order of pending) await this.settlement.endLocked(em, order, 'payment_link_cancelled', 'Replaced by a newer checkout of the same buyer', true);
   }
 
   /** store_order.paid of a subscription product: the subscription its checkout started (once). */

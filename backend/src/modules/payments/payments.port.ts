@@ -137,8 +137,19 @@ export abstract class PaymentsPort {
   /** Which adapter answers: shown to admins (demo mode) and stored with orders. */
   abstract readonly provider: PaymentProviderName;
 
-  /** Creates a hosted payment page for an order (the payment link). */
+  /**
+   * Creates a hosted payment page for an order (the payment link). Idempotent by the order and its
+   * expiry: asked again (a retry, a resumed checkout) it answers the page it made, never a second one.
+   */
   abstract createCheckout(input: CreateCheckoutInput): Promise<CheckoutCreated>;
+
+  /**
+   * Closes an open payment page so it can no longer be paid (Stripe: expires the Checkout Session).
+   * Answers the page's state after the call: `expired` (closed now or before), or `paid` when the
+   * payer was faster (the payment then arrives as usual and is matched or refunded). Throws
+   * PaymentNotFoundError for an unknown page.
+   */
+  abstract expireCheckout(sessionId: string): Promise<CheckoutStatus>;
 
   /**
    * The checkout's state now. A link past its expiry answers `expired`. This is how the orders module

@@ -41,6 +41,8 @@ export const CHECKOUT_MESSAGES = {
   codeExpired: 'This code has expired',
   codeOtherCourse: 'This code does not apply to this course',
   paymentFailed: 'The payment could not be started. Please try again in a moment.',
+  /** The order ended (its hold released, or replaced by a newer checkout) while its payment page was being made. */
+  checkoutEnded: 'This checkout has ended. Please start again.',
   orderNotFound: 'Order not found',
   answersInvalid: 'Check the answers to the checkout form',
   oneItem: 'Choose either a session or a product, not both',

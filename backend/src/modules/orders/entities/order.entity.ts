@@ -7,7 +7,7 @@ import type { OrderStatus } from '@studio/contracts';
 /** A purchase. Enrolling a student directly from the back office makes a zero-total order of source workbench. */
 @Entity({ tableName: 'customer_order' })
 export class Order {
-  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'linkExpiresAt' | 'accessTokenHash' | 'discountCodeId' | 'walletCents';
+  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'checkoutUrl' | 'checkoutRequestHash' | 'linkExpiresAt' | 'accessTokenHash' | 'discountCodeId' | 'walletCents';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -56,6 +56,18 @@ export class Order {
   /** The payment link's checkout session (Stripe cs_..., demo dcs_...), for a link sent from Add student. */
   @Property({ type: 'text', nullable: true })
   checkoutSessionId?: string | null;
+
+  /** The page the payer opens (the provider's checkout url), recorded with checkoutSessionId while the order is pending. */
+  @Property({ type: 'text', nullable: true })
+  checkoutUrl?: string | null;
+
+  /**
+   * A store checkout's request, hashed (SHA-256 of its canonical body): the same request again (a
+   * retry after a lost answer, with the same or another Idempotency-Key) resumes this pending order
+   * and its page instead of holding more seats.
+   */
+  @Property({ type: 'text', nullable: true })
+  checkoutRequestHash?: string | null;
 
   /** When the payment link, and the seat it holds, run out. */
   @Property({ type: 'timestamptz', nullable: true })

@@ -63,6 +63,9 @@ export class DemoPaymentsAdapter extends PaymentsPort {
 
   async createCheckout(input: CreateCheckoutInput): Promise<CheckoutCreated> {
     const em = this.em();
+    // Idempotent as Stripe's key (the order and its expiry): a retried or resumed checkout gets the same page.
+    const made = await em.findOne(DemoCheckoutSession, { orderId: input.orderId, mode: 'payment', expiresAt: input.expiresAt });
+    if (made) return { sessionId: made.id, url: this.baseUrl + demoPaths.session(made.id) };
     const session = em.create(DemoCheckoutSession, {
       id: newId('dcs'),
       organizationId: input.organizationId,
@@ -79,6 +82,18 @@ export class DemoPaymentsAdapter extends PaymentsPort {
     });
     await em.persistAndFlush(session);
     return { sessionId: session.id, url: this.baseUrl + demoPaths.session(session.id) };
+  }
+
+  /** Closes an open page (as Stripe's expire): it answers `expired` from now on; a paid one stays paid. */
+  async expireCheckout(sessionId: string): Promise<CheckoutState['status']> {
+    return this.em().transactional(async (em) => {
+      const changed = await em.nativeUpdate(DemoCheckoutSession, { id: sessionId, status: 'open' }, { status: 'expired', completedAt: new Date() });
+      const session = await em.findOne(DemoCheckoutSession, { id: sessionId }, { refresh: true });
+      if (!session) throw new PaymentNotFoundError(`No such checkout session: ${sessionId}`);
+      if (changed && session.mode === 'payment')
+        await this.events.publish(em as EntityManager, { type: 'checkout.expired', provider: 'demo', sessionId, orderId: session.orderId ?? null, organizationId: session.organizationId });
+      return session.status;
+    });
   }
 
   async retrieveCheckout(sessionId: string): Promise<CheckoutState> {

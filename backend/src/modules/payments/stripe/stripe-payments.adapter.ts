@@ -109,6 +109,20 @@ export class StripePaymentsAdapter extends PaymentsPort {
     return { sessionId: session.id, url: session.url };
   }
 
+  /** Expires an open Checkout Session (POST /v1/checkout/sessions/{id}/expire); one no longer open answers its state. */
+  async expireCheckout(sessionId: string): Promise<CheckoutState['status']> {
+    try {
+      await this.notFoundAs(() => this.stripe.checkout.sessions.expire(sessionId), `No such checkout session: ${sessionId}`);
+      return 'expired';
+    } catch (error) {
+      if (!(error instanceof stripeSdk().errors.StripeInvalidRequestError)) throw error;
+      // Stripe refuses to expire a session that is complete or expired already: its state is the answer.
+      const state = await this.retrieveCheckout(sessionId);
+      if (state.status === 'open') throw error;
+      return state.status;
+    }
+  }
+
   async retrieveCheckout(sessionId: string): Promise<CheckoutState> {
     const session = await this.notFoundAs(() => this.stripe.checkout.sessions.retrieve(sessionId), `No such checkout session: ${sessionId}`);
     const paid = session.status === 'complete' && session.payment_status === 'paid';
