@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, Param, Post } from '@nestjs/common';
 import { ApiBadGatewayResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { APPOINTMENT_MESSAGES, enrollBodySchema } from '@studio/contracts';
+import { APPOINTMENT_MESSAGES, enrollBodySchema, PAYMENT_LINK_MESSAGES } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { notFound } from '../../common/api-error';
@@ -39,7 +39,7 @@ export class PaymentLinksController {
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No such student, session or appointment in the organization' })
   @ApiConflictResponse({
     type: ErrorBodyDto,
-    description: `Already enrolled, a link already waiting, no seat left, the session ended, or a free session; for an appointment: "${APPOINTMENT_MESSAGES.otherStudent}", "${APPOINTMENT_MESSAGES.alreadyOrdered}", "${APPOINTMENT_MESSAGES.notHeld}", "${APPOINTMENT_MESSAGES.holdExpired}" or "${APPOINTMENT_MESSAGES.freeCourse}"`,
+    description: `Already enrolled, a link already waiting, no seat left, the session ended, or a free session; for an appointment: "${APPOINTMENT_MESSAGES.otherStudent}", "${APPOINTMENT_MESSAGES.alreadyOrdered}", "${APPOINTMENT_MESSAGES.notHeld}", "${APPOINTMENT_MESSAGES.holdExpired}" or "${APPOINTMENT_MESSAGES.freeCourse}"; "${PAYMENT_LINK_MESSAGES.linkEnded}" when the order ended while its page was being made`,
   })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'The payment provider did not create the checkout; the order failed and the seat is free' })
   @ApiInvalidBody()

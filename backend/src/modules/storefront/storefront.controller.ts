@@ -157,7 +157,7 @@ export class StorefrontController {
   @Post('checkout')
   @UseGuards(StoreGuard)
   @Idempotent(
-    'One per checkout (1 to 200 characters): a retry with the same key and body answers the first answer again, without booking or charging again. Kept 24 hours.',
+    'One per checkout (1 to 200 characters): a retry with the same key and body answers the first answer again, without booking or charging again. Kept 24 hours. A retry whose first call never answered (its process died) resumes the same order and answers its payment page; so does the same body sent with another key while that order waits for payment. Another body from the same buyer for the same session replaces the waiting order (its seats released, its page closed).',
   )
   @SLUG_PARAM
   @ApiOperation({
@@ -178,7 +178,7 @@ export class StorefrontController {
   })
   @ApiConflictResponse({
     type: ErrorBodyDto,
-    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("${APPOINTMENT_MESSAGES.notOffered}") or just taken by another checkout ("${APPOINTMENT_MESSAGES.taken}"); nothing changes and nothing is charged`,
+    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("${APPOINTMENT_MESSAGES.notOffered}") or just taken by another checkout ("${APPOINTMENT_MESSAGES.taken}"); nothing changes and nothing is charged. "${CHECKOUT_MESSAGES.checkoutEnded}" when the order ended while its payment page was being made (its page is closed, nothing can be charged)`,
   })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: CHECKOUT_MESSAGES.paymentFailed })
   @ZodResponse({ status: 201, type: CheckoutResultDto })
