@@ -8956,7 +8956,10 @@ export interface operations {
     PaymentLinksController_send: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per link sent (1 to 200 characters): a retry with the same key and parameters answers the first answer again; a retry after the first call died (its answer lost) resumes the same order and answers its link, mailed once. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 student_id: string;
             };
@@ -9003,7 +9006,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Already enrolled, a link already waiting, no seat left, the session ended, or a free session; for an appointment: "This appointment is held for another student.", "This appointment already has an order.", "This appointment is no longer held. Please pick another time.", "The hold on this time has expired. Please pick another." or "This course is free: there is nothing to pay. Enroll the student directly." */
+            /**
+             * @description The first request with this Idempotency-Key is still being processed
+             *
+             *     Already enrolled, a link already waiting, no seat left, the session ended, or a free session; for an appointment: "This appointment is held for another student.", "This appointment already has an order.", "This appointment is no longer held. Please pick another time.", "The hold on this time has expired. Please pick another." or "This course is free: there is nothing to pay. Enroll the student directly."; "This payment link ended before it could be sent. Please send a new one." when the order ended while its page was being made
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9014,6 +9021,15 @@ export interface operations {
             };
             /** @description The body is over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The Idempotency-Key was used with other parameters: "Keys for idempotent requests can only be used with the same parameters" */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11540,7 +11556,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One per checkout (1 to 200 characters): a retry with the same key and body answers the first answer again, without booking or charging again. Kept 24 hours. */
+                /** @description One per checkout (1 to 200 characters): a retry with the same key and body answers the first answer again, without booking or charging again. Kept 24 hours. A retry whose first call never answered (its process died) resumes the same order and answers its payment page; so does the same body sent with another key while that order waits for payment. Another body from the same buyer for the same session replaces the waiting order (its seats released, its page closed). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11582,7 +11598,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Sold out, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("This time is not open for booking. Please pick another.") or just taken by another checkout ("This time was just taken. Please pick another."); nothing changes and nothing is charged
+             * @description Sold out, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("This time is not open for booking. Please pick another.") or just taken by another checkout ("This time was just taken. Please pick another."); nothing changes and nothing is charged. "This checkout has ended. Please start again." when the order ended while its payment page was being made (its page is closed, nothing can be charged)
              *
              *     The first request with this Idempotency-Key is still being processed
              */
