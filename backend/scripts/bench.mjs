@@ -158,6 +158,16 @@ function printTable(rows, notes) {
 
 async function main() {
   const t0 = Date.now();
+  // An error nobody awaited (an idle client's connection killed, a socket reset) is reported and
+  // counted; the run goes on, prints what it measured, and drops its databases.
+  process.on('uncaughtException', (error) => {
+    console.error('[bench] uncaught:', error);
+    process.exitCode = 1;
+  });
+  process.on('unhandledRejection', (error) => {
+    console.error('[bench] unhandled rejection:', error);
+    process.exitCode = 1;
+  });
   await admin(`create database "${dbName}"`);
   const port = await freePort();
   const apiEnv = {
@@ -252,16 +262,22 @@ async function main() {
     for (const file of modules) {
       log(`${file}…`);
       const m0 = Date.now();
+      const noted = notes.length;
+      let own;
       try {
         const mod = await import(pathToFileURL(join(HERE, 'bench', file)).href);
-        rows.push(...(await mod.run(ctx)));
+        own = await mod.run(ctx);
         log(`${file} done in ${((Date.now() - m0) / 1000).toFixed(1)} s`);
       } catch (error) {
         // One module's failure is reported and the others still run; the exit code says it failed.
         console.error(error);
         process.exitCode = 1;
-        rows.push({ figure: `${file} FAILED`, value: String(error?.message ?? error).slice(0, 80), ratio: NaN, met: false });
+        own = [{ figure: `${file} FAILED`, value: String(error?.message ?? error).slice(0, 80), ratio: NaN, met: false }];
       }
+      rows.push(...own);
+      // Each module's rows as soon as it ends: a later crash loses nothing already measured.
+      console.log(`\n${file}:`);
+      printTable(own, notes.slice(noted));
     }
   } catch (error) {
     console.error(error);
@@ -271,6 +287,7 @@ async function main() {
       console.log(
         `\nBench: BENCH_ROWS=${ROWS.toLocaleString('en-US')}, ${new Date().toISOString()}, node ${process.version}, ${((Date.now() - t0) / 1000).toFixed(0)} s in all\n`,
       );
+      console.log('\nAll modules:');
       printTable(rows, notes);
     }
     for (const c of clients) await c.end().catch(() => undefined);

@@ -6,7 +6,12 @@
 //   session of the same size, in the same run;
 // - the course page: the server-rendered HTML (GET /s/{slug}/activity/{id}) against the same course's
 //   JSON from the Storefront API, median and p99 of PAGE_REQUESTS sequential requests each, at most 2x.
+// - the class drop again across two API processes, one killed with SIGKILL 2.5 s into the rush
+//   (issue 31): 0 oversold, 0 5xx from the survivor, and no seat held by a checkout without a payment
+//   page once the page deadline (PAYMENT_PAGE_TIMEOUT_SECONDS, 5 here) has passed.
 // The JavaScript budgets of the store pages are enforced by scripts/bundle-budget.mjs in `npm test`.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { request } from './_http-client.mjs';
 import { baseline, sessions, students } from './_seed.mjs';
 
@@ -22,7 +27,8 @@ async function crowd(n, work) {
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: n }, async (_, i) => {
-      const res = await work(i);
+      // A reset connection (a process killed under the call) is counted, not thrown.
+      const res = await work(i).catch((error) => ({ status: `no answer (${error.code ?? error.message})` }));
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       if (res.status === 409) {
         const message = res.json().message;
@@ -102,6 +108,8 @@ export async function run(ctx) {
     `Class drop: ${BUYERS} buyers at once for ${SEATS} seats: store answers ${JSON.stringify(store.statuses)} (409s: ${JSON.stringify(store.messages)}), ${storeTaken} seats taken (held for payment); admin enroll answers ${JSON.stringify(admin.statuses)}.`,
   );
 
+  const killed = await rushWithKill(ctx, slug);
+
   ctx.log(`store: the course page, ${PAGE_REQUESTS} requests each`);
   const page = await timings(`${ctx.apiUrl}/s/${slug}/activity/${activityId}`, PAGE_REQUESTS);
   const json = await timings(`${ctx.apiUrl}/api/public/${slug}/activities/${activityId}`, PAGE_REQUESTS);
@@ -134,7 +142,104 @@ export async function run(ctx) {
       target: '',
       met: true,
     },
+    ...killed,
     ctx.ratioRow({ figure: 'Store course page (HTML): median, against its JSON', value: ctx.median(page), reference: ctx.median(json), max: 2 }),
     ctx.ratioRow({ figure: 'Store course page (HTML): p99, against its JSON', value: ctx.p99(page), reference: ctx.p99(json), max: 2 }),
   ];
+}
+
+/** A child process of the built app (main.js or worker.js), answering once it serves (or logs that it started). */
+async function child(ctx, script, env) {
+  const port = await ctx.freePort();
+  let output = '';
+  const proc = spawn(process.execPath, [join(ctx.ROOT, 'backend/dist', script)], {
+    cwd: ctx.ROOT,
+    env: { ...ctx.apiEnv, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout.on('data', (d) => (output = (output + d).slice(-5000)));
+  proc.stderr.on('data', (d) => (output = (output + d).slice(-5000)));
+  const url = `http://127.0.0.1:${port}`;
+  if (script === 'main.js') await ctx.waitForHealth(url, { child: proc });
+  else {
+    const t0 = Date.now();
+    while (!output.includes('Worker started')) {
+      if (proc.exitCode !== null) throw new Error(`${script} exited: ${output}`);
+      if (Date.now() - t0 > 60000) throw new Error(`${script} not up in 60 s: ${output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  const stop = async (signal = 'SIGTERM') => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill(signal);
+    await exited;
+  };
+  return { url, stop };
+}
+
+/**
+ * The class drop across two API processes (the bench's own and a second), with a worker; the second
+ * is killed with SIGKILL 2.5 s in. Checkouts it had committed but not given a page are released by
+ * the page deadline: after it, no live hold belongs to an order without a page.
+ */
+async function rushWithKill(ctx, slug) {
+  const PAGE_TIMEOUT_S = 5;
+  const env = { PAYMENT_PAGE_TIMEOUT_SECONDS: String(PAGE_TIMEOUT_S), LOG_LEVEL: 'error' };
+  const [event] = await sessions(ctx, { count: 1, capacity: SEATS, name: 'Class drop with a kill' });
+  const second = await child(ctx, 'main.js', { ...env, RUN_WORKER: 'false' });
+  const worker = await child(ctx, 'worker.js', { ...env, RUN_WORKER: 'true' });
+  try {
+    ctx.log(`store: ${BUYERS} buyers for ${SEATS} seats across two API processes, one killed at 2.5 s`);
+    const killAt = setTimeout(() => void second.stop('SIGKILL'), 2500);
+    const rush = await crowd(BUYERS, (i) =>
+      request(`${i % 2 ? second.url : ctx.apiUrl}/api/public/${slug}/checkout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event_id: event, first_name: 'Killed', last_name: `No${i}`, email: `buyer${i}@killed.bench` }),
+      }),
+    );
+    clearTimeout(killAt);
+    await second.stop('SIGKILL');
+    // The page deadline passes, and the worker's jobs release what the dead process held.
+    const deadline = Date.now() + (PAGE_TIMEOUT_S + 60) * 1000;
+    let stuck;
+    for (;;) {
+      const { rows } = await ctx.pg.query(
+        `select count(*)::int as n from seat_hold h join customer_order o on o.id = h.order_id
+          where h.event_id = $1 and h.released_at is null and h.expires_at > now() and o.checkout_session_id is null
+            and o.created_at < now() - $2 * interval '1 second'`,
+        [event, PAGE_TIMEOUT_S],
+      );
+      stuck = rows[0].n;
+      if (stuck === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seats = await taken(ctx, event);
+    const fivexx = Object.entries(rush.statuses)
+      .filter(([status]) => Number(status) >= 500)
+      .reduce((sum, [, n]) => sum + n, 0);
+    ctx.note(`Class drop with a kill: ${BUYERS} buyers across two API processes, the second killed at 2.5 s: answers ${JSON.stringify(rush.statuses)}; ${seats} seats taken after the page deadline.`);
+    return [
+      {
+        figure: `Store class drop, one of two API processes killed at 2.5 s: oversold, 5xx`,
+        value: `${Math.max(0, seats - SEATS)} oversold, ${fivexx} 5xx`,
+        reference: '',
+        ratio: NaN,
+        target: '0, 0',
+        met: seats <= SEATS && fivexx === 0,
+      },
+      {
+        figure: `Store class drop with a kill: seats held by a checkout without a page ${PAGE_TIMEOUT_S} s after it`,
+        value: String(stuck),
+        reference: '',
+        ratio: NaN,
+        target: '0',
+        met: stuck === 0,
+      },
+    ];
+  } finally {
+    await second.stop('SIGKILL');
+    await worker.stop();
+  }
 }

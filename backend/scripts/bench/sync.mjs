@@ -80,6 +80,7 @@ export async function run(ctx = {}) {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   let app;
   let worker;
+  let db = null;
   try {
     // The API side, as production enqueues: SyncJobsService.enqueue (mapping row + BullMQ job).
     const { loadConfig } = require(join(BACKEND, 'dist/config/config.schema.js'));
@@ -97,7 +98,9 @@ export async function run(ctx = {}) {
     };
     app = await createAppContext(loadConfig({ ...env, RUN_WORKER: 'false' }));
     const organizationId = randomUUID();
-    const db = new Client({ connectionString: dbUrl.toString() });
+    db = new Client({ connectionString: dbUrl.toString() });
+    // The database is dropped with (force) at the end: a connection still open then must not crash the run.
+    db.on('error', () => undefined);
     await db.connect();
     await db.query(`insert into organization (id, name) values ($1, 'Bench Studio')`, [organizationId]);
     const service = app.context.get(SyncJobsService);
@@ -125,6 +128,7 @@ export async function run(ctx = {}) {
     });
     worker = null;
     await db.end();
+    db = null;
 
     // Bare: a BullMQ Worker with the same concurrency doing the same PUT, same Redis.
     provider.reset();
@@ -169,6 +173,7 @@ export async function run(ctx = {}) {
     ];
   } finally {
     if (worker) worker.kill('SIGKILL');
+    await db?.end().catch(() => undefined);
     await app?.close().catch(() => undefined);
     await provider.close();
     const keys = await redis.keys(`${prefix}:*`);

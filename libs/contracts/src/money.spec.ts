@@ -1,4 +1,4 @@
-import { centsToAmountText, formatCents, parseAmountToCents } from './money';
+import { centsToAmountText, formatCents, parseAmountToCents, splitTotal } from './money';
 
 describe('money', () => {
   it.each([
@@ -25,5 +25,32 @@ describe('money', () => {
   it('shows cents as dollars', () => {
     expect(centsToAmountText(45099)).toBe('450.99');
     expect(formatCents(120050)).toBe('$1,200.50');
+  });
+
+  describe('splitTotal: a total over units as lines that sum to it', () => {
+    const sum = (lines: { unitPriceCents: number; quantity: number }[]) => lines.reduce((t, l) => t + l.unitPriceCents * l.quantity, 0);
+    it.each([
+      [1000, 3, [{ unitPriceCents: 333, quantity: 2 }, { unitPriceCents: 334, quantity: 1 }]],
+      [999, 3, [{ unitPriceCents: 333, quantity: 3 }]],
+      [1001, 1, [{ unitPriceCents: 1001, quantity: 1 }]],
+      [2, 3, [{ unitPriceCents: 0, quantity: 2 }, { unitPriceCents: 2, quantity: 1 }]],
+      [0, 4, [{ unitPriceCents: 0, quantity: 4 }]],
+    ])('%p cents over %p units', (total, quantity, lines) => {
+      expect(splitTotal(total, quantity)).toEqual(lines);
+      expect(sum(splitTotal(total, quantity))).toBe(total);
+    });
+    it('always sums to the total and counts every unit (every total up to $20 over 1 to 12 units)', () => {
+      for (let total = 0; total <= 2000; total += 7)
+        for (let quantity = 1; quantity <= 12; quantity++) {
+          const lines = splitTotal(total, quantity);
+          expect(sum(lines)).toBe(total);
+          expect(lines.reduce((n, l) => n + l.quantity, 0)).toBe(quantity);
+        }
+    });
+    it('refuses a negative or fractional total and a quantity below 1', () => {
+      expect(() => splitTotal(-1, 1)).toThrow(RangeError);
+      expect(() => splitTotal(1.5, 1)).toThrow(RangeError);
+      expect(() => splitTotal(100, 0)).toThrow(RangeError);
+    });
   });
 });

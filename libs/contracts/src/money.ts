@@ -30,3 +30,21 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
 export function formatCents(cents: number): string {
   return usd.format(cents / 100);
 }
+
+/**
+ * A total shared over `quantity` units as order lines that always sum to the total (issue 32: an
+ * external sale of $10.00 for 3 seats was 3 × $3.33 = $9.99): every unit at the floor of the share,
+ * the remainder cents on one more line of one unit. One line when the total divides evenly.
+ */
+export function splitTotal(totalCents: number, quantity: number): { unitPriceCents: number; quantity: number }[] {
+  if (!Number.isInteger(totalCents) || totalCents < 0) throw new RangeError('A total is a whole number of cents, 0 or more');
+  if (!Number.isInteger(quantity) || quantity < 1) throw new RangeError('A quantity is a whole number, 1 or more');
+  const unit = Math.floor(totalCents / quantity);
+  const remainder = totalCents - unit * quantity;
+  if (remainder === 0) return [{ unitPriceCents: unit, quantity }];
+  // The remainder (below `quantity` cents) on a line of one unit; the others at the floor.
+  return [
+    ...(quantity > 1 ? [{ unitPriceCents: unit, quantity: quantity - 1 }] : []),
+    { unitPriceCents: unit + remainder, quantity: 1 },
+  ];
+}

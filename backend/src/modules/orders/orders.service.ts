@@ -4,6 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
   dateTimeInstant,
+  splitTotal,
   encodeOrderCursor,
   ORDER_MESSAGES,
   parseDateTimeInput,
@@ -296,14 +297,9 @@ export class OrdersService {
         description: name,
         createdAt: input.createdAt ?? new Date(),
       });
-      em.create(OrderLine, {
-        order,
-        kind: 'seat',
-        eventId: input.eventId,
-        description: name,
-        unitPriceCents: Math.round(input.totalCents / input.seats),
-        quantity: input.seats,
-      });
+      // The seats as lines that sum to the total to the cent (the remainder on one line).
+      for (const line of splitTotal(input.totalCents, input.seats))
+        em.create(OrderLine, { order, kind: 'seat', eventId: input.eventId, description: name, ...line });
       await em.flush();
       await this.enrollments.linkOrder(ctx, em, seat.enrollment.id, order.id, { keepExisting: true });
       return { kind: 'recorded' as const, orderId: order.id, enrollmentId: seat.enrollment.id, enrollment: seat.enrollment };
