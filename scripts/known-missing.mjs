@@ -2,12 +2,12 @@
 // Prints libs/ui/src/api/known-missing.ts (the API calls screens need that the server does not
 // serve yet) and fails when an entry is now served: that screen must move to the typed client.
 // Reads the OpenAPI document the built backend writes (backend/dist/cli/openapi.js).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { openapiDocument } from './openapi-doc.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(join(tmpdir(), 'known-missing-'));
@@ -19,9 +19,7 @@ const { outputText } = ts.transpileModule(source, {
 writeFileSync(join(dir, 'known-missing.mjs'), outputText);
 const { KNOWN_MISSING } = await import(pathToFileURL(join(dir, 'known-missing.mjs')).href);
 
-const docFile = join(dir, 'openapi.json');
-execFileSync(process.execPath, [join(root, 'backend/dist/cli/openapi.js'), docFile], { stdio: 'ignore' });
-const doc = JSON.parse(readFileSync(docFile, 'utf8'));
+const doc = JSON.parse(readFileSync(openapiDocument({ quiet: true }), 'utf8'));
 
 function resolve(schema) {
   let s = schema;

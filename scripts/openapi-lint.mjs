@@ -3,15 +3,14 @@
 // under Redocly's recommended rules (openapi-lint.redocly.yaml; skipped problems in .redocly.lint-ignore.yaml).
 // Needs the backend built (npm run build).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { openapiDocument } from './openapi-doc.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const doc = join(root, 'dist/openapi.json');
-mkdirSync(dirname(doc), { recursive: true });
-execFileSync(process.execPath, [join(root, 'backend/dist/cli/openapi.js'), doc], { stdio: 'inherit' });
+const doc = openapiDocument();
 
 const parsed = JSON.parse(readFileSync(doc, 'utf8'));
 await SwaggerParser.validate(structuredClone(parsed));
@@ -19,6 +18,6 @@ console.log(`swagger-parser: OpenAPI ${parsed.openapi} document is valid (${Obje
 
 execFileSync(
   process.execPath,
-  [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', 'dist/openapi.json', '--config', 'openapi-lint.redocly.yaml', '--format', 'summary'],
+  [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', doc, '--config', 'openapi-lint.redocly.yaml', '--format', 'summary'],
   { cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
 );

@@ -18,6 +18,7 @@ import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { TestApp } from './test-app';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { Answer, call, Child, DIST, failedJobsIn, freePort, NoAnswer, pgAdmin, readMails, REDIS_URL, removeRedisKeys, sleep, PG_ROOT } from './support/app-process';
+import { soakSize } from './support/soak';
 
 /*
  * The crash test (issue 19). Two processes of the BUILT app share one PostgreSQL database and one
@@ -53,7 +54,8 @@ import { Answer, call, Child, DIST, failedJobsIn, freePort, NoAnswer, pgAdmin, r
 
 const MAIN = path.join(DIST, 'main.js');
 const WORKER = path.join(DIST, 'worker.js');
-const N = Number(process.env.CRASH_N ?? 200);
+// 200 of each operation under `npm run soak`; 40 on every push (support/soak.ts).
+const N = Number(process.env.CRASH_N ?? soakSize(40, 200));
 /**
  * How long the effects may take to settle after the last kill (the outbox drained, the mails sent):
  * a wait, not a speed goal (npm run bench measures speed). CI runs this beside the component tests

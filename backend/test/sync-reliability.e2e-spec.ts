@@ -10,6 +10,7 @@ import { FakeHttpServer } from '../src/sync-fakes/fake-http';
 import { FakeMailchimp, startFakeMailchimp } from '../src/sync-fakes/mailchimp';
 import { ensureBackendBuilt } from './support/backend-build';
 import { startTestApp, TestApp } from './test-app';
+import { soakSize } from './support/soak';
 
 /*
  * The sync workers' reliability (issue 11), on the real provider path: 10,000 students of the test
@@ -36,7 +37,8 @@ import { startTestApp, TestApp } from './test-app';
  */
 const WORKER = path.join(__dirname, '..', 'dist', 'worker.js');
 const TEST_WORKER = path.join(__dirname, 'support', 'sync-reliability-worker.js');
-const JOBS = Number(process.env.SYNC_RELIABILITY_JOBS ?? 10_000);
+// 10,000 jobs under `npm run soak`; 1,500 on every push (support/soak.ts).
+const JOBS = Number(process.env.SYNC_RELIABILITY_JOBS ?? soakSize(1_500, 10_000));
 
 /** Deterministic 0..99 per key and salt, to inject the same faults in every run. */
 const roll = (key: string, salt: string) => createHash('sha1').update(salt + key).digest()[0] % 100;
