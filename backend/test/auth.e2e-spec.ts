@@ -97,7 +97,7 @@ describe('sign-in and sessions', () => {
       em.getConnection().execute(`update auth_session set expires_at = now() - interval '1 second' where user_id = ?`, [user.id]),
     );
     // A session ended behind the API's back (here, in SQL) stops working once the token cache forgets it.
-    await new Promise((r) => setTimeout(r, SESSION_CACHE_TTL_MS + 100));
+    t.clock.advance(SESSION_CACHE_TTL_MS + 100);
     const res = await t.http.get('/api/admin/org').set('token', token).expect(401);
     expect(res.body.message).toBe(MESSAGES.auth.unauthorized);
   });

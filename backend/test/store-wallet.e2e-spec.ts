@@ -105,8 +105,9 @@ describe('store checkout: memberships, packs, gift cards and credit', () => {
     await grant(holder.id, 'gift_card', 2500);
     const spent = await grant(holder.id, 'store_credit', 100);
     await wallet.use({ organizationId, studentId: holder.id, holdingId: spent.holdingId, amount: 100, orderId: pack.holdingId });
-    await grant(nobody.id, 'pack', 3, { expiresAt: new Date(Date.now() + 1000) });
-    await new Promise((r) => setTimeout(r, 1100));
+    await grant(nobody.id, 'pack', 3, { expiresAt: new Date(t.clock.nowMs() + 1000) });
+    // Its pack runs out: the clock moves past its end.
+    t.clock.advance(1100);
 
     const verified = await proof(holder.buyer.email);
     expect(verified.holdings.map((h) => [h.kind, h.label, h.balance_text])).toEqual([
@@ -190,12 +191,12 @@ describe('store checkout: memberships, packs, gift cards and credit', () => {
 
   it('refuses a cover that is not possible now: an expired pack, a lapsed membership, another course; the seat is not taken', async () => {
     const s = await student();
-    await grant(s.id, 'pack', 5, { expiresAt: new Date(Date.now() + 1500) });
+    await grant(s.id, 'pack', 5, { expiresAt: new Date(t.clock.nowMs() + 1500) });
     const lapsed = await grant(s.id, 'membership', 8);
     await t.withEm((em) => em.getConnection().execute(`update wallet_holding set expires_at = now() - interval '1 second' where id = ?`, [lapsed.holdingId]));
     await wallet.expire({ organizationId, holdingId: lapsed.holdingId });
     await grant(s.id, 'membership', 8, { coversActivityIds: [pottery.activity_id] });
-    await new Promise((r) => setTimeout(r, 1600));
+    t.clock.advance(1600);
     const { points_token } = await proof(s.buyer.email);
     const eventId = await session(3000);
     const refused = await api('checkout', { event_id: eventId, points_token, cover_booking: true, ...s.buyer }).expect(409);

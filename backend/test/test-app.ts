@@ -12,6 +12,7 @@ import { Organization } from '../src/modules/organizations/organization.entity';
 import { OrganizationsService } from '../src/modules/organizations/organizations.service';
 import { DurableEvents } from '../src/outbox/durable-events';
 import { OutboxEvent, OutboxService } from '../src/outbox/outbox.service';
+import { Clock } from '../src/common/clock';
 
 /** Server of the test databases; each test file gets a database of its own, dropped at the end. */
 const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -30,6 +31,8 @@ async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
 export interface TestApp {
   created: CreatedApp;
   config: AppConfig;
+  /** The app's clock (common/clock.ts): a test moves it (`advance`) instead of sleeping. */
+  clock: Clock;
   http: ReturnType<typeof request>;
   /** Creates an organization with one user of the role and answers a signed-in token. */
   organizationWithUser(role?: UserRole, name?: string): Promise<{ organization: Organization; user: User; token: string }>;
@@ -121,6 +124,7 @@ export async function startTestApp(
   return {
     created,
     config,
+    clock: created.app.get(Clock),
     http,
     withEm,
     login,

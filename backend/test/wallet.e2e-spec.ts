@@ -258,8 +258,8 @@ describe('wallet ledger', () => {
     expect((await holdingOf(ben, held.holdingId)).balance).toBe(2);
     await adjust(ben, held.holdingId, { amount: -2, reason: 'All of it' }).expect(200);
     expect((await holdingOf(ben, held.holdingId)).balance).toBe(0);
-    const old = await pack(ben, 2, { expiresAt: new Date(Date.now() + 500) });
-    await new Promise((r) => setTimeout(r, 600));
+    const old = await pack(ben, 2, { expiresAt: new Date(t.clock.nowMs() + 500) });
+    t.clock.advance(600);
     const expired = await adjust(ben, old.holdingId, { amount: 1, reason: 'Revive' }).expect(409);
     expect(expired.body.message).toBe(WALLET_MESSAGES.expired);
     expect((await holdingOf(ben, old.holdingId)).balance).toBe(2);

@@ -13,6 +13,7 @@ import { timingDummyHash, verifyPassword } from './password';
 import { SessionCache } from './session-cache';
 import { hashSessionToken, newSessionToken } from './session-token';
 import { User } from './user.entity';
+import { Clock } from '../../common/clock';
 
 const DAY_MS = 24 * 3600 * 1000;
 const DEVICE_COOKIE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -27,14 +28,17 @@ export function validDeviceId(value: string | undefined): string | null {
 /** Sign-in, sign-out and turning a token back into a caller. */
 @Injectable()
 export class AuthService {
-  /** Recently resolved tokens (5 s, bounded): see SessionCache. */
-  private readonly sessions = new SessionCache();
+  /** Recently resolved tokens (5 s of the app's clock, bounded): see SessionCache. */
+  private readonly sessions: SessionCache;
 
   constructor(
     private readonly em: EntityManager,
     private readonly limiter: LoginRateLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    private readonly clock: Clock,
+  ) {
+    this.sessions = new SessionCache(undefined, undefined, () => clock.nowMs());
+  }
 
   /** Whether this browser (its device cookie) signed in to the account before. */
   private async sourceOf(email: string, deviceId: string | null): Promise<LoginSource> {
@@ -88,7 +92,7 @@ export class AuthService {
       user,
       tokenHash: hash,
       createdAt: new Date(),
-      expiresAt: new Date(Date.now() + this.config.SESSION_TTL_DAYS * DAY_MS),
+      expiresAt: this.clock.inMs(this.config.SESSION_TTL_DAYS * DAY_MS),
     });
     await this.em.persistAndFlush(session);
     return { token, user, deviceId: device };
@@ -131,8 +135,8 @@ export class AuthService {
     >(
       `select s.id as session_id, u.id as user_id, u.role, u.organization_id, s.acting_organization_id, s.expires_at
          from auth_session s join app_user u on u.id = s.user_id
-        where s.token_hash = ? and s.revoked_at is null and s.expires_at > now()`,
-      [tokenHash],
+        where s.token_hash = ? and s.revoked_at is null and s.expires_at > ?`,
+      [tokenHash, this.clock.now()],
     );
     if (!row) return null;
     const acting = row.role === 'super_admin' ? row.acting_organization_id : null;

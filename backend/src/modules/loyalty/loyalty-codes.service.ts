@@ -15,6 +15,7 @@ import { MailService } from '../notifications/mail.service';
 import { StudentsService } from '../students/students.service';
 import { LoyaltyLedgerService } from './loyalty-ledger.service';
 import { LoyaltyService } from './loyalty.service';
+import { Clock } from '../../common/clock';
 
 /** At most this many codes are mailed to one student an hour (more asks are answered the same, unsent). */
 const CODES_PER_HOUR = 5;
@@ -41,6 +42,7 @@ export class LoyaltyCodesService {
     private readonly loyalty: LoyaltyService,
     private readonly ledger: LoyaltyLedgerService,
     private readonly mail: MailService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -60,18 +62,20 @@ export class LoyaltyCodesService {
     const id = randomUUID();
     const inserted = await this.em.getConnection().execute<{ id: string }[]>(
       `insert into loyalty_code (id, organization_id, student_id, code_hash, attempts, expires_at, created_at)
-       select ?, ?, ?, ?, 0, now() + make_interval(mins => ?), now()
+       select ?, ?, ?, ?, 0, ?, ?
         where (select count(*) from loyalty_code
-                where organization_id = ? and student_id = ? and created_at > now() - interval '1 hour') < ?
+                where organization_id = ? and student_id = ? and created_at > ?) < ?
        returning id`,
       [
         id,
         organization.id,
         student.id,
         codeHash(id, code),
-        POINTS_CODE_TTL_MINUTES,
+        this.clock.inMs(POINTS_CODE_TTL_MINUTES * 60_000),
+        this.clock.now(),
         organization.id,
         student.id,
+        this.clock.inMs(-3600_000),
         CODES_PER_HOUR,
       ],
     );
@@ -107,17 +111,17 @@ export class LoyaltyCodesService {
       `update loyalty_code set attempts = attempts + 1
         where id = (select id from loyalty_code where organization_id = ? and student_id = ?
                      order by created_at desc, id desc limit 1)
-          and proof_hash is null and expires_at > now() and attempts < ?
+          and proof_hash is null and expires_at > ? and attempts < ?
         returning id, code_hash`,
-      [organizationId, student.id, POINTS_CODE_MAX_TRIES],
+      [organizationId, student.id, this.clock.now(), POINTS_CODE_MAX_TRIES],
     );
     if (!row || codeHash(row.id, code) !== row.code_hash) throw wrongCode();
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + POINTS_TOKEN_TTL_MINUTES * 60_000);
+    const expiresAt = this.clock.inMs(POINTS_TOKEN_TTL_MINUTES * 60_000);
     const used = await this.em.getConnection().execute<{ id: string }[]>(
-      `update loyalty_code set proof_hash = ?, proof_expires_at = ?, expires_at = now()
+      `update loyalty_code set proof_hash = ?, proof_expires_at = ?, expires_at = ?
         where id = ? and proof_hash is null returning id`,
-      [sha256(token), expiresAt, row.id],
+      [sha256(token), expiresAt, this.clock.now(), row.id],
     );
     if (used.length === 0) throw wrongCode();
     const points = await this.ledger.balance(organizationId, student.id);
@@ -134,8 +138,8 @@ export class LoyaltyCodesService {
     const [row] = await this.em
       .getConnection()
       .execute<{ student_id: string }[]>(
-        `select student_id from loyalty_code where organization_id = ? and proof_hash = ? and proof_expires_at > now()`,
-        [organizationId, sha256(token)],
+        `select student_id from loyalty_code where organization_id = ? and proof_hash = ? and proof_expires_at > ?`,
+        [organizationId, sha256(token), this.clock.now()],
       );
     return row?.student_id ?? null;
   }

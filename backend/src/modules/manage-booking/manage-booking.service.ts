@@ -31,6 +31,7 @@ import { EnrollmentsService, MovedSeat } from '../scheduling/enrollments.service
 import { seatsTaken } from '../scheduling/seats';
 import { WalletService } from '../wallet/wallet.service';
 import { BookingRow, bookingRow, sessionsOfCourse } from './booking.query';
+import { Clock } from '../../common/clock';
 
 /** Who acts: an admin (their context) or the student from the link (no user). */
 type Actor = { organizationId: string; userId: string | null; role: RequestContext['role'] | 'student' };
@@ -56,6 +57,7 @@ export class ManageBookingService {
     private readonly refunds: RefundsService,
     private readonly orders: OrdersService,
     private readonly wallet: WalletService,
+    private readonly clock: Clock,
   ) {}
 
   // The student, through the link.
@@ -68,7 +70,7 @@ export class ManageBookingService {
   async cancelByStudent(store: Pick<Organization, 'id' | 'name'>, token: string, body: PublicCancelPayload = {}): Promise<PublicBooking> {
     const row = await this.byToken(store, token);
     if (row.status === 'cancelled') return this.publicView(store, row);
-    const ms = row.starts_at.getTime() - Date.now();
+    const ms = row.starts_at.getTime() - this.clock.nowMs();
     if (ms <= 0) throw conflict(M.started);
     const terms = this.cancelTermsOf(row, ms);
     if (!terms.allowed) throw conflict(M.cancelNotAllowed);
@@ -84,7 +86,7 @@ export class ManageBookingService {
     const row = await this.byToken(store, token);
     if (row.status === 'cancelled') throw conflict(M.cancelled);
     if (this.alreadyThere(row, body)) return this.publicView(store, row);
-    const ms = row.starts_at.getTime() - Date.now();
+    const ms = row.starts_at.getTime() - this.clock.nowMs();
     if (ms <= 0) throw conflict(M.started);
     const terms = rescheduleTerms(row.reschedule_policy_id, ms);
     if (!terms.allowed)
@@ -98,7 +100,7 @@ export class ManageBookingService {
   /** What Cancel booking and Modify booking show: the policies' figures now, and where it may move. */
   async terms(ctx: RequestContext, kind: BookingKind, id: string): Promise<BookingTerms> {
     const row = await this.byId(ctx, kind, id);
-    const ms = row.starts_at.getTime() - Date.now();
+    const ms = row.starts_at.getTime() - this.clock.nowMs();
     return {
       kind: row.kind,
       status: row.status,
@@ -123,7 +125,7 @@ export class ManageBookingService {
     const row = await this.byId(ctx, kind, id);
     if (row.status === 'cancelled') throw conflict(M.cancelled);
     const refundable = this.refundable(row);
-    const policyAmount = this.cancelTermsOf(row, row.starts_at.getTime() - Date.now()).refund_cents;
+    const policyAmount = this.cancelTermsOf(row, row.starts_at.getTime() - this.clock.nowMs()).refund_cents;
     const amount = body.refund_amount ?? policyAmount;
     if (amount !== policyAmount && !isOwner(ctx)) throw new ApiError(HttpStatus.FORBIDDEN, M.ownerOnly, { refund_amount: M.ownerOnly });
     if (amount > refundable) throw new ApiError(HttpStatus.BAD_REQUEST, M.refundTooLarge(refundable), { refund_amount: M.refundTooLarge(refundable) });
@@ -136,7 +138,7 @@ export class ManageBookingService {
     const row = await this.byId(ctx, kind, id);
     if (row.status === 'cancelled') throw conflict(M.cancelled);
     if (this.alreadyThere(row, body)) return;
-    const ms = row.starts_at.getTime() - Date.now();
+    const ms = row.starts_at.getTime() - this.clock.nowMs();
     const terms = rescheduleTerms(row.reschedule_policy_id, ms);
     // "Contact the studio": the studio is who moves it.
     const withinPolicy = ms > 0 && (terms.allowed || !isSelfService(terms.policy.id));
@@ -291,7 +293,7 @@ export class ManageBookingService {
   }
 
   private async publicView(store: Pick<Organization, 'name'>, row: BookingRow): Promise<PublicBooking> {
-    const ms = row.starts_at.getTime() - Date.now();
+    const ms = row.starts_at.getTime() - this.clock.nowMs();
     const active = row.status === 'active';
     const cancel = this.cancelTermsOf(row, ms);
     const reschedule = rescheduleTerms(row.reschedule_policy_id, ms);

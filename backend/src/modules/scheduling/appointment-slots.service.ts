@@ -14,6 +14,7 @@ import {
 import { ApiError, notFound } from '../../common/api-error';
 import { PUBLISHED_COURSE } from '../organizations/published-courses.query';
 import { AppointmentsService } from './appointments.service';
+import { Clock } from '../../common/clock';
 
 const MINUTE = 60_000;
 /** How far past the asked range the busy read reaches beyond buffers and duration (a zone's offset, a change of it). */
@@ -50,6 +51,7 @@ export class AppointmentSlotsService {
   constructor(
     private readonly em: EntityManager,
     private readonly appointments: AppointmentsService,
+    private readonly clock: Clock,
   ) {}
 
   /** The course's row the slot engine needs (404 for none; 400 for a scheduled course). */
@@ -119,7 +121,7 @@ export class AppointmentSlotsService {
   async offered(organizationId: string, activityId: string, start: Date, options: { ignoreAppointmentId?: string } = {}): Promise<boolean> {
     const em = this.em.fork();
     const course = await this.course(em, organizationId, activityId, false);
-    const input = await this.engineInput(em, organizationId, course, start, new Date(start.getTime() + 1), new Date(), options.ignoreAppointmentId);
+    const input = await this.engineInput(em, organizationId, course, start, new Date(start.getTime() + 1), this.clock.now(), options.ignoreAppointmentId);
     return input !== null && isSlotOffered(input, start);
   }
 
@@ -133,7 +135,7 @@ export class AppointmentSlotsService {
     const course = await this.course(em, organizationId, activityId, options.published);
     const zone = course.timezone;
     const displayZone = query.tz ?? zone;
-    const now = new Date();
+    const now = this.clock.now();
     const from = new Date(query.from);
     const to = new Date(query.to);
     const input = await this.engineInput(em, organizationId, course, from, to, now);
@@ -156,7 +158,7 @@ export class AppointmentSlotsService {
   async offerState(organizationId: string, activityId: string, startsAt: Date): Promise<'offered' | 'taken' | 'not_offered'> {
     const em = this.em.fork();
     const course = await this.course(em, organizationId, activityId, true);
-    const input = await this.engineInput(em, organizationId, course, startsAt, new Date(startsAt.getTime() + 1), new Date());
+    const input = await this.engineInput(em, organizationId, course, startsAt, new Date(startsAt.getTime() + 1), this.clock.now());
     if (!input) return 'not_offered';
     if (isSlotOffered(input, startsAt)) return 'offered';
     // Offered were it not for other appointments: taken (by a race, or since the page was shown).

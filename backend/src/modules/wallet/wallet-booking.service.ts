@@ -12,6 +12,7 @@ import {
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { WalletService } from './wallet.service';
+import { Clock } from '../../common/clock';
 
 /** The course a booking is of: what a membership's or pack's coverage is checked against. */
 type BookedCourse = { activity_id: string; category_id: number | null };
@@ -26,6 +27,7 @@ export class WalletBookingService {
   constructor(
     private readonly em: EntityManager,
     private readonly wallet: WalletService,
+    private readonly clock: Clock,
   ) {}
 
   /** The course of the organization (404 otherwise), with its category. */
@@ -41,7 +43,7 @@ export class WalletBookingService {
   async covering(organizationId: string, studentId: string, activityId: string): Promise<BookingHolding[]> {
     const course = await this.course(organizationId, activityId);
     const held = await this.wallet.covering(organizationId, studentId);
-    return bookingHoldings(held, course, new Date()).map((h) => ({
+    return bookingHoldings(held, course, this.clock.now()).map((h) => ({
       holding_id: h.holding_id,
       kind: h.kind as BookingHolding['kind'],
       label: h.label,
@@ -80,9 +82,9 @@ export class WalletBookingService {
     // Expired or too little: the wallet's own refusal, before the seat is taken (use() checks again).
     const [state] = await em.execute<{ balance: number | null; expired: boolean }[]>(
       `select (select e.balance_after from wallet_entry e where e.holding_id = h.id order by e.seq desc limit 1) as balance,
-              (h.status = 'expired' or (h.expires_at is not null and h.expires_at <= clock_timestamp())) as expired
+              (h.status = 'expired' or (h.expires_at is not null and h.expires_at <= ?)) as expired
          from wallet_holding h where h.id = ?`,
-      [input.holdingId],
+      [this.clock.now(), input.holdingId],
     );
     if (state.expired) throw new ApiError(HttpStatus.CONFLICT, WALLET_MESSAGES.expired);
     if (Number(state.balance ?? 0) < amount)

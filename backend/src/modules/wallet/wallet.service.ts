@@ -24,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { actorName, ActorNameColumns, actorNameSql } from '../identity/actor-name';
+import { Clock } from '../../common/clock';
 
 /** A grant: a new holding, or a top-up of `holdingId` (same student, same kind, not expired). */
 export interface WalletGrant {
@@ -132,7 +133,10 @@ const badRequest = (message: string, field: string) => new ApiError(HttpStatus.B
  */
 @Injectable()
 export class WalletService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: Clock,
+  ) {}
 
   /** Creates a holding with its first grant, or tops one up. Once per `key`. */
   async grant(g: WalletGrant, em?: EntityManager): Promise<WalletChange> {
@@ -151,7 +155,7 @@ export class WalletService {
       if (holdingId) {
         const holding = await this.holdingOfStudent(tx, g.organizationId, g.studentId, holdingId);
         if (holding.kind !== g.kind) throw conflict(WALLET_MESSAGES.kindMismatch);
-        if (isExpired(holding, new Date())) throw conflict(WALLET_MESSAGES.expired);
+        if (isExpired(holding, this.clock.now())) throw conflict(WALLET_MESSAGES.expired);
         balance = await this.balanceOf(tx, holdingId);
       } else {
         holdingId = randomUUID();
@@ -215,7 +219,7 @@ export class WalletService {
       if (repeat) return repeat;
       const holding = await this.holding(tx, u.organizationId, u.holdingId);
       if (holding.student_id !== u.studentId) throw conflict(WALLET_MESSAGES.notStudents);
-      if (isExpired(holding, u.at ?? new Date())) throw conflict(WALLET_MESSAGES.expired);
+      if (isExpired(holding, u.at ?? this.clock.now())) throw conflict(WALLET_MESSAGES.expired);
       const balance = await this.balanceOf(tx, holding.id);
       if (balance < amount) throw conflict(WALLET_MESSAGES.notEnough[holding.unit]);
       return this.append(tx, {
@@ -257,7 +261,7 @@ export class WalletService {
       const repeat = await this.byKey(tx, r.organizationId, key);
       if (repeat) return repeat;
       const holding = await this.holding(tx, r.organizationId, use.holding_id);
-      if (isExpired(holding, new Date())) throw conflict(WALLET_MESSAGES.expired);
+      if (isExpired(holding, this.clock.now())) throw conflict(WALLET_MESSAGES.expired);
       const balance = await this.balanceOf(tx, holding.id);
       const amount = -Number(use.amount);
       return this.append(tx, {
@@ -284,7 +288,7 @@ export class WalletService {
    * (false: no expiry set, not due yet, or expired already).
    */
   async expire(r: { organizationId: string; holdingId: string; now?: Date }, em?: EntityManager): Promise<boolean> {
-    const now = r.now ?? new Date();
+    const now = r.now ?? this.clock.now();
     const [found] = await this.read(em)<{ student_id: string }[]>(
       `select student_id from wallet_holding where organization_id = ? and id = ?`,
       [r.organizationId, r.holdingId],
@@ -385,7 +389,7 @@ export class WalletService {
    * bookings it paid for stay. Answers whether it ended it now (false: none, or ended already).
    */
   async endMembership(r: { organizationId: string; subscriptionId: string; now?: Date }, em?: EntityManager): Promise<boolean> {
-    const now = r.now ?? new Date();
+    const now = r.now ?? this.clock.now();
     const [found] = await this.read(em)<{ student_id: string }[]>(
       `select student_id from wallet_holding where organization_id = ? and subscription_id = ?`,
       [r.organizationId, r.subscriptionId],
@@ -430,7 +434,7 @@ export class WalletService {
   }
 
   /** Expires every holding due at `now` (for a periodic sweep); answers how many it expired. */
-  async expireDue(now = new Date()): Promise<number> {
+  async expireDue(now = this.clock.now()): Promise<number> {
     const due = await this.em.getConnection().execute<{ id: string; organization_id: string }[]>(
       `select id, organization_id from wallet_holding where status = 'active' and expires_at <= ? order by expires_at limit 1000`,
       [now],
@@ -454,7 +458,7 @@ export class WalletService {
     return this.run(undefined, async (tx) => {
       await this.lockStudent(tx, studentId);
       const holding = await this.holdingOfStudent(tx, ctx.organizationId, studentId, holdingId);
-      if (isExpired(holding, new Date())) throw conflict(WALLET_MESSAGES.expired);
+      if (isExpired(holding, this.clock.now())) throw conflict(WALLET_MESSAGES.expired);
       const balance = await this.balanceOf(tx, holding.id);
       if (balance + input.amount < 0) throw conflict(WALLET_MESSAGES.belowZero);
       return this.append(tx, {
@@ -602,9 +606,9 @@ export class WalletService {
       const [holding] = await tx.execute<{ id: string }[]>(
         `select id from wallet_holding
           where organization_id = ? and student_id = ? and kind = 'store_credit' and status = 'active'
-            and (expires_at is null or expires_at > now())
+            and (expires_at is null or expires_at > ?)
           order by created_at, id limit 1`,
-        [g.organizationId, g.studentId],
+        [g.organizationId, g.studentId, this.clock.now()],
       );
       return this.grant(
         {
@@ -651,7 +655,7 @@ export class WalletService {
       unit: row.unit,
       amount: -Number(row.amount),
       returned: Boolean(row.returned),
-      expired: isExpired(row, new Date()),
+      expired: isExpired(row, this.clock.now()),
     };
   }
 
