@@ -49,7 +49,7 @@ const offerEnded = () => new ApiError(HttpStatus.GONE, M.offerEnded, { claim_tok
 
 /**
  * The waitlist of sold-out sessions (issue 23). A party joins from the store (one entry per email
- * and session); when seats come back (a seat removed or moved away, a refund that removed one, a
+ * and session; joining again answers as a first join, issue 31); when seats come back (a seat removed or moved away, a refund that removed one, a
  * capacity raised, a hold released or run out) the first waiting parties that fit are offered them,
  * in order, under THE seat lock: the seats are held for the organization's claim time (a seat hold
  * of scheduling's, which counts like any other) and the party mailed a claim link. The claim is the

@@ -26,8 +26,10 @@ const systemCtx = (organizationId: string): RequestContext => ({ organizationId,
 
 /**
  * Waiver submissions: requested when a student enrolls in a course that requires a waiver (the
- * sign link is mailed by a queue job), reminded at most once an hour, completed by the provider's
- * webhook or the demo signing page. The enrollment's waiverStatus follows through EnrollmentsService.
+ * sign link is mailed by a queue job), or signed inside the store's checkout (keyed by the email
+ * typed there until the checkout takes it for its student), reminded at most once an hour,
+ * completed by the provider's webhook or the demo signing page. The enrollment's waiverStatus
+ * follows through EnrollmentsService.
  */
 @Injectable()
 export class WaiversService implements OnModuleInit {
