@@ -10,7 +10,7 @@ import {
 import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
 import { courseRefs, validCourse } from './support/catalog-fixtures';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
-import { scheduleSession } from './support/scheduling-fixtures';
+import { addStudent, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 type Smtp = Awaited<ReturnType<typeof startFakeSmtp>>;
@@ -256,6 +256,8 @@ describe('store checkout of appointments (demo provider)', () => {
     const date = dayAhead(4);
     const startsAt = at(date, '11:00');
     const who = buyer();
+    // The email is a student's, stored under another name: the order shows the name typed (issue 31).
+    await addStudent(t, token, { first_name: 'Stored', last_name: 'Name', email: who.email });
     const res = await checkout({ activity_id: lesson, starts_at: startsAt, party_size: 2, ...who }).expect(
       201,
     );
@@ -284,6 +286,7 @@ describe('store checkout of appointments (demo provider)', () => {
     );
     expect(page).toMatchObject({
       status: 'paid',
+      buyer: { first_name: 'Aiko', email: who.email },
       session: null,
       appointment: {
         course_name: 'Wheel lesson',
@@ -302,6 +305,7 @@ describe('store checkout of appointments (demo provider)', () => {
       (m) => m.length === 1,
     );
     expect(mail.subject).toBe("You're booked: Wheel lesson");
+    expect(mail.text).toContain('Hello Aiko,');
     expect(mail.text).toMatch(/When: .* 11:00 AM E[SD]T/);
     expect(mail.text).toContain('Where: Main studio, 12 Kiln Street, Brooklyn, NY');
     expect(mail.text).toContain('2 people');

@@ -10,7 +10,8 @@ import { startTestApp, TestApp } from './test-app';
  * The waiver signed inside the store's checkout (issue 21, step 4): the buyer starts the signing
  * before paying (POST waiver), signs on the framed page, and the checkout carries the token; a
  * checkout without a signature is refused; the seat starts signed and no signing link is mailed; a
- * returning student who signed is not asked again (in the store and at the admin's enroll).
+ * returning student who signed is not asked again when they prove their email with the store's
+ * one-time code (issue 31), nor when the admin enrolls them.
  */
 describe('store checkout: the waiver signed before paying', () => {
   let t: TestApp;
@@ -90,13 +91,15 @@ describe('store checkout: the waiver signed before paying', () => {
       signing_url: expect.stringMatching(/^http:\/\/studio\.test\/api\/sign\/demo\/dsub_[0-9a-f]{32}$/),
       waiver_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
-    const { signing_url: signingUrl, waiver_token: waiverToken } = started.body;
+    const { waiver_token: waiverToken } = started.body;
     expect((await status(waiverToken).expect(200)).body).toEqual({ status: 'pending', signed: false });
-    // Started again (the buyer reloads): the same request, a new token; the old one stops working.
+    // Started again (the buyer reloads): a signing of its own (issue 31: no one is handed an earlier
+    // request of the email, nor can end it); the first token still names the first one.
     const again = (await startWaiver({ event_id: paidEvent, ...who }).expect(200)).body;
-    expect(again.signing_url).toBe(signingUrl);
-    await status(waiverToken).expect(404);
+    expect(again.signing_url).not.toBe(started.body.signing_url);
+    expect((await status(waiverToken).expect(200)).body).toEqual({ status: 'pending', signed: false });
     const current = again.waiver_token as string;
+    const signingUrl = again.signing_url as string;
     const early = await checkout({ event_id: paidEvent, party_size: 2, ...who, waiver_token: current }).expect(400);
     expect(early.body.message).toBe(W.notSigned);
 
@@ -128,7 +131,7 @@ describe('store checkout: the waiver signed before paying', () => {
     expect((await mailsTo(who.email)).map((m) => m.subject)).toEqual([expect.stringMatching(/^You're booked/)]);
   });
 
-  it('a returning student who signed is not asked again: in the store, and when the studio enrolls them', async () => {
+  it('a returning student who signed is not asked again once they prove the email: in the store, and when the studio enrolls them', async () => {
     const who = buyer();
     const started = (await startWaiver({ event_id: paidEvent, ...who }).expect(200)).body;
     await sign(started.signing_url, 'Wren Returning');
@@ -136,14 +139,23 @@ describe('store checkout: the waiver signed before paying', () => {
     await t.http.post(`${new URL(first.body.payment_url, 'http://x').pathname}/pay`).type('form').send('').expect(200);
 
     const later = await scheduleSession(t, token, course, { capacity: 10, price: 2000, daysFromNow: 14 });
-    // The same email, typed differently: nothing to sign, and the checkout goes on without a token.
+    // Unproven, the email signs again like anyone's (issue 31), and the checkout without a token is refused.
+    expect((await startWaiver({ event_id: later, ...who }).expect(200)).body).toMatchObject({ signed: false });
+    expect((await checkout({ event_id: later, ...who }).expect(400)).body.message).toBe(W.notSigned);
+    // Proven by the store's one-time code (mailed while the loyalty programme is on): the same
+    // email, typed differently, has nothing to sign and the checkout goes on with the token.
+    await t.http.put('/api/admin/loyalty-program').set('token', token).send({ status: 'active' }).expect(200);
     const same = { ...who, email: who.email.toUpperCase() };
-    expect((await startWaiver({ event_id: later, ...same }).expect(200)).body).toEqual({
-      signed: true,
-      signing_url: null,
-      waiver_token: null,
+    await t.http.post(`/api/public/${slug}/points/code`).send({ email: same.email }).expect(202);
+    const code = await eventually(async () => {
+      const mail = (await mailsTo(who.email)).find((m) => m.subject?.startsWith('Your points code'));
+      return mail ? /\b(\d{6})\b/.exec(mail.text ?? '')?.[1] : undefined;
     });
-    const again = await checkout({ event_id: later, ...same }).expect(201);
+    const proof = (await t.http.post(`/api/public/${slug}/points/verify`).send({ email: same.email, code }).expect(200)).body
+      .points_token as string;
+    const proven = (await startWaiver({ event_id: later, ...same, points_token: proof }).expect(200)).body;
+    expect(proven).toEqual({ signed: true, signing_url: null, waiver_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const again = await checkout({ event_id: later, ...same, waiver_token: proven.waiver_token }).expect(201);
     await t.http.post(`${new URL(again.body.payment_url, 'http://x').pathname}/pay`).type('form').send('').expect(200);
     const seat = (await enrollments(later)).find((e) => e.Student.email === who.email)!;
     expect(seat.waiverStatus).toBe('signed');

@@ -156,7 +156,8 @@ describe('waitlist', () => {
       email: who.email.toUpperCase(),
       party_size: 1,
     }).expect(200);
-    expect(again.body).toEqual({ status: 'already_joined', message: M.alreadyJoined, party_size: 2 });
+    // The same words as a first join (issue 31): the answer tells no one who waits; the entry is kept.
+    expect(again.body).toEqual({ status: 'joined', message: M.joined, party_size: 1 });
     const entries = await list(eventId);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
@@ -167,13 +168,17 @@ describe('waitlist', () => {
       offered_until: null,
     });
 
-    const [mail] = await eventually(
+    const mails = await eventually(
       () => smtp.to(who.email),
-      (m) => m.length === 1,
+      (m) => m.length === 2,
     );
-    expect(mail.subject).toBe("You're on the waitlist: Wheel throwing");
+    const mail = mails.find((m) => m.subject === "You're on the waitlist: Wheel throwing")!;
     expect(mail.text).toContain('number 1 in line');
     expect(mail.text).toContain('2 seats');
+    // The owner, not the asker, learns that their email asked again: their place, kept.
+    const reminder = mails.find((m) => m.subject === "You're already on the waitlist: Wheel throwing")!;
+    expect(reminder.text).toContain('Nothing changed: your place is kept.');
+    expect(reminder.text).toContain('number 1 in line');
     // Another store's address does not know the session.
     const otherSlug = (await t.http.get('/api/admin/org').set('token', other).expect(200)).body.slug;
     await t.http

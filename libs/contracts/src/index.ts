@@ -54,6 +54,7 @@ export * from './storefront/checkout.schema';
 export * from './storefront/store-rules';
 export * from './storefront/form-answers';
 export * from './storefront/store-waiver';
+export * from './storefront/store-refusals';
 export * from './storefront/store-csp';
 export * from './wallet/wallet.schema';
 export * from './wallet/wallet-booking';

@@ -161,20 +161,63 @@ describe('the checkout page: the waiver step', () => {
     expect(pay().disabled).toBe(true);
   });
 
-  it('a buyer who signed this waiver before has nothing to sign', async () => {
+  it('a buyer who proved the email and signed this waiver before has nothing to sign; the checkout carries the token', async () => {
     show();
     buyer();
-    answer({
+    const calls = answer({
+      'POST /api/public/demo-studio/points/code': () => ({ status: 202, body: { message: 'We sent a code.' } }),
+      'POST /api/public/demo-studio/points/verify': () => ({
+        status: 200,
+        body: { points_token: 'proof', expires_at: '2026-11-27T12:00:00Z', points: 0, value_cents: 0, holdings: [] },
+      }),
+      'POST /api/public/demo-studio/checkout/quote': () => ({
+        status: 200,
+        body: {
+          lines: [],
+          subtotal_cents: 6500,
+          discount_cents: 0,
+          points_redeemed: 0,
+          points_cents: 0,
+          total_cents: 6500,
+          covered_by: null,
+          wallet_money: [],
+          due_cents: 6500,
+          discount_code: null,
+          seats_left: 3,
+        },
+      }),
       'POST /api/public/demo-studio/waiver': () => ({
         status: 200,
-        body: { signed: true, signing_url: null, waiver_token: null },
+        body: { signed: true, signing_url: null, waiver_token: TOKEN },
+      }),
+      'POST /api/public/demo-studio/checkout': () => ({
+        status: 201,
+        body: { payment_url: 'http://localhost/api/pay/demo/dcs_3', confirmation_url: 'x' },
       }),
     });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send me a code' }));
+    });
+    await screen.findByRole('textbox', { name: 'Email code' });
+    type('Email code', '123456');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Check code' }));
+    });
+    await waitFor(() => expect(screen.getByText('Nothing to use here yet.')).toBeInTheDocument());
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Read and sign the waiver' }));
     });
     await waitFor(() => expect(screen.getByText('Waiver signed')).toBeInTheDocument());
+    expect(calls.find((c) => c.url.endsWith('/waiver'))!.body).toMatchObject({
+      email: 'wren@example.test',
+      points_token: 'proof',
+    });
     expect(screen.queryByTitle('Waiver')).not.toBeInTheDocument();
     expect(pay().disabled).toBe(false);
+    await act(async () => {
+      fireEvent.click(pay());
+    });
+    await waitFor(() => expect(go).toHaveBeenCalledWith('http://localhost/api/pay/demo/dcs_3'));
+    expect(calls.find((c) => c.url.endsWith('/checkout'))!.body).toMatchObject({ waiver_token: TOKEN });
   });
 });

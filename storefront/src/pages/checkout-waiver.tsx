@@ -6,7 +6,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { storeCall, type StoreRefusal } from '../store-call';
 
-/** Where the step stands: signed with the signing's token (null when the buyer had signed before). */
+/** Where the step stands: signed, with the token the checkout carries (null before it is signed). */
 export interface WaiverState {
   signed: boolean;
   token: string | null;
@@ -31,18 +31,23 @@ const call = <T,>(url: string, init?: RequestInit): Promise<T> =>
  * (named above) starts the signing, reads and signs the waiver in the framed signing page (the demo
  * page or DocuSeal's form), and the page learns it is signed from the frame's message (only from
  * the frame, at the signing page's origin, and then confirmed by the store) or, failing that, by
- * asking the store every few seconds. A buyer who signed this waiver before has nothing to sign.
+ * asking the store every few seconds. The store answers the same whatever the email: only a buyer
+ * who proved the email (`proof`, the points code's token) and signed this waiver before has
+ * nothing to sign.
  */
 export function WaiverStep({
   api,
   target,
   buyer,
+  proof = null,
   onChange,
 }: {
   api: string;
   /** The session's (event_id) or the appointment course's (activity_id, issue 22) waiver. */
   target: { event_id: string } | { activity_id: string };
   buyer: { first_name: string; last_name: string; email: string };
+  /** The proof of the buyer's email (points/verify's points_token), when they have one. */
+  proof?: string | null;
   onChange: (state: WaiverState) => void;
 }) {
   const [signingUrl, setSigningUrl] = useState<string | null>(null);
@@ -63,11 +68,11 @@ export function WaiverStep({
       const answer = await call<StoreWaiverStart>(`${api}/waiver`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...target, ...buyer }),
+        body: JSON.stringify({ ...target, ...buyer, ...(proof ? { points_token: proof } : {}) }),
       });
       if (answer.signed) {
         setSigned(true);
-        onChange({ signed: true, token: null });
+        onChange({ signed: true, token: answer.waiver_token });
       } else {
         setSigningUrl(answer.signing_url);
         setToken(answer.waiver_token);

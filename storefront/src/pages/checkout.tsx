@@ -435,6 +435,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               api={api}
               target={session ? { event_id: session.event_id } : { activity_id: course.activity_id }}
               buyer={buyer}
+              proof={points?.token ?? null}
               onChange={setWaiver}
             />
           ) : null}

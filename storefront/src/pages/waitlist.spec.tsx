@@ -59,22 +59,6 @@ describe('the waitlist page', () => {
     expect(screen.queryByRole('form', { name: 'Join the waitlist' })).toBeNull();
   });
 
-  it('says when the email is already on the waitlist', async () => {
-    show();
-    answer({
-      [JOIN]: {
-        status: 200,
-        body: { status: 'already_joined', message: WAITLIST_MESSAGES.alreadyJoined, party_size: 1 },
-      },
-    });
-    type('Name', 'Wanda');
-    type('Email', 'wanda@example.test');
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Join the waitlist' }));
-    });
-    expect(await screen.findByRole('status')).toHaveTextContent(WAITLIST_MESSAGES.alreadyJoined);
-  });
-
   it('puts the store’s refusals under their fields', async () => {
     show();
     answer({

@@ -1,4 +1,4 @@
-import type { PublicCourse, PublicSession } from '@studio/contracts';
+import type { PublicCourse, PublicSession, WaitlistJoinResult } from '@studio/contracts';
 import { MAX_PARTY_SIZE } from '@studio/contracts/src/storefront/store-rules';
 import { WAITLIST_MESSAGES } from '@studio/contracts/src/scheduling/waitlist-rules';
 import { useState } from 'react';
@@ -10,11 +10,7 @@ import { Layout } from './layout';
 
 export type WaitlistData = { store_name: string; course: PublicCourse; session: PublicSession };
 
-interface JoinAnswer {
-  status: 'joined' | 'already_joined';
-  message: string;
-  party_size: number;
-}
+type JoinAnswer = WaitlistJoinResult;
 
 /** The page's own words (the rules' messages come from the contracts). */
 export const WAITLIST_PAGE_TEXTS = {
@@ -27,8 +23,9 @@ export const WAITLIST_PAGE_TEXTS = {
 
 /**
  * /s/{slug}/waitlist?event_id=…: a sold-out session's waitlist (issue 23): name, email and party
- * size; the store answers joined (a confirmation is mailed) or already on it. A session with seats
- * left sends the buyer to its checkout instead.
+ * size; the store answers joined, in the same words whether or not the email was already waiting
+ * (a confirmation, or the owner's reminder of their place, is mailed). A session with seats left
+ * sends the buyer to its checkout instead.
  */
 export function WaitlistPage({ data, base }: PageProps<WaitlistData>) {
   const { course, session } = data;

@@ -57,6 +57,7 @@ const NAMES = [
   'Migration20261127180000_order_wallet',
   'Migration20261128000000_waiver_shared_request',
   'Migration20261201090000_checkout_intent',
+  'Migration20261201100000_store_privacy',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -23,6 +23,8 @@ import {
   productBuyerErrors,
   giftRecipientErrors,
   STORE_WAIVER_MESSAGES as W,
+  STORE_REFUSALS,
+  type StoreRefusal,
   type StoreWaiverRequest,
   type StoreWaiverStart,
   type StoreWaiverStatus,
@@ -80,6 +82,8 @@ interface StoreBooking {
   partySize: number;
   /** The checkout form's answers, as checkAnswers gives them. */
   answers: ReturnType<StoreCheckoutService['checkAnswers']>;
+  /** The buyer as typed for this order (issue 31). */
+  buyer: ReturnType<typeof buyerOf>;
 }
 
 /** A party's price, as price() gives it. */
@@ -111,6 +115,9 @@ const invalidCode = (message: string) =>
   new ApiError(HttpStatus.BAD_REQUEST, message, { discount_code: message });
 const pointsRefusal = (status: HttpStatus, field: 'points_token' | 'redeem_points', message: string) =>
   new ApiError(status, message, { [field]: message });
+/** A public refusal of contracts' STORE_REFUSALS: the same words whoever the email belongs to (issue 31). */
+const storeRefusal = (refusal: StoreRefusal) =>
+  new ApiError(refusal.status, refusal.message, { [refusal.field]: refusal.message });
 const seatsRefusal = (seatsLeft: number) =>
   new ApiError(HttpStatus.CONFLICT, seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft), {
     party_size: seatsLeft === 0 ? M.soldOut : M.onlyLeft(seatsLeft),
@@ -208,7 +215,7 @@ export class StoreCheckoutService implements OnModuleInit {
       // seat then starts signed and no signing link is mailed. The waiver is the buyer's: the
       // guests of the party (party_size above 1) are seats of the buyer's enrollment, not students,
       // so they sign nothing here.
-      await this.requireWaiver(organization, student.id, session.required_waiver_id, input.waiver_token);
+      await this.requireWaiver(em, organization, student, session.required_waiver_id, input.waiver_token, pointsStudentId);
       if (pointsStudentId && pointsStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
       // The seats under the session's seat lock; the price is the one read inside it. A waitlist
@@ -229,9 +236,10 @@ export class StoreCheckoutService implements OnModuleInit {
             expiresAt,
             seats: input.party_size,
             full: seatsRefusal,
+            ownBooking: () => storeRefusal(STORE_REFUSALS.seatsNotHeld),
           });
       const { priced, shown } = await this.priceWithWallet(organization, session, input, session.free ? 0 : held.priceCents, pointsStudentId, em);
-      const booking = { orderId, token, requestHash: hash, expiresAt, partySize: input.party_size, answers };
+      const booking = { orderId, token, requestHash: hash, expiresAt, partySize: input.party_size, answers, buyer: buyerOf(input) };
       const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'seat',
         eventId: session.event_id,
@@ -279,11 +287,11 @@ export class StoreCheckoutService implements OnModuleInit {
     const { order, total } = await this.em.transactional(async (em) => {
       const student = await this.students.findOrCreateByEmail(ctx, em, buyerOf(input));
       // The course's waiver, signed by the buyer before paying (the guests sign nothing here).
-      await this.requireWaiver(organization, student.id, course.required_waiver_id, input.waiver_token);
+      await this.requireWaiver(em, organization, student, course.required_waiver_id, input.waiver_token, pointsStudentId);
       if (pointsStudentId && pointsStudentId !== student.id)
         throw pointsRefusal(HttpStatus.BAD_REQUEST, 'points_token', M.pointsTokenOtherEmail);
       const { priced, shown } = await this.priceWithWallet(organization, course, input, course.price_cents, pointsStudentId, em);
-      const booking = { orderId, token, requestHash: hash, expiresAt, partySize: input.party_size, answers };
+      const booking = { orderId, token, requestHash: hash, expiresAt, partySize: input.party_size, answers, buyer: buyerOf(input) };
       const order = await this.writeStoreOrder(em, organization, student, priced, booking, {
         kind: 'appointment',
         description: course.name,
@@ -333,15 +341,27 @@ export class StoreCheckoutService implements OnModuleInit {
     throw new ApiError(HttpStatus.CONFLICT, message, { starts_at: message });
   }
 
-  /** The course's waiver signed by the buyer (in this checkout or earlier), when it requires one. */
+  /**
+   * The course's waiver signed for the buyer, when it requires one, in the checkout's transaction:
+   * a signing of this checkout's email (it becomes the student's), or, for a buyer who proved the
+   * email (`provenStudentId`), a signature the student made before.
+   */
   private async requireWaiver(
+    em: EntityManager,
     organization: Organization,
-    studentId: string,
+    student: Order['student'],
     templateId: string | null,
     token: string | undefined,
+    provenStudentId: string | null,
   ): Promise<void> {
     if (!templateId) return;
-    const refusal = await this.waivers.checkoutRefusal({ organizationId: organization.id, studentId, templateId, token });
+    const refusal = await this.waivers.acceptForCheckout(em, {
+      organizationId: organization.id,
+      templateId,
+      student: { id: student.id, email: student.email },
+      token,
+      proven: provenStudentId === student.id,
+    });
     if (refusal) {
       const message = refusal === 'token' ? W.tokenInvalid : W.notSigned;
       throw new ApiError(HttpStatus.BAD_REQUEST, message, { waiver_token: message });
@@ -362,7 +382,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const ics = { value: orderCalendarFile(order, appointment.course_name, appointment, where) };
     const manage = await this.links.urlFor(order.organization.id, 'appointment', appointment.appointment_id);
     const text = [
-      `Hello ${order.student.firstName},`,
+      `Hello ${greeted(order)},`,
       '',
       `Your appointment for ${appointment.course_name} is booked (${party === 1 ? '1 person' : `${party} people`}).`,
       '',
@@ -449,6 +469,7 @@ export class StoreCheckoutService implements OnModuleInit {
         linkExpiresAt: due > 0 ? expiresAt : null,
         accessTokenHash: tokenHash(token),
         checkoutRequestHash: hash,
+        ...typedBuyer(buyerOf(input)),
       });
       const points = free ? 0 : (price.earnedLoyaltyPoints ?? 0);
       em.create(OrderLine, {
@@ -547,6 +568,7 @@ export class StoreCheckoutService implements OnModuleInit {
       accessTokenHash: tokenHash(booking.token),
       checkoutRequestHash: booking.requestHash,
       discountCodeId: priced.codeId,
+      ...typedBuyer(booking.buyer),
     });
     em.create(OrderLine, {
       order,
@@ -737,9 +759,11 @@ export class StoreCheckoutService implements OnModuleInit {
   }
 
   /**
-   * POST waiver (issue 21, step 4): the signing of the session's course's waiver for the buyer
-   * (found by email or created, as the checkout does), started or reused through the waivers
-   * module, or signed when the buyer already signed this waiver.
+   * POST waiver (issue 21, step 4): a new signing of the course's waiver for the buyer as typed,
+   * through the waivers module. It says nothing about the email's owner and creates no student
+   * (issue 31): the checkout that uses the signature finds or creates the student. Only a buyer who
+   * proved the email (points_token of points/verify, for this email's student) and signed this
+   * waiver before has nothing to sign.
    */
   async waiver(organization: Organization, input: StoreWaiverRequest): Promise<StoreWaiverStart> {
     // A session's course, or an appointment course (issue 22).
@@ -747,12 +771,22 @@ export class StoreCheckoutService implements OnModuleInit {
       ? (await this.requireSession(organization, input.event_id)).required_waiver_id
       : (await this.requireAppointmentCourse(organization, input.activity_id!, 1)).required_waiver_id;
     if (!templateId) throw new ApiError(HttpStatus.BAD_REQUEST, W.notRequired);
-    const ctx = { organizationId: organization.id };
-    const student = await this.em.transactional((em) => this.students.findOrCreateByEmail(ctx, em, input));
-    const started = await this.waivers.startForCheckout({ organizationId: organization.id, studentId: student.id, templateId });
-    return started.signed
-      ? { signed: true, signing_url: null, waiver_token: null }
-      : { signed: false, signing_url: started.signUrl, waiver_token: started.token };
+    const started = await this.waivers.startForCheckout({
+      organizationId: organization.id,
+      templateId,
+      signer: { email: input.email, name: `${input.first_name} ${input.last_name}` },
+      provenStudentId: await this.provenStudent(organization, input.points_token, input.email),
+    });
+    return { signed: started.signed, signing_url: started.signUrl, waiver_token: started.token };
+  }
+
+  /** The student a valid proof token was given to, when it is this email's student; null otherwise. */
+  private async provenStudent(organization: Organization, token: string | undefined, email: string): Promise<string | null> {
+    if (!token) return null;
+    const proven = await this.pointsCodes.studentForToken(organization.id, token);
+    if (!proven) return null;
+    const student = await this.students.findByEmail(organization.id, email);
+    return student?.id === proven ? proven : null;
   }
 
   /** GET waiver/status: the signing named by the token, in this store; 404 for any other token. */
@@ -789,7 +823,8 @@ export class StoreCheckoutService implements OnModuleInit {
       order_number: order.orderNumber,
       status: order.status,
       store_name: organization.name,
-      buyer: { first_name: order.student.firstName, email: order.student.email },
+      // What the buyer typed for this order, never the stored student's (issue 31); older orders kept none.
+      buyer: { first_name: order.buyerFirstName ?? order.student.firstName, email: order.buyerEmail ?? order.student.email },
       lines: lines.map((l) => ({
         description: l.description,
         quantity: l.quantity,
@@ -1035,7 +1070,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const enrollmentId = await this.seats.activeForOrder(organizationId, order.id);
     const manage = enrollmentId ? await this.links.urlFor(organizationId, 'enrollment', enrollmentId) : null;
     const text = [
-      `Hello ${order.student.firstName},`,
+      `Hello ${greeted(order)},`,
       '',
       `You're booked in ${session.name} (${party === 1 ? '1 seat' : `${party} seats`}).`,
       '',
@@ -1078,7 +1113,7 @@ export class StoreCheckoutService implements OnModuleInit {
     const kind = sold?.price?.category ?? 'oneTime';
     const name = oneLine(line.description);
     const studio = order.organization.name;
-    const hello = order.student.firstName ? `Hello ${order.student.firstName},` : 'Hello,';
+    const hello = greeted(order) ? `Hello ${greeted(order)},` : 'Hello,';
     if (kind === 'leadMagnet') {
       const download = sold?.product.downloadUrl ?? null;
       await this.mail.enqueue({
@@ -1126,6 +1161,16 @@ const buyerOf = (input: CheckoutPayload) => ({
   last_name: input.last_name ?? '',
   email: input.email,
 });
+
+/** The order's copy of the buyer as typed (issue 31): the student's stored name is never changed by a checkout. */
+const typedBuyer = (buyer: ReturnType<typeof buyerOf>) => ({
+  buyerFirstName: buyer.first_name.slice(0, 100),
+  buyerLastName: buyer.last_name.slice(0, 100),
+  buyerEmail: buyer.email.trim(),
+});
+
+/** Whom a store order's confirmation greets: the first name typed for it (the student's on older orders). */
+const greeted = (order: Order) => oneLine(order.buyerFirstName ?? order.student.firstName);
 
 /** A quote's prices and what the holdings pay (the seats left are the caller's). */
 function quoteOf(priced: Priced, shown: ShownPlan): Omit<CheckoutQuote, 'seats_left'> {

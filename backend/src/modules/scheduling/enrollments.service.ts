@@ -730,6 +730,11 @@ export class EnrollmentsService {
       seats?: number;
       /** The refusal when the party does not fit, given the seats left (the store says how many). */
       full?: (seatsLeft: number) => ApiError;
+      /**
+       * The store's refusal when the student already has a seat or a live hold in the session
+       * (issue 31): asked after every rule that would refuse anyone, in words that name no one.
+       */
+      ownBooking?: () => ApiError;
     },
   ): Promise<HeldSeat> {
     // The seat lock, then everything the rules read in one statement, as enroll() does.
@@ -740,16 +745,18 @@ export class EnrollmentsService {
     });
     const row = locked.rules;
     const seats = input.seats ?? 1;
+    const own = Boolean(input.ownBooking);
     const refusal = seatRefusal({
       ...locked,
       seatsAsked: seats,
-      alreadyEnrolled: row.enrolled,
-      alreadyHolding: row.holding,
+      alreadyEnrolled: own ? false : row.enrolled,
+      alreadyHolding: own ? false : row.holding,
       singleParty: Boolean(row.single_party),
     });
     if (refusal && input.full && refusal.message === M.sessionFull)
       throw input.full(Math.max(0, locked.capacity - locked.seats));
     if (refusal) throw refusal;
+    if (input.ownBooking && (row.enrolled || row.holding)) throw input.ownBooking();
     const hold = em.create(SeatHold, {
       organizationId: ctx.organizationId,
       eventId: input.eventId,

@@ -49,7 +49,7 @@ export class StoreWaitlistController {
   @ApiOperation({
     summary: "Joins a sold-out session's waitlist: name, email and party size (1 to the session's capacity)",
     description:
-      `The same email on the same session is one entry: joining again answers status already_joined ("${M.alreadyJoined}") and changes nothing. ` +
+      `The same email on the same session is one entry: joining again changes nothing and answers exactly as a first join (status joined, "${M.joined}"), so the answer tells nothing about who waits; the entry's owner is mailed their place instead. ` +
       `The party is mailed a confirmation of its place; when seats free up, the first waiting party that fits is mailed a claim link and the seats are held for it. ` +
       `A session with a seat left takes no entry: 409 "${M.hasSeats}".`,
   })

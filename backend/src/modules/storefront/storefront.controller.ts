@@ -8,7 +8,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { APPOINTMENT_MESSAGES, CHECKOUT_MESSAGES, STORE_MESSAGES, STORE_WAIVER_MESSAGES } from '@studio/contracts';
+import { APPOINTMENT_MESSAGES, CHECKOUT_MESSAGES, STORE_MESSAGES, STORE_REFUSALS, STORE_WAIVER_MESSAGES } from '@studio/contracts';
 import { ZodResponse } from 'nestjs-zod';
 import { ErrorBodyDto } from '../../common/error-body.dto';
 import { isUuid, UuidParamPipe } from '../../common/uuid-param.pipe';
@@ -164,7 +164,9 @@ export class StorefrontController {
     summary:
       'Books a party in a session (event_id) or at an appointment course\'s time (activity_id with starts_at), or buys a product (product_id): a session\'s seats or the appointment\'s time are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once',
     description:
-      'The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer\'s signature first (POST waiver, then waiver_token here): without it 400 "' +
+      'The buyer is found by email (case-insensitive) or created; a student\'s stored name is never changed, and the order keeps the name and email typed for it. The answers are the same whatever the email (nothing tells whether it is a student\'s, nor what they booked). The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged; an email that already has a seat, or seats waiting for payment, in the session is told "' +
+      STORE_REFUSALS.seatsNotHeld.message +
+      '" once the seats themselves are free. A course that requires a waiver needs a signature made in a checkout for this email (POST waiver, then waiver_token here; a buyer who proved the email with points_token may use one they made before): without it 400 "' +
       STORE_WAIVER_MESSAGES.notSigned +
       '"; a token of another buyer, waiver or store 400 "' +
       STORE_WAIVER_MESSAGES.tokenInvalid +
@@ -178,7 +180,7 @@ export class StorefrontController {
   })
   @ApiConflictResponse({
     type: ErrorBodyDto,
-    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("${APPOINTMENT_MESSAGES.notOffered}") or just taken by another checkout ("${APPOINTMENT_MESSAGES.taken}"); nothing changes and nothing is charged. "${CHECKOUT_MESSAGES.checkoutEnded}" when the order ended while its payment page was being made (its page is closed, nothing can be charged)`,
+    description: `${CHECKOUT_MESSAGES.soldOut}, Only N seats left, "${STORE_REFUSALS.seatsNotHeld.message}" (the email already has a seat or seats waiting for payment there), more points than the balance ("You have only N points"), or an appointment time not offered now ("${APPOINTMENT_MESSAGES.notOffered}") or just taken by another checkout ("${APPOINTMENT_MESSAGES.taken}"); nothing changes and nothing is charged. "${CHECKOUT_MESSAGES.checkoutEnded}" when the order ended while its payment page was being made (its page is closed, nothing can be charged)`,
   })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: CHECKOUT_MESSAGES.paymentFailed })
   @ZodResponse({ status: 201, type: CheckoutResultDto })
@@ -191,9 +193,9 @@ export class StorefrontController {
   @UseGuards(StoreGuard)
   @SLUG_PARAM
   @ApiOperation({
-    summary: "Starts (or reuses) the buyer's signing of the waiver of the session's course (event_id) or of the appointment course (activity_id), before payment",
+    summary: "Starts the buyer's signing of the waiver of the session's course (event_id) or of the appointment course (activity_id), before payment",
     description:
-      'The buyer is found by email (case-insensitive) or created, as the checkout does. Answers the signing page to frame in the checkout and the secret waiver_token to send with the checkout; nothing is mailed. A buyer who already signed this waiver answers signed: true and signs nothing. ' +
+      'The answer is the same whatever the email, and nothing is created for it: a new signing for the name and email typed, its page to frame in the checkout and the secret waiver_token to send with the checkout (whose student the signature then becomes); nothing is mailed. Only with a points_token proving this email, a buyer whose student signed this waiver before answers signed: true (waiver_token names that signature) and signs nothing. ' +
       `A course that requires no waiver: 400 "${STORE_WAIVER_MESSAGES.notRequired}".`,
   })
   @ApiInvalidBody()
@@ -258,7 +260,10 @@ export class StorefrontController {
   @Get('orders/:order_id')
   @UseGuards(StoreGuard)
   @SLUG_PARAM
-  @ApiOperation({ summary: 'A store order as its buyer sees it, with the token of its confirmation link' })
+  @ApiOperation({
+    summary: 'A store order as its buyer sees it, with the token of its confirmation link',
+    description: "The buyer is shown as typed for this order, never the student's stored name.",
+  })
   @ApiInvalidQuery()
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: CHECKOUT_MESSAGES.orderNotFound })
   @ZodResponse({ status: 200, type: PublicOrderDto })

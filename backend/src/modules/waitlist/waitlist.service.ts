@@ -49,7 +49,7 @@ const offerEnded = () => new ApiError(HttpStatus.GONE, M.offerEnded, { claim_tok
 
 /**
  * The waitlist of sold-out sessions (issue 23). A party joins from the store (one entry per email
- * and session); when seats come back (a seat removed or moved away, a refund that removed one, a
+ * and session; joining again answers as a first join, issue 31); when seats come back (a seat removed or moved away, a refund that removed one, a
  * capacity raised, a hold released or run out) the first waiting parties that fit are offered them,
  * in order, under THE seat lock: the seats are held for the organization's claim time (a seat hold
  * of scheduling's, which counts like any other) and the party mailed a claim link. The claim is the
@@ -91,7 +91,7 @@ export class WaitlistService implements OnModuleInit {
       this.closeForCancelledSession(e.organizationId, e.eventId, e.reason),
     );
     this.events.on('waitlist.joined', 'waitlist.joined-mail', (e) =>
-      this.mailJoined(e.organizationId, e.entryId),
+      this.mailJoined(e.organizationId, e.entryId, e.again ?? false),
     );
     this.events.on('waitlist.offered', 'waitlist.offer-mail', (e) =>
       this.mailOffer(e.organizationId, e.entryId, e.token),
@@ -128,9 +128,11 @@ export class WaitlistService implements OnModuleInit {
 
   /**
    * Joins the waitlist of a sold-out session of the store (public). The same email on the same
-   * session is one entry: joining again answers already_joined and changes nothing. A session with
-   * a seat left takes no entry (409: book it instead). Under the seat lock, so a seat freed at the
-   * same moment is either seen here (409) or offered to this party.
+   * session is one entry: joining again changes nothing, and answers exactly as a first join does
+   * (issue 31: the store tells no one whether an email is waiting); the entry's owner is mailed
+   * their place instead (once per entry). A session with a seat left takes no entry (409: book it
+   * instead), whoever asks. Under the seat lock, so a seat freed at the same moment is either seen
+   * here (409) or offered to this party.
    */
   async join(
     organizationId: string,
@@ -152,15 +154,18 @@ export class WaitlistService implements OnModuleInit {
     const email = input.email.toLowerCase();
     return this.em.fork().transactional(async (em) => {
       const locked = await lockEventForSeats(em, { organizationId }, eventId);
+      if (locked.capacity - locked.seats > 0) throw new ApiError(HttpStatus.CONFLICT, M.hasSeats);
+      const joined: WaitlistJoinResult = { status: 'joined', message: M.joined, party_size: input.party_size };
       const existing = await em.findOne(WaitlistEntry, {
         organizationId,
         eventId,
         email,
         status: { $in: [...ACTIVE] },
       });
-      if (existing)
-        return { status: 'already_joined', message: M.alreadyJoined, party_size: existing.partySize };
-      if (locked.capacity - locked.seats > 0) throw new ApiError(HttpStatus.CONFLICT, M.hasSeats);
+      if (existing) {
+        await this.events.publish(em, { type: 'waitlist.joined', organizationId, entryId: existing.id, eventId, again: true });
+        return joined;
+      }
       const [{ next }] = await em.execute<{ next: string }[]>(
         `select coalesce(max(position), 0) + 1 as next from waitlist_entry where event_id = ?`,
         [eventId],
@@ -175,7 +180,7 @@ export class WaitlistService implements OnModuleInit {
       });
       await em.flush();
       await this.events.publish(em, { type: 'waitlist.joined', organizationId, entryId: entry.id, eventId });
-      return { status: 'joined', message: M.joined, party_size: entry.partySize };
+      return joined;
     });
   }
 
@@ -522,8 +527,12 @@ export class WaitlistService implements OnModuleInit {
 
   // ---- Mails --------------------------------------------------------------------------------
 
-  /** waitlist.joined: the party's place confirmed, once (its dedupe key). */
-  private async mailJoined(organizationId: string, entryId: string): Promise<void> {
+  /**
+   * waitlist.joined: the party's place confirmed, once (its dedupe key). Asked again with the same
+   * email (`again`), the entry's owner is told they are already waiting, with their place, at most
+   * once per entry: the store answered that asker as it answers anyone.
+   */
+  private async mailJoined(organizationId: string, entryId: string, again = false): Promise<void> {
     const em = this.em.fork();
     const entry = await em.findOne(WaitlistEntry, { id: entryId, organizationId });
     if (!entry || entry.status === 'removed') return;
@@ -535,10 +544,11 @@ export class WaitlistService implements OnModuleInit {
     );
     await this.mail.enqueue({
       to: entry.email,
-      subject: `You're on the waitlist: ${oneLine(session.name)}`.slice(0, 300),
+      subject: `${again ? "You're already on the waitlist" : "You're on the waitlist"}: ${oneLine(session.name)}`.slice(0, 300),
       text: [
         `Hello ${oneLine(entry.name)},`,
         '',
+        ...(again ? ['Someone asked to join this waitlist again with your email. Nothing changed: your place is kept.', ''] : []),
         `You're on the waitlist for ${session.name} (${party(entry.partySize)}).`,
         `When: ${when(session)}`,
         `Your place: number ${Number(ahead) + 1} in line.`,
@@ -547,7 +557,7 @@ export class WaitlistService implements OnModuleInit {
         '',
         session.organization_name,
       ].join('\n'),
-      dedupeKey: `waitlist-joined:${entry.id}`,
+      dedupeKey: `${again ? 'waitlist-joined-again' : 'waitlist-joined'}:${entry.id}`,
     });
   }
 

@@ -6,8 +6,10 @@ import type { EsignProviderName } from './esign.port';
 /**
  * One student's signature request for one waiver template, usually for one enrollment (table
  * waiver_submission). The student, enrollment and template are other modules' rows, referred to by
- * id only. Completion is recorded once: the time, and for the demo signing page the typed name and
- * the signer's address. A pending request whose enrollment was removed may be withdrawn (withdrawnAt).
+ * id only. A request started in the store's checkout has no student until that checkout commits:
+ * it names the email and name typed there (checkoutEmail, checkoutName). Completion is recorded
+ * once: the time, and for the demo signing page the typed name and the signer's address. A pending
+ * request whose enrollment was removed may be withdrawn (withdrawnAt).
  */
 @Entity({ tableName: 'waiver_submission' })
 export class WaiverSubmission {
@@ -25,7 +27,10 @@ export class WaiverSubmission {
     | 'lastRemindedAt'
     | 'withdrawnAt'
     | 'checkoutTokenHash'
-    | 'sharesRequestOf';
+    | 'sharesRequestOf'
+    | 'studentId'
+    | 'checkoutEmail'
+    | 'checkoutName';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -33,8 +38,9 @@ export class WaiverSubmission {
   @Property({ type: 'uuid' })
   organizationId!: string;
 
-  @Property({ type: 'uuid' })
-  studentId!: string;
+  /** The student; null for a store checkout's signing whose checkout has not committed (checkoutEmail says whose). */
+  @Property({ type: 'uuid', nullable: true })
+  studentId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   enrollmentId?: string | null;
@@ -90,6 +96,17 @@ export class WaiverSubmission {
    */
   @Property({ type: 'text', nullable: true })
   checkoutTokenHash?: string | null;
+
+  /**
+   * The email typed in the store's checkout that started this request (lowercased), and the name
+   * typed with it (the signer's at the provider). Only a checkout with this email may use the
+   * signature, and it then becomes that checkout's student's. Null for other requests.
+   */
+  @Property({ type: 'text', nullable: true })
+  checkoutEmail?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  checkoutName?: string | null;
 
   /**
    * The request this seat's shares (issue 25): the student already had a pending request for this

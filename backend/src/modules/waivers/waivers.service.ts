@@ -26,8 +26,10 @@ const systemCtx = (organizationId: string): RequestContext => ({ organizationId,
 
 /**
  * Waiver submissions: requested when a student enrolls in a course that requires a waiver (the
- * sign link is mailed by a queue job), reminded at most once an hour, completed by the provider's
- * webhook or the demo signing page. The enrollment's waiverStatus follows through EnrollmentsService.
+ * sign link is mailed by a queue job), or signed inside the store's checkout (keyed by the email
+ * typed there until the checkout takes it for its student), reminded at most once an hour,
+ * completed by the provider's webhook or the demo signing page. The enrollment's waiverStatus
+ * follows through EnrollmentsService.
  */
 @Injectable()
 export class WaiversService implements OnModuleInit {
@@ -134,42 +136,39 @@ export class WaiversService implements OnModuleInit {
 
   /**
    * The store's checkout (issue 21): the buyer signs the course's waiver before paying, framed in
-   * the checkout. Answers signed when the buyer already signed this waiver; otherwise a signature
-   * request without enrollment (the buyer's pending one of this waiver is reused), made at the
-   * provider now, with no mail (the buyer is on the page), and a new secret token naming it (kept
-   * hashed; an earlier token of the request stops working).
+   * the checkout. It tells nothing about the email's owner (issue 31): each start is a new
+   * signature request keyed by the email and name typed (no student is found or created, and no
+   * earlier request of anyone's is reused), made at the provider now with no mail (the buyer is on
+   * the page), and named by a new secret token (kept hashed). Only a buyer who proved the email
+   * (`provenStudentId`: the store's one-time code) and signed this waiver before signs nothing: the
+   * token then names that signature.
    */
-  async startForCheckout(input: { organizationId: string; studentId: string; templateId: string }): Promise<{ signed: true } | { signed: false; signUrl: string; token: string }> {
+  async startForCheckout(input: {
+    organizationId: string;
+    templateId: string;
+    signer: { email: string; name: string };
+    provenStudentId: string | null;
+  }): Promise<{ signed: true; signUrl: null; token: string } | { signed: false; signUrl: string; token: string }> {
     const em = this.em.fork();
-    if (await this.hasSigned(em, input.organizationId, input.studentId, input.templateId)) return { signed: true };
-    let submission = await em.findOne(
-      WaiverSubmission,
-      {
-        organizationId: input.organizationId,
-        studentId: input.studentId,
-        templateId: input.templateId,
-        enrollmentId: null,
-        status: 'pending',
-        withdrawnAt: null,
-        provider: this.esign.provider,
-        checkoutTokenHash: { $ne: null },
-      },
-      { orderBy: { createdAt: 'desc' } },
-    );
-    if (!submission) {
-      submission = em.create(WaiverSubmission, {
-        organizationId: input.organizationId,
-        studentId: input.studentId,
-        templateId: input.templateId,
-        provider: this.esign.provider,
-        checkoutTokenHash: checkoutTokenHash(randomBytes(32).toString('base64url')),
-      });
-      await em.flush();
+    const token = randomBytes(32).toString('base64url');
+    if (input.provenStudentId) {
+      const signed = await this.signedSubmission(em, input.organizationId, input.provenStudentId, input.templateId);
+      if (signed) {
+        await em.execute(`update waiver_submission set checkout_token_hash = ? where id = ?`, [checkoutTokenHash(token), signed.id]);
+        return { signed: true, signUrl: null, token };
+      }
     }
+    const submission = em.create(WaiverSubmission, {
+      organizationId: input.organizationId,
+      templateId: input.templateId,
+      provider: this.esign.provider,
+      checkoutEmail: input.signer.email.trim().toLowerCase(),
+      checkoutName: input.signer.name.trim().slice(0, 201),
+      checkoutTokenHash: checkoutTokenHash(token),
+    });
+    await em.flush();
     const requested = await this.ensureRequested(submission.id);
     if (!requested?.signUrl) throw new Error(`Waiver request ${submission.id} has no sign URL`);
-    const token = randomBytes(32).toString('base64url');
-    await em.execute(`update waiver_submission set checkout_token_hash = ? where id = ?`, [checkoutTokenHash(token), submission.id]);
     return { signed: false, signUrl: requested.signUrl, token };
   }
 
@@ -179,18 +178,36 @@ export class WaiversService implements OnModuleInit {
   }
 
   /**
-   * Whether a checkout of a course requiring this waiver may go on for the student: with a token,
-   * it must name a signature request of this student for this waiver in the organization
-   * ('token' otherwise) that is completed, or the student signed it otherwise; without, the
-   * student must have signed it ('unsigned' otherwise). Null when it may.
+   * Whether a store checkout of a course requiring this waiver may go on for its buyer, in the
+   * checkout's transaction. With a token, it must name a signature request of this waiver in the
+   * organization started for this email (or the student's own), 'token' otherwise; completed, it
+   * may, and a request of the email becomes the student's (the seat then starts signed). Without a
+   * completed one, only a buyer who proved the email (`proven`) and signed this waiver before may
+   * go on ('unsigned' otherwise). Null when it may.
    */
-  async checkoutRefusal(input: { organizationId: string; studentId: string; templateId: string; token?: string }): Promise<'token' | 'unsigned' | null> {
+  async acceptForCheckout(
+    em: EntityManager,
+    input: { organizationId: string; templateId: string; student: { id: string; email: string }; token?: string; proven: boolean },
+  ): Promise<'token' | 'unsigned' | null> {
     if (input.token) {
-      const submission = await this.checkoutSubmission(input.organizationId, input.token);
-      if (!submission || submission.studentId !== input.studentId || submission.templateId !== input.templateId) return 'token';
-      if (submission.status === 'completed') return null;
+      const [submission] = await em.execute<{ id: string; student_id: string | null; checkout_email: string | null; template_id: string; status: string }[]>(
+        `select id, student_id, checkout_email, template_id, status from waiver_submission
+          where organization_id = ? and checkout_token_hash = ? for update`,
+        [input.organizationId, checkoutTokenHash(input.token)],
+      );
+      const own =
+        submission?.template_id === input.templateId &&
+        (submission.student_id
+          ? submission.student_id === input.student.id
+          : submission.checkout_email === input.student.email.trim().toLowerCase());
+      if (!own) return 'token';
+      if (submission.status === 'completed') {
+        if (!submission.student_id)
+          await em.execute(`update waiver_submission set student_id = ? where id = ? and student_id is null`, [input.student.id, submission.id]);
+        return null;
+      }
     }
-    return (await this.hasSigned(this.em.fork(), input.organizationId, input.studentId, input.templateId)) ? null : 'unsigned';
+    return input.proven && (await this.hasSigned(em, input.organizationId, input.student.id, input.templateId)) ? null : 'unsigned';
   }
 
   /**
@@ -218,11 +235,11 @@ export class WaiversService implements OnModuleInit {
   async send(submissionId: string): Promise<void> {
     const submission = await this.ensureRequested(submissionId);
     if (!submission || submission.status !== 'pending' || submission.withdrawnAt || !submission.signUrl) return;
-    const { student, template } = await this.parties(submission);
+    const { signer, template } = await this.parties(submission);
     await this.mail.enqueue({
-      to: student.email,
+      to: signer.email,
       subject: `Please sign: ${template.name}`,
-      text: `Hello ${student.firstName},\n\nBefore your class, please read and sign "${template.name}":\n${submission.signUrl}\n\nThank you.`,
+      text: `Hello ${signer.firstName},\n\nBefore your class, please read and sign "${template.name}":\n${submission.signUrl}\n\nThank you.`,
       dedupeKey: `waiver-sign:${submission.id}`,
     });
   }
@@ -233,13 +250,13 @@ export class WaiversService implements OnModuleInit {
     const submission = await em.findOne(WaiverSubmission, submissionId);
     // A seat sharing another request (issue 25) never makes one of its own.
     if (!submission || submission.signUrl || submission.status !== 'pending' || submission.withdrawnAt || submission.sharesRequestOf) return submission;
-    const { student, template } = await this.parties(submission);
+    const { signer, template } = await this.parties(submission);
     const providerTemplateId = await this.providerTemplate(em, submission.organizationId, template);
     const created = await this.esign.createSubmission({
       providerTemplateId,
       externalId: submission.id,
-      signerEmail: student.email,
-      signerName: `${student.firstName} ${student.lastName}`.trim(),
+      signerEmail: signer.email,
+      signerName: signer.name,
     });
     // Only the first request is kept (a retried job after a lost answer finds it stored).
     await em.execute(
@@ -280,13 +297,21 @@ export class WaiversService implements OnModuleInit {
     return stored.providerTemplateId;
   }
 
+  /**
+   * Who signs and what: the student, or for a store checkout's request not yet a student's, the
+   * email and name typed there; and the waiver template.
+   */
   private async parties(submission: WaiverSubmission) {
     const ctx = systemCtx(submission.organizationId);
     const [student, template] = await Promise.all([
-      this.students.requireStudent(ctx, submission.studentId),
+      submission.studentId ? this.students.requireStudent(ctx, submission.studentId) : null,
       this.reference.requireWaiver(ctx, submission.templateId),
     ]);
-    return { student, template };
+    const typed = submission.checkoutName ?? '';
+    const signer = student
+      ? { email: student.email, firstName: student.firstName, name: `${student.firstName} ${student.lastName}`.trim() }
+      : { email: submission.checkoutEmail ?? '', firstName: typed.split(' ')[0] ?? '', name: typed };
+    return { signer, template };
   }
 
   /** GET /api/admin/submission/remind/{id}: refused when signed or expired, at most once an hour, then a queue job. */
@@ -323,11 +348,11 @@ export class WaiversService implements OnModuleInit {
     const request = submission.sharesRequestOf ? await this.ensureRequested(submission.sharesRequestOf) : submission;
     if (!request?.signUrl || request.status !== 'pending') return;
     if (request.providerSubmitterId && (await this.esign.remind(request.providerSubmitterId))) return;
-    const { student, template } = await this.parties(submission);
+    const { signer, template } = await this.parties(submission);
     await this.mail.enqueue({
-      to: student.email,
+      to: signer.email,
       subject: `Reminder: please sign ${template.name}`,
-      text: `Hello ${student.firstName},\n\nA reminder to read and sign "${template.name}" before your class:\n${request.signUrl}\n\nThank you.`,
+      text: `Hello ${signer.firstName},\n\nA reminder to read and sign "${template.name}" before your class:\n${request.signUrl}\n\nThank you.`,
       dedupeKey: `waiver-remind:${submission.id}:${remindedAt}`,
     });
   }
@@ -344,7 +369,7 @@ export class WaiversService implements OnModuleInit {
     const submission = await em.findOne(WaiverSubmission, { organizationId: input.organizationId, enrollmentId: input.enrollmentId });
     if (!submission || submission.status !== 'pending') return false;
     if (!submission.withdrawnAt) {
-      const others = await this.enrollments.activeRequiringWaiver(input.organizationId, submission.studentId, submission.templateId);
+      const others = await this.enrollments.activeRequiringWaiver(input.organizationId, submission.studentId ?? input.studentId, submission.templateId);
       if (others.length) {
         const covered = await em.execute<{ enrollment_id: string }[]>(
           `select enrollment_id from waiver_submission
@@ -469,6 +494,8 @@ export class WaiversService implements OnModuleInit {
    * with it and their seats signed. Idempotent, so a repeated delivery repairs a crash in between.
    */
   private async completeOthers(signed: WaiverSubmission): Promise<void> {
+    // A store checkout's signing not yet a student's covers nothing else (issue 31).
+    if (!signed.studentId) return;
     const rows = await this.em.execute<{ enrollment_id: string | null }[]>(
       `update waiver_submission
           set status = 'completed', completed_at = ?, submission_url = coalesce(?, submission_url), signer_name = ?, signer_ip = ?
@@ -520,7 +547,8 @@ export class WaiversService implements OnModuleInit {
 
   /**
    * The Waivers page: every template of the organization (by name, at most 1000) with its
-   * submissions counted by state (withdrawn ones are not counted). The templates are the catalog's, read here in one join.
+   * submissions counted by state (withdrawn ones are not counted, nor a store checkout's signing
+   * that no checkout took: it is nobody's yet). The templates are the catalog's, read here in one join.
    */
   async summary(ctx: RequestContext): Promise<WaiverSummary[]> {
     const rows = await this.em.execute<
@@ -531,7 +559,7 @@ export class WaiversService implements OnModuleInit {
               count(s.id) filter (where s.status = 'completed') as completed,
               count(s.id) filter (where s.status = 'expired') as expired
          from waiver_template t
-         left join waiver_submission s on s.template_id = t.id and s.organization_id = t.organization_id and s.withdrawn_at is null
+         left join waiver_submission s on s.template_id = t.id and s.organization_id = t.organization_id and s.withdrawn_at is null and s.student_id is not null
         where t.organization_id = ?
         group by t.id
         order by t.name, t.id

@@ -4,8 +4,9 @@ import type { ProductGrant, RenewalIntervalUnit } from '@studio/contracts';
 /**
  * A read join across modules (issue 24), for the wallet's grants on payment: a paid store order's
  * product lines that grant a pack or a gift card (orders' order and order_line, products'
- * product_price as the line was sold, the buyer from students, the studio's name). It reads only;
- * the wallet writes its own tables.
+ * product_price as the line was sold, the buyer's email from students and their name as typed for
+ * the order (the student's on older orders: a stored name is never shown to whoever typed the
+ * email, issue 31), the studio's name). It reads only; the wallet writes its own tables.
  */
 export interface GrantingLineRow {
   order_id: string;
@@ -37,7 +38,8 @@ export interface GrantingLineRow {
 export async function grantingLines(em: EntityManager, organizationId: string, orderId: string): Promise<GrantingLineRow[]> {
   return em.execute<GrantingLineRow[]>(
     `select o.id as order_id, o.order_number, o.status as order_status, o.student_id,
-            s.first_name as buyer_first_name, s.last_name as buyer_last_name, s.email as buyer_email,
+            coalesce(o.buyer_first_name, s.first_name) as buyer_first_name,
+            coalesce(o.buyer_last_name, s.last_name) as buyer_last_name, s.email as buyer_email,
             org.name as organization_name,
             l.id as line_id, l.product_id, l.description, l.unit_price_cents, l.quantity, l.discount_cents,
             l.recipient_name, l.recipient_email, l.gift_message,

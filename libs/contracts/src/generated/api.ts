@@ -1720,7 +1720,7 @@ export interface paths {
         put?: never;
         /**
          * Books a party in a session (event_id) or at an appointment course's time (activity_id with starts_at), or buys a product (product_id): a session's seats or the appointment's time are held while the buyer pays at payment_url (or booked at once when nothing is due); a paid product is paid at payment_url (a subscription starts once paid), a lead magnet mails its download at once
-         * @description The buyer is found by email (case-insensitive) or created. The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged. A course that requires a waiver needs the buyer's signature first (POST waiver, then waiver_token here): without it 400 "Sign the waiver before paying"; a token of another buyer, waiver or store 400 "This waiver signature does not belong to this checkout: sign the waiver again". The seat then starts with its waiver signed. An appointment course is booked with activity_id and starts_at (one of the starts GET activities/{activity_id}/slots answers) in place of event_id, never both: one party (the buyer and guests, party_size) within the course's capacity (400 "This appointment takes at most N people"), a course booked by sessions is 400 "This course is not booked by appointment.". The time is held for the order while the buyer pays (booked once paid, free again when the payment is abandoned or expires; booked at once when nothing is due).
+         * @description The buyer is found by email (case-insensitive) or created; a student's stored name is never changed, and the order keeps the name and email typed for it. The answers are the same whatever the email (nothing tells whether it is a student's, nor what they booked). The total is computed here, by the one pricing function. Seats that are not left answer 409 "Sold out" or "Only N seats left", and nothing is charged; an email that already has a seat, or seats waiting for payment, in the session is told "These seats couldn't be held. Please try again later." once the seats themselves are free. A course that requires a waiver needs a signature made in a checkout for this email (POST waiver, then waiver_token here; a buyer who proved the email with points_token may use one they made before): without it 400 "Sign the waiver before paying"; a token of another buyer, waiver or store 400 "This waiver signature does not belong to this checkout: sign the waiver again". The seat then starts with its waiver signed. An appointment course is booked with activity_id and starts_at (one of the starts GET activities/{activity_id}/slots answers) in place of event_id, never both: one party (the buyer and guests, party_size) within the course's capacity (400 "This appointment takes at most N people"), a course booked by sessions is 400 "This course is not booked by appointment.". The time is held for the order while the buyer pays (booked once paid, free again when the payment is abandoned or expires; booked at once when nothing is due).
          */
         post: operations["StorefrontController_checkout"];
         delete?: never;
@@ -1739,8 +1739,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Starts (or reuses) the buyer's signing of the waiver of the session's course (event_id) or of the appointment course (activity_id), before payment
-         * @description The buyer is found by email (case-insensitive) or created, as the checkout does. Answers the signing page to frame in the checkout and the secret waiver_token to send with the checkout; nothing is mailed. A buyer who already signed this waiver answers signed: true and signs nothing. A course that requires no waiver: 400 "This course requires no waiver".
+         * Starts the buyer's signing of the waiver of the session's course (event_id) or of the appointment course (activity_id), before payment
+         * @description The answer is the same whatever the email, and nothing is created for it: a new signing for the name and email typed, its page to frame in the checkout and the secret waiver_token to send with the checkout (whose student the signature then becomes); nothing is mailed. Only with a points_token proving this email, a buyer whose student signed this waiver before answers signed: true (waiver_token names that signature) and signs nothing. A course that requires no waiver: 400 "This course requires no waiver".
          */
         post: operations["StorefrontController_waiver"];
         delete?: never;
@@ -1813,7 +1813,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A store order as its buyer sees it, with the token of its confirmation link */
+        /**
+         * A store order as its buyer sees it, with the token of its confirmation link
+         * @description The buyer is shown as typed for this order, never the student's stored name.
+         */
         get: operations["StorefrontController_order"];
         put?: never;
         post?: never;
@@ -1854,7 +1857,7 @@ export interface paths {
         put?: never;
         /**
          * Joins a sold-out session's waitlist: name, email and party size (1 to the session's capacity)
-         * @description The same email on the same session is one entry: joining again answers status already_joined ("You're already on the waitlist for this session.") and changes nothing. The party is mailed a confirmation of its place; when seats free up, the first waiting party that fits is mailed a claim link and the seats are held for it. A session with a seat left takes no entry: 409 "This session has seats left: book it instead".
+         * @description The same email on the same session is one entry: joining again changes nothing and answers exactly as a first join (status joined, "You're on the waitlist. We'll email you if a seat frees up."), so the answer tells nothing about who waits; the entry's owner is mailed their place instead. The party is mailed a confirmation of its place; when seats free up, the first waiting party that fits is mailed a claim link and the seats are held for it. A session with a seat left takes no entry: 409 "This session has seats left: book it instead".
          */
         post: operations["StoreWaitlistController_join"];
         delete?: never;
@@ -4659,14 +4662,25 @@ export interface components {
             first_name: string;
             last_name: string;
             email: string;
+            /**
+             * @description The proof of the email (points/verify's points_token). With a valid proof for this email, a waiver its student signed before counts: nothing to sign. Without one (or with one that is not valid for this email) the buyer signs, whoever they are.
+             * @example kq3Vt0b7bq2m6V8nY0nW3yJ8m1kQ2p7r5s9t4u6v8wA
+             */
+            points_token?: string;
         };
         StoreWaiverStartDto_Output: {
-            /** @description True when the buyer already signed this waiver: nothing to sign, the checkout goes on */
+            /**
+             * @description True only when the request carried a valid points_token for this email and its student signed this waiver before: nothing to sign, the checkout goes on with waiver_token. False otherwise, whoever the email belongs to
+             * @example false
+             */
             signed: boolean;
             /** @description The signing page, to show framed in the checkout; null when signed */
             signing_url: string | null;
-            /** @description The signing's secret token, sent with the checkout and to the status call; null when signed */
-            waiver_token: string | null;
+            /**
+             * @description The signing's secret token, sent with the checkout (waiver_token) and to the status call; when signed, it names the earlier signature
+             * @example Xy8pQ2rT5uV7wZ0aB3cD6eF9gH1iJ4kL7mN0oP3qR6s
+             */
+            waiver_token: string;
         };
         StoreWaiverStatusDto_Output: {
             /** @enum {string} */
@@ -4704,8 +4718,17 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "failed" | "paid" | "refunded" | "partial_refund" | "fraudulent";
             store_name: string;
+            /** @description Who bought, as typed for this order; nothing stored about the email is shown */
             buyer: {
+                /**
+                 * @description The first name typed in this order's checkout (the student's on orders from before it was kept)
+                 * @example Mallory
+                 */
                 first_name: string;
+                /**
+                 * @description The email as typed in this order's checkout (the student's on orders from before it was kept)
+                 * @example mallory@example.com
+                 */
                 email: string;
             };
             lines: {
@@ -4770,9 +4793,21 @@ export interface components {
             party_size: number;
         };
         WaitlistJoinResultDto_Output: {
-            /** @enum {string} */
-            status: "joined" | "already_joined";
+            /**
+             * @description Always joined: the same answer for a new entry and for an email already waiting (its entry is kept as it was)
+             * @example joined
+             * @enum {string}
+             */
+            status: "joined";
+            /**
+             * @description The words to show
+             * @example You're on the waitlist. We'll email you if a seat frees up.
+             */
             message: string;
+            /**
+             * @description The party size asked for
+             * @example 2
+             */
             party_size: number;
         };
         WaitlistClaimDto_Output: {
@@ -11598,7 +11633,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Sold out, Only N seats left, the buyer is already booked, more points than the balance ("You have only N points"), or an appointment time not offered now ("This time is not open for booking. Please pick another.") or just taken by another checkout ("This time was just taken. Please pick another."); nothing changes and nothing is charged. "This checkout has ended. Please start again." when the order ended while its payment page was being made (its page is closed, nothing can be charged)
+             * @description Sold out, Only N seats left, "These seats couldn't be held. Please try again later." (the email already has a seat or seats waiting for payment there), more points than the balance ("You have only N points"), or an appointment time not offered now ("This time is not open for booking. Please pick another.") or just taken by another checkout ("This time was just taken. Please pick another."); nothing changes and nothing is charged. "This checkout has ended. Please start again." when the order ended while its payment page was being made (its page is closed, nothing can be charged)
              *
              *     The first request with this Idempotency-Key is still being processed
              */

@@ -20,7 +20,6 @@ export const WAITLIST_MESSAGES = {
   hasSeats: 'This session has seats left: book it instead',
   finished: 'This session has already ended',
   joined: "You're on the waitlist. We'll email you if a seat frees up.",
-  alreadyJoined: "You're already on the waitlist for this session.",
   entryNotFound: 'Waitlist entry not found',
   offerEnded: 'This offer has ended',
   offerNotFound: 'This offer has ended',

@@ -37,11 +37,18 @@ export const waitlistJoinSchema = z.strictObject({
 export type WaitlistJoinInput = z.input<typeof waitlistJoinSchema>;
 export type WaitlistJoinPayload = z.output<typeof waitlistJoinSchema>;
 
-/** What joining answers: joined now, or already on it (the same email on the same session). */
+/**
+ * What joining answers: always joined, in the same words, whether or not the email was already
+ * waiting for this session (issue 31: the store tells no one who waits; the owner of an existing
+ * entry is mailed their place instead).
+ */
 export const waitlistJoinResultSchema = z.object({
-  status: z.enum(['joined', 'already_joined']),
-  message: z.string(),
-  party_size: z.number().int(),
+  status: z.enum(['joined']).meta({
+    description: 'Always joined: the same answer for a new entry and for an email already waiting (its entry is kept as it was)',
+    example: 'joined',
+  }),
+  message: z.string().meta({ description: 'The words to show', example: M.joined }),
+  party_size: z.number().int().meta({ description: 'The party size asked for', example: 2 }),
 });
 export type WaitlistJoinResult = z.infer<typeof waitlistJoinResultSchema>;
 

@@ -300,7 +300,22 @@ export const publicOrderSchema = z.object({
   order_number: z.number().int(),
   status: z.enum(ORDER_STATUSES),
   store_name: z.string(),
-  buyer: z.object({ first_name: z.string(), email: z.string() }),
+  /**
+   * The buyer as typed for this order (issue 31): never the stored student's name, which the
+   * email's owner may have given differently (orders made before these were kept show the student's).
+   */
+  buyer: z
+    .object({
+      first_name: z.string().meta({
+        description: "The first name typed in this order's checkout (the student's on orders from before it was kept)",
+        example: 'Mallory',
+      }),
+      email: z.string().meta({
+        description: "The email as typed in this order's checkout (the student's on orders from before it was kept)",
+        example: 'mallory@example.com',
+      }),
+    })
+    .meta({ description: 'Who bought, as typed for this order; nothing stored about the email is shown' }),
   lines: z.array(checkoutLineSchema),
   subtotal_cents: cents,
   discount_cents: cents,

@@ -4,10 +4,13 @@ import { Organization } from '../../organizations/organization.entity';
 import { Student } from '../../students/student.entity';
 import type { OrderStatus } from '@studio/contracts';
 
-/** A purchase. Enrolling a student directly from the back office makes a zero-total order of source workbench. */
+/**
+ * A purchase. Enrolling a student directly from the back office makes a zero-total order of source
+ * workbench; a store order also keeps the buyer as typed for it.
+ */
 @Entity({ tableName: 'customer_order' })
 export class Order {
-  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'checkoutUrl' | 'checkoutRequestHash' | 'linkExpiresAt' | 'accessTokenHash' | 'discountCodeId' | 'walletCents';
+  [OptionalProps]?: 'refundedCents' | 'createdAt' | 'eventId' | 'description' | 'paymentIntentId' | 'receiptUrl' | 'checkoutSessionId' | 'checkoutUrl' | 'checkoutRequestHash' | 'linkExpiresAt' | 'accessTokenHash' | 'discountCodeId' | 'walletCents' | 'buyerFirstName' | 'buyerLastName' | 'buyerEmail';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -84,6 +87,21 @@ export class Order {
   /** The discount code the store priced the order with. */
   @Property({ type: 'uuid', nullable: true })
   discountCodeId?: string | null;
+
+  /**
+   * The buyer as typed in the store's checkout for this order (issue 31): its page and confirmation
+   * greet them, never the stored student's name (the email may be someone else's). Null on orders
+   * made elsewhere and on store orders before these were kept (they show the student's).
+   */
+  @Property({ type: 'text', nullable: true })
+  buyerFirstName?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  buyerLastName?: string | null;
+
+  /** The email as typed for this order (the student is found by it, case-insensitive). */
+  @Property({ type: 'text', nullable: true })
+  buyerEmail?: string | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
