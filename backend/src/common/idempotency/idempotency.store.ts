@@ -3,6 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
+import { Clock } from '../clock';
 
 /** The first answer of a request, as it is replayed. */
 export interface StoredAnswer {
@@ -56,6 +57,7 @@ export class IdempotencyStore {
   constructor(
     private readonly em: EntityManager,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clock: Clock,
   ) {
     this.options.leaseMs = config.IDEMPOTENCY_LEASE_SECONDS * 1000;
   }
@@ -68,7 +70,7 @@ export class IdempotencyStore {
   async begin(organizationId: string, key: string, methodRoute: string, hash: string): Promise<Begin> {
     await this.sweepNow();
     const connection = this.connection();
-    const expired = new Date(Date.now() - this.options.ttlMs);
+    const expired = this.clock.inMs(-this.options.ttlMs);
     // An expired key is as good as none: it is dropped, then claimed like a new one.
     await connection.execute(
       `delete from idempotency_key where organization_id = ? and key = ? and created_at < ?`,
@@ -76,10 +78,10 @@ export class IdempotencyStore {
     );
     const claimed = await connection.execute<{ key: string }[]>(
       `insert into idempotency_key (organization_id, key, method_route, request_hash, state, locked_at, created_at)
-       values (?, ?, ?, ?, 'running', now(), now())
+       values (?, ?, ?, ?, 'running', ?, ?)
        on conflict (organization_id, key) do nothing
        returning key`,
-      [organizationId, key, methodRoute, hash],
+      [organizationId, key, methodRoute, hash, this.clock.now(), this.clock.now()],
     );
     if (claimed.length > 0) return { kind: 'run' };
     const [found] = await connection.execute<
@@ -101,11 +103,11 @@ export class IdempotencyStore {
     if (found.state === 'done')
       return { kind: 'replay', answer: { status: Number(found.response_status), body: found.response_body } };
     // Still running: unless its process died (the lease ran out), then this request takes the key over.
-    const leaseEnded = new Date(Date.now() - this.options.leaseMs);
+    const leaseEnded = this.clock.inMs(-this.options.leaseMs);
     if (new Date(found.locked_at) >= leaseEnded) return { kind: 'running' };
     const taken = await connection.execute<{ key: string }[]>(
-      `update idempotency_key set locked_at = now() where organization_id = ? and key = ? and state = 'running' and locked_at = ? returning key`,
-      [organizationId, key, found.locked_at],
+      `update idempotency_key set locked_at = ? where organization_id = ? and key = ? and state = 'running' and locked_at = ? returning key`,
+      [this.clock.now(), organizationId, key, found.locked_at],
     );
     if (taken.length === 0) return { kind: 'running' };
     this.logger.warn(`Idempotency-Key ${key}: its first request never answered; this retry runs it again`);
@@ -137,7 +139,7 @@ export class IdempotencyStore {
 
   /** Deletes expired keys (in batches); answers how many. */
   async sweep(): Promise<number> {
-    const expired = new Date(Date.now() - this.options.ttlMs);
+    const expired = this.clock.inMs(-this.options.ttlMs);
     let total = 0;
     for (;;) {
       const deleted = await this.connection().execute<{ key: string }[]>(

@@ -16,6 +16,7 @@ import {
   readReminderBooking,
   ReminderBookingRow,
 } from './reminder-booking.query';
+import { Clock } from '../../common/clock';
 
 export const REMINDER_QUEUE = 'reminders';
 const SEND_REMINDER_JOB = 'send-reminder';
@@ -67,6 +68,7 @@ export class RemindersService implements OnModuleInit {
     private readonly mail: MailService,
     private readonly links: BookingLinksService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -113,7 +115,7 @@ export class RemindersService implements OnModuleInit {
     if (!booking?.active) return;
     const start = new Date(booking.starts_at);
     for (const offsetMins of booking.reminder_offsets_mins ?? []) {
-      const delayMs = start.getTime() - offsetMins * 60_000 - Date.now();
+      const delayMs = start.getTime() - offsetMins * 60_000 - this.clock.nowMs();
       if (delayMs <= 0) continue;
       await this.queue.add<ReminderJob>(
         REMINDER_QUEUE,
@@ -144,7 +146,7 @@ export class RemindersService implements OnModuleInit {
       if (!booking || new Date(booking.starts_at).getTime() !== Date.parse(job.startsAt)) return;
       const skipped = !booking.active
         ? (booking.inactive_reason ?? 'The booking no longer stands')
-        : Date.parse(job.startsAt) <= Date.now()
+        : Date.parse(job.startsAt) <= this.clock.nowMs()
           ? 'The start had passed'
           : null;
       const claimed = await this.log(
