@@ -232,7 +232,10 @@ describe('store checkout (demo provider)', () => {
     expect(await seatsLeft(eventId)).toBe(0);
     const enrollments = (await t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', token).expect(200)).body.enrollments;
     expect(enrollments.map((e: { Student: { email: string } }) => e.Student.email)).not.toContain(late.email.toLowerCase());
-    expect(smtp.to(late.email.toLowerCase())).toEqual([]);
+    // No confirmation; the buyer is told the payment is being refunded (issue 31: every money movement mails).
+    const [refundMail] = await eventually(() => smtp.to(late.email.toLowerCase()), (m) => m.length >= 1);
+    expect(refundMail.subject).toBe('Your payment for Raku firing is being refunded');
+    expect(smtp.to(late.email.toLowerCase()).map((m) => m.subject)).toEqual([refundMail.subject]);
   });
 
   it('books a free session at once, with no payment', async () => {

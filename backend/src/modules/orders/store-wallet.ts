@@ -13,6 +13,7 @@ import {
 import { ApiError } from '../../common/api-error';
 import { hashGiftCardCode } from '../wallet/gift-card-code';
 import { WalletService } from '../wallet/wallet.service';
+import { Clock } from '../../common/clock';
 
 /** What the buyer asked the holdings to pay (issue 24): cover the booking, and/or let gift cards and credit pay. */
 export interface WalletChoice {
@@ -46,7 +47,10 @@ const refusal = (status: HttpStatus, field: string, message: string) => new ApiE
  */
 @Injectable()
 export class StoreWalletPayment {
-  constructor(private readonly wallet: WalletService) {}
+  constructor(
+    private readonly wallet: WalletService,
+    private readonly clock: Clock,
+  ) {}
 
   /** Whether the buyer asked the holdings to pay anything. */
   asked(choice: WalletChoice): boolean {
@@ -61,7 +65,7 @@ export class StoreWalletPayment {
 
   /** What the proven student holds that can pay here now (their own only): the verify answer's list. */
   async holdingsShown(organizationId: string, studentId: string): Promise<PointsBalance['holdings']> {
-    const now = new Date();
+    const now = this.clock.now();
     const held = await this.wallet.covering(organizationId, studentId);
     return held
       .filter((h) => h.balance > 0 && (h.expires_at === null || new Date(h.expires_at) > now))
@@ -112,7 +116,7 @@ export class StoreWalletPayment {
       course: choice.cover_booking ? course : null,
       party_size: partySize,
       total_cents: totalCents,
-      now: new Date(),
+      now: this.clock.now(),
       use_money: Boolean(choice.use_wallet_money || card),
     });
     if (em && choice.cover_booking && course && !plan.booking)
@@ -135,7 +139,7 @@ export class StoreWalletPayment {
     const hash = hashGiftCardCode(code);
     const found = hash ? await this.wallet.giftCardByCodeHash(organizationId, hash, em) : null;
     if (!found) throw refusal(HttpStatus.BAD_REQUEST, 'gift_card_code', WALLET_MESSAGES.giftCardUnknown);
-    const expired = found.status === 'expired' || (found.expiresAt !== null && found.expiresAt <= new Date());
+    const expired = found.status === 'expired' || (found.expiresAt !== null && found.expiresAt <= this.clock.now());
     if (expired || found.balance <= 0) throw refusal(HttpStatus.BAD_REQUEST, 'gift_card_code', WALLET_MESSAGES.giftCardEmpty);
     const holding: CoveringHolding = {
       holding_id: found.holdingId,
