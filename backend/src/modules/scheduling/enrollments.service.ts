@@ -24,6 +24,7 @@ import { lockEventForSeats } from './seats';
 import { seatRefusal } from './seat-rules';
 import { AppointmentsService } from './appointments.service';
 import { paidWithSql } from './appointment-view.query';
+import { Clock } from '../../common/clock';
 
 export interface EnrollmentRow {
   enrollment_id: string;
@@ -192,6 +193,7 @@ export class EnrollmentsService {
     private readonly appointments: AppointmentsService,
     private readonly sessionEvents: SessionEvents,
     private readonly wallet: WalletService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -215,7 +217,7 @@ export class EnrollmentsService {
     const row = locked.rules;
     // A direct enrolment is not refused by the student's own waiting payment link: the seat is taken
     // now, and the link's payment then finds it (HoldConversion already_enrolled).
-    const refusal = seatRefusal({ ...locked, alreadyEnrolled: row.enrolled, alreadyHolding: false, singleParty: Boolean(row.single_party) });
+    const refusal = seatRefusal({ ...locked, alreadyEnrolled: row.enrolled, alreadyHolding: false, singleParty: Boolean(row.single_party) }, this.clock.nowMs());
     if (refusal) throw refusal;
     const requiredWaiverId = row.required_waiver_id ?? null;
     const id = await this.createSeat(em, ctx.organizationId, { eventId: locked.eventId, studentId, requiredWaiverId });
@@ -278,7 +280,7 @@ export class EnrollmentsService {
       alreadyEnrolled: row.enrolled,
       alreadyHolding: false,
       singleParty: Boolean(row.single_party),
-    });
+    }, this.clock.nowMs());
   }
 
   /**
@@ -569,7 +571,7 @@ export class EnrollmentsService {
     const from = events.find((e) => e.id === input.fromEventId)!;
     const target = events.find((e) => e.id === input.toEventId)!;
     if (from.activity_id !== target.activity_id) throw new ApiError(HttpStatus.CONFLICT, input.refuse.otherCourse, { event_id: input.refuse.otherCourse });
-    if (to.status !== 'active' || new Date(target.starts_at).getTime() <= Date.now())
+    if (to.status !== 'active' || new Date(target.starts_at).getTime() <= this.clock.nowMs())
       throw new ApiError(HttpStatus.CONFLICT, input.refuse.targetGone, { event_id: input.refuse.targetGone });
     const seats = await em.execute<{ id: string; student_id: string; guest_count: number; order_id: string | null }[]>(
       input.enrollmentIds === 'all'
@@ -752,7 +754,7 @@ export class EnrollmentsService {
       alreadyEnrolled: own ? false : row.enrolled,
       alreadyHolding: own ? false : row.holding,
       singleParty: Boolean(row.single_party),
-    });
+    }, this.clock.nowMs());
     if (refusal && input.full && refusal.message === M.sessionFull)
       throw input.full(Math.max(0, locked.capacity - locked.seats));
     if (refusal) throw refusal;
@@ -861,7 +863,7 @@ export class EnrollmentsService {
     });
     const row = locked.rules;
     if (locked.status !== 'active') throw notFound('Event not found');
-    if (locked.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
+    if (locked.endsAt.getTime() <= this.clock.nowMs()) throw new ApiError(HttpStatus.CONFLICT, M.eventFinished);
     if (row.enrolled) throw new ApiError(HttpStatus.CONFLICT, M.alreadyEnrolled);
     const [hold] = await em.execute<{ seats: number }[]>(
       `update seat_hold set order_id = ?, student_id = ?, expires_at = greatest(expires_at, ?)
