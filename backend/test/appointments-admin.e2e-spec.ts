@@ -323,8 +323,7 @@ describe('admin appointments', () => {
 
     // notify: false: moved, nobody mailed.
     await move(h.id, { starts_at: at(date, '17:00'), notify: false }).expect(200);
-    await t.settle();
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     expect(smtp.to(await emailOf(h.student)).filter((m) => /New time/.test(m.subject ?? ''))).toHaveLength(2);
 
     // Refusals: a time taken by another appointment, off the grid, a cancelled appointment, bad input.
@@ -363,7 +362,7 @@ describe('admin appointments', () => {
     // notify: false.
     const quiet = await booked(date, '14:00');
     await cancel(quiet.id, { notify: false }).expect(204);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     expect(smtp.to(await emailOf(quiet.student)).filter((m) => /Cancelled/.test(m.subject ?? ''))).toHaveLength(0);
   });
 
@@ -507,8 +506,7 @@ describe('admin appointments', () => {
     } finally {
       await queue.close();
     }
-    await t.settle();
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     expect(smtp.to(await emailOf(h.student)).filter((m) => /You're booked/.test(m.subject ?? ''))).toHaveLength(1);
 
     await move(h.id, { starts_at: at(date, '14:00') }).expect(200);
@@ -520,7 +518,7 @@ describe('admin appointments', () => {
     await eventually(async () => (await get(h.id).expect(200)).body.meeting_url, (u) => u === null);
     // A held appointment (not booked yet) has no meeting.
     const waiting = await held(date, '16:00', online.course);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     expect(await mappingOf(t, organizationId, 'zoom', 'appointment', waiting.id)).toBeNull();
   });
 });

@@ -16,7 +16,6 @@ const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const everyDay = (ranges: { start: string; end: string }[]) => Object.fromEntries(WEEKDAYS.map((d) => [d, ranges]));
 const dayAhead = (n: number) => addDaysToDate(localDateOf(new Date(), ZONE), n);
 const at = (date: string, time: string) => wallClockToInstant(date, time, ZONE)!.toISOString();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface LogRow {
   booking_kind: string;
@@ -191,7 +190,7 @@ describe('reminders', () => {
       (states) => states.every((s) => s === 'completed'),
     );
     await t.settle();
-    await sleep(1000); // a second mail, were there one, would have arrived by now
+    await t.idle(); // a second mail, were there one, would have been sent by now
     expect(await remindersTo(student)).toHaveLength(1);
     expect((await log(student)).filter((r) => r.offset_mins === 120)).toEqual([expect.objectContaining({ outcome: 'sent' })]);
   });
@@ -215,7 +214,7 @@ describe('reminders', () => {
     expect(Math.abs(moved!.timestamp + moved!.delay - (Date.parse(later) - 1440 * MIN))).toBeLessThan(5000);
 
     await runNow(reminderJobId('enrollment', enrollmentId, 1440, start));
-    await sleep(500);
+    await t.idle();
     expect(await remindersTo(student)).toEqual([]);
     expect(await log(student)).toEqual([]);
 
@@ -240,7 +239,7 @@ describe('reminders', () => {
     expect(Math.abs(moved!.timestamp + moved!.delay - (Date.parse(later) - 1440 * MIN))).toBeLessThan(5000);
 
     await runNow(reminderJobId('enrollment', enrollmentId, 1440, start));
-    await sleep(500);
+    await t.idle();
     expect(await remindersTo(student)).toEqual([]);
     await runNow(reminderJobId('enrollment', enrollmentId, 1440, later));
     await eventually(() => remindersTo(student), (m) => m.length === 1);
@@ -263,7 +262,7 @@ describe('reminders', () => {
     // A run that had already been taken by a worker (the same job, queued again) sends nothing.
     await queue.add(pending.name, pending.data, { jobId: `late-${pending.id}` });
     await eventually(async () => (await job(`late-${pending.id}`))?.getState(), (s) => s === 'completed');
-    await sleep(500);
+    await t.idle();
     expect(await remindersTo(student)).toEqual([]);
     expect(await log(student)).toEqual([
       expect.objectContaining({ outcome: 'skipped', detail: 'The student was removed from the session', to: null, offset_mins: 1440 }),
@@ -280,7 +279,7 @@ describe('reminders', () => {
     await t.http.post(`/api/admin/appointments/${a.id}/move`).set('token', token).send({ starts_at: newStart, notify: false }).expect(200);
     expect(await (await job(reminderJobId('appointment', a.id, 1440, newStart)))?.getState()).toBe('delayed');
     await runNow(reminderJobId('appointment', a.id, 1440, a.startsAt));
-    await sleep(500);
+    await t.idle();
     expect(await remindersTo(a.student)).toEqual([]);
     expect(await log(a.student)).toEqual([]);
 

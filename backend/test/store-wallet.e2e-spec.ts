@@ -116,7 +116,7 @@ describe('store checkout: memberships, packs, gift cards and credit', () => {
     ]);
     // The other student's pack expired: nothing to show, so (no points programme) no code is mailed.
     await api('points/code', { email: nobody.buyer.email }).expect(202);
-    await new Promise((r) => setTimeout(r, 500));
+    await t.idle();
     expect(smtp.to(nobody.buyer.email)).toEqual([]);
     // Another store knows nothing of it: the proof is this store's only.
     const elsewhere = await schedulableCourse(t, other.token, 10, { name: 'Elsewhere' });

@@ -13,6 +13,7 @@ import { OrganizationsService } from '../src/modules/organizations/organizations
 import { DurableEvents } from '../src/outbox/durable-events';
 import { OutboxEvent, OutboxService } from '../src/outbox/outbox.service';
 import { Clock } from '../src/common/clock';
+import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
 
 /** Server of the test databases; each test file gets a database of its own, dropped at the end. */
 const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -45,6 +46,12 @@ export interface TestApp {
    * (points, waiver requests, settled payment links).
    */
   settle(): Promise<void>;
+  /**
+   * Until nothing more is going to happen now: the outbox drained and, where this process runs the
+   * workers, no job due or running (delayed jobs wait for their time). Call it before asserting that
+   * something did NOT happen (no second mail), instead of sleeping. A poll with a deadline.
+   */
+  idle(timeoutMs?: number): Promise<void>;
   /**
    * Announces `event` on `bus` again, as a provider's repeated or late delivery would reach the
    * module (through the outbox, to every subscriber), and settles.
@@ -129,6 +136,17 @@ export async function startTestApp(
     withEm,
     login,
     settle,
+    idle: async (timeoutMs = 30_000) => {
+      const queue = created.app.get<JobQueue>(JOB_QUEUE);
+      const until = Date.now() + timeoutMs;
+      // Twice quiet in a row: a job that just ended may have published what the next drain handles.
+      for (let quiet = 0; quiet < 2; ) {
+        await settle();
+        quiet = !queue.runsWorkers || (await queue.busyCount()) === 0 ? quiet + 1 : 0;
+        if (Date.now() > until) throw new Error(`The queues did not go idle in ${timeoutMs} ms`);
+        if (quiet < 2) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     redeliver: async (bus, event) => {
       await withEm((em) => bus.publish(em, event));
       await settle();

@@ -343,7 +343,7 @@ describe('waitlist', () => {
       refund: 'none',
       reason: 'The kiln is broken.',
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     for (const p of [a, b]) expect(smtp.to(p.email).filter((m) => /^Cancelled: /.test(m.subject ?? ''))).toHaveLength(1);
   });
 

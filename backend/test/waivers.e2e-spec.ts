@@ -393,7 +393,7 @@ describe('waivers through DocuSeal (the official client against a local fake)', 
     expect(kept).toMatchObject({ submission_id: submission.submission_id, status: 'completed', submission_url: remote.combined_document_url });
     expect(await h.row(submission.submission_id)).toMatchObject({ withdrawn_at: null });
     // Give a queued archive the time to run: none may.
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     expect(fake.requests.some((r) => r.method === 'DELETE' && r.path === `/submissions/${remote.id}`)).toBe(false);
   });
 
@@ -414,7 +414,7 @@ describe('waivers through DocuSeal (the official client against a local fake)', 
     expect(both).toHaveLength(2);
     expect(both.map((x) => x.sign_url)).toEqual([request.sign_url, request.sign_url]);
     expect(await h.waiverStatus(second, other, s.a.token)).toBe('pending');
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     expect(remotesOf('joy@ds.test')).toHaveLength(1);
     expect(await signMails('joy@ds.test')).toHaveLength(1);
 
@@ -445,7 +445,7 @@ describe('waivers through DocuSeal (the official client against a local fake)', 
     expect(await h.waiverStatus(second, other, s.a.token)).toBe('pending');
     await h.remind(left.submission_id, s.a.token).expect(200);
     await eventually(async () => remote.submitters[0].emails_sent === 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle();
     expect(remote.archived_at).toBeNull();
     expect(remotesOf('gil@ds.test')).toHaveLength(1);
     expect(await signMails('gil@ds.test')).toHaveLength(1);

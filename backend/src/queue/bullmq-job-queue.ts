@@ -186,6 +186,15 @@ export class BullMqJobQueue implements JobQueue {
     }
   }
 
+  async busyCount(): Promise<number> {
+    let busy = 0;
+    for (const queue of this.queues.values()) {
+      const counts = await queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
+      busy += Object.values(counts).reduce((sum, n) => sum + n, 0);
+    }
+    return busy;
+  }
+
   async ping(): Promise<boolean> {
     try {
       return (await this.connection.ping()) === 'PONG';

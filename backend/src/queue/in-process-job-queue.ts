@@ -70,6 +70,8 @@ export class InProcessJobQueue implements JobQueue {
   private readonly removed = new WeakSet<PendingJob>();
   private sequence = 0;
   private closed = false;
+  /** Jobs due now or running (busyCount): counted from their due instant until their attempt ends. */
+  private busy = 0;
 
   /**
    * The async context jobs run in: the one this queue was made in (the application's start), never
@@ -162,10 +164,23 @@ export class InProcessJobQueue implements JobQueue {
     const timer = this.root.runInAsyncScope(() =>
       setTimeout(() => {
         this.timers.delete(timer);
-        void this.run(job);
+        // Due: busy until its attempt ends (or it waits again: a limiter, no handler yet, removed).
+        this.busy += 1;
+        void this.run(job).finally(() => (this.busy -= 1));
       }, delayMs),
     );
     this.timers.add(timer);
+  }
+
+  async busyCount(): Promise<number> {
+    return this.busy + this.handlersReady();
+  }
+
+  /** Due jobs waiting for a free slot of their queue's concurrency. */
+  private handlersReady(): number {
+    let ready = 0;
+    for (const state of this.handlers.values()) ready += state.ready.length;
+    return ready;
   }
 
   /** Same contract as BullMQ's limiter and manual rate limit: a job waits until its queue may start one. */

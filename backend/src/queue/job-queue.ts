@@ -99,6 +99,12 @@ export interface JobQueue {
   /** Registers the processor of a queue; runs jobs only in a process that runs workers. */
   process(queue: string, handler: JobHandler, options?: WorkerOptions): void;
   ping(): Promise<boolean>;
+  /**
+   * Jobs of this process's queues that are due or running now (not the delayed ones): 0 when the
+   * queues are idle. Tests wait for 0 (with the outbox drained) before asserting that nothing more
+   * happened, instead of sleeping.
+   */
+  busyCount(): Promise<number>;
   close(): Promise<void>;
 }
 
