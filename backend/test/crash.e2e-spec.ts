@@ -271,7 +271,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
     waiverEvent = await scheduleSession(t, token, waiverCourse, { capacity: N + 50 });
     const linkCourse = await schedulableCourse(t, token, 8, { name: 'Hand building' });
     // Room for the links whose sending died too (their seat is held until the link expires).
-    linkEvent = await scheduleSession(t, token, linkCourse, { capacity: N * 3, price: 4500 });
+    linkEvent = await scheduleSession(t, token, linkCourse, { capacity: N * 4, price: 4500 });
 
     const students = async (count: number, into: string[]) =>
       pool(
@@ -282,7 +282,8 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         },
       );
     await students(N, enrollStudents);
-    await students(N * 2, linkStudents);
+    // Spares for the links whose sending died (more of them at a small N: a kill costs the same).
+    await students(N * 3, linkStudents);
     const buyers: string[] = [];
     await students(ORDERS, buyers);
 
