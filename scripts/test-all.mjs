@@ -40,15 +40,31 @@ const steps = [
 ];
 
 const totals = { passed: 0, failed: 0 };
+/**
+ * Tests passed per tier (issue 32: coverage of the rules must not drop as they move to cheaper tiers):
+ * unit and component (pure rules, mappers, React components), backend end-to-end (the app over HTTP
+ * against PostgreSQL and Redis, the crash and soak suites), browser (Chromium against the built app).
+ */
+const TIERS = { unit: 'unit and component', backend: 'backend end-to-end', browser: 'browser and system' };
+const tiers = Object.fromEntries(Object.keys(TIERS).map((k) => [k, 0]));
+const tierOf = (name) => (name.startsWith('backend end-to-end') ? 'backend' : name.startsWith('browser') ? 'browser' : name.startsWith('unit') ? 'unit' : null);
 
-function count(output) {
+function count(output, name = '') {
+  const tier = tierOf(name);
   for (const m of output.matchAll(/^Tests:\s+(.*?)\d+ total/gm)) {
-    totals.passed += Number(/(\d+) passed/.exec(m[1])?.[1] ?? 0);
+    const passed = Number(/(\d+) passed/.exec(m[1])?.[1] ?? 0);
+    totals.passed += passed;
+    if (tier) tiers[tier] += passed;
     totals.failed += Number(/(\d+) failed/.exec(m[1])?.[1] ?? 0);
   }
-  for (const m of output.matchAll(/^# pass (\d+)/gm)) totals.passed += Number(m[1]);
+  for (const m of output.matchAll(/^# pass (\d+)/gm)) {
+    totals.passed += Number(m[1]);
+    if (tier) tiers[tier] += Number(m[1]);
+  }
   for (const m of output.matchAll(/^# fail (\d+)/gm)) totals.failed += Number(m[1]);
 }
+
+const perTier = () => Object.entries(TIERS).map(([k, label]) => `${label} ${tiers[k]}`).join(', ');
 
 /**
  * The CPU time a step's processes used (user + system, from bash's `times` after the command):
@@ -95,7 +111,7 @@ async function step([name, command], { whole = false } = {}) {
   const head = `\n=== ${name}: ${command}`;
   if (!whole) console.log(head);
   const { code, output } = await run(command, { echo: !whole });
-  count(output);
+  count(output, name);
   const cpu = cpuSeconds(output);
   const tail = `=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s (cpu: user ${cpu.user.toFixed(0)} s, sys ${cpu.sys.toFixed(0)} s)`;
   if (whole) process.stdout.write(`${head}\n${output}\n${tail}\n`);
@@ -120,8 +136,8 @@ async function lanes(list) {
 for (const item of steps) {
   const code = Array.isArray(item) ? (wanted(item[0]) ? await step(item) : 0) : await lanes(item.lanes);
   if (code !== 0) {
-    console.log(`\ntests: ${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`);
+    console.log(`\ntests: ${totals.passed} passed, ${Math.max(totals.failed, 1)} failed (passed per tier: ${perTier()})`);
     process.exit(code);
   }
 }
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed (passed per tier: ${perTier()})`);
