@@ -1,7 +1,6 @@
 import { RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import request from 'supertest';
 import { createApp, CreatedApp } from '../src/app.factory';
 import { createMigratedDatabase } from '../src/database/test-databases';
@@ -14,20 +13,12 @@ import { DurableEvents } from '../src/outbox/durable-events';
 import { OutboxEvent, OutboxService } from '../src/outbox/outbox.service';
 import { Clock } from '../src/common/clock';
 import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
+import { PG_ROOT, pgAdmin } from './support/app-process';
 
-/** Server of the test databases; each test file gets a database of its own, dropped at the end. */
-const PG_ROOT = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_PASSWORD = 'correct horse battery';
 
-async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: PG_ROOT });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+/** Server of the test databases (PG_ROOT, TEST_PG_URL): each test file gets a database of its own, dropped at the end. */
+const admin = pgAdmin;
 
 export interface TestApp {
   created: CreatedApp;

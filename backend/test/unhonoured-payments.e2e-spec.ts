@@ -190,17 +190,24 @@ describe('every payment lands somewhere', () => {
       expect(await s.order(store.order_id)).toMatchObject({ status: 'failed', stripe_payment_intent_id: null });
     });
 
-    it('a payment whose seat was taken: the refund is requested with the payment, so a crash before the provider is asked still ends refunded', async () => {
+    /**
+     * A store checkout whose hold runs out and whose seat goes to someone else, then paid, with the
+     * process dying before the provider is asked for the refund (its refund call never happens).
+     */
+    async function paidWithoutSeatRefundLost() {
       const eventId = await s.session(1);
       const store = (await s.checkout({ event_id: eventId, ...s.buyer() }).expect(201)).body;
-      // The hold runs out and the seat goes to someone else; then the buyer pays.
       await t.withEm((em) => em.getConnection().execute(`update seat_hold set expires_at = ? where order_id = ?`, [new Date(Date.now() - 1000), store.order_id]));
       await s.enroll(await s.addStudent(), eventId).expect(201);
-      // The process dies before the provider is asked (its refund call never happens).
       const died = jest.spyOn(port, 'refund').mockRejectedValueOnce(new Error('the process died'));
       await pay(store.payment_url);
       await t.settle();
       expect(died).toHaveBeenCalledTimes(1);
+      return { eventId, store };
+    }
+
+    it('a payment whose seat was taken: the refund is requested with the payment, so a crash before the provider is asked still ends refunded', async () => {
+      const { eventId, store } = await paidWithoutSeatRefundLost();
       const recorded = await s.order(store.order_id);
       // Paid, and its refund requested in the same step (its amount reserved): nothing can lose it now.
       expect(recorded).toMatchObject({ status: 'paid', refunded_amount: 4000 });
@@ -216,14 +223,7 @@ describe('every payment lands somewhere', () => {
     });
 
     it('the reconciler refunds a payment an older version recorded without its refund (any age)', async () => {
-      const eventId = await s.session(1);
-      const store = (await s.checkout({ event_id: eventId, ...s.buyer() }).expect(201)).body;
-      await t.withEm((em) => em.getConnection().execute(`update seat_hold set expires_at = ? where order_id = ?`, [new Date(Date.now() - 1000), store.order_id]));
-      await s.enroll(await s.addStudent(), eventId).expect(201);
-      const died = jest.spyOn(port, 'refund').mockRejectedValueOnce(new Error('the process died'));
-      await pay(store.payment_url);
-      await t.settle();
-      expect(died).toHaveBeenCalledTimes(1);
+      const { store } = await paidWithoutSeatRefundLost();
       // What the old code left after a kill between the settlement and the refund: paid, no ledger row.
       await t.withEm(async (em) => {
         await em.getConnection().execute(`delete from order_refund where order_id = ?`, [store.order_id]);
