@@ -56,6 +56,7 @@ const NAMES = [
   'Migration20261127160000_refund_credit',
   'Migration20261127180000_order_wallet',
   'Migration20261128000000_waiver_shared_request',
+  'Migration20261201110000_outside_effects',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({
