@@ -113,16 +113,21 @@ export function takeOutsideCallViolations(): OutsideCallViolation[] {
  * The port with each method checking first that no transaction is open (in test mode; the port
  * itself otherwise). Methods run on the adapter itself, so its own calls to its own methods (the demo
  * adapter's ledger transactions) are not checked again. `except` names methods that call nothing
- * outside (a webhook's signature check).
+ * outside (a webhook's signature check; the others answer promises, and a refusal is a rejected
+ * one). A test's spy on a method (jest.spyOn) is answered as itself, so the test can program it;
+ * unprogrammed, it calls the checked method it replaced.
  */
 export function guardPort<T extends object>(port: T, name: string, testMode: boolean, except: string[] = []): T {
   if (!testMode) return port;
+  const isSpy = (value: unknown) => (value as { _isMockFunction?: boolean })._isMockFunction === true;
   return new Proxy(port, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== 'function' || typeof property !== 'string' || except.includes(property) || property === 'constructor') return value;
+      if (typeof value !== 'function' || typeof property !== 'string' || except.includes(property) || property === 'constructor' || isSpy(value)) return value;
       return (...args: unknown[]) => {
-        assertOutsideTransaction(`${name}.${property}`);
+        // A port's methods answer promises: the refusal is a rejected one, as the provider's would be.
+        const error = violation(`${name}.${property}`);
+        if (error) return Promise.reject(error);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
