@@ -4,6 +4,8 @@ import { Migration } from '@mikro-orm/migrations';
  * Issue 31 (items 5 and 6), what follows a change, kept out of transactions and in our database:
  * - `subscription.cancel_requested_at` / `cancel_requested_by`: an admin's cancel recorded before
  *   the payment provider is asked, outside any transaction (orders/subscription-cancel.ts);
+ * - `sync_connection.refreshing_until`: the lease of a token refresh, which asks the provider outside
+ *   any transaction (one refresh at a time per connection; sync/sync-connections.service.ts);
  * - `mail_sent`: the hash of each mail's dedupe key once its mail went out, so an occasion enqueued
  *   again after the queue forgot its job sends nothing (notifications/mail.service.ts);
  * - the waitlist's claim tokens are no longer written into `outbox_message.payload` (the offer mail
@@ -14,6 +16,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261201110000_outside_effects extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "subscription" add column "cancel_requested_at" timestamptz null, add column "cancel_requested_by" uuid null;`);
+    this.addSql(`alter table "sync_connection" add column "refreshing_until" timestamptz null;`);
     this.addSql(`create table "mail_sent" (
       "key_hash" text primary key,
       "sent_at" timestamptz not null default now()
@@ -27,6 +30,7 @@ export class Migration20261201110000_outside_effects extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "mail_sent";`);
+    this.addSql(`alter table "sync_connection" drop column "refreshing_until";`);
     this.addSql(`alter table "subscription" drop column "cancel_requested_at", drop column "cancel_requested_by";`);
   }
 }
