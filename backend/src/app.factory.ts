@@ -28,6 +28,7 @@ import { installZodResponseSerialization } from './common/zod-response-serializa
 import { ErrorBody } from './common/api-error';
 import { BodilessActionGuard } from './common/bodiless-action.guard';
 import { documentRequestErrors } from './common/openapi-request-errors';
+import { unwatchOutsideCalls, watchOutsideCalls } from './common/outside-calls';
 
 export interface CreatedApp {
   app: NestFastifyApplication;
@@ -78,6 +79,7 @@ export async function createAppContext(config: AppConfig, extraImports: DynamicM
   });
   try {
     context.useLogger(context.get(PinoLogger));
+    if (config.NODE_ENV === 'test') watchOutsideCalls(context.get(MikroORM).em);
     const migrator = context.get(MikroORM).getMigrator();
     await withMigrationLock(config, () => migrator.up());
   } catch (error) {
@@ -88,6 +90,7 @@ export async function createAppContext(config: AppConfig, extraImports: DynamicM
   return {
     context,
     close: async () => {
+      unwatchOutsideCalls(context.get(MikroORM).em);
       await context.close();
       await embedded?.close();
     },
@@ -161,6 +164,8 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
     // The migrator (umzug) and the lock connection only when the migrations table lacks one of
     // ours: on existing data the start reads one small table instead (issue 12: up in under 3 s).
     const orm = app.get(MikroORM);
+    // Test mode: an outside call inside a transaction fails (common/outside-calls.ts).
+    if (config.NODE_ENV === 'test') watchOutsideCalls(orm.em);
     const applied = (await hasPendingMigrations(orm))
       ? await withMigrationLock(config, () => orm.getMigrator().up())
       : [];
@@ -190,6 +195,7 @@ export async function createApp(config: AppConfig, options: { bufferLogs?: boole
       embedded,
       seeded,
       close: async () => {
+        unwatchOutsideCalls(orm.em);
         await created.close();
         await embedded?.close();
       },

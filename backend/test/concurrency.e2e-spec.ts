@@ -1,5 +1,6 @@
 import { MESSAGES, POLICY_IDS, SCHEDULING_MESSAGES as M } from '@studio/contracts';
 import { BookingLinksService } from '../src/modules/booking-links/booking-links.service';
+import { WaitlistClaimTokens } from '../src/modules/waitlist/waitlist-claim-token';
 import { addStudent, scheduleSession, schedulableCourse } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -153,15 +154,16 @@ describe('concurrent changes', () => {
       );
       return { capacity: row.capacity, seats: Number(row.enrolled) + Number(row.held) };
     };
+    // The latest offer's claim token, as its mail carries it (derived, never stored: WaitlistClaimTokens).
     const claimToken = async (eventId: string) => {
       const [row] = await t.withEm((em) =>
-        em.getConnection().execute<{ token: string }[]>(
-          `select payload->>'token' as token from outbox_message
-            where type = 'waitlist.offered' and payload->>'eventId' = ? order by seq desc limit 1`,
+        em.getConnection().execute<{ id: string; offered_at: Date }[]>(
+          `select w.id, w.offered_at from outbox_message m join waitlist_entry w on w.id = (m.payload->>'entryId')::uuid
+            where m.type = 'waitlist.offered' and m.payload->>'eventId' = ? order by m.seq desc limit 1`,
           [eventId],
         ),
       );
-      return row?.token;
+      return row ? t.created.app.get(WaitlistClaimTokens).tokenFor(row.id, new Date(row.offered_at)) : undefined;
     };
     const wins = { claim: 0, enroll: 0, store: 0 };
     for (let round = 0; round < ROUNDS; round++) {

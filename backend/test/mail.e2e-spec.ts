@@ -5,7 +5,9 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { MailService } from '../src/modules/notifications/mail.service';
+import { MAIL_QUEUE, MailService, SEND_MAIL_JOB } from '../src/modules/notifications/mail.service';
+import { BullMqJobQueue } from '../src/queue/bullmq-job-queue';
+import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
 import { startTestApp, TestApp } from './test-app';
 
 /** A local SMTP server: records every message it accepts, can refuse the next ones or hold them. */
@@ -119,6 +121,45 @@ describe('mail over SMTP', () => {
     expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Receipt', 'Receipt']);
   });
 
+  it('sends once per occasion even after the queue forgot the completed job (the dedupe key is kept in the database)', async () => {
+    const bull = (t.created.app.get(JOB_QUEUE) as BullMqJobQueue).bullQueue(MAIL_QUEUE);
+    const message = { to: 'fay@example.test', subject: 'Your gift card', text: 'Code: ABCD', dedupeKey: 'gift-card:forgotten' };
+    const jobId = await mail.enqueue(message);
+    await eventually(async () => (await bull.getJob(jobId))?.finishedOn !== undefined);
+    expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Your gift card']);
+    // BullMQ forgets completed jobs (after 1,000 of them or 24 hours): here at once.
+    await bull.clean(0, 1000, 'completed');
+    expect(await bull.getJob(jobId)).toBeUndefined();
+    // The occasion comes again (a handler re-run): nothing is queued, nothing sent.
+    expect(await mail.enqueue(message)).toBe(jobId);
+    expect(await bull.getJob(jobId)).toBeUndefined();
+    // Even a job of that key queued anyway (enqueued before the first send was recorded) sends nothing.
+    const { dedupeKey: _key, ...job } = message;
+    await t.created.app.get<JobQueue>(JOB_QUEUE).add(MAIL_QUEUE, SEND_MAIL_JOB, job, { jobId });
+    await eventually(async () => (await bull.getJob(jobId))?.finishedOn !== undefined);
+    await mail.enqueue({ ...message, subject: 'Another occasion', dedupeKey: 'gift-card:another' });
+    await eventually(() => smtp.received.length === 2);
+    expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Your gift card', 'Another occasion']);
+  });
+
+  it('a mail whose job was lost before it was sent is sent when its occasion comes again', async () => {
+    const bull = (t.created.app.get(JOB_QUEUE) as BullMqJobQueue).bullQueue(MAIL_QUEUE);
+    const message = { to: 'gus@example.test', subject: 'Seat offered', text: 'Claim it', dedupeKey: 'lost:1' };
+    await bull.pause();
+    try {
+      const jobId = await mail.enqueue(message);
+      expect(await bull.getJob(jobId)).toBeDefined();
+      // The job is lost before any worker took it (Redis flushed, say): nothing was recorded as sent.
+      await bull.drain(true);
+      expect(await bull.getJob(jobId)).toBeUndefined();
+    } finally {
+      await bull.resume();
+    }
+    await mail.enqueue(message);
+    await eventually(() => smtp.received.length === 1);
+    expect(smtp.received[0].mail.subject).toBe('Seat offered');
+  });
+
   it('retries when the SMTP server refuses, then delivers', async () => {
     smtp.state.refuseNext = 2;
     await mail.enqueue({ to: 'cy@example.test', subject: 'Seat held', text: 'Your seat is held for 24 hours.', dedupeKey: 'held:1' });
@@ -190,6 +231,14 @@ describe('mail without SMTP_URL', () => {
       await new Promise((r) => setTimeout(r, 5));
       await mail.enqueue({ to: 'bo@example.test', subject: 'Second', text: 'Later', dedupeKey: 'later:b' });
       await eventually(async () => (await files()).length === 2);
+
+      // The in-process queue forgets a job once it completes: the same occasion again sends nothing
+      // (mail_sent), a new one is written.
+      await mail.enqueue({ to: 'bo@example.test', subject: 'Second', text: 'Later', dedupeKey: 'later:b' });
+      await mail.enqueue({ to: 'cy@example.test', subject: 'Third', text: 'Last', dedupeKey: 'last:c' });
+      await eventually(async () => (await files()).length === 3);
+      const subjects = await Promise.all((await files()).map(async (f) => (await simpleParser(await readFile(join(outbox, f)))).subject));
+      expect(subjects).toEqual(['Your payment link', 'Second', 'Third']);
 
       const names = await files();
       for (const name of names) expect(name).toMatch(/^\d{8}-\d{6}-\d{3}-[0-9a-f]{8}\.eml$/);

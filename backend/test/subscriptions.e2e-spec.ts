@@ -140,7 +140,7 @@ describe('subscriptions through Stripe (the fake)', () => {
     expect(after.body.status).toBe('cancelled');
   });
 
-  it('two cancels at once cancel once: one answers 200, the other "Subscription already cancelled"', async () => {
+  it('three cancels at once cancel once: one answers 200, the others 409 (being cancelled, or already cancelled)', async () => {
     const s = await subscribed();
     const deletesBefore = fake.requests.filter((r) => r.method === 'DELETE').length;
     const answers = await Promise.all([cancel(s.id), cancel(s.id), cancel(s.id)]);
@@ -148,6 +148,44 @@ describe('subscriptions through Stripe (the fake)', () => {
     expect(fake.requests.filter((r) => r.method === 'DELETE').length - deletesBefore).toBe(1);
     const audit = await t.withEm((em) => em.getConnection().execute(`select 1 from order_activity where subscription_id = ?`, [s.id]));
     expect(audit).toHaveLength(1);
+  });
+
+  it('a cancel waiting on Stripe refuses another (409), and one left by a request that died is taken over later and asks Stripe again', async () => {
+    const s = await subscribed();
+    // A cancel under way (its intent recorded, Stripe not answered yet): another one is refused, nothing asked.
+    const intent = (at: Date) =>
+      t.withEm((em) => em.nativeUpdate(Subscription, { id: s.id }, { cancelRequestedAt: at, cancelRequestedBy: a.user.id }));
+    await intent(new Date());
+    const deletesBefore = fake.requests.filter((r) => r.method === 'DELETE').length;
+    expect((await cancel(s.id).expect(409)).body).toEqual({ statusCode: 409, message: 'Subscription is being cancelled' });
+    expect(fake.requests.filter((r) => r.method === 'DELETE').length).toBe(deletesBefore);
+    expect((await get(s.id).expect(200)).body.status).toBe('active');
+    // The request died (its intent is older than any call to Stripe lasts): a new cancel goes through once.
+    await intent(new Date(Date.now() - 10 * 60_000));
+    const res = await cancel(s.id).expect(200);
+    expect(res.body.status).toBe('cancelled');
+    expect(res.body.activity).toEqual([expect.objectContaining({ action: 'subscription_cancelled', actor: 'Test owner' })]);
+    expect(fake.requests.filter((r) => r.method === 'DELETE').length - deletesBefore).toBe(1);
+    const row = await t.withEm((em) => em.findOneOrFail(Subscription, { id: s.id }, { refresh: true }));
+    expect([row.cancelRequestedAt, row.cancelRequestedBy]).toEqual([null, null]);
+  });
+
+  it("Stripe's announcement of an admin's cancel whose answer was never recorded names that admin, once", async () => {
+    const s = await subscribed();
+    // The admin's cancel reached Stripe, then its process died before recording the answer.
+    await t.withEm((em) => em.nativeUpdate(Subscription, { id: s.id }, { cancelRequestedAt: new Date(), cancelRequestedBy: a.user.id }));
+    const from = fake.events.length;
+    await stripe.subscriptions.cancel(s.providerId);
+    const deleted = fake.events.slice(from).find((e) => e.type === 'customer.subscription.deleted')!;
+    const { payload, header } = fake.signWebhook(deleted, SECRET);
+    await t.http.post('/api/webhooks/stripe').set('Stripe-Signature', header).set('Content-Type', 'application/json').send(payload).expect(200);
+    await eventually(() => t.withEm(async (em) => (await em.count(StripeWebhookEvent, { id: deleted.id, processedAt: { $ne: null } })) === 1));
+    const after = await get(s.id).expect(200);
+    expect(after.body.status).toBe('cancelled');
+    expect(after.body.activity).toEqual([
+      expect.objectContaining({ action: 'subscription_cancelled', actor: 'Test owner', detail: 'Open Studio Membership: cancelled now, no further payments' }),
+    ]);
+    expect((await cancel(s.id).expect(409)).body.message).toBe('Subscription already cancelled');
   });
 
   it('an expired subscription cannot be cancelled', async () => {
@@ -217,6 +255,33 @@ describe('subscriptions on the built-in demo provider', () => {
     expect(res.body.activity).toEqual([expect.objectContaining({ action: 'subscription_cancelled', actor: 'Test owner' })]);
     const again = await t.http.delete(`/api/admin/subscription/${sub.id}`).set('token', a.token).expect(409);
     expect(again.body.message).toBe('Subscription already cancelled');
+  });
+
+  it('a cancel the provider refuses answers 502 and leaves the subscription active, to be cancelled again at once', async () => {
+    const ledger = t.created.app.get(PaymentsPort) as DemoPaymentsAdapter;
+    const studentId = await addStudent(t, a.token);
+    const sub = await t.withEm(() =>
+      t.created.app.get(SubscriptionsService).open(ctx, {
+        studentId,
+        planName: 'Kiln club',
+        amountCents: 1500,
+        intervalUnit: 'months',
+        intervalCount: 1,
+        provider: 'demo',
+        providerSubscriptionId: 'dsub_unknown_to_the_ledger',
+        currentPeriodEnd: new Date(Date.now() + 30 * 86400_000),
+      }),
+    );
+    const refused = await t.http.delete(`/api/admin/subscription/${sub.id}`).set('token', a.token).expect(502);
+    expect(refused.body.message).toBe('Failed to cancel subscription: the payment provider does not know it');
+    const still = await t.http.get(`/api/admin/subscription/${sub.id}`).set('token', a.token).expect(200);
+    expect(still.body).toMatchObject({ status: 'active', cancelled_at: null, activity: [] });
+    // The ledger knows it now: the next cancel goes through, no "being cancelled" left behind.
+    const providerId = await ledger.openSubscription(ctx.organizationId, 1500);
+    await t.withEm((em) => em.nativeUpdate(Subscription, { id: sub.id }, { providerSubscriptionId: providerId }));
+    const res = await t.http.delete(`/api/admin/subscription/${sub.id}`).set('token', a.token).expect(200);
+    expect(res.body.status).toBe('cancelled');
+    expect((await ledger.findSubscription(providerId))?.status).toBe('canceled');
   });
 
   it('the Stripe webhook route says it is not configured, with a 404, not a 5xx', async () => {

@@ -252,6 +252,27 @@ describe('sync OAuth (/api/admin/sync/providers/{provider}/authorize|callback|co
       },
     );
 
+    it('a refresh left unfinished by a process that died is taken over once its lease runs out, and asks the provider once', async () => {
+      const ctx = { organizationId: a.organizationId };
+      const before = await inContext(() => connections().tokens(ctx, 'zoom'));
+      // The token expires, and a refresh is under way (its lease runs for another 300 ms) that will never finish.
+      await sql(
+        `update "sync_connection" set "expires_at" = now() + interval '30 seconds', "refreshing_until" = now() + interval '300 milliseconds'
+          where "organization_id" = ? and "provider" = ?`,
+        [a.organizationId, 'zoom'],
+      );
+      const refreshes = () => servers.zoom.requests.filter((r) => (r.body as Record<string, string> | null)?.grant_type === 'refresh_token').length;
+      const count = refreshes();
+      const auth = await inContext(() => connections().auth(ctx, 'zoom'));
+      expect(auth.accessToken).not.toBe(before!.accessToken);
+      expect(refreshes()).toBe(count + 1);
+      const [row] = await sql<{ refreshing_until: Date | null }[]>(
+        `select "refreshing_until" from "sync_connection" where "organization_id" = ? and "provider" = ?`,
+        [a.organizationId, 'zoom'],
+      );
+      expect(row.refreshing_until).toBeNull();
+    });
+
     it('a refresh the provider refuses (revoked there) says to connect again, and keeps the saved tokens', async () => {
       const ctx = { organizationId: a.organizationId };
       const before = await inContext(() => connections().tokens(ctx, 'zoom'));

@@ -9,6 +9,7 @@ import { User, UserRole } from '../src/modules/identity/user.entity';
 import { UsersService } from '../src/modules/identity/users.service';
 import { Organization } from '../src/modules/organizations/organization.entity';
 import { OrganizationsService } from '../src/modules/organizations/organizations.service';
+import { takeOutsideCallViolations } from '../src/common/outside-calls';
 import { DurableEvents } from '../src/outbox/durable-events';
 import { OutboxEvent, OutboxService } from '../src/outbox/outbox.service';
 import { Clock } from '../src/common/clock';
@@ -160,6 +161,9 @@ export async function startTestApp(
     close: async () => {
       await created.close();
       if (!options.embedded) await admin((c) => c.query(`drop database if exists "${dbName}" with (force)`));
+      // An outside call made inside a transaction anywhere in the suite fails it (common/outside-calls.ts).
+      const violations = takeOutsideCallViolations();
+      if (violations.length) throw new Error(`Outside calls inside a database transaction:\n${violations.map((v) => v.stack).join('\n\n')}`);
     },
   };
 }

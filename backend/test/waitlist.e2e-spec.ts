@@ -1,4 +1,5 @@
 import { CHECKOUT_MESSAGES as C, WAITLIST_MESSAGES as M } from '@studio/contracts';
+import { createHash } from 'node:crypto';
 import { EnrollmentEvents } from '../src/modules/scheduling/enrollment-events';
 import { WaitlistService } from '../src/modules/waitlist/waitlist.service';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
@@ -117,6 +118,24 @@ describe('waitlist', () => {
           [eventId],
         ),
     );
+  /** The tables with a text or JSON value containing `needle` (the whole database, every row). */
+  const tablesHolding = (needle: string) =>
+    t.withEm(async (em) => {
+      const connection = em.getConnection();
+      const columns = await connection.execute<{ table_name: string; column_name: string }[]>(
+        `select table_name, column_name from information_schema.columns
+          where table_schema = 'public' and data_type in ('text', 'character varying', 'json', 'jsonb')`,
+      );
+      const byTable = new Map<string, string[]>();
+      for (const c of columns) byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), c.column_name]);
+      const holding: string[] = [];
+      for (const [table, names] of byTable) {
+        const text = names.map((n) => `coalesce("${n}"::text, '')`).join(` || ' ' || `);
+        const found = await connection.execute(`select 1 from "${table}" where ${text} like ? limit 1`, [`%${needle}%`]);
+        if (found.length) holding.push(table);
+      }
+      return holding;
+    });
   const checkout = (body: object) => t.http.post(`/api/public/${slug}/checkout`).send(body);
   const buyer = (who: { name: string; email: string }) => ({
     first_name: who.name.split(' ')[0],
@@ -437,6 +456,22 @@ describe('waitlist', () => {
       (await t.http.get(`/api/public/${slug}/waitlist/claim`).query({ token: claim }).expect(200)).body
         .status,
     ).toBe('claimed');
+    // Issue 31: the token the mail carried is stored nowhere, in no outbox row (of any status) and in
+    // no other table; the entry keeps its SHA-256 only.
+    const secretPart = claim.split('.')[1];
+    const outboxRows = await t.withEm((em) =>
+      em.getConnection().execute<{ id: string; done: boolean }[]>(
+        `select id, done_at is not null as done from outbox_message where type = 'waitlist.offered' and payload->>'entryId' = ?`,
+        [claim.slice(0, 36)],
+      ),
+    );
+    expect(outboxRows.length).toBeGreaterThan(0);
+    expect(await t.withEm((em) => em.getConnection().execute(`select id from outbox_message where payload::text like ?`, [`%${secretPart}%`]))).toEqual([]);
+    expect(await tablesHolding(secretPart)).toEqual([]);
+    const [entry] = await t.withEm((em) =>
+      em.getConnection().execute<{ claim_token_hash: string }[]>(`select claim_token_hash from waitlist_entry where id = ?`, [claim.slice(0, 36)]),
+    );
+    expect(entry.claim_token_hash).toBe(createHash('sha256').update(claim).digest('hex'));
   });
 
   it('an unclaimed offer expires and the next party that fits is offered; the old link says the offer ended', async () => {

@@ -58,6 +58,7 @@ const NAMES = [
   'Migration20261128000000_waiver_shared_request',
   'Migration20261201090000_checkout_intent',
   'Migration20261201100000_store_privacy',
+  'Migration20261201110000_outside_effects',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({

@@ -1,7 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { BOOKING_KINDS, type BookingKind } from '@studio/contracts';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { AppSecret } from '../../common/app-secret';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -26,13 +27,15 @@ const SECRET_NAME = 'booking_link';
  */
 @Injectable()
 export class BookingLinksService {
-  private secret: Promise<Buffer> | null = null;
+  private readonly secret: AppSecret;
 
   constructor(
     private readonly em: EntityManager,
     private readonly organizations: OrganizationsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.secret = new AppSecret(em, config, SECRET_NAME);
+  }
 
   /** The absolute address of the booking's own page in the organization's store. */
   async urlFor(organizationId: string, kind: BookingKind, id: string): Promise<string> {
@@ -63,34 +66,14 @@ export class BookingLinksService {
    * resumed checkout answers the same confirmation link again while the order keeps only its hash.
    */
   async orderToken(orderId: string): Promise<string> {
-    return createHmac('sha256', await this.key())
+    return createHmac('sha256', await this.secret.get())
       .update(`store-order:${orderId.toLowerCase()}`)
       .digest('base64url');
   }
 
   private async sign(kind: BookingKind, id: string): Promise<string> {
-    return createHmac('sha256', await this.key())
+    return createHmac('sha256', await this.secret.get())
       .update(`${kind}:${id}`)
       .digest('base64url');
-  }
-
-  private key(): Promise<Buffer> {
-    if (this.config.BOOKING_LINK_SECRET) return Promise.resolve(Buffer.from(this.config.BOOKING_LINK_SECRET));
-    this.secret ??= this.storedKey().catch((error) => {
-      this.secret = null;
-      throw error;
-    });
-    return this.secret;
-  }
-
-  /** The key made once and kept in app_secret: the first process to write it wins, the others read it. */
-  private async storedKey(): Promise<Buffer> {
-    const connection = this.em.fork().getConnection();
-    await connection.execute(`insert into app_secret (name, value) values (?, ?) on conflict (name) do nothing`, [
-      SECRET_NAME,
-      randomBytes(32).toString('base64url'),
-    ]);
-    const [row] = await connection.execute<{ value: string }[]>(`select value from app_secret where name = ?`, [SECRET_NAME]);
-    return Buffer.from(row.value);
   }
 }

@@ -12,6 +12,8 @@ import { Subscription } from './entities/subscription.entity';
 import { SubscriptionInvoice } from './entities/subscription-invoice.entity';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
+import { SubscriptionCancel } from './subscription-cancel';
+import { SubscriptionMembership } from './subscription-membership';
 import { OrderActivity } from './entities/order-activity.entity';
 import { OrderRefund } from './entities/order-refund.entity';
 import { OrderLine } from './entities/order-line.entity';
@@ -75,6 +77,8 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     RefundsService,
     RefundReconciler,
     SubscriptionsService,
+    SubscriptionCancel,
+    SubscriptionMembership,
     StoreCheckoutService,
     StoreWalletPayment,
     SessionCancelHandler,

@@ -67,11 +67,19 @@ export class SessionCancelController {
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'Already cancelled, already ended, or refunds asked with no payment method on file' })
   @ApiInvalidBody()
   async cancel(@Ctx() ctx: RequestContext, @Param('event_id', UuidParamPipe) id: string, @Body() body: SessionCancelDto) {
+    // Refunds need a payment method on file (spec 001 §6): refused before anything changes. Store
+    // credit asks no provider: no payment method needed. Asked before the session's lock is taken
+    // (no outside call inside a transaction); the refusal applies once the session has students.
+    let refusal: unknown = null;
+    if (body.refund === 'full' && body.refund_to !== 'store_credit') {
+      try {
+        if ((await this.payments.listPaymentMethods(ctx.organizationId)).length === 0) refusal = new ApiError(HttpStatus.CONFLICT, M.noPaymentMethod);
+      } catch (error) {
+        refusal = error;
+      }
+    }
     await this.cancellations.cancel(ctx, id, body, async () => {
-      // Refunds need a payment method on file (spec 001 §6): refused before anything changes.
-      // Store credit asks no provider: no payment method needed.
-      if (body.refund === 'full' && body.refund_to !== 'store_credit' && (await this.payments.listPaymentMethods(ctx.organizationId)).length === 0)
-        throw new ApiError(HttpStatus.CONFLICT, M.noPaymentMethod);
+      if (refusal) throw refusal;
     });
     return this.cancellations.view(ctx, id);
   }

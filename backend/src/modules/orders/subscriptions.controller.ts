@@ -65,7 +65,7 @@ export class SubscriptionsController {
   @ApiOperation({ summary: 'Cancel now (not at period end): the provider stops future payments; answers the cancelled subscription' })
   @ZodResponse({ status: 200, type: SubscriptionOutDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Subscription not found (none in the organization)' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'Subscription already cancelled (cancelled or expired)' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'Subscription already cancelled (cancelled or expired), or Subscription is being cancelled (another cancel waits on the payment provider)' })
   @ApiBadGatewayResponse({ type: ErrorBodyDto, description: 'Failed to cancel subscription: the payment provider refused or did not answer' })
   cancel(@Ctx() ctx: RequestContext, @Param('subscription_id', UuidParamPipe) id: string) {
     return this.subscriptions.cancel(ctx, id);

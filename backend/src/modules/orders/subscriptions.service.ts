@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { canCancelSubscription, SUBSCRIPTION_MESSAGES, type RenewalIntervalUnit, type SubscriptionStatus } from '@studio/contracts';
-import { ApiError, notFound } from '../../common/api-error';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { SUBSCRIPTION_MESSAGES, type RenewalIntervalUnit, type SubscriptionStatus } from '@studio/contracts';
+import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
-import { PaymentNotFoundError, PaymentsPort, type PaymentProviderName } from '../payments/payments.port';
+import { PaymentsPort, type PaymentProviderName } from '../payments/payments.port';
 import { SubscriptionEvent, SubscriptionEvents } from '../payments/subscription-events';
 import { ProductsService } from '../products/products.service';
 import { StudentsService } from '../students/students.service';
@@ -17,7 +17,8 @@ import { isUuid } from '../../common/uuid-param.pipe';
 import { Inject } from '@nestjs/common';
 import { JOB_QUEUE, type JobQueue } from '../../queue/job-queue';
 import { DemoPaymentsAdapter } from '../payments/demo/demo-payments.adapter';
-import { WalletService } from '../wallet/wallet.service';
+import { SubscriptionCancel } from './subscription-cancel';
+import { SubscriptionMembership } from './subscription-membership';
 
 export const SUBSCRIPTION_QUEUE = 'subscriptions';
 export const RENEW_DEMO_JOB = 'renew-demo';
@@ -85,7 +86,8 @@ export class SubscriptionsService implements OnModuleInit {
     private readonly students: StudentsService,
     private readonly products: ProductsService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    private readonly wallet: WalletService,
+    private readonly membership: SubscriptionMembership,
+    private readonly cancelling: SubscriptionCancel,
   ) {}
 
   onModuleInit(): void {
@@ -130,7 +132,7 @@ export class SubscriptionsService implements OnModuleInit {
     // A membership product's holding (issue 24); a retried start (the outbox) finds the row and grants once.
     await this.em.fork().transactional(async (em) => {
       const sub = await em.findOne(Subscription, { provider: this.payments.provider, providerSubscriptionId: state.subscriptionId });
-      if (sub) await this.followMembership(em, sub);
+      if (sub) await this.membership.follow(em, sub);
     });
     if (!demo || !periodEnd) return;
     await this.recordInvoice({
@@ -239,39 +241,9 @@ export class SubscriptionsService implements OnModuleInit {
     return subs.map((s) => ({ subscription_id: s.id, status: s.status, created_at: s.createdAt.toISOString(), plan_name: s.planName }));
   }
 
-  /**
-   * Cancels now, not at period end: the provider stops future payments, the status becomes
-   * cancelled, and the audit records who did it. Refused for a cancelled or expired subscription.
-   * The row stays locked while the provider is asked, so two cancels at once cancel once.
-   */
+  /** Cancels now, not at period end (SubscriptionCancel: the provider is asked outside any transaction); answers the subscription. */
   async cancel(ctx: RequestContext, id: string) {
-    await this.em.transactional(async (em) => {
-      const sub = await em.findOne(Subscription, { id, organization: ctx.organizationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!sub) throw notFound(M.notFound);
-      if (!canCancelSubscription(sub.status)) throw new ApiError(HttpStatus.CONFLICT, M.alreadyCancelled);
-      if (sub.provider !== this.payments.provider) {
-        throw new ApiError(HttpStatus.CONFLICT, `${M.cancelFailed}: it is billed by the ${sub.provider} provider, and ${this.payments.provider} is configured`);
-      }
-      let cancelledAt: Date;
-      try {
-        ({ cancelledAt } = await this.payments.cancelSubscription(sub.providerSubscriptionId));
-      } catch (error) {
-        this.logger.error(`Cancelling ${sub.provider} subscription ${sub.providerSubscriptionId} failed: ${(error as Error).message}`);
-        const why = error instanceof PaymentNotFoundError ? ': the payment provider does not know it' : '';
-        throw new ApiError(HttpStatus.BAD_GATEWAY, `${M.cancelFailed}${why}`);
-      }
-      sub.status = 'cancelled';
-      sub.cancelledAt = cancelledAt;
-      this.activity.record(em, {
-        organizationId: ctx.organizationId,
-        subscriptionId: sub.id,
-        orderId: sub.orderId ?? null,
-        action: 'subscription_cancelled',
-        actorUserId: ctx.userId,
-        detail: `${sub.planName}: cancelled now, no further payments`,
-      });
-      await this.followMembership(em, sub);
-    });
+    await this.cancelling.cancel(ctx, id);
     return this.get(ctx, id);
   }
 
@@ -320,7 +292,7 @@ export class SubscriptionsService implements OnModuleInit {
         );
         // A membership's new period (issue 24): last period's leftover ends, this one's bookings granted.
         const sub = await em.findOne(Subscription, { provider: event.provider, providerSubscriptionId: event.providerSubscriptionId }, { refresh: true });
-        if (sub) await this.followMembership(em, sub);
+        if (sub) await this.membership.follow(em, sub);
       }
     });
   }
@@ -337,19 +309,13 @@ export class SubscriptionsService implements OnModuleInit {
     await this.em.transactional(async (em) => {
       const sub = await em.findOneOrFail(Subscription, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (sub.organization.id !== reference.organizationId) return;
-      if (!isTerminal(sub.status) && isTerminal(event.status)) {
+      // Cancelled: recorded as the admin's when an admin's cancel is under way (its intent), else the provider's.
+      if (!isTerminal(sub.status) && event.status === 'cancelled') await this.cancelling.markCancelled(em, sub, event.cancelledAt);
+      else if (!isTerminal(sub.status) && isTerminal(event.status)) {
         sub.status = event.status;
-        sub.cancelledAt = event.status === 'cancelled' ? event.cancelledAt : null;
-        if (event.status === 'cancelled') {
-          this.activity.record(em, {
-            organizationId: reference.organizationId,
-            subscriptionId: sub.id,
-            orderId: sub.orderId ?? null,
-            action: 'subscription_cancelled',
-            actorUserId: null,
-            detail: `${sub.planName}: cancelled at the payment provider`,
-          });
-        }
+        sub.cancelledAt = null;
+        sub.cancelRequestedAt = null;
+        sub.cancelRequestedBy = null;
       }
       if (event.currentPeriodEnd && (!sub.currentPeriodEnd || event.currentPeriodEnd > sub.currentPeriodEnd)) sub.currentPeriodEnd = event.currentPeriodEnd;
       if (event.occurredAt >= Number(sub.providerEventAt)) {
@@ -360,43 +326,8 @@ export class SubscriptionsService implements OnModuleInit {
         sub.intervalCount = event.intervalCount;
         if (event.planName) sub.planName = event.planName;
       }
-      await this.followMembership(em, sub);
+      await this.membership.follow(em, sub);
     });
-  }
-
-  /**
-   * A membership product's holding follows its subscription (issue 24), in the caller's transaction:
-   * active with a period end: that period's bookings (WalletService.membershipPeriod: the first
-   * period starts the holding, a later one renews it; once per period); not active (cancelled,
-   * expired: a failed renewal): the holding ends now. Nothing for a product that grants no membership.
-   */
-  private async followMembership(em: EntityManager, sub: Subscription): Promise<void> {
-    if (!sub.productId || !sub.productPriceId) return;
-    const organizationId = sub.organization.id;
-    const sold = await this.products.soldProduct(organizationId, sub.productId, sub.productPriceId);
-    const price = sold?.price;
-    if (!price || price.grant !== 'membership') return;
-    if (sub.status !== 'active') {
-      await this.wallet.endMembership({ organizationId, subscriptionId: sub.id }, em);
-      return;
-    }
-    if (!sub.currentPeriodEnd) return;
-    await this.wallet.membershipPeriod(
-      {
-        organizationId,
-        studentId: sub.student.id,
-        subscriptionId: sub.id,
-        label: sub.planName.slice(0, 200) || 'Membership',
-        bookings: price.membershipBookings ?? 0,
-        unlimited: price.membershipUnlimited,
-        coversActivityIds: price.coversActivityIds,
-        coversCategoryIds: price.coversCategoryIds,
-        productId: sub.productId,
-        orderId: sub.orderId ?? null,
-        periodEnd: new Date(sub.currentPeriodEnd),
-      },
-      em,
-    );
   }
 
   /** The first time a provider subscription is seen: the row, active, for its student. */

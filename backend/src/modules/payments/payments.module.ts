@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/core';
 import { Logger, Module } from '@nestjs/common';
+import { guardPort } from '../../common/outside-calls';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { DemoPaymentPagesController } from './demo/demo-pages.controller';
@@ -32,7 +33,12 @@ export function paymentsAdapter(config: AppConfig, orm: MikroORM, events: Paymen
     PaymentEvents,
     SubscriptionEvents,
     StripeWebhooksService,
-    { provide: PaymentsPort, inject: [APP_CONFIG, MikroORM, PaymentEvents], useFactory: paymentsAdapter },
+    {
+      provide: PaymentsPort,
+      inject: [APP_CONFIG, MikroORM, PaymentEvents],
+      // Test mode: each call checks that no transaction is open (common/outside-calls.ts).
+      useFactory: (config: AppConfig, orm: MikroORM, events: PaymentEvents) => guardPort(paymentsAdapter(config, orm, events), 'payments', config.NODE_ENV === 'test'),
+    },
   ],
   exports: [PaymentsPort, PaymentEvents, SubscriptionEvents],
 })

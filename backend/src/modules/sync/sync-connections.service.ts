@@ -7,7 +7,7 @@ import type { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
 import type { DriverAuth } from './drivers/sync-driver';
 import { SyncConnection } from './entities/sync-connection.entity';
-import { SyncOAuthService } from './oauth/sync-oauth.service';
+import { OAuthTokens, SyncOAuthService } from './oauth/sync-oauth.service';
 import { SyncChangeEvents, SyncConfigEvents } from './sync-config-events';
 import { TokenCipher } from './token-cipher';
 
@@ -43,6 +43,18 @@ export class ProviderNotConnectedError extends ApiError {
 
 /** A token that expires within this margin is refreshed before it is handed out. */
 export const REFRESH_MARGIN_MS = 60_000;
+/** How long one refresh may take (the token call times out after 15 s): a lease older than this was a process that died. */
+const REFRESH_LEASE_MS = 30_000;
+/** How often a caller waiting on another's refresh looks for the fresh token. */
+const REFRESH_WAIT_MS = 50;
+
+/** A refresh leased to this caller: the row, the lease's end, what to refresh with. */
+interface RefreshLease {
+  id: string;
+  until: Date;
+  refreshToken: string;
+  metadata: Record<string, string>;
+}
 
 /**
  * Whether a new grant is for the account already connected: every identity key the provider's
@@ -69,10 +81,13 @@ export class SyncConnectionsService {
 
   /**
    * The one place drivers, jobs and admin calls get a provider's token: the access token,
-   * refreshed first when it expires within a minute (Klaviyo, Zoom). The refresh holds the
-   * connection row's lock (select … for update), so two jobs never refresh at once: the second one
-   * waits and then reads the fresh token. Throws ProviderNotConnectedError (409) when the
-   * organization is not connected; authIfConnected answers null instead.
+   * refreshed first when it expires within a minute (Klaviyo, Zoom). One refresh at a time per
+   * connection, and none inside a transaction (the provider is an outside call): the refresher
+   * takes a lease on the row (`refreshing_until`, under its lock, committed), asks the provider, then
+   * stores the new tokens and ends the lease; another caller meanwhile waits for the fresh token (a
+   * refresh token is used once: Klaviyo and Zoom rotate it). A lease left by a process that died
+   * runs out after REFRESH_LEASE_MS. Throws ProviderNotConnectedError (409) when the organization
+   * is not connected; authIfConnected answers null instead.
    */
   async auth(ctx: OrgContext, provider: SyncProviderName): Promise<DriverAuth> {
     const auth = await this.authIfConnected(ctx, provider);
@@ -82,30 +97,62 @@ export class SyncConnectionsService {
 
   /** As auth, for work that simply does nothing without a connection (an order import, a poll): null then. */
   async authIfConnected(ctx: OrgContext, provider: SyncProviderName): Promise<DriverAuth | null> {
-    const current = await this.tokens(ctx, provider);
-    if (!current) return null;
-    if (!this.expiring(current.expiresAt) || current.refreshToken === null) {
-      return { accessToken: current.accessToken, metadata: current.metadata };
+    const deadline = Date.now() + 2 * REFRESH_LEASE_MS;
+    for (;;) {
+      const current = await this.tokens(ctx, provider);
+      if (!current) return null;
+      if (!this.expiring(current.expiresAt) || current.refreshToken === null) {
+        return { accessToken: current.accessToken, metadata: current.metadata };
+      }
+      const lease = await this.takeRefreshLease(ctx, provider);
+      if (lease === 'gone') return null;
+      if (lease === 'fresh') continue;
+      if (lease !== 'taken') return this.refreshLeased(provider, lease);
+      // Another caller is refreshing: its fresh token is read on the next turn.
+      if (Date.now() > deadline) throw new Error(`The ${provider} token refresh of organization ${ctx.organizationId} did not finish`);
+      await new Promise((resolve) => setTimeout(resolve, REFRESH_WAIT_MS));
     }
+  }
+
+  /** Under the row's lock: the lease of its refresh, or why not (no row, not expiring any more, leased). */
+  private takeRefreshLease(ctx: OrgContext, provider: SyncProviderName): Promise<RefreshLease | 'gone' | 'fresh' | 'taken'> {
     return this.em.fork().transactional(async (em) => {
       const row = await em.findOne(
         SyncConnection,
         { organization: ctx.organizationId, provider },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      if (!row) return null; // forgotten meanwhile
-      if (!this.expiring(row.expiresAt) || row.refreshTokenEncrypted === null) {
-        return { accessToken: this.cipher.decrypt(row.accessTokenEncrypted), metadata: row.metadata };
-      }
-      const fresh = await this.oauth.refresh(provider, this.cipher.decrypt(row.refreshTokenEncrypted));
+      if (!row) return 'gone'; // forgotten meanwhile
+      if (!this.expiring(row.expiresAt) || row.refreshTokenEncrypted === null) return 'fresh';
+      const now = Date.now();
+      if (row.refreshingUntil && row.refreshingUntil.getTime() > now) return 'taken';
+      row.refreshingUntil = new Date(now + REFRESH_LEASE_MS);
+      return { id: row.id, until: row.refreshingUntil, refreshToken: this.cipher.decrypt(row.refreshTokenEncrypted), metadata: row.metadata };
+    });
+  }
+
+  /** The provider asked outside any transaction; its tokens stored if the row still holds the refresh token used. */
+  private async refreshLeased(provider: SyncProviderName, lease: RefreshLease): Promise<DriverAuth> {
+    let fresh: OAuthTokens;
+    try {
+      fresh = await this.oauth.refresh(provider, lease.refreshToken);
+    } catch (error) {
+      await this.em.fork().nativeUpdate(SyncConnection, { id: lease.id, refreshingUntil: lease.until }, { refreshingUntil: null });
+      throw error;
+    }
+    await this.em.fork().transactional(async (em) => {
+      const row = await em.findOne(SyncConnection, { id: lease.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      // Forgotten, or connected again with a new grant, meanwhile: the new grant's tokens stay.
+      if (!row || row.refreshTokenEncrypted === null || this.cipher.decrypt(row.refreshTokenEncrypted) !== lease.refreshToken) return;
       em.assign(row, {
         accessTokenEncrypted: this.cipher.encrypt(fresh.accessToken),
         refreshTokenEncrypted: fresh.refreshToken === null ? null : this.cipher.encrypt(fresh.refreshToken),
         expiresAt: fresh.expiresAt,
+        refreshingUntil: null,
         ...(fresh.scopes.length ? { scopes: fresh.scopes } : {}),
       });
-      return { accessToken: fresh.accessToken, metadata: row.metadata };
     });
+    return { accessToken: fresh.accessToken, metadata: lease.metadata };
   }
 
   private expiring(expiresAt: Date | null): boolean {
@@ -125,6 +172,7 @@ export class SyncConnectionsService {
       refreshTokenEncrypted: grant.refreshToken === null ? null : this.cipher.encrypt(grant.refreshToken),
       scopes: grant.scopes,
       expiresAt: grant.expiresAt,
+      refreshingUntil: null,
     };
     const existing = await this.find(ctx, provider);
     // A reconnect of the same account keeps what the jobs recorded on the connection (Eventbrite's

@@ -4,8 +4,9 @@ import { OutboxService } from '../../outbox/outbox.service';
 
 /**
  * What the waitlist announces (issue 23), published in the transaction of the change (the outbox):
- * a party joined (its confirmation mail; asked again, the owner's reminder), seats offered (the claim mail and the offer's expiry job).
- * The offer carries its claim token, which only the mail ever shows (the entry keeps its SHA-256).
+ * a party joined (its confirmation mail; asked again, the owner's reminder), seats offered (the claim
+ * mail and the offer's expiry job). The offer carries no claim token (issue 31: the outbox keeps its
+ * rows for days): the mail's handler derives it again (WaitlistClaimTokens), the entry keeps only its SHA-256.
  * At least once, in order per entry: handlers are idempotent (the mail's dedupe key, the job's id).
  */
 export type WaitlistEvent =
@@ -16,8 +17,8 @@ export type WaitlistEvent =
       organizationId: string;
       entryId: string;
       eventId: string;
-      /** The claim link's token. */
-      token: string;
+      /** Only in announcements written before tokens were derived (read, never written). */
+      token?: string;
       /** ISO instant the offer's hold ends. */
       offeredUntil: string;
     };

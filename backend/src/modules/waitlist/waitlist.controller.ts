@@ -8,14 +8,14 @@ import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
 import { WaitlistDto, WaitlistMoveDto } from './waitlist.dto';
-import { WaitlistService } from './waitlist.service';
+import { WaitlistAdminService } from './waitlist-admin.service';
 
 /** The event drawer's waitlist (issue 23): the session's entries in order, remove, reorder, offer the seat. */
 @ApiTags('waitlist')
 @Controller('admin')
 @Auth()
 export class WaitlistController {
-  constructor(private readonly waitlist: WaitlistService) {}
+  constructor(private readonly waitlist: WaitlistAdminService) {}
 
   @Get('events/:event_id/waitlist')
   @ApiOperation({

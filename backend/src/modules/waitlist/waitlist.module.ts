@@ -3,7 +3,10 @@ import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { WaitlistEntry } from './waitlist-entry.entity';
+import { WaitlistAdminService } from './waitlist-admin.service';
+import { WaitlistClaimTokens } from './waitlist-claim-token';
 import { WaitlistEvents } from './waitlist-events';
+import { WaitlistMails } from './waitlist-mails';
 import { WaitlistController } from './waitlist.controller';
 import { WaitlistService } from './waitlist.service';
 
@@ -15,7 +18,7 @@ import { WaitlistService } from './waitlist.service';
 @Module({
   imports: [MikroOrmModule.forFeature([WaitlistEntry]), NotificationsModule, OrganizationsModule],
   controllers: [WaitlistController],
-  providers: [WaitlistService, WaitlistEvents],
+  providers: [WaitlistService, WaitlistAdminService, WaitlistEvents, WaitlistMails, WaitlistClaimTokens],
   exports: [WaitlistService],
 })
 export class WaitlistModule {}

@@ -2,27 +2,22 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
-  formatZonedDateTime,
-  storeLinks,
   WAITLIST_MESSAGES as M,
   type WaitlistClaim,
-  type WaitlistEntry as WaitlistEntryOut,
   type WaitlistJoinPayload,
   type WaitlistJoinResult,
 } from '@studio/contracts';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ApiError, notFound } from '../../common/api-error';
-import { RequestContext } from '../../common/request-context';
+import { ApiError } from '../../common/api-error';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
-import { MailService } from '../notifications/mail.service';
-import { OrganizationsService } from '../organizations/organizations.service';
 import { EnrollmentEvents } from '../scheduling/enrollment-events';
 import { EnrollmentsService, HeldSeat } from '../scheduling/enrollments.service';
 import { LockedSeats, lockEventForSeats } from '../scheduling/seats';
 import { SessionEvents } from '../scheduling/session-events';
 import type { Student } from '../students/student.entity';
+import { WaitlistClaimTokens } from './waitlist-claim-token';
 import { WaitlistEntry } from './waitlist-entry.entity';
 import { WaitlistEvents } from './waitlist-events';
+import { WaitlistMails } from './waitlist-mails';
 import { waitlistSession, WaitlistSessionRow } from './waitlist-session.query';
 
 export const WAITLIST_QUEUE = 'waitlist';
@@ -40,10 +35,6 @@ export interface ExpireOffersJob {
 }
 
 const ACTIVE = ['waiting', 'offered'] as const;
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
-const sameHash = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 const sessionNotFound = () => new ApiError(HttpStatus.NOT_FOUND, M.sessionNotFound);
 const offerEnded = () => new ApiError(HttpStatus.GONE, M.offerEnded, { claim_token: M.offerEnded });
 
@@ -55,7 +46,8 @@ const offerEnded = () => new ApiError(HttpStatus.GONE, M.offerEnded, { claim_tok
  * of scheduling's, which counts like any other) and the party mailed a claim link. The claim is the
  * store's checkout taking over that hold; an offer left unclaimed expires and the next party that
  * fits is offered. Every handler is idempotent: offers are made from the free seats read under the
- * lock, so an event delivered twice finds none the second time.
+ * lock, so an event delivered twice finds none the second time. The admin's calls are
+ * WaitlistAdminService's, the mails WaitlistMails', the claim tokens WaitlistClaimTokens'.
  */
 @Injectable()
 export class WaitlistService implements OnModuleInit {
@@ -67,8 +59,8 @@ export class WaitlistService implements OnModuleInit {
     private readonly enrollmentEvents: EnrollmentEvents,
     private readonly sessionEvents: SessionEvents,
     private readonly events: WaitlistEvents,
-    private readonly organizations: OrganizationsService,
-    private readonly mail: MailService,
+    private readonly mails: WaitlistMails,
+    private readonly claimTokens: WaitlistClaimTokens,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
 
@@ -90,12 +82,8 @@ export class WaitlistService implements OnModuleInit {
     this.sessionEvents.on('session.cancelled', 'waitlist.close', (e) =>
       this.closeForCancelledSession(e.organizationId, e.eventId, e.reason),
     );
-    this.events.on('waitlist.joined', 'waitlist.joined-mail', (e) =>
-      this.mailJoined(e.organizationId, e.entryId, e.again ?? false),
-    );
-    this.events.on('waitlist.offered', 'waitlist.offer-mail', (e) =>
-      this.mailOffer(e.organizationId, e.entryId, e.token),
-    );
+    this.events.on('waitlist.joined', 'waitlist.joined-mail', (e) => this.mails.joined(e.organizationId, e.entryId, e.again ?? false));
+    this.events.on('waitlist.offered', 'waitlist.offer-mail', (e) => this.mails.offer(e.organizationId, e.entryId, e.token));
     this.events.on('waitlist.offered', 'waitlist.offer-expiry', (e) =>
       this.queue.add<ExpireOffersJob>(
         WAITLIST_QUEUE,
@@ -259,11 +247,7 @@ export class WaitlistService implements OnModuleInit {
    * Seats came back in the session: offers them (offerInLock). `releasedFrom` names the waitlist
    * entry whose claimed hold was released (its checkout was abandoned or ran out): that claim has ended.
    */
-  async offerFreeSeats(
-    organizationId: string,
-    eventId: string,
-    releasedFrom: string | null = null,
-  ): Promise<void> {
+  async offerFreeSeats(organizationId: string, eventId: string, releasedFrom: string | null = null): Promise<void> {
     await this.em.fork().transactional(async (em) => {
       let locked: LockedSeats;
       try {
@@ -272,11 +256,7 @@ export class WaitlistService implements OnModuleInit {
         return; // the session is gone
       }
       if (releasedFrom) {
-        const entry = await em.findOne(WaitlistEntry, {
-          id: releasedFrom,
-          organizationId,
-          status: 'claimed',
-        });
+        const entry = await em.findOne(WaitlistEntry, { id: releasedFrom, organizationId, status: 'claimed' });
         if (entry) {
           entry.status = 'expired';
           await em.flush();
@@ -305,7 +285,7 @@ export class WaitlistService implements OnModuleInit {
    * taken or held) go to the waiting parties in order: each that fits is offered (a party too large
    * is skipped and keeps its place), until no seat is left. Answers the entries offered.
    */
-  private async offerInLock(
+  async offerInLock(
     em: EntityManager,
     organizationId: string,
     locked: LockedSeats,
@@ -346,9 +326,11 @@ export class WaitlistService implements OnModuleInit {
   }
 
   /** One offer, under the seat lock: the seats held for the claim time, the token, the announcement. */
-  private async offer(em: EntityManager, entry: WaitlistEntry, session: WaitlistSessionRow): Promise<void> {
-    const offeredUntil = new Date(Date.now() + session.claim_hours * 3600_000);
-    const token = `${entry.id}.${randomBytes(32).toString('base64url')}`;
+  async offer(em: EntityManager, entry: WaitlistEntry, session: WaitlistSessionRow): Promise<void> {
+    const offeredAt = new Date();
+    const offeredUntil = new Date(offeredAt.getTime() + session.claim_hours * 3600_000);
+    // Derived from the entry and this instant, never stored: only its hash is kept, and the mail derives it again.
+    const token = await this.claimTokens.tokenFor(entry.id, offeredAt);
     entry.holdId = await this.seats.holdForOffer({ organizationId: entry.organizationId }, em, {
       eventId: entry.eventId,
       waitlistEntryId: entry.id,
@@ -356,130 +338,16 @@ export class WaitlistService implements OnModuleInit {
       expiresAt: offeredUntil,
     });
     entry.status = 'offered';
-    entry.offeredAt = new Date();
+    entry.offeredAt = offeredAt;
     entry.offeredUntil = offeredUntil;
-    entry.claimTokenHash = tokenHash(token);
+    entry.claimTokenHash = WaitlistClaimTokens.hash(token);
     await em.flush();
     await this.events.publish(em, {
       type: 'waitlist.offered',
       organizationId: entry.organizationId,
       entryId: entry.id,
       eventId: entry.eventId,
-      token,
       offeredUntil: offeredUntil.toISOString(),
-    });
-  }
-
-  // ---- The admin ----------------------------------------------------------------------------
-
-  /** The session's waitlist in order (another organization's session is 404). */
-  async list(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    eventId: string,
-  ): Promise<{ entries: WaitlistEntryOut[] }> {
-    const em = this.em.fork();
-    const [event] = await em.execute<{ id: string }[]>(
-      `select id from event where id = ? and organization_id = ?`,
-      [eventId, ctx.organizationId],
-    );
-    if (!event) throw notFound('Event not found');
-    const entries = await em.find(
-      WaitlistEntry,
-      { organizationId: ctx.organizationId, eventId },
-      { orderBy: { position: 'asc' } },
-    );
-    return { entries: entries.map(mapEntry) };
-  }
-
-  /**
-   * Takes an entry off the waitlist. An offered entry's seats are freed and offered to the next
-   * parties that fit, in the same transaction under the seat lock. Removing it again changes nothing.
-   */
-  async remove(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    entryId: string,
-  ): Promise<{ entries: WaitlistEntryOut[] }> {
-    const eventId = await this.withEntry(ctx, entryId, async (em, entry, locked) => {
-      if (entry.status !== 'waiting' && entry.status !== 'offered') return;
-      const wasOffered = entry.status === 'offered';
-      if (wasOffered && entry.holdId) await this.seats.endOfferHold(ctx, em, entry.holdId);
-      entry.status = 'removed';
-      await em.flush();
-      // Its held seats count no more: the lock's reading of the seats is out of date by them.
-      if (wasOffered)
-        await this.offerInLock(em, ctx.organizationId, await lockEventForSeats(em, ctx, locked.eventId));
-    });
-    return this.list(ctx, eventId);
-  }
-
-  /** Moves a waiting or offered entry one place up or down among those still waiting or offered (409 at the end). */
-  async move(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    entryId: string,
-    direction: 'up' | 'down',
-  ): Promise<{ entries: WaitlistEntryOut[] }> {
-    const eventId = await this.withEntry(ctx, entryId, async (em, entry) => {
-      if (entry.status !== 'waiting' && entry.status !== 'offered')
-        throw new ApiError(HttpStatus.CONFLICT, M.notActive);
-      const line = await em.find(
-        WaitlistEntry,
-        { organizationId: ctx.organizationId, eventId: entry.eventId, status: { $in: [...ACTIVE] } },
-        { orderBy: { position: 'asc' } },
-      );
-      const at = line.findIndex((e) => e.id === entry.id);
-      const other = line[direction === 'up' ? at - 1 : at + 1];
-      if (!other) throw new ApiError(HttpStatus.CONFLICT, M.cannotMove);
-      [entry.position, other.position] = [other.position, entry.position];
-      await em.flush();
-    });
-    return this.list(ctx, eventId);
-  }
-
-  /**
-   * "Offer the seat" now to a waiting entry, by the same offer as the automatic one. Refused (409)
-   * when the entry is not waiting, or when the seats it needs are not free.
-   */
-  async offerNow(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    entryId: string,
-  ): Promise<{ entries: WaitlistEntryOut[] }> {
-    const eventId = await this.withEntry(ctx, entryId, async (em, entry, locked) => {
-      if (entry.status !== 'waiting') throw new ApiError(HttpStatus.CONFLICT, M.notWaiting);
-      const session = await waitlistSession(em, ctx.organizationId, entry.eventId);
-      if (
-        !session ||
-        locked.status !== 'active' ||
-        locked.endsAt.getTime() <= Date.now() ||
-        new Date(session.starts_at).getTime() <= Date.now()
-      )
-        throw new ApiError(HttpStatus.CONFLICT, M.finished);
-      if (locked.capacity - locked.seats < entry.partySize)
-        throw new ApiError(HttpStatus.CONFLICT, M.seatsNotFree);
-      await this.offer(em, entry, session);
-    });
-    return this.list(ctx, eventId);
-  }
-
-  /** An entry of the organization (404 otherwise), locked after its session's seat lock, in one transaction. */
-  private async withEntry(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    entryId: string,
-    change: (em: EntityManager, entry: WaitlistEntry, locked: LockedSeats) => Promise<void>,
-  ): Promise<string> {
-    return this.em.fork().transactional(async (em) => {
-      const [found] = await em.execute<{ event_id: string }[]>(
-        `select event_id from waitlist_entry where id = ? and organization_id = ?`,
-        [entryId, ctx.organizationId],
-      );
-      if (!found) throw notFound(M.entryNotFound);
-      const locked = await lockEventForSeats(em, ctx, found.event_id);
-      const entry = await em.findOneOrFail(
-        WaitlistEntry,
-        { id: entryId, organizationId: ctx.organizationId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-      );
-      await change(em, entry, locked);
-      return found.event_id;
     });
   }
 
@@ -499,20 +367,7 @@ export class WaitlistService implements OnModuleInit {
     if (!open.length) return;
     const session = await waitlistSession(em, organizationId, eventId);
     if (!session) return;
-    for (const entry of open)
-      await this.mail.enqueue({
-        to: entry.email,
-        subject: `Cancelled: ${oneLine(session.name)}`.slice(0, 300),
-        text: [
-          `Hello ${oneLine(entry.name)},`,
-          '',
-          `${session.name} (${when(session)}) was cancelled by the studio, so its waitlist is closed and you will not be offered a seat.`,
-          ...(reason.trim() ? ['', `The studio says: ${reason.trim()}`] : []),
-          '',
-          session.organization_name,
-        ].join('\n'),
-        dedupeKey: `waitlist-cancelled:${entry.id}`,
-      });
+    await this.mails.sessionCancelled(open, session, reason);
     await this.em.fork().transactional(async (tx) => {
       await lockEventForSeats(tx as EntityManager, { organizationId }, eventId);
       const entries = await tx.find(WaitlistEntry, { organizationId, eventId, status: { $in: [...ACTIVE] } });
@@ -522,77 +377,6 @@ export class WaitlistService implements OnModuleInit {
         entry.status = 'removed';
       }
       await tx.flush();
-    });
-  }
-
-  // ---- Mails --------------------------------------------------------------------------------
-
-  /**
-   * waitlist.joined: the party's place confirmed, once (its dedupe key). Asked again with the same
-   * email (`again`), the entry's owner is told they are already waiting, with their place, at most
-   * once per entry: the store answered that asker as it answers anyone.
-   */
-  private async mailJoined(organizationId: string, entryId: string, again = false): Promise<void> {
-    const em = this.em.fork();
-    const entry = await em.findOne(WaitlistEntry, { id: entryId, organizationId });
-    if (!entry || entry.status === 'removed') return;
-    const session = await waitlistSession(em, organizationId, entry.eventId);
-    if (!session) return;
-    const [{ ahead }] = await em.execute<{ ahead: string }[]>(
-      `select count(*) as ahead from waitlist_entry where event_id = ? and status in ('waiting', 'offered') and position < ?`,
-      [entry.eventId, entry.position],
-    );
-    await this.mail.enqueue({
-      to: entry.email,
-      subject: `${again ? "You're already on the waitlist" : "You're on the waitlist"}: ${oneLine(session.name)}`.slice(0, 300),
-      text: [
-        `Hello ${oneLine(entry.name)},`,
-        '',
-        ...(again ? ['Someone asked to join this waitlist again with your email. Nothing changed: your place is kept.', ''] : []),
-        `You're on the waitlist for ${session.name} (${party(entry.partySize)}).`,
-        `When: ${when(session)}`,
-        `Your place: number ${Number(ahead) + 1} in line.`,
-        '',
-        `If seats free up, we'll email you a link to claim them. They are then held for you for ${hours(session.claim_hours)}.`,
-        '',
-        session.organization_name,
-      ].join('\n'),
-      dedupeKey: `${again ? 'waitlist-joined-again' : 'waitlist-joined'}:${entry.id}`,
-    });
-  }
-
-  /** waitlist.offered: the claim link, once per offer (its dedupe key); nothing once the offer is over. */
-  private async mailOffer(organizationId: string, entryId: string, token: string): Promise<void> {
-    const em = this.em.fork();
-    const entry = await em.findOne(WaitlistEntry, { id: entryId, organizationId });
-    if (
-      !entry ||
-      entry.status !== 'offered' ||
-      !entry.claimTokenHash ||
-      !sameHash(entry.claimTokenHash, tokenHash(token))
-    )
-      return;
-    const session = await waitlistSession(em, organizationId, entry.eventId);
-    if (!session) return;
-    const store = this.organizations.appStoreUrl({ slug: session.slug });
-    const link = storeLinks.claim(store, entry.eventId, token);
-    await this.mail.enqueue({
-      to: entry.email,
-      subject: `A seat is free: ${oneLine(session.name)}`.slice(0, 300),
-      text: [
-        `Hello ${oneLine(entry.name)},`,
-        '',
-        `Good news: ${entry.partySize === 1 ? 'a seat is' : `${entry.partySize} seats are`} free in ${session.name}, and held for you.`,
-        `When: ${when(session)}`,
-        '',
-        'Claim and book them here:',
-        link,
-        '',
-        `They are held for you until ${formatZonedDateTime(entry.offeredUntil!, session.timezone)}. After that the offer ends and the next person on the waitlist is offered them.`,
-        '',
-        session.organization_name,
-      ].join('\n'),
-      dedupeKey: `waitlist-offer:${entry.id}:${entry.offeredAt?.getTime() ?? 0}`,
     });
   }
 
@@ -610,24 +394,7 @@ export class WaitlistService implements OnModuleInit {
       { id, organizationId },
       lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
     );
-    if (!entry?.claimTokenHash || !sameHash(entry.claimTokenHash, tokenHash(token))) return null;
+    if (!WaitlistClaimTokens.matches(entry?.claimTokenHash, token)) return null;
     return entry;
   }
 }
-
-function mapEntry(entry: WaitlistEntry): WaitlistEntryOut {
-  return {
-    entry_id: entry.id,
-    name: entry.name,
-    email: entry.email,
-    party_size: entry.partySize,
-    joined_at: entry.createdAt.toISOString(),
-    status: entry.status,
-    offered_until: entry.status === 'offered' && entry.offeredUntil ? entry.offeredUntil.toISOString() : null,
-  };
-}
-
-const party = (n: number) => (n === 1 ? '1 seat' : `${n} seats`);
-const hours = (n: number) => (n === 1 ? '1 hour' : `${n} hours`);
-const when = (s: WaitlistSessionRow) =>
-  formatZonedDateTime(s.starts_at, s.timezone);

@@ -1,6 +1,7 @@
 import { DocusealApi } from '@docuseal/api';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Logger, Module } from '@nestjs/common';
+import { guardPort } from '../../common/outside-calls';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { CatalogModule } from '../catalog/catalog.module';
@@ -37,7 +38,16 @@ export function esignAdapter(config: AppConfig): EsignPort {
 @Module({
   imports: [MikroOrmModule.forFeature([WaiverSubmission, EsignTemplate]), StudentsModule, CatalogModule, NotificationsModule],
   controllers: [SubmissionsController, DocusealWebhookController, DemoSigningController],
-  providers: [WaiversService, WaiversListeners, { provide: EsignPort, inject: [APP_CONFIG], useFactory: esignAdapter }],
+  providers: [
+    WaiversService,
+    WaiversListeners,
+    {
+      provide: EsignPort,
+      inject: [APP_CONFIG],
+      // Test mode: each call to the provider checks that no transaction is open (common/outside-calls.ts).
+      useFactory: (config: AppConfig) => guardPort(esignAdapter(config), 'esign', config.NODE_ENV === 'test', ['parseWebhook']),
+    },
+  ],
   exports: [WaiversService],
 })
 export class WaiversModule {}

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { formatCents, packExpiresAt, WALLET_KIND_LABELS } from '@studio/contracts';
-import { randomBytes } from 'node:crypto';
+import { AppSecret } from '../../common/app-secret';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { JOB_QUEUE, type JobQueue } from '../../queue/job-queue';
@@ -32,7 +32,8 @@ const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 @Injectable()
 export class WalletGrantsService implements OnModuleInit {
   private readonly logger = new Logger('WalletGrants');
-  private secret: Promise<Buffer> | null = null;
+  /** The key of gift card codes (app_secret `gift_card`, or BOOKING_LINK_SECRET as the booking links read it). */
+  private readonly secret: AppSecret;
 
   constructor(
     private readonly em: EntityManager,
@@ -41,8 +42,10 @@ export class WalletGrantsService implements OnModuleInit {
     private readonly mail: MailService,
     private readonly orderEvents: OrderEvents,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.secret = new AppSecret(em, config, SECRET_NAME);
+  }
 
   onModuleInit(): void {
     this.orderEvents.on('store_order.paid', 'wallet.order-grants', (e) => this.grantOrder(e.organizationId, e.orderId));
@@ -69,7 +72,7 @@ export class WalletGrantsService implements OnModuleInit {
 
   /** The code of a gift card line (the same every time: derived from its key with the app's secret). */
   async codeFor(orderId: string, lineId: string): Promise<string> {
-    return giftCardCode(await this.key(), lineKey(orderId, lineId));
+    return giftCardCode(await this.secret.get(), lineKey(orderId, lineId));
   }
 
   private async grantPack(organizationId: string, line: GrantingLineRow, paidAt: Date): Promise<void> {
@@ -142,29 +145,6 @@ export class WalletGrantsService implements OnModuleInit {
       ].join('\n'),
       dedupeKey: `gift-card:${line.order_id}:${line.line_id}`,
     });
-  }
-
-  /**
-   * The app's secret for gift card codes: BOOKING_LINK_SECRET when it is set (as the booking links
-   * read it), else a key made once and kept in app_secret (the first process to write it wins).
-   */
-  private key(): Promise<Buffer> {
-    if (this.config.BOOKING_LINK_SECRET) return Promise.resolve(Buffer.from(this.config.BOOKING_LINK_SECRET));
-    this.secret ??= this.storedKey().catch((error) => {
-      this.secret = null;
-      throw error;
-    });
-    return this.secret;
-  }
-
-  private async storedKey(): Promise<Buffer> {
-    const connection = this.em.fork().getConnection();
-    await connection.execute(`insert into app_secret (name, value) values (?, ?) on conflict (name) do nothing`, [
-      SECRET_NAME,
-      randomBytes(32).toString('base64url'),
-    ]);
-    const [row] = await connection.execute<{ value: string }[]>(`select value from app_secret where name = ?`, [SECRET_NAME]);
-    return Buffer.from(row.value);
   }
 }
 

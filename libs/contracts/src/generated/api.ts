@@ -9451,7 +9451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Subscription already cancelled (cancelled or expired) */
+            /** @description Subscription already cancelled (cancelled or expired), or Subscription is being cancelled (another cancel waits on the payment provider) */
             409: {
                 headers: {
                     [name: string]: unknown;

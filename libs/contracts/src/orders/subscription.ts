@@ -22,6 +22,8 @@ export const SUBSCRIPTION_MESSAGES = {
   notFound: 'Subscription not found',
   /** API and toast: cancelling a cancelled or expired subscription. */
   alreadyCancelled: 'Subscription already cancelled',
+  /** API: a cancel of the same subscription is waiting for the payment provider's answer. */
+  cancelInProgress: 'Subscription is being cancelled',
   /** Toasts of spec 001 §8. */
   cancelled: 'Subscription cancelled',
   cancelFailed: 'Failed to cancel subscription',

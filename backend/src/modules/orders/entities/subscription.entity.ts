@@ -14,7 +14,7 @@ import type { PaymentProviderName } from '../../payments/payments.port';
 @Unique({ properties: ['provider', 'providerSubscriptionId'] })
 @Index({ properties: ['organization', 'createdAt'] })
 export class Subscription {
-  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'orderId' | 'productId' | 'productPriceId' | 'currency' | 'currentPeriodEnd' | 'cancelledAt' | 'providerEventAt';
+  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'orderId' | 'productId' | 'productPriceId' | 'currency' | 'currentPeriodEnd' | 'cancelledAt' | 'providerEventAt' | 'cancelRequestedAt' | 'cancelRequestedBy';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -66,6 +66,16 @@ export class Subscription {
 
   @Property({ type: 'timestamptz', nullable: true })
   cancelledAt?: Date | null;
+
+  /**
+   * An admin's cancel under way (orders/subscription-cancel.ts): when it was asked and by whom,
+   * recorded before the provider is asked and cleared with its answer. Null otherwise.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  cancelRequestedAt?: Date | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  cancelRequestedBy?: string | null;
 
   /** `created` (Unix seconds) of the newest provider event applied: an older one never overwrites. */
   @Property({ type: 'bigint' })

@@ -12,7 +12,7 @@ import { Organization } from '../../organizations/organization.entity';
 @Unique({ name: 'sync_connection_organization_provider_unique', properties: ['organization', 'provider'] })
 export class SyncConnection {
   [OptionalProps]?:
-    'accountName' | 'refreshTokenEncrypted' | 'scopes' | 'expiresAt' | 'metadata' | 'connectedAt' | 'updatedAt';
+    'accountName' | 'refreshTokenEncrypted' | 'scopes' | 'expiresAt' | 'metadata' | 'connectedAt' | 'updatedAt' | 'refreshingUntil';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -37,6 +37,10 @@ export class SyncConnection {
 
   @Property({ type: 'timestamptz', nullable: true })
   expiresAt: Date | null = null;
+
+  /** A refresh of the tokens under way until then (SyncConnectionsService.authIfConnected), else null. */
+  @Property({ type: 'timestamptz', nullable: true })
+  refreshingUntil: Date | null = null;
 
   /**
    * What later calls need besides the token, as the provider told it at connect time (Mailchimp's
