@@ -197,7 +197,8 @@ describe('mail with the API and the worker in separate processes', () => {
     let worker: TestApp | undefined;
     try {
       await api.created.app.get(MailService).enqueue({ to: 'ed@example.test', subject: 'Queued', text: 'Hi', dedupeKey: 'split:1' });
-      await new Promise((r) => setTimeout(r, 1500));
+      // The job waits in Redis: the API process has no worker to send it (nothing sent, still waiting).
+      expect(await (api.created.app.get(JOB_QUEUE) as BullMqJobQueue).bullQueue(MAIL_QUEUE).getWaitingCount()).toBe(1);
       expect(smtp.state.attempts).toBe(0);
       worker = await startTestApp({ ...shared, RUN_WORKER: 'true' });
       await eventually(() => smtp.received.length === 1);
