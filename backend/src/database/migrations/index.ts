@@ -57,6 +57,7 @@ const NAMES = [
   'Migration20261127180000_order_wallet',
   'Migration20261128000000_waiver_shared_request',
   'Migration20261201090000_checkout_intent',
+  'Migration20261201120000_ledger_foreign_keys',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({
