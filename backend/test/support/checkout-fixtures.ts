@@ -1,5 +1,5 @@
 import { Order } from '../../src/modules/orders/entities/order.entity';
-import { OrdersService } from '../../src/modules/orders/orders.service';
+import { OrdersService, type RecordedOrder } from '../../src/modules/orders/orders.service';
 import { PaymentsPort } from '../../src/modules/payments/payments.port';
 import { TestApp } from '../test-app';
 import { FakeStripe } from './fake-stripe';
@@ -45,4 +45,48 @@ export async function paidThroughCheckout(
   const paid = await t.withEm((em) => em.findOneOrFail(Order, { id: pending.id }, { refresh: true }));
   if (paid.status !== 'paid' || !paid.paymentIntentId) throw new Error(`order ${pending.id} is ${paid.status} after its checkout was paid`);
   return { id: pending.id, paymentIntentId: paid.paymentIntentId };
+}
+
+/**
+ * An order of `lines` for the student as a payment link's buyer pays it on the demo provider's page:
+ * recorded pending by the orders module, its page made by the demo provider (the real port) and
+ * recorded on the order as a link's is. `pay` posts the page's Pay (again: a repeated click); the
+ * payment settles the order (payment.succeeded, then the orders module's order.paid through the
+ * outbox: points, grants). The way to a paid order of product lines, which no admin call sells.
+ */
+export async function demoPageOrder(
+  t: TestApp,
+  organizationId: string,
+  input: { studentId: string; lines: RecordedOrder['lines']; source?: string },
+): Promise<{ orderId: string; pay: () => Promise<void> }> {
+  const ctx = { organizationId, userId: '', role: 'owner' as const, sessionId: 'test' };
+  const pending = await t.withEm(() =>
+    t.created.app.get(OrdersService).recordOrder(ctx, { studentId: input.studentId, status: 'pending', source: input.source ?? 'workbench', lines: input.lines }),
+  );
+  const expiresAt = new Date(Date.now() + 23 * 3600_000);
+  const checkout = await t.created.app.get(PaymentsPort).createCheckout({
+    organizationId,
+    orderId: pending.id,
+    lines: input.lines.map((l) => ({ name: l.description, unitAmountCents: l.unitPriceCents, quantity: l.quantity ?? 1 })),
+    customerEmail: 'buyer@example.test',
+    successUrl: 'http://studio.test/paid',
+    cancelUrl: 'http://studio.test/cancelled',
+    expiresAt,
+  });
+  await t.withEm((em) => em.nativeUpdate(Order, { id: pending.id }, { checkoutSessionId: checkout.sessionId, linkExpiresAt: expiresAt }));
+  const page = new URL(checkout.url).pathname;
+  return { orderId: pending.id, pay: async () => void (await t.http.post(`${page}/pay`).type('form').send('').expect(200)) };
+}
+
+/** An order of `lines` for the student, paid on the demo provider's page (demoPageOrder): its id, once paid. */
+export async function paidOnDemoPage(
+  t: TestApp,
+  organizationId: string,
+  input: { studentId: string; lines: RecordedOrder['lines']; source?: string },
+): Promise<string> {
+  const order = await demoPageOrder(t, organizationId, input);
+  await order.pay();
+  const paid = await t.withEm((em) => em.findOneOrFail(Order, { id: order.orderId }, { refresh: true }));
+  if (paid.status !== 'paid') throw new Error(`order ${order.orderId} is ${paid.status} after its page was paid`);
+  return order.orderId;
 }
