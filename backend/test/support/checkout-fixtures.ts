@@ -90,3 +90,32 @@ export async function paidOnDemoPage(
   if (paid.status !== 'paid') throw new Error(`order ${order.orderId} is ${paid.status} after its page was paid`);
   return order.orderId;
 }
+
+/**
+ * A seat of the session bought the real way at the Stripe fake: the studio sends the student a
+ * payment link (Send payment link: a pending order holding the seat, its Checkout Session at the
+ * fake), the student pays it on Stripe's page and its webhooks are delivered (`deliverAll`): the
+ * payment settles the order and the held seat becomes the enrollment.
+ */
+export async function paidSeatThroughLink(
+  t: TestApp,
+  fake: FakeStripe,
+  deliverAll: (...events: Event[]) => Promise<void>,
+  token: string,
+  input: { studentId: string; eventId: string },
+): Promise<{ enrollmentId: string; orderId: string; paymentIntentId: string }> {
+  const link = (await t.http.post(`/api/admin/orders/invoice/${input.studentId}`).set('token', token).send({ event_id: input.eventId }).expect(201)).body;
+  const sent = await t.withEm((em) => em.findOneOrFail(Order, { id: link.order_id }, { refresh: true }));
+  const from = fake.events.length;
+  fake.completeCheckout(sent.checkoutSessionId!);
+  await deliverAll(...(fake.events.slice(from) as Event[]));
+  const paid = await t.withEm((em) => em.findOneOrFail(Order, { id: link.order_id }, { refresh: true }));
+  if (paid.status !== 'paid' || !paid.paymentIntentId) throw new Error(`order ${paid.id} is ${paid.status} after its link was paid`);
+  const seats = (await t.http.get(`/api/admin/enrollment/event/${input.eventId}`).set('token', token).expect(200)).body.enrollments as {
+    enrollment_id: string;
+    student_id: string;
+  }[];
+  const seat = seats.find((e) => e.student_id === input.studentId);
+  if (!seat) throw new Error(`no seat of ${input.studentId} after its link was paid`);
+  return { enrollmentId: seat.enrollment_id, orderId: link.order_id as string, paymentIntentId: paid.paymentIntentId };
+}
