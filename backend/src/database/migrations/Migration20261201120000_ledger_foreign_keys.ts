@@ -16,8 +16,9 @@ import { Migration } from '@mikro-orm/migrations';
  *   (order_refund.order_id, order_activity.order_id, wallet_entry.holding_id and returns_entry_id,
  *   the ledgers' student_id) deleted money history with its order or student. The app deletes none
  *   of these rows. NO ACTION rather than RESTRICT: both refuse, but NO ACTION is checked at the end
- *   of the statement, so deleting a whole organization (every table's organization_id cascades)
- *   still removes the ledger rows and what they name together.
+ *   of the statement, so a deletion that cascades to both a ledger row and what it names (every
+ *   organization_id cascades; today app_user refuses an organization's deletion anyway) is not
+ *   refused by the order the cascades happen to run in. The ledgers' organization_id cascades stay.
  * - SET NULL for bookings: enrollment_id (order_refund, wallet_entry) and appointment_id
  *   (wallet_entry; order_refund's is SET NULL already). Deleting a session deletes its removed
  *   enrollments (EventsService.delete: "their history is in orders"); the refund or the credit use
