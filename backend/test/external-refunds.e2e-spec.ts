@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyStore } from '../src/common/idempotency/idempotency.store';
 import { OrderActivityService } from '../src/modules/orders/order-activity.service';
 import { OrderEvents } from '../src/modules/orders/order-events';
-import { OrdersService } from '../src/modules/orders/orders.service';
 import { providerRefundKey, RefundsService } from '../src/modules/orders/refunds.service';
 import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
@@ -15,7 +14,7 @@ import { EnrollmentsService } from '../src/modules/scheduling/enrollments.servic
 import { WalletService } from '../src/modules/wallet/wallet.service';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
-import { paidThroughCheckout } from './support/checkout-fixtures';
+import { paidSeatThroughLink, paidThroughCheckout } from './support/checkout-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 const SECRET = 'whsec_external_refunds';
@@ -53,19 +52,15 @@ describe('refunds made in the Stripe dashboard', () => {
   let t: TestApp;
   let a: Org;
 
-  const ctx = (o: Org) => ({
-    organizationId: o.organizationId,
-    userId: o.userId,
-    role: 'owner' as const,
-    sessionId: 'test',
-  });
-
   async function saveCard(o: Org) {
     const res = await t.http.post('/api/admin/payment-methods/setup').set('token', o.token).expect(200);
     fake.completeCheckout(new URL(res.body.url).pathname.split('/').pop()!);
   }
 
-  /** A real Checkout payment of `cents` at the fake: its payment intent. */
+  /**
+   * A real Checkout payment of `cents` at the fake that no order names (its page names an order id
+   * the studio never had): a sale made elsewhere with the same Stripe account.
+   */
   async function charge(o: Org, cents: number): Promise<string> {
     const port = t.created.app.get(PaymentsPort);
     const created = await port.createCheckout({
@@ -83,9 +78,9 @@ describe('refunds made in the Stripe dashboard', () => {
 
   /**
    * A paid workbench order of `totalCents` (by default what was charged), charged `cents` at the
-   * fake; its lines earn `points`. An order earning points is paid the real way: sent as a link (a
-   * Checkout Session naming it), completed at the fake and its webhooks delivered, so the orders
-   * module's order.paid earns the points through the outbox.
+   * fake; its lines earn `points`. Paid the real way: sent as a link (a Checkout Session naming it),
+   * completed at the fake and its webhooks delivered, so the orders module's order.paid earns the
+   * points through the outbox.
    */
   async function order(
     o: Org,
@@ -93,28 +88,8 @@ describe('refunds made in the Stripe dashboard', () => {
     options: { studentId?: string; totalCents?: number; points?: number } = {},
   ) {
     const studentId = options.studentId ?? (await addStudent(t, o.token));
-    if (options.points) {
-      const paid = await paidThroughCheckout(t, fake, deliverAll, o, { studentId, cents, totalCents: options.totalCents, points: options.points });
-      return { ...paid, studentId };
-    }
-    const paymentIntentId = await charge(o, cents);
-    const recorded = await t.withEm(() =>
-      t.created.app.get(OrdersService).recordOrder(ctx(o), {
-        studentId,
-        status: 'paid',
-        source: 'workbench',
-        paymentIntentId,
-        lines: [
-          {
-            kind: 'product',
-            description: 'Glaze kit',
-            unitPriceCents: options.totalCents ?? cents,
-            loyaltyPoints: options.points ?? 0,
-          },
-        ],
-      }),
-    );
-    return { id: recorded.id, paymentIntentId, studentId };
+    const paid = await paidThroughCheckout(t, fake, deliverAll, o, { studentId, cents, totalCents: options.totalCents, points: options.points ?? 0 });
+    return { ...paid, studentId };
   }
 
   const refund = (o: Org, orderId: string, body: object) =>
@@ -281,19 +256,10 @@ describe('refunds made in the Stripe dashboard', () => {
     const course = await schedulableCourse(t, a.token, 20);
     const eventId = await scheduleSession(t, a.token, course, { price: 4500, daysFromNow: 40 });
     const s = await addStudent(t, a.token);
-    const enrolled = await t.http
-      .post(`/api/admin/orders/enroll/${s}`)
-      .set('token', a.token)
-      .send({ event_id: eventId })
-      .expect(201);
-    const orderId = enrolled.body.order_id as string;
-    const paymentIntentId = await charge(a, 4500);
-    await t.withEm((em) =>
-      em.execute(
-        `update customer_order set total_cents = 4500, payment_intent_id = ?, status = 'paid' where id = ?`,
-        [paymentIntentId, orderId],
-      ),
-    );
+    // The seat bought with a payment link paid at the fake.
+    const seat = await paidSeatThroughLink(t, fake, deliverAll, a.token, { studentId: s, eventId });
+    const { orderId, paymentIntentId } = seat;
+    const enrolled = { body: { enrollment_id: seat.enrollmentId } };
     const enrolledIds = async () =>
       (
         await t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', a.token).expect(200)

@@ -2,9 +2,8 @@ import { LOYALTY_BALANCE_MESSAGES, MAX_POINTS_BALANCE } from '@studio/contracts'
 import { randomUUID } from 'node:crypto';
 import { LoyaltyLedgerService } from '../src/modules/loyalty/loyalty-ledger.service';
 import { Order } from '../src/modules/orders/entities/order.entity';
-import { OrdersService } from '../src/modules/orders/orders.service';
 import { PaymentEvents } from '../src/modules/payments/payment-events';
-import { PaymentsPort } from '../src/modules/payments/payments.port';
+import { demoPageOrder, paidOnDemoPage } from './support/checkout-fixtures';
 import { addStudent } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
@@ -36,8 +35,23 @@ describe('loyalty points ledger', () => {
     ada = await addStudent(t, a.token, { first_name: 'Ada', last_name: 'Lovelace' });
     olga = await addStudent(t, b.token, { first_name: 'Olga', last_name: 'Other' });
     ledger = t.created.app.get(LoyaltyLedgerService);
+    // A refund needs a payment method on file (the refunds rule): Alpha Ceramics has one.
+    await saveCard(a.token);
   }, 120000);
   afterAll(() => t.close());
+
+  /**
+   * An order of the student paid on the demo payment page (the real path: the provider's payment,
+   * the orders module's order.paid). Its line earns no points, so the listener credits nothing and
+   * what the test asks of the ledger is all there is for this order.
+   */
+  const paidOrder = (studentId: string, cents = 5000) =>
+    paidOnDemoPage(t, a.organizationId, { studentId, lines: [{ kind: 'product', description: 'Clay bag', unitPriceCents: cents }] });
+  /** A refund of part of a paid order made from the order drawer: its row in the order's refunds ledger. */
+  const partialRefund = async (orderId: string, amount = 100) => {
+    const res = await t.http.post(`/api/admin/order/${orderId}/refund`).set('token', a.token).send({ amount, reason: 'Goodwill' }).expect(200);
+    return (res.body.refunds as { refund_id: string }[]).at(-1)!.refund_id;
+  };
 
   const set = (student: string, body: unknown, token = a.token) =>
     t.http
@@ -107,7 +121,7 @@ describe('loyalty points ledger', () => {
   });
 
   it('a paid order earns its points exactly once, however often the payment is announced', async () => {
-    const orderId = randomUUID();
+    const orderId = await paidOrder(ada);
     const results = await Promise.all(
       [1, 2, 3].map(() => ledger.earnForOrder(a.organizationId, ada, orderId, 300)),
     );
@@ -123,20 +137,23 @@ describe('loyalty points ledger', () => {
   });
 
   it('a full refund takes back what the order earned, once, and never below 0', async () => {
-    const orderId = randomUUID();
+    const orderId = await paidOrder(ada);
     await ledger.earnForOrder(a.organizationId, ada, orderId, 500);
     await set(ada, { amount: 200 }).expect(200);
     expect(await ledger.reverseForOrder(a.organizationId, ada, orderId)).toBe(true);
     expect(await ledger.reverseForOrder(a.organizationId, ada, orderId)).toBe(false);
     const [top] = await entries(ada);
     expect(top).toMatchObject({ balance: 0, points: -200, reason: 'refund_reversal', order_id: orderId });
-    expect(await ledger.reverseForOrder(a.organizationId, ada, randomUUID())).toBe(false);
+    // An order that earned nothing has nothing taken back.
+    expect(await ledger.reverseForOrder(a.organizationId, ada, await paidOrder(ada))).toBe(false);
   });
 
   it('a failed refund gives back what its reversal took, once however often it is announced; the next full refund takes it again', async () => {
     await set(ada, { amount: 100 }).expect(200);
-    const orderId = randomUUID();
-    const [firstRefund, failedRefund, secondRefund] = [randomUUID(), randomUUID(), randomUUID()];
+    const orderId = await paidOrder(ada);
+    // Three rows of the order's refunds ledger, made from the drawer (partial: the listener leaves
+    // the points alone); the ledger is told which one took, gave back and took again.
+    const [firstRefund, failedRefund, secondRefund] = [await partialRefund(orderId), await partialRefund(orderId), await partialRefund(orderId)];
     // Nothing taken back yet: nothing to give back.
     expect(await ledger.restoreForOrder(a.organizationId, ada, orderId, failedRefund)).toBe(false);
     await ledger.earnForOrder(a.organizationId, ada, orderId, 500);
@@ -162,9 +179,9 @@ describe('loyalty points ledger', () => {
 
   it('concurrent changes to one balance never lose one another (the per-student lock)', async () => {
     await set(ada, { amount: 0 }).expect(200);
-    await Promise.all(
-      Array.from({ length: 25 }, () => ledger.earnForOrder(a.organizationId, ada, randomUUID(), 10)),
-    );
+    const orders: string[] = [];
+    for (let i = 0; i < 25; i++) orders.push(await paidOrder(ada, 1000));
+    await Promise.all(orders.map((orderId) => ledger.earnForOrder(a.organizationId, ada, orderId, 10)));
     const [top] = await entries(ada);
     expect(top.balance).toBe(250);
   });
@@ -174,30 +191,11 @@ describe('loyalty points ledger', () => {
    * is made by the demo provider (the real port), so paying it on the demo page is the real path
    * (the provider's payment.succeeded, the orders module's order.paid, the loyalty listener).
    */
-  async function pointsOrderLink(studentId: string): Promise<{ orderId: string; pay: () => Promise<unknown> }> {
-    const ctx = { organizationId: a.organizationId, userId: 'x', role: 'owner' as const, sessionId: 'test' };
-    const order = await t.withEm((em) =>
-      t.created.app.get(OrdersService).recordOrder(ctx, {
-        studentId,
-        status: 'pending',
-        source: 'workbench',
-        lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 2500, quantity: 2, loyaltyPoints: 150 }],
-      }).then(async (recorded) => {
-        const checkout = await t.created.app.get(PaymentsPort).createCheckout({
-          organizationId: a.organizationId,
-          orderId: recorded.id,
-          lines: [{ name: 'Glaze kit', unitAmountCents: 2500, quantity: 2 }],
-          customerEmail: 'ada@example.test',
-          successUrl: 'http://studio.test/',
-          cancelUrl: 'http://studio.test/',
-          expiresAt: new Date(Date.now() + 3600_000),
-        });
-        await em.nativeUpdate(Order, { id: recorded.id }, { checkoutSessionId: checkout.sessionId, linkExpiresAt: new Date(Date.now() + 3600_000) });
-        return { id: recorded.id, url: new URL(checkout.url).pathname };
-      }),
-    );
-    return { orderId: order.id, pay: () => t.http.post(`${order.url}/pay`).type('form').send('').expect(200) };
-  }
+  const pointsOrderLink = (studentId: string) =>
+    demoPageOrder(t, a.organizationId, {
+      studentId,
+      lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 2500, quantity: 2, loyaltyPoints: 150 }],
+    });
 
   async function saveCard(token: string) {
     const res = await t.http.post('/api/admin/payment-methods/setup').set('token', token).expect(200);
@@ -207,7 +205,6 @@ describe('loyalty points ledger', () => {
   it('listens to the orders module: a paid order paid twice earns once; its full refund takes the points back; a partial one does not', async () => {
     await t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
     await set(ada, { amount: 0 }).expect(200);
-    await saveCard(a.token);
     const link = await pointsOrderLink(ada);
     await Promise.all([link.pay(), link.pay()]);
     await link.pay();

@@ -1,11 +1,9 @@
 import { LOYALTY_REASON_LABELS, REFUND_MESSAGES as M } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
-import { OrdersService } from '../src/modules/orders/orders.service';
-import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
-import { paidThroughCheckout } from './support/checkout-fixtures';
+import { paidSeatThroughLink, paidThroughCheckout } from './support/checkout-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 const SECRET = 'whsec_refund_failures';
@@ -36,43 +34,13 @@ describe('refunds that fail at Stripe after they were made', () => {
   let studentA: string;
   let studentB: string;
 
-  const ctx = (o: Org) => ({ organizationId: o.organizationId, userId: o.userId, role: 'owner' as const, sessionId: 'test' });
-
   async function saveCard(o: Org) {
     const res = await t.http.post('/api/admin/payment-methods/setup').set('token', o.token).expect(200);
     fake.completeCheckout(new URL(res.body.url).pathname.split('/').pop()!);
   }
 
-  /** A real Checkout payment of `cents` at the fake: its payment intent. */
-  async function charge(o: Org, cents: number): Promise<string> {
-    const port = t.created.app.get(PaymentsPort);
-    const created = await port.createCheckout({
-      organizationId: o.organizationId,
-      orderId: randomUUID(),
-      lines: [{ name: 'Wheel throwing', unitAmountCents: cents, quantity: 1 }],
-      customerEmail: 'ana@example.test',
-      successUrl: 'http://studio.test/paid',
-      cancelUrl: 'http://studio.test/cancelled',
-      expiresAt: new Date(Date.now() + 23 * 3600_000),
-    });
-    fake.completeCheckout(created.sessionId);
-    return (await port.retrieveCheckout(created.sessionId)).paymentIntentId!;
-  }
-
-  /** A paid workbench order of `cents`, charged at the fake. */
-  async function order(o: Org, cents: number) {
-    const paymentIntentId = await charge(o, cents);
-    const recorded = await t.withEm(() =>
-      t.created.app.get(OrdersService).recordOrder(ctx(o), {
-        studentId: o === a ? studentA : studentB,
-        status: 'paid',
-        source: 'workbench',
-        paymentIntentId,
-        lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: cents }],
-      }),
-    );
-    return { id: recorded.id, paymentIntentId };
-  }
+  /** A paid workbench order of `cents`, paid the real way at the fake (paidThroughCheckout: a Checkout Session naming it, its webhooks delivered). */
+  const order = (o: Org, cents: number) => paidThroughCheckout(t, fake, deliverAll, o, { studentId: o === a ? studentA : studentB, cents, points: 0 });
 
   const refund = (o: Org, orderId: string, body: object) => t.http.post(`/api/admin/order/${orderId}/refund`).set('token', o.token).send(body);
   const drawer = async (o: Org, orderId: string) => (await t.http.get(`/api/admin/order/${orderId}`).set('token', o.token).expect(200)).body;
@@ -329,10 +297,10 @@ describe('refunds that fail at Stripe after they were made', () => {
       const course = await schedulableCourse(t, a.token, 20);
       const eventId = await scheduleSession(t, a.token, course, { price: 4500, daysFromNow: 40 });
       const s = await addStudent(t, a.token);
-      const enrolled = await t.http.post(`/api/admin/orders/enroll/${s}`).set('token', a.token).send({ event_id: eventId }).expect(201);
-      const orderId = enrolled.body.order_id as string;
-      const paymentIntentId = await charge(a, 4500);
-      await t.withEm((em) => em.execute(`update customer_order set total_cents = 4500, payment_intent_id = ?, status = 'paid' where id = ?`, [paymentIntentId, orderId]));
+      // The seat bought with a payment link paid at the fake.
+      const seat = await paidSeatThroughLink(t, fake, deliverAll, a.token, { studentId: s, eventId });
+      const orderId = seat.orderId;
+      const enrolled = { body: { enrollment_id: seat.enrollmentId } };
       const enrolledIds = async () =>
         (await t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', a.token).expect(200)).body.enrollments.map((e: { enrollment_id: string }) => e.enrollment_id);
 

@@ -3,13 +3,14 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp, CreatedApp } from '../src/app.factory';
 import { IDEMPOTENCY_MESSAGES } from '../src/common/idempotency/idempotency.interceptor';
+import { Order } from '../src/modules/orders/entities/order.entity';
 import { RefundReconciler } from '../src/modules/orders/refund-reconciler';
 import { providerRefundKey } from '../src/modules/orders/refunds.service';
-import { OrderEvents } from '../src/modules/orders/order-events';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { IdempotencyStore, requestHash } from '../src/common/idempotency/idempotency.store';
 import { DemoPayment, DemoRefund } from '../src/modules/payments/demo/demo-ledger.entities';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
+import { StripeWebhooksService } from '../src/modules/payments/stripe/stripe-webhooks.service';
 import { FakeStripe, startFakeStripe } from './support/fake-stripe';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
@@ -18,6 +19,7 @@ import { startTestApp, TestApp } from './test-app';
 interface Harness {
   t: TestApp;
   port: PaymentsPort;
+  /** The payer pays the page, and what the provider announces of it reaches the app and is handled (the order settled). */
   pay(sessionId: string, url: string): Promise<void>;
   /** Cents the provider has refunded on a payment, and its refund count. */
   refundedAtProvider(paymentIntentId: string): Promise<{ cents: number; count: number }>;
@@ -41,12 +43,13 @@ async function demoHarness(): Promise<Harness> {
 }
 
 let fake: FakeStripe | undefined;
+const WEBHOOK_SECRET = 'whsec_test';
 async function stripeHarness(): Promise<Harness> {
   fake = await startFakeStripe('sk_test_refunds');
   const stripe = fake;
   const t = await startTestApp({
     STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: 'whsec_test',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: stripe.url,
     PUBLIC_APP_URL: 'http://studio.test',
     MEDIA_DIR: `/tmp/studio-media-refunds-${process.pid}`,
@@ -54,7 +57,17 @@ async function stripeHarness(): Promise<Harness> {
   return {
     t,
     port: t.created.app.get(PaymentsPort),
-    pay: async (id) => void stripe.completeCheckout(id),
+    // Paid on Stripe's page; its events delivered signed to the webhook endpoint, each handled as its queue job handles it.
+    pay: async (id) => {
+      const from = stripe.events.length;
+      stripe.completeCheckout(id);
+      for (const event of stripe.events.slice(from)) {
+        const { payload, header } = stripe.signWebhook(event, WEBHOOK_SECRET);
+        await t.http.post('/api/webhooks/stripe').set('Stripe-Signature', header).set('Content-Type', 'application/json').send(payload).expect(200);
+        await t.created.app.get(StripeWebhooksService).handle(event.id as string);
+      }
+      await t.settle();
+    },
     refundedAtProvider: async (intentId) => {
       const intent = stripe.paymentIntents.get(intentId)!;
       const charge = stripe.charges.get(intent.latest_charge as string)!;
@@ -81,34 +94,40 @@ describe.each([
 
   const ctx = (o: Org) => ({ organizationId: o.organizationId, userId: o.userId, role: 'owner' as const, sessionId: 'test' });
 
-  /** A real payment of `cents` at the provider: its payment intent. */
-  async function charge(o: Org, cents: number): Promise<string> {
-    const created = await h.port.createCheckout({
+  /**
+   * A workbench order of a glaze kit of `cents` (earning `points`), paid the real way: recorded
+   * pending, its page made at the provider naming it and recorded on the order as a payment link's
+   * is, and paid by the payer (h.pay): the provider's payment reaches the app, which settles the order
+   * and announces order.paid. Overridden: an order that was never charged (`paymentIntentId: null`,
+   * recorded in its status), or one paid and then refunded in full from the drawer (`status: 'refunded'`).
+   */
+  async function order(
+    o: Org,
+    cents: number,
+    overrides: { status?: 'paid' | 'pending' | 'refunded' | 'failed'; source?: string; paymentIntentId?: null; studentId?: string; points?: number } = {},
+  ) {
+    const studentId = overrides.studentId ?? (o === a ? student : studentB);
+    const lines = [{ kind: 'product' as const, description: 'Glaze kit', unitPriceCents: cents, loyaltyPoints: overrides.points ?? 0 }];
+    const record = (status: 'paid' | 'pending' | 'refunded' | 'failed') =>
+      h.t.withEm(() => h.t.created.app.get(OrdersService).recordOrder(ctx(o), { studentId, status, source: overrides.source ?? 'workbench', paymentIntentId: null, lines }));
+    if (overrides.paymentIntentId === null) return { id: (await record(overrides.status ?? 'paid')).id, paymentIntentId: null };
+    const pending = await record('pending');
+    const expiresAt = new Date(Date.now() + 23 * 3600_000);
+    const page = await h.port.createCheckout({
       organizationId: o.organizationId,
-      orderId: randomUUID(),
-      lines: [{ name: 'Wheel throwing', unitAmountCents: cents, quantity: 1 }],
+      orderId: pending.id,
+      lines: [{ name: 'Glaze kit', unitAmountCents: cents, quantity: 1 }],
       customerEmail: 'ana@example.test',
       successUrl: 'http://studio.test/paid',
       cancelUrl: 'http://studio.test/cancelled',
-      expiresAt: new Date(Date.now() + 23 * 3600_000),
+      expiresAt,
     });
-    await h.pay(created.sessionId, created.url);
-    return (await h.port.retrieveCheckout(created.sessionId)).paymentIntentId!;
-  }
-
-  /** A paid workbench order charged at the provider (or as overridden). */
-  async function order(o: Org, cents: number, overrides: { status?: 'paid' | 'pending' | 'refunded' | 'failed'; source?: string; paymentIntentId?: string | null } = {}) {
-    const paymentIntentId = overrides.paymentIntentId === undefined ? await charge(o, cents) : overrides.paymentIntentId;
-    const recorded = await h.t.withEm(() =>
-      h.t.created.app.get(OrdersService).recordOrder(ctx(o), {
-        studentId: o === a ? student : studentB,
-        status: overrides.status ?? 'paid',
-        source: overrides.source ?? 'workbench',
-        paymentIntentId,
-        lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: cents }],
-      }),
-    );
-    return { id: recorded.id, paymentIntentId };
+    await h.t.withEm((em) => em.nativeUpdate(Order, { id: pending.id }, { checkoutSessionId: page.sessionId, linkExpiresAt: expiresAt }));
+    await h.pay(page.sessionId, page.url);
+    const paid = await h.t.withEm((em) => em.findOneOrFail(Order, { id: pending.id }, { refresh: true }));
+    if (paid.status !== 'paid' || !paid.paymentIntentId) throw new Error(`order ${pending.id} is ${paid.status} after its page was paid`);
+    if (overrides.status === 'refunded') await refund(o, pending.id).expect(200);
+    return { id: pending.id, paymentIntentId: paid.paymentIntentId };
   }
 
   const refund = (o: Org, orderId: string, body?: object, key?: string) => {
@@ -336,14 +355,20 @@ describe.each([
   describe('Remove student with a refund', () => {
     let eventId: string;
 
-    /** An enrollment whose order was paid `cents` at the provider. */
+    /**
+     * A seat of the session bought the real way: the studio sends the student a payment link (its
+     * pending order holds the seat), the student pays it (h.pay), the payment settles the order and
+     * the held seat becomes the enrollment. Its enrollment, order and payment; the order is `cents`.
+     */
     async function paidEnrollment(o: Org, studentId: string, cents: number) {
-      const enrolled = await h.t.http.post(`/api/admin/orders/enroll/${studentId}`).set('token', o.token).send({ event_id: eventId }).expect(201);
-      const paymentIntentId = await charge(o, cents);
-      await h.t.withEm((em) =>
-        em.execute(`update customer_order set total_cents = ?, payment_intent_id = ?, status = 'paid' where id = ?`, [cents, paymentIntentId, enrolled.body.order_id]),
-      );
-      return { enrollmentId: enrolled.body.enrollment_id as string, orderId: enrolled.body.order_id as string, paymentIntentId };
+      const link = (await h.t.http.post(`/api/admin/orders/invoice/${studentId}`).set('token', o.token).send({ event_id: eventId }).expect(201)).body;
+      const sent = await h.t.withEm((em) => em.findOneOrFail(Order, { id: link.order_id }, { refresh: true }));
+      await h.pay(sent.checkoutSessionId!, link.url);
+      const paid = await h.t.withEm((em) => em.findOneOrFail(Order, { id: link.order_id }, { refresh: true }));
+      if (paid.status !== 'paid' || paid.totalCents !== cents) throw new Error(`order ${paid.id} is ${paid.status} of ${paid.totalCents} after its link was paid`);
+      const seats = (await h.t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', o.token).expect(200)).body.enrollments as { enrollment_id: string; student_id: string }[];
+      const seat = seats.find((e) => e.student_id === studentId)!;
+      return { enrollmentId: seat.enrollment_id, orderId: link.order_id as string, paymentIntentId: paid.paymentIntentId! };
     }
     const enrolledIds = async () =>
       (await h.t.http.get(`/api/admin/enrollment/event/${eventId}`).set('token', a.token).expect(200)).body.enrollments.map((e: { enrollment_id: string }) => e.enrollment_id);
@@ -481,17 +506,9 @@ describe.each([
     it('finishes a full refund whose answer was never recorded: recorded once, the points taken back', async () => {
       await h.t.http.put('/api/admin/loyalty-program').set('token', a.token).send({ status: 'active' }).expect(200);
       const s = await addStudent(h.t, a.token);
-      const paymentIntentId = await charge(a, 5000);
-      const paid = await h.t.withEm(() =>
-        h.t.created.app.get(OrdersService).recordOrder(ctx(a), {
-          studentId: s,
-          status: 'paid',
-          source: 'workbench',
-          paymentIntentId,
-          lines: [{ kind: 'product', description: 'Glaze kit', unitPriceCents: 5000, loyaltyPoints: 250 }],
-        }),
-      );
-      await h.t.withEm((em) => h.t.created.app.get(OrderEvents).publish(em, { type: 'order.paid', organizationId: a.organizationId, orderId: paid.id, studentId: s, loyaltyPoints: 250 }));
+      // Paid on the provider's page: the orders module's order.paid earns the points (the outbox).
+      const paid = await order(a, 5000, { studentId: s, points: 250 });
+      const paymentIntentId = paid.paymentIntentId!;
       await h.t.settle();
       expect((await points(s))[0]).toMatchObject({ balance: 250, reason: 'earned' });
 

@@ -3,6 +3,7 @@ import { OrderEvents } from '../src/modules/orders/order-events';
 import { PaymentLinksService } from '../src/modules/orders/payment-links.service';
 import { giftCardCode, hashGiftCardCode } from '../src/modules/wallet/gift-card-code';
 import { WalletService } from '../src/modules/wallet/wallet.service';
+import { paidOnDemoPage } from './support/checkout-fixtures';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
@@ -101,10 +102,12 @@ describe('store checkout: memberships, packs, gift cards and credit', () => {
   it('mails the code to a student who holds something, and the proof shows only what that email holds and can use', async () => {
     const holder = await student();
     const nobody = await student();
-    const pack = await grant(holder.id, 'pack', 5, { expiresAt: new Date(Date.now() + 30 * 86400_000) });
+    await grant(holder.id, 'pack', 5, { expiresAt: new Date(Date.now() + 30 * 86400_000) });
     await grant(holder.id, 'gift_card', 2500);
     const spent = await grant(holder.id, 'store_credit', 100);
-    await wallet.use({ organizationId, studentId: holder.id, holdingId: spent.holdingId, amount: 100, orderId: pack.holdingId });
+    // Spent on a paid order of the holder's (paid on the demo payment page: a real order to name).
+    const bought = await paidOnDemoPage(t, organizationId, { studentId: holder.id, lines: [{ kind: 'product', description: 'Yoga mat', unitPriceCents: 100 }] });
+    await wallet.use({ organizationId, studentId: holder.id, holdingId: spent.holdingId, amount: 100, orderId: bought });
     await grant(nobody.id, 'pack', 3, { expiresAt: new Date(t.clock.nowMs() + 1000) });
     // Its pack runs out: the clock moves past its end.
     t.clock.advance(1100);

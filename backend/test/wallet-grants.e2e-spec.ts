@@ -5,7 +5,7 @@ import { hashGiftCardCode } from '../src/modules/wallet/gift-card-code';
 import { EXPIRE_DUE_JOB, WALLET_QUEUE } from '../src/modules/wallet/wallet-grants.service';
 import { WalletService } from '../src/modules/wallet/wallet.service';
 import { JOB_QUEUE, type JobQueue } from '../src/queue/job-queue';
-import { schedulableCourse } from './support/scheduling-fixtures';
+import { schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { startTestApp, TestApp } from './test-app';
 
@@ -24,6 +24,7 @@ describe('wallet grants', () => {
   let slug: string;
   let organizationId: string;
   let wallet: WalletService;
+  let course: Awaited<ReturnType<typeof schedulableCourse>>;
   let courseId: string;
   let serial = 0;
 
@@ -41,7 +42,8 @@ describe('wallet grants', () => {
     organizationId = owner.organization.id;
     slug = (await t.http.get('/api/admin/org').set('token', token).expect(200)).body.slug;
     wallet = t.created.app.get(WalletService);
-    courseId = (await schedulableCourse(t, token)).activity_id;
+    course = await schedulableCourse(t, token);
+    courseId = course.activity_id;
   }, 120000);
   afterAll(async () => {
     await t.close();
@@ -161,7 +163,13 @@ describe('wallet grants', () => {
     const sub = await admin(`/api/admin/subscription/${subscriptionId}`);
     expect(first.holdings[0]).toMatchObject({ kind: 'membership', balance: 8, status: 'active', expires_at: sub.current_period_end, unlimited: false });
     const membership = first.holdings[0].holding_id;
-    await wallet.use({ organizationId, studentId, holdingId: membership, enrollmentId: '00000000-0000-4000-8000-00000000aa01' });
+    // A class booked on it the way Add student books one on a membership: one booking used.
+    const booked = await t.http
+      .post(`/api/admin/orders/enroll/${studentId}`)
+      .set('token', token)
+      .send({ event_id: await scheduleSession(t, token, course), holding_id: membership })
+      .expect(201);
+    const enrollmentId = booked.body.enrollment_id as string;
 
     // The demo renewal at the period's end (twice: once).
     const renew = (now: Date) =>
@@ -184,7 +192,7 @@ describe('wallet grants', () => {
     expect(lapsed.entries[0]).toMatchObject({ reason: 'expire', amount: -8, note: 'The membership ended' });
     expect((await plan(studentId)).booking).toBeNull();
     // The booking it paid for stays used.
-    expect(lapsed.entries.some((e) => e.reason === 'use' && e.enrollment_id === '00000000-0000-4000-8000-00000000aa01')).toBe(true);
+    expect(lapsed.entries.some((e) => e.reason === 'use' && e.enrollment_id === enrollmentId)).toBe(true);
   });
 
   it('an unlimited membership reads Unlimited; a failed renewal (the provider ends it) stops it covering', async () => {

@@ -1,10 +1,10 @@
 import { WALLET_KINDS, WALLET_MESSAGES, type WalletKind } from '@studio/contracts';
 import fc from 'fast-check';
-import { randomUUID } from 'node:crypto';
 import { ApiError } from '../src/common/api-error';
 import type { RequestContext } from '../src/common/request-context';
+import { OrdersService } from '../src/modules/orders/orders.service';
 import { WalletService } from '../src/modules/wallet/wallet.service';
-import { addStudent } from './support/scheduling-fixtures';
+import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
 
 /*
@@ -16,6 +16,8 @@ import { startTestApp, TestApp } from './test-app';
 
 const STUDENTS = 2;
 const BOOKINGS = 5;
+/** Seats booked before the runs (150 runs spend about 40: a refused use spends none); a run books more when fewer than 5 are left. */
+const BOOKED_AHEAD = 60;
 
 type Op =
   | { op: 'grant'; student: number; kind: WalletKind; amount: number; topUp: number | null; sameKind: boolean; expires: boolean }
@@ -62,6 +64,14 @@ describe('wallet ledger: property', () => {
   let ctx: RequestContext;
   let students: string[];
   let wallet: WalletService;
+  /**
+   * Real bookings for the uses to name: seats of the property's students booked the way Add student
+   * books them (OrdersService.enrollDirectly, behind POST /api/admin/orders/enroll), each student
+   * once per session. A run takes BOOKINGS of them no use has named yet; one a use names is spent.
+   */
+  let book: (count: number) => Promise<void>;
+  let unspent: string[] = [];
+  const spent = new Set<string>();
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -71,6 +81,17 @@ describe('wallet ledger: property', () => {
     students = [];
     for (let i = 0; i < STUDENTS; i++) students.push(await addStudent(t, owner.token));
     wallet = t.created.app.get(WalletService);
+    const course = await schedulableCourse(t, owner.token, STUDENTS);
+    const orders = t.created.app.get(OrdersService);
+    let days = 0;
+    book = async (count) => {
+      for (let made = 0; made < count; made += STUDENTS) {
+        const eventId = await scheduleSession(t, owner.token, course, { capacity: STUDENTS, daysFromNow: 3 + (days++ % 300) });
+        const seats = await Promise.all(students.map((student) => t.withEm(() => orders.enrollDirectly(ctx, student, eventId))));
+        unspent.push(...seats.map((seat) => seat.enrollment.id));
+      }
+    };
+    await book(BOOKED_AHEAD);
   }, 120000);
   afterAll(() => t.close());
 
@@ -105,7 +126,9 @@ describe('wallet ledger: property', () => {
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 30 }), async (ops) => {
         const holdings: ModelHolding[] = [];
         const uses: ModelUse[] = [];
-        const bookings = Array.from({ length: BOOKINGS }, () => randomUUID());
+        unspent = unspent.filter((id) => !spent.has(id));
+        if (unspent.length < BOOKINGS) await book(BOOKINGS);
+        const bookings = unspent.slice(0, BOOKINGS);
         const usedBookings = new Map<number, string>();
         const future = new Date(Date.now() + 86400_000);
         for (const step of ops) {
@@ -161,6 +184,7 @@ describe('wallet ledger: property', () => {
               const change = await use;
               expect(change).toMatchObject({ created: true, balanceAfter: target.balance });
               usedBookings.set(step.booking, change.entryId);
+              spent.add(bookings[step.booking]);
               uses.push({ entryId: change.entryId, holding: target, amount: step.amount, returned: false });
             }
           } else if (step.op === 'return') {

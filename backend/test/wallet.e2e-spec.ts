@@ -1,10 +1,15 @@
-import { INPUT_MESSAGES, WALLET_MESSAGES, type Wallet } from '@studio/contracts';
+import { addDaysToDate, INPUT_MESSAGES, localDateOf, WALLET_MESSAGES, wallClockToInstant, type Wallet } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../src/common/api-error';
 import { UsersService } from '../src/modules/identity/users.service';
 import { WalletService } from '../src/modules/wallet/wallet.service';
-import { addStudent } from './support/scheduling-fixtures';
+import { validCourse } from './support/catalog-fixtures';
+import { paidOnDemoPage } from './support/checkout-fixtures';
+import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TEST_PASSWORD, TestApp } from './test-app';
+
+const ZONE = 'America/New_York'; // the fixtures' location
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 /** What a refused service call answered: its status and message. */
 async function refusal(p: Promise<unknown>): Promise<{ status: number; message: string }> {
@@ -27,6 +32,10 @@ describe('wallet ledger', () => {
   let ben: string;
   let olga: string;
   let wallet: WalletService;
+  /** Each organization's course to book seats of, and the sessions made so far (one per seat a student books). */
+  let seats: Record<'a' | 'b', { token: string; course: Awaited<ReturnType<typeof schedulableCourse>>; sessions: string[] }>;
+  /** Alpha Yoga's appointment course (private lessons), its instructor free every day. */
+  let lesson: string;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -49,8 +58,53 @@ describe('wallet ledger', () => {
       }),
     );
     staffToken = await t.login(staff.email);
+    seats = {
+      a: { token: a.token, course: await schedulableCourse(t, a.token, 40), sessions: [] },
+      b: { token: b.token, course: await schedulableCourse(t, b.token, 40), sessions: [] },
+    };
+    const everyDay = Object.fromEntries(WEEKDAYS.map((d) => [d, [{ start: '08:00', end: '20:00' }]]));
+    await t.http.put(`/api/admin/instructor/${seats.a.course.instructor_id}/availability`).set('token', a.token).send({ weekly: everyDay }).expect(200);
+    lesson = (
+      await t.http
+        .post('/api/admin/activities')
+        .set('token', a.token)
+        .send({ ...validCourse(seats.a.course), name: 'Private lesson', activity_type: 'appointment', single_party: true, capacity: 3, duration_mins: 45, start_time_increments_mins: 60 })
+        .expect(201)
+    ).body.activity_id;
   }, 120000);
   afterAll(() => t.close());
+
+  /**
+   * A seat booked for the student the way Add student books one (POST /api/admin/orders/enroll), in
+   * the first session of the organization's course the student is not in yet: its enrollment.
+   */
+  const bookedSessions = new Map<string, number>();
+  async function booking(student: string, org: 'a' | 'b' = 'a'): Promise<string> {
+    const o = seats[org];
+    const next = bookedSessions.get(student) ?? 0;
+    bookedSessions.set(student, next + 1);
+    o.sessions[next] ??= await scheduleSession(t, o.token, o.course, { capacity: 40, daysFromNow: 5 + next });
+    const res = await t.http.post(`/api/admin/orders/enroll/${student}`).set('token', o.token).send({ event_id: o.sessions[next] }).expect(201);
+    return res.body.enrollment_id as string;
+  }
+  /** A private lesson booked for the student as Add student books one (held, then booked): its appointment. */
+  let lessonHour = 9;
+  async function appointment(student: string): Promise<string> {
+    const startsAt = wallClockToInstant(addDaysToDate(localDateOf(new Date(), ZONE), 3), `${String(lessonHour++).padStart(2, '0')}:00`, ZONE)!;
+    const held = await t.http
+      .post(`/api/admin/activities/${lesson}/appointments`)
+      .set('token', a.token)
+      .send({ student_id: student, starts_at: startsAt.toISOString(), guest_count: 0 })
+      .expect(201);
+    await t.http.post(`/api/admin/orders/enroll/${student}`).set('token', a.token).send({ appointment_id: held.body.id }).expect(201);
+    return held.body.id as string;
+  }
+  /** An order of the student paid on the demo payment page (the real path), of `line`: its id. */
+  const paidOrder = (student: string, line: { description: string; cents: number; productId?: string } = { description: 'Mat rental', cents: 1500 }) =>
+    paidOnDemoPage(t, a.organizationId, {
+      studentId: student,
+      lines: [{ kind: 'product', productId: line.productId ?? null, description: line.description, unitPriceCents: line.cents }],
+    });
 
   const read = async (student: string, token = a.token): Promise<Wallet> =>
     (await t.http.get(`/api/admin/student/${student}/wallet`).set('token', token).expect(200)).body as Wallet;
@@ -69,8 +123,11 @@ describe('wallet ledger', () => {
   });
 
   it('a grant creates a holding with its balance and a grant row; a top-up adds to it', async () => {
-    const orderId = randomUUID();
-    const productId = randomUUID();
+    // The product and the paid order that bought it (a plain product: the wallet's own grant on
+    // payment stays out of it; this test grants as that listener would).
+    const product = await t.http.post('/api/admin/products').set('token', a.token).send({ productName: '10-class pack', priceType: 'oneTime', amount: 9000 }).expect(201);
+    const productId = (product.body.id ?? product.body.product_id) as string;
+    const orderId = await paidOrder(ada, { description: '10-class pack', cents: 9000, productId });
     const expiresAt = new Date(Date.now() + 180 * 86400_000);
     const first = await pack(ada, 10, { orderId, productId, expiresAt });
     expect(first).toMatchObject({ created: true, balanceAfter: 10 });
@@ -122,7 +179,7 @@ describe('wallet ledger', () => {
 
   it('a use takes one credit for a booking; the same booking uses once', async () => {
     const held = await pack(ben, 3);
-    const enrollmentId = randomUUID();
+    const enrollmentId = await booking(ben);
     const use = await wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: held.holdingId, enrollmentId });
     expect(use).toMatchObject({ created: true, balanceAfter: 2 });
     const again = await wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: held.holdingId, enrollmentId });
@@ -134,28 +191,28 @@ describe('wallet ledger', () => {
 
   it('a use is refused with 409 when too little is left, when expired, when not the student\'s; nothing is written', async () => {
     const held = await pack(ben, 1);
-    await wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: held.holdingId, appointmentId: randomUUID() });
+    await wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: held.holdingId, appointmentId: await appointment(ben) });
     const before = (await read(ben)).entries.length;
     expect(
-      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: held.holdingId, enrollmentId: randomUUID() })),
+      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: held.holdingId, enrollmentId: await booking(ben) })),
     ).toEqual({ status: 409, message: 'Not enough credits left.' });
     const card = await wallet.grant({ organizationId: a.organizationId, studentId: ben, kind: 'gift_card', label: 'Gift card', amount: 1000 });
     expect(
-      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: card.holdingId, orderId: randomUUID(), amount: 1001 })),
+      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: card.holdingId, orderId: await paidOrder(ben), amount: 1001 })),
     ).toEqual({ status: 409, message: WALLET_MESSAGES.notEnough.cents });
     const adas = await pack(ada, 4);
     expect(
-      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: adas.holdingId, enrollmentId: randomUUID() })),
+      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: adas.holdingId, enrollmentId: await booking(ben) })),
     ).toEqual({ status: 409, message: WALLET_MESSAGES.notStudents });
     const soon = await pack(ben, 2, { expiresAt: new Date(Date.now() + 60_000) });
     expect(
       await refusal(
-        wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: soon.holdingId, enrollmentId: randomUUID(), at: new Date(Date.now() + 61_000) }),
+        wallet.use({ organizationId: a.organizationId, studentId: ben, holdingId: soon.holdingId, enrollmentId: await booking(ben), at: new Date(Date.now() + 61_000) }),
       ),
     ).toEqual({ status: 409, message: WALLET_MESSAGES.expired });
     // Another organization's holding is not found at all.
     expect(
-      await refusal(wallet.use({ organizationId: b.organizationId, studentId: olga, holdingId: soon.holdingId, enrollmentId: randomUUID() })),
+      await refusal(wallet.use({ organizationId: b.organizationId, studentId: olga, holdingId: soon.holdingId, enrollmentId: await booking(olga, 'b') })),
     ).toEqual({ status: 404, message: WALLET_MESSAGES.holdingNotFound });
     const after = await read(ben);
     expect(after.entries.length).toBe(before + 2); // the gift card's and the new pack's grants only
@@ -165,7 +222,7 @@ describe('wallet ledger', () => {
 
   it('a return gives a use back once, however often it is asked', async () => {
     const held = await pack(ada, 2);
-    const use = await wallet.use({ organizationId: a.organizationId, studentId: ada, holdingId: held.holdingId, enrollmentId: randomUUID() });
+    const use = await wallet.use({ organizationId: a.organizationId, studentId: ada, holdingId: held.holdingId, enrollmentId: await booking(ada) });
     expect((await holdingOf(ada, held.holdingId)).balance).toBe(1);
     const returns = await Promise.all([1, 2, 3].map(() => wallet.returnUse({ organizationId: a.organizationId, useEntryId: use.entryId })));
     expect(returns.filter((r) => r.created)).toHaveLength(1);
@@ -186,7 +243,7 @@ describe('wallet ledger', () => {
   it('expiry zeroes what is left at or after expires_at, once; before it, nothing', async () => {
     const expiresAt = new Date(Date.now() + 3600_000);
     const held = await pack(ada, 5, { expiresAt });
-    await wallet.use({ organizationId: a.organizationId, studentId: ada, holdingId: held.holdingId, enrollmentId: randomUUID() });
+    await wallet.use({ organizationId: a.organizationId, studentId: ada, holdingId: held.holdingId, enrollmentId: await booking(ada) });
     expect(await wallet.expire({ organizationId: a.organizationId, holdingId: held.holdingId, now: new Date(expiresAt.getTime() - 1) })).toBe(false);
     expect((await holdingOf(ada, held.holdingId)).balance).toBe(4);
     const runs = await Promise.all([1, 2].map(() => wallet.expire({ organizationId: a.organizationId, holdingId: held.holdingId, now: expiresAt })));
@@ -201,7 +258,7 @@ describe('wallet ledger', () => {
     ]);
     // An expired holding takes no more uses, top-ups or returns.
     expect(
-      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ada, holdingId: held.holdingId, enrollmentId: randomUUID() })),
+      await refusal(wallet.use({ organizationId: a.organizationId, studentId: ada, holdingId: held.holdingId, enrollmentId: await booking(ada) })),
     ).toEqual({ status: 409, message: WALLET_MESSAGES.expired });
     expect(await refusal(pack(ada, 1, { holdingId: held.holdingId }))).toEqual({ status: 409, message: WALLET_MESSAGES.expired });
     // A holding without an expiry never expires.
@@ -296,10 +353,10 @@ describe('wallet ledger', () => {
   it('20 concurrent uses by one student of a holding with 3 credits: exactly 3 succeed, the rest 409, 0 left', async () => {
     const student = await addStudent(t, a.token, { first_name: 'Cora', last_name: 'Current' });
     const held = await pack(student, 3);
+    const bookings: string[] = [];
+    for (let i = 0; i < 20; i++) bookings.push(await booking(student));
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () =>
-        wallet.use({ organizationId: a.organizationId, studentId: student, holdingId: held.holdingId, enrollmentId: randomUUID() }),
-      ),
+      bookings.map((enrollmentId) => wallet.use({ organizationId: a.organizationId, studentId: student, holdingId: held.holdingId, enrollmentId })),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -59,6 +59,7 @@ const NAMES = [
   'Migration20261201090000_checkout_intent',
   'Migration20261201100000_store_privacy',
   'Migration20261201110000_outside_effects',
+  'Migration20261201120000_ledger_foreign_keys',
 ] as const;
 
 export const migrationsList: MigrationObject[] = NAMES.map((name) => ({
