@@ -188,7 +188,8 @@ async function rushWithKill(ctx, slug) {
   const env = { PAYMENT_PAGE_TIMEOUT_SECONDS: String(PAGE_TIMEOUT_S), LOG_LEVEL: 'error' };
   const [event] = await sessions(ctx, { count: 1, capacity: SEATS, name: 'Class drop with a kill' });
   const second = await child(ctx, 'main.js', { ...env, RUN_WORKER: 'false' });
-  const worker = await child(ctx, 'worker.js', { ...env, RUN_WORKER: 'true' });
+  // At info: its "Worker started" line says it is up.
+  const worker = await child(ctx, 'worker.js', { ...env, RUN_WORKER: 'true', LOG_LEVEL: 'info' });
   try {
     ctx.log(`store: ${BUYERS} buyers for ${SEATS} seats across two API processes, one killed at 2.5 s`);
     const killAt = setTimeout(() => void second.stop('SIGKILL'), 2500);
