@@ -160,14 +160,19 @@ async function child(ctx, script, env) {
   proc.stdout.on('data', (d) => (output = (output + d).slice(-5000)));
   proc.stderr.on('data', (d) => (output = (output + d).slice(-5000)));
   const url = `http://127.0.0.1:${port}`;
-  if (script === 'main.js') await ctx.waitForHealth(url, { child: proc });
-  else {
-    const t0 = Date.now();
-    while (!output.includes('Worker started')) {
-      if (proc.exitCode !== null) throw new Error(`${script} exited: ${output}`);
-      if (Date.now() - t0 > 60000) throw new Error(`${script} not up in 60 s: ${output}`);
-      await new Promise((r) => setTimeout(r, 20));
+  try {
+    if (script === 'main.js') await ctx.waitForHealth(url, { child: proc });
+    else {
+      const t0 = Date.now();
+      while (!output.includes('Worker started')) {
+        if (proc.exitCode !== null) throw new Error(`${script} exited: ${output}`);
+        if (Date.now() - t0 > 60000) throw new Error(`${script} not up in 60 s: ${output}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     }
+  } catch (error) {
+    proc.kill('SIGKILL'); // never left behind: it would keep the bench running
+    throw error;
   }
   const stop = async (signal = 'SIGTERM') => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
@@ -187,10 +192,12 @@ async function rushWithKill(ctx, slug) {
   const PAGE_TIMEOUT_S = 5;
   const env = { PAYMENT_PAGE_TIMEOUT_SECONDS: String(PAGE_TIMEOUT_S), LOG_LEVEL: 'error' };
   const [event] = await sessions(ctx, { count: 1, capacity: SEATS, name: 'Class drop with a kill' });
-  const second = await child(ctx, 'main.js', { ...env, RUN_WORKER: 'false' });
-  // At info: its "Worker started" line says it is up.
-  const worker = await child(ctx, 'worker.js', { ...env, RUN_WORKER: 'true', LOG_LEVEL: 'info' });
+  let second;
+  let worker;
   try {
+    second = await child(ctx, 'main.js', { ...env, RUN_WORKER: 'false' });
+    // At info: its "Worker started" line says it is up.
+    worker = await child(ctx, 'worker.js', { ...env, RUN_WORKER: 'true', LOG_LEVEL: 'info' });
     ctx.log(`store: ${BUYERS} buyers for ${SEATS} seats across two API processes, one killed at 2.5 s`);
     const killAt = setTimeout(() => void second.stop('SIGKILL'), 2500);
     const rush = await crowd(BUYERS, (i) =>
@@ -240,7 +247,8 @@ async function rushWithKill(ctx, slug) {
       },
     ];
   } finally {
-    await second.stop('SIGKILL');
-    await worker.stop();
+    // Stopped whatever happened, even when one never came up: a process left behind keeps the bench running.
+    await second?.stop('SIGKILL');
+    await worker?.stop();
   }
 }
