@@ -2,22 +2,34 @@
 const base = require('./jest.config');
 
 /**
- * `npm test` runs these suites after the browser tests, in the other lane (scripts/test-all.mjs), so
- * that both lanes end together (about 2 minutes of the ~24 of this lane; measured by CI's per-suite
- * times). E2E_PART=first runs the rest, E2E_PART=second only these; unset, every suite.
+ * With E2E_GROUPS set (`npm run test:e2e`, CI), jest runs the group files of test/groups, each
+ * loading its share of the suites into one module registry so that they share booted apps (issue 32,
+ * test/groups/run-group.ts), and the crash suites on their own. Unset, every suite is a jest file of
+ * its own, as when you run one: `npx jest -c jest.e2e.config.js test/refunds`.
+ *
+ * `npm test` runs the last group after the browser tests, in the other lane (scripts/test-all.mjs),
+ * so that both lanes end together: E2E_PART=first runs the rest, E2E_PART=second only that group.
  */
-const SECOND_PART = ['sign-in-limits', 'mail', 'subscriptions', 'waivers'];
-const second = `/test/(${SECOND_PART.join('|')})\\.e2e-spec\\.ts$`;
+const grouped = Boolean(process.env.E2E_GROUPS);
 const part = process.env.E2E_PART;
+/** How many group files there are (test/groups/group-N.e2e-group.ts); the suites are shared out among them. */
+const GROUPS = 4;
+const secondPart = `/test/groups/group-${GROUPS}\\.e2e-group\\.ts$`;
+const groupFiles = '/test/groups/group-\\d+\\.e2e-group\\.ts$';
+const alone = '/test/(crash|crash-points)\\.e2e-spec\\.ts$';
+
 /** @type {import('jest').Config} */
 module.exports = {
   ...base,
   roots: ['<rootDir>/test', '<rootDir>/src'],
-  testRegex: part === 'second' ? second : '\\.e2e-spec\\.ts$',
-  testPathIgnorePatterns: ['/node_modules/', ...(part === 'first' ? [second] : [])],
+  testRegex: !grouped ? '\\.e2e-spec\\.ts$' : part === 'second' ? secondPart : [groupFiles, alone],
+  testPathIgnorePatterns: ['/node_modules/', ...(grouped && part === 'first' ? [secondPart] : [])],
   // Generous: a suite starts the whole app and migrates a fresh database, slow on a busy 2-core machine.
   testTimeout: 120000,
-  maxWorkers: 1,
+  maxWorkers: Number(process.env.E2E_WORKERS ?? 1),
+  globals: { E2E_GROUP_COUNT: GROUPS },
+  // A spy on a shared app's service must not outlive its test.
+  restoreMocks: true,
   // Safety net: a leaked Redis or database handle must not hang CI; each suite closes its own app.
   forceExit: true,
 };

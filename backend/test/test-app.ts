@@ -84,13 +84,99 @@ function settlingClient(client: ReturnType<typeof request>, settle: () => Promis
   });
 }
 
+/**
+ * One app per jest worker (issue 32). `npm run test:e2e` runs the suites in groups
+ * (test/groups/run-group.ts): each group is one jest test file that loads many suites in one module
+ * registry, and a suite's `startTestApp` is handed an app an earlier suite of the group booted with
+ * the same configuration and has closed (its clock set back to the real time), instead of booting
+ * one: a boot is seconds, a fresh organization per test (`organizationWithUser`) is milliseconds. A
+ * suite run on its own, and `startTestApp(env, { own: true })` (a suite that counts rows across the
+ * whole database, or restarts its app), gets an app of its own, closed with the suite. Apps seeded
+ * with the demo studio, on the embedded database or pointed at a suite's fake server are never handed on.
+ */
+interface PooledApp {
+  app: TestApp;
+  key: string;
+  /** The suite that holds it now, or null when it is free to hand on. */
+  holder: string | null;
+  /** The suite that last held it: it is not handed back to that suite (a restart must be a restart). */
+  lastHolder: string | null;
+}
+const pool: PooledApp[] = [];
+let grouped = false;
+let currentSuite = '';
+/** Free apps kept for the next suites, oldest closed first: each holds a database and a connection pool. */
+const MAX_FREE_APPS = 3;
+
+/** Called by the group runner: apps are handed on from suite to suite until `closeSharedApps`. */
+export function shareAppsAcrossSuites(): void {
+  grouped = true;
+}
+
+/** The group runner names the suite about to run (an app is not handed back to the suite that closed it). */
+export function enterSuite(name: string): void {
+  currentSuite = name;
+}
+
+/** The end of a group: every app it kept is closed. */
+export async function closeSharedApps(): Promise<void> {
+  const apps = pool.splice(0);
+  for (const entry of apps) await entry.app.close();
+}
+
 export async function startTestApp(
   env: Record<string, string> = {},
   options: {
     settleAfterEachCall?: boolean;
     /** The embedded database (PGlite, in memory) instead of a PostgreSQL database of its own, as `npm start` runs without DATABASE_URL. */
     embedded?: boolean;
+    /** An app of this suite's own, never handed on (see above). */
+    own?: boolean;
   } = {},
+): Promise<TestApp> {
+  // An app pointed at a fake server of its suite (a local port) would outlive that server.
+  const local = Object.values(env).some((v) => /:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+/.test(v));
+  const shareable = grouped && !options.own && !options.embedded && !local && env.SEED_DEMO !== 'true';
+  if (!shareable) return bootTestApp(env, options);
+  const key = JSON.stringify([Object.entries(env).sort(), options.settleAfterEachCall ?? true]);
+  let entry = pool.find((e) => e.key === key && e.holder === null && e.lastHolder !== currentSuite);
+  if (entry) {
+    entry.app.clock.reset();
+  } else {
+    entry = { app: await bootTestApp(env, options), key, holder: null, lastHolder: null };
+    pool.push(entry);
+  }
+  entry.holder = currentSuite;
+  const held = entry;
+  return {
+    ...held.app,
+    close: async () => {
+      if (held.holder === null) return;
+      await held.app.settle().catch(() => undefined);
+      held.lastHolder = held.holder;
+      held.holder = null;
+      // The newest free apps are kept; the oldest are closed (least likely to be asked for again).
+      pool.splice(pool.indexOf(held), 1);
+      pool.push(held);
+      const free = pool.filter((e) => e.holder === null);
+      for (const old of free.slice(0, Math.max(0, free.length - MAX_FREE_APPS))) {
+        pool.splice(pool.indexOf(old), 1);
+        await old.app.close();
+      }
+      throwOutsideCallViolations();
+    },
+  };
+}
+
+/** An outside call made inside a transaction anywhere in the suite fails it (common/outside-calls.ts). */
+function throwOutsideCallViolations(): void {
+  const violations = takeOutsideCallViolations();
+  if (violations.length) throw new Error(`Outside calls inside a database transaction:\n${violations.map((v) => v.stack).join('\n\n')}`);
+}
+
+async function bootTestApp(
+  env: Record<string, string>,
+  options: { settleAfterEachCall?: boolean; embedded?: boolean },
 ): Promise<TestApp> {
   const suffix = randomBytes(6).toString('hex');
   const dbName = `studio_test_${suffix}`;
@@ -106,6 +192,10 @@ export async function startTestApp(
     RUN_WORKER: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     NODE_ENV: 'test',
+    // Many suites share an app (and its client address 127.0.0.1): the per-address limits are set
+    // out of reach unless a suite sets them to test them.
+    PUBLIC_REQUESTS_PER_MINUTE: '1000000',
+    LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '1000000',
     ...env,
   });
   const created = await createApp(config);
@@ -161,9 +251,7 @@ export async function startTestApp(
     close: async () => {
       await created.close();
       if (!options.embedded) await admin((c) => c.query(`drop database if exists "${dbName}" with (force)`));
-      // An outside call made inside a transaction anywhere in the suite fails it (common/outside-calls.ts).
-      const violations = takeOutsideCallViolations();
-      if (violations.length) throw new Error(`Outside calls inside a database transaction:\n${violations.map((v) => v.stack).join('\n\n')}`);
+      throwOutsideCallViolations();
     },
   };
 }

@@ -1,17 +1,17 @@
 import { WALLET_KINDS, WALLET_MESSAGES, type WalletKind } from '@studio/contracts';
 import fc from 'fast-check';
-import { ApiError } from '../src/common/api-error';
-import type { RequestContext } from '../src/common/request-context';
-import { OrdersService } from '../src/modules/orders/orders.service';
-import { WalletService } from '../src/modules/wallet/wallet.service';
-import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
-import { startTestApp, TestApp } from './test-app';
+import { ApiError } from '../../src/common/api-error';
+import type { RequestContext } from '../../src/common/request-context';
+import { WalletService } from '../../src/modules/wallet/wallet.service';
+import { owner, seat, session, student, studio } from './fixtures';
+import { Medium, mediumDatabase } from './medium';
 
 /*
- * The wallet ledger's property (issue 24): any sequence of grants, uses, returns, expiries and
- * adjustments, against the real database, keeps every holding's balance equal to the sum of its rows
- * (each row's balance_after is the running sum) and never negative, agrees with a plain model of
- * what each step should do, and a refused step writes nothing.
+ * The wallet ledger's property (issue 24), in the medium tier (issue 32: WalletService against a real
+ * database, no app): any sequence of grants, uses, returns, expiries and adjustments keeps every
+ * holding's balance equal to the sum of its rows (each row's balance_after is the running sum) and
+ * never negative, agrees with a plain model of what each step should do, and a refused step writes
+ * nothing. The uses name real seats (enrollment rows), as the foreign keys require.
  */
 
 const STUDENTS = 2;
@@ -59,44 +59,40 @@ type ModelHolding = { id: string; student: number; kind: WalletKind; balance: nu
 type ModelUse = { entryId: string; holding: ModelHolding; amount: number; returned: boolean };
 
 describe('wallet ledger: property', () => {
-  let t: TestApp;
+  let m: Medium;
   let organizationId: string;
   let ctx: RequestContext;
   let students: string[];
   let wallet: WalletService;
   /**
-   * Real bookings for the uses to name: seats of the property's students booked the way Add student
-   * books them (OrdersService.enrollDirectly, behind POST /api/admin/orders/enroll), each student
-   * once per session. A run takes BOOKINGS of them no use has named yet; one a use names is spent.
+   * Real bookings for the uses to name: seats of the property's students (enrollment rows, as Add
+   * student writes them), each student once per session. A run takes BOOKINGS of them no use has named yet; one a use names is spent.
    */
   let book: (count: number) => Promise<void>;
   let unspent: string[] = [];
   const spent = new Set<string>();
 
   beforeAll(async () => {
-    t = await startTestApp();
-    const owner = await t.organizationWithUser('owner', 'Property Studio');
-    organizationId = owner.organization.id;
-    ctx = { organizationId, userId: owner.user.id, role: 'owner', sessionId: 'property' };
+    m = await mediumDatabase();
+    const s = await studio(m, 'Property Studio');
+    const user = await owner(m, s);
+    organizationId = s.organization.id;
+    ctx = { organizationId, userId: user.id, role: 'owner', sessionId: 'property' };
     students = [];
-    for (let i = 0; i < STUDENTS; i++) students.push(await addStudent(t, owner.token));
-    wallet = t.created.app.get(WalletService);
-    const course = await schedulableCourse(t, owner.token, STUDENTS);
-    const orders = t.created.app.get(OrdersService);
+    for (let i = 0; i < STUDENTS; i++) students.push((await student(m, s, `Student${i}`)).id);
+    wallet = new WalletService(m.em, m.clock);
     let days = 0;
     book = async (count) => {
       for (let made = 0; made < count; made += STUDENTS) {
-        const eventId = await scheduleSession(t, owner.token, course, { capacity: STUDENTS, daysFromNow: 3 + (days++ % 300) });
-        const seats = await Promise.all(students.map((student) => t.withEm(() => orders.enrollDirectly(ctx, student, eventId))));
-        unspent.push(...seats.map((seat) => seat.enrollment.id));
+        const event = await session(m, s, { capacity: STUDENTS, daysFromNow: 3 + (days++ % 300) });
+        for (const studentId of students) unspent.push((await seat(m, s, event.id, studentId)).id);
       }
     };
     await book(BOOKED_AHEAD);
   }, 120000);
-  afterAll(() => t.close());
+  afterAll(() => m?.close());
 
-  const sql = <T extends object[]>(query: string, params: unknown[] = []) =>
-    t.withEm((em) => em.getConnection().execute<T>(query, params));
+  const sql = <T extends object[]>(query: string, params: unknown[] = []) => m.sql<T>(query, params);
   const rowCount = async () => {
     const [row] = await sql<{ entries: string; holdings: string }[]>(
       `select (select count(*) from wallet_entry where organization_id = ?) as entries,

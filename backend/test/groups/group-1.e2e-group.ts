@@ -1,0 +1,4 @@
+// Group 1 of the end-to-end suites (run-group.ts).
+import { runGroup } from './run-group';
+
+runGroup(1);
