@@ -17,18 +17,18 @@ const steps = [
   ['known-missing API calls (printed; each must still be missing)', 'OPENAPI_DOC=dist/openapi.json node scripts/known-missing.mjs'],
   ['typecheck', 'npx nx run-many -t typecheck --output-style=static'],
   ['lint', 'npx nx run-many -t lint --output-style=static && npx eslint scripts eslint.config.mjs --max-warnings=0'],
-  // Two lanes side by side, each keeping about one core busy: the backend's end-to-end suites (the
-  // API, PostgreSQL and one jest worker) in one; in the other the unit and component tests (jsdom in
-  // one jest worker), then the bundle budget and the browser tests (chromium and one app server),
-  // which start as soon as the component tests end instead of waiting for the longer backend lane,
-  // then a few backend suites (E2E_PART, backend/jest.e2e.config.js) so that both lanes end together
-  // (stop 30's clean run: 1,456 s against 1,227 s before the move). Each step's output is printed
-  // whole when it ends. Stop 32 tried three lanes (the backend suites in two jest processes, the
-  // browser tests in two groups): 41.6 minutes against 40.1 for two, the two cores saturated (55.8
-  // CPU-minutes either way), so more side by side only adds contention; less CPU is what shortens it.
+  // Two lanes side by side, each keeping about one core busy: the backend's medium tier and its
+  // end-to-end suites in groups (the API, PostgreSQL and one jest worker; backend/test/groups) in one;
+  // in the other the unit and component tests (jsdom), then the bundle budget and the browser tests
+  // (chromium and one app server), then the last end-to-end group (E2E_PART,
+  // backend/jest.e2e.config.js) so that both lanes end together. Each step's output is printed whole
+  // when it ends. More side by side only adds contention on two cores: less CPU is what shortens it.
   {
     lanes: [
-      [['backend end-to-end tests (PostgreSQL, Redis)', 'E2E_PART=first npm run test:e2e -w @studio/backend']],
+      [
+        ['backend medium tests (services against PostgreSQL)', 'npm run test:medium -w @studio/backend'],
+        ['backend end-to-end tests (PostgreSQL, Redis)', 'E2E_PART=first npm run test:e2e -w @studio/backend'],
+      ],
       [
         ['unit and component tests', 'npx nx run-many -t test --output-style=static'],
         ['bundle budget', 'node scripts/bundle-budget.mjs'],
@@ -42,12 +42,14 @@ const steps = [
 const totals = { passed: 0, failed: 0 };
 /**
  * Tests passed per tier (issue 32: coverage of the rules must not drop as they move to cheaper tiers):
- * unit and component (pure rules, mappers, React components), backend end-to-end (the app over HTTP
+ * unit and component (pure rules, mappers, React components), backend medium (services against
+ * PostgreSQL, no app), backend end-to-end (the app over HTTP
  * against PostgreSQL and Redis, the crash and soak suites), browser (Chromium against the built app).
  */
-const TIERS = { unit: 'unit and component', backend: 'backend end-to-end', browser: 'browser and system' };
+const TIERS = { unit: 'unit and component', medium: 'backend medium', backend: 'backend end-to-end', browser: 'browser and system' };
 const tiers = Object.fromEntries(Object.keys(TIERS).map((k) => [k, 0]));
-const tierOf = (name) => (name.startsWith('backend end-to-end') ? 'backend' : name.startsWith('browser') ? 'browser' : name.startsWith('unit') ? 'unit' : null);
+const tierOf = (name) =>
+  name.startsWith('backend end-to-end') ? 'backend' : name.startsWith('backend medium') ? 'medium' : name.startsWith('browser') ? 'browser' : name.startsWith('unit') ? 'unit' : null;
 
 function count(output, name = '') {
   const tier = tierOf(name);
