@@ -6,15 +6,11 @@ const base = require('./jest.config');
  * loading its share of the suites into one module registry so that they share booted apps (issue 32,
  * test/groups/run-group.ts), and the crash suites on their own. Unset, every suite is a jest file of
  * its own, as when you run one: `npx jest -c jest.e2e.config.js test/refunds`.
- *
- * `npm test` runs the last group after the browser tests, in the other lane (scripts/test-all.mjs),
- * so that both lanes end together: E2E_PART=first runs the rest, E2E_PART=second only that group.
+ * E2E_WORKERS sets the jest workers (`npm test`: 2, one group or crash suite each at a time).
  */
 const grouped = Boolean(process.env.E2E_GROUPS);
-const part = process.env.E2E_PART;
 /** How many group files there are (test/groups/group-N.e2e-group.ts); the suites are shared out among them. */
 const GROUPS = 4;
-const secondPart = `/test/groups/group-${GROUPS}\\.e2e-group\\.ts$`;
 const groupFiles = '/test/groups/group-\\d+\\.e2e-group\\.ts$';
 const alone = '/test/(crash|crash-points)\\.e2e-spec\\.ts$';
 
@@ -22,8 +18,7 @@ const alone = '/test/(crash|crash-points)\\.e2e-spec\\.ts$';
 module.exports = {
   ...base,
   roots: ['<rootDir>/test', '<rootDir>/src'],
-  testRegex: !grouped ? '\\.e2e-spec\\.ts$' : part === 'second' ? secondPart : [groupFiles, alone],
-  testPathIgnorePatterns: ['/node_modules/', ...(grouped && part === 'first' ? [secondPart] : [])],
+  testRegex: grouped ? [groupFiles, alone] : '\\.e2e-spec\\.ts$',
   // Generous: a suite starts the whole app and migrates a fresh database, slow on a busy 2-core machine.
   testTimeout: 120000,
   maxWorkers: Number(process.env.E2E_WORKERS ?? 1),

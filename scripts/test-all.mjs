@@ -2,6 +2,7 @@
 // `npm test`: every check in order, stopping at the first failure, then one closing line with the
 // number of tests that passed and failed across jest and node's test runner.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_INTERACTIVE: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: '0' };
 // Nx keeps its task cache outside the checkout (~/.nx), so a "clean clone" would replay builds, checks
@@ -17,23 +18,22 @@ const steps = [
   ['known-missing API calls (printed; each must still be missing)', 'OPENAPI_DOC=dist/openapi.json node scripts/known-missing.mjs'],
   ['typecheck', 'npx nx run-many -t typecheck --output-style=static'],
   ['lint', 'npx nx run-many -t lint --output-style=static && npx eslint scripts eslint.config.mjs --max-warnings=0'],
-  // Two lanes side by side, each keeping about one core busy: the backend's medium tier and its
-  // end-to-end suites in groups (the API, PostgreSQL and one jest worker; backend/test/groups) in one;
-  // in the other the unit and component tests (jsdom), then the bundle budget and the browser tests
-  // (chromium and one app server), then the last end-to-end group (E2E_PART,
-  // backend/jest.e2e.config.js) so that both lanes end together. Each step's output is printed whole
-  // when it ends. More side by side only adds contention on two cores: less CPU is what shortens it.
+  // Two lanes side by side. A test mostly waits (the database, the browser, timers): stop 34's run
+  // used 2,100 CPU-seconds in 1,750 s of lanes, so each lane runs two things at once. In one, the
+  // backend's medium tier and its end-to-end suites in groups, two jest workers (each one app per
+  // group: backend/test/groups); in the other the unit and component tests (jsdom), the bundle
+  // budget and the browser tests in two groups of files (chromium and one app server each). Each
+  // step's output is printed whole when it ends.
   {
     lanes: [
       [
         ['backend medium tests (services against PostgreSQL)', 'npm run test:medium -w @studio/backend'],
-        ['backend end-to-end tests (PostgreSQL, Redis)', 'E2E_PART=first npm run test:e2e -w @studio/backend'],
+        ['backend end-to-end tests (PostgreSQL, Redis)', 'E2E_WORKERS=2 npm run test:e2e -w @studio/backend'],
       ],
       [
         ['unit and component tests', 'npx nx run-many -t test --output-style=static'],
         ['bundle budget', 'node scripts/bundle-budget.mjs'],
-        ['browser and system tests (chromium)', 'npm run test:browser -w @studio/e2e'],
-        ['backend end-to-end tests, second part', 'E2E_PART=second npm run test:e2e -w @studio/backend'],
+        ['browser and system tests (chromium)', 'npm run test:browser -w @studio/e2e -- --groups=2'],
       ],
     ],
   },
@@ -104,6 +104,27 @@ function run(command, { echo = true } = {}) {
   });
 }
 
+/**
+ * The whole machine's CPU time (every process: PostgreSQL, Redis and Chromium included, which a
+ * step's own count leaves out when they are not its children), from /proc/stat: busy and all
+ * jiffies since boot. Linux only; elsewhere null.
+ */
+function machineCpu() {
+  try {
+    const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');
+    const ticks = cpu.trim().split(/\s+/).slice(1).map(Number);
+    const idle = ticks[3] + (ticks[4] ?? 0);
+    const all = ticks.reduce((a, b) => a + b, 0);
+    return { busy: (all - idle) / 100, all: all / 100 };
+  } catch {
+    return null;
+  }
+}
+const machineAtStart = machineCpu();
+const startedAt = Date.now();
+/** One row per step for the table printed at the end: name, wall and CPU seconds. */
+const rows = [];
+
 const only = process.argv.slice(2);
 const wanted = (name) => !only.length || only.some((o) => name.includes(o));
 
@@ -118,6 +139,7 @@ async function step([name, command], { whole = false } = {}) {
   const tail = `=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s (cpu: user ${cpu.user.toFixed(0)} s, sys ${cpu.sys.toFixed(0)} s)`;
   if (whole) process.stdout.write(`${head}\n${output}\n${tail}\n`);
   else console.log(tail);
+  rows.push({ name, code, wall: (Date.now() - started) / 1000, cpu: cpu.user + cpu.sys });
   return code ?? 1;
 }
 
@@ -135,11 +157,29 @@ async function lanes(list) {
   return codes.find((c) => c !== 0) ?? 0;
 }
 
+/** The per-step table (wall and CPU seconds) and the machine's CPU over the whole run. */
+function summary() {
+  const width = Math.max(...rows.map((r) => r.name.length));
+  console.log(`\n${'step'.padEnd(width)}    wall s     cpu s`);
+  for (const r of rows) console.log(`${r.name.padEnd(width)}  ${r.wall.toFixed(0).padStart(8)}  ${r.cpu.toFixed(0).padStart(8)}${r.code === 0 ? '' : '  FAILED'}`);
+  const wall = (Date.now() - startedAt) / 1000;
+  const end = machineCpu();
+  const steps = rows.reduce((sum, r) => sum + r.cpu, 0);
+  console.log(`${'all steps'.padEnd(width)}  ${wall.toFixed(0).padStart(8)}  ${steps.toFixed(0).padStart(8)}`);
+  if (machineAtStart && end) {
+    const busy = end.busy - machineAtStart.busy;
+    const available = end.all - machineAtStart.all;
+    console.log(`machine: ${(busy / 60).toFixed(1)} CPU-minutes busy of ${(available / 60).toFixed(1)} (${((100 * busy) / available).toFixed(0)}%: every process, the database's and the browser's included)`);
+  }
+}
+
 for (const item of steps) {
   const code = Array.isArray(item) ? (wanted(item[0]) ? await step(item) : 0) : await lanes(item.lanes);
   if (code !== 0) {
+    summary();
     console.log(`\ntests: ${totals.passed} passed, ${Math.max(totals.failed, 1)} failed (passed per tier: ${perTier()})`);
     process.exit(code);
   }
 }
+summary();
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed (passed per tier: ${perTier()})`);

@@ -37,9 +37,9 @@ if (!EMBEDDED_ONLY && !embeddedHere) {
         [require.resolve('jest/bin/jest'), '-c', 'jest.e2e.config.js', '--colors=false', 'test/appointments.e2e-spec.ts'],
         {
           cwd: path.join(__dirname, '..'),
-          // This file alone (not the groups of `npm run test:e2e`: E2E_GROUPS and E2E_PART are left out).
+          // This file alone (not the groups of `npm run test:e2e`: E2E_GROUPS is left out).
           env: {
-            ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'E2E_GROUPS' && k !== 'E2E_PART')),
+            ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'E2E_GROUPS')),
             NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${VM_MODULES}`.trim(),
             APPOINTMENTS_EMBEDDED_ONLY: '1',
           },

@@ -42,12 +42,28 @@ export function runGroup(index: number): void {
   const of = (globalThis as { E2E_GROUP_COUNT?: number }).E2E_GROUP_COUNT;
   if (!of) throw new Error('A group file runs under jest.e2e.config.js with E2E_GROUPS set (npm run test:e2e)');
   shareAppsAcrossSuites();
+  const seconds: Record<string, number> = {};
   for (const name of shareOut(of)[index - 1] ?? []) {
     describe(name, () => {
-      beforeAll(() => enterSuite(name));
+      let started = 0;
+      beforeAll(() => {
+        started = Date.now();
+        enterSuite(name);
+      });
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded inside the describe, so the suite's hooks stay its own
       require(path.join(TEST_DIR, `${name}.e2e-spec.ts`));
+      afterAll(() => {
+        seconds[name] = Math.round((Date.now() - started) / 100) / 10;
+      });
     });
   }
-  afterAll(() => closeSharedApps(), 120_000);
+  afterAll(async () => {
+    await closeSharedApps();
+    // Each suite's time in this group, longest first: where a slow run's time went, and what
+    // durations.json could say (a suite's time here leaves out the boot it was spared).
+    const lines = Object.entries(seconds)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, s]) => `  ${String(s).padStart(6)} s  ${name}`);
+    process.stdout.write(`\nGroup ${index} of ${of}, seconds per suite:\n${lines.join('\n')}\n`);
+  }, 120_000);
 }
