@@ -231,7 +231,7 @@ describe('payment links (demo provider)', () => {
     await send(ana, { event_id: eventId }).expect(201);
     const email = await emailOf(t, token, ana);
     await eventually(() => smtp.to(email), (m) => m.length >= 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.idle(); // nothing more is going to happen now: no job due or running
     expect(smtp.to(email)).toHaveLength(1);
   });
 

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Queue } from 'bullmq';
+import { MAIL_QUEUE } from '../src/modules/notifications/mail.service';
 import { REMINDER_QUEUE, RemindersService } from '../src/modules/reminders/reminders.service';
 import { startFakeSmtp } from './support/fake-smtp';
 import { schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
@@ -135,8 +136,21 @@ describe(`reminders: ${BOOKINGS} due in one minute, a worker killed mid-way`, ()
     expect(atKill).toBeLessThan(BOOKINGS);
     const received = () => smtp.received.filter((m) => m.mail.subject?.startsWith('Reminder:') && m.to[0]?.endsWith('@reliable.test'));
     await until(async () => (await sent()) >= BOOKINGS && new Set(received().map((m) => m.to[0])).size >= BOOKINGS, 240_000, 'every reminder');
-    // A moment longer: anything sent twice would arrive now.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Until the queues are empty (nothing waiting, running or delayed): a job the killed worker held
+    // shows as active until it is found stalled and run again, so a second send would be in by then.
+    const queues = [REMINDER_QUEUE, MAIL_QUEUE].map((name) => new Queue(name, { connection: { url: t.config.REDIS_URL }, prefix: t.config.REDIS_PREFIX }));
+    try {
+      await until(
+        async () => {
+          const counts = await Promise.all(queues.map((q) => q.getJobCounts('active', 'waiting', 'delayed', 'prioritized', 'waiting-children')));
+          return counts.every((c) => Object.values(c).every((n) => n === 0));
+        },
+        120_000,
+        'the reminder and mail queues empty',
+      );
+    } finally {
+      await Promise.all(queues.map((q) => q.close()));
+    }
 
     const log = await sql<{ booking_id: string; outcome: string; to_address: string; n: string }>(
       `select booking_id, outcome, to_address, count(*) over (partition by booking_id) as n

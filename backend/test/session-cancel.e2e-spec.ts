@@ -298,7 +298,7 @@ describe('the studio cancels a session', () => {
       expect(ledger.refunds).toHaveLength(1);
       expect((await order(paid.orderId)).refunds).toHaveLength(1);
       await eventually(() => mailsTo(who.email), (m) => m.length === 1);
-      await new Promise((r) => setTimeout(r, 300));
+      await t.idle(); // nothing more is going to happen now: no job due or running
       expect(mailsTo(who.email)).toHaveLength(1);
     }
     expect(calls).toBe(3);

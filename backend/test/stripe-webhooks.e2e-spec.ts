@@ -199,9 +199,9 @@ describe('POST /api/webhooks/stripe', () => {
     const price = await stripe.prices.create({ unit_amount: 900, currency: 'usd', recurring: { interval: 'week' }, product_data: { name: 'Weekly' } });
     await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], metadata: { organization_id: ctx.organizationId } });
     const [late, onTime] = fake.events.slice(-2);
-    // Sign at the start of a second, so the age cannot tick over while the request travels.
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-    const nowSeconds = Math.floor(Date.now() / 1000);
+    // The app's clock moved to the start of a second, so the age cannot tick over while the request travels.
+    t.clock.advance(1000 - (t.clock.nowMs() % 1000) + 5);
+    const nowSeconds = Math.floor(t.clock.nowMs() / 1000);
     const refused = await deliver(late, { timestamp: nowSeconds - 301 }).expect(400);
     expect(refused.body).toEqual({ statusCode: 400, message: 'Invalid Stripe signature' });
     expect(await stored(late.id)).toBe(0);

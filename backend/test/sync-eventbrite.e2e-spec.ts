@@ -165,7 +165,7 @@ describe('Eventbrite sync', () => {
   it('leaves a session without the toggle alone, and syncs every session once sync_all_courses is on', async () => {
     const course = await schedulableCourse(t, a.token);
     const quiet = await scheduleSession(t, a.token, course, { daysFromNow: 40 });
-    await new Promise((r) => setTimeout(r, 500));
+    await t.idle(); // nothing more is going to happen now: no job due or running
     expect(await mappingOf(t, a.organizationId, 'eventbrite', 'event', quiet)).toBeNull();
     await save({ sync_all_courses: true });
     const all = await scheduleSession(t, a.token, course, { daysFromNow: 41 });
@@ -381,7 +381,7 @@ describe('Eventbrite sync', () => {
       expect((await t.http.post('/api/webhooks/eventbrite').send(noId).expect(200)).body.queued).toBe(0);
       const otherAction = fake.webhookBody(order, 'event.published');
       expect((await t.http.post('/api/webhooks/eventbrite').send(otherAction).expect(200)).body.queued).toBe(0);
-      await new Promise((r) => setTimeout(r, 300));
+      await t.idle(); // nothing more is going to happen now: no job due or running
       const orders = await t.http.get('/api/admin/orders?source=eventbrite').set('token', a.token).expect(200);
       expect(orders.body.orders.map((o: { Student: { email: string } }) => o.Student.email)).not.toContain('forged@buyer.test');
       fake.state.orders.delete(order.id); // out of the later polls
@@ -424,7 +424,7 @@ describe('Eventbrite sync', () => {
         await deliver(wrenOrder, 'order.updated');
         expect(await service().importById(a.organizationId, wrenOrder.id)).toBe('duplicate');
         expect((await service().poll(a.organizationId)).released).toBe(0);
-        await new Promise((r) => setTimeout(r, 300));
+        await t.idle(); // nothing more is going to happen now: no job due or running
         expect(await seatsTaken()).toBe(before - 1);
         expect((await t.http.get(`/api/admin/order/${sale.order_id}`).set('token', a.token).expect(200)).body.activity).toHaveLength(1);
       });

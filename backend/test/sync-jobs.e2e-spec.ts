@@ -143,7 +143,8 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
       last_error: 'Mailchimp refused: invalid email',
       attempts: 1,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing more is going to happen now (no job due or running), then: no second call.
+    await t.idle();
     expect(calls.filter((c) => c === student)).toHaveLength(1);
   });
 
@@ -156,7 +157,8 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
       last_error: M.reconnectRequired('mailchimp'),
       attempts: 1,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing more is going to happen now (no job due or running), then: no second call.
+    await t.idle();
     expect(calls.filter((c) => c === student)).toHaveLength(1);
   });
 
@@ -169,7 +171,8 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
       last_error: M.notConnected('mailchimp'),
       attempts: 1,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing more is going to happen now (no job due or running), then: no second call.
+    await t.idle();
     expect(calls.filter((c) => c === student)).toHaveLength(1);
   });
 
@@ -202,7 +205,8 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
     hold = null;
     release();
     await eventually(() => mappingOf(student), (m) => m.stage === 'synced');
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing more is going to happen now (no job due or running), then: no second call.
+    await t.idle();
     expect(seen.filter((s) => s.localId === student).map((s) => s.value)).toEqual([
       'ada@example.test',
       'ada.lovelace@example.test',
@@ -219,7 +223,8 @@ describe('sync jobs: failures and Retry (/api/admin/sync)', () => {
     }
     expect((await mappingOf(student)).stage).toBe('queued');
     await eventually(() => mappingOf(student), (m) => m.stage === 'synced');
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing more is going to happen now (no job due or running), then: no second call.
+    await t.idle();
     expect(seen.filter((s) => s.localId === student).map((s) => s.value)).toEqual(['bo.2@example.test']);
     expect((await mappingOf(student)).version).toBe(1);
   });

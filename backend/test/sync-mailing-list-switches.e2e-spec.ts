@@ -128,8 +128,7 @@ describe('mailing-list switches (the new student / enrollment hot path)', () => 
     const stale = await newStudent();
     await enroll(stale);
     expect(await enqueued()).toContain(stale); // within the TTL: still on here
-    const now = Date.now();
-    jest.spyOn(Date, 'now').mockReturnValue(now + SYNC_SWITCHES_TTL_MS + 1);
+    t.clock.advance(SYNC_SWITCHES_TTL_MS + 1);
     const fresh = await newStudent();
     await enroll(fresh);
     expect(await enqueued()).not.toContain(fresh);

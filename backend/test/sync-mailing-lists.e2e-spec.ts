@@ -267,7 +267,7 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
       await eventually(async () =>
         (await mappings(a.organizationId, 'mailchimp')).every((m) => m.stage !== 'queued' && m.stage !== 'syncing'),
       );
-      await new Promise((r) => setTimeout(r, 300));
+      await t.idle(); // nothing more is going to happen now: no job due or running
       expect((await mappings(a.organizationId, 'mailchimp')).filter((m) => m.local_id === REFUSED_ID)).toEqual([
         {
           local_id: REFUSED_ID,
@@ -414,6 +414,8 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
         'select id from student where organization_id = ? order by id limit 1',
         [a.organizationId],
       );
+      // Nothing of the earlier tests still running (a job of theirs would take the 429 meant for this call).
+      await t.idle();
       kl.state.rateLimit.next(1, 3);
       const error = await inContext(() =>
         t.created.app
@@ -493,7 +495,7 @@ describe('mailing-list sync (Mailchimp, Klaviyo)', () => {
         .set('token', b.token)
         .send({ first_name: 'Bo', last_name: 'Beta', email: 'bo.beta@example.test' })
         .expect(201);
-      await new Promise((r) => setTimeout(r, 500));
+      await t.idle(); // nothing more is going to happen now: no job due or running
       expect([...mc.state.effects, ...kl.state.effects].some((e) => e.email.startsWith('b'))).toBe(false);
     });
   });

@@ -99,7 +99,7 @@ describe('Zoom sync', () => {
     const named = await courseAt(a.token, { name: 'Online (Zoom)', address: 'Virtual room' });
     for (const course of [studio, named]) {
       const id = await scheduleSession(t, a.token, course, { daysFromNow: 11 });
-      await new Promise((r) => setTimeout(r, 500));
+      await t.idle(); // nothing more is going to happen now: no job due or running
       expect(await mappingOf(t, a.organizationId, 'zoom', 'event', id)).toBeNull();
       expect((await event(id).expect(200)).body.meeting_join_url).toBeNull();
     }
@@ -155,7 +155,7 @@ describe('Zoom sync', () => {
   it('keeps organizations apart: B, not connected, gets no meetings and cannot read A’s event', async () => {
     const course = await onlineCourse(b.token);
     const id = await scheduleSession(t, b.token, course, { daysFromNow: 13 });
-    await new Promise((r) => setTimeout(r, 500));
+    await t.idle(); // nothing more is going to happen now: no job due or running
     expect(await mappingOf(t, b.organizationId, 'zoom', 'event', id)).toBeNull();
     const mine = await scheduleSession(t, a.token, await onlineCourse(a.token), { daysFromNow: 14 });
     await event(mine, b.token).expect(404);

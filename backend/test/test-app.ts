@@ -195,6 +195,9 @@ async function bootTestApp(
     // Many suites share an app (and its client address 127.0.0.1): the per-address limits are set
     // out of reach unless a suite sets them to test them.
     PUBLIC_REQUESTS_PER_MINUTE: '1000000',
+    // A cheap argon2id: the suites create and sign in hundreds of users (half a CPU-second each at
+    // the standard cost); the sign-in rules do not depend on the cost.
+    PASSWORD_HASH_COST: 'low',
     LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '1000000',
     ...env,
   });

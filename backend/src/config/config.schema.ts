@@ -72,6 +72,13 @@ export const configSchema = z.object({
    */
   QUEUE_LOCK_MS: z.coerce.number({ error: 'expected milliseconds' }).int().min(1000).max(600000).default(30000),
   SESSION_TTL_DAYS: z.coerce.number({ error: 'expected a number of days' }).positive().default(30),
+  /**
+   * argon2id's cost for new password hashes: `standard` (the library's recommended 64 MiB, 3 passes:
+   * about half a CPU-second a hash) or `low` (1 MiB, 1 pass), which only a test app (NODE_ENV=test)
+   * may use: the test suites sign in hundreds of users. A hash carries its own cost, so verifying is
+   * as cheap or as costly as the hash was made.
+   */
+  PASSWORD_HASH_COST: z.enum(['standard', 'low']).default('standard'),
   LOGIN_MAX_ATTEMPTS_PER_EMAIL: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().positive().default(50),
   /** Failed sign-ins one account may have from one of its known devices (device cookie) per window. */
@@ -255,5 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if (result.data.PASSWORD_HASH_COST === 'low' && result.data.NODE_ENV !== 'test')
+    throw new ConfigError('Invalid configuration:\n  PASSWORD_HASH_COST: low is for tests only (NODE_ENV=test)');
   return result.data;
 }

@@ -9,6 +9,8 @@ import { Activity } from '../../src/modules/catalog/entities/activity.entity';
 import { Instructor } from '../../src/modules/catalog/entities/instructor.entity';
 import { Location } from '../../src/modules/catalog/entities/location.entity';
 import { User } from '../../src/modules/identity/user.entity';
+import { Order } from '../../src/modules/orders/entities/order.entity';
+import { OrderRefund } from '../../src/modules/orders/entities/order-refund.entity';
 import { Organization } from '../../src/modules/organizations/organization.entity';
 import { Enrollment } from '../../src/modules/scheduling/entities/enrollment.entity';
 import { Event } from '../../src/modules/scheduling/entities/event.entity';
@@ -102,5 +104,31 @@ export function owner(m: Medium, s: Studio): Promise<User> {
     em.persist(user);
     await em.flush();
     return user;
+  });
+}
+
+/** A store order of the student's, of `totalCents`, in `status` (its number the next of the studio's). */
+export function order(m: Medium, s: Studio, studentId: string, { totalCents = 10_000, status = 'paid' as Order['status'] } = {}): Promise<Order> {
+  return m.run(async (em) => {
+    const [{ n }] = await em.execute<{ n: number }[]>(`select coalesce(max(order_number), 1000) + 1 as n from customer_order where organization_id = ?`, [s.organization.id]);
+    const row = em.create(Order, {
+      organization: em.getReference(Organization, s.organization.id),
+      student: em.getReference(Student, studentId),
+      orderNumber: Number(n),
+      status,
+      source: 'store',
+      totalCents,
+    });
+    await em.flush();
+    return row;
+  });
+}
+
+/** A refund row of the order, succeeded (as the refunds ledger records a refund the provider made). */
+export function refund(m: Medium, o: Order, amountCents: number): Promise<OrderRefund> {
+  return m.run(async (em) => {
+    const row = em.create(OrderRefund, { orderId: o.id, organizationId: o.organization.id, amountCents, status: 'succeeded' });
+    await em.flush();
+    return row;
   });
 }

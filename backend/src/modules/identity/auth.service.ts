@@ -68,7 +68,7 @@ export class AuthService {
       throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, MESSAGES.auth.tooManyAttempts);
     }
     const user = await this.em.findOne(User, { email }, { populate: ['passwordHash'] });
-    const valid = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), input.password);
+    const valid = await verifyPassword(user?.passwordHash ?? (await timingDummyHash(this.config.PASSWORD_HASH_COST)), input.password);
     if (!user || !valid) {
       // One message whatever was wrong, so the answer does not reveal which emails exist.
       throw new ApiError(HttpStatus.UNAUTHORIZED, MESSAGES.auth.invalidCredentials);

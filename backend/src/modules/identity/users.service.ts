@@ -1,5 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config.schema';
 import { RequestContext } from '../../common/request-context';
 import { Organization } from '../organizations/organization.entity';
 import { hashPassword } from './password';
@@ -17,7 +19,10 @@ export interface NewUser {
 /** Admin accounts: what other modules may ask of identity. */
 @Injectable()
 export class UsersService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   findById(userId: string): Promise<User | null> {
     return this.em.findOne(User, { id: userId });
@@ -39,7 +44,7 @@ export class UsersService {
   async create(input: NewUser): Promise<User> {
     const user = this.em.create(User, {
       email: input.email.toLowerCase(),
-      passwordHash: await hashPassword(input.password),
+      passwordHash: await hashPassword(input.password, this.config.PASSWORD_HASH_COST),
       role: input.role,
       organization: this.em.getReference(Organization, input.organizationId),
       firstName: input.firstName ?? '',

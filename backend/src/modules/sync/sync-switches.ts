@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { isSyncProvider, SYNC_MAIN_TOGGLES, SYNC_PROVIDERS, SyncConfigByProvider, SyncProviderName } from '@studio/contracts';
+import { Clock } from '../../common/clock';
 import { MAILING_LIST_PROVIDERS, MailingListProvider } from './jobs/mailing-list-jobs';
 import { SyncConfigEvents } from './sync-config-events';
 import { parseSyncConfig } from './sync-settings.service';
@@ -61,6 +62,7 @@ export class SyncSwitches implements OnModuleInit {
   constructor(
     private readonly em: EntityManager,
     private readonly events: SyncConfigEvents,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -71,7 +73,7 @@ export class SyncSwitches implements OnModuleInit {
 
   /** The organization's switches, from the cache while it is fresh. */
   async of(organizationId: string): Promise<SyncSwitchesOf> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     const cached = this.cache.get(organizationId);
     if (cached && cached.expiresAt > now) return cached.switches;
     const generation = this.generation;

@@ -4,6 +4,7 @@ import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/co
 import type { RenewalIntervalUnit, SubscriptionStatus } from '@studio/contracts';
 import type Stripe from 'stripe';
 import { ApiError } from '../../../common/api-error';
+import { Clock } from '../../../common/clock';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AppConfig } from '../../../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../../queue/job-queue';
@@ -78,6 +79,7 @@ export class StripeWebhooksService implements OnModuleInit {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly paymentEvents: PaymentEvents,
     private readonly subscriptionEvents: SubscriptionEvents,
+    private readonly clock: Clock,
   ) {}
 
   /** Built on the first delivery, not at boot: loading the SDK is a start cost most studios skip. */
@@ -115,6 +117,9 @@ export class StripeWebhooksService implements OnModuleInit {
         signature,
         secret,
         STRIPE_SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        // The signature's age as the app's clock reads it (a test moves the clock instead of waiting).
+        this.clock.nowMs(),
       );
     } catch {
       throw new ApiError(HttpStatus.BAD_REQUEST, STRIPE_WEBHOOK_MESSAGES.badSignature);
