@@ -42,7 +42,19 @@ export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
     // Its own Redis namespace unless the test names one: two servers on one Redis (a test run beside
     // another, or a clean-clone CI beside a session's run) would otherwise take each other's queue
     // jobs and settle payments in the wrong database.
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', REDIS_PREFIX: `e2e_${port}_${process.pid}`, ...env },
+    // A test app (NODE_ENV=test: the rule "no outside call inside a transaction" is enforced, as in
+    // the backend's suites) with a cheap argon2id (PASSWORD_HASH_COST=low: the demo's users are
+    // hashed and signed in at every file's start, half a CPU-second each at the standard cost). A
+    // test that stands for `npm start` itself names its own NODE_ENV.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      REDIS_PREFIX: `e2e_${port}_${process.pid}`,
+      NODE_ENV: 'test',
+      PASSWORD_HASH_COST: 'low',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -16,6 +16,9 @@ const embeddedEnv = {
   PGLITE_DATA_DIR: dataDir,
   MEDIA_DIR: join(dataDir, 'media'),
   REDIS_PREFIX: `embedded_${process.pid}`,
+  // As `npm start` runs: not a test app, the standard password cost.
+  NODE_ENV: 'development',
+  PASSWORD_HASH_COST: 'standard',
 };
 
 /**
