@@ -19,6 +19,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MFE_MANIFEST_JSON: '[1]' })).toThrow(/MFE_MANIFEST_JSON/);
   });
 
+  it('hashes passwords at the standard cost; the low cost only in a test app', () => {
+    expect(loadConfig({}).PASSWORD_HASH_COST).toBe('standard');
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: 'low' }).PASSWORD_HASH_COST).toBe('low');
+    expect(() => loadConfig({ PASSWORD_HASH_COST: 'low' })).toThrow(/PASSWORD_HASH_COST: low is for tests only/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_HASH_COST: 'low' })).toThrow(/PASSWORD_HASH_COST/);
+    expect(() => loadConfig({ PASSWORD_HASH_COST: 'none' })).toThrow(/PASSWORD_HASH_COST/);
+  });
+
   it('reads booleans and numbers from text', () => {
     const config = loadConfig({ SEED_DEMO: 'false', PORT: '8080', SESSION_TTL_DAYS: '7' });
     expect(config).toMatchObject({ SEED_DEMO: false, PORT: 8080, SESSION_TTL_DAYS: 7 });
