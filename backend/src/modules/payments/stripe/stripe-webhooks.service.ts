@@ -1,7 +1,6 @@
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { RenewalIntervalUnit, SubscriptionStatus } from '@studio/contracts';
 import type Stripe from 'stripe';
 import { ApiError } from '../../../common/api-error';
 import { Clock } from '../../../common/clock';
@@ -11,6 +10,7 @@ import { JOB_QUEUE, JobQueue } from '../../../queue/job-queue';
 import { PaymentEvent, PaymentEvents } from '../payment-events';
 import { SubscriptionEvent, SubscriptionEvents, SubscriptionReference } from '../subscription-events';
 import { StripeCustomer } from './stripe-customer.entity';
+import { idOf, INTERVALS, seconds, subscriptionStatus, textOr, unlessMissing } from './stripe-event-fields';
 import { stripeClient } from './stripe-payments.adapter';
 import { StripeWebhookEvent } from './stripe-webhook-event.entity';
 
@@ -25,40 +25,6 @@ export const STRIPE_WEBHOOK_MESSAGES = {
   badSignature: 'Invalid Stripe signature',
   notAnEvent: 'The body is not a Stripe event',
 } as const;
-
-const INTERVALS: Record<string, RenewalIntervalUnit> = {
-  day: 'days',
-  week: 'weeks',
-  month: 'months',
-  year: 'years',
-};
-
-/** Stripe's subscription statuses in ours (spec 001 §4): only active, expired or cancelled. */
-function subscriptionStatus(status: Stripe.Subscription.Status): SubscriptionStatus {
-  if (status === 'canceled') return 'cancelled';
-  if (status === 'incomplete_expired' || status === 'unpaid' || status === 'paused') return 'expired';
-  return 'active';
-}
-
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  typeof value === 'string' ? value : (value?.id ?? null);
-const textOr = (value: unknown): string | null =>
-  typeof value === 'string' && value.length > 0 ? value : null;
-const seconds = (value: number | null | undefined): Date | null =>
-  typeof value === 'number' && value > 0 ? new Date(value * 1000) : null;
-
-/**
- * What a Stripe read answers, or null when Stripe does not know the object (resource_missing: not
- * this account's). Anything else (network, rate limit) is thrown: the webhook job fails and is retried.
- */
-async function unlessMissing<T>(read: () => Promise<T>): Promise<T | null> {
-  try {
-    return await read();
-  } catch (error) {
-    if ((error as { code?: string }).code === 'resource_missing') return null;
-    throw error;
-  }
-}
 
 /**
  * Stripe's webhooks: the signature is checked on the raw bytes with the SDK (300 s tolerance), each
