@@ -6,7 +6,7 @@ const base = require('./jest.config');
  * loading its share of the suites into one module registry so that they share booted apps (issue 32,
  * test/groups/run-group.ts), and the crash suites on their own. Unset, every suite is a jest file of
  * its own, as when you run one: `npx jest -c jest.e2e.config.js test/refunds`.
- * E2E_WORKERS sets the jest workers (`npm test`: 2, one group or crash suite each at a time).
+ * E2E_WORKERS sets the jest workers (default 1, as `npm test` runs them: two only slowed everything on two cores).
  */
 const grouped = Boolean(process.env.E2E_GROUPS);
 /** How many group files there are (test/groups/group-N.e2e-group.ts); the suites are shared out among them. */
