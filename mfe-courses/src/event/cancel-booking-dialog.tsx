@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { MANAGE_MESSAGES, centsToAmountText, formatCents, parseAmountToCents } from '@studio/contracts';
 import { Alert, App, Form, Input, Modal, Typography, serverMessage, useDateFormat } from '@studio/ui';
 import { useBookingTerms, useCancelBooking, type BookingRef } from '../api/bookings';
@@ -26,12 +26,12 @@ export function CancelBookingDialog({ booking, eventId, studentName, onClose, on
   const terms = useBookingTerms(booking);
   const cancel = useCancelBooking(booking, eventId);
   const format = useDateFormat();
-  const [amount, setAmount] = useState('');
+  // What the owner typed; until they type, the field shows the policy's figure (derived, so the first
+  // paint with the terms already holds it: no empty, invalid field for a frame).
+  const [typed, setTyped] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const data = terms.data;
-  useEffect(() => {
-    if (data) setAmount(centsToAmountText(data.cancel.refund_cents));
-  }, [data]);
+  const amount = typed ?? (data ? centsToAmountText(data.cancel.refund_cents) : '');
 
   const cents = parseAmountToCents(amount);
   const amountError = !data
@@ -89,7 +89,7 @@ export function CancelBookingDialog({ booking, eventId, studentName, onClose, on
               help={amountError ?? `From $0.00 to ${formatCents(data.refundable_cents)}; the policy gives ${formatCents(data.cancel.refund_cents)}.`}
               validateStatus={amountError ? 'error' : undefined}
             >
-              <Input id="cancel-refund-amount" prefix="$" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+              <Input id="cancel-refund-amount" prefix="$" inputMode="decimal" value={amount} onChange={(e) => setTyped(e.target.value)} />
             </Form.Item>
           ) : (
             <Typography.Paragraph>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { MANAGE_MESSAGES } from '@studio/contracts';
 import { Alert, App, Checkbox, Form, Modal, Select, Typography, serverMessage, useDateFormat } from '@studio/ui';
 import { useBookingTerms, useRescheduleBooking } from '../api/bookings';
@@ -23,13 +23,12 @@ export function ModifyBookingDialog({ eventId, enrollment, onClose, onDone }: Bo
   const terms = useBookingTerms({ kind: 'enrollment', id: enrollment.enrollment_id });
   const move = useRescheduleBooking(eventId, enrollment.enrollment_id);
   const format = useDateFormat();
-  const [target, setTarget] = useState<string | undefined>();
+  const [chosen, setTarget] = useState<string | undefined>();
   const [override, setOverride] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const data = terms.data;
-  useEffect(() => {
-    if (data && !target) setTarget(data.move_targets[0]?.event_id);
-  }, [data, target]);
+  // Until the admin picks one, the first session it can move to (derived: present on the first paint).
+  const target = chosen ?? data?.move_targets[0]?.event_id;
 
   // "Contact the studio": the studio is who moves it, so it is within the policy for the admin.
   const contact = data?.reschedule.policy.name === MANAGE_MESSAGES.contactStudio;
