@@ -1,4 +1,7 @@
-// Debian's chromium driven by playwright-core on a fresh profile (STACK.md: never a downloaded browser).
+// Debian's chromium driven by playwright-core (STACK.md: never a downloaded browser). Under the
+// browser tests' runner one Chromium serves a whole group (launched by run-browser-tests.mjs, its
+// endpoint in E2E_BROWSER_WS): each file connects and gets its own fresh context (no cookies, storage
+// or cache from another file), which spares every file a browser start. A file run alone launches its own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,25 +9,49 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** `options`: more of launchPersistentContext's, e.g. `{ timezoneId: 'Asia/Tokyo' }` for a visitor in another zone. */
+/** How every test Chromium is started (headless Debian chromium, nothing that calls home). */
+export const CHROMIUM_LAUNCH = {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+/** Starts the group's one Chromium for the runner; files reach it through `wsEndpoint()`. */
+export function launchBrowserServer() {
+  return chromium.launchServer(CHROMIUM_LAUNCH);
+}
+
+/**
+ * A browser context for one test file. `options`: more of newContext's, e.g.
+ * `{ timezoneId: 'Asia/Tokyo' }` for a visitor in another zone.
+ */
 export async function launchBrowser(options = {}) {
+  const contextOptions = { viewport: { width: 1400, height: 900 }, ...options };
+  const shared = process.env.E2E_BROWSER_WS;
+  if (shared) {
+    const browser = await chromium.connect(shared);
+    const context = await browser.newContext(contextOptions);
+    context.setDefaultTimeout(20000);
+    return {
+      context,
+      async close() {
+        await context.close().catch(() => undefined);
+        // Disconnects this file; the group's Chromium goes on serving the next one.
+        await browser.close();
+      },
+    };
+  }
   const profile = mkdtempSync(join(tmpdir(), 'studio-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1400, height: 900 },
-    ...options,
-  });
+  const context = await chromium.launchPersistentContext(profile, { ...CHROMIUM_LAUNCH, ...contextOptions });
   context.setDefaultTimeout(20000);
   return {
     context,
@@ -58,11 +85,16 @@ export async function signIn(page, baseUrl, email, password) {
  */
 export async function chooseOption(combobox, title) {
   const page = combobox.page();
-  const select = combobox.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " ant-select ")][1]');
+  const select = combobox.locator(
+    'xpath=ancestor::div[contains(concat(" ", @class, " "), " ant-select ")][1]',
+  );
   let lastError;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if ((await combobox.getAttribute('aria-expanded')) !== 'true') await combobox.click();
-    await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await combobox.elementHandle());
+    await page.waitForFunction(
+      (el) => el.getAttribute('aria-expanded') === 'true',
+      await combobox.elementHandle(),
+    );
     const listId = await combobox.getAttribute('aria-controls');
     const popup = page.locator('.ant-select-dropdown', { has: page.locator(`[id="${listId}"]`) });
     const option = title

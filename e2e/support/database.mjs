@@ -18,13 +18,19 @@ export function createDatabase(prefix = 'studio_e2e', { migrated = true, demo = 
   const result = template
     ? spawnSync('createdb', [...PG, '--template', template, name], { encoding: 'utf8' })
     : migrated
-      ? spawnSync(process.execPath, [join(ROOT, 'backend/dist/cli/test-database.js'), name], { encoding: 'utf8' })
+      ? spawnSync(process.execPath, [join(ROOT, 'backend/dist/cli/test-database.js'), name], {
+          encoding: 'utf8',
+        })
       : spawnSync('createdb', [...PG, name], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`creating the database ${name} failed: ${result.stderr}`);
   // A copy keeps the template's settings except per-database ones: commits do not wait for the disk
   // there either (backend/src/database/test-databases.ts, relaxDurability).
   if (template && process.env.TEST_PG_SYNCHRONOUS_COMMIT !== 'on')
-    spawnSync('psql', [...PG, '-q', '-c', `alter database "${name}" set synchronous_commit = off`, 'postgres'], { encoding: 'utf8' });
+    spawnSync(
+      'psql',
+      [...PG, '-q', '-c', `alter database "${name}" set synchronous_commit = off`, 'postgres'],
+      { encoding: 'utf8' },
+    );
   return {
     name,
     url: `postgres://postgres@127.0.0.1:5432/${name}`,

@@ -67,7 +67,13 @@ export async function createDemoTemplate(env = {}) {
   // servers take the same port (E2E_APP_PORT, startServer).
   const port = await freePort();
   const server = await startServer(
-    { DATABASE_URL: databaseUrl(building), PORT: String(port), SEED_DEMO: 'true', QUEUE_MODE: 'in-process', ...env },
+    {
+      DATABASE_URL: databaseUrl(building),
+      PORT: String(port),
+      SEED_DEMO: 'true',
+      QUEUE_MODE: 'in-process',
+      ...env,
+    },
     { timeoutMs: 180000 },
   );
   try {
@@ -75,7 +81,9 @@ export async function createDemoTemplate(env = {}) {
   } finally {
     await server.stop();
   }
-  await withClient(ROOT_URL, (client) => client.query(`alter database ${quote(building)} rename to ${quote(name)}`));
+  await withClient(ROOT_URL, (client) =>
+    client.query(`alter database ${quote(building)} rename to ${quote(name)}`),
+  );
   return {
     name,
     port,

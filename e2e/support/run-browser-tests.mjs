@@ -1,7 +1,8 @@
 // `npm run test:browser`: the browser tests, each group of files one file at a time on its own seeded
 // demo database (demo-template.mjs: seeded once per group, copied for each of its files, served on
-// the group's own port). One group by default (E2E_BROWSER_GROUPS or `--groups=N` for more, side by
-// side, each group's output printed whole when it ends). A browser test mostly waits (stop 32: 1,260 s
+// the group's own port) and its one Chromium (each file in its own context: browser.mjs). One group
+// by default (E2E_BROWSER_GROUPS or `--groups=N` for more, side by side, each group's output printed
+// whole when it ends). A browser test mostly waits (stop 32: 1,260 s
 // of wall for 651 s of CPU, alone), but in CI it shares two cores with the backend suites, which
 // together saturate them: two groups there made the run no shorter (stop 32's ci3, 41.6 minutes
 // against 40.1) and a PGlite start slower than its timeout.
@@ -11,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchBrowserServer } from './browser.mjs';
 import { createDemoTemplate } from './demo-template.mjs';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,7 +38,10 @@ const TOGETHER = [['remote-release.test.mjs', 'shared-once.test.mjs']];
 const weight = (file) => 150 + readFileSync(file, 'utf8').split('\n').length;
 
 function split(list, count) {
-  const groups = Array.from({ length: Math.max(1, Math.min(count, list.length)) }, () => ({ files: [], load: 0 }));
+  const groups = Array.from({ length: Math.max(1, Math.min(count, list.length)) }, () => ({
+    files: [],
+    load: 0,
+  }));
   const units = [];
   const placed = new Set();
   for (const names of TOGETHER) {
@@ -57,9 +62,10 @@ function split(list, count) {
   return groups.filter((g) => g.files.length);
 }
 
-/** One group: its demo database, then `node --test` over its files, one at a time. */
+/** One group: its demo database and its Chromium, then `node --test` over its files, one at a time. */
 async function runGroup(group, index, total) {
   const template = await createDemoTemplate();
+  const chromium = await launchBrowserServer();
   const head = `# group ${index + 1} of ${total}: ${group.files.length} files; the demo database seeded in ${template.seededInMs} ms (${template.name}, port ${template.port})`;
   let output = '';
   try {
@@ -70,7 +76,12 @@ async function runGroup(group, index, total) {
         {
           cwd: here,
           stdio: ['ignore', total > 1 ? 'pipe' : 'inherit', total > 1 ? 'pipe' : 'inherit'],
-          env: { ...process.env, E2E_DEMO_TEMPLATE: template.name, E2E_APP_PORT: String(template.port) },
+          env: {
+            ...process.env,
+            E2E_DEMO_TEMPLATE: template.name,
+            E2E_APP_PORT: String(template.port),
+            E2E_BROWSER_WS: chromium.wsEndpoint(),
+          },
         },
       );
       child.stdout?.on('data', (d) => (output += d));
@@ -81,6 +92,7 @@ async function runGroup(group, index, total) {
     else console.log(head);
     return code;
   } finally {
+    await chromium.close();
     template.drop();
   }
 }

@@ -64,7 +64,10 @@ export async function startServer(env = {}, { timeoutMs = 60000 } = {}) {
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   // A server that dies during a test (not stopped by it) says why: its last output, on stderr.
   child.once('exit', (code, signal) => {
-    if (!stopping) process.stderr.write(`\nThe app server on port ${port} exited unexpectedly (${code ?? signal}); its last output:\n${output.slice(-20000)}\n`);
+    if (!stopping)
+      process.stderr.write(
+        `\nThe app server on port ${port} exited unexpectedly (${code ?? signal}); its last output:\n${output.slice(-20000)}\n`,
+      );
   });
   const url = `http://127.0.0.1:${port}`;
   const started = Date.now();

@@ -2,39 +2,17 @@
 // each remote, and a remote whose entry cannot be reached.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { describe, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const SUPER = { email: 'super@demo.studio', password: 'demo-studio' };
 
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
+const studio = useDemoStudio();
 
 /** A fresh page that records uncaught errors, so a broken shell fails the test. */
 async function newPage() {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };
@@ -43,13 +21,8 @@ async function newPage() {
 const drawer = (page) => page.getByRole('dialog');
 
 async function courseWithUpcomingSession() {
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
-  const get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
+  const token = await ownerToken(studio.url);
+  const get = async (path) => (await fetch(`${studio.url}${path}`, { headers: { token } })).json();
   const { activities } = await get('/api/admin/activities');
   for (const course of activities) {
     const { sessions } = await get(
@@ -73,9 +46,9 @@ async function waitForValue(locator, pattern, timeoutMs = 10000) {
 describe('sign-in', () => {
   test('a wrong password shows the server message and stays on the sign-in page', async () => {
     const { page } = await newPage();
-    await page.goto(`${server.url}/admin/sign-in`);
+    await page.goto(`${studio.url}/admin/sign-in`);
     await page.evaluate(() => globalThis.localStorage.clear());
-    await page.goto(`${server.url}/admin/courses`);
+    await page.goto(`${studio.url}/admin/courses`);
     await page.waitForURL(/\/admin\/sign-in$/);
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill('not-the-password');
@@ -89,7 +62,7 @@ describe('sign-in', () => {
     const { page } = await newPage();
     let logins = 0;
     page.on('request', (request) => request.url().endsWith('/api/auth/login') && logins++);
-    await page.goto(`${server.url}/admin/sign-in`);
+    await page.goto(`${studio.url}/admin/sign-in`);
     await page.evaluate(() => globalThis.localStorage.clear());
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -101,7 +74,7 @@ describe('sign-in', () => {
 
   test('the demo owner signs in, sees the menu, and the session survives a reload', async () => {
     const { page, errors } = await newPage();
-    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
     const menu = page.getByRole('navigation', { name: 'Main' });
     for (const item of ['Courses', 'Orders', 'Students', 'Products', 'Discounts', 'Integrations']) {
       await menu.getByText(item, { exact: true }).waitFor();
@@ -117,7 +90,7 @@ describe('sign-in', () => {
 describe('drawers from each remote', () => {
   test('courses: the share drawer links a seeded course, then its first date, and closes on navigation', async () => {
     const { page, errors } = await newPage();
-    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
     await page.getByRole('button', { name: 'Share course' }).click();
     const panel = drawer(page);
     await panel.getByRole('heading', { name: 'Share course' }).waitFor();
@@ -150,8 +123,8 @@ describe('drawers from each remote', () => {
 
   test('students: the student drawer opens from /admin/students/{id} and shows a load failure inside', async () => {
     const { page, errors } = await newPage();
-    await signIn(page, server.url, OWNER.email, OWNER.password);
-    await page.goto(`${server.url}/admin/students/${randomUUID()}`);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
+    await page.goto(`${studio.url}/admin/students/${randomUUID()}`);
     const panel = drawer(page);
     await panel.getByText('Could not load this student').waitFor();
     await panel.getByRole('button', { name: 'Retry' }).waitFor();
@@ -161,7 +134,7 @@ describe('drawers from each remote', () => {
 
   test('integrations: the super admin switches organization and the page reloads', async () => {
     const { page, errors } = await newPage();
-    await signIn(page, server.url, SUPER.email, SUPER.password);
+    await signIn(page, studio.url, SUPER.email, SUPER.password);
     const menu = page.getByRole('navigation', { name: 'Main' });
     await menu.getByText('Super Admin Settings').click();
     const panel = drawer(page);
@@ -193,7 +166,7 @@ describe('drawers from each remote', () => {
 
   test('an owner does not see the super admin switch on the integrations page', async () => {
     const { page } = await newPage();
-    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
     await page.getByRole('navigation', { name: 'Main' }).getByText('Integrations', { exact: true }).click();
     await page.getByRole('heading', { name: 'Integrations' }).waitFor();
     await page.getByText('Sync providers are set up here.').waitFor();
@@ -217,7 +190,7 @@ describe('a remote that cannot be reached', () => {
       }),
     );
     // The Courses page is the courses remote's: signed in, its address shows why it is not there.
-    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
     await page.getByText('This page could not be loaded').waitFor();
     await page.getByText(/Could not reach mfe_courses/).waitFor();
     await page.getByRole('button', { name: 'Retry' }).waitFor();

@@ -3,39 +3,25 @@
 // Booking card shows it booked), and Move in the calendar (the old time offered again, the mail says
 // the new time).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const COURSE_NAME = `E2E portrait session ${Date.now()}`;
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
 const DAY_MS = 86_400_000;
 
-let database;
-let server;
-let browser;
 let http;
 /** The appointment course made for these tests, its location's zone, and two students. */
 let course;
 let zone;
 let students;
 
+const studio = useDemoStudio({ outbox: true });
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
+  await studio.ready;
   http = await api();
 
   // An appointment course at a seeded course's place, with the same instructor available every day.
@@ -74,22 +60,10 @@ before(async () => {
   assert.equal(students.length, 2, 'the demo seed has two students');
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
-});
-
 async function api() {
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
+  const token = await ownerToken(studio.url);
   const call = async (method, path, body) => {
-    const res = await fetch(`${server.url}${path}`, {
+    const res = await fetch(`${studio.url}${path}`, {
       method,
       headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
@@ -116,8 +90,8 @@ async function freeStarts(from, to) {
 async function mailTo(email, pattern) {
   const started = Date.now();
   for (;;) {
-    for (const name of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
-      const mail = readFileSync(join(outbox, name), 'utf8')
+    for (const name of readdirSync(studio.outbox).filter((f) => f.endsWith('.eml'))) {
+      const mail = readFileSync(join(studio.outbox, name), 'utf8')
         .replace(/=\r?\n/g, '')
         .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
       if (mail.includes(`To: ${email}`) && pattern.test(mail)) return mail;
@@ -139,17 +113,17 @@ const dayLabel = (iso, timeZone) =>
   );
 
 async function adminPage() {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   return { page, errors };
 }
 
 test('Add student on an appointment course with a payment link; paid on the demo page, the Booking card shows it booked', async () => {
   const student = students[0];
   const { page, errors } = await adminPage();
-  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await page.goto(`${studio.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('heading', { name: COURSE_NAME }).waitFor();
   const booking = page.getByRole('region', { name: 'Booking' });
   await booking.getByText('No upcoming appointments').waitFor();
@@ -177,8 +151,8 @@ test('Add student on an appointment course with a payment link; paid on the demo
   // The student opens the mail's link and pays on the demo page.
   const mail = await mailTo(student.email, /\/api\/pay\/demo\/dcs_[a-f0-9]{32}/);
   const link = /https?:\/\/\S+?\/api\/pay\/demo\/dcs_[a-f0-9]{32}/.exec(mail)[0];
-  const payer = await browser.context.newPage();
-  await payer.goto(`${server.url}${new URL(link).pathname}`);
+  const payer = await studio.browser.context.newPage();
+  await payer.goto(`${studio.url}${new URL(link).pathname}`);
   await payer.getByText('Demo payment, no card is charged').waitFor();
   await payer.getByRole('button', { name: 'Pay' }).click();
   await payer.getByText('This payment is complete.').waitFor();
@@ -212,7 +186,7 @@ test('Move an appointment in the calendar: the old time is offered again and the
   assert.ok(!(await freeStarts(dayStart, dayEnd)).includes(first), 'the booked time is not offered');
 
   const { page, errors } = await adminPage();
-  await page.goto(`${server.url}/admin/calendar`);
+  await page.goto(`${studio.url}/admin/calendar`);
   await page.getByRole('heading', { name: 'Calendar' }).waitFor();
   // The day view, moved forward to the appointment's day.
   await page.getByText('Week', { exact: true }).waitFor();

@@ -2,43 +2,20 @@
 // with one click, undoes it, checks in again, and the CSV export has the Attendance column.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
 let token;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  token = (await login.json()).token;
+  await studio.ready;
+  token = await ownerToken(studio.url);
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
-const get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
+const get = async (path) => (await fetch(`${studio.url}${path}`, { headers: { token } })).json();
 
 test('the owner checks a student in from the event drawer, undoes it, checks in again, and exports the attendance', async () => {
   // An upcoming session of the demo with an enrolled student.
@@ -59,7 +36,7 @@ test('the owner checks a student in from the event drawer, undoes it, checks in 
   assert.ok(target, 'the demo has an upcoming session with a student');
   assert.equal(target.enrollment.attendance, 'not_checked_in');
   const label = `Attendance e2e ${Date.now()}`;
-  const put = await fetch(`${server.url}/api/admin/events/${target.session.event_id}`, {
+  const put = await fetch(`${studio.url}/api/admin/events/${target.session.event_id}`, {
     method: 'PUT',
     headers: { token, 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -70,11 +47,11 @@ test('the owner checks a student in from the event drawer, undoes it, checks in 
   });
   assert.equal(put.status, 200);
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/courses/${target.activity.activity_id}`);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/courses/${target.activity.activity_id}`);
   await page.getByRole('listitem').filter({ hasText: label }).click();
   const drawer = page.getByRole('dialog').filter({ has: page.getByRole('region', { name: 'Enrollments' }) });
   const grid = drawer.getByRole('region', { name: 'Enrollments' });

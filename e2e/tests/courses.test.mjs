@@ -2,52 +2,30 @@
 // from the New Course drawer, find it on the courses page, edit it, see the change on its page.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { chooseOption, launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { chooseOption, signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 // A 1x1 PNG: the server judges uploads by their bytes, so it must be a real image.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
 
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
+const studio = useDemoStudio();
 
 /** Chooses an option of the drawer's select with that label (the first option with no title). */
 const pick = (page, dialog, name, title) => chooseOption(dialog.getByRole('combobox', { name }), title);
 
 test('create a course with an image, find it, edit it and see the change on its page', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const suffix = randomUUID().slice(0, 8);
   const name = `Raku firing ${suffix}`;
   const renamed = `Raku firing weekend ${suffix}`;
 
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('button', { name: 'New course' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('heading', { name: 'New Course' }).waitFor();

@@ -2,41 +2,18 @@
 // codes; a percentage code limited to a course is created in the drawer, seen on the page,
 // reopened, edited, and read back through the API, so the drawer cannot pass by checking itself.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
 let get;
 
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
-  get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
-});
+const studio = useDemoStudio();
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
+before(async () => {
+  await studio.ready;
+  const token = await ownerToken(studio.url);
+  get = async (path) => (await fetch(`${studio.url}${path}`, { headers: { token } })).json();
 });
 
 /** Picks an option of an antd Select by typing it and clicking its exact text ("1:00 AM" is in "11:00 AM"). */
@@ -62,10 +39,10 @@ async function typeDate(page, input, date) {
 }
 
 test('a percentage code limited to a course: created in the drawer, listed, reopened, edited, read back from the API', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
 
   // The demo codes are listed with their status.
   await page.getByRole('navigation', { name: 'Main' }).getByText('Discounts', { exact: true }).click();

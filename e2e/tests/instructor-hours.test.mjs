@@ -2,47 +2,25 @@
 // closed date in Settings → Instructors → Hours, saves, reloads and sees them; an appointment
 // course's booking window is saved in Edit Course and read back (drawer and Booking card).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { chooseOption, launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { chooseOption, signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
 let get;
 
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
-  get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
-});
+const studio = useDemoStudio();
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
+before(async () => {
+  await studio.ready;
+  const token = await ownerToken(studio.url);
+  get = async (path) => (await fetch(`${studio.url}${path}`, { headers: { token } })).json();
 });
 
 async function newPage() {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   return { page, errors };
 }
 
@@ -68,7 +46,7 @@ async function chooseTime(combobox, label) {
 }
 
 async function openHours(page, instructor) {
-  await page.goto(`${server.url}/admin/settings/instructors`);
+  await page.goto(`${studio.url}/admin/settings/instructors`);
   await page.getByRole('heading', { name: 'Instructors' }).waitFor();
   await page.getByRole('button', { name: `Hours of ${instructor.first_name}` }).click();
   const hours = page.getByRole('form', { name: 'Hours' });
@@ -163,7 +141,7 @@ test("an appointment course's booking window is saved in Edit Course and read ba
   const course = courses.find((c) => c.activity_type === 'appointment');
   assert.ok(course, 'the demo seed has an appointment course');
   const { page, errors } = await newPage();
-  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await page.goto(`${studio.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('heading', { name: course.name }).first().waitFor();
 
   const openEdit = async () => {

@@ -5,42 +5,26 @@
 // font and frame.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
 
-let database;
-let server;
-let browser;
 let get;
 let send;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
-  get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
+  await studio.ready;
+  const token = await ownerToken(studio.url);
+  get = async (path) => (await fetch(`${studio.url}${path}`, { headers: { token } })).json();
   send = async (method, path, body) => {
-    const res = await fetch(`${server.url}${path}`, {
+    const res = await fetch(`${studio.url}${path}`, {
       method,
       headers: { token, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -50,19 +34,13 @@ before(async () => {
   };
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 /** A course made through the API (with an uploaded image, as the API requires). */
 async function createCourse(name, price) {
   const { locations } = await get('/api/admin/location');
   const { instructors } = await get('/api/admin/instructor');
   const form = new FormData();
   form.append('file', new Blob([PNG], { type: 'image/png' }), 'c.png');
-  const upload = await fetch(`${server.url}/api/admin/upload`, {
+  const upload = await fetch(`${studio.url}/api/admin/upload`, {
     method: 'POST',
     headers: { token: await loginToken() },
     body: form,
@@ -98,12 +76,7 @@ async function createCourses(prefix, count) {
 let cachedToken;
 async function loginToken() {
   if (cachedToken) return cachedToken;
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  cachedToken = (await login.json()).token;
+  cachedToken = await ownerToken(studio.url);
   return cachedToken;
 }
 
@@ -113,13 +86,13 @@ const rowNames = (page) =>
     .evaluateAll((rows) => rows.map((r) => r.querySelector('a')?.textContent ?? ''));
 
 test('Students page: New student saves through the API and appears; search finds them and a row opens the student drawer', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const suffix = randomUUID().slice(0, 8);
   const email = `nova.${suffix}@clay.test`;
 
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Students', { exact: true }).click();
   await page.waitForURL(/\/admin\/students$/);
   // A list from the API, not a pasted-id box.
@@ -173,7 +146,7 @@ test('Students page: New student saves through the API and appears; search finds
 test('Courses list: search, sort and paging come from the server', async () => {
   const prefix = `Glaze lab ${randomUUID().slice(0, 6)}`;
   const names = await createCourses(prefix, 23);
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const listCalls = [];
@@ -181,7 +154,7 @@ test('Courses list: search, sort and paging come from the server', async () => {
     if (request.url().includes('/api/admin/activities?')) listCalls.push(new URL(request.url()).searchParams);
   });
 
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('searchbox', { name: 'Search courses' }).fill(prefix.toUpperCase());
   await page.getByText('23 courses').waitFor();
   // Newest first, 20 a page.
@@ -257,16 +230,16 @@ const wordLines = (locator) =>
 test('a 390 px phone: the course title and the menu wrap by word, never letter by letter', async () => {
   const longName = 'Wheel throwing for complete beginners weekend';
   const courseId = await createCourse(longName, 4500);
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
 
   // The sign-in page: the app's font, and no white frame around its background.
   // Pages of one profile share localStorage: sign out any earlier session to see the sign-in page.
-  await page.goto(`${server.url}/admin/sign-in`);
+  await page.goto(`${studio.url}/admin/sign-in`);
   await page.evaluate(() => globalThis.localStorage.clear());
-  await page.goto(`${server.url}/admin/sign-in`);
+  await page.goto(`${studio.url}/admin/sign-in`);
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   const look = await page.evaluate(() => {
     const body = getComputedStyle(document.body);
@@ -286,9 +259,9 @@ test('a 390 px phone: the course title and the menu wrap by word, never letter b
 
   // signIn waits for the desktop menu; the phone layout is checked after it.
   await page.setViewportSize({ width: 1400, height: 900 });
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${server.url}/admin/courses/${courseId}`);
+  await page.goto(`${studio.url}/admin/courses/${courseId}`);
   const title = page.getByRole('heading', { name: longName, exact: true });
   await title.waitFor();
   const measured = await wordLines(title);
@@ -317,11 +290,11 @@ test('a 390 px phone: the course title and the menu wrap by word, never letter b
 });
 
 test('New Course drawer: the footer never covers a field, and unsaved changes ask before closing', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   await page.setViewportSize({ width: 1400, height: 700 });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('button', { name: 'New course' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('heading', { name: 'New Course' }).waitFor();

@@ -4,45 +4,23 @@
 // policy: the page says $45.00 of $90.00 came back; the admin's order drawer shows the refund with
 // its reason "Cancelled by the student" and the order partially refunded.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-manage-'));
-
-let database;
-let server;
-let browser;
 let token;
 
+const studio = useDemoStudio({ outbox: true });
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
+  await studio.ready;
   ({ token } = await call('POST', '/api/auth/login', OWNER));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
-});
-
 async function call(method, path, body) {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${studio.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
@@ -53,11 +31,11 @@ async function call(method, path, body) {
 
 /** The mails in the outbox to `email`, quoted-printable soft breaks joined. */
 const mailsTo = (email) =>
-  readdirSync(outbox)
+  readdirSync(studio.outbox)
     .filter((f) => f.endsWith('.eml'))
     .sort()
     .map((name) =>
-      readFileSync(join(outbox, name), 'utf8')
+      readFileSync(join(studio.outbox, name), 'utf8')
         .replace(/=\r?\n/g, '')
         .replace(/=3D/g, '='),
     )
@@ -96,10 +74,10 @@ test('a student cancels from the link in the confirmation email and is refunded 
   const { slug } = await call('GET', '/api/admin/org');
 
   // The student books and pays in the store.
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}/s/${slug}/checkout?event_id=${event_id}`);
+  await page.goto(`${studio.url}/s/${slug}/checkout?event_id=${event_id}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   const email = `manage.${Date.now()}@example.test`;
   await page.getByRole('textbox', { name: 'First name' }).fill('Lena');
@@ -128,7 +106,7 @@ test('a student cancels from the link in the confirmation email and is refunded 
 
   // The booking's page: the policy's refund, then Cancel.
   const manage = new URL(link);
-  await page.goto(`${server.url}${manage.pathname}`);
+  await page.goto(`${studio.url}${manage.pathname}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
   await page.getByText('Raku evening').first().waitFor();
@@ -147,8 +125,8 @@ test('a student cancels from the link in the confirmation email and is refunded 
   const order = await call('GET', `/api/admin/order/${orderId}`);
   assert.equal(order.status, 'partial_refund');
   assert.equal(order.refunded_amount, 4500);
-  const admin = await browser.context.newPage();
-  await signIn(admin, server.url, OWNER.email, OWNER.password);
+  const admin = await studio.browser.context.newPage();
+  await signIn(admin, studio.url, OWNER.email, OWNER.password);
   await admin.getByRole('navigation', { name: 'Main' }).getByText('Orders', { exact: true }).click();
   await admin.getByRole('searchbox', { name: 'Search orders' }).fill(String(order.order_number));
   const row = admin.locator('tbody tr.ant-table-row', { hasText: `#${order.order_number}` });

@@ -2,29 +2,17 @@
 // with their status badges, search finds one by number, a row opens the order drawer with its
 // summary and customer, and an Eventbrite order says "Sold through eventbrite" with its menu disabled.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
 let token;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  await studio.ready;
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
@@ -32,14 +20,8 @@ before(async () => {
   ({ token } = await login.json());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 const get = async (path) => {
-  const res = await fetch(`${server.url}${path}`, { headers: { token } });
+  const res = await fetch(`${studio.url}${path}`, { headers: { token } });
   assert.equal(res.status, 200, `${path} answered ${res.status}`);
   return res.json();
 };
@@ -60,10 +42,10 @@ test('the demo has orders in every status, from the workbench and from eventbrit
 });
 
 test('the Orders page lists, searches and opens an order; an eventbrite order is sold through eventbrite', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Orders', { exact: true }).click();
   await page.waitForURL(/\/admin\/orders$/);
 
@@ -133,10 +115,10 @@ test('the Orders page lists, searches and opens an order; an eventbrite order is
 test('a fully refunded order offers no refund: Refund payment is disabled and says why; its source reads "This studio"', async () => {
   const refunded = (await get('/api/admin/orders?status=refunded&source=workbench&limit=1')).orders[0];
   assert.ok(refunded, 'the demo has a refunded order of the studio');
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Orders', { exact: true }).click();
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(String(refunded.order_number));
   const row = page.locator('tbody tr.ant-table-row', { hasText: `#${refunded.order_number}` });

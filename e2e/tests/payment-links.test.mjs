@@ -1,52 +1,25 @@
 // Issue 9 in the browser, on the built-in demo provider: send a payment link from the event drawer,
 // open it from the outbox, pay on the demo page, and see the student enrolled.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const LABEL = `E2E link ${Date.now()}`;
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
 
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
+const studio = useDemoStudio({
+  env: {
     REDIS_PREFIX: `e2e_links_${Date.now()}`,
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
+  },
+  outbox: true,
 });
 
 async function api() {
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
+  const token = await ownerToken(studio.url);
   const call = async (method, path, body) => {
-    const res = await fetch(`${server.url}${path}`, {
+    const res = await fetch(`${studio.url}${path}`, {
       method,
       headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
@@ -60,9 +33,9 @@ async function api() {
 async function linkMailedTo(email) {
   const started = Date.now();
   for (;;) {
-    for (const name of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
+    for (const name of readdirSync(studio.outbox).filter((f) => f.endsWith('.eml'))) {
       // Quoted-printable: soft line breaks (=\n) join the link back together.
-      const mail = readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '');
+      const mail = readFileSync(join(studio.outbox, name), 'utf8').replace(/=\r?\n/g, '');
       if (!mail.includes(`To: ${email}`)) continue;
       const link = /https?:\/\/\S+?\/api\/pay\/demo\/dcs_[a-f0-9]{32}/.exec(mail)?.[0];
       if (link) return link;
@@ -91,11 +64,11 @@ test('send a payment link from the event drawer, pay it from the outbox, see the
   const { students } = await get('/api/admin/student?limit=1');
   const student = students[0];
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('heading', { name: course.name }).waitFor();
   await page.getByRole('listitem').filter({ hasText: LABEL }).click();
   const drawer = page.locator('.ant-drawer');
@@ -118,17 +91,20 @@ test('send a payment link from the event drawer, pay it from the outbox, see the
   const held = grid.getByRole('region', { name: 'Held seats' });
   await held.getByText('Held, not enrolled yet').waitFor();
   const heldLine = await held.getByRole('listitem').filter({ hasText: student.email }).textContent();
-  assert.match(heldLine, / · 1 seat · Payment link #\d+ · \$\d+\.\d{2} · held until [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}/);
+  assert.match(
+    heldLine,
+    / · 1 seat · Payment link #\d+ · \$\d+\.\d{2} · held until [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}/,
+  );
   assert.equal(await grid.getByRole('table').getByText(student.email).count(), 0);
 
   // The student opens the mail's link and pays on the demo page.
   const link = await linkMailedTo(student.email);
-  const payer = await browser.context.newPage();
-  await payer.goto(`${server.url}${new URL(link).pathname}`);
+  const payer = await studio.browser.context.newPage();
+  await payer.goto(`${studio.url}${new URL(link).pathname}`);
   await payer.getByText('Demo payment, no card is charged').waitFor();
   // The mail and the page say which session (issue 25: they named only the course).
-  const mail = readdirSync(outbox)
-    .map((name) => readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, ''))
+  const mail = readdirSync(studio.outbox)
+    .map((name) => readFileSync(join(studio.outbox, name), 'utf8').replace(/=\r?\n/g, ''))
     .find((m) => m.includes(`To: ${student.email}`) && m.includes('/api/pay/demo/'));
   const when = /[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2},? \d{1,2}:\d{2} [AP]M [A-Z]{2,5}/;
   assert.match(mail, new RegExp(`has saved you a seat in .+ on ${when.source}`));

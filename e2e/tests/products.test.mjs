@@ -3,35 +3,26 @@
 // the product back through the API.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { chooseOption, launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { chooseOption, signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 // A 1x1 PNG: the server judges uploads by their bytes, so it must be a real image.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
 
-let database;
-let server;
-let browser;
 let token;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
+  await studio.ready;
+  await studio.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: studio.url,
   });
-  browser = await launchBrowser();
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
@@ -39,14 +30,8 @@ before(async () => {
   ({ token } = await login.json());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 const get = async (path) => {
-  const res = await fetch(`${server.url}${path}`, { headers: { token } });
+  const res = await fetch(`${studio.url}${path}`, { headers: { token } });
   assert.equal(res.status, 200, `${path} answered ${res.status}`);
   return res.json();
 };
@@ -74,12 +59,12 @@ test('the demo has products of all three kinds, one earning points, each with an
 });
 
 test('create a subscription with an image, edit its price, share its overlay link, read it back', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const name = `Kiln membership ${randomUUID().slice(0, 8)}`;
 
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Products', { exact: true }).click();
   await page.waitForURL(/\/admin\/products$/);
   await page.getByRole('button', { name: 'New product' }).click();
@@ -140,7 +125,7 @@ test('create a subscription with an image, edit its price, share its overlay lin
 
   // The docs link leads to the studio's own overlay snippet (Settings → Organization).
   const docsHref = await share.getByRole('link', { name: 'Read the docs' }).getAttribute('href');
-  const docs = new URL(docsHref, server.url);
+  const docs = new URL(docsHref, studio.url);
   assert.equal(`${docs.pathname}${docs.hash}`, '/admin/settings/organization#checkout-overlay');
 
   // Read back through the API.

@@ -3,30 +3,19 @@
 // the receipt opens), a paid student is removed with a refund from the event drawer, and the Billing
 // page of a studio without a payment method adds one on the demo provider's page.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { chooseMenuItem, signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const OTHER = { email: 'owner@another.studio', password: 'demo-studio' };
 
-let database;
-let server;
-let browser;
 let token;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  await studio.ready;
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
@@ -34,14 +23,8 @@ before(async () => {
   ({ token } = await login.json());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 const get = async (path) => {
-  const res = await fetch(`${server.url}${path}`, { headers: { token } });
+  const res = await fetch(`${studio.url}${path}`, { headers: { token } });
   assert.equal(res.status, 200, `${path} answered ${res.status}`);
   return res.json();
 };
@@ -59,10 +42,10 @@ test('a paid order is refunded in part from the order drawer and becomes partial
   }
   assert.ok(order, 'the demo data has a paid order with a receipt');
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Orders', { exact: true }).click();
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(String(order.order_number));
   const row = page.locator('tbody tr.ant-table-row', { hasText: `#${order.order_number}` });
@@ -76,7 +59,7 @@ test('a paid order is refunded in part from the order drawer and becomes partial
   // Share online receipt opens the demo provider's receipt in a new tab.
   await drawer.getByRole('button', { name: 'Order actions' }).click();
   const [receipt] = await Promise.all([
-    browser.context.waitForEvent('page'),
+    studio.browser.context.waitForEvent('page'),
     page.getByRole('menuitem', { name: 'Share online receipt' }).click(),
   ]);
   await receipt.waitForLoadState();
@@ -129,7 +112,7 @@ test('a paid student is removed from the event drawer with a refund of their ord
   }
   assert.ok(target, 'the demo has a paid seat that can be refunded');
   const label = `Refund e2e ${Date.now()}`;
-  const put = await fetch(`${server.url}/api/admin/events/${target.session.event_id}`, {
+  const put = await fetch(`${studio.url}/api/admin/events/${target.session.event_id}`, {
     method: 'PUT',
     headers: { token, 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -140,11 +123,11 @@ test('a paid student is removed from the event drawer with a refund of their ord
   });
   assert.equal(put.status, 200);
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/courses/${target.activity.activity_id}`);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/courses/${target.activity.activity_id}`);
   await page.getByRole('listitem').filter({ hasText: label }).click();
   const drawer = page.getByRole('dialog').filter({ has: page.getByRole('region', { name: 'Enrollments' }) });
   const grid = drawer.getByRole('region', { name: 'Enrollments' });
@@ -178,7 +161,9 @@ test('a seat whose order was refunded in full says so in the enrollment grid (is
   let target;
   const { activities } = await get('/api/admin/activities');
   search: for (const activity of activities) {
-    const { sessions } = await get(`/api/admin/activities/${activity.activity_id}/sessions?include_past=false&limit=10000`);
+    const { sessions } = await get(
+      `/api/admin/activities/${activity.activity_id}/sessions?include_past=false&limit=10000`,
+    );
     for (const session of sessions) {
       const { enrollments } = await get(`/api/admin/enrollment/event/${session.event_id}`);
       for (const enrollment of enrollments) {
@@ -193,23 +178,27 @@ test('a seat whose order was refunded in full says so in the enrollment grid (is
     }
   }
   assert.ok(target, 'the demo has a paid seat that can be refunded');
-  const refunded = await fetch(`${server.url}/api/admin/order/${target.enrollment.Order.order_id}/refund`, {
+  const refunded = await fetch(`${studio.url}/api/admin/order/${target.enrollment.Order.order_id}/refund`, {
     method: 'POST',
     headers: { token, 'content-type': 'application/json', 'idempotency-key': `e2e-full-${Date.now()}` },
     body: JSON.stringify({ reason: 'Studio closed' }),
   });
   assert.equal(refunded.status, 200, await refunded.text());
   const label = `Refunded seat ${Date.now()}`;
-  const put = await fetch(`${server.url}/api/admin/events/${target.session.event_id}`, {
+  const put = await fetch(`${studio.url}/api/admin/events/${target.session.event_id}`, {
     method: 'PUT',
     headers: { token, 'content-type': 'application/json' },
-    body: JSON.stringify({ price: target.session.price, capacity: target.session.capacity, internal_short_description: label }),
+    body: JSON.stringify({
+      price: target.session.price,
+      capacity: target.session.capacity,
+      internal_short_description: label,
+    }),
   });
   assert.equal(put.status, 200);
 
-  const page = await browser.context.newPage();
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/courses/${target.activity.activity_id}`);
+  const page = await studio.browser.context.newPage();
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/courses/${target.activity.activity_id}`);
   await page.getByRole('listitem').filter({ hasText: label }).click();
   const grid = page.getByRole('region', { name: 'Enrollments' });
   const row = grid.getByRole('row').filter({ hasText: target.enrollment.Student.email });
@@ -219,15 +208,15 @@ test('a seat whose order was refunded in full says so in the enrollment grid (is
 });
 
 test('a studio without a payment method sees none on the Billing page and adds one on the demo page', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OTHER.email, OTHER.password);
+  await signIn(page, studio.url, OTHER.email, OTHER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Billing', { exact: true }).click();
   await page.waitForURL(/\/admin\/settings\/billing$/);
   await page.getByText('No payment method on file. Refunds need one.').waitFor();
   const [setup] = await Promise.all([
-    browser.context.waitForEvent('page'),
+    studio.browser.context.waitForEvent('page'),
     page.getByRole('button', { name: 'Add payment method' }).click(),
   ]);
   await setup.waitForLoadState();
@@ -240,7 +229,7 @@ test('a studio without a payment method sees none on the Billing page and adds o
   await page.getByText('VISA •••• 4242').waitFor();
   // The same card added again is listed once (issue 25: it made duplicates).
   const [again] = await Promise.all([
-    browser.context.waitForEvent('page'),
+    studio.browser.context.waitForEvent('page'),
     page.getByRole('button', { name: 'Add payment method' }).click(),
   ]);
   await again.waitForLoadState();

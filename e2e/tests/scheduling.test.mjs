@@ -2,44 +2,17 @@
 // student, change the guest count, export the CSV, remove the student and delete the session.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const LABEL = `E2E two-day ${Date.now()}`;
 
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
+const studio = useDemoStudio();
 
 async function api() {
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
-  return async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
+  const token = await ownerToken(studio.url);
+  return async (path) => (await fetch(`${studio.url}${path}`, { headers: { token } })).json();
 }
 
 test('schedule a two-day session, enroll, guests, export, remove, delete', async () => {
@@ -52,11 +25,11 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
   const student = students[0];
   assert.ok(student, 'the demo seed has students');
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('heading', { name: course.name }).waitFor();
 
   // Schedule: exactly two days, from the course's defaults.

@@ -1,38 +1,15 @@
 // The hardened browser: the admin and Swagger UI work under the Content-Security-Policy (no
 // violation anywhere), and "Sign out everywhere" signs every browser of the account out.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { describe, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
+const studio = useDemoStudio();
 
 /** A fresh page that records uncaught errors and every CSP violation the browser reports. */
 async function newPage() {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   const violations = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -50,7 +27,7 @@ async function newPage() {
 }
 
 async function apiLogin() {
-  const res = await fetch(`${server.url}/api/auth/login`, {
+  const res = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
@@ -62,14 +39,14 @@ async function apiLogin() {
 describe('Content-Security-Policy', () => {
   test('the admin renders antd and loads a remote drawer with no CSP violation', async () => {
     const { page, errors, violations } = await newPage();
-    const response = await page.goto(`${server.url}/admin/sign-in`);
+    const response = await page.goto(`${studio.url}/admin/sign-in`);
     const headers = response.headers();
     assert.match(headers['content-security-policy'], /script-src 'self'/);
     assert.match(headers['content-security-policy'], /frame-ancestors 'none'/);
     assert.equal(headers['x-content-type-options'], 'nosniff');
     assert.equal(headers['referrer-policy'], 'no-referrer');
 
-    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
     // antd's styles were injected: a primary button is coloured, not the browser's default grey.
     const shareButton = page.getByRole('button', { name: 'Share course' });
     await shareButton.waitFor();
@@ -89,7 +66,7 @@ describe('Content-Security-Policy', () => {
 
   test('Swagger UI at /api/docs renders the operations with no CSP violation', async () => {
     const { page, errors, violations } = await newPage();
-    await page.goto(`${server.url}/api/docs`);
+    await page.goto(`${studio.url}/api/docs`);
     await page.getByText('Studio admin API').first().waitFor();
     await page.locator('.opblock').first().waitFor();
     assert.ok((await page.locator('.opblock').count()) > 10);
@@ -102,9 +79,9 @@ describe('Content-Security-Policy', () => {
 describe('sessions', () => {
   test('Sign out everywhere returns to sign-in and revokes the other sessions of the account', async () => {
     const { page, errors } = await newPage();
-    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
     const elsewhere = await apiLogin();
-    const sessionOf = (token) => fetch(`${server.url}/api/auth/session`, { headers: { token } });
+    const sessionOf = (token) => fetch(`${studio.url}/api/auth/session`, { headers: { token } });
     assert.equal((await sessionOf(elsewhere)).status, 200);
 
     await page.getByRole('button', { name: OWNER.email }).click();
@@ -119,12 +96,12 @@ describe('sessions', () => {
 
   test('Sign out signs out this browser only', async () => {
     const { page, errors } = await newPage();
-    await signIn(page, server.url, OWNER.email, OWNER.password);
+    await signIn(page, studio.url, OWNER.email, OWNER.password);
     const elsewhere = await apiLogin();
     await page.getByRole('button', { name: OWNER.email }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(/\/admin\/sign-in$/);
-    const res = await fetch(`${server.url}/api/auth/session`, { headers: { token: elsewhere } });
+    const res = await fetch(`${studio.url}/api/auth/session`, { headers: { token: elsewhere } });
     assert.equal(res.status, 200);
     assert.deepEqual(errors, []);
     await page.close();

@@ -3,37 +3,27 @@
 // drawer choosing "Refund everyone in full"; the drawer shows the progress until both are done, both
 // orders show their refund, and both students got the cancellation mail (the .eml outbox).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const LABEL = `E2E cancel ${Date.now()}`;
 const REASON = 'The kiln broke down';
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
 
-let database;
-let server;
-let browser;
 let token;
 
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
+const studio = useDemoStudio({
+  env: {
     REDIS_PREFIX: `e2e_cancel_${Date.now()}`,
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  },
+  outbox: true,
+});
+
+before(async () => {
+  await studio.ready;
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
@@ -41,15 +31,8 @@ before(async () => {
   ({ token } = await login.json());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
-});
-
 const call = async (method, path, body, headers = { token }) => {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${studio.url}${path}`, {
     method,
     headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -65,10 +48,10 @@ const get = async (path) => {
 
 /** The mails to `email` whose subject starts with "Cancelled:", from the .eml files of the outbox (quoted-printable undone). */
 function cancellationMailsTo(email) {
-  return readdirSync(outbox)
+  return readdirSync(studio.outbox)
     .filter((f) => f.endsWith('.eml'))
     .map((name) =>
-      readFileSync(join(outbox, name), 'utf8')
+      readFileSync(join(studio.outbox, name), 'utf8')
         .replace(/=\r?\n/g, '')
         .replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))),
     )
@@ -104,7 +87,7 @@ test('the owner cancels a session with two students, refunding everyone in full:
   for (const buyer of buyers) {
     const checkout = await call('POST', `/api/public/${slug}/checkout`, { event_id: eventId, ...buyer }, {});
     assert.equal(checkout.status, 201, JSON.stringify(checkout.body));
-    const pay = await fetch(`${server.url}${new URL(checkout.body.payment_url).pathname}/pay`, {
+    const pay = await fetch(`${studio.url}${new URL(checkout.body.payment_url).pathname}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: '',
@@ -119,11 +102,11 @@ test('the owner cancels a session with two students, refunding everyone in full:
   }
   for (const id of orders) assert.equal((await get(`/api/admin/order/${id}`)).status, 'paid');
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('heading', { name: course.name }).waitFor();
   await page.getByRole('listitem').filter({ hasText: LABEL }).click();
   const drawer = page.locator('.ant-drawer');
@@ -158,7 +141,7 @@ test('the owner cancels a session with two students, refunding everyone in full:
     assert.equal(order.refunds[0].reason, `The studio cancelled the session: ${REASON}`);
   }
   // The order drawer shows it too.
-  await page.goto(`${server.url}/admin/orders`);
+  await page.goto(`${studio.url}/admin/orders`);
   const first = await get(`/api/admin/order/${orders[0]}`);
   await page
     .getByRole('row')

@@ -4,34 +4,11 @@
 // Share drawer's link start with the new store address; after a reload the page reads it back.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
+const studio = useDemoStudio();
 
 async function waitForValue(locator, pattern, timeoutMs = 10000) {
   const started = Date.now();
@@ -46,10 +23,10 @@ async function waitForValue(locator, pattern, timeoutMs = 10000) {
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('Settings → Organization: a new store address is saved, read back, and used by Preview and Share at once', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
 
   // The menu lists Organization right after Integrations, and opens the page.
   const menu = page.getByRole('navigation', { name: 'Main' });
@@ -101,12 +78,12 @@ test('Settings → Organization: a new store address is saved, read back, and us
   await dialog.waitFor({ state: 'hidden' });
 
   // The store answers at its new address, and no longer at the old one.
-  const local = (url) => `${server.url}${new URL(url).pathname}`;
+  const local = (url) => `${studio.url}${new URL(url).pathname}`;
   assert.equal((await fetch(local(newStore))).status, 200);
   assert.equal((await fetch(local(oldStore))).status, 404);
 
   // After a reload the page reads the new address back.
-  await page.goto(`${server.url}/admin/settings/organization`);
+  await page.goto(`${studio.url}/admin/settings/organization`);
   await page.getByRole('heading', { name: 'Organization' }).waitFor();
   await storeLink.waitFor();
   assert.equal(await storeLink.getAttribute('href'), newStore);

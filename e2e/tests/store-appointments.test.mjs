@@ -4,17 +4,13 @@
 // with the time in their zone and the studio's zone named; the confirmation mail in the outbox
 // carries the calendar file at the booked instant; axe finds no serious violation on the calendar.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { launchBrowser } from '../support/browser.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { startServer } from '../support/server.mjs';
+import { before, test } from 'node:test';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const VISITOR_ZONE = 'Asia/Tokyo';
 const STUDIO_ZONE = 'America/New_York';
 const STUDIO_ZONE_TEXT = 'America/New York';
@@ -23,17 +19,13 @@ const PNG = Buffer.from(
   'base64',
 );
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
 
-let database;
-let server;
-let browser;
 let token;
 let slug;
 let course;
 
 async function api(method, path, body) {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${studio.url}${path}`, {
     method,
     headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -42,18 +34,12 @@ async function api(method, path, body) {
   return res.json();
 }
 
+const studio = useDemoStudio({ outbox: true, browser: { timezoneId: VISITOR_ZONE } });
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
+  await studio.ready;
   token = (
-    await fetch(`${server.url}/api/auth/login`, {
+    await fetch(`${studio.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(OWNER),
@@ -72,7 +58,7 @@ before(async () => {
   });
   const form = new FormData();
   form.append('file', new Blob([PNG], { type: 'image/png' }), 'lesson.png');
-  const upload = await fetch(`${server.url}/api/admin/upload`, {
+  const upload = await fetch(`${studio.url}/api/admin/upload`, {
     method: 'POST',
     headers: { token },
     body: form,
@@ -94,14 +80,6 @@ before(async () => {
     start_time_increments_mins: 60,
   });
   course = { id: created.activity_id, name: 'Private wheel lesson' };
-  browser = await launchBrowser({ timezoneId: VISITOR_ZONE });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
 });
 
 /** axe-core's serious and critical violations on the page (its source evaluated: the CSP allows no script tag). */
@@ -123,8 +101,8 @@ const timeIn = (instant, zone) =>
 async function confirmationTo(email) {
   const started = Date.now();
   for (;;) {
-    for (const name of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
-      const mail = readFileSync(join(outbox, name), 'utf8');
+    for (const name of readdirSync(studio.outbox).filter((f) => f.endsWith('.eml'))) {
+      const mail = readFileSync(join(studio.outbox, name), 'utf8');
       if (!mail.includes(`To: ${email}`) || !mail.includes('booking.ics')) continue;
       const part = mail.slice(mail.indexOf('booking.ics'));
       const body = part
@@ -142,7 +120,7 @@ async function confirmationTo(email) {
 }
 
 test('a visitor in Tokyo books a New York appointment in their own zone, pays, and gets the confirmation with the .ics', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   // The browser's own favicon.ico request (the demo payment page names none) is not the store's.
@@ -151,7 +129,7 @@ test('a visitor in Tokyo books a New York appointment in their own zone, pays, a
     if (message.type() === 'error' && !where.endsWith('/favicon.ico'))
       errors.push(`${message.text()} ${where}`);
   });
-  await page.goto(`${server.url}/s/${slug}/activity/${course.id}`);
+  await page.goto(`${studio.url}/s/${slug}/activity/${course.id}`);
   await page.getByRole('heading', { level: 1, name: course.name }).waitFor();
   await page.locator('html[data-hydrated="true"]').waitFor();
   const booking = page.getByRole('region', { name: 'Book a time' });
@@ -178,7 +156,7 @@ test('a visitor in Tokyo books a New York appointment in their own zone, pays, a
   const first = times.getByRole('button').first();
   await first.click();
   const book = booking.getByRole('link', { name: /^Book / });
-  const href = new URL(await book.getAttribute('href'), server.url);
+  const href = new URL(await book.getAttribute('href'), studio.url);
   const startsAt = href.searchParams.get('starts_at');
   assert.equal(href.pathname, `/s/${slug}/checkout`);
   assert.equal(href.searchParams.get('activity_id'), course.id);
@@ -220,7 +198,7 @@ test('a visitor in Tokyo books a New York appointment in their own zone, pays, a
 
   // The slot is no longer offered to anyone.
   const after = await fetch(
-    `${server.url}/api/public/${slug}/activities/${course.id}/slots?from=${encodeURIComponent(startsAt)}&to=${encodeURIComponent(new Date(new Date(startsAt).getTime() + 60_000).toISOString())}`,
+    `${studio.url}/api/public/${slug}/activities/${course.id}/slots?from=${encodeURIComponent(startsAt)}&to=${encodeURIComponent(new Date(new Date(startsAt).getTime() + 60_000).toISOString())}`,
   ).then((res) => res.json());
   assert.deepEqual(after.slots, []);
 

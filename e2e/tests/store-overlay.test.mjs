@@ -8,30 +8,24 @@
 // discount code and points proved by a mailed code; the confirmation mail with the course's own text
 // and a calendar file; the admin's event and order drawers; a full refund gives the points back.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { createDatabase } from '../support/database.mjs';
-import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
-import { startServer } from '../support/server.mjs';
+import { before, test } from 'node:test';
+import { chooseMenuItem, signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let database;
-let server;
-let browser;
-let studio;
+// The studio's own site (studioSite), another origin than the app.
+let own;
 let org;
 let course;
 let session;
 let token;
 let glass;
 let glassSession;
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
 
 /** The studio's own site: one page with the header code and two overlay links, tall enough to scroll. */
 function studioSite(html) {
@@ -44,29 +38,22 @@ function studioSite(html) {
   );
 }
 
+const studio = useDemoStudio({ outbox: true, stop: async () => own?.site.close() });
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  await studio.ready;
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
   }).then((res) => res.json());
   token = login.token;
-  org = await fetch(`${server.url}/api/admin/org`, { headers: { token: login.token } }).then((res) =>
+  org = await fetch(`${studio.url}/api/admin/org`, { headers: { token: login.token } }).then((res) =>
     res.json(),
   );
-  const published = await fetch(`${server.url}/api/public/${org.slug}`).then((res) => res.json());
+  const published = await fetch(`${studio.url}/api/public/${org.slug}`).then((res) => res.json());
   const first = published.courses.find((c) => c.activity_type === 'scheduled' && c.next_starts_at);
-  course = await fetch(`${server.url}/api/public/${org.slug}/activities/${first.activity_id}`).then((res) =>
+  course = await fetch(`${studio.url}/api/public/${org.slug}/activities/${first.activity_id}`).then((res) =>
     res.json(),
   );
   session = course.sessions.find((s) => s.seats_left >= 1 && s.price_cents > 0);
@@ -74,7 +61,7 @@ before(async () => {
   // The demo's waiver course (Glassblowing) asks one answer per seat and mails its own text.
   const details = await Promise.all(
     published.courses.map((c) =>
-      fetch(`${server.url}/api/public/${org.slug}/activities/${c.activity_id}`).then((res) => res.json()),
+      fetch(`${studio.url}/api/public/${org.slug}/activities/${c.activity_id}`).then((res) => res.json()),
     ),
   );
   glass = details.find((c) => c.requires_waiver && c.checkout_form?.collection_type === 'ticket');
@@ -84,7 +71,7 @@ before(async () => {
   // The snippet as Settings → Organization shows it: the script on the app's address (the store's
   // address without /s/{slug}), the links on the store's address.
   const app = org.app_store_url.slice(0, -`/s/${org.slug}`.length);
-  studio = await studioSite(
+  own = await studioSite(
     () => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Clay Corner</title>
 <script src="${app}/checkout-overlay.js" defer></script></head>
@@ -97,17 +84,9 @@ before(async () => {
   );
 });
 
-after(async () => {
-  await browser?.close();
-  studio?.site.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
-});
-
 /** The admin API as the demo owner. */
 async function admin(method, path, body) {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${studio.url}${path}`, {
     method,
     headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -121,8 +100,8 @@ async function admin(method, path, body) {
 async function mailTo(email, matching) {
   const started = Date.now();
   for (;;) {
-    for (const name of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
-      const mail = readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, '');
+    for (const name of readdirSync(studio.outbox).filter((f) => f.endsWith('.eml'))) {
+      const mail = readFileSync(join(studio.outbox, name), 'utf8').replace(/=\r?\n/g, '');
       if (mail.includes(`To: ${email}`) && matching.test(mail)) return mail;
     }
     if (Date.now() - started > 20000) throw new Error(`no mail to ${email} matching ${matching}`);
@@ -159,12 +138,12 @@ const focusOf = (page) =>
   });
 
 test('a course link opens in the overlay: a labelled modal, focus kept inside, Escape closes it where it was', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(studio.url);
+  await page.goto(own.url);
   assert.notEqual(
-    new URL(studio.url).origin,
+    new URL(own.url).origin,
     new URL(org.store_url).origin,
     'the studio page is another origin',
   );
@@ -237,8 +216,8 @@ test('a course link opens in the overlay: a labelled modal, focus kept inside, E
 });
 
 test('the checkout link books a seat and pays on the demo page inside the overlay; the page hears studio:purchase-complete', async () => {
-  const page = await browser.context.newPage();
-  await page.goto(studio.url);
+  const page = await studio.browser.context.newPage();
+  await page.goto(own.url);
   await page.waitForFunction(() => globalThis.studioCheckoutOverlay === true);
   await page.evaluate(() => {
     globalThis.purchases = [];
@@ -261,7 +240,7 @@ test('the checkout link books a seat and pays on the demo page inside the overla
 
   // The demo payment page, inside the iframe (the studio's page stays where it is).
   await store.getByText('Demo payment, no card is charged').waitFor();
-  assert.equal(new URL(page.url()).origin, new URL(studio.url).origin);
+  assert.equal(new URL(page.url()).origin, new URL(own.url).origin);
   await store.getByRole('button', { name: /^Pay/ }).click();
   await store.getByRole('link', { name: 'Continue' }).click();
   await store.getByRole('heading', { level: 1, name: "You're booked" }).waitFor();
@@ -291,10 +270,10 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   const balance = async () =>
     (await admin('GET', `/api/admin/student/${student.student_id}`)).LoyaltyBalance[0];
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(studio.url);
+  await page.goto(own.url);
   await page.waitForFunction(() => globalThis.studioCheckoutOverlay === true);
   await page.evaluate(() => {
     globalThis.purchases = [];
@@ -337,7 +316,7 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   await store.getByRole('button', { name: 'Check code' }).click();
   await store.getByText('1,000 points ($10.00)').waitFor();
   await store.getByRole('spinbutton', { name: 'Points to use' }).fill('500');
-  const quote = await fetch(`${server.url}/api/public/${org.slug}/checkout/quote`, {
+  const quote = await fetch(`${studio.url}/api/public/${org.slug}/checkout/quote`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ event_id: glassSession.event_id, party_size: 2, discount_code: 'WELCOME10' }),
@@ -382,8 +361,8 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   assert.equal((await balance()).balance, 500, 'the points were spent');
 
   // The admin: the event drawer shows the buyer with one guest and a signed waiver.
-  const admin_ = await browser.context.newPage();
-  await signIn(admin_, server.url, OWNER.email, OWNER.password);
+  const admin_ = await studio.browser.context.newPage();
+  await signIn(admin_, studio.url, OWNER.email, OWNER.password);
   const tag = `Journey ${Date.now()}`;
   const event = (
     await admin('GET', `/api/admin/activities/${glass.activity_id}/sessions?include_past=false&limit=10000`)
@@ -393,7 +372,7 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
     capacity: event.capacity,
     internal_short_description: tag,
   });
-  await admin_.goto(`${server.url}/admin/courses/${glass.activity_id}`);
+  await admin_.goto(`${studio.url}/admin/courses/${glass.activity_id}`);
   await admin_.getByRole('listitem').filter({ hasText: tag }).click();
   const grid = admin_.getByRole('dialog').getByRole('region', { name: 'Enrollments' });
   await grid.getByRole('button', { name: 'Edit guests of Maya Lindqvist' }).getByText('1').waitFor();
@@ -401,7 +380,7 @@ test('the whole journey: two seats with answers, the waiver, a code and points t
   // The order drawer: the answers per ticket, the code and the points.
   const { orders } = await admin('GET', `/api/admin/orders?search=${number}&limit=10`);
   const order = orders.find((o) => o.order_number === number);
-  await admin_.goto(`${server.url}/admin/orders`);
+  await admin_.goto(`${studio.url}/admin/orders`);
   await admin_.getByRole('searchbox', { name: 'Search orders' }).fill(String(number));
   await admin_.locator('tbody tr.ant-table-row', { hasText: `#${number}` }).click();
   const drawer = admin_

@@ -3,51 +3,33 @@
 // membership (active for the admin once paid), and a lead magnet (the email alone, then "Check
 // your inbox", and the download link mailed to the outbox). axe-core on the product checkout page.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-products-'));
 
-let database;
-let server;
-let browser;
 let token;
 let store;
 
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
+const studio = useDemoStudio({
+  env: {
     REDIS_PREFIX: `e2e_products_${Date.now()}`,
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
+  },
+  outbox: true,
+});
+
+before(async () => {
+  await studio.ready;
   ({ token } = await call('POST', '/api/auth/login', OWNER));
   const org = await call('GET', '/api/admin/org');
   store = { slug: org.slug, home: await call('GET', `/api/public/${org.slug}`) };
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
-});
-
 async function call(method, path, body) {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${studio.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
@@ -59,10 +41,10 @@ async function call(method, path, body) {
 const productOf = (kind) => store.home.products.find((p) => p.kind === kind);
 
 async function openCheckout(productId) {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}/s/${store.slug}/checkout?product_id=${productId}`);
+  await page.goto(`${studio.url}/s/${store.slug}/checkout?product_id=${productId}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   return { page, errors };
 }
@@ -140,9 +122,9 @@ test('a lead magnet: the email alone, "Check your inbox", the download link mail
   await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
   const started = Date.now();
   for (;;) {
-    const mails = readdirSync(outbox)
+    const mails = readdirSync(studio.outbox)
       .filter((f) => f.endsWith('.eml'))
-      .map((name) => readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, ''))
+      .map((name) => readFileSync(join(studio.outbox, name), 'utf8').replace(/=\r?\n/g, ''))
       .filter((mail) => mail.includes(`To: ${email}`));
     if (mails.some((mail) => mail.includes('https://files.example.test/glaze-chart.pdf'))) break;
     if (Date.now() - started > 20000) throw new Error(`no download mailed to ${email}`);

@@ -5,50 +5,32 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 
-let database;
-let server;
-let browser;
 let store;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
+  await studio.ready;
   // The demo studio's address, as its owner sees it in Settings.
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
   }).then((res) => res.json());
-  const org = await fetch(`${server.url}/api/admin/org`, { headers: { token: login.token } }).then((res) =>
+  const org = await fetch(`${studio.url}/api/admin/org`, { headers: { token: login.token } }).then((res) =>
     res.json(),
   );
   store = { slug: org.slug, path: `/s/${org.slug}` };
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 /** A page that records console errors and uncaught exceptions. */
 async function watchedPage(viewport) {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   if (viewport) await page.setViewportSize(viewport);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -69,10 +51,10 @@ async function seriousViolations(page) {
 
 test("the demo studio's store lists its published courses and products", async () => {
   assert.equal(store.slug, 'demo-studio');
-  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  const published = await fetch(`${studio.url}/api/public/${store.slug}`).then((res) => res.json());
   assert.ok(published.courses.length >= 2, 'the demo seed publishes courses with upcoming sessions');
   const { page, errors } = await watchedPage();
-  await page.goto(`${server.url}${store.path}`);
+  await page.goto(`${studio.url}${store.path}`);
   await page.getByRole('heading', { level: 1, name: 'Demo Studio' }).waitFor();
   await page.locator('html[data-hydrated="true"]').waitFor();
   const courses = page.getByRole('region', { name: 'Courses' });
@@ -92,14 +74,14 @@ test("the demo studio's store lists its published courses and products", async (
 });
 
 test('a course page works at 390 px: readable, Book buttons in reach, hydrated, accessible', async () => {
-  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  const published = await fetch(`${studio.url}/api/public/${store.slug}`).then((res) => res.json());
   const first = published.courses.find((c) => c.activity_type === 'scheduled' && c.next_starts_at);
-  const course = await fetch(`${server.url}/api/public/${store.slug}/activities/${first.activity_id}`).then(
+  const course = await fetch(`${studio.url}/api/public/${store.slug}/activities/${first.activity_id}`).then(
     (res) => res.json(),
   );
   const { page, errors } = await watchedPage({ width: 390, height: 844 });
   // From the store home, as a visitor gets there.
-  await page.goto(`${server.url}${store.path}`);
+  await page.goto(`${studio.url}${store.path}`);
   await page.getByRole('link', { name: course.name, exact: true }).click();
   await page.waitForURL(`**${store.path}/activity/${course.activity_id}`);
   await page.getByRole('heading', { level: 1, name: course.name }).waitFor();
@@ -133,8 +115,8 @@ test('a course page works at 390 px: readable, Book buttons in reach, hydrated, 
     assert.ok(box.height >= 44, `Book button ${i + 1} is a 44 px touch target`);
   }
   assert.equal(
-    new URL(await book.first().getAttribute('href'), server.url).toString(),
-    `${server.url}${store.path}/checkout?event_id=${open[0].event_id}`,
+    new URL(await book.first().getAttribute('href'), studio.url).toString(),
+    `${studio.url}${store.path}/checkout?event_id=${open[0].event_id}`,
   );
   // The time reads in the session location's zone, named.
   const abbreviation = new Intl.DateTimeFormat('en-US', { timeZone: open[0].timezone, timeZoneName: 'short' })
@@ -159,7 +141,7 @@ test('a course page works at 390 px: readable, Book buttons in reach, hydrated, 
 test('an unknown course is the 404 page in the same style', async () => {
   const { page } = await watchedPage();
   const response = await page.goto(
-    `${server.url}${store.path}/activity/00000000-0000-4000-8000-000000000000`,
+    `${studio.url}${store.path}/activity/00000000-0000-4000-8000-000000000000`,
   );
   assert.equal(response.status(), 404);
   await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
@@ -169,13 +151,13 @@ test('an unknown course is the 404 page in the same style', async () => {
 });
 
 test('a buyer books two seats from the course page: the form, the checkout form, the demo payment, the confirmation, and the admin sees them', async () => {
-  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  const published = await fetch(`${studio.url}/api/public/${store.slug}`).then((res) => res.json());
   // A demo course with a checkout form (the demo seed gives Intro to Wheel Throwing one).
   const courses = await Promise.all(
     published.courses
       .filter((c) => c.activity_type === 'scheduled' && c.next_starts_at)
       .map((c) =>
-        fetch(`${server.url}/api/public/${store.slug}/activities/${c.activity_id}`).then((res) => res.json()),
+        fetch(`${studio.url}/api/public/${store.slug}/activities/${c.activity_id}`).then((res) => res.json()),
       ),
   );
   const course = courses.find((c) => c.checkout_form);
@@ -188,7 +170,7 @@ test('a buyer books two seats from the course page: the form, the checkout form,
   const session = course.sessions.find((s) => s.seats_left >= 2 && s.price_cents > 0);
   assert.ok(session, 'the demo store has a paid session with two seats left');
   const { page, errors } = await watchedPage({ width: 390, height: 844 });
-  await page.goto(`${server.url}${store.path}/activity/${course.activity_id}`);
+  await page.goto(`${studio.url}${store.path}/activity/${course.activity_id}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await page.locator(`a[href$="checkout?event_id=${session.event_id}"]`).click();
   await page.getByRole('heading', { level: 1, name: `Book ${course.name}` }).waitFor();
@@ -233,19 +215,19 @@ test('a buyer books two seats from the course page: the form, the checkout form,
   await page.getByText('2 seats').waitFor();
 
   // The studio sees the student with a guest in the session.
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
   }).then((res) => res.json());
-  const enrollments = await fetch(`${server.url}/api/admin/enrollment/event/${session.event_id}`, {
+  const enrollments = await fetch(`${studio.url}/api/admin/enrollment/event/${session.event_id}`, {
     headers: { token: login.token },
   }).then((res) => res.json());
   const booked = enrollments.enrollments.find((e) => e.Student.email === email);
   assert.equal(booked?.guestCount, 1);
   // The answers are kept with the order, under the labels the buyer read.
   const orderId = new URL(page.url()).searchParams.get('order');
-  const order = await fetch(`${server.url}/api/admin/order/${orderId}`, {
+  const order = await fetch(`${studio.url}/api/admin/order/${orderId}`, {
     headers: { token: login.token },
   }).then((res) => res.json());
   assert.deepEqual(
@@ -263,17 +245,17 @@ test('a buyer books two seats from the course page: the form, the checkout form,
 
 /** The demo's free course (Coffee Cupping Evening) as the store shows it. */
 async function freeCourse() {
-  const published = await fetch(`${server.url}/api/public/${store.slug}`).then((res) => res.json());
+  const published = await fetch(`${studio.url}/api/public/${store.slug}`).then((res) => res.json());
   const listed = published.courses.find((c) => c.free && c.next_starts_at);
   assert.ok(listed, 'the demo store lists a free course with sessions');
-  return fetch(`${server.url}/api/public/${store.slug}/activities/${listed.activity_id}`).then((res) =>
+  return fetch(`${studio.url}/api/public/${store.slug}/activities/${listed.activity_id}`).then((res) =>
     res.json(),
   );
 }
 
 /** Books `seats` of a session through the Storefront API, as another buyer would. */
 async function bookThroughApi(eventId, seats, who) {
-  const res = await fetch(`${server.url}/api/public/${store.slug}/checkout`, {
+  const res = await fetch(`${studio.url}/api/public/${store.slug}/checkout`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': `${who}-${eventId}` },
     body: JSON.stringify({
@@ -292,7 +274,7 @@ test('a free course books without a payment page: Book now, then the confirmatio
   const course = await freeCourse();
   const session = course.sessions.find((s) => s.seats_left >= 1);
   const { page, errors } = await watchedPage();
-  await page.goto(`${server.url}${store.path}/checkout?event_id=${session.event_id}`);
+  await page.goto(`${studio.url}${store.path}/checkout?event_id=${session.event_id}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   // Nothing is due: no discount code to ask, and the button says so.
   assert.equal(await page.getByRole('textbox', { name: 'Discount code (optional)' }).count(), 0);
@@ -306,7 +288,7 @@ test('a free course books without a payment page: Book now, then the confirmatio
   await page.getByText('1 seat').first().waitFor();
   assert.deepEqual(await seriousViolations(page), []);
   // The seat is taken: the course page counts it.
-  const after = await fetch(`${server.url}/api/public/${store.slug}/activities/${course.activity_id}`).then(
+  const after = await fetch(`${studio.url}/api/public/${store.slug}/activities/${course.activity_id}`).then(
     (res) => res.json(),
   );
   assert.equal(
@@ -323,7 +305,7 @@ test('a session sold out under the buyer: "Sold out" said at Book, nothing booke
   // Others book all but one seat; the buyer opens the checkout with one seat left.
   await bookThroughApi(session.event_id, session.seats_left - 1, `crowd.${Date.now()}`);
   const { page, errors } = await watchedPage();
-  await page.goto(`${server.url}${store.path}/checkout?event_id=${session.event_id}`);
+  await page.goto(`${studio.url}${store.path}/checkout?event_id=${session.event_id}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await page.getByText('1 seat left').first().waitFor();
   const email = `late.buyer.${Date.now()}@example.test`;
@@ -337,18 +319,18 @@ test('a session sold out under the buyer: "Sold out" said at Book, nothing booke
   assert.match(page.url(), /\/checkout\?event_id=/, 'the buyer stays on the checkout');
 
   // Nothing was booked for the buyer, and the pages now say sold out.
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
   }).then((res) => res.json());
-  const enrollments = await fetch(`${server.url}/api/admin/enrollment/event/${session.event_id}`, {
+  const enrollments = await fetch(`${studio.url}/api/admin/enrollment/event/${session.event_id}`, {
     headers: { token: login.token },
   }).then((res) => res.json());
   assert.equal(enrollments.enrollments.filter((e) => e.Student.email === email).length, 0);
   await page.reload();
   await page.getByRole('status').filter({ hasText: 'This session is sold out.' }).waitFor();
-  await page.goto(`${server.url}${store.path}/activity/${course.activity_id}`);
+  await page.goto(`${studio.url}${store.path}/activity/${course.activity_id}`);
   const sessions = page.getByRole('region', { name: 'Upcoming sessions' });
   await sessions.getByText('Sold out').first().waitFor();
   assert.equal(
@@ -367,7 +349,7 @@ test('a session sold out under the buyer: "Sold out" said at Book, nothing booke
 
 test('the 404 page has no serious accessibility violation', async () => {
   const { page } = await watchedPage();
-  await page.goto(`${server.url}${store.path}/activity/00000000-0000-4000-8000-000000000000`);
+  await page.goto(`${studio.url}${store.path}/activity/00000000-0000-4000-8000-000000000000`);
   await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
   assert.deepEqual(await seriousViolations(page), []);
   await page.close();

@@ -1,39 +1,22 @@
 // The student drawer in the browser against the real API (issue 10): orders, the points ledger and
 // the Adjust loyalty points dialog, each read back from the API.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { chooseMenuItem, signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
 let get;
 let send;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
-  get = async (path) => (await fetch(`${server.url}${path}`, { headers: { token } })).json();
+  await studio.ready;
+  const token = await ownerToken(studio.url);
+  get = async (path) => (await fetch(`${studio.url}${path}`, { headers: { token } })).json();
   send = async (method, path, body) =>
     (
-      await fetch(`${server.url}${path}`, {
+      await fetch(`${studio.url}${path}`, {
         method,
         headers: { token, 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -41,17 +24,11 @@ before(async () => {
     ).json();
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 async function newPage() {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   return { page, errors };
 }
 
@@ -97,7 +74,7 @@ test("student drawer: the student's orders open the order drawer, and points set
   const { page, errors } = await newPage();
 
   // Opened from the enrollments grid: the student's name is a link to the student drawer.
-  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await page.goto(`${studio.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('heading', { name: course.name }).first().waitFor();
   await page.getByRole('listitem').filter({ hasText: label }).click();
   const eventDrawer = page
@@ -136,7 +113,7 @@ test("student drawer: the student's orders open the order drawer, and points set
 
 test('with the network off, the Students page says it could not load them, with Retry, never "No students"', async () => {
   const { page, errors } = await newPage();
-  await page.goto(`${server.url}/admin/students`);
+  await page.goto(`${studio.url}/admin/students`);
   const table = page.locator('.ant-table');
   await table.locator('tbody tr.ant-table-row').first().waitFor();
   // Offline, a search is a load that fails (issue 25: it was paused and read "No students match").

@@ -3,30 +3,19 @@
 // the plan, the customer and three paid invoices, and Cancel subscription (confirmed) cancels it now,
 // toasts "Subscription cancelled" and records who did it; a second try says it is already cancelled.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const DAY = 86400000;
 
-let database;
-let server;
-let browser;
 let token;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  await studio.ready;
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
@@ -34,14 +23,8 @@ before(async () => {
   ({ token } = await login.json());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 const get = async (path) => {
-  const res = await fetch(`${server.url}${path}`, { headers: { token } });
+  const res = await fetch(`${studio.url}${path}`, { headers: { token } });
   assert.equal(res.status, 200, `${path} answered ${res.status}`);
   return res.json();
 };
@@ -61,10 +44,10 @@ async function membershipOrder() {
 test('the order drawer opens the subscription drawer, and Cancel subscription cancels it now', async () => {
   const order = await membershipOrder();
   const [{ subscription_id, plan_name }] = order.Subscription;
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Orders', { exact: true }).click();
   await page.waitForURL(/\/admin\/orders$/);
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(String(order.order_number));

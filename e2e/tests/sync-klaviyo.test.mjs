@@ -7,19 +7,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { ROOT, startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { chooseOption, launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { ROOT } from '../support/server.mjs';
+import { chooseOption, signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
 const require = createRequire(import.meta.url);
 const { startFakeKlaviyo } = require(join(ROOT, 'backend/dist/sync-fakes/klaviyo.js'));
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
 let klaviyo;
 
 /** The emails of the owner's organization's students, read from the database. */
@@ -28,7 +23,7 @@ function studentEmails() {
                where u.email = '${OWNER.email}' order by s.email`;
   const result = spawnSync(
     'psql',
-    ['-h', '127.0.0.1', '-U', 'postgres', '-d', database.name, '-At', '-c', sql],
+    ['-h', '127.0.0.1', '-U', 'postgres', '-d', studio.database.name, '-At', '-c', sql],
     {
       encoding: 'utf8',
     },
@@ -37,44 +32,33 @@ function studentEmails() {
   return result.stdout.split('\n').filter(Boolean);
 }
 
-before(async () => {
-  klaviyo = await startFakeKlaviyo({
-    clientId: 'studio-klaviyo',
-    clientSecret: 'klaviyo-secret',
-    lists: ['Newsletter', 'Studio students'],
-  });
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: `e2e-klaviyo-${process.pid}`,
-    RUN_WORKER: 'true',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    SYNC_TOKEN_KEY: Buffer.alloc(32, 1).toString('base64'),
-    KLAVIYO_BASE_URL: klaviyo.url,
-    KLAVIYO_CLIENT_ID: 'studio-klaviyo',
-    KLAVIYO_CLIENT_SECRET: 'klaviyo-secret',
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  await klaviyo?.close();
+const studio = useDemoStudio({
+  env: async () => {
+    klaviyo = await startFakeKlaviyo({
+      clientId: 'studio-klaviyo',
+      clientSecret: 'klaviyo-secret',
+      lists: ['Newsletter', 'Studio students'],
+    });
+    return {
+      REDIS_PREFIX: `e2e-klaviyo-${process.pid}`,
+      RUN_WORKER: 'true',
+      SYNC_TOKEN_KEY: Buffer.alloc(32, 1).toString('base64'),
+      KLAVIYO_BASE_URL: klaviyo.url,
+      KLAVIYO_CLIENT_ID: 'studio-klaviyo',
+      KLAVIYO_CLIENT_SECRET: 'klaviyo-secret',
+    };
+  },
+  stop: () => klaviyo?.close(),
 });
 
 test('connect Klaviyo (PKCE), pick a list, sync all customers: the fake receives every student once', async () => {
   const expected = studentEmails();
   assert.ok(expected.length > 0, 'the demo organization has students');
 
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Integrations', { exact: true }).click();
   await page.getByRole('heading', { name: 'Integrations' }).waitFor();
 
@@ -118,7 +102,7 @@ test('connect Klaviyo (PKCE), pick a list, sync all customers: the fake receives
   assert.equal(other.profileIds.size, 0, 'the other list is untouched');
 
   // The drawer, opened on a fresh load of the Integrations page, reads the last sync from the server.
-  await page.goto(`${server.url}/admin/settings/integrations`);
+  await page.goto(`${studio.url}/admin/settings/integrations`);
   await page.getByRole('heading', { name: 'Integrations' }).waitFor();
   await page.getByRole('button', { name: 'Klaviyo settings' }).click();
   await dialog.getByText('Klaviyo is connected.').waitFor();

@@ -5,56 +5,39 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { ROOT, startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { ROOT } from '../support/server.mjs';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
 const require = createRequire(import.meta.url);
 const { startFakeKlaviyo } = require(join(ROOT, 'backend/dist/sync-fakes/klaviyo.js'));
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const SCOPES = 'accounts:read lists:read lists:write profiles:read profiles:write';
 
-let database;
-let server;
-let browser;
 let fake;
 let klaviyo;
 let oauth;
 
-before(async () => {
-  fake = await startFakeKlaviyo({ clientId: 'studio-klaviyo', clientSecret: 'klaviyo-secret' });
-  klaviyo = fake.server;
-  oauth = fake.oauth;
-  const klaviyoUrl = fake.url;
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    SYNC_TOKEN_KEY: Buffer.alloc(32, 1).toString('base64'),
-    KLAVIYO_BASE_URL: klaviyoUrl,
-    KLAVIYO_CLIENT_ID: 'studio-klaviyo',
-    KLAVIYO_CLIENT_SECRET: 'klaviyo-secret',
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  await fake?.close();
+const studio = useDemoStudio({
+  env: async () => {
+    fake = await startFakeKlaviyo({ clientId: 'studio-klaviyo', clientSecret: 'klaviyo-secret' });
+    ({ server: klaviyo, oauth } = fake);
+    return {
+      SYNC_TOKEN_KEY: Buffer.alloc(32, 1).toString('base64'),
+      KLAVIYO_BASE_URL: fake.url,
+      KLAVIYO_CLIENT_ID: 'studio-klaviyo',
+      KLAVIYO_CLIENT_SECRET: 'klaviyo-secret',
+    };
+  },
+  stop: () => fake?.close(),
 });
 
 test('connects Klaviyo through PKCE, sees "Klaviyo is connected.", then disconnects (revoked at Klaviyo)', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Integrations', { exact: true }).click();
   await page.getByRole('heading', { name: 'Integrations' }).waitFor();
 
@@ -81,7 +64,7 @@ test('connects Klaviyo through PKCE, sees "Klaviyo is connected.", then disconne
   assert.equal(asked.get('scope'), SCOPES);
   assert.equal(asked.get('code_challenge_method'), 'S256');
   assert.match(asked.get('code_challenge'), /^[A-Za-z0-9_-]{43}$/);
-  assert.equal(asked.get('redirect_uri'), `${server.url}/admin/integrations/klaviyo/callback`);
+  assert.equal(asked.get('redirect_uri'), `${studio.url}/admin/integrations/klaviyo/callback`);
   // The verifier was used once and removed from local storage.
   assert.equal(await page.evaluate(() => localStorage.getItem('studio.sync.pkce.klaviyo')), null);
   const exchange = klaviyo.requests.find((r) => r.path === '/oauth/token');

@@ -2,41 +2,21 @@
 // a provider's drawer saves its config_schema with the spec 001 §8 toast, and the saved choice is
 // what the drawer shows when opened again.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
+const studio = useDemoStudio({
+  env: {
     SYNC_TOKEN_KEY: Buffer.alloc(32, 1).toString('base64'),
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
+  },
 });
 
 test('the Integrations page lists the providers; the Zoom drawer saves its settings and Eventbrite keeps enrollments on', async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Integrations', { exact: true }).click();
   await page.getByRole('heading', { name: 'Integrations' }).waitFor();
   for (const name of ['Eventbrite', 'Mailchimp', 'Klaviyo', 'Zoom']) {
@@ -72,11 +52,11 @@ test('the Integrations page lists the providers; the Zoom drawer saves its setti
 });
 
 test("a provider card's main switch saves with the generic toast, and the drawer shows it after a reload", async () => {
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/settings/integrations`);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/settings/integrations`);
   const mailchimp = page.getByRole('region', { name: 'Mailchimp' });
   const toggle = mailchimp.getByRole('switch', { name: 'Mailchimp: Sync all customers' });
   await toggle.waitFor();

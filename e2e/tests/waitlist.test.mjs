@@ -3,52 +3,21 @@
 // student in the event drawer, the waitlisted student gets the claim mail (read from the mail
 // outbox), follows it and books the held seat.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser, signIn } from '../support/browser.mjs';
+import { test } from 'node:test';
+import { signIn } from '../support/browser.mjs';
+import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
 const LABEL = `E2E waitlist ${Date.now()}`;
 const WAITER = { name: 'Wren Waitlist', email: `wren.${Date.now()}@example.test` };
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-'));
 
-let database;
-let server;
-let browser;
-
-before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
-});
+const studio = useDemoStudio({ outbox: true });
 
 async function api() {
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  const { token } = await login.json();
+  const token = await ownerToken(studio.url);
   const call = async (method, path, body) => {
-    const res = await fetch(`${server.url}${path}`, {
+    const res = await fetch(`${studio.url}${path}`, {
       method,
       headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
@@ -62,8 +31,8 @@ async function api() {
 async function mailTo(email, subject) {
   const started = Date.now();
   for (;;) {
-    for (const name of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
-      const mail = readFileSync(join(outbox, name), 'utf8')
+    for (const name of readdirSync(studio.outbox).filter((f) => f.endsWith('.eml'))) {
+      const mail = readFileSync(join(studio.outbox, name), 'utf8')
         .replace(/=\r?\n/g, '')
         .replace(/=3D/g, '=');
       if (mail.includes(`To: ${email}`) && subject.test(mail)) return mail;
@@ -78,10 +47,10 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
   const org = await get('/api/admin/org');
   const store = `/s/${org.slug}`;
   // A paid demo course the store lists, without a checkout form or waiver (the claim is the point here).
-  const home = await fetch(`${server.url}/api/public/${org.slug}`).then((r) => r.json());
+  const home = await fetch(`${studio.url}/api/public/${org.slug}`).then((r) => r.json());
   let course = null;
   for (const card of home.courses.filter((c) => c.activity_type === 'scheduled' && !c.free)) {
-    const full = await fetch(`${server.url}/api/public/${org.slug}/activities/${card.activity_id}`).then(
+    const full = await fetch(`${studio.url}/api/public/${org.slug}/activities/${card.activity_id}`).then(
       (r) => r.json(),
     );
     if (!full.checkout_form && !full.requires_waiver) {
@@ -109,10 +78,10 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
   assert.ok(enrolled.enrollment_id, JSON.stringify(enrolled));
 
   // The store: the session is sold out and offers its waitlist.
-  const shopper = await browser.context.newPage();
+  const shopper = await studio.browser.context.newPage();
   const errors = [];
   shopper.on('pageerror', (error) => errors.push(error.message));
-  await shopper.goto(`${server.url}${store}/activity/${course.activity_id}`);
+  await shopper.goto(`${studio.url}${store}/activity/${course.activity_id}`);
   const join = shopper.locator(`a[href$="waitlist?event_id=${session.event_id}"]`);
   await join.waitFor();
   assert.match(await join.innerText(), /Join the waitlist/);
@@ -125,10 +94,10 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
   assert.match(await mailTo(WAITER.email, /Subject: You're on the waitlist/), /number 1 in line/);
 
   // The admin sees the waitlist in the event drawer and removes the seated student.
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
-  await page.goto(`${server.url}/admin/courses/${course.activity_id}`);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
+  await page.goto(`${studio.url}/admin/courses/${course.activity_id}`);
   await page.getByRole('listitem').filter({ hasText: LABEL }).click();
   const drawer = page.getByRole('dialog').filter({ has: page.getByRole('region', { name: 'Enrollments' }) });
   const waitlist = drawer.getByRole('region', { name: 'Waitlist' });
@@ -157,7 +126,7 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
   assert.ok(link, 'the mail carries the claim link');
   const claimed = new URL(link);
   assert.equal(claimed.pathname, `${store}/checkout`);
-  await shopper.goto(`${server.url}${claimed.pathname}${claimed.search}`);
+  await shopper.goto(`${studio.url}${claimed.pathname}${claimed.search}`);
   await shopper.getByText(/A seat is held for you until/).waitFor();
   assert.equal(await shopper.getByRole('textbox', { name: 'Email' }).inputValue(), WAITER.email);
   await shopper.getByRole('button', { name: 'Continue to payment' }).click();
@@ -174,7 +143,7 @@ test('a student joins a sold-out session’s waitlist in the store, gets the cla
   await entry.getByText('Claimed').waitFor();
   await drawer.getByText('1 / 1').waitFor();
   // A second visit to the link says the offer was claimed.
-  await shopper.goto(`${server.url}${claimed.pathname}${claimed.search}`);
+  await shopper.goto(`${studio.url}${claimed.pathname}${claimed.search}`);
   await shopper.getByText('This offer has already been claimed.').waitFor();
   assert.deepEqual(errors, []);
 });

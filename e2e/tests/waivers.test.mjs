@@ -3,29 +3,17 @@
 // pending waiver is signed on the demo signing page; the drawer then shows it Completed, and the
 // Waivers settings page counts it.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { chooseMenuItem, launchBrowser, signIn } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { chooseMenuItem, signIn } from '../support/browser.mjs';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-
-let database;
-let server;
-let browser;
 let token;
 
+const studio = useDemoStudio();
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
+  await studio.ready;
+  const login = await fetch(`${studio.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(OWNER),
@@ -33,14 +21,8 @@ before(async () => {
   ({ token } = await login.json());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-});
-
 const get = async (path) => {
-  const res = await fetch(`${server.url}${path}`, { headers: { token } });
+  const res = await fetch(`${studio.url}${path}`, { headers: { token } });
   assert.equal(res.status, 200, `${path} answered ${res.status}`);
   return res.json();
 };
@@ -63,12 +45,12 @@ async function studentWithPendingWaiver() {
 test('a student drawer shows orders and waivers; points to 1,250; a reminder; signing on the demo page makes it Completed', async () => {
   const student = await studentWithPendingWaiver();
   const [waiver] = student.Submission;
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
 
-  await page.goto(`${server.url}/admin/students/${student.student_id}`);
+  await page.goto(`${studio.url}/admin/students/${student.student_id}`);
   const drawer = page.getByRole('dialog');
   await drawer
     .getByRole('heading', { name: `${student.first_name} ${student.last_name}`, exact: true })
@@ -105,8 +87,8 @@ test('a student drawer shows orders and waivers; points to 1,250; a reminder; si
   const link = row.getByRole('link', { name: waiver.DocusealTemplate.name });
   assert.equal(await link.getAttribute('target'), '_blank');
   const signUrl = new URL(await link.getAttribute('href'));
-  const signing = await browser.context.newPage();
-  await signing.goto(`${server.url}${signUrl.pathname}`);
+  const signing = await studio.browser.context.newPage();
+  await signing.goto(`${studio.url}${signUrl.pathname}`);
   await signing.getByText('Demo signing page', { exact: true }).waitFor();
   await signing.getByLabel('Type your full name to sign').fill(`${student.first_name} ${student.last_name}`);
   await signing.getByRole('button', { name: 'Sign' }).click();
@@ -137,8 +119,8 @@ test('the Waivers settings page counts pending and completed submissions of the 
   const { templates } = await get('/api/admin/submission/summary');
   const demo = templates.find((t) => t.completed > 0 && t.pending > 0);
   assert.ok(demo, 'the demo waiver has both states');
-  const page = await browser.context.newPage();
-  await signIn(page, server.url, OWNER.email, OWNER.password);
+  const page = await studio.browser.context.newPage();
+  await signIn(page, studio.url, OWNER.email, OWNER.password);
   await page.getByRole('navigation', { name: 'Main' }).getByText('Waivers', { exact: true }).click();
   await page.waitForURL(/\/admin\/settings\/waivers$/);
   await page.getByLabel(`${demo.name} pending`).getByText(String(demo.pending), { exact: true }).waitFor();

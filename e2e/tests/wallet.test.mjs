@@ -4,36 +4,20 @@
 // one. The store's pages throughout (product, checkout, demo payment, confirmation, manage link);
 // codes and links are read from the mail outbox.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../support/server.mjs';
-import { createDatabase } from '../support/database.mjs';
-import { launchBrowser } from '../support/browser.mjs';
+import { before, test } from 'node:test';
+import { OWNER, useDemoStudio } from '../support/studio.mjs';
 
-const OWNER = { email: 'owner@demo.studio', password: 'demo-studio' };
-const outbox = mkdtempSync(join(tmpdir(), 'studio-outbox-wallet-'));
-
-let database;
-let server;
-let browser;
 let token;
 let slug;
 let course;
 let day = 20;
 
+const studio = useDemoStudio({ outbox: true });
+
 before(async () => {
-  database = createDatabase();
-  server = await startServer({
-    DATABASE_URL: database.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    SEED_DEMO: 'true',
-    DEMO_EMAIL: OWNER.email,
-    DEMO_PASSWORD: OWNER.password,
-    MAIL_OUTBOX_DIR: outbox,
-  });
-  browser = await launchBrowser();
+  await studio.ready;
   ({ token } = await call('POST', '/api/auth/login', OWNER));
   ({ slug } = await call('GET', '/api/admin/org'));
   // A Flexible course (full refund until 24 hours before): its sessions are what the stories book.
@@ -60,15 +44,8 @@ before(async () => {
   course.instructor_id = instructors[0].instructor_id;
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  database?.drop();
-  rmSync(outbox, { recursive: true, force: true });
-});
-
 async function call(method, path, body) {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${studio.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
@@ -95,12 +72,12 @@ async function session() {
 async function mailTo(email, matching) {
   const started = Date.now();
   for (;;) {
-    const found = readdirSync(outbox)
+    const found = readdirSync(studio.outbox)
       .filter((f) => f.endsWith('.eml'))
       .sort()
       .reverse()
       .map((name) =>
-        readFileSync(join(outbox, name), 'utf8')
+        readFileSync(join(studio.outbox, name), 'utf8')
           .replace(/=\r?\n/g, '')
           .replace(/=3D/g, '='),
       )
@@ -120,13 +97,13 @@ async function fillBuyer(page, buyer) {
 
 /** Proves the buyer's email with the mailed code; answers the list of what it holds. */
 async function proveEmail(page, email) {
-  const sentBefore = readdirSync(outbox).length;
+  const sentBefore = readdirSync(studio.outbox).length;
   await page.getByRole('button', { name: 'Send me a code' }).click();
   await page.getByRole('textbox', { name: 'Email code' }).waitFor();
   let code;
   const started = Date.now();
   while (!code) {
-    const names = readdirSync(outbox)
+    const names = readdirSync(studio.outbox)
       .filter((f) => f.endsWith('.eml'))
       .sort();
     if (names.length > sentBefore) {
@@ -169,12 +146,12 @@ test('a student buys a 5-class pack and books two classes with it', async () => 
   });
   const [first, second] = [await session(), await session()];
   const buyer = student('Maya');
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
 
   // The pack, bought on its page: the store says what it grants.
-  await page.goto(`${server.url}/s/${slug}/checkout?product_id=${pack.id ?? pack.product_id}`);
+  await page.goto(`${studio.url}/s/${slug}/checkout?product_id=${pack.id ?? pack.product_id}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await page.getByText('5 classes, valid 6 months').first().waitFor();
   await fillBuyer(page, buyer);
@@ -186,7 +163,7 @@ test('a student buys a 5-class pack and books two classes with it', async () => 
     [first, '5 credits'],
     [second, '4 credits'],
   ]) {
-    await page.goto(`${server.url}/s/${slug}/checkout?event_id=${eventId}`);
+    await page.goto(`${studio.url}/s/${slug}/checkout?event_id=${eventId}`);
     await page.locator('html[data-hydrated="true"]').waitFor();
     await fillBuyer(page, buyer);
     const held = await proveEmail(page, buyer.email);
@@ -217,10 +194,10 @@ test('a gift card bought for a friend pays part of the friend’s order', async 
   });
   const buyer = student('Ana');
   const friend = student('Bea');
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}/s/${slug}/checkout?product_id=${card.id ?? card.product_id}`);
+  await page.goto(`${studio.url}/s/${slug}/checkout?product_id=${card.id ?? card.product_id}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await fillBuyer(page, buyer);
   await page.getByRole('textbox', { name: "Recipient's name" }).fill(`${friend.first} ${friend.last}`);
@@ -233,7 +210,7 @@ test('a gift card bought for a friend pays part of the friend’s order', async 
 
   // The friend books a $35.00 class: the card pays $20.00, the card on file the $15.00 left.
   const eventId = await session();
-  await page.goto(`${server.url}/s/${slug}/checkout?event_id=${eventId}`);
+  await page.goto(`${studio.url}/s/${slug}/checkout?event_id=${eventId}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await fillBuyer(page, friend);
   const held = await proveEmail(page, friend.email);
@@ -251,10 +228,10 @@ test('a gift card bought for a friend pays part of the friend’s order', async 
 test('a cancelled class refunded as store credit pays the next one', async () => {
   const [first, next] = [await session(), await session()];
   const buyer = student('Cleo');
-  const page = await browser.context.newPage();
+  const page = await studio.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}/s/${slug}/checkout?event_id=${first}`);
+  await page.goto(`${studio.url}/s/${slug}/checkout?event_id=${first}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await fillBuyer(page, buyer);
   await page.getByRole('button', { name: 'Continue to payment' }).click();
@@ -262,14 +239,14 @@ test('a cancelled class refunded as store credit pays the next one', async () =>
 
   // The student cancels from the link in the confirmation, refunded as store credit.
   const link = /Manage your booking: (\S+)/.exec(await mailTo(buyer.email, /Manage your booking: /))[1];
-  await page.goto(`${server.url}${new URL(link).pathname}`);
+  await page.goto(`${studio.url}${new URL(link).pathname}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await page.getByRole('button', { name: 'Cancel booking' }).click();
   await page.getByRole('button', { name: 'Refund as store credit' }).click();
   await page.getByRole('heading', { level: 1, name: 'This booking is cancelled' }).waitFor();
 
   // The next class: the credit pays it all.
-  await page.goto(`${server.url}/s/${slug}/checkout?event_id=${next}`);
+  await page.goto(`${studio.url}/s/${slug}/checkout?event_id=${next}`);
   await page.locator('html[data-hydrated="true"]').waitFor();
   await fillBuyer(page, buyer);
   const held = await proveEmail(page, buyer.email);
