@@ -238,7 +238,7 @@ describe('OpenAPI fuzz: hostile input to every operation', () => {
     const every = operations().flatMap(({ template, method, op }) => casesFor(doc, template, method, op, base));
     // On every push, every case with an expected status and one in STRIDE of the others, a different
     // share each day (FUZZ_OFFSET fixes it); `npm run soak` sends them all (support/soak.ts).
-    const stride = soakSize(2, 1);
+    const stride = soakSize(3, 1);
     const offset = Number(process.env.FUZZ_OFFSET ?? Math.floor(Date.now() / 86_400_000)) % stride;
     const cases = every.filter((c, i) => c.expectStatus || i % stride === offset);
     const withoutBaseline = operations().filter(
