@@ -5,10 +5,11 @@ import { IdempotencyStore } from '../src/common/idempotency/idempotency.store';
 import { OrderActivityService } from '../src/modules/orders/order-activity.service';
 import { OrderEvents } from '../src/modules/orders/order-events';
 import { providerRefundKey, RefundsService } from '../src/modules/orders/refunds.service';
+import { RefundLedger } from '../src/modules/orders/refund-ledger.service';
+import { RefundProviderSync } from '../src/modules/orders/refund-provider-sync.service';
 import { PaymentEvent, PaymentEvents } from '../src/modules/payments/payment-events';
 import { PaymentsPort } from '../src/modules/payments/payments.port';
 import { StripeWebhookEvent } from '../src/modules/payments/stripe/stripe-webhook-event.entity';
-import { EnrollmentRemovalHooks } from '../src/modules/scheduling/enrollment-removal.hooks';
 import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
 import { EnrollmentsService } from '../src/modules/scheduling/enrollments.service';
 import { WalletService } from '../src/modules/wallet/wallet.service';
@@ -144,18 +145,17 @@ describe('refunds made in the Stripe dashboard', () => {
   /** The refunds of another API replica: its own in-process queue, the same database. */
   const replica = () => {
     const app = t.created.app;
-    return new RefundsService(
+    const ledger = new RefundLedger(
       app.get(EntityManager),
       app.get(PaymentsPort),
       app.get(OrderActivityService),
       app.get(EnrollmentsService),
-      app.get(EnrollmentRemovalHooks),
       app.get(OrderEvents),
-      app.get(PaymentEvents),
       app.get(IdempotencyStore),
       app.get(AppointmentsService),
       app.get(WalletService),
     );
+    return new RefundProviderSync(app.get(EntityManager), ledger, app.get(OrderActivityService), app.get(OrderEvents), app.get(PaymentEvents));
   };
   const refundEvent = (
     refund: Record<string, unknown>,

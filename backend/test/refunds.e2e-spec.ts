@@ -204,6 +204,9 @@ describe.each([
     const zero = await order(a, 0, { paymentIntentId: null });
     const neverCharged = await order(a, 2000, { paymentIntentId: null });
     const synced = await order(a, 2000, { source: 'eventbrite' });
+    // Issue 33: an external order never charged is judged by its source first, as the order drawer says it.
+    const syncedNeverCharged = await order(a, 2000, { source: 'eventbrite', paymentIntentId: null });
+    const syncedPending = await order(a, 2000, { source: 'eventbrite', status: 'pending', paymentIntentId: null });
     for (const [o, message] of [
       [pending, M.notRefundable],
       [refunded, M.notRefundable],
@@ -211,6 +214,8 @@ describe.each([
       [zero, M.zeroTotal],
       [neverCharged, M.neverCharged],
       [synced, M.notWorkbench('eventbrite')],
+      [syncedNeverCharged, M.notWorkbench('eventbrite')],
+      [syncedPending, M.notWorkbench('eventbrite')],
     ] as const) {
       const res = await refund(a, o.id, { amount: 100 }).expect(409);
       expect(res.body.message).toBe(message);

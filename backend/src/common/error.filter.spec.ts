@@ -4,6 +4,7 @@ import { MESSAGES, SCHEDULING_MESSAGES } from '@studio/contracts';
 import { ZodValidationException } from 'nestjs-zod';
 import { z } from 'zod';
 import { ApiError } from './api-error';
+import { DomainError } from './domain-error';
 import { ErrorFilter } from './error.filter';
 
 describe('ErrorFilter.toBody', () => {
@@ -26,6 +27,21 @@ describe('ErrorFilter.toBody', () => {
       message: 'Taken',
       errors: { email: 'In use' },
     });
+  });
+
+  it('answers a DomainError with the body an ApiError of the same status, message and fields answers', () => {
+    const cases: [DomainError, ApiError][] = [
+      [new DomainError('conflict', { code: 'zero_total', message: 'Order total is $0.00' }), new ApiError(HttpStatus.CONFLICT, 'Order total is $0.00')],
+      [new DomainError('invalid', { code: 'too_much', message: 'Too much', field: 'amount' }), new ApiError(HttpStatus.BAD_REQUEST, 'Too much', { amount: 'Too much' })],
+      [new DomainError('not_found', { code: 'order_not_found', message: 'Order not found' }), new ApiError(HttpStatus.NOT_FOUND, 'Order not found')],
+      [new DomainError('forbidden', { code: 'owner_only', message: 'Owners only' }), new ApiError(HttpStatus.FORBIDDEN, 'Owners only')],
+      [new DomainError('upstream', { code: 'provider_unknown', message: 'No answer' }), new ApiError(HttpStatus.BAD_GATEWAY, 'No answer')],
+      [
+        new DomainError('invalid', { code: 'too_much', message: 'Too much', field: 'amount' }).alsoOn('refund'),
+        new ApiError(HttpStatus.BAD_REQUEST, 'Too much', { amount: 'Too much', refund: 'Too much' }),
+      ],
+    ];
+    for (const [domain, api] of cases) expect(filter.toBody(domain)).toEqual(filter.toBody(api));
   });
 
   it('maps framework and ORM errors to 4xx, and only unknown errors to 500', () => {

@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { ZodSerializationException, ZodValidationException } from 'nestjs-zod';
 import { ZodError } from 'zod';
 import { ErrorBody } from './api-error';
+import { DomainError } from './domain-error';
 
 /**
  * Zod issues to { field: message }, first message per field; unknown keys are named one by one. A
@@ -52,7 +53,8 @@ const STATUS_MESSAGES: Partial<Record<number, string>> = {
 };
 
 /**
- * Maps every thrown thing to `{ statusCode, message, errors? }`. Client mistakes (bad JSON, unknown
+ * Maps every thrown thing to `{ statusCode, message, errors? }`: the one exception filter, registered
+ * globally (APP_FILTER). A service's DomainError and an ApiError answer the same body. Client mistakes (bad JSON, unknown
  * fields, failed validation) are 4xx; only our own faults are 500, and those are logged.
  */
 @Catch()
@@ -80,6 +82,7 @@ export class ErrorFilter implements ExceptionFilter {
   }
 
   toBody(exception: unknown): ErrorBody {
+    if (exception instanceof DomainError) return exception.toBody();
     if (exception instanceof ZodValidationException) {
       const zodError = exception.getZodError();
       const errors = zodError instanceof ZodError ? zodIssuesToFields(zodError) : undefined;

@@ -1,4 +1,5 @@
 export * from './messages';
+export * from './refusal';
 export * from './ui-constants';
 export * from './money';
 export * from './safe-input';
@@ -45,6 +46,7 @@ export * from './orders/activity';
 export * from './orders/payment-link';
 export * from './orders/subscription';
 export * from './orders/refund.schema';
+export * from './orders/refund-request-rule';
 export * from './waivers/waiver.schema';
 export * from './sync/sync.schema';
 export * from './sync/sync-jobs.schema';

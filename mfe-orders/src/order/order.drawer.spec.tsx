@@ -425,6 +425,17 @@ describe('OrderDrawer', () => {
     expect(screen.getByRole('button', { name: 'Order actions' })).toBeDisabled();
   });
 
+  it('an external order never charged says what the API answers: sold elsewhere, refund it there', async () => {
+    await renderDrawer({ ...ORDER, source: 'eventbrite', stripe_payment_intent_id: null, paymentIntent: null, refunded_amount: 0 });
+    const actions = screen.getByRole('button', { name: 'Order actions' });
+    expect(actions).toBeDisabled();
+    // A disabled button gets no mouse events in React: its tooltip opens on the pointer's.
+    fireEvent.pointerOver(actions);
+    // The same message as POST /api/admin/order/{id}/refund (refunds.e2e-spec, external-refunds.e2e-spec).
+    expect(await screen.findByText(REFUND_MESSAGES.notWorkbench('eventbrite'))).toBeInTheDocument();
+    expect(screen.queryByText('Payment never charged')).not.toBeInTheDocument();
+  });
+
   it('a failed load shows the error state, and Retry loads the order', async () => {
     let fail = true;
     mockFetch({

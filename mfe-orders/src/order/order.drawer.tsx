@@ -53,7 +53,8 @@ export const receiptUrl = (order: OrderDetail): string | null =>
   order.paymentIntent?.charges.receipt_url ?? null;
 
 /**
- * Actions of spec 001 §2/§6: only for workbench orders. Refund payment opens the refund dialog, or
+ * Actions of spec 001 §2/§6: only for workbench orders (else the menu is disabled with the refund
+ * rule's "Sold through {source}: refund it there."). Refund payment opens the refund dialog, or
  * says why the order cannot be refunded ("Order cannot be refunded", "Order total is $0.00",
  * "Payment never charged", "Please add a payment method in billing settings"). Share online
  * receipt opens the receipt in a new tab or says "Receipt URL not found".
@@ -68,18 +69,19 @@ function OrderActions({
   onRefund: () => void;
 }) {
   const { message } = App.useApp();
-  if (order.source !== WORKBENCH_SOURCE) {
+  // The one refund request rule (libs/contracts), asked as the API asks it: an order sold elsewhere
+  // disables the whole menu with the API's words; an order the rules never let refund (refunded,
+  // $0.00, never charged, not paid) shows Refund payment disabled with why (issue 25: it stayed
+  // clickable); a missing payment method stays clickable: its message says what to do.
+  const refusal = refundRefusal({ order, has_payment_method: hasPaymentMethod });
+  if (refusal?.code === 'not_workbench') {
     return (
-      <Tooltip title={ORDER_MESSAGES.soldThrough(order.source)}>
+      <Tooltip title={refusal.message}>
         <Button aria-label="Order actions" icon={<MoreOutlined />} disabled />
       </Tooltip>
     );
   }
-  // An order the rules never let refund (refunded, $0.00, never charged, not paid) shows Refund
-  // payment disabled with why (issue 25: it stayed clickable); a missing payment method stays
-  // clickable: its message says what to do.
-  const refusal = refundRefusal(order, hasPaymentMethod);
-  const blocked = refusal !== null && hasPaymentMethod !== false ? refusal : refundRefusal(order, true);
+  const blocked = refusal && refusal.code !== 'no_payment_method' ? refusal.message : null;
   const items: MenuProps['items'] = [
     blocked
       ? {
@@ -99,7 +101,7 @@ function OrderActions({
   ];
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'refund') {
-      if (refusal) void message.error(refusal);
+      if (refusal) void message.error(refusal.message);
       else onRefund();
       return;
     }

@@ -24,6 +24,10 @@ import { OrderController, OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { AppointmentRemovalRefundController, PaymentMethodsController, RefundsController, RemovalRefundController } from './refunds.controller';
 import { RefundsService } from './refunds.service';
+import { RefundLedger } from './refund-ledger.service';
+import { RefundProviderSync } from './refund-provider-sync.service';
+import { BookingRefunds } from './booking-refunds.service';
+import { RefundQuotes } from './refund-quotes.service';
 import { RefundReconciler } from './refund-reconciler';
 import { PaymentLinksController } from './payment-links.controller';
 import { PaymentLinksService } from './payment-links.service';
@@ -75,6 +79,10 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     PaymentLinksService,
     PaymentSettlementService,
     RefundsService,
+    RefundLedger,
+    RefundProviderSync,
+    BookingRefunds,
+    RefundQuotes,
     RefundReconciler,
     SubscriptionsService,
     SubscriptionCancel,

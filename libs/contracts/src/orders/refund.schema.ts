@@ -144,38 +144,7 @@ export function removalRefundAmount(text: string, maxCents: number): { cents: nu
 /** The suggested amount as the form field shows it. */
 export const refundAmountText = (cents: number) => centsToAmountText(cents);
 
-/**
- * Why an order cannot be refunded from the drawer, in the API's order of checks, or null: the
- * status (spec 001 §4), a $0.00 total, no charge, no payment method on file (spec 001 §6).
- * `hasPaymentMethod` undefined means not known yet (not a refusal).
- */
-export function refundRefusal(
-  order: { status: string; total: number; refunded_amount: number; stripe_payment_intent_id: string | null },
-  hasPaymentMethod?: boolean,
-): string | null {
-  if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) return M.notRefundable;
-  if (order.total === 0) return M.zeroTotal;
-  if (!order.stripe_payment_intent_id) return M.neverCharged;
-  if (remainingRefundable(order) <= 0) return M.notRefundable;
-  if (hasPaymentMethod === false) return M.noPaymentMethod;
-  return null;
-}
-
-/**
- * Why an order cannot be refunded as store credit (issue 24), or null: the card's rules without a
- * payment method on file (no provider is asked), and a charge: an order the card never paid goes to
- * store credit only when gift-card or credit money paid it (`walletPaidCents`).
- */
-export function creditRefundRefusal(
-  order: { status: string; total: number; refunded_amount: number; stripe_payment_intent_id: string | null },
-  walletPaidCents: number,
-): string | null {
-  if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) return M.notRefundable;
-  if (order.total === 0) return M.zeroTotal;
-  if (!order.stripe_payment_intent_id && walletPaidCents <= 0) return M.neverCharged;
-  if (remainingRefundable(order) <= 0) return M.notRefundable;
-  return null;
-}
+/* Whether a refund request may be made at all: refundRefusal in refund-request-rule.ts (issue 33). */
 
 /** The Billing settings page (the studio's payment methods on file, spec 001 §6, §7). */
 export const BILLING_MESSAGES = {

@@ -1,6 +1,6 @@
 import { POLICY_IDS } from '../catalog/policies';
+import { refundRefusal } from '../orders/refund-request-rule';
 import {
-  creditRefundRefusal,
   REFUND_MESSAGES,
   refundBodySchema,
   removeEnrollmentBodySchema,
@@ -191,13 +191,13 @@ describe('the bodies take refund_to', () => {
   });
 
   it('store credit refunds an order never charged by card only when wallet money paid it', () => {
-    const never = { status: 'paid', total: 9000, refunded_amount: 0, stripe_payment_intent_id: null };
-    expect(creditRefundRefusal(never, 0)).toBe(REFUND_MESSAGES.neverCharged);
-    expect(creditRefundRefusal(never, 9000)).toBeNull();
-    expect(creditRefundRefusal({ ...never, total: 0 }, 0)).toBe(REFUND_MESSAGES.zeroTotal);
-    expect(creditRefundRefusal({ ...never, status: 'refunded' }, 9000)).toBe(REFUND_MESSAGES.notRefundable);
-    expect(creditRefundRefusal({ ...never, refunded_amount: 9000 }, 9000)).toBe(
-      REFUND_MESSAGES.notRefundable,
-    );
+    const never = { source: 'workbench', status: 'paid', total: 9000, refunded_amount: 0, stripe_payment_intent_id: null };
+    const credit = (order: typeof never, wallet_paid_cents: number) =>
+      refundRefusal({ order, wallet_paid_cents, refund_to: 'store_credit' })?.message ?? null;
+    expect(credit(never, 0)).toBe(REFUND_MESSAGES.neverCharged);
+    expect(credit(never, 9000)).toBeNull();
+    expect(credit({ ...never, total: 0 }, 0)).toBe(REFUND_MESSAGES.zeroTotal);
+    expect(credit({ ...never, status: 'refunded' }, 9000)).toBe(REFUND_MESSAGES.notRefundable);
+    expect(credit({ ...never, refunded_amount: 9000 }, 9000)).toBe(REFUND_MESSAGES.notRefundable);
   });
 });
