@@ -1,3 +1,8 @@
+/**
+ * The enrolment rules of one student in one session read in one statement (enrollmentRulesQuery),
+ * and the seat lock with that read inside it (lockSeatsWithRules) that every seat taken for a
+ * student goes through.
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../common/request-context';
 import { LockedEvent, lockEventForSeats, SEATS_TAKEN_LATERAL } from './seats';

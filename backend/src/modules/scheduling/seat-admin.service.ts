@@ -16,7 +16,7 @@ import { removalContext } from './enrollment-lookups.query';
 import { EnrollmentRemovalHooks, RemovalRefund } from './enrollment-removal.hooks';
 import { Enrollment } from './entities/enrollment.entity';
 import { SeatToMove, SeatWriter } from './seat-writer';
-import { lockEventForSeats } from './seats';
+import { lockEvent, lockEventForSeats } from './seats';
 
 /** An enrollment's check-in as PUT/DELETE …/check-in answer it. */
 export interface CheckIn {
@@ -105,7 +105,8 @@ export class SeatAdminService {
       return;
     }
     await this.em.transactional(async (em) => {
-      const { enrollment } = await this.lockedEnrollmentWithSeats(em, ctx, enrollmentId);
+      const enrollment = await this.lockedActive(em, ctx.organizationId, enrollmentId);
+      if (!enrollment) throw notFound('Enrollment not found');
       await this.writer.removeSeat(em, ctx.organizationId, enrollment);
       // Issue 24: the membership booking or pack credit that covered the seat comes back with the removal.
       if (options.returnUse)
@@ -124,7 +125,8 @@ export class SeatAdminService {
       [enrollmentId, organizationId],
     );
     if (!target) return false;
-    await lockEventForSeats(em, { organizationId }, target.event_id);
+    // A removal frees seats and reads none: the row lock alone.
+    await lockEvent(em, { organizationId }, target.event_id);
     return true;
   }
 
@@ -134,8 +136,7 @@ export class SeatAdminService {
    * enrollment.removed published in it. One already removed stays as it is (answers false).
    */
   async removeRefunded(em: EntityManager, organizationId: string, enrollmentId: string): Promise<boolean> {
-    if (!(await this.lockSeatOf(em, organizationId, enrollmentId))) return false;
-    const enrollment = await em.findOne(Enrollment, { id: enrollmentId, organization: organizationId, status: 'active' }, { refresh: true });
+    const enrollment = await this.lockedActive(em, organizationId, enrollmentId);
     if (!enrollment) return false;
     await this.writer.removeSeat(em, organizationId, enrollment);
     return true;
@@ -208,8 +209,19 @@ export class SeatAdminService {
   }
 
   /**
+   * An active enrollment of the organization for a removal, read after its session's seat lock
+   * (lockSeatOf: the row lock alone) is taken, so a concurrent change to it has committed by then;
+   * null when it is not active (any more).
+   */
+  private async lockedActive(em: EntityManager, organizationId: string, enrollmentId: string): Promise<Enrollment | null> {
+    if (!(await this.lockSeatOf(em, organizationId, enrollmentId))) return null;
+    return em.findOne(Enrollment, { id: enrollmentId, organization: organizationId, status: 'active' }, { refresh: true });
+  }
+
+  /**
    * An active enrollment of the caller's organization, read after its session's seat lock is
-   * taken (a concurrent change to it has committed by then).
+   * taken (a concurrent change to it has committed by then), with the capacity and seats taken read
+   * inside the lock: for a change that takes seats (guests).
    */
   private async lockedEnrollmentWithSeats(em: EntityManager, ctx: RequestContext, enrollmentId: string) {
     const [target] = await em.execute<{ event_id: string }[]>(

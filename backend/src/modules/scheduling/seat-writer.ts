@@ -23,7 +23,7 @@ import { EnrollmentRulesRow, enrollmentRulesQuery, lockSeatsWithRules, rulesSeat
 import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
 import { Enrollment, WaiverStatus } from './entities/enrollment.entity';
 import { seatRefusal } from './seat-rules';
-import { lockEventForSeats } from './seats';
+import { lockEvent, lockEventForSeats } from './seats';
 
 /** An enrollment just removed, as its enrollment.removed announcement names it. */
 export interface RemovedSeat {
@@ -63,8 +63,9 @@ export class SeatWriter {
   /**
    * Takes the session's seat lock, then checks the seats and inserts, in the caller's transaction:
    * concurrent seat changes on one session run one after the other, so the last seat is sold once.
-   * Three statements under the lock: the row lock, one read of everything the rules need (seats
-   * taken, the student's seat if any, the course's rules, the session's name) and the insert.
+   * Under the lock: the row lock, one read of everything the rules need (seats taken, the student's
+   * seat if any, the course's rules, the session's name), then createSeat (the insert and its
+   * outbox row, and first the waivers module's signed check when the course requires a waiver).
    */
   async enroll(ctx: RequestContext, em: EntityManager, studentId: string, eventId: string): Promise<EnrolledSeat> {
     const locked = await lockSeatsWithRules(em, ctx, studentId, eventId);
@@ -196,7 +197,7 @@ export class SeatWriter {
   ): Promise<{ outcome: 'released' | 'removed' | 'nothing_held' | 'not_claimed'; removed: RemovedSeat | null }> {
     let locked = true;
     try {
-      await lockEventForSeats(em, ctx, input.eventId);
+      await lockEvent(em, ctx, input.eventId); // it frees seats and reads none: the row lock alone
     } catch {
       locked = false; // the session is gone: no seat to give back
     }
