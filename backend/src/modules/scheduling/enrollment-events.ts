@@ -4,7 +4,7 @@ import { OutboxService } from '../../outbox/outbox.service';
 
 /**
  * What the scheduling module announces about seats, published by the one writer of enrollments
- * (EnrollmentsService.createSeat, its removals) in the transaction that changes the seat (the outbox): no
+ * (SeatWriter: createSeat, removeSeat, moveRows) in the transaction that changes the seat (the outbox): no
  * caller announces by hand. The waivers module listens (enrollment.created: a course that requires
  * a waiver gets a signature request; enrollment.removed: a request nobody needs any more is
  * withdrawn), and the mailing-list sync. Delivery is at least once, in order per enrollment:

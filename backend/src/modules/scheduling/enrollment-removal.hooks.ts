@@ -28,7 +28,7 @@ export type RemovalTarget =
  * Refunds the student's order and removes the enrollment (issue 19: refunds in two steps). Called
  * outside any transaction: the refund is recorded as requested, the provider asked, and the
  * transaction that records the provider's refund removes the enrollment
- * (EnrollmentsService.removeRefunded), so a crash at any point is finished by the refund
+ * (SeatAdminService.removeRefunded), so a crash at any point is finished by the refund
  * reconciler. A refused refund throws and leaves the student enrolled.
  */
 export type RefundOnRemoval = (ctx: RequestContext, target: RemovalTarget, refund: RemovalRefund) => Promise<void>;
@@ -36,7 +36,7 @@ export type RefundOnRemoval = (ctx: RequestContext, target: RemovalTarget, refun
 /**
  * The inversion that lets Remove student refund without scheduling importing orders (orders
  * imports scheduling): the orders module registers its refund here when it starts, and
- * EnrollmentsService.remove calls it for a removal with a refund.
+ * SeatAdminService.remove calls it for a removal with a refund.
  */
 @Injectable()
 export class EnrollmentRemovalHooks {

@@ -1,4 +1,11 @@
-import { SEATS_TAKEN_LATERAL } from './seats';
+/**
+ * The enrolment rules of one student in one session read in one statement (enrollmentRulesQuery),
+ * and the seat lock with that read inside it (lockSeatsWithRules) that every seat taken for a
+ * student goes through.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../common/request-context';
+import { LockedEvent, lockEventForSeats, SEATS_TAKEN_LATERAL } from './seats';
 
 /** What enrollRefusal needs of a session that a seat lock does not already answer, in one row. */
 export interface EnrollmentRulesRow {
@@ -25,9 +32,9 @@ export interface EnrollmentRulesRow {
  * THE read of the enrolment rules of one student in one session, in one statement: the session
  * (its capacity, end, status, name and price), its course's rules (single party, required waiver),
  * whether the student already has a seat in it or a payment link's hold on one, and the seats taken (SEATS_TAKEN_LATERAL, the session's id
- * bound as a value so the planner reads its rows by index). Used by enroll() inside the seat lock
- * and EnrollmentsService.hold() inside the seat lock (a later statement than the lock's) and by
- * refusalBeforeLock() without it, so a rule (seatRefusal) reads the same
+ * bound as a value so the planner reads its rows by index). Used inside the seat lock by
+ * lockSeatsWithRules (SeatWriter.enroll, SeatHoldsService.hold and claimOfferHold: a later
+ * statement than the lock's) and by SeatWriter.refusalBeforeLock without it, so a rule (seatRefusal) reads the same
  * in both. With checkStudent the row also tells whether the organization has the student.
  * Always one row: another organization's session, or none, answers `id` null.
  */
@@ -66,4 +73,25 @@ export function enrollmentRulesQuery(input: {
 /** The seats taken of an EnrollmentRulesRow, as numbers (the sums come back as strings). */
 export function rulesSeats(row: EnrollmentRulesRow): { seats: number; students: number; held: number } {
   return { seats: Number(row.seats), students: Number(row.students), held: Number(row.held) };
+}
+
+/** A session under its seat lock, with the rules of one student in it read inside the lock. */
+export type LockedRules = LockedEvent & { seats: number; students: number; held: number; rules: EnrollmentRulesRow };
+
+/**
+ * THE seat lock of a seat taken for one student (enroll, a hold, a waitlist claim): the session's
+ * row lock (lockEventForSeats), then enrollmentRulesQuery as one later statement inside it, so the
+ * rules see what the seat change before this one committed. Two statements in all.
+ */
+export async function lockSeatsWithRules(
+  em: EntityManager,
+  ctx: Pick<RequestContext, 'organizationId'>,
+  studentId: string,
+  eventId: string,
+): Promise<LockedRules> {
+  return lockEventForSeats(em, ctx, eventId, async (event) => {
+    const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId, eventId: event.eventId, checkStudent: false });
+    const [row] = await em.execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
+    return { ...rulesSeats(row), rules: row };
+  });
 }

@@ -34,7 +34,8 @@ import { Auth } from '../identity/auth.guard';
 import { EnrollmentExportService } from './enrollment-export.service';
 import { WAIVER_STATUS_VALUES } from './enrollment-columns';
 import { parseEnrollmentQuery } from './enrollment-query';
-import { EnrollmentsService, mapEnrollmentRow } from './enrollments.service';
+import { EnrollmentGridQuery, mapEnrollmentRow } from './enrollment-grid.query';
+import { SeatAdminService } from './seat-admin.service';
 import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 
 class GuestCountDto extends createZodDto(guestCountSchema) {}
@@ -116,7 +117,8 @@ class GuestCountOutDto extends createZodDto(
 @Auth()
 export class EnrollmentsController {
   constructor(
-    private readonly enrollments: EnrollmentsService,
+    private readonly grid: EnrollmentGridQuery,
+    private readonly seats: SeatAdminService,
     private readonly exporter: EnrollmentExportService,
   ) {}
 
@@ -148,7 +150,7 @@ export class EnrollmentsController {
     @Query() raw: Record<string, unknown>,
   ) {
     const query = parseEnrollmentQuery(raw);
-    const { rows, total, endsAt, held } = await this.enrollments.list(ctx, eventId, query);
+    const { rows, total, endsAt, held } = await this.grid.list(ctx, eventId, query);
     const now = new Date();
     return {
       enrollments: rows.map((row) => mapEnrollmentRow(row, endsAt, now)),
@@ -186,7 +188,7 @@ export class EnrollmentsController {
     // Issue 24: the use that covered the seat comes back unless an owner keeps it.
     if (parsed.data.keep_use && ctx.role === 'staff')
       throw new ApiError(HttpStatus.FORBIDDEN, CREDIT_MESSAGES.keepUseOwnerOnly, { keep_use: CREDIT_MESSAGES.keepUseOwnerOnly });
-    await this.enrollments.remove(
+    await this.seats.remove(
       ctx,
       id,
       refund ? { amountCents: refund.amount, reason: refund.reason, refundTo: refund.refund_to } : undefined,
@@ -202,7 +204,7 @@ export class EnrollmentsController {
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'The student was removed from the session' })
   async checkIn(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string) {
-    return this.enrollments.setCheckIn(ctx, id, true);
+    return this.seats.setCheckIn(ctx, id, true);
   }
 
   @Delete('enrollment/:enrollment_id/check-in')
@@ -211,7 +213,7 @@ export class EnrollmentsController {
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'The student was removed from the session' })
   async undoCheckIn(@Ctx() ctx: RequestContext, @Param('enrollment_id', UuidParamPipe) id: string) {
-    return this.enrollments.setCheckIn(ctx, id, false);
+    return this.seats.setCheckIn(ctx, id, false);
   }
 
   @Put('enrollment/:enrollment_id/guests')
@@ -225,7 +227,7 @@ export class EnrollmentsController {
     @Param('enrollment_id', UuidParamPipe) id: string,
     @Body() body: GuestCountDto,
   ) {
-    const enrollment = await this.enrollments.setGuests(ctx, id, body.guestCount);
+    const enrollment = await this.seats.setGuests(ctx, id, body.guestCount);
     return { enrollment_id: enrollment.id, guestCount: enrollment.guestCount };
   }
 

@@ -21,6 +21,10 @@ import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
 import { EnrollmentWaiverHooks } from './enrollment-waiver.hooks';
 import { EnrollmentsController } from './enrollments.controller';
 import { EnrollmentsService } from './enrollments.service';
+import { EnrollmentGridQuery } from './enrollment-grid.query';
+import { SeatAdminService } from './seat-admin.service';
+import { SeatHoldsService } from './seat-holds.service';
+import { SeatWriter } from './seat-writer';
 import { Appointment } from './entities/appointment.entity';
 import { Enrollment } from './entities/enrollment.entity';
 import { EventDay } from './entities/event-day.entity';
@@ -55,6 +59,10 @@ import { TagsService } from './tags.service';
     EventsService,
     SessionsService,
     EnrollmentsService,
+    SeatWriter,
+    SeatHoldsService,
+    SeatAdminService,
+    EnrollmentGridQuery,
     AppointmentsService,
     AppointmentSlotsService,
     AppointmentAdminService,

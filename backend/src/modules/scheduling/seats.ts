@@ -1,3 +1,8 @@
+/**
+ * The seat rule in SQL: what counts as a taken seat (takenRows: seatsTaken, SEATS_TAKEN_LATERAL) and
+ * the session's seat lock every seat change takes (lockEventForSeats, and lockEvent for a change
+ * that only frees seats).
+ */
 import { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
@@ -73,7 +78,8 @@ export interface LockedEvent {
  * their conversion into enrollments. Locks the session row (SELECT … FOR UPDATE) in the caller's
  * transaction, then reads the capacity and the seats taken (held seats included) inside the lock, so
  * concurrent changes run one after the other and each sees what the one before it committed.
- * Another organization's session, or none, is 404.
+ * Another organization's session, or none, is 404. A change that only frees seats takes the same
+ * row lock through lockEvent, without the seats read.
  *
  * The seats are read by a LATER statement than the lock's (a statement that waited for the lock
  * still sees the snapshot it started with): seatsTaken by default, or `readInside`, for a caller
@@ -97,7 +103,20 @@ export async function lockEventForSeats(
   eventId: string,
   readInside?: (locked: LockedEvent) => Promise<SeatsTaken>,
 ): Promise<LockedSeats> {
-  if (!em.isInTransaction()) throw new Error('lockEventForSeats must run inside a transaction');
+  const locked = await lockEvent(em, ctx, eventId);
+  const taken = readInside
+    ? await readInside(locked)
+    : ((await seatsTaken(em, [locked.eventId])).get(locked.eventId) ?? { seats: 0, students: 0, held: 0 });
+  return { ...locked, ...taken };
+}
+
+/**
+ * The seat lock alone (the same row lock as lockEventForSeats), for a change that only frees seats
+ * and so reads none: Remove student, a refund's removal, a sale released on another platform. One
+ * statement. Another organization's session, or none, is 404.
+ */
+export async function lockEvent(em: EntityManager, ctx: Pick<RequestContext, 'organizationId'>, eventId: string): Promise<LockedEvent> {
+  if (!em.isInTransaction()) throw new Error('The seat lock (lockEventForSeats, lockEvent) must run inside a transaction');
   const [row] = await em.execute<
     { id: string; capacity: number; ends_at: Date; status: 'active' | 'cancelled' }[]
   >(`select id, capacity, ends_at, status from event where id = ? and organization_id = ? for update`, [
@@ -105,9 +124,5 @@ export async function lockEventForSeats(
     ctx.organizationId,
   ]);
   if (!row) throw notFound('Event not found');
-  const locked: LockedEvent = { eventId: row.id, capacity: row.capacity, endsAt: new Date(row.ends_at), status: row.status };
-  const taken = readInside
-    ? await readInside(locked)
-    : ((await seatsTaken(em, [locked.eventId])).get(locked.eventId) ?? { seats: 0, students: 0, held: 0 });
-  return { ...locked, ...taken };
+  return { eventId: row.id, capacity: row.capacity, endsAt: new Date(row.ends_at), status: row.status };
 }

@@ -10,7 +10,7 @@ import {
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { RequestContext } from '../../common/request-context';
-import { EnrollmentsService } from './enrollments.service';
+import { SeatAdminService } from './seat-admin.service';
 import { lockEventForSeats } from './seats';
 import { SessionCancelEvents, SessionEvents } from './session-events';
 
@@ -85,7 +85,7 @@ export class SessionCancellationService {
     private readonly em: EntityManager,
     private readonly sessionEvents: SessionEvents,
     private readonly cancelEvents: SessionCancelEvents,
-    private readonly enrollments: EnrollmentsService,
+    private readonly seats: SeatAdminService,
   ) {}
 
   /**
@@ -211,7 +211,7 @@ export class SessionCancellationService {
    * removed it in the transaction that recorded it).
    */
   async removeSeat(organizationId: string, enrollmentId: string): Promise<void> {
-    await this.em.fork().transactional((em) => this.enrollments.removeRefunded(em as EntityManager, organizationId, enrollmentId));
+    await this.em.fork().transactional((em) => this.seats.removeRefunded(em as EntityManager, organizationId, enrollmentId));
   }
 
   /** The seat's outcome, recorded once: a later delivery finds it processed and leaves it. */

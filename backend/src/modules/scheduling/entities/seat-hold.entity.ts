@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 /**
  * A seat a payment link keeps for its student until the link is paid (the hold becomes an
  * enrollment), cancelled or expires (released). While unreleased and unexpired it counts as taken
- * in every capacity check (see seatsTaken). Written only by EnrollmentsService (hold, releaseHold, convertHold), under the session's
+ * in every capacity check (see seatsTaken). Written only by SeatHoldsService (hold, releaseHold, the waitlist offers, convertHold), under the session's
  * seat lock.
  */
 @Entity({ tableName: 'seat_hold' })
