@@ -28,7 +28,11 @@ import { TestApp } from './test-app';
  *   - payment.after-settlement and refund.before-provider: a payment that found no seat, killed after
  *     its settlement committed, or before the provider was asked for its refund: refunded once;
  *   - checkout-close.before-provider: the session cancelled, killed before the page was closed at
- *     the provider: closed once the process is back, and nobody can pay it.
+ *     the provider: closed once the process is back, and nobody can pay it;
+ *   - waiver.after-request and waiver.before-mail (issue 33): a seat in a course that requires a
+ *     waiver, killed after its waiver request committed, or after the request was made at the
+ *     provider and before its mail: once the process is back, the seat has its one request, made
+ *     at the provider, and the student got the sign link exactly once.
  * CRASH_DEBUG=1 shows the children's output.
  */
 
@@ -51,6 +55,7 @@ describe('crash test: named points of the money flows (issue 31)', () => {
   let token = '';
   let slug = '';
   let course: Awaited<ReturnType<typeof schedulableCourse>>;
+  let waiverCourse: Awaited<ReturnType<typeof schedulableCourse>>;
   let seedHttp: ReturnType<typeof request> | null = null;
   let serial = 0;
 
@@ -193,6 +198,8 @@ describe('crash test: named points of the money flows (issue 31)', () => {
       const setup = await http.post('/api/admin/payment-methods/setup').set('token', token).expect(200);
       await http.post(`${new URL(setup.body.url).pathname}/pay`).expect(200);
       course = await schedulableCourse({ http } as unknown as TestApp, token, 8, { name: 'Crash wheel class' });
+      const waiver = await http.post('/api/admin/waiver').set('token', token).send({ name: 'Crash point waiver', body: 'I will not crash the kiln.' }).expect(201);
+      waiverCourse = await schedulableCourse({ http } as unknown as TestApp, token, 8, { name: 'Crash glazing class', selected_waiver: waiver.body.template_id });
     } finally {
       await seeding.close();
     }
@@ -306,4 +313,37 @@ describe('crash test: named points of the money flows (issue 31)', () => {
     expect(Number(payments.n)).toBe(0);
     expect((await ordersOf(kit.email))[0].status).toBe('failed');
   }, 240_000);
+
+  it.each(['waiver.after-request', 'waiver.before-mail'] as const)(
+    '%s: the seat has its one waiver request, made at the provider, and the sign link is mailed exactly once after the process is back',
+    async (point) => {
+      await start();
+      const eventId = await scheduleSession({ http: seedHttp } as unknown as TestApp, token, waiverCourse, { capacity: 3 });
+      const studentId = await addStudent({ http: seedHttp } as unknown as TestApp, token);
+      const [student] = await sql<{ email: string }>(`select email from student where id = $1`, [studentId]);
+      await start(point);
+      // The enrollment commits; the process dies while its waiver request is carried out (its worker runs in it).
+      await call(base, 'POST', `/api/admin/orders/enroll/${studentId}`, { token, body: { event_id: eventId } }).catch((error) => {
+        if (!(error instanceof NoAnswer)) throw error;
+      });
+      await died();
+      await start();
+      const signMails = async () => (await readMails(mailDir)).filter((m) => m.to === student.email && m.subject.startsWith('Please sign:'));
+      await waitFor(async () => (await signMails()).length > 0, 'the sign link mailed');
+      await waitFor(
+        async () => (await sql(`select 1 from outbox_message where done_at is null and failed_at is null limit 1`)).length === 0,
+        'the outbox carried out',
+      );
+      const requests = await sql<{ sign_url: string | null; status: string }>(
+        `select s.sign_url, s.status from enrollment e join waiver_submission s on s.enrollment_id = e.id
+          where e.student_id = $1 and e.event_id = $2 and e.status = 'active'`,
+        [studentId, eventId],
+      );
+      expect(requests).toEqual([{ sign_url: expect.stringMatching(/\/api\/sign\/demo\//), status: 'pending' }]);
+      const mailed = await signMails();
+      expect(mailed).toHaveLength(1);
+      expect(await sql(`select type, subscriber, last_error from outbox_message where failed_at is not null and type like 'waiver.%'`)).toEqual([]);
+    },
+    240_000,
+  );
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,7 +44,9 @@ import { soakSize } from './support/soak';
  *     provider refunded of its payment, and each order was refunded exactly once per refund action;
  *   - every paid link's order is paid, with exactly one active enrollment of its student;
  *   - every active enrollment in the waiver course has its one waiver request, made at the provider
- *     (a sign link) and mailed;
+ *     (a sign link), and each request's sign-link mail went out exactly once (issue 33: one mail of
+ *     the request's own, to its student; none missing, no second one; a copy rewritten with the
+ *     same Message-ID, the mail layer's one window between sending and recording, is shown);
  *   - every fully refunded order that earned points had them taken back (refund_reversal, balance 0).
  *
  * CRASH_N (default 200) scales the counts; CRASH_SEED replays the kill times; CRASH_CONCURRENCY (12)
@@ -593,7 +595,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         'the outbox to drain after the reconciler',
       );
     }
-    // Jobs that are not outbox rows: the waiver's signature request at the provider, and its mail.
+    // Effects carried by jobs the outbox rows queue (the mails), and the waiver request at the provider.
     const unmailed = async () => {
       const mails = await readMails(mailDir);
       const mailedTo = (prefix: string) =>
@@ -734,6 +736,21 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       [waiverEvent],
     );
     const notMailed = waiverStudents.filter((s) => !mailedTo.has(s.email));
+    // Each request's sign-link mail, by its Message-ID (MailService: one per dedupe key, `waiver-sign:<request>`).
+    const signMessageId = (requestId: string) =>
+      `mail-${createHash('sha256').update(`waiver-sign:${requestId}`).digest('hex').slice(0, 40)}@`;
+    const waiverRequests = await sql<{ id: string; email: string }>(
+      `select s.id, st.email from enrollment e join waiver_submission s on s.enrollment_id = e.id join student st on st.id = e.student_id
+        where e.event_id = $1 and e.status = 'active'`,
+      [waiverEvent],
+    );
+    const requestsNotMailedOnce = waiverRequests
+      .map((r) => ({ ...r, mails: signMails.filter((m) => m.messageId.startsWith(`<${signMessageId(r.id)}`)) }))
+      .filter((r) => r.mails.length === 0 || r.mails.some((m) => m.to !== r.email))
+      .map((r) => ({ id: r.id, email: r.email, mailedTo: r.mails.map((m) => m.to) }));
+    const signMailsPerStudent = new Map<string, Set<string>>();
+    for (const m of signMails) signMailsPerStudent.set(m.to, (signMailsPerStudent.get(m.to) ?? new Set()).add(m.messageId));
+    const studentsSignMailedTwice = [...signMailsPerStudent].filter(([, ids]) => ids.size > 1).map(([to, ids]) => ({ to, messageIds: [...ids] }));
     // The payment links answered 201 (and paid): each student got the link by mail.
     const linkMailedTo = new Set(
       mails.filter((m) => m.subject.startsWith('Your payment link for')).map((m) => m.to),
@@ -784,7 +801,7 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
         `  outbox: ${hasOutbox ? `${relayed} rows relayed, ${failedRows.length} failed for good` : 'none (code before the outbox)'}; repairs by the refunds reconciler: ${repairs ?? 'no reconciler yet'}`,
         `  broken: refunds at provider not in ledger ${providerWithoutLedger.length}, ledger not at provider ${ledgerWithoutProvider.length}, amounts off ${amountsOff.length}, ` +
           `paid links not settled ${linksNotSettled.length}, seats without one waiver request ${seatsWithoutRequest.length}, requests not made ${requestsNotMade.length}, ` +
-          `not mailed ${notMailed.length}, links not mailed ${linksNotMailed.length}, refunded orders keeping points ${pointsKept.length}`,
+          `not mailed ${notMailed.length}, requests not mailed once ${requestsNotMailedOnce.length}, students sign-mailed twice ${studentsSignMailedTwice.length}, links not mailed ${linksNotMailed.length}, refunded orders keeping points ${pointsKept.length}`,
       ].join('\n'),
     );
 
@@ -808,6 +825,8 @@ describe('crash test: an API replica and a worker killed with SIGKILL under load
       'waiver-course seats without exactly one waiver request': seatsWithoutRequest,
       'waiver requests not made at the provider': requestsNotMade,
       'waiver-course students never mailed the sign link': notMailed,
+      "waiver requests without their one sign-link mail to their student": requestsNotMailedOnce,
+      'students mailed two different sign-link mails': studentsSignMailedTwice,
       'paid links never mailed to their student': linksNotMailed,
       'fully refunded orders still holding their points': pointsKept,
     };

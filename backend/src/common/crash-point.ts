@@ -10,7 +10,9 @@ export type CrashPointName =
   | 'link.before-page'
   | 'payment.after-settlement'
   | 'refund.before-provider'
-  | 'checkout-close.before-provider';
+  | 'checkout-close.before-provider'
+  | 'waiver.after-request'
+  | 'waiver.before-mail';
 
 export function crashPoint(name: CrashPointName): void {
   if (process.env.NODE_ENV === 'test' && process.env.CRASH_POINT === name) process.kill(process.pid, 'SIGKILL');

@@ -3,6 +3,7 @@ import { RequestContext } from '../../common/request-context';
 import { EnrollmentEvents } from '../scheduling/enrollment-events';
 import { EnrollmentWaiverHooks } from '../scheduling/enrollment-waiver.hooks';
 import { StudentDetailParts, StudentWaiversSource } from '../students/student-detail-parts';
+import { WaiverReadModels } from './waiver-read-models';
 import { WaiversService } from './waivers.service';
 
 /**
@@ -19,6 +20,7 @@ export class WaiversListeners implements OnModuleInit, StudentWaiversSource {
     private readonly parts: StudentDetailParts,
     private readonly waivers: WaiversService,
     private readonly waiverHooks: EnrollmentWaiverHooks,
+    private readonly reads: WaiverReadModels,
   ) {}
 
   onModuleInit(): void {
@@ -46,6 +48,6 @@ export class WaiversListeners implements OnModuleInit, StudentWaiversSource {
   }
 
   submissions(ctx: RequestContext, studentId: string) {
-    return this.waivers.forStudent(ctx, studentId);
+    return this.reads.forStudent(ctx, studentId);
   }
 }

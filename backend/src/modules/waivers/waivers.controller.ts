@@ -20,7 +20,9 @@ import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { createZodDto } from '../../common/zod-dto';
 import { Auth } from '../identity/auth.guard';
 import { EsignPort, EsignWebhookRefused } from './esign.port';
-import { WaiversService } from './waivers.service';
+import { WaiverCompletionService } from './waiver-completion.service';
+import { WaiverReadModels } from './waiver-read-models';
+import { WaiverRemindersService } from './waiver-reminders.service';
 
 class ReminderDto extends createZodDto(
   z.object({
@@ -37,7 +39,10 @@ class WebhookAnswerDto extends createZodDto(z.object({ received: z.literal(true)
 @Controller('admin/submission')
 @Auth()
 export class SubmissionsController {
-  constructor(private readonly waivers: WaiversService) {}
+  constructor(
+    private readonly reads: WaiverReadModels,
+    private readonly reminders: WaiverRemindersService,
+  ) {}
 
   @Get('summary')
   @ApiOperation({
@@ -46,7 +51,7 @@ export class SubmissionsController {
   })
   @ZodResponse({ status: 200, type: WaiverSummaryDto })
   async summary(@Ctx() ctx: RequestContext) {
-    return { templates: await this.waivers.summary(ctx) };
+    return { templates: await this.reads.summary(ctx) };
   }
 
   @Get('remind/:submission_id')
@@ -59,7 +64,7 @@ export class SubmissionsController {
   @ApiConflictResponse({ type: ErrorBodyDto, description: `${M.alreadySigned} / ${M.expired}` })
   @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: M.reminderTooSoon })
   async remind(@Ctx() ctx: RequestContext, @Param('submission_id', UuidParamPipe) id: string) {
-    const submission = await this.waivers.remind(ctx, id);
+    const submission = await this.reminders.remind(ctx, id);
     return {
       submission_id: submission.id,
       status: submission.status,
@@ -79,7 +84,7 @@ export class SubmissionsController {
 export class DocusealWebhookController {
   constructor(
     private readonly esign: EsignPort,
-    private readonly waivers: WaiversService,
+    private readonly completion: WaiverCompletionService,
   ) {}
 
   @Post()
@@ -106,7 +111,7 @@ export class DocusealWebhookController {
       if (error instanceof EsignWebhookRefused) throw new ApiError(401, M.webhookSecret);
       throw error;
     }
-    await this.waivers.applyWebhook(event);
+    await this.completion.applyWebhook(event);
     return { received: true as const };
   }
 }

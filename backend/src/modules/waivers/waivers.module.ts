@@ -13,6 +13,12 @@ import { DocusealEsignAdapter } from './docuseal/docuseal-esign.adapter';
 import { EsignPort } from './esign.port';
 import { EsignTemplate, WaiverSubmission } from './waiver-submission.entity';
 import { DocusealWebhookController, SubmissionsController } from './waivers.controller';
+import { WaiverCompletionService } from './waiver-completion.service';
+import { WaiverEffects } from './waiver-effects';
+import { WaiverEvents } from './waiver-events';
+import { WaiverProvider } from './waiver-provider';
+import { WaiverReadModels } from './waiver-read-models';
+import { WaiverRemindersService } from './waiver-reminders.service';
 import { WaiversListeners } from './waivers-listeners';
 import { WaiversService } from './waivers.service';
 
@@ -33,13 +39,21 @@ export function esignAdapter(config: AppConfig): EsignPort {
  * Waivers (issue 10): signature requests for the courses that require a waiver, through an
  * e-signature port (DocuSeal, or the embedded signing page). Scheduling announces enrollments
  * (EnrollmentEvents); the enrollment's waiverStatus moves through EnrollmentsService; the student
- * detail reads the submissions through StudentDetailParts.
+ * detail reads the submissions through StudentDetailParts. What must follow a committed change of a
+ * request (the sign-link mail, reminders, the archive at the provider) goes through the outbox
+ * (WaiverEvents, handled by WaiverEffects).
  */
 @Module({
   imports: [MikroOrmModule.forFeature([WaiverSubmission, EsignTemplate]), StudentsModule, CatalogModule, NotificationsModule],
   controllers: [SubmissionsController, DocusealWebhookController, DemoSigningController],
   providers: [
     WaiversService,
+    WaiverEvents,
+    WaiverProvider,
+    WaiverCompletionService,
+    WaiverRemindersService,
+    WaiverReadModels,
+    WaiverEffects,
     WaiversListeners,
     {
       provide: EsignPort,

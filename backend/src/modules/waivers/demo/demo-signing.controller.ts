@@ -8,7 +8,7 @@ import { ErrorBodyDto } from '../../../common/error-body.dto';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AppConfig } from '../../../config/config.schema';
 import { WaiverSubmission } from '../waiver-submission.entity';
-import { WaiversService } from '../waivers.service';
+import { WaiverCompletionService } from '../waiver-completion.service';
 import { DEMO_SUBMISSION_ID, demoSignPath } from './demo-esign.adapter';
 
 const escapeHtml = (text: string) =>
@@ -112,7 +112,7 @@ const htmlPage = (summary: string) =>
 @Controller('sign/demo')
 export class DemoSigningController {
   constructor(
-    private readonly waivers: WaiversService,
+    private readonly waivers: WaiverCompletionService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
