@@ -10,5 +10,5 @@ export const storeBase = (slug: string) => `/s/${encodeURIComponent(slug.toLower
 
 export const appLinks = storeLinks;
 
-/** The Storefront API of the store whose pages are at `base`: /s/{slug} → /api/public/{slug}. */
-export const storeApi = (base: string) => base.replace(/^\/s\//, '/api/public/');
+/** The slug of the store whose pages are at `base` (/s/{slug}): its Storefront API is /api/public/{slug}. */
+export const storeSlug = (base: string) => decodeURIComponent(base.replace(/^\/s\//, ''));
