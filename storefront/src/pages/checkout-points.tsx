@@ -1,3 +1,4 @@
+/* The checkout's "Use your points" section: the emailed code, the proof of the email, and what it pays. */
 import { POINTS_MESSAGES as PM, pointsWithValue } from '@studio/contracts/src/loyalty/points';
 import type { PointsBalance } from '@studio/contracts/src/storefront/checkout.schema';
 import { useState } from 'react';

@@ -1,3 +1,4 @@
+/* The standalone server's reads of the Storefront API over HTTP, and a failed read as the page it shows. */
 import {
   CHECKOUT_MESSAGES,
   STORE_MESSAGES,
