@@ -1,5 +1,6 @@
 // Component and unit tests in jsdom, on Preact as the build runs them (React's names aliased to
-// preact/compat). Preact ships ES modules only: swc compiles them for jest's CommonJS.
+// preact/compat), with Node's fetch primitives (the typed client builds a Request for every call:
+// src/testing/jest-environment.js). Preact ships ES modules only: swc compiles them for jest's CommonJS.
 const path = require('node:path');
 
 const contracts = path.join(__dirname, '..', 'libs', 'contracts', 'src');
@@ -7,7 +8,7 @@ const contracts = path.join(__dirname, '..', 'libs', 'contracts', 'src');
 /** @type {import('jest').Config} */
 module.exports = {
   rootDir: __dirname,
-  testEnvironment: 'jsdom',
+  testEnvironment: path.join(__dirname, 'src', 'testing', 'jest-environment.js'),
   roots: ['<rootDir>/src'],
   testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
   setupFilesAfterEnv: ['@testing-library/jest-dom'],

@@ -4,6 +4,7 @@ import { act } from 'preact/test-utils';
 import { course } from '../testing/fixtures';
 import { AppointmentCalendar, monthRange, monthWeeks } from './appointment-calendar';
 import { CoursePage } from './course';
+import { mockStore } from '../testing/store-fetch';
 
 const base = '/s/demo-studio';
 const NEW_YORK = 'America/New_York';
@@ -23,19 +24,18 @@ const appointmentCourse = (window = 60) =>
 /** The slots call answering days (in the zone asked) with their starts. */
 function answerSlots(days: Record<string, string[]>) {
   const calls: URL[] = [];
-  global.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    calls.push(new URL(String(input), 'http://store.test'));
+  mockStore((call) => {
+    calls.push(new URL(call.url, 'http://store.test'));
     return {
-      ok: true,
       status: 200,
-      json: async () => ({
+      body: {
         zone: NEW_YORK,
         display_zone: TOKYO,
         slots: [],
         days: Object.entries(days).map(([date, slots]) => ({ date, slots })),
-      }),
+      },
     };
-  }) as unknown as typeof fetch;
+  });
   return calls;
 }
 

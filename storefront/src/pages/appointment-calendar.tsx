@@ -1,8 +1,10 @@
+/* An appointment course's calendar: the month's free days and times (asked of the store), and the chosen start. */
 import type { PublicCourse } from '@studio/contracts';
 import { browserTimeZone, formatTime, zoneAbbreviation } from '@studio/contracts/src/time';
 import { zonesLine } from '@studio/contracts/src/storefront/store-rules';
 import { useEffect, useRef, useState } from 'react';
-import { appLinks, storeApi } from '../links';
+import { appLinks, storeSlug } from '../links';
+import { store, storeAnswer } from '../store-call';
 
 /*
  * The booking calendar of an appointment course (issue 22): a month of days, those with a free
@@ -13,11 +15,6 @@ import { appLinks, storeApi } from '../links';
 
 const DAY_MS = 86_400_000;
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** The slots call's answer, as this page reads it. */
-interface SlotsAnswer {
-  days: { date: string; slots: string[] }[];
-}
 
 /** 'yyyy-MM-dd' of an instant in a zone. */
 export function dateInZone(instant: Date | number, zone: string): string {
@@ -117,11 +114,13 @@ export function AppointmentCalendar({ course, base, now: fixedNow, visitorZone }
     // A day around the month either side: the zone's days are cut from the answer by date.
     const from = new Date(Date.UTC(y, m - 1, 1) - DAY_MS).toISOString();
     const to = new Date(Date.UTC(y, m, 1) + DAY_MS).toISOString();
-    const url = `${storeApi(base)}/activities/${course.activity_id}/slots?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&tz=${encodeURIComponent(zone)}`;
-    fetch(url, { headers: { accept: 'application/json' } })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(String(response.status));
-        const answer = (await response.json()) as SlotsAnswer;
+    storeAnswer(
+      store.GET('/api/public/{slug}/activities/{activity_id}/slots', {
+        params: { path: { slug: storeSlug(base), activity_id: course.activity_id }, query: { from, to, tz: zone } },
+        headers: { accept: 'application/json' },
+      }),
+    )
+      .then((answer) => {
         if (!live) return;
         const map = new Map<string, string[]>();
         for (const d of answer.days)

@@ -3,6 +3,7 @@ import type { PublicBooking } from '@studio/contracts';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { BookingPage } from './booking';
+import { mockStore } from '../testing/store-fetch';
 
 const base = '/s/demo-studio';
 const TOKEN = `e_7d3f5e2a-1b4c-4d6e-8f90-a1b2c3d4e5f6_${'s'.repeat(43)}`;
@@ -61,10 +62,11 @@ function show(data: PublicBooking) {
 
 function storeAnswers(answer: unknown, ok = true) {
   const calls: { url: string; init?: RequestInit }[] = [];
-  global.fetch = jest.fn(async (url: string, init?: RequestInit) => {
-    calls.push({ url, init });
-    return { ok, status: ok ? 200 : 409, json: async () => answer } as Response;
-  }) as unknown as typeof fetch;
+  mockStore((call) => {
+    const body = call.body === undefined ? {} : { body: JSON.stringify(call.body) };
+    calls.push({ url: call.url, init: { method: call.method, ...body } });
+    return { status: ok ? 200 : 409, body: answer };
+  });
   return calls;
 }
 

@@ -1,3 +1,4 @@
+/* A booking's manage page: the booking, its cancel and move calls, and an appointment's free times. */
 import type { PublicBooking } from '@studio/contracts';
 import { MANAGE_MESSAGES } from '@studio/contracts/src/scheduling/manage-booking-rules';
 import {
@@ -6,8 +7,8 @@ import {
 } from '@studio/contracts/src/wallet/refund-credit-rules';
 import { useEffect, useState } from 'react';
 import { dateTimeInZone, priceText, sessionWhen } from '../format';
-import { storeApi } from '../links';
-import { storeCall, storePost, type StoreRefusal } from '../store-call';
+import { storeSlug } from '../links';
+import { store, storeAnswer, type StoreRefusal } from '../store-call';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
 
@@ -38,7 +39,7 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   useEffect(() => setTarget((t) => t || data.move_targets[0]?.event_id || ''), [data.move_targets]);
-  const api = () => `${storeApi(base)}/bookings/${encodeURIComponent(tokenOf())}`;
+  const bookingPath = () => ({ path: { slug: storeSlug(base), token: tokenOf() } });
   // An appointment moves to another free time of its course: the next four weeks' (asked in the browser).
   const [slots, setSlots] = useState<string[] | null>(null);
   const [slot, setSlot] = useState('');
@@ -47,8 +48,14 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
     if (!wantsSlots) return;
     const from = new Date();
     const to = new Date(from.getTime() + 28 * 86_400_000);
-    const url = `${storeApi(base)}/activities/${encodeURIComponent(data.activity_id)}/slots?from=${from.toISOString()}&to=${to.toISOString()}`;
-    storeCall<{ slots: { starts_at: string }[] }>(url)
+    storeAnswer(
+      store.GET('/api/public/{slug}/activities/{activity_id}/slots', {
+        params: {
+          path: { slug: storeSlug(base), activity_id: data.activity_id },
+          query: { from: from.toISOString(), to: to.toISOString() },
+        },
+      }),
+    )
       .then((answer) => {
         const starts = answer.slots
           .map((s) => s.starts_at)
@@ -67,11 +74,18 @@ export function BookingPage({ data: initial, base }: PageProps<PublicBooking>) {
       const next =
         what === 'cancel'
           ? refundTo === 'store_credit'
-            ? await storePost<PublicBooking>(`${api()}/cancel`, { refund_to: refundTo })
-            : await storeCall<PublicBooking>(`${api()}/cancel`, { method: 'POST' })
-          : await storePost<PublicBooking>(
-              `${api()}/reschedule`,
-              data.kind === 'appointment' ? { starts_at: slot } : { event_id: target },
+            ? await storeAnswer(
+                store.POST('/api/public/{slug}/bookings/{token}/cancel', {
+                  params: bookingPath(),
+                  body: { refund_to: refundTo },
+                }),
+              )
+            : await storeAnswer(store.POST('/api/public/{slug}/bookings/{token}/cancel', { params: bookingPath() }))
+          : await storeAnswer(
+              store.POST('/api/public/{slug}/bookings/{token}/reschedule', {
+                params: bookingPath(),
+                body: data.kind === 'appointment' ? { starts_at: slot } : { event_id: target },
+              }),
             );
       setData(next);
       setDone(what === 'cancel' ? MANAGE_MESSAGES.cancelledDone : MANAGE_MESSAGES.rescheduledDone);

@@ -3,6 +3,7 @@ import type { PublicOrder } from '@studio/contracts';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { CheckoutCompletePage, PENDING_POLL_LIMIT_MS, PENDING_POLL_MS } from './checkout-complete';
+import { mockStore } from '../testing/store-fetch';
 
 const base = '/s/demo-studio';
 const ORDER_ID = '7d3f5e2a-1b4c-4d6e-8f90-a1b2c3d4e5f6';
@@ -47,18 +48,18 @@ function show(data: PublicOrder) {
 /** The store's answers to the page's reads of the order, in turn (the last one repeats). */
 function storeAnswers(...answers: PublicOrder[]) {
   const urls: string[] = [];
-  global.fetch = jest.fn(async (url: string) => {
-    urls.push(url);
-    const body = answers[Math.min(urls.length - 1, answers.length - 1)];
-    return { ok: true, status: 200, json: async () => body } as Response;
-  }) as unknown as typeof fetch;
+  mockStore((call) => {
+    urls.push(call.url);
+    return { status: 200, body: answers[Math.min(urls.length - 1, answers.length - 1)] };
+  });
   return urls;
 }
 
+/** The clock moved on, and the page's read answered (the typed client takes a few turns to). */
 const tick = (ms: number) =>
   act(async () => {
     jest.advanceTimersByTime(ms);
-    await Promise.resolve();
+    for (let turn = 0; turn < 10; turn++) await Promise.resolve();
   });
 
 beforeEach(() => {

@@ -1,9 +1,11 @@
+/* The page after a checkout: the order as the store says it is (read again while its payment settles). */
 import type { PublicOrder } from '@studio/contracts';
 import { Fragment, useEffect, useState } from 'react';
 import { zonesLine } from '@studio/contracts/src/storefront/store-rules';
 import { browserTimeZone } from '@studio/contracts/src/time';
 import { dateTimeInZone, priceText, productPriceText, sessionWhen } from '../format';
-import { storeApi } from '../links';
+import { storeSlug } from '../links';
+import { store } from '../store-call';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
 
@@ -24,17 +26,16 @@ function useSettledOrder(initial: PublicOrder, base: string): PublicOrder {
     const id = query.get('order');
     const token = query.get('token');
     if (!id || !token) return;
-    const url = `${storeApi(base)}/orders/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
     const started = Date.now();
     let timer: ReturnType<typeof setTimeout>;
     let live = true;
     const ask = async () => {
       try {
-        const response = await fetch(url, { headers: { accept: 'application/json' } });
-        if (response.ok) {
-          const next = (await response.json()) as PublicOrder;
-          if (live && next.status !== 'pending') return setOrder(next);
-        }
+        const { data: next } = await store.GET('/api/public/{slug}/orders/{order_id}', {
+          params: { path: { slug: storeSlug(base), order_id: id }, query: { token } },
+          headers: { accept: 'application/json' },
+        });
+        if (next && live && next.status !== 'pending') return setOrder(next);
       } catch {
         // Offline for a moment: ask again.
       }

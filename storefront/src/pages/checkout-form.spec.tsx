@@ -4,6 +4,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { course, session } from '../testing/fixtures';
 import { browser, CheckoutPage } from './checkout';
+import { mockStore } from '../testing/store-fetch';
 
 const base = '/s/demo-studio';
 
@@ -109,13 +110,7 @@ function show(form: PublicCheckoutForm | null = FORM) {
 }
 
 function answer(routes: Record<string, { status: number; body: unknown }>) {
-  const calls: { url: string; body: Record<string, unknown> }[] = [];
-  global.fetch = jest.fn(async (url: string, init: RequestInit) => {
-    calls.push({ url, body: JSON.parse(String(init.body)) });
-    const found = routes[`${init.method} ${url}`];
-    return { ok: found.status < 400, status: found.status, json: async () => found.body } as Response;
-  }) as unknown as typeof fetch;
-  return calls;
+  return mockStore<Record<string, unknown>>((call) => routes[`${call.method} ${call.url}`]);
 }
 
 const QUOTE = {
@@ -288,7 +283,7 @@ describe("the checkout page's form", () => {
     await book();
     await waitFor(() => expect(go).toHaveBeenCalledWith('/api/pay/demo/dcs_1'));
     const posted = calls.find((c) => c.url.endsWith('/checkout'))!;
-    expect(posted.body.answers).toEqual([
+    expect(posted.body?.answers).toEqual([
       { who: { first_name: 'Ada', last_name: 'Potter' }, exp: 'n', ok: true },
       { who: { first_name: 'Bo', last_name: 'Potter' }, exp: 'n', ok: true, size: 'l' },
     ]);

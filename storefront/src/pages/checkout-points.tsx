@@ -1,7 +1,9 @@
+/* The checkout's "Use your points" section: the emailed code, the proof of the email, and what it pays. */
 import { POINTS_MESSAGES as PM, pointsWithValue } from '@studio/contracts/src/loyalty/points';
 import type { PointsBalance } from '@studio/contracts/src/storefront/checkout.schema';
 import { useState } from 'react';
 import { browserTimeZone, formatDate } from '@studio/contracts/src/time';
+import { store, storeAnswer, type StoreRefusal } from '../store-call';
 
 type Holding = PointsBalance['holdings'][number];
 
@@ -19,11 +21,7 @@ export interface PointsChoice {
 
 const BOOKING_KINDS = new Set(['membership', 'pack']);
 
-type Post = <T>(url: string, body: unknown) => Promise<T>;
-interface Refusal {
-  message: string;
-  errors?: Record<string, string>;
-}
+type Refusal = StoreRefusal;
 
 /**
  * "Use your points" (issue 21, step 6): the buyer asks for a code mailed to the email typed above,
@@ -31,18 +29,17 @@ interface Refusal {
  * checks it all again; its refusals of the points (`errors`) show under the points field.
  */
 export function PointsSection({
-  api,
+  slug,
   email,
   errors,
-  post,
   onChoose,
   forBooking = true,
   walletMoney = true,
 }: {
-  api: string;
+  /** The store's slug (its Storefront API). */
+  slug: string;
   email: string;
   errors: Record<string, string>;
-  post: Post;
   /** The choice, with what the email holds (for a page that shows what it pays without a quote). */
   onChoose: (choice: PointsChoice | null, holdings?: Holding[]) => void;
   /** A booking (a membership or pack may cover it, points may pay); false for a product. */
@@ -68,7 +65,9 @@ export function PointsSection({
     }
     setBusy(true);
     try {
-      const answer = await post<{ message: string }>(`${api}/points/code`, { email: email.trim() });
+      const answer = await storeAnswer(
+        store.POST('/api/public/{slug}/points/code', { params: { path: { slug } }, body: { email: email.trim() } }),
+      );
       setSent(answer.message);
       setStage('sent');
     } catch (error) {
@@ -86,10 +85,12 @@ export function PointsSection({
     }
     setBusy(true);
     try {
-      const answer = await post<PointsBalance>(`${api}/points/verify`, {
-        email: email.trim(),
-        code: code.trim(),
-      });
+      const answer = await storeAnswer(
+        store.POST('/api/public/{slug}/points/verify', {
+          params: { path: { slug } },
+          body: { email: email.trim(), code: code.trim() },
+        }),
+      );
       const holdings = answer.holdings.filter((h) => (BOOKING_KINDS.has(h.kind) ? forBooking : walletMoney));
       setProof({ token: answer.points_token, points: answer.points, holdings });
       setStage('verified');

@@ -4,6 +4,7 @@ import { act } from 'preact/test-utils';
 import { course, session } from '../testing/fixtures';
 import { browser, CheckoutPage } from './checkout';
 import { waiverTimers } from './checkout-waiver';
+import { mockStore } from '../testing/store-fetch';
 
 const base = '/s/demo-studio';
 const SIGN_URL = 'http://localhost/api/sign/demo/dsub_0123456789abcdef0123456789abcdef';
@@ -24,14 +25,7 @@ function show() {
 
 /** fetch answering by "METHOD path" (the query dropped); every call is kept. */
 function answer(routes: Record<string, () => { status: number; body: unknown }>) {
-  const calls: { method: string; url: string; body: unknown }[] = [];
-  global.fetch = jest.fn(async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    calls.push({ method, url, body: init.body ? JSON.parse(String(init.body)) : null });
-    const found = routes[`${method} ${url.split('?')[0]}`]();
-    return { ok: found.status < 400, status: found.status, json: async () => found.body } as Response;
-  }) as unknown as typeof fetch;
-  return calls;
+  return mockStore((call) => routes[`${call.method} ${call.url.split('?')[0]}`]());
 }
 
 const type = (name: string, value: string) =>

@@ -1,10 +1,10 @@
-import type { StoreWaiverStart, StoreWaiverStatus } from '@studio/contracts';
+/* The checkout's waiver step: starting the signing, the framed signing page, and learning it is signed. */
 import {
   STORE_WAIVER_MESSAGES as W,
   WAIVER_SIGNED_EVENT,
 } from '@studio/contracts/src/storefront/store-waiver-messages';
 import { useEffect, useRef, useState } from 'react';
-import { storeCall, type StoreRefusal } from '../store-call';
+import { store, storeAnswer, type StoreRefusal, type StoreResult } from '../store-call';
 
 /** Where the step stands: signed, with the token the checkout carries (null before it is signed). */
 export interface WaiverState {
@@ -21,8 +21,8 @@ export const waiverTimers = {
 };
 
 /** A call to the store; a refusal rejects with an Error carrying the store's message. */
-const call = <T,>(url: string, init?: RequestInit): Promise<T> =>
-  storeCall<T>(url, init).catch((refusal: StoreRefusal) => {
+const call = <T,>(pending: Promise<StoreResult<T>>): Promise<T> =>
+  storeAnswer(pending).catch((refusal: StoreRefusal) => {
     throw new Error(refusal.message);
   });
 
@@ -36,13 +36,14 @@ const call = <T,>(url: string, init?: RequestInit): Promise<T> =>
  * nothing to sign.
  */
 export function WaiverStep({
-  api,
+  slug,
   target,
   buyer,
   proof = null,
   onChange,
 }: {
-  api: string;
+  /** The store's slug (its Storefront API). */
+  slug: string;
   /** The session's (event_id) or the appointment course's (activity_id, issue 22) waiver. */
   target: { event_id: string } | { activity_id: string };
   buyer: { first_name: string; last_name: string; email: string };
@@ -65,11 +66,12 @@ export function WaiverStep({
     }
     setBusy(true);
     try {
-      const answer = await call<StoreWaiverStart>(`${api}/waiver`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...target, ...buyer, ...(proof ? { points_token: proof } : {}) }),
-      });
+      const answer = await call(
+        store.POST('/api/public/{slug}/waiver', {
+          params: { path: { slug } },
+          body: { ...target, ...buyer, ...(proof ? { points_token: proof } : {}) },
+        }),
+      );
       if (answer.signed) {
         setSigned(true);
         onChange({ signed: true, token: answer.waiver_token });
@@ -90,8 +92,8 @@ export function WaiverStep({
     let done = false;
     const check = async () => {
       try {
-        const status = await call<StoreWaiverStatus>(
-          `${api}/waiver/status?token=${encodeURIComponent(token)}`,
+        const status = await call(
+          store.GET('/api/public/{slug}/waiver/status', { params: { path: { slug }, query: { token } } }),
         );
         if (status.signed && !done) {
           done = true;
@@ -124,7 +126,7 @@ export function WaiverStep({
       window.removeEventListener('message', onMessage);
       waiverTimers.stop(timer);
     };
-  }, [signingUrl, token, signed, api, onChange]);
+  }, [signingUrl, token, signed, slug, onChange]);
 
   return (
     <section className="waiver-step" aria-labelledby="waiver-heading">

@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { course, session } from '../testing/fixtures';
 import { browser, CheckoutPage, type CheckoutData } from './checkout';
+import { mockStore } from '../testing/store-fetch';
 
 const base = '/s/demo-studio';
 
@@ -19,13 +20,7 @@ function show(data: Partial<CheckoutData> = {}) {
 
 /** fetch answering by "METHOD path" with a status and a body; every call is kept. */
 function answer(routes: Record<string, { status: number; body: unknown }>) {
-  const calls: { url: string; body: unknown; headers: Record<string, string> }[] = [];
-  global.fetch = jest.fn(async (url: string, init: RequestInit) => {
-    calls.push({ url, body: JSON.parse(String(init.body)), headers: init.headers as Record<string, string> });
-    const found = routes[`${init.method} ${url}`];
-    return { ok: found.status < 400, status: found.status, json: async () => found.body } as Response;
-  }) as unknown as typeof fetch;
-  return calls;
+  return mockStore((call) => routes[`${call.method} ${call.url}`]);
 }
 
 describe('the checkout page', () => {

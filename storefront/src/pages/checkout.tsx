@@ -1,26 +1,22 @@
-import type {
-  AnswerSet,
-  CheckoutQuote,
-  CheckoutResult,
-  FormAnswerValue,
-  NameAnswer,
-  PublicCourse,
-  PublicSession,
-  PublicStore,
-} from '@studio/contracts';
-import { answerSetCount, partySizeLimit, zonesLine } from '@studio/contracts/src/storefront/store-rules';
+/* A session's or an appointment's checkout page: what is booked, the buyer's choices, and the Book call. */
+import type { PublicCourse, PublicSession, PublicStore } from '@studio/contracts';
+import { partySizeLimit, zonesLine } from '@studio/contracts/src/storefront/store-rules';
 import { browserTimeZone } from '@studio/contracts/src/time';
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { dateTimeInZone, priceText, seatsText, sessionWhen } from '../format';
 import { navigate } from '../framed';
-import { appLinks, storeApi } from '../links';
+import { appLinks, storeSlug } from '../links';
 import type { PageProps } from '../types';
-import { CheckoutFormFields, loadAnswerRules } from './checkout-form';
+import { CheckoutFormFields } from './checkout-form';
 import { WaiverStep, type WaiverState } from './checkout-waiver';
 import { STORE_WAIVER_MESSAGES } from '@studio/contracts/src/storefront/store-waiver-messages';
-import { storeCall, storePost, type StoreRefusal } from '../store-call';
-import type { WaitlistClaim } from '@studio/contracts';
+import { store, storeAnswer, type StoreRefusal } from '../store-call';
 import { PointsSection, type PointsChoice } from './checkout-points';
+import { CheckoutTotal, Field } from './checkout-parts';
+import { bookRequest, type CheckoutTarget, type PricedChoices } from './checkout-request';
+import { useCheckoutAnswers } from './use-checkout-answers';
+import { useCheckoutQuote } from './use-checkout-quote';
+import { useWaitlistClaim } from './use-waitlist-claim';
 import { Layout } from './layout';
 
 /** A session's checkout, or an appointment course's at a start (issue 22; null: not a time it offers). */
@@ -57,40 +53,11 @@ export function appointmentCheckoutData(
   };
 }
 
-type ApiError = StoreRefusal;
-
 /**
  * Where the page sends the buyer next (a test watches it); framed in the checkout overlay, a
  * payment page on another origin (Stripe) opens in the top window (framed.ts).
  */
 export const browser = { go: (url: string) => navigate(url) };
-
-const post = storePost;
-
-/** One form field with its label and, when the store refused it, the reason (announced). */
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: preact.ComponentChildren;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children}
-      {error ? (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 /** What the buyer is told when the form's answers need fixing (each message is under its field). */
 const CHECK_ANSWERS = 'Check the answers marked below.';
@@ -98,17 +65,17 @@ const CHECK_ANSWERS = 'Check the answers marked below.';
 /**
  * A session's checkout, or an appointment course's at a start (issue 22: its time shown in the
  * visitor's zone, the party up to the course's capacity): the party, the buyer, the course's
- * checkout form (per order, or one set per seat), a discount code. The answers are checked by the same schema as the server's before
- * posting (its zod loads in a chunk of its own). The total shown comes from the
- * store's quote (the server prices it; the page only displays it). Book holds the seats and goes
- * to the payment page, or to the confirmation when nothing is due.
+ * checkout form (per order, or one set per seat), a discount code. The answers are checked by the
+ * same schema as the server's before posting (use-checkout-answers.ts). The total shown comes from
+ * the store's quote (the server prices it; the page only displays it; use-checkout-quote.ts). Book
+ * holds the seats and goes to the payment page, or to the confirmation when nothing is due.
  */
 export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const { course } = data;
   const session = 'session' in data ? data.session : null;
   const appointment = 'appointment' in data ? data.appointment : null;
   // What is booked: a session, or the appointment course's time (issue 22).
-  const target = session
+  const target: CheckoutTarget = session
     ? { event_id: session.event_id }
     : { activity_id: course.activity_id, starts_at: appointment?.starts_at ?? '' };
   const when = session ? sessionWhen(session) : null;
@@ -116,10 +83,12 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const studioZone = course.location.timezone;
   const [zone, setZone] = useState(studioZone);
   useEffect(() => setZone(browserTimeZone()), []);
-  const api = storeApi(base);
+  const slug = storeSlug(base);
+  const [party, setParty] = useState(1);
+  const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
   // A waitlist offer's claim (issue 23): its seats are held for the party offered them.
   const claimToken = 'session' in data ? (data.claim_token ?? null) : null;
-  const [claim, setClaim] = useState<WaitlistClaim | 'failed' | null>(null);
+  const claim = useWaitlistClaim(slug, claimToken, setParty, setBuyer);
   const offer = claim && claim !== 'failed' && claim.status === 'offered' ? claim : null;
   const limit = offer
     ? offer.party_size
@@ -128,24 +97,9 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
       : appointment
         ? (course.max_party_size ?? 1)
         : 0;
-  const [party, setParty] = useState(1);
-  const [buyer, setBuyer] = useState({ first_name: '', last_name: '', email: '' });
-  useEffect(() => {
-    if (!claimToken) return;
-    storeCall<WaitlistClaim>(`${api}/waitlist/claim?token=${encodeURIComponent(claimToken)}`)
-      .then((answer) => {
-        setClaim(answer);
-        if (answer.status !== 'offered') return;
-        setParty(answer.party_size);
-        const [first, ...rest] = answer.name.trim().split(/\s+/);
-        setBuyer({ first_name: first ?? '', last_name: rest.join(' '), email: answer.email });
-      })
-      .catch(() => setClaim('failed'));
-  }, [api, claimToken]);
   const [code, setCode] = useState('');
   // A gift card's code as mailed (issue 24): it pays what it can, whoever types it.
   const [giftCode, setGiftCode] = useState('');
-  const [quote, setQuote] = useState<CheckoutQuote | null>(null);
   const [points, setPoints] = useState<PointsChoice | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -156,97 +110,24 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
   const [waiver, setWaiver] = useState<WaiverState>({ signed: false, token: null });
   const waiverWaits = course.requires_waiver && !waiver.signed;
   const form = course.checkout_form ?? null;
-  const [answers, setAnswers] = useState<AnswerSet[]>([]);
-  const sets = answerSetCount(form, party);
-  // The answers' rules are fetched while the buyer types, so Book does not wait for them.
-  useEffect(() => {
-    if (form) void loadAnswerRules().catch(() => undefined);
-  }, [form]);
-
-  const answer = (set: number, fieldId: string, value: FormAnswerValue | Partial<NameAnswer>) =>
-    setAnswers((all) => {
-      const next = [...all];
-      const before = next[set]?.[fieldId];
-      next[set] = {
-        ...next[set],
-        // A name is typed a part at a time: each part is merged into the name.
-        [fieldId]:
-          typeof value === 'object'
-            ? { first_name: '', last_name: '', ...(typeof before === 'object' ? before : {}), ...value }
-            : value,
-      };
-      return next;
-    });
-  const answersSent = () => Array.from({ length: sets }, (_, i) => answers[i] ?? {});
-
-  /** The answers' errors by the same schema as the server's, or none (and none when it cannot load). */
-  const checkAnswers = async (): Promise<Record<string, string>> => {
-    if (!form || sets === 0) return {};
-    try {
-      const rules = await loadAnswerRules();
-      const parsed = rules.formAnswersSchema(form, party).safeParse(answersSent());
-      return parsed.success ? {} : rules.answerErrors(parsed.error);
-    } catch {
-      // The rules could not be fetched: the server checks the same and answers field by field.
-      return {};
-    }
-  };
+  const { answers, sets, answer, answersSent, checkAnswers } = useCheckoutAnswers(form, party);
+  const { quote, refreshQuote: quoteChoices } = useCheckoutQuote(slug, setErrors);
 
   const unit = session ? session.price_cents : course.price_cents;
   const shownTotal = quote ? quote.total_cents : unit * party;
   /** What the card pays: the total less what the buyer's holdings pay. */
   const shownDue = quote ? (quote.due_cents ?? quote.total_cents) : shownTotal;
 
-  /** The proof of the email with what it pays: points (more than none), a pass covering the booking, gift cards and credit. */
-  const pointsSent = (choice: PointsChoice | null) =>
-    choice && (choice.points > 0 || choice.cover_booking || choice.use_wallet_money)
-      ? {
-          points_token: choice.token,
-          ...(choice.points > 0 ? { redeem_points: choice.points } : {}),
-          ...(choice.cover_booking ? { cover_booking: true } : {}),
-          ...(choice.use_wallet_money ? { use_wallet_money: true } : {}),
-        }
-      : {};
-
-  // Only the newest quote asked is shown (points are quoted as they are typed).
-  const latestQuote = useRef(0);
-  const refreshQuote = async (
-    nextParty: number,
-    nextCode: string,
+  /** What the buyer chose that the price depends on. */
+  const priced = (
+    nextParty = party,
+    nextCode = code,
     nextPoints = points,
     nextGift = giftCode,
-  ) => {
-    const asked = ++latestQuote.current;
-    try {
-      const answer = await post<CheckoutQuote>(`${api}/checkout/quote`, {
-        ...target,
-        party_size: nextParty,
-        ...(nextCode.trim() ? { discount_code: nextCode.trim() } : {}),
-        ...pointsSent(nextPoints),
-        ...(nextGift.trim() ? { gift_card_code: nextGift.trim() } : {}),
-      });
-      if (asked !== latestQuote.current) return;
-      setQuote(answer);
-      setErrors((e) => ({
-        ...e,
-        discount_code: '',
-        redeem_points: '',
-        points_token: '',
-        cover_booking: '',
-        use_wallet_money: '',
-        gift_card_code: '',
-      }));
-    } catch (error) {
-      if (asked !== latestQuote.current) return;
-      const refused = error as ApiError;
-      setQuote(null);
-      setErrors((e) => ({
-        ...e,
-        ...(refused.errors ?? {}),
-        ...(refused.errors ? {} : { discount_code: refused.message }),
-      }));
-    }
-  };
+  ): PricedChoices => ({ target, party: nextParty, code: nextCode, points: nextPoints, giftCode: nextGift });
+  // Only the newest quote asked is shown (points are quoted as they are typed).
+  const refreshQuote = (nextParty: number, nextCode: string, nextPoints = points, nextGift = giftCode) =>
+    quoteChoices(priced(nextParty, nextCode, nextPoints, nextGift));
 
   const book = async (event: Event) => {
     event.preventDefault();
@@ -265,24 +146,21 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
       `${session?.event_id ?? course.activity_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     setAttemptKey(key);
     try {
-      const result = await post<CheckoutResult>(
-        `${api}/checkout`,
-        {
-          ...target,
-          party_size: party,
-          ...buyer,
-          ...(code.trim() ? { discount_code: code.trim() } : {}),
-          ...pointsSent(points),
-          ...(giftCode.trim() ? { gift_card_code: giftCode.trim() } : {}),
-          ...(sets > 0 ? { answers: answersSent() } : {}),
-          ...(waiver.token ? { waiver_token: waiver.token } : {}),
-          ...(offer && claimToken ? { claim_token: claimToken } : {}),
-        },
-        { 'idempotency-key': key },
+      const result = await storeAnswer(
+        store.POST('/api/public/{slug}/checkout', {
+          params: { path: { slug }, header: { 'Idempotency-Key': key } },
+          body: bookRequest({
+            ...priced(),
+            buyer,
+            answers: sets > 0 ? answersSent() : null,
+            waiverToken: waiver.token,
+            claimToken: offer ? claimToken : null,
+          }),
+        }),
       );
       browser.go(result.payment_url ?? result.confirmation_url);
     } catch (error) {
-      const refused = error as ApiError;
+      const refused = error as StoreRefusal;
       setErrors(refused.errors ?? {});
       setMessage(refused.message);
       // A refused booking took nothing: the next attempt is a new one.
@@ -410,10 +288,9 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           </Field>
           {course.free ? null : (
             <PointsSection
-              api={api}
+              slug={slug}
               email={buyer.email}
               errors={errors}
-              post={post}
               onChoose={(choice) => {
                 setPoints(choice);
                 void refreshQuote(party, code, choice);
@@ -432,7 +309,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
           {course.requires_waiver ? (
             <WaiverStep
               key={buyer.email.trim().toLowerCase()}
-              api={api}
+              slug={slug}
               target={session ? { event_id: session.event_id } : { activity_id: course.activity_id }}
               buyer={buyer}
               proof={points?.token ?? null}
@@ -478,50 +355,7 @@ export function CheckoutPage({ data, base }: PageProps<CheckoutData>) {
               </div>
             </Field>
           )}
-          <dl className="checkout-total" aria-live="polite">
-            {quote && (quote.discount_cents > 0 || quote.points_cents > 0) ? (
-              <>
-                <dt>Subtotal</dt>
-                <dd>{priceText(quote.subtotal_cents, false)}</dd>
-              </>
-            ) : null}
-            {quote && quote.discount_cents > 0 ? (
-              <>
-                <dt>Discount{quote.discount_code ? ` (${quote.discount_code})` : ''}</dt>
-                <dd>−{priceText(quote.discount_cents, false)}</dd>
-              </>
-            ) : null}
-            {quote && quote.points_cents > 0 ? (
-              <>
-                <dt>Points ({quote.points_redeemed.toLocaleString('en-US')})</dt>
-                <dd>−{priceText(quote.points_cents, false)}</dd>
-              </>
-            ) : null}
-            {quote?.covered_by ? (
-              <>
-                <dt>Covered by {quote.covered_by.label}</dt>
-                <dd>
-                  {quote.covered_by.kind === 'pack'
-                    ? `${quote.covered_by.amount} ${quote.covered_by.amount === 1 ? 'credit' : 'credits'}`
-                    : '1 booking'}
-                </dd>
-              </>
-            ) : null}
-            <dt>Total</dt>
-            <dd>{priceText(shownTotal, course.free || shownTotal === 0)}</dd>
-            {(quote?.wallet_money ?? []).map((m) => (
-              <Fragment key={m.holding_id}>
-                <dt>{m.label}</dt>
-                <dd>−{priceText(m.cents, false)}</dd>
-              </Fragment>
-            ))}
-            {(quote?.wallet_money ?? []).length > 0 ? (
-              <>
-                <dt>To pay by card</dt>
-                <dd>{priceText(shownDue, false)}</dd>
-              </>
-            ) : null}
-          </dl>
+          <CheckoutTotal quote={quote} total={shownTotal} due={shownDue} free={course.free} />
           {message ? (
             <p className="form-error" role="alert">
               {message}

@@ -1,15 +1,19 @@
-import type { CheckoutResult, PublicProduct } from '@studio/contracts';
+/* A product's checkout page: the product, the buyer (a gift card's recipient), the wallet and the order call. */
+import type { PublicProduct } from '@studio/contracts';
+import type { components } from '@studio/contracts/src/generated/api';
 import { productBuyerErrors } from '@studio/contracts/src/storefront/product-buyer';
 import { giftRecipientErrors, MAX_GIFT_MESSAGE_LENGTH, walletMoneyRefusal } from '@studio/contracts/src/wallet/gift-card';
 import { useState } from 'react';
 import { productPriceText } from '../format';
 import { navigate } from '../framed';
-import { storeApi } from '../links';
-import { storePost, type StoreRefusal } from '../store-call';
+import { storeSlug } from '../links';
+import { store, storeAnswer, type StoreRefusal } from '../store-call';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
 import { PointsSection, type PointsChoice } from './checkout-points';
 import { formatCents } from '@studio/contracts/src/money';
+
+type CheckoutBody = components['schemas']['CheckoutDto'];
 
 export interface ProductCheckoutData {
   store_name: string;
@@ -78,16 +82,20 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
     const key = attemptKey ?? `${product.product_id}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     setAttemptKey(key);
     try {
-      const answer = await storePost<CheckoutResult>(
-        `${storeApi(base)}/checkout`,
-        {
-          product_id: product.product_id,
-          ...named,
-          email: buyer.email.trim(),
-          ...(wallet?.use_wallet_money ? { points_token: wallet.token, use_wallet_money: true } : {}),
-          ...(walletPays && giftCode.trim() ? { gift_card_code: giftCode.trim() } : {}),
-        },
-        { 'idempotency-key': key },
+      // A product sends no party_size: the API defaults it to 1 (the generated type, which reads
+      // the default as always there, requires it; every other field is checked here).
+      const body: Omit<CheckoutBody, 'party_size'> = {
+        product_id: product.product_id,
+        ...named,
+        email: buyer.email.trim(),
+        ...(wallet?.use_wallet_money ? { points_token: wallet.token, use_wallet_money: true } : {}),
+        ...(walletPays && giftCode.trim() ? { gift_card_code: giftCode.trim() } : {}),
+      };
+      const answer = await storeAnswer(
+        store.POST('/api/public/{slug}/checkout', {
+          params: { path: { slug: storeSlug(base) }, header: { 'Idempotency-Key': key } },
+          body: body as CheckoutBody,
+        }),
       );
       if (free) {
         setSentTo(buyer.email.trim());
@@ -173,10 +181,9 @@ export function ProductCheckoutPage({ data, base }: PageProps<ProductCheckoutDat
           ) : null}
           {walletPays ? (
             <PointsSection
-              api={storeApi(base)}
+              slug={storeSlug(base)}
               email={buyer.email}
               errors={errors}
-              post={(url, body) => storePost(url, body)}
               forBooking={false}
               onChoose={(choice, holdings) =>
                 setWallet(

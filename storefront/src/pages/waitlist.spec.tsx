@@ -4,6 +4,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { course, session } from '../testing/fixtures';
 import { WaitlistPage, type WaitlistData } from './waitlist';
+import { mockStore } from '../testing/store-fetch';
 
 const base = '/s/demo-studio';
 const EVENT = session().event_id;
@@ -22,13 +23,7 @@ function show(data: Partial<WaitlistData> = {}) {
 
 /** fetch answering by "METHOD path"; every call's body is kept. */
 function answer(routes: Record<string, { status: number; body: unknown }>) {
-  const calls: { url: string; body: unknown }[] = [];
-  global.fetch = jest.fn(async (url: string, init: RequestInit = {}) => {
-    calls.push({ url, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const found = routes[`${init.method ?? 'GET'} ${url}`];
-    return { ok: found.status < 400, status: found.status, json: async () => found.body } as Response;
-  }) as unknown as typeof fetch;
-  return calls;
+  return mockStore((call) => routes[`${call.method} ${call.url}`]);
 }
 
 const type = (name: string, value: string) =>

@@ -1,10 +1,11 @@
+/* A sold-out session's waitlist page: the join form and its call. */
 import type { PublicCourse, PublicSession, WaitlistJoinResult } from '@studio/contracts';
 import { MAX_PARTY_SIZE } from '@studio/contracts/src/storefront/store-rules';
 import { WAITLIST_MESSAGES } from '@studio/contracts/src/scheduling/waitlist-rules';
 import { useState } from 'react';
 import { priceText, seatsText, sessionWhen } from '../format';
-import { appLinks, storeApi } from '../links';
-import { storePost, type StoreRefusal } from '../store-call';
+import { appLinks, storeSlug } from '../links';
+import { store, storeAnswer, type StoreRefusal } from '../store-call';
 import type { PageProps } from '../types';
 import { Layout } from './layout';
 
@@ -30,7 +31,6 @@ export const WAITLIST_PAGE_TEXTS = {
 export function WaitlistPage({ data, base }: PageProps<WaitlistData>) {
   const { course, session } = data;
   const when = sessionWhen(session);
-  const api = storeApi(base);
   const [who, setWho] = useState({ name: '', email: '' });
   const [party, setParty] = useState(1);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -46,10 +46,12 @@ export function WaitlistPage({ data, base }: PageProps<WaitlistData>) {
     setMessage(null);
     try {
       setDone(
-        await storePost<JoinAnswer>(`${api}/sessions/${session.event_id}/waitlist`, {
-          ...who,
-          party_size: party,
-        }),
+        await storeAnswer(
+          store.POST('/api/public/{slug}/sessions/{event_id}/waitlist', {
+            params: { path: { slug: storeSlug(base), event_id: session.event_id } },
+            body: { ...who, party_size: party },
+          }),
+        ),
       );
     } catch (error) {
       const refused = error as StoreRefusal;

@@ -1,15 +1,11 @@
+/* The standalone server's reads of the Storefront API over HTTP, and a failed read as the page it shows. */
 import {
   CHECKOUT_MESSAGES,
   STORE_MESSAGES,
   STORE_SLUG_PATTERN,
-  type PublicBooking,
-  type PublicCheckoutSession,
-  type PublicCourse,
-  type PublicOrder,
-  type PublicProduct,
-  type PublicStore,
 } from '@studio/contracts';
 import type { NotFoundData } from '../pages/status';
+import { createStoreClient, type StoreResult } from '../store-call';
 import type { StoreApi } from '../types';
 
 /** An answer of the Storefront API other than 2xx (status 0: it did not answer). */
@@ -47,51 +43,67 @@ const missing = (message: string) => Promise.reject(new StoreApiError(404, messa
 
 /**
  * The pages' reads over HTTP, from the public Storefront API at `apiUrl` (the standalone
- * storefront server; the API process reads in process instead). What the API process's reads
+ * storefront server; the API process reads in process instead), through the storefront's typed
+ * client (store-call.ts). What the API process's reads
  * answer 404 before reading (a malformed id, a store address no studio can have, an order link
  * without its token) is answered 404 here with the same message, without a call.
  */
 export function httpStoreApi(options: HttpStoreApiOptions): StoreApi {
   const base = options.apiUrl.replace(/\/+$/, '');
-  const fetchFn = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10000;
 
-  const get = async <T>(slug: string, path: string): Promise<T> => {
+  const client = createStoreClient(base, options.fetch ?? fetch);
+  const init = () => ({
+    headers: { accept: 'application/json', ...options.headers },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+
+  /** One read: its answer, or a StoreApiError with the API's status and message. */
+  const read = async <T>(slug: string, call: (slug: string) => Promise<StoreResult<T>>): Promise<T> => {
     if (!STORE_SLUG_PATTERN.test(slug.toLowerCase()))
       throw new StoreApiError(404, STORE_MESSAGES.storeNotFound);
-    let response: Response;
+    let result: StoreResult<T>;
     try {
-      response = await fetchFn(`${base}/api/public/${encodeURIComponent(slug.toLowerCase())}${path}`, {
-        headers: { accept: 'application/json', ...options.headers },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      result = await call(slug.toLowerCase());
     } catch (error) {
       throw new StoreApiError(0, `The Storefront API did not answer: ${(error as Error)?.message ?? error}`);
     }
-    if (response.ok) return (await response.json()) as T;
-    throw new StoreApiError(
-      response.status,
-      await errorMessage(response),
-      response.headers.get('retry-after'),
-    );
+    const { data, error, response } = result;
+    if (response.ok) return data as T;
+    throw new StoreApiError(response.status, errorMessage(error, response), response.headers.get('retry-after'));
   };
 
   return {
-    home: (slug) => get<PublicStore>(slug, ''),
+    home: (slug) => read(slug, (s) => client.GET('/api/public/{slug}', { params: { path: { slug: s } }, ...init() })),
     course: (slug, id) =>
       UUID.test(id)
-        ? get<PublicCourse>(slug, `/activities/${id.toLowerCase()}`)
+        ? read(slug, (s) =>
+            client.GET('/api/public/{slug}/activities/{activity_id}', {
+              params: { path: { slug: s, activity_id: id.toLowerCase() } },
+              ...init(),
+            }),
+          )
         : missing(STORE_MESSAGES.courseNotFound),
     checkoutSession: (slug, eventId) =>
       UUID.test(eventId)
-        ? get<PublicCheckoutSession>(slug, `/sessions/${eventId.toLowerCase()}`)
+        ? read(slug, (s) =>
+            client.GET('/api/public/{slug}/sessions/{event_id}', {
+              params: { path: { slug: s, event_id: eventId.toLowerCase() } },
+              ...init(),
+            }),
+          )
         : missing(CHECKOUT_MESSAGES.sessionNotFound),
     checkoutProduct: async (slug, productId) => {
       if (!UUID.test(productId)) return missing(STORE_MESSAGES.productNotFound);
       // The product first: its 404 says what is missing (the store, or the product).
       const [product, store] = await Promise.allSettled([
-        get<PublicProduct>(slug, `/products/${productId.toLowerCase()}`),
-        get<PublicStore>(slug, ''),
+        read(slug, (s) =>
+          client.GET('/api/public/{slug}/products/{product_id}', {
+            params: { path: { slug: s, product_id: productId.toLowerCase() } },
+            ...init(),
+          }),
+        ),
+        read(slug, (s) => client.GET('/api/public/{slug}', { params: { path: { slug: s } }, ...init() })),
       ]);
       if (product.status === 'rejected') throw product.reason;
       if (store.status === 'rejected') throw store.reason;
@@ -99,21 +111,27 @@ export function httpStoreApi(options: HttpStoreApiOptions): StoreApi {
     },
     order: (slug, orderId, token) =>
       UUID.test(orderId) && ORDER_TOKEN.test(token)
-        ? get<PublicOrder>(slug, `/orders/${orderId.toLowerCase()}?token=${encodeURIComponent(token)}`)
+        ? read(slug, (s) =>
+            client.GET('/api/public/{slug}/orders/{order_id}', {
+              params: { path: { slug: s, order_id: orderId.toLowerCase() }, query: { token } },
+              ...init(),
+            }),
+          )
         : missing(CHECKOUT_MESSAGES.orderNotFound),
     booking: (slug, token) =>
-      MANAGE_TOKEN.test(token) ? get<PublicBooking>(slug, `/bookings/${encodeURIComponent(token)}`) : missing(MANAGE_NOT_FOUND),
+      MANAGE_TOKEN.test(token)
+        ? read(slug, (s) =>
+            client.GET('/api/public/{slug}/bookings/{token}', { params: { path: { slug: s, token } }, ...init() }),
+          )
+        : missing(MANAGE_NOT_FOUND),
   };
 }
 
 /** The error body's `message` (the API's `{ statusCode, message }`), else the status text. */
-async function errorMessage(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { message?: unknown };
-    if (typeof body?.message === 'string' && body.message) return body.message;
-  } catch {
-    // Not JSON: a proxy's page.
-  }
+function errorMessage(body: unknown, response: Response): string {
+  // Not JSON (a proxy's page) reads as text: no message.
+  const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
+  if (typeof message === 'string' && message) return message;
   return response.statusText || `HTTP ${response.status}`;
 }
 
