@@ -22,9 +22,9 @@ import { AppointmentsService } from '../../scheduling/appointments.service';
 import type { StoreAppointmentCourseRow } from '../store-appointment.query';
 import { StoreCheckoutPricing } from './checkout-pricing';
 import { StoreCheckoutSettle } from './checkout-settle';
-import { buyerOf, checkAnswers, quoteOf, requireAppointmentCourse, requireProofOf } from './checkout-shared';
+import { checkAnswers, quoteOf, requireAppointmentCourse, requireProofOf } from './checkout-shared';
 import { StoreCheckoutWaiver } from './checkout-waiver';
-import { StoreOrderWriter } from './order-writer';
+import { bookingDraft, StoreOrderWriter } from './order-writer';
 import { StorePaymentStart } from './payment-start';
 
 @Injectable()
@@ -56,14 +56,10 @@ export class AppointmentCheckout {
     const answers = checkAnswers(course, input);
     const pointsStudentId = await this.pricing.pointsStudent(organization, input);
     const pay = { partySize: input.party_size, email: input.email, activityId: course.activity_id, free: false };
-    const { hash, resumed } = await this.writer.resumable(organization, input);
-    if (resumed) {
-      const { token, expiresAt } = await this.writer.begin(resumed);
-      return this.payment.forBooking(organization, resumed, resumed.totalCents - resumed.walletCents, { ...pay, token, expiresAt });
-    }
-    await this.requireOffered(organization, course, startsAt);
-    const begun = await this.writer.begin();
+    const { hash, resumed, begun } = await this.writer.resumable(organization, input);
     const { orderId, expiresAt } = begun;
+    if (resumed) return this.payment.forBooking(organization, resumed, resumed.totalCents - resumed.walletCents, { ...pay, token: begun.token, expiresAt });
+    await this.requireOffered(organization, course, startsAt);
 
     const { order, total } = await this.em.transactional(async (em) => {
       const student = await this.writer.buyer(em, organization, input);
@@ -71,19 +67,8 @@ export class AppointmentCheckout {
       await this.waiver.requireSigned(em, organization, student, course.required_waiver_id, input.waiver_token, pointsStudentId);
       requireProofOf(student.id, pointsStudentId);
       const { priced, shown } = await this.pricing.priceWithWallet(organization, course, input, course.price_cents, pointsStudentId, em);
-      const order = await this.writer.write(em, organization, {
-        begun,
-        requestHash: hash,
-        student,
-        buyer: buyerOf(input),
-        status: 'pending',
-        totalCents: priced.total,
-        shown,
-        description: course.name,
-        discountCodeId: priced.codeId,
-        line: { kind: 'appointment', unitPriceCents: priced.line.unit_price_cents, quantity: input.party_size, discountCents: priced.discount },
-        answers,
-      });
+      const draft = { begun, requestHash: hash, student, shown, answers, input, priced };
+      const order = await this.writer.write(em, organization, bookingDraft(draft, { kind: 'appointment', description: course.name }));
       // The time, held for the order (the appointment references it): a time another checkout
       // holds answers 409 "taken" here and this whole checkout rolls back.
       await this.appointments.hold(ctx, em, {

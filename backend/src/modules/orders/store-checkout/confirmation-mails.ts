@@ -65,25 +65,12 @@ export class StoreConfirmationMails {
       '',
       `You're booked in ${session.name} (${party === 1 ? '1 seat' : `${party} seats`}).`,
       '',
-      `When: ${when}`,
-      `Where: ${where}`,
-      ...(session.auto_email.trim() ? ['', session.auto_email.trim()] : []),
-      '',
-      ...(await this.paidLines(order)),
-      ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
-      ...answerLines(await answerSets(em, organizationId, order.id)),
+      ...(await this.bookingLines(em, order, when, where, session.auto_email)),
       ...(manage ? ['', manageLinkLine(manage)] : []),
       '',
       order.organization.name,
     ].join('\n');
-    await this.mail.enqueue({
-      to: order.student.email,
-      subject: mailSubject`You're booked: ${session.name}`,
-      text,
-      ...(manage ? { html: bookingMailHtml(text, manage) } : {}),
-      attachments: [calendarAttachment(orderCalendarFile(order, session.name, session, where), 'booking.ics')],
-      dedupeKey: `store-confirmation:${order.id}`,
-    });
+    await this.sendBooked(order, session.name, session, where, text, manage);
   }
 
   /**
@@ -100,26 +87,13 @@ export class StoreConfirmationMails {
       '',
       `Your appointment for ${appointment.course_name} is booked (${party === 1 ? '1 person' : `${party} people`}).`,
       '',
-      `When: ${when}`,
-      `Where: ${where}`,
-      ...(appointment.auto_email.trim() ? ['', appointment.auto_email.trim()] : []),
-      '',
-      ...(await this.paidLines(order)),
-      ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
-      ...answerLines(await answerSets(em, order.organization.id, order.id)),
+      ...(await this.bookingLines(em, order, when, where, appointment.auto_email)),
       '',
       manageLinkLine(manage),
       '',
       order.organization.name,
     ].join('\n');
-    await this.mail.enqueue({
-      to: order.student.email,
-      subject: mailSubject`You're booked: ${appointment.course_name}`,
-      text,
-      html: bookingMailHtml(text, manage),
-      attachments: [calendarAttachment(orderCalendarFile(order, appointment.course_name, appointment, where), 'booking.ics')],
-      dedupeKey: `store-confirmation:${order.id}`,
-    });
+    await this.sendBooked(order, appointment.course_name, appointment, where, text, manage);
   }
 
   /** A product order's confirmation: the receipt of a paid one (a subscription's says what it renews at), the download of a lead magnet. */
@@ -167,6 +141,38 @@ export class StoreConfirmationMails {
       ].join('\n'),
       dedupeKey: `store-confirmation:${order.id}`,
     });
+  }
+
+  /** A booking's confirmation, once per order (its key), with its calendar file; with a manage link, its HTML too. */
+  private sendBooked(
+    order: Order,
+    title: string,
+    period: { starts_at: string | Date; ends_at: string | Date },
+    where: string,
+    text: string,
+    manage: string | null,
+  ): Promise<string> {
+    return this.mail.enqueue({
+      to: order.student.email,
+      subject: mailSubject`You're booked: ${title}`,
+      text,
+      ...(manage ? { html: bookingMailHtml(text, manage) } : {}),
+      attachments: [calendarAttachment(orderCalendarFile(order, title, period, where), 'booking.ics')],
+      dedupeKey: `store-confirmation:${order.id}`,
+    });
+  }
+
+  /** What a booking's confirmation says after its first line: when, where, the course's own text, what was paid, the receipt and the answers. */
+  private async bookingLines(em: EntityManager, order: Order, when: string, where: string, autoEmail: string): Promise<string[]> {
+    return [
+      `When: ${when}`,
+      `Where: ${where}`,
+      ...(autoEmail.trim() ? ['', autoEmail.trim()] : []),
+      '',
+      ...(await this.paidLines(order)),
+      ...(order.receiptUrl ? [`Receipt: ${order.receiptUrl}`] : []),
+      ...answerLines(await answerSets(em, order.organization.id, order.id)),
+    ];
   }
 
   /**

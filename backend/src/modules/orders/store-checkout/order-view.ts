@@ -68,24 +68,14 @@ export class StoreOrderView {
       session: session
         ? {
             name: session.name,
-            starts_at: new Date(session.starts_at).toISOString(),
-            ends_at: new Date(session.ends_at).toISOString(),
-            timezone: session.timezone,
-            location_name: session.location_name,
-            address: session.online ? '' : session.address,
-            online: session.online,
+            ...bookedTimeAndPlace(session),
             party_size: lines.find((l) => l.kind === 'seat')?.quantity ?? 1,
           }
         : null,
       appointment: appointment
         ? {
             course_name: appointment.course_name,
-            starts_at: new Date(appointment.starts_at).toISOString(),
-            ends_at: new Date(appointment.ends_at).toISOString(),
-            timezone: appointment.timezone,
-            location_name: appointment.location_name,
-            address: appointment.online ? '' : appointment.address,
-            online: appointment.online,
+            ...bookedTimeAndPlace(appointment),
             party_size: appointment.guest_count + 1,
             status: appointment.status,
           }
@@ -105,4 +95,23 @@ export class StoreOrderView {
       answers,
     };
   }
+}
+
+/** When and where a booking is, as the order's page shows it (an online one has no address). */
+function bookedTimeAndPlace(row: {
+  starts_at: string | Date;
+  ends_at: string | Date;
+  timezone: string;
+  location_name: string;
+  address: string;
+  online: boolean;
+}) {
+  return {
+    starts_at: new Date(row.starts_at).toISOString(),
+    ends_at: new Date(row.ends_at).toISOString(),
+    timezone: row.timezone,
+    location_name: row.location_name,
+    address: row.online ? '' : row.address,
+    online: row.online,
+  };
 }

@@ -21,7 +21,7 @@ import { Order } from '../entities/order.entity';
 import { OrdersService } from '../orders.service';
 import { PaymentSettlementService } from '../payment-settlement.service';
 import { StoreWalletPayment, type ShownPlan } from '../store-wallet';
-import { buyerOf, checkoutRequestHash, tokenHash, typedBuyer, type AnswerSets, type Buyer } from './checkout-shared';
+import { buyerOf, checkoutRequestHash, tokenHash, typedBuyer, type AnswerSets, type Buyer, type Priced } from './checkout-shared';
 
 /** An order's id, the secret token of its confirmation link, and when its hold (its payment page) ends. */
 export interface BegunOrder {
@@ -63,6 +63,28 @@ export interface StoreOrderDraft {
   answers?: AnswerSets;
 }
 
+/** A booking's draft (a session's seats or an appointment's time): pending, its one line the party at the price. */
+export function bookingDraft(
+  booking: Pick<StoreOrderDraft, 'begun' | 'requestHash' | 'student' | 'shown' | 'answers'> & { input: CheckoutPayload; priced: Priced },
+  what: { kind: 'seat' | 'appointment'; description: string; eventId?: string },
+): StoreOrderDraft {
+  const { input, priced } = booking;
+  return {
+    begun: booking.begun,
+    requestHash: booking.requestHash,
+    student: booking.student,
+    buyer: buyerOf(input),
+    status: 'pending',
+    totalCents: priced.total,
+    shown: booking.shown,
+    description: what.description,
+    ...(what.eventId ? { eventId: what.eventId } : {}),
+    discountCodeId: priced.codeId,
+    line: { kind: what.kind, unitPriceCents: priced.line.unit_price_cents, quantity: input.party_size, discountCents: priced.discount },
+    answers: booking.answers,
+  };
+}
+
 @Injectable()
 export class StoreOrderWriter {
   constructor(
@@ -75,19 +97,23 @@ export class StoreOrderWriter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The pending store order the same request made (a retry whose answer was lost, with any Idempotency-Key), or null. */
-  async resumable(organization: Organization, input: CheckoutPayload): Promise<{ hash: string; resumed: Order | null }> {
+  /**
+   * The pending store order the same request made (a retry whose answer was lost, with any
+   * Idempotency-Key), or null; and the order's id, token and hold: the resumed order's own, or a new
+   * order's (the store's hold from now).
+   */
+  async resumable(organization: Organization, input: CheckoutPayload): Promise<{ hash: string; resumed: Order | null; begun: BegunOrder }> {
     const hash = checkoutRequestHash(organization, input);
     const resumed = await this.em.fork().findOne(
       Order,
       { organization: organization.id, checkoutRequestHash: hash, status: 'pending', linkExpiresAt: { $gt: new Date() } },
       { populate: ['organization'] },
     );
-    return { hash, resumed };
+    return { hash, resumed, begun: await this.begin(resumed) };
   }
 
   /** A new order's id, token and hold (the store's hold from now); a resumed order's own. */
-  async begin(resumed: Order | null = null): Promise<BegunOrder> {
+  private async begin(resumed: Order | null): Promise<BegunOrder> {
     const orderId = resumed?.id ?? randomUUID();
     const token = await this.links.orderToken(orderId);
     const expiresAt = resumed?.linkExpiresAt ?? new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);

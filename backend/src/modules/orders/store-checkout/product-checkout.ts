@@ -54,8 +54,7 @@ export class ProductCheckout {
     if (byCard && (input.use_wallet_money || input.gift_card_code))
       throw new ApiError(HttpStatus.BAD_REQUEST, byCard, { [input.gift_card_code ? 'gift_card_code' : 'use_wallet_money']: byCard });
     const proofStudentId = await this.pricing.pointsStudent(organization, input);
-    const { hash, resumed } = await this.writer.resumable(organization, input);
-    const begun = await this.writer.begin(resumed);
+    const { hash, resumed, begun } = await this.writer.resumable(organization, input);
 
     const order = resumed ?? await this.em.transactional(async (em) => {
       const student = await this.writer.buyer(em, organization, input);

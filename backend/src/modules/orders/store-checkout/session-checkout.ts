@@ -20,9 +20,9 @@ import { seatsTaken } from '../../scheduling/seats';
 import { WaitlistService } from '../../waitlist/waitlist.service';
 import { StoreCheckoutPricing } from './checkout-pricing';
 import { StoreCheckoutSettle } from './checkout-settle';
-import { buyerOf, checkAnswers, quoteOf, requireProofOf, requireStoreSession, seatsRefusal, storeRefusal } from './checkout-shared';
+import { checkAnswers, quoteOf, requireProofOf, requireStoreSession, seatsRefusal, storeRefusal } from './checkout-shared';
 import { StoreCheckoutWaiver } from './checkout-waiver';
-import { StoreOrderWriter } from './order-writer';
+import { bookingDraft, StoreOrderWriter } from './order-writer';
 import { StorePaymentStart } from './payment-start';
 
 @Injectable()
@@ -54,13 +54,9 @@ export class SessionCheckout {
     const pointsStudentId = await this.pricing.pointsStudent(organization, input);
     const paying = !session.free;
     const pay = { partySize: input.party_size, email: input.email, activityId: session.activity_id, free: !paying };
-    const { hash, resumed } = await this.writer.resumable(organization, input);
-    if (resumed) {
-      const { token, expiresAt } = await this.writer.begin(resumed);
-      return this.payment.forBooking(organization, resumed, resumed.totalCents - resumed.walletCents, { ...pay, token, expiresAt });
-    }
-    const begun = await this.writer.begin();
+    const { hash, resumed, begun } = await this.writer.resumable(organization, input);
     const { orderId, expiresAt } = begun;
+    if (resumed) return this.payment.forBooking(organization, resumed, resumed.totalCents - resumed.walletCents, { ...pay, token: begun.token, expiresAt });
 
     const { order, total } = await this.em.transactional(async (em) => {
       const student = await this.writer.buyer(em, organization, input);
@@ -94,20 +90,8 @@ export class SessionCheckout {
           });
       const unitPriceCents = session.free ? 0 : held.priceCents;
       const { priced, shown } = await this.pricing.priceWithWallet(organization, session, input, unitPriceCents, pointsStudentId, em);
-      const order = await this.writer.write(em, organization, {
-        begun,
-        requestHash: hash,
-        student,
-        buyer: buyerOf(input),
-        status: 'pending',
-        totalCents: priced.total,
-        shown,
-        description: held.eventName,
-        eventId: session.event_id,
-        discountCodeId: priced.codeId,
-        line: { kind: 'seat', unitPriceCents: priced.line.unit_price_cents, quantity: input.party_size, discountCents: priced.discount },
-        answers,
-      });
+      const draft = { begun, requestHash: hash, student, shown, answers, input, priced };
+      const order = await this.writer.write(em, organization, bookingDraft(draft, { kind: 'seat', description: held.eventName, eventId: session.event_id }));
       await this.settle.booking(em, order, student.id, priced, shown, pointsStudentId, expiresAt);
       return { order, total: shown.plan.due_cents };
     });
