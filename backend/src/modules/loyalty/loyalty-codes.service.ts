@@ -12,6 +12,7 @@ import {
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { ApiError } from '../../common/api-error';
 import { MailService } from '../notifications/mail.service';
+import { mailSubject } from '../notifications/mail-compose';
 import { StudentsService } from '../students/students.service';
 import { LoyaltyLedgerService } from './loyalty-ledger.service';
 import { LoyaltyService } from './loyalty.service';
@@ -87,7 +88,7 @@ export class LoyaltyCodesService {
     }
     await this.mail.enqueue({
       to: student.email,
-      subject: `Your points code for ${organization.name}`.replace(/[\r\n]+/g, ' ').slice(0, 300),
+      subject: mailSubject`Your points code for ${organization.name}`,
       text: [
         `Hello ${student.firstName},`,
         '',

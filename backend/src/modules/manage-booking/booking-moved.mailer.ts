@@ -1,13 +1,11 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatZonedDateTime } from '@studio/contracts';
-import { createEvent } from 'ics';
 import { BookingLinksService } from '../booking-links/booking-links.service';
 import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
 import { MailService } from '../notifications/mail.service';
+import { calendarAttachment, calendarFile, mailSubject } from '../notifications/mail-compose';
 import { EnrollmentEvents } from '../scheduling/enrollment-events';
-
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 interface MovedRow {
   status: string;
@@ -64,22 +62,17 @@ export class BookingMovedMailer implements OnModuleInit {
     const where = row.online ? `Online${row.meeting_join_url ? `: ${row.meeting_join_url}` : ''}` : `${row.location_name}, ${row.address}`;
     const party = 1 + Number(row.guest_count);
     const url = await this.links.urlFor(organizationId, 'enrollment', enrollmentId);
-    const ics = createEvent({
+    const ics = calendarFile({
       // The confirmation's UID (its order's), so the calendar replaces the entry it has.
       uid: `${row.order_id ?? enrollmentId}@studio`,
       sequence: Math.floor(Date.now() / 1000),
       title: row.course_name,
-      start: new Date(row.starts_at).getTime(),
-      end: new Date(row.ends_at).getTime(),
-      startInputType: 'utc',
-      startOutputType: 'utc',
-      endInputType: 'utc',
-      endOutputType: 'utc',
-      location: where.slice(0, 500),
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      location: where,
       description: `${row.studio}: ${row.course_name}`,
-      organizer: { name: row.studio },
+      organizer: row.studio,
     });
-    if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
     const text = [
       `Hello ${row.first_name},`,
       '',
@@ -96,10 +89,10 @@ export class BookingMovedMailer implements OnModuleInit {
     ].join('\n');
     await this.mail.enqueue({
       to: row.email,
-      subject: `New time: ${oneLine(row.course_name)}`.slice(0, 300),
+      subject: mailSubject`New time: ${row.course_name}`,
       text,
       html: bookingMailHtml(text, url),
-      attachments: [{ filename: 'booking.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: ics.value }],
+      attachments: [calendarAttachment(ics, 'booking.ics')],
       dedupeKey: `enrollment-moved:${enrollmentId}:${fromEventId}:${toEventId}`,
     });
   }

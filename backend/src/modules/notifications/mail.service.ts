@@ -18,7 +18,7 @@ const MAIL_SENT_KEEP_DAYS = 400;
 const MAIL_ATTEMPTS = 8;
 const MAIL_BACKOFF_MS = 3000;
 
-const oneLine = (max: number) =>
+const oneLineString = (max: number) =>
   z
     .string()
     .trim()
@@ -29,23 +29,23 @@ const oneLine = (max: number) =>
 /** A message to send. `dedupeKey` names the occasion (for example `payment-link:<orderId>`). */
 export const mailMessageSchema = z
   .object({
-    to: oneLine(320).refine(isMailbox, 'expected an email address, or a name and <address>'),
-    subject: oneLine(300),
+    to: oneLineString(320).refine(isMailbox, 'expected an email address, or a name and <address>'),
+    subject: oneLineString(300),
     text: z.string().min(1).max(100_000),
     html: z.string().max(500_000).optional(),
     /** Small text files sent with it (a booking's calendar file). */
     attachments: z
       .array(
         z.object({
-          filename: oneLine(100),
-          contentType: oneLine(100),
+          filename: oneLineString(100),
+          contentType: oneLineString(100),
           content: z.string().max(100_000),
         }),
       )
       .max(3)
       .optional(),
     /** Same key, same mail: enqueuing it again while the first is known (retried request, redelivered webhook) sends once. */
-    dedupeKey: oneLine(200),
+    dedupeKey: oneLineString(200),
   })
   .strict();
 

@@ -35,6 +35,17 @@ import { PaymentSettlementService } from './payment-settlement.service';
 import { OrderEventsModule } from './order-events.module';
 import { StudentOrdersQuery } from './student-orders.query';
 import { StoreCheckoutService } from './store-checkout.service';
+import { AppointmentCheckout } from './store-checkout/appointment-checkout';
+import { StoreCheckoutPricing } from './store-checkout/checkout-pricing';
+import { StoreCheckoutSettle } from './store-checkout/checkout-settle';
+import { StoreCheckoutWaiver } from './store-checkout/checkout-waiver';
+import { StoreConfirmationMails } from './store-checkout/confirmation-mails';
+import { StoreOrderView } from './store-checkout/order-view';
+import { StoreOrderWriter } from './store-checkout/order-writer';
+import { StoreCheckoutHandlers } from './store-checkout/outbox-handlers';
+import { StorePaymentStart } from './store-checkout/payment-start';
+import { ProductCheckout } from './store-checkout/product-checkout';
+import { SessionCheckout } from './store-checkout/session-checkout';
 import { DiscountsModule } from '../discounts/discounts.module';
 import { WaiversModule } from '../waivers/waivers.module';
 import { LoyaltyModule } from '../loyalty/loyalty.module';
@@ -88,6 +99,18 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     SubscriptionCancel,
     SubscriptionMembership,
     StoreCheckoutService,
+    // The store checkout's parts (issue 33): the flows, and the jobs they compose.
+    SessionCheckout,
+    AppointmentCheckout,
+    ProductCheckout,
+    StoreCheckoutPricing,
+    StoreOrderWriter,
+    StoreCheckoutSettle,
+    StorePaymentStart,
+    StoreCheckoutWaiver,
+    StoreOrderView,
+    StoreConfirmationMails,
+    StoreCheckoutHandlers,
     StoreWalletPayment,
     SessionCancelHandler,
   ],

@@ -15,6 +15,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { MailService } from '../notifications/mail.service';
+import { mailSubject } from '../notifications/mail-compose';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PaymentsPort } from '../payments/payments.port';
@@ -325,7 +326,7 @@ export class PaymentLinksService implements OnModuleInit {
     }).format(expiresAt);
     await this.mail.enqueue({
       to: student.email,
-      subject: `Your payment link for ${oneLine(order.description)}`.slice(0, 300),
+      subject: mailSubject`Your payment link for ${order.description}`,
       text: [
         `Hello ${student.firstName},`,
         '',
@@ -398,7 +399,6 @@ export class PaymentLinksService implements OnModuleInit {
   }
 }
 
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 /** An admin's send with an Idempotency-Key, hashed per admin: the order its first call made is found by it. */
 const linkRequestHash = (ctx: RequestContext, clientKey: string | undefined) =>

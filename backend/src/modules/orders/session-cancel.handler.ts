@@ -1,13 +1,12 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { formatCents, formatZonedDateTime, SESSION_CANCEL_MESSAGES, type SessionCancelOutcome } from '@studio/contracts';
 import { MailService } from '../notifications/mail.service';
+import { mailSubject, oneLine } from '../notifications/mail-compose';
 import { CancelledSeat, SessionCancellationService } from '../scheduling/session-cancellation.service';
 import { SessionCancelEvents, SessionEvents } from '../scheduling/session-events';
 import { PaymentLinksService } from './payment-links.service';
 import { WalletService } from '../wallet/wallet.service';
 import { RefundsService } from './refunds.service';
-
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 /**
  * What follows the studio cancelling a session (issue 23), from the outbox:
@@ -67,7 +66,7 @@ export class SessionCancelHandler implements OnModuleInit {
     const use = await this.wallet.returnBookingUse(organizationId, { enrollmentId }, { actorUserId: seat.cancelledBy ?? undefined });
     await this.mail.enqueue({
       to: seat.email,
-      subject: oneLine(`Cancelled: ${seat.sessionName}`).slice(0, 300),
+      subject: mailSubject`Cancelled: ${seat.sessionName}`,
       text: this.mailText(seat, result, use === 'returned'),
       dedupeKey: `session-cancelled:${enrollmentId}`,
     });

@@ -6,6 +6,7 @@ import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../queue/job-queue';
 import { BookingLinksService } from '../booking-links/booking-links.service';
 import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
 import { MailService } from '../notifications/mail.service';
+import { mailSubject } from '../notifications/mail-compose';
 import { AppointmentEvents } from '../scheduling/appointment-events';
 import { appointmentWhen, appointmentWhere } from '../scheduling/appointment-mailer';
 import { EnrollmentEvents } from '../scheduling/enrollment-events';
@@ -30,7 +31,6 @@ export interface ReminderJob {
   startsAt: string;
 }
 
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 /** The queue's id of a booking's reminder: a moved booking (another start) gets new ids. */
 export const reminderJobId = (
@@ -223,7 +223,7 @@ export class RemindersService implements OnModuleInit {
     ].join('\n');
     return {
       to: booking.student_email,
-      subject: `Reminder: ${oneLine(booking.course_name)}, ${when}`.slice(0, 300),
+      subject: mailSubject`Reminder: ${booking.course_name}, ${when}`,
       text,
       html: bookingMailHtml(text, manageUrl),
       dedupeKey: reminderKey(job.bookingId, job.offsetMins, job.startsAt),

@@ -2,16 +2,14 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { formatZonedDateTime } from '@studio/contracts';
-import { createEvent, type EventAttributes } from 'ics';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { MailService } from '../notifications/mail.service';
+import { calendarAttachment, calendarFile, mailSubject } from '../notifications/mail-compose';
 import { BookingLinksService } from '../booking-links/booking-links.service';
 import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
 import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
 import { AppointmentViewRow } from './appointment-view.query';
 import { AppointmentsService } from './appointments.service';
-
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 export const APPOINTMENT_MAILS_QUEUE = 'scheduling-appointment-mails';
 const CONFIRM_WITHOUT_MEETING_JOB = 'confirm-without-meeting';
@@ -79,34 +77,23 @@ export class AppointmentMailer implements OnModuleInit {
     return { row, studio: org?.name ?? '' };
   }
 
+  /** The appointment's calendar file: its UID, its sequence (one more for the cancellation) and method. */
   private calendarFile(row: AppointmentViewRow, studio: string, cancelled = false): string {
-    const attributes: EventAttributes = {
+    return calendarFile({
       uid: `appointment-${row.id}@studio`,
       sequence: cancelled ? Number(row.sequence) + 1 : Number(row.sequence),
       title: row.course_name,
-      start: new Date(row.starts_at).getTime(),
-      end: new Date(row.ends_at).getTime(),
-      startInputType: 'utc',
-      startOutputType: 'utc',
-      endInputType: 'utc',
-      endOutputType: 'utc',
-      location: appointmentWhere(row).slice(0, 500),
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      location: appointmentWhere(row),
       description: `${studio}: ${row.course_name} with ${row.instructor_name}`,
-      organizer: { name: studio },
+      organizer: studio,
       method: cancelled ? 'CANCEL' : 'PUBLISH',
-      status: cancelled ? 'CANCELLED' : 'CONFIRMED',
-    };
-    const ics = createEvent(attributes);
-    if (ics.error || !ics.value) throw ics.error ?? new Error('No calendar file');
-    return ics.value;
+    });
   }
 
   private attachment(content: string, cancelled = false) {
-    return {
-      filename: 'appointment.ics',
-      contentType: `text/calendar; charset=utf-8; method=${cancelled ? 'CANCEL' : 'PUBLISH'}`,
-      content,
-    };
+    return calendarAttachment(content, 'appointment.ics', cancelled ? 'CANCEL' : 'PUBLISH');
   }
 
   /** The confirmation, once per appointment (its key), while it is booked. */
@@ -142,7 +129,7 @@ export class AppointmentMailer implements OnModuleInit {
     ].join('\n');
     await this.mail.enqueue({
       to: row.student_email,
-      subject: `You're booked: ${oneLine(row.course_name)}`.slice(0, 300),
+      subject: mailSubject`You're booked: ${row.course_name}`,
       text,
       html: bookingMailHtml(text, manage),
       attachments: [this.attachment(this.calendarFile(row, studio))],
@@ -173,7 +160,7 @@ export class AppointmentMailer implements OnModuleInit {
     ].join('\n');
     await this.mail.enqueue({
       to: row.student_email,
-      subject: `New time: ${oneLine(row.course_name)}`.slice(0, 300),
+      subject: mailSubject`New time: ${row.course_name}`,
       text,
       html: bookingMailHtml(text, manage),
       attachments: [this.attachment(this.calendarFile(row, studio))],
@@ -188,7 +175,7 @@ export class AppointmentMailer implements OnModuleInit {
     const { row, studio } = found;
     await this.mail.enqueue({
       to: row.student_email,
-      subject: `Cancelled: ${oneLine(row.course_name)}`.slice(0, 300),
+      subject: mailSubject`Cancelled: ${row.course_name}`,
       text: [
         `Hello ${row.student_first_name},`,
         '',

@@ -2,12 +2,12 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
 import { formatZonedDateTime, storeLinks } from '@studio/contracts';
 import { MailService } from '../notifications/mail.service';
+import { mailSubject, oneLine } from '../notifications/mail-compose';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { WaitlistClaimTokens } from './waitlist-claim-token';
 import { WaitlistEntry } from './waitlist-entry.entity';
 import { waitlistSession, WaitlistSessionRow } from './waitlist-session.query';
 
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 const party = (n: number) => (n === 1 ? '1 seat' : `${n} seats`);
 const hours = (n: number) => (n === 1 ? '1 hour' : `${n} hours`);
 const when = (s: WaitlistSessionRow) => formatZonedDateTime(s.starts_at, s.timezone);
@@ -45,7 +45,7 @@ export class WaitlistMails {
     );
     await this.mail.enqueue({
       to: entry.email,
-      subject: `${again ? "You're already on the waitlist" : "You're on the waitlist"}: ${oneLine(session.name)}`.slice(0, 300),
+      subject: mailSubject`${again ? "You're already on the waitlist" : "You're on the waitlist"}: ${session.name}`,
       text: [
         `Hello ${oneLine(entry.name)},`,
         '',
@@ -88,7 +88,7 @@ export class WaitlistMails {
     const link = storeLinks.claim(store, entry.eventId, token);
     await this.mail.enqueue({
       to: entry.email,
-      subject: `A seat is free: ${oneLine(session.name)}`.slice(0, 300),
+      subject: mailSubject`A seat is free: ${session.name}`,
       text: [
         `Hello ${oneLine(entry.name)},`,
         '',
@@ -111,7 +111,7 @@ export class WaitlistMails {
     for (const entry of entries)
       await this.mail.enqueue({
         to: entry.email,
-        subject: `Cancelled: ${oneLine(session.name)}`.slice(0, 300),
+        subject: mailSubject`Cancelled: ${session.name}`,
         text: [
           `Hello ${oneLine(entry.name)},`,
           '',

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config.schema';
 import { JOB_QUEUE, type JobQueue } from '../../queue/job-queue';
 import { MailService } from '../notifications/mail.service';
+import { mailSubject, oneLine } from '../notifications/mail-compose';
 import { OrderEvents } from '../orders/order-events';
 import { StudentsService } from '../students/students.service';
 import { giftCardCode, hashGiftCardCode } from './gift-card-code';
@@ -19,7 +20,6 @@ const SWEEP_SCHEDULE = 'wallet-expiry-sweep';
 const SWEEP_EVERY_MS = 60_000;
 const SECRET_NAME = 'gift_card';
 
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 /**
  * What a paid store order grants (issue 24), from `store_order.paid` (the outbox: at least once):
@@ -129,7 +129,7 @@ export class WalletGrantsService implements OnModuleInit {
     const hello = recipientName.trim() ? `Hello ${oneLine(recipientName).split(' ')[0]},` : 'Hello,';
     await this.mail.enqueue({
       to: recipientEmail,
-      subject: `${oneLine(buyer)} sent you a ${formatCents(cents)} gift card`.slice(0, 300),
+      subject: mailSubject`${buyer} sent you a ${formatCents(cents)} gift card`,
       text: [
         hello,
         '',
