@@ -151,3 +151,13 @@ export async function chooseMenuItem(trigger, name) {
   }
   throw lastError;
 }
+
+/**
+ * A finished download's text. Read through its stream: on the group's shared Chromium (connected
+ * remotely) playwright has no local path for it.
+ */
+export async function downloadText(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

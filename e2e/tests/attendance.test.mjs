@@ -1,9 +1,8 @@
 // Issue 23 in the browser: the owner checks a student in from the event drawer's enrollments grid
 // with one click, undoes it, checks in again, and the CSV export has the Attendance column.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
-import { signIn } from '../support/browser.mjs';
+import { downloadText, signIn } from '../support/browser.mjs';
 import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
 let token;
@@ -83,7 +82,7 @@ test('the owner checks a student in from the event drawer, undoes it, checks in 
     page.waitForEvent('download'),
     grid.getByRole('button', { name: /Export all/ }).click(),
   ]);
-  const lines = readFileSync(await download.path(), 'utf8')
+  const lines = (await downloadText(download))
     .replace(/^\uFEFF/, '')
     .trim()
     .split('\n');

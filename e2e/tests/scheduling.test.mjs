@@ -1,9 +1,8 @@
 // Issue 4 in the browser: from a course's page schedule a two-day session, open it, add a demo
 // student, change the guest count, export the CSV, remove the student and delete the session.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { signIn } from '../support/browser.mjs';
+import { downloadText, signIn } from '../support/browser.mjs';
 import { OWNER, ownerToken, useDemoStudio } from '../support/studio.mjs';
 
 const LABEL = `E2E two-day ${Date.now()}`;
@@ -129,7 +128,7 @@ test('schedule a two-day session, enroll, guests, export, remove, delete', async
     grid.getByRole('button', { name: /Export all/ }).click(),
   ]);
   assert.equal(download.suggestedFilename(), 'enrollments.csv');
-  const csv = readFileSync(await download.path(), 'utf8');
+  const csv = await downloadText(download);
   assert.match(csv, new RegExp(student.email.replace(/[.+]/g, '\\$&')));
 
   // Remove the student; the seats go back.
