@@ -31,14 +31,7 @@ import { OrdersService } from './orders.service';
 import { PaymentSettlementService } from './payment-settlement.service';
 import { storeSession } from './store-session.query';
 import { crashPoint } from '../../common/crash-point';
-import {
-  EXPIRE_LINK_JOB,
-  EXPIRY_GRACE_MS,
-  ExpireLinkJob,
-  linkRequestHash,
-  PAGE_DEADLINE_JOB,
-  PAYMENT_LINK_QUEUE,
-} from './payment-link-jobs';
+import { EXPIRE_LINK_JOB, EXPIRY_GRACE_MS, ExpireLinkJob, linkRequestHash, PAGE_DEADLINE_JOB, PAYMENT_LINK_QUEUE } from './payment-link-jobs';
 
 export { EXPIRE_LINK_JOB, PAGE_DEADLINE_JOB, PAYMENT_LINK_QUEUE } from './payment-link-jobs';
 export type { ExpireLinkJob } from './payment-link-jobs';
@@ -82,12 +75,7 @@ export class PaymentLinksService implements OnModuleInit {
     // The link's own effects, from the transactions that make the link (the outbox): none is lost to
     // a crash right after a commit.
     this.orderEvents.on('payment_link.created', 'orders.payment-links', (e) =>
-      this.scheduleExpiry(
-        e.organizationId,
-        e.orderId,
-        new Date(e.expiresAt),
-        e.pageDueBy ? new Date(e.pageDueBy) : null,
-      ),
+      this.scheduleExpiry(e.organizationId, e.orderId, new Date(e.expiresAt), e.pageDueBy ? new Date(e.pageDueBy) : null),
     );
     this.orderEvents.on('payment_link.sent', 'orders.payment-links', (e) =>
       this.mailLink(e.organizationId, e.orderId, e.url),
@@ -108,12 +96,7 @@ export class PaymentLinksService implements OnModuleInit {
    * checkout is created (outside the lock) and recorded on the order with payment_link.sent (the
    * link is mailed from it).
    */
-  async send(
-    ctx: RequestContext,
-    studentId: string,
-    eventId: string,
-    clientKey?: string,
-  ): Promise<PaymentLinkSent> {
+  async send(ctx: RequestContext, studentId: string, eventId: string, clientKey?: string): Promise<PaymentLinkSent> {
     const requestHash = linkRequestHash(ctx, clientKey);
     const resumed = await this.resumable(ctx, requestHash);
     if (resumed) return this.startCheckout(ctx, resumed, resumed.student, resumed.linkExpiresAt!);
@@ -165,24 +148,14 @@ export class PaymentLinksService implements OnModuleInit {
    * (releaseHold). 404 for another organization's student or appointment; 409 as enroll refuses an
    * appointment, or for a free course.
    */
-  async sendAppointment(
-    ctx: RequestContext,
-    studentId: string,
-    appointmentId: string,
-    clientKey?: string,
-  ): Promise<PaymentLinkSent> {
+  async sendAppointment(ctx: RequestContext, studentId: string, appointmentId: string, clientKey?: string): Promise<PaymentLinkSent> {
     const requestHash = linkRequestHash(ctx, clientKey);
     const resumed = await this.resumable(ctx, requestHash);
     if (resumed) return this.startCheckout(ctx, resumed, resumed.student, resumed.linkExpiresAt!);
     const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
-      const appointment = await this.appointments.lockForOrder(
-        ctx,
-        em as EntityManager,
-        appointmentId,
-        studentId,
-      );
+      const appointment = await this.appointments.lockForOrder(ctx, em as EntityManager, appointmentId, studentId);
       const view = await this.appointments.view(em as EntityManager, ctx.organizationId, appointment.id);
       const priceCents = Number(view.price_cents);
       if (priceCents <= 0) throw new ApiError(HttpStatus.CONFLICT, APPOINTMENT_MESSAGES.freeCourse);
@@ -228,18 +201,11 @@ export class PaymentLinksService implements OnModuleInit {
    */
   private async resumable(ctx: RequestContext, requestHash: string | null): Promise<Order | null> {
     if (!requestHash) return null;
-    return this.em
-      .fork()
-      .findOne(
-        Order,
-        {
-          organization: ctx.organizationId,
-          checkoutRequestHash: requestHash,
-          status: 'pending',
-          accessTokenHash: null,
-        },
-        { populate: ['student'] },
-      );
+    return this.em.fork().findOne(
+      Order,
+      { organization: ctx.organizationId, checkoutRequestHash: requestHash, status: 'pending', accessTokenHash: null },
+      { populate: ['student'] },
+    );
   }
 
   /**
@@ -272,13 +238,7 @@ export class PaymentLinksService implements OnModuleInit {
       checkout = await this.payments.createCheckout({
         organizationId: ctx.organizationId,
         orderId: order.id,
-        lines: [
-          {
-            name: `${order.description}${when ? `, ${when}` : ''}`.slice(0, 250),
-            unitAmountCents: order.totalCents,
-            quantity: 1,
-          },
-        ],
+        lines: [{ name: `${order.description}${when ? `, ${when}` : ''}`.slice(0, 250), unitAmountCents: order.totalCents, quantity: 1 }],
         customerEmail: student.email,
         successUrl: back,
         cancelUrl: back,
@@ -286,59 +246,35 @@ export class PaymentLinksService implements OnModuleInit {
       });
     } catch (error) {
       this.logger.error(`Checkout of order ${order.id} failed: ${(error as Error).message}`);
-      await this.settlement.failWithoutPage(
-        ctx.organizationId,
-        order.id,
-        'The payment provider refused the link',
-      );
+      await this.settlement.failWithoutPage(ctx.organizationId, order.id, 'The payment provider refused the link');
       throw new ApiError(HttpStatus.BAD_GATEWAY, PAYMENT_LINK_MESSAGES.providerFailed);
     }
     // Recorded only while the order is pending, with the history line and payment_link.sent (the mail)
     // in the same transaction: a link is mailed only once its page is the order's.
-    const { recorded } = await this.settlement.recordPage(
-      ctx.organizationId,
-      order.id,
-      checkout,
-      async (em) => {
-        this.activity.record(em, {
-          organizationId: ctx.organizationId,
-          orderId: order.id,
-          action: 'payment_link_sent',
-          actorUserId: ctx.userId,
-          amountCents: order.totalCents,
-          detail: student.email,
-        });
-        await this.orderEvents.publish(em, {
-          type: 'payment_link.sent',
-          organizationId: ctx.organizationId,
-          orderId: order.id,
-          url: checkout.url,
-        });
-      },
-    );
+    const { recorded } = await this.settlement.recordPage(ctx.organizationId, order.id, checkout, async (em) => {
+      this.activity.record(em, {
+        organizationId: ctx.organizationId,
+        orderId: order.id,
+        action: 'payment_link_sent',
+        actorUserId: ctx.userId,
+        amountCents: order.totalCents,
+        detail: student.email,
+      });
+      await this.orderEvents.publish(em, { type: 'payment_link.sent', organizationId: ctx.organizationId, orderId: order.id, url: checkout.url });
+    });
     if (!recorded) throw new ApiError(HttpStatus.CONFLICT, PAYMENT_LINK_MESSAGES.linkEnded);
     return sent(checkout.url);
   }
 
   /** payment_link.created: the job that settles the link at its expiry (one per order, by its id). */
-  private async scheduleExpiry(
-    organizationId: string,
-    orderId: string,
-    expiresAt: Date,
-    pageDueBy: Date | null,
-  ): Promise<void> {
+  private async scheduleExpiry(organizationId: string, orderId: string, expiresAt: Date, pageDueBy: Date | null): Promise<void> {
     // The page deadline (issue 31): an order whose checkout died before its page releases its hold.
     if (pageDueBy)
       await this.queue.add<ExpireLinkJob>(
         PAYMENT_LINK_QUEUE,
         PAGE_DEADLINE_JOB,
         { orderId, organizationId },
-        {
-          jobId: `payment-page-deadline-${orderId}`,
-          delayMs: Math.max(0, pageDueBy.getTime() - Date.now()),
-          attempts: 10,
-          backoffMs: 10_000,
-        },
+        { jobId: `payment-page-deadline-${orderId}`, delayMs: Math.max(0, pageDueBy.getTime() - Date.now()), attempts: 10, backoffMs: 10_000 },
       );
     await this.queue.add<ExpireLinkJob>(
       PAYMENT_LINK_QUEUE,
@@ -369,9 +305,7 @@ export class PaymentLinksService implements OnModuleInit {
     // An appointment's link (issue 22) says which course, with whom and when (the location's zone).
     const appointment = await this.appointments.viewForOrder(em, organizationId, order.id);
     // A session's link says when the session is, in its location's zone (issue 25).
-    const sessionWhen = appointment
-      ? null
-      : await this.sessionWhen(em, organizationId, order.eventId ?? null);
+    const sessionWhen = appointment ? null : await this.sessionWhen(em, organizationId, order.eventId ?? null);
     const until = new Intl.DateTimeFormat('en-US', {
       year: 'numeric',
       month: 'short',
@@ -400,11 +334,7 @@ export class PaymentLinksService implements OnModuleInit {
   }
 
   /** When a session is, as its mails say it: "Tue, Dec 15, 2026, 6:00 PM PST" in its location's zone; null for none. */
-  private async sessionWhen(
-    em: EntityManager,
-    organizationId: string,
-    eventId: string | null,
-  ): Promise<string | null> {
+  private async sessionWhen(em: EntityManager, organizationId: string, eventId: string | null): Promise<string | null> {
     if (!eventId) return null;
     const session = await storeSession(em, organizationId, eventId, { bookable: false });
     if (!session) return null;
@@ -429,13 +359,7 @@ export class PaymentLinksService implements OnModuleInit {
     }
     const state = await this.payments.retrieveCheckout(order.checkoutSessionId);
     if (state.status === 'paid' && state.paymentIntentId) {
-      await this.settlement.paid(
-        job.organizationId,
-        order.id,
-        state.sessionId,
-        state.paymentIntentId,
-        state.amountTotalCents,
-      );
+      await this.settlement.paid(job.organizationId, order.id, state.sessionId, state.paymentIntentId, state.amountTotalCents);
     } else if (state.status === 'expired' || state.status === 'cancelled') {
       await this.settlement.ended(
         job.organizationId,
@@ -444,9 +368,7 @@ export class PaymentLinksService implements OnModuleInit {
         state.status === 'expired' ? 'payment_link_expired' : 'payment_link_cancelled',
       );
     } else if (!order.linkExpiresAt || order.linkExpiresAt.getTime() <= Date.now()) {
-      throw new Error(
-        `Checkout ${order.checkoutSessionId} of order ${order.id} is still open after its expiry`,
-      );
+      throw new Error(`Checkout ${order.checkoutSessionId} of order ${order.id} is still open after its expiry`);
     }
   }
 
@@ -463,14 +385,8 @@ export class PaymentLinksService implements OnModuleInit {
       [organizationId, eventId],
     );
     for (const order of pending)
-      await this.settlement.ended(
-        organizationId,
-        order.id,
-        null,
-        'payment_link_cancelled',
-        SESSION_CANCEL_MESSAGES.linkCancelled,
-        true,
-      );
+      await this.settlement.ended(organizationId, order.id, null, 'payment_link_cancelled', SESSION_CANCEL_MESSAGES.linkCancelled, true);
     return pending.length;
   }
 }
+
