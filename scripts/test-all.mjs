@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check in order, stopping at the first failure, then one closing line with the
 // number of tests that passed and failed across jest and node's test runner.
-import { spawn } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_INTERACTIVE: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: '0' };
@@ -130,6 +130,24 @@ function machineCpu() {
     return null;
   }
 }
+/**
+ * The CPU of a local server the tests talk to (PostgreSQL's postmaster with every backend it has
+ * reaped, Redis), from /proc/<pid>/stat: utime + stime + cutime + cstime. Null when it is not a
+ * local process or not Linux. It says how much of the machine's CPU beyond the steps' own went to
+ * the database rather than to the tests.
+ */
+function serverCpu(name) {
+  try {
+    const pid = execSync(`pgrep -o -x ${name}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // After the command's name: fields 14-17 of stat(5) are the 12th-15th here.
+    return fields.slice(11, 15).map(Number).reduce((a, b) => a + b, 0) / 100;
+  } catch {
+    return null;
+  }
+}
+const SERVERS = { postgres: 'PostgreSQL', 'redis-server': 'Redis' };
+const serversAtStart = Object.fromEntries(Object.keys(SERVERS).map((n) => [n, serverCpu(n)]));
 const machineAtStart = machineCpu();
 const startedAt = Date.now();
 /** One row per step for the table printed at the end: name, wall and CPU seconds. */
@@ -181,6 +199,13 @@ function summary() {
     const available = end.all - machineAtStart.all;
     console.log(`machine: ${(busy / 60).toFixed(1)} CPU-minutes busy of ${(available / 60).toFixed(1)} (${((100 * busy) / available).toFixed(0)}%: every process, the database's and the browser's included)`);
   }
+  const servers = Object.entries(SERVERS)
+    .map(([n, label]) => {
+      const [before, after] = [serversAtStart[n], serverCpu(n)];
+      return before === null || after === null || after < before ? null : `${label} ${((after - before) / 60).toFixed(1)}`;
+    })
+    .filter(Boolean);
+  if (servers.length) console.log(`servers the tests used (CPU-minutes, not in the steps' own): ${servers.join(', ')}`);
 }
 
 for (const item of steps) {
