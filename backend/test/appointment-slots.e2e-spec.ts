@@ -10,7 +10,7 @@ import {
   STORE_MESSAGES,
   wallClockToInstant,
 } from '@studio/contracts';
-import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
+import { AppointmentHolds } from '../src/modules/scheduling/appointment-holds.service';
 import { courseRefs, validCourse, validCourseEdit } from './support/catalog-fixtures';
 import { addStudent } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
@@ -215,7 +215,7 @@ describe('appointment slots', () => {
   it("removes a held time with its buffers from every course of the instructor, and a session's time", async () => {
     const date = dayAhead(10);
     const student = await addStudent(t, token);
-    const service = t.created.app.get(AppointmentsService);
+    const service = t.created.app.get(AppointmentHolds);
     await t.withEm((em) =>
       service.hold({ organizationId }, em, {
         activityId: courseA,

@@ -6,9 +6,11 @@ import { JOB_QUEUE, JobQueue } from '../src/queue/job-queue';
 import {
   APPOINTMENT_HOLDS_QUEUE,
   APPOINTMENT_HOLDS_SCHEDULER,
-  AppointmentsService,
+  AppointmentHolds,
   HoldAppointmentInput,
-} from '../src/modules/scheduling/appointments.service';
+} from '../src/modules/scheduling/appointment-holds.service';
+import { AppointmentReads } from '../src/modules/scheduling/appointment-reads';
+import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
 import { courseRefs, validCourse } from './support/catalog-fixtures';
 import { addStudent, scheduleSession } from './support/scheduling-fixtures';
 import { startTestApp, TestApp } from './test-app';
@@ -70,6 +72,8 @@ describe.each(databases)('appointments on %s', (_name, embedded) => {
   let token: string;
   let ctx: { organizationId: string };
   let service: AppointmentsService;
+  let holds: AppointmentHolds;
+  let reads: AppointmentReads;
   /** 60 minutes, buffers 15 before and 15 after. */
   let courseA: string;
   /** 30 minutes, no buffers, same instructor. */
@@ -90,7 +94,7 @@ describe.each(databases)('appointments on %s', (_name, embedded) => {
 
   const hold = (input: Partial<HoldAppointmentInput> & { activityId: string; startsAt: Date }, as = ctx) =>
     t.withEm((em) =>
-      service.hold(as, em, { studentId: students[0], expiresAt: new Date(Date.now() + HOUR), ...input }),
+      holds.hold(as, em, { studentId: students[0], expiresAt: new Date(Date.now() + HOUR), ...input }),
     );
 
   /** The refusal's status and message, or 'ok'. */
@@ -111,6 +115,8 @@ describe.each(databases)('appointments on %s', (_name, embedded) => {
     token = owner.token;
     ctx = { organizationId: owner.organization.id };
     service = t.created.app.get(AppointmentsService);
+    holds = t.created.app.get(AppointmentHolds);
+    reads = t.created.app.get(AppointmentReads);
     refs = await courseRefs(t, token);
     courseA = await createCourse({ duration_mins: 60, buffer_before_mins: 15, buffer_after_mins: 15, booking_window_days: 90 });
     courseB = await createCourse({ name: 'Glaze consult', duration_mins: 30 });
@@ -164,8 +170,8 @@ describe.each(databases)('appointments on %s', (_name, embedded) => {
     const live = await hold({ activityId: courseA, startsAt: new Date(nine.getTime() + 3 * HOUR) });
     // Until the job runs, the expired hold still keeps its time.
     expect(await outcome(hold({ activityId: courseB, startsAt: nine }))).toBe(TAKEN);
-    expect(await service.releaseExpiredHolds()).toBeGreaterThanOrEqual(1);
-    expect(await service.releaseExpiredHolds()).toBe(0);
+    expect(await holds.releaseExpiredHolds()).toBeGreaterThanOrEqual(1);
+    expect(await holds.releaseExpiredHolds()).toBe(0);
     expect((await t.withEm((em) => service.get(ctx, em, expired.appointmentId))).status).toBe('cancelled');
     expect((await t.withEm((em) => service.get(ctx, em, live.appointmentId))).status).toBe('held');
     expect(await outcome(hold({ activityId: courseB, startsAt: nine }))).toBe('ok');
@@ -182,13 +188,13 @@ describe.each(databases)('appointments on %s', (_name, embedded) => {
     await t.withEm((em) => service.cancel(ctx, em, gone.appointmentId));
     const from = new Date(at.getTime() - 6 * HOUR);
     const to = new Date(sessionStart.getTime() + 6 * HOUR);
-    const busy = await t.withEm((em) => service.busyIntervals(em, ctx.organizationId, refs.instructor_id, from, to));
+    const busy = await t.withEm((em) => reads.busyIntervals(em, ctx.organizationId, refs.instructor_id, from, to));
     expect(busy).toEqual([
       { source: 'appointment', id: held.appointmentId, start: held.blockedFrom, end: held.blockedTo },
       { source: 'session', id: expect.any(String), start: sessionStart, end: new Date(sessionStart.getTime() + 2 * HOUR) },
     ]);
     // [from, to) is half-open: a window ending where the appointment's blocked period starts has nothing.
-    expect(await t.withEm((em) => service.busyIntervals(em, ctx.organizationId, refs.instructor_id, from, held.blockedFrom))).toEqual([]);
+    expect(await t.withEm((em) => reads.busyIntervals(em, ctx.organizationId, refs.instructor_id, from, held.blockedFrom))).toEqual([]);
   });
 
   it("keeps organizations apart: another organization's course and appointment are not found", async () => {

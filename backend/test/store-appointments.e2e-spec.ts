@@ -7,7 +7,7 @@ import {
   localDateOf,
   wallClockToInstant,
 } from '@studio/contracts';
-import { AppointmentsService } from '../src/modules/scheduling/appointments.service';
+import { AppointmentHolds } from '../src/modules/scheduling/appointment-holds.service';
 import { courseRefs, validCourse } from './support/catalog-fixtures';
 import { eventually, startFakeSmtp } from './support/fake-smtp';
 import { addStudent, scheduleSession } from './support/scheduling-fixtures';
@@ -353,7 +353,7 @@ describe('store checkout of appointments (demo provider)', () => {
           orderId,
         ]),
     );
-    expect(await t.created.app.get(AppointmentsService).releaseExpiredHolds()).toBeGreaterThanOrEqual(1);
+    expect(await t.created.app.get(AppointmentHolds).releaseExpiredHolds()).toBeGreaterThanOrEqual(1);
     expect(await offered(lesson, date)).toContain(startsAt);
     // A late payment finds its time gone: nothing booked, the payment refunded in full.
     await t.http

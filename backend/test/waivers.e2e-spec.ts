@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DocusealApi } from '@docuseal/api';
 import { RequestContext as OrmContext } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { OrdersService } from '../src/modules/orders/orders.service';
+import { ExternalSalesService } from '../src/modules/orders/external-sales.service';
 import { DocusealEsignAdapter } from '../src/modules/waivers/docuseal/docuseal-esign.adapter';
 import { FakeDocuseal, startFakeDocuseal } from './support/fake-docuseal';
 import { addStudent, schedulableCourse, scheduleSession } from './support/scheduling-fixtures';
@@ -488,11 +488,11 @@ describe('waivers through DocuSeal (the official client against a local fake)', 
   });
 
   it('a sale refunded on Eventbrite gives the seat back and withdraws its waiver', async () => {
-    const orders = t.created.app.get(OrdersService);
+    const orders = t.created.app.get(ExternalSalesService);
     const ctx = { organizationId: s.a.organizationId };
     // As the Eventbrite order job calls them: in its own MikroORM context.
     const inJob = <T>(fn: () => Promise<T>) => OrmContext.create(t.created.app.get(EntityManager), fn);
-    const sale = await inJob(() => orders.recordExternalSale(ctx, {
+    const sale = await inJob(() => orders.record(ctx, {
       source: 'eventbrite',
       externalId: 'eb-order-waiver-1',
       eventId: s.waiverEvent,
@@ -503,7 +503,7 @@ describe('waivers through DocuSeal (the official client against a local fake)', 
     if (sale.kind !== 'recorded') throw new Error(`not recorded: ${sale.kind}`);
     const [{ student_id: jo }] = await t.withEm((em) => em.execute<{ student_id: string }[]>(`select student_id from enrollment where id = ?`, [sale.enrollmentId]));
     const submission = await h.sent(jo, s.a.token);
-    expect(await inJob(() => orders.releaseExternalSale(ctx, { source: 'eventbrite', externalId: 'eb-order-waiver-1', reason: 'Refunded on Eventbrite' }))).toMatchObject({ kind: 'released', enrollment: 'removed' });
+    expect(await inJob(() => orders.release(ctx, { source: 'eventbrite', externalId: 'eb-order-waiver-1', reason: 'Refunded on Eventbrite' }))).toMatchObject({ kind: 'released', enrollment: 'removed' });
     // Called as the sync job calls it, not through the API: what the release announced is carried out now.
     await t.settle();
 

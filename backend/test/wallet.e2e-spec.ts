@@ -1,6 +1,6 @@
 import { addDaysToDate, INPUT_MESSAGES, localDateOf, WALLET_MESSAGES, wallClockToInstant, type Wallet } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../src/common/api-error';
+import { DomainError, refusalStatus } from '../src/common/domain-error';
 import { UsersService } from '../src/modules/identity/users.service';
 import { WalletService } from '../src/modules/wallet/wallet.service';
 import { validCourse } from './support/catalog-fixtures';
@@ -16,7 +16,8 @@ async function refusal(p: Promise<unknown>): Promise<{ status: number; message: 
   try {
     await p;
   } catch (error) {
-    if (error instanceof ApiError) return { status: error.getStatus(), message: (error.getResponse() as { message: string }).message };
+    const status = refusalStatus(error);
+    if (status !== null) return { status, message: (error as Error).message };
     throw error;
   }
   throw new Error('expected a refusal');
@@ -363,9 +364,9 @@ describe('wallet ledger', () => {
     expect(ok).toHaveLength(3);
     expect(refused).toHaveLength(17);
     for (const r of refused) {
-      expect(r.reason).toBeInstanceOf(ApiError);
-      expect((r.reason as ApiError).getStatus()).toBe(409);
-      expect(((r.reason as ApiError).getResponse() as { message: string }).message).toBe(WALLET_MESSAGES.notEnough.credits);
+      expect(r.reason).toBeInstanceOf(DomainError);
+      expect((r.reason as DomainError).status).toBe(409);
+      expect((r.reason as DomainError).message).toBe(WALLET_MESSAGES.notEnough.credits);
     }
     const [sum] = await t.withEm((em) =>
       em.getConnection().execute<{ total: string; uses: string }[]>(

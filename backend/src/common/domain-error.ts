@@ -1,5 +1,5 @@
 import type { Refusal, RefusalKind } from '@studio/contracts';
-import type { ErrorBody } from './api-error';
+import { ApiError, type ErrorBody } from './api-error';
 
 /*
  * The one error type services raise for a refused business rule (issue 33): it carries the
@@ -53,4 +53,20 @@ export class DomainError<C extends string = string> extends Error {
     const errors = Object.fromEntries(fields.map((field) => [field, this.refusal.message]));
     return { statusCode: this.status, message: this.refusal.message, ...(fields.length ? { errors } : {}) };
   }
+}
+
+/**
+ * The HTTP status of a refusal a service raised (a DomainError, or an ApiError of a module not
+ * converted yet), or null for anything else (a bug, a lost connection): one test for a caller that
+ * turns some refusals into an outcome of its own (a return refused because the holding expired).
+ */
+export function refusalStatus(error: unknown): number | null {
+  if (error instanceof DomainError) return error.status;
+  if (error instanceof ApiError) return error.getStatus();
+  return null;
+}
+
+/** A refusal a service raised (DomainError, or ApiError of a module not converted yet): its message is the user's to read. */
+export function isRefusal(error: unknown): error is DomainError | ApiError {
+  return refusalStatus(error) !== null;
 }

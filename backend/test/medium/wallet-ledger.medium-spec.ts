@@ -1,7 +1,9 @@
 import { WALLET_KINDS, WALLET_MESSAGES, type WalletKind } from '@studio/contracts';
 import fc from 'fast-check';
-import { ApiError } from '../../src/common/api-error';
+import { DomainError } from '../../src/common/domain-error';
 import type { RequestContext } from '../../src/common/request-context';
+import { WalletMemberships } from '../../src/modules/wallet/wallet-memberships';
+import { WalletReadModel } from '../../src/modules/wallet/wallet-read-model';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { owner, seat, session, student, studio } from './fixtures';
 import { Medium, mediumDatabase } from './medium';
@@ -80,7 +82,8 @@ describe('wallet ledger: property', () => {
     ctx = { organizationId, userId: user.id, role: 'owner', sessionId: 'property' };
     students = [];
     for (let i = 0; i < STUDENTS; i++) students.push((await student(m, s, `Student${i}`)).id);
-    wallet = new WalletService(m.em, m.clock);
+    const reads = new WalletReadModel(m.em, m.clock);
+    wallet = new WalletService(m.em, m.clock, reads, new WalletMemberships(m.em, m.clock, reads));
     let days = 0;
     book = async (count) => {
       for (let made = 0; made < count; made += STUDENTS) {
@@ -110,9 +113,9 @@ describe('wallet ledger: property', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).getStatus()).toBe(status);
-    expect(((error as ApiError).getResponse() as { message: string }).message).toBe(message);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).status).toBe(status);
+    expect((error as DomainError).message).toBe(message);
     expect(await rowCount()).toBe(before);
   };
 

@@ -9,7 +9,9 @@ import { ErrorBodyDto } from '../../common/error-body.dto';
 import { Ctx, RequestContext } from '../../common/request-context';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Auth } from '../identity/auth.guard';
-import { OrdersService } from './orders.service';
+import { DirectEnrollService } from './direct-enroll.service';
+import { OrderDetailService } from './order-detail.service';
+import { OrderListQueryService } from './order-list.query';
 import { ApiInvalidBody, ApiInvalidQuery } from '../../common/api-errors';
 import { OrderListDto, OrderOutDto } from './orders.dto';
 
@@ -29,7 +31,10 @@ class EnrolledDto extends createZodDto(
 @Controller('admin/orders')
 @Auth()
 export class OrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly orders: OrderListQueryService,
+    private readonly enrolling: DirectEnrollService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "A page of the organization's orders: search, filters, sort and page in SQL" })
@@ -72,11 +77,11 @@ export class OrdersController {
   @ApiInvalidBody()
   async enroll(@Ctx() ctx: RequestContext, @Param('student_id', UuidParamPipe) studentId: string, @Body() body: EnrollBodyDto) {
     if (body.appointment_id) {
-      const { appointmentId, order } = await this.orders.enrollAppointment(ctx, studentId, body.appointment_id, body.holding_id);
+      const { appointmentId, order } = await this.enrolling.enrollAppointment(ctx, studentId, body.appointment_id, body.holding_id);
       return { enrollment_id: null, appointment_id: appointmentId, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
     }
     if (!body.event_id) throw notFound('Event not found');
-    const { enrollment, order } = await this.orders.enrollDirectly(ctx, studentId, body.event_id, body.holding_id);
+    const { enrollment, order } = await this.enrolling.enrollDirectly(ctx, studentId, body.event_id, body.holding_id);
     return { enrollment_id: enrollment.id, appointment_id: null, order_id: order.id, order_number: order.orderNumber, total: order.totalCents, source: order.source };
   }
 }
@@ -86,7 +91,7 @@ export class OrdersController {
 @Controller('admin/order')
 @Auth()
 export class OrderController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(private readonly orders: OrderDetailService) {}
 
   @Get(':order_id')
   @ApiOperation({ summary: 'One order with its lines, payment, subscriptions, checkout-form answers and student (spec 001 §3)' })

@@ -22,6 +22,10 @@ import { OrderActivityService } from './order-activity.service';
 import { Order } from './entities/order.entity';
 import { OrderController, OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { DirectEnrollService } from './direct-enroll.service';
+import { ExternalSalesService } from './external-sales.service';
+import { OrderDetailService } from './order-detail.service';
+import { OrderListQueryService } from './order-list.query';
 import { AppointmentRemovalRefundController, PaymentMethodsController, RefundsController, RemovalRefundController } from './refunds.controller';
 import { RefundsService } from './refunds.service';
 import { RefundLedger } from './refund-ledger.service';
@@ -85,6 +89,10 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
   ],
   providers: [
     OrdersService,
+    DirectEnrollService,
+    ExternalSalesService,
+    OrderDetailService,
+    OrderListQueryService,
     OrderActivityService,
     StudentOrdersQuery,
     PaymentLinksService,
@@ -114,6 +122,6 @@ import { BookingLinksModule } from '../booking-links/booking-links.module';
     StoreWalletPayment,
     SessionCancelHandler,
   ],
-  exports: [OrdersService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService, StoreWalletPayment],
+  exports: [OrdersService, ExternalSalesService, OrderActivityService, SubscriptionsService, StoreCheckoutService, RefundsService, StoreWalletPayment],
 })
 export class OrdersModule {}

@@ -20,6 +20,7 @@ import { Organization } from '../organizations/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PaymentsPort } from '../payments/payments.port';
 import { appointmentWhen } from '../scheduling/appointment-mailer';
+import { AppointmentReads } from '../scheduling/appointment-reads';
 import { AppointmentsService } from '../scheduling/appointments.service';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
 import { StudentsService } from '../students/students.service';
@@ -69,6 +70,7 @@ export class PaymentLinksService implements OnModuleInit {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly appointments: AppointmentsService,
+    private readonly appointmentReads: AppointmentReads,
   ) {}
 
   onModuleInit(): void {
@@ -156,7 +158,7 @@ export class PaymentLinksService implements OnModuleInit {
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
       const appointment = await this.appointments.lockForOrder(ctx, em as EntityManager, appointmentId, studentId);
-      const view = await this.appointments.view(em as EntityManager, ctx.organizationId, appointment.id);
+      const view = await this.appointmentReads.view(em as EntityManager, ctx.organizationId, appointment.id);
       const priceCents = Number(view.price_cents);
       if (priceCents <= 0) throw new ApiError(HttpStatus.CONFLICT, APPOINTMENT_MESSAGES.freeCourse);
       const description = `${view.course_name}, ${appointmentWhen(view.starts_at, view.time_zone)}`;
@@ -303,7 +305,7 @@ export class PaymentLinksService implements OnModuleInit {
     const organization = order.organization;
     const expiresAt = order.linkExpiresAt;
     // An appointment's link (issue 22) says which course, with whom and when (the location's zone).
-    const appointment = await this.appointments.viewForOrder(em, organizationId, order.id);
+    const appointment = await this.appointmentReads.viewForOrder(em, organizationId, order.id);
     // A session's link says when the session is, in its location's zone (issue 25).
     const sessionWhen = appointment ? null : await this.sessionWhen(em, organizationId, order.eventId ?? null);
     const until = new Intl.DateTimeFormat('en-US', {

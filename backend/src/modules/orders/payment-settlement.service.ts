@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { formatCents, UNHONOURED_PAYMENT_MESSAGES as U, type OrderActivityAction } from '@studio/contracts';
-import { ApiError } from '../../common/api-error';
+import { isRefusal } from '../../common/domain-error';
 import { isUuid } from '../../common/uuid-param.pipe';
 import { MailService } from '../notifications/mail.service';
 import { PaymentEvent, PaymentEvents } from '../payments/payment-events';
@@ -93,7 +93,7 @@ export class PaymentSettlementService implements OnModuleInit {
           // An appointment's confirmation is its own for a payment link; a store order's is store_order.paid's.
           await this.seats.convertHold({ organizationId }, em, order.id, { confirmAppointment: !order.accessTokenHash });
         } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
+          if (!isRefusal(error)) throw error;
           // The payment completed as the hold ran out and the seats went to someone else (or the session was cancelled).
           refusal = U.notSeated(error.message);
           this.logger.warn(`Order ${order.id} paid without a seat: ${error.message}; refunding it`);

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { CREDIT_MESSAGES, REFUND_MESSAGES as M, refundRefusal, refundSplit, type RefundDestination, type RefundOrigin, type RefundRequest } from '@studio/contracts';
-import { ApiError } from '../../common/api-error';
+import { refusalStatus } from '../../common/domain-error';
 import { IdempotencyStore } from '../../common/idempotency/idempotency.store';
 import { RequestContext } from '../../common/request-context';
 import { OverRefundError, PaymentNotFoundError, PaymentsPort } from '../payments/payments.port';
@@ -218,7 +218,7 @@ export class RefundLedger {
             await this.wallet.returnUse({ organizationId, useEntryId: use.entry_id, actorUserId, note: entry.reason || undefined }, em);
           } catch (error) {
             // Its holding expired since: the money goes to store credit instead.
-            if (error instanceof ApiError && error.getStatus() === HttpStatus.CONFLICT) toCredit += use.cents;
+            if (refusalStatus(error) === HttpStatus.CONFLICT) toCredit += use.cents;
             else throw error;
           }
         }

@@ -4,7 +4,7 @@ import { POLICIES, bookingUseOut, refundDestinationText, refundRefusal, refundSp
 import { RequestContext } from '../../common/request-context';
 import { PaymentsPort } from '../payments/payments.port';
 import { EnrollmentsService } from '../scheduling/enrollments.service';
-import { AppointmentsService } from '../scheduling/appointments.service';
+import { AppointmentReads } from '../scheduling/appointment-reads';
 import { WalletService } from '../wallet/wallet.service';
 import { Order } from './entities/order.entity';
 import { refundRuleOrder } from './refund-ledger.service';
@@ -21,7 +21,7 @@ export class RefundQuotes {
     private readonly em: EntityManager,
     private readonly payments: PaymentsPort,
     private readonly enrollments: EnrollmentsService,
-    private readonly appointments: AppointmentsService,
+    private readonly appointments: AppointmentReads,
     private readonly wallet: WalletService,
   ) {}
 

@@ -14,7 +14,7 @@ import { AppConfig } from '../../config/config.schema';
 import { Auth } from '../identity/auth.guard';
 import { PaymentsPort } from '../payments/payments.port';
 import { OrderOutDto } from './orders.dto';
-import { OrdersService } from './orders.service';
+import { OrderDetailService } from './order-detail.service';
 import { RefundsService } from './refunds.service';
 
 class RefundBodyDto extends createZodDto(refundBodySchema) {}
@@ -52,7 +52,7 @@ class SetupDto extends createZodDto(z.object({ url: z.string() })) {}
 export class RefundsController {
   constructor(
     private readonly refunds: RefundsService,
-    private readonly orders: OrdersService,
+    private readonly orders: OrderDetailService,
   ) {}
 
   @Post(':order_id/refund')

@@ -15,6 +15,8 @@ import { ApiError, notFound } from '../../common/api-error';
 import type { RequestContext } from '../../common/request-context';
 import { AppointmentSlotsService } from './appointment-slots.service';
 import { toAppointmentOut } from './appointment-view.query';
+import { AppointmentHolds } from './appointment-holds.service';
+import { AppointmentReads } from './appointment-reads';
 import { AppointmentsService } from './appointments.service';
 import { calendarQuery, CalendarRow, calendarScopeQuery, CalendarScopeRow, toCalendarItem } from './calendar.query';
 import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
@@ -26,13 +28,15 @@ const DEFAULT_LIST_LIMIT = 50;
  * The admin's appointments (issue 22): hold a free time of an appointment course for a student,
  * list and read them, move one to another free time, cancel one (Remove student, with the removal's
  * refund), and the calendar of sessions and appointments. Every write goes through
- * AppointmentsService (the table's one writer); every start is checked against the slot engine.
+ * AppointmentsService and AppointmentHolds (the table's writers); every start is checked against the slot engine.
  */
 @Injectable()
 export class AppointmentAdminService {
   constructor(
     private readonly em: EntityManager,
     private readonly appointments: AppointmentsService,
+    private readonly holds: AppointmentHolds,
+    private readonly reads: AppointmentReads,
     private readonly slots: AppointmentSlotsService,
     private readonly removalHooks: EnrollmentRemovalHooks,
   ) {}
@@ -60,7 +64,7 @@ export class AppointmentAdminService {
     if (capacity > 0 && guestCount + 1 > capacity)
       throw new ApiError(HttpStatus.CONFLICT, M.partyTooLarge(capacity), { guest_count: M.partyTooLarge(capacity) });
     if (!offered) throw new ApiError(HttpStatus.CONFLICT, M.notOffered, { starts_at: M.notOffered });
-    const held = await this.appointments.hold(ctx, em, {
+    const held = await this.holds.hold(ctx, em, {
       activityId,
       startsAt,
       studentId: body.student_id,
@@ -71,7 +75,7 @@ export class AppointmentAdminService {
   }
 
   async get(ctx: Pick<RequestContext, 'organizationId'>, appointmentId: string): Promise<AppointmentOut> {
-    return toAppointmentOut(await this.appointments.view(this.em.fork(), ctx.organizationId, appointmentId));
+    return toAppointmentOut(await this.reads.view(this.em.fork(), ctx.organizationId, appointmentId));
   }
 
   /** Check-in of a booked appointment, or its undo (AppointmentsService.setCheckIn). */
@@ -103,7 +107,7 @@ export class AppointmentAdminService {
       params.push(new Date(query.to));
     }
     if (query.include_cancelled !== 'true') where.push(`ap.status <> 'cancelled'`);
-    const rows = await this.appointments.views(em, where.join(' and '), params, `order by ap.starts_at, ap.created_at, ap.id limit ${Number(query.limit ?? DEFAULT_LIST_LIMIT)}`);
+    const rows = await this.reads.views(em, where.join(' and '), params, `order by ap.starts_at, ap.created_at, ap.id limit ${Number(query.limit ?? DEFAULT_LIST_LIMIT)}`);
     return { appointments: rows.map(toAppointmentOut) };
   }
 

@@ -9,7 +9,7 @@ import { BookingLinksService } from '../booking-links/booking-links.service';
 import { bookingMailHtml, manageLinkLine } from '../booking-links/manage-link-mail';
 import { AppointmentEvents, AppointmentMeetings } from './appointment-events';
 import { AppointmentViewRow } from './appointment-view.query';
-import { AppointmentsService } from './appointments.service';
+import { AppointmentReads } from './appointment-reads';
 
 export const APPOINTMENT_MAILS_QUEUE = 'scheduling-appointment-mails';
 const CONFIRM_WITHOUT_MEETING_JOB = 'confirm-without-meeting';
@@ -40,7 +40,7 @@ export class AppointmentMailer implements OnModuleInit {
   constructor(
     private readonly em: EntityManager,
     private readonly events: AppointmentEvents,
-    private readonly appointments: AppointmentsService,
+    private readonly appointments: AppointmentReads,
     private readonly meetings: AppointmentMeetings,
     private readonly mail: MailService,
     private readonly orm: MikroORM,

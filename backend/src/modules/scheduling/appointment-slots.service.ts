@@ -13,7 +13,7 @@ import {
 } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { PUBLISHED_COURSE } from '../organizations/published-courses.query';
-import { AppointmentsService } from './appointments.service';
+import { AppointmentReads } from './appointment-reads';
 import { Clock } from '../../common/clock';
 
 const MINUTE = 60_000;
@@ -50,7 +50,7 @@ function readAvailability(stored: unknown): Availability | null {
 export class AppointmentSlotsService {
   constructor(
     private readonly em: EntityManager,
-    private readonly appointments: AppointmentsService,
+    private readonly appointments: AppointmentReads,
     private readonly clock: Clock,
   ) {}
 

@@ -1,206 +1,36 @@
-import { checkInAssignments } from './check-in.sql';
-import { CreateRequestContext, DriverException, LockMode, MikroORM } from '@mikro-orm/core';
+import { LockMode, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import {
   APPOINTMENT_MESSAGES as M,
   ATTENDANCE_MESSAGES,
   attendanceOf,
   type AppointmentCheckInOut,
 } from '@studio/contracts';
-import { randomUUID } from 'node:crypto';
 import { ApiError, notFound } from '../../common/api-error';
+import { Clock } from '../../common/clock';
 import type { RequestContext } from '../../common/request-context';
-import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { WalletService } from '../wallet/wallet.service';
 import { AppointmentEvents } from './appointment-events';
-import { APPOINTMENT_VIEW_SELECT, AppointmentViewRow } from './appointment-view.query';
-import { BusyInterval, BusyIntervalRow, busyIntervalsQuery, toBusyInterval } from './busy-intervals.query';
+import { isOverlapRefusal, lockInstructorAppointments, UUID } from './appointment-locks';
+import { checkInAssignments } from './check-in.sql';
 import { Appointment } from './entities/appointment.entity';
 
-export const APPOINTMENT_HOLDS_QUEUE = 'scheduling-appointment-holds';
-export const APPOINTMENT_HOLDS_SCHEDULER = 'scheduling.appointments.release-expired-holds';
-/** How often expired holds are released (and once at start). */
-export const RELEASE_HOLDS_EVERY_MS = 60_000;
-
-/** SQLSTATE of an exclusion constraint violation: the instructor already has an overlapping appointment. */
-const EXCLUSION_VIOLATION = '23P01';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface HoldAppointmentInput {
-  activityId: string;
-  /** The start the student picked (an instant; the slot engine answers them). */
-  startsAt: Date;
-  studentId: string;
-  /** The order that will pay for it (a store checkout, a payment link), when there is one. */
-  orderId?: string | null;
-  /** Guests besides the student (one party per appointment); 0 by default. */
-  guestCount?: number;
-  /** Until when the time is kept; releaseExpiredHolds cancels it afterwards unless booked. */
-  expiresAt: Date;
-}
-
-export interface HeldAppointment {
-  appointmentId: string;
-  activityId: string;
-  instructorId: string;
-  locationId: string;
-  startsAt: Date;
-  endsAt: Date;
-  /** The period the instructor is busy for it: the appointment widened by the course's buffers. */
-  blockedFrom: Date;
-  blockedTo: Date;
-  holdExpiresAt: Date;
-  /** What the checkout or payment link needs of the course. */
-  courseName: string;
-  priceCents: number;
-  requiredWaiverId: string | null;
-}
-
-interface CourseRow {
-  id: string;
-  name: string;
-  price_cents: number;
-  activity_type: 'scheduled' | 'appointment';
-  instructor_id: string | null;
-  location_id: string;
-  duration_mins: number;
-  buffer_before_mins: number;
-  buffer_after_mins: number;
-  required_waiver_id: string | null;
-  student_found: boolean;
-}
-
-/** Whether a driver error is the appointments' exclusion constraint refusing an overlap. */
-export function isOverlapRefusal(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code ?? (error as DriverException & { cause?: { code?: unknown } }).cause?.code;
-  return code === EXCLUSION_VIOLATION;
-}
-
 /**
- * Takes the instructor's appointment lock until the transaction ends. Every statement that makes an
- * appointment take time (hold; a later move) takes it first, so concurrent writers for one
- * instructor queue here rather than deadlock inside the exclusion constraint's check (two inserts
- * each waiting for the other's commit, one then killed after deadlock_timeout). The constraint, not
- * this lock, is what refuses an overlap: a writer that forgets the lock is still refused.
- */
-export async function lockInstructorAppointments(em: EntityManager, instructorId: string): Promise<void> {
-  if (!em.isInTransaction()) throw new Error('lockInstructorAppointments must run inside a transaction');
-  await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 22))`, [`appointment:${instructorId}`]);
-}
-
-/**
- * Appointments (issue 22): holding a time of an appointment course, booking and cancelling it,
- * releasing expired holds (a repeatable job), and the instructor's busy time the slot engine reads.
- * The database guarantees no double-booking (the appointment table's exclusion constraint); the
- * loser of a race gets 409 "This time was just taken. Please pick another."
+ * Appointments (issue 22): a held appointment booked, cancelled, moved, checked in, linked to the
+ * order that pays for it and to its meeting. Holding a time and releasing holds is AppointmentHolds'
+ * (appointment-holds.service.ts), the reads AppointmentReads'. The database guarantees no
+ * double-booking (the appointment table's exclusion constraint); the loser of a race gets 409 "This
+ * time was just taken. Please pick another."
  */
 @Injectable()
-export class AppointmentsService implements OnApplicationBootstrap {
-  private readonly logger = new Logger('AppointmentsService');
-
+export class AppointmentsService {
   constructor(
     private readonly orm: MikroORM,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly events: AppointmentEvents,
     private readonly wallet: WalletService,
+    private readonly clock: Clock,
   ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.queue.process(APPOINTMENT_HOLDS_QUEUE, () => this.releaseJob());
-    try {
-      // One schedule however many processes upsert it; its first job runs now.
-      await this.queue.upsertScheduler(APPOINTMENT_HOLDS_QUEUE, APPOINTMENT_HOLDS_SCHEDULER, 'release-expired-holds', {}, {
-        everyMs: RELEASE_HOLDS_EVERY_MS,
-        attempts: 3,
-        backoffMs: 5_000,
-      });
-    } catch (error) {
-      this.logger.warn(`Could not schedule the release of expired appointment holds: ${(error as Error).message}`);
-    }
-  }
-
-  @CreateRequestContext() // the job's entry: its one MikroORM context
-  private async releaseJob(): Promise<void> {
-    const released = await this.releaseExpiredHolds();
-    if (released > 0) this.logger.log(`Released ${released} expired appointment hold(s)`);
-  }
-
-  /**
-   * Holds `startsAt` of an appointment course for the student until `expiresAt`: the course (of the
-   * organization, appointment mode, with an instructor) gives the duration and the buffers; the
-   * appointment is inserted `held` with its blocked range, in a transaction of its own or a
-   * savepoint of the caller's. 404 for another organization's course or student; 409 with the
-   * message when the instructor is busy then (any course's appointment with buffers).
-   */
-  async hold(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, input: HoldAppointmentInput): Promise<HeldAppointment> {
-    if (!UUID.test(input.activityId)) throw notFound(M.courseNotFound);
-    if (!UUID.test(input.studentId)) throw notFound('Student not found');
-    const guestCount = input.guestCount ?? 0;
-    if (!Number.isInteger(guestCount) || guestCount < 0) throw new ApiError(HttpStatus.BAD_REQUEST, M.guestCount);
-    if (Number.isNaN(input.startsAt.getTime()) || Number.isNaN(input.expiresAt.getTime()))
-      throw new Error('hold: startsAt and expiresAt must be valid dates');
-    return em.transactional(async (tx) => {
-      const [course] = await tx.execute<CourseRow[]>(
-        `select a.id, a.name, a.price_cents, a.activity_type, a.instructor_id, a.location_id, a.duration_mins,
-                a.buffer_before_mins, a.buffer_after_mins, a.required_waiver_id,
-                exists (select 1 from student s where s.id = ? and s.organization_id = a.organization_id) as student_found
-           from activity a
-          where a.id = ? and a.organization_id = ?`,
-        [input.studentId, input.activityId, ctx.organizationId],
-      );
-      if (!course) throw notFound(M.courseNotFound);
-      if (course.activity_type !== 'appointment' || !course.instructor_id) throw new ApiError(HttpStatus.BAD_REQUEST, M.notAppointmentCourse);
-      if (!course.student_found) throw notFound('Student not found');
-      const id = randomUUID();
-      const startsAt = input.startsAt;
-      const endsAt = new Date(startsAt.getTime() + course.duration_mins * 60_000);
-      const blockedFrom = new Date(startsAt.getTime() - course.buffer_before_mins * 60_000);
-      const blockedTo = new Date(endsAt.getTime() + course.buffer_after_mins * 60_000);
-      await lockInstructorAppointments(tx, course.instructor_id);
-      try {
-        await tx.execute(
-          `insert into appointment (id, organization_id, activity_id, instructor_id, location_id, student_id, order_id,
-                                    guest_count, status, starts_at, ends_at, blocked, hold_expires_at, created_at)
-           values (?, ?, ?, ?, ?, ?, ?, ?, 'held', ?, ?, tstzrange(?::timestamptz, ?::timestamptz, '[)'), ?, ?)`,
-          [
-            id,
-            ctx.organizationId,
-            course.id,
-            course.instructor_id,
-            course.location_id,
-            input.studentId,
-            input.orderId ?? null,
-            guestCount,
-            startsAt,
-            endsAt,
-            blockedFrom,
-            blockedTo,
-            input.expiresAt,
-            new Date(),
-          ],
-        );
-      } catch (error) {
-        if (isOverlapRefusal(error)) throw new ApiError(HttpStatus.CONFLICT, M.taken);
-        throw error;
-      }
-      return {
-        appointmentId: id,
-        activityId: course.id,
-        instructorId: course.instructor_id,
-        locationId: course.location_id,
-        startsAt,
-        endsAt,
-        blockedFrom,
-        blockedTo,
-        holdExpiresAt: input.expiresAt,
-        courseName: course.name,
-        priceCents: Number(course.price_cents),
-        requiredWaiverId: course.required_waiver_id,
-      };
-    });
-  }
 
   /**
    * Held → booked (paid, or enrolled directly): the hold no longer expires. Booking a booked one
@@ -223,10 +53,10 @@ export class AppointmentsService implements OnApplicationBootstrap {
       if (!appointment) throw notFound(M.notFound);
       if (appointment.status === 'booked') return appointment;
       if (appointment.status === 'cancelled') throw new ApiError(HttpStatus.CONFLICT, M.notHeld);
-      if (appointment.holdExpiresAt && appointment.holdExpiresAt.getTime() <= Date.now()) {
+      if (appointment.holdExpiresAt && appointment.holdExpiresAt.getTime() <= this.clock.now().getTime()) {
         // Expired but not swept yet: released now, as the sweeper would.
         appointment.status = 'cancelled';
-        appointment.cancelledAt = new Date();
+        appointment.cancelledAt = this.clock.now();
         await tx.flush();
         throw new ApiError(HttpStatus.CONFLICT, M.holdExpired);
       }
@@ -277,7 +107,7 @@ export class AppointmentsService implements OnApplicationBootstrap {
   private async cancelLocked(em: EntityManager, appointment: Appointment, notify: boolean): Promise<void> {
     const announce = appointment.status === 'booked' || Boolean(appointment.orderId);
     appointment.status = 'cancelled';
-    appointment.cancelledAt = new Date();
+    appointment.cancelledAt = this.clock.now();
     await em.flush();
     if (announce)
       await this.events.publish(em, {
@@ -327,7 +157,7 @@ export class AppointmentsService implements OnApplicationBootstrap {
     if (appointment.studentId !== studentId) throw new ApiError(HttpStatus.CONFLICT, M.otherStudent);
     if (appointment.orderId) throw new ApiError(HttpStatus.CONFLICT, M.alreadyOrdered);
     if (appointment.status !== 'held') throw new ApiError(HttpStatus.CONFLICT, M.notHeld);
-    if (appointment.holdExpiresAt && appointment.holdExpiresAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, M.holdExpired);
+    if (appointment.holdExpiresAt && appointment.holdExpiresAt.getTime() <= this.clock.now().getTime()) throw new ApiError(HttpStatus.CONFLICT, M.holdExpired);
     return appointment;
   }
 
@@ -418,30 +248,6 @@ export class AppointmentsService implements OnApplicationBootstrap {
   }
 
   /**
-   * What Remove student's refund quote needs of an appointment of the organization that is not
-   * cancelled: its order, its start and the course's cancellation policy. 404 otherwise.
-   */
-  async removalContext(
-    ctx: Pick<RequestContext, 'organizationId'>,
-    appointmentId: string,
-  ): Promise<{ orderId: string | null; startsAt: Date; cancelPolicyId: number }> {
-    if (!UUID.test(appointmentId)) throw notFound(M.notFound);
-    const [row] = await this.orm.em.getConnection().execute<{ order_id: string | null; starts_at: Date; cancel_policy_id: number }[]>(
-      `select ap.order_id, ap.starts_at, a.cancel_policy_id
-         from appointment ap join activity a on a.id = ap.activity_id
-        where ap.id = ? and ap.organization_id = ? and ap.status <> 'cancelled'`,
-      [appointmentId, ctx.organizationId],
-    );
-    if (!row) throw notFound(M.notFound);
-    return { orderId: row.order_id, startsAt: new Date(row.starts_at), cancelPolicyId: Number(row.cancel_policy_id) };
-  }
-
-  /** Appointments as the admin sees them (APPOINTMENT_VIEW_SELECT), by a where clause on `ap`. */
-  async views(em: EntityManager, where: string, params: unknown[], tail = ''): Promise<AppointmentViewRow[]> {
-    return em.execute<AppointmentViewRow[]>(`${APPOINTMENT_VIEW_SELECT} where ${where} ${tail}`, params);
-  }
-
-  /**
    * Checks the student of a booked appointment in (issue 23), or with `checkedIn` false undoes it.
    * Idempotent as the sessions' check-in: checking in again keeps the first time and admin; undoing
    * twice leaves it undone. Another organization's appointment is 404; a held or cancelled one 409.
@@ -470,21 +276,6 @@ export class AppointmentsService implements OnApplicationBootstrap {
     };
   }
 
-  /** One appointment of the organization as the admin sees it, or 404. */
-  async view(em: EntityManager, organizationId: string, appointmentId: string): Promise<AppointmentViewRow> {
-    if (!UUID.test(appointmentId)) throw notFound(M.notFound);
-    const [row] = await this.views(em, 'ap.organization_id = ? and ap.id = ?', [organizationId, appointmentId]);
-    if (!row) throw notFound(M.notFound);
-    return row;
-  }
-
-  /** The appointment an order pays for (the latest when several), or null. */
-  async viewForOrder(em: EntityManager, organizationId: string, orderId: string): Promise<AppointmentViewRow | null> {
-    if (!UUID.test(orderId)) return null;
-    const [row] = await this.views(em, 'ap.organization_id = ? and ap.order_id = ?', [organizationId, orderId], 'order by ap.created_at desc limit 1');
-    return row ?? null;
-  }
-
   /**
    * The order was paid (issue 22): the appointment it holds is booked, in the caller's transaction;
    * null when the order holds none. A hold that ran out or was cancelled meanwhile throws the 409 of
@@ -503,22 +294,6 @@ export class AppointmentsService implements OnApplicationBootstrap {
     return this.book(ctx, em, found.id, options);
   }
 
-  /**
-   * The order ended unpaid (expired, cancelled, failed): the appointment it still holds is cancelled,
-   * its time free at once. A booked appointment is left alone (a refund is not a release). Answers
-   * whether one was released.
-   */
-  async releaseForOrder(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, orderId: string): Promise<boolean> {
-    if (!UUID.test(orderId)) return false;
-    const changed = await em.execute<{ id: string }[]>(
-      `update appointment set status = 'cancelled', cancelled_at = now()
-        where organization_id = ? and order_id = ? and status = 'held'
-        returning id`,
-      [ctx.organizationId, orderId],
-    );
-    return changed.length > 0;
-  }
-
   /** The organization's appointment, or 404. */
   async get(ctx: Pick<RequestContext, 'organizationId'>, em: EntityManager, appointmentId: string): Promise<Appointment> {
     if (!UUID.test(appointmentId)) throw notFound(M.notFound);
@@ -527,29 +302,4 @@ export class AppointmentsService implements OnApplicationBootstrap {
     return appointment;
   }
 
-  /**
-   * Every held appointment past its hold_expires_at becomes cancelled (its time free again), in one
-   * statement; answers how many. Idempotent: a second run, or another worker's at once, finds none.
-   */
-  async releaseExpiredHolds(now: Date = new Date()): Promise<number> {
-    const rows = await this.orm.em.getConnection().execute<{ id: string }[]>(
-      `update appointment set status = 'cancelled', cancelled_at = ?
-        where status = 'held' and hold_expires_at <= ?
-        returning id`,
-      [now, now],
-    );
-    return rows.length;
-  }
-
-  /**
-   * The instructor's busy time in [from, to): each non-cancelled appointment's blocked range (any
-   * course of theirs, buffers included) and each day of their active sessions, ordered by start, in
-   * one statement (busyIntervalsQuery). The slot engine takes it as `busy`.
-   */
-  async busyIntervals(em: EntityManager, organizationId: string, instructorId: string, from: Date, to: Date): Promise<BusyInterval[]> {
-    if (!UUID.test(instructorId)) return [];
-    const query = busyIntervalsQuery({ organizationId, instructorId, from, to });
-    const rows = await em.execute<BusyIntervalRow[]>(query.sql, query.params);
-    return rows.map(toBusyInterval);
-  }
 }

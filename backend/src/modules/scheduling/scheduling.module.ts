@@ -11,6 +11,8 @@ import { AppointmentMailer } from './appointment-mailer';
 import { AppointmentSlotsController } from './appointment-slots.controller';
 import { AppointmentsController, CalendarController, CourseAppointmentsController } from './appointments.controller';
 import { AppointmentSlotsService } from './appointment-slots.service';
+import { AppointmentHolds } from './appointment-holds.service';
+import { AppointmentReads } from './appointment-reads';
 import { AppointmentsService } from './appointments.service';
 import { SqlCourseScheduleReader } from './course-schedule.reader';
 import { EnrollmentEvents } from './enrollment-events';
@@ -64,6 +66,8 @@ import { TagsService } from './tags.service';
     SeatAdminService,
     EnrollmentGridQuery,
     AppointmentsService,
+    AppointmentHolds,
+    AppointmentReads,
     AppointmentSlotsService,
     AppointmentAdminService,
     AppointmentEvents,
@@ -82,6 +86,8 @@ import { TagsService } from './tags.service';
   ],
   exports: [
     AppointmentsService,
+    AppointmentHolds,
+    AppointmentReads,
     AppointmentEvents,
     AppointmentMeetings,
     AppointmentSlotsService,

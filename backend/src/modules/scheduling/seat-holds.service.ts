@@ -14,6 +14,7 @@ import { ApiError, notFound } from '../../common/api-error';
 import { Clock } from '../../common/clock';
 import { RequestContext } from '../../common/request-context';
 import { Student } from '../students/student.entity';
+import { AppointmentHolds } from './appointment-holds.service';
 import { AppointmentsService } from './appointments.service';
 import { courseRules } from './enrollment-lookups.query';
 import { lockSeatsWithRules } from './enrollment-rules.query';
@@ -44,6 +45,7 @@ export class SeatHoldsService {
   constructor(
     private readonly writer: SeatWriter,
     private readonly appointments: AppointmentsService,
+    private readonly appointmentHolds: AppointmentHolds,
     private readonly sessionEvents: SessionEvents,
     private readonly clock: Clock,
   ) {}
@@ -120,7 +122,7 @@ export class SeatHoldsService {
         waitlistEntryId: hold.waitlist_entry_id ?? null,
       });
     // An appointment the order held (issue 22): its time is free again.
-    const appointmentReleased = await this.appointments.releaseForOrder(ctx, em, orderId);
+    const appointmentReleased = await this.appointmentHolds.releaseForOrder(ctx, em, orderId);
     return released.length > 0 || appointmentReleased;
   }
 

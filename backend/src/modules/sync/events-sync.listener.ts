@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CourseEvents } from '../catalog/course-events';
 import { AppointmentEvents, AppointmentMeetings } from '../scheduling/appointment-events';
-import { AppointmentsService } from '../scheduling/appointments.service';
+import { AppointmentReads } from '../scheduling/appointment-reads';
 import { EventsService } from '../scheduling/events.service';
 import { SessionEvents } from '../scheduling/session-events';
 import { SyncJobsService } from './jobs/sync-jobs.service';
@@ -28,7 +28,7 @@ export class EventsSyncListener implements OnModuleInit {
     private readonly switches: SyncSwitches,
     private readonly jobs: SyncJobsService,
     private readonly appointmentEvents: AppointmentEvents,
-    private readonly appointments: AppointmentsService,
+    private readonly appointments: AppointmentReads,
     private readonly meetings: AppointmentMeetings,
   ) {}
 

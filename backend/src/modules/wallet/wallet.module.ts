@@ -7,6 +7,8 @@ import { WalletGrantsService } from './wallet-grants.service';
 import { WalletOrderListener } from './wallet-order-listener';
 import { WalletController } from './wallet.controller';
 import { WalletService } from './wallet.service';
+import { WalletMemberships } from './wallet-memberships';
+import { WalletReadModel } from './wallet-read-model';
 
 /**
  * The wallet (issue 24): what students hold (memberships, class packs, gift cards, store credit)
@@ -17,7 +19,7 @@ import { WalletService } from './wallet.service';
 @Module({
   imports: [StudentsModule, OrderEventsModule, NotificationsModule],
   controllers: [WalletController],
-  providers: [WalletService, WalletGrantsService, WalletOrderListener, WalletBookingService],
+  providers: [WalletService, WalletMemberships, WalletReadModel, WalletGrantsService, WalletOrderListener, WalletBookingService],
   exports: [WalletService, WalletGrantsService, WalletBookingService],
 })
 export class WalletModule {}

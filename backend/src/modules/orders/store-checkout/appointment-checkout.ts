@@ -2,7 +2,7 @@
  * The store's checkout of an appointment course's time (issue 22; split out in issue 33): one party
  * (the buyer and guests) at a start the engine offers now, priced like a session's; and its quote.
  * Inside the checkout's transaction the order is written and the time held for it
- * (AppointmentsService.hold, until the store's hold ends): the loser of a race for the time gets 409
+ * (AppointmentHolds.hold, until the store's hold ends): the loser of a race for the time gets 409
  * "taken" and no order, nothing charged. Paid, the payment links' settlement books it
  * (convertHold); abandoned or expired, it is released; nothing due, it is booked at once.
  */
@@ -18,7 +18,7 @@ import {
 import { ApiError } from '../../../common/api-error';
 import { Organization } from '../../organizations/organization.entity';
 import { AppointmentSlotsService } from '../../scheduling/appointment-slots.service';
-import { AppointmentsService } from '../../scheduling/appointments.service';
+import { AppointmentHolds } from '../../scheduling/appointment-holds.service';
 import type { StoreAppointmentCourseRow } from '../store-appointment.query';
 import { StoreCheckoutPricing } from './checkout-pricing';
 import { StoreCheckoutSettle } from './checkout-settle';
@@ -31,7 +31,7 @@ import { StorePaymentStart } from './payment-start';
 export class AppointmentCheckout {
   constructor(
     private readonly em: EntityManager,
-    private readonly appointments: AppointmentsService,
+    private readonly appointments: AppointmentHolds,
     private readonly appointmentSlots: AppointmentSlotsService,
     private readonly pricing: StoreCheckoutPricing,
     private readonly writer: StoreOrderWriter,

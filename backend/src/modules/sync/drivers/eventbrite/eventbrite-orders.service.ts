@@ -3,7 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SYNC_MESSAGES as M, SyncSaleConflict } from '@studio/contracts';
 import { JOB_QUEUE, JobEnvelope, JobQueue } from '../../../../queue/job-queue';
-import { OrdersService } from '../../../orders/orders.service';
+import { ExternalSalesService } from '../../../orders/external-sales.service';
 import { EventsService } from '../../../scheduling/events.service';
 import { ProviderRateLimitedError } from '../sync-driver';
 import { SyncConnectionsService } from '../../sync-connections.service';
@@ -41,7 +41,7 @@ interface OrderJob {
 
 /**
  * Orders placed on Eventbrite, back into the studio: each becomes an enrollment whose order has
- * source `eventbrite` (OrdersService.recordExternalSale, under the session's seat lock). A sale the
+ * source `eventbrite` (ExternalSalesService.record, under the session's seat lock). A sale the
  * session has no seats left for is kept in `sync_external_sale` as a conflict for the admin, with
  * the reason; it is never dropped. One row per Eventbrite order id: a repeated delivery, or the poll
  * finding an order the webhook already brought, changes nothing.
@@ -61,7 +61,7 @@ export class EventbriteOrdersService implements OnModuleInit {
     private readonly settings: SyncSettingsService,
     private readonly driver: EventbriteDriver,
     private readonly events: EventsService,
-    private readonly orders: OrdersService,
+    private readonly sales: ExternalSalesService,
   ) {}
 
   onModuleInit(): void {
@@ -168,7 +168,7 @@ export class EventbriteOrdersService implements OnModuleInit {
       last_name: order.lastName || order.attendees[0]?.profile?.lastName || 'buyer',
       email: order.email,
     };
-    const result = await this.orders.recordExternalSale(
+    const result = await this.sales.record(
       { organizationId },
       {
         source: 'eventbrite',
@@ -210,7 +210,7 @@ export class EventbriteOrdersService implements OnModuleInit {
         [organizationId, orderId],
       );
       if (row?.stage === 'resolved' && row.order_id === null) {
-        await this.orders.releaseExternalSale({ organizationId }, { source: 'eventbrite', externalId: orderId, reason: RELEASE_REASON });
+        await this.sales.release({ organizationId }, { source: 'eventbrite', externalId: orderId, reason: RELEASE_REASON });
         return 'released';
       }
     }
@@ -221,7 +221,7 @@ export class EventbriteOrdersService implements OnModuleInit {
   /**
    * A placed order some of whose attendees were refunded or cancelled on Eventbrite: the buyer's
    * party shrinks by the seats no longer attending, and the order records what those tickets cost
-   * as refunded (status partial_refund), through OrdersService.releaseExternalSale under the seat
+   * as refunded (status partial_refund), through ExternalSalesService.release under the seat
    * lock. The sale's seat count here is the claim, changed in that same transaction only if it is
    * still what was read: two deliveries of the same change release its seats once. Null when
    * nothing changed (or the order came without its attendees).
@@ -239,7 +239,7 @@ export class EventbriteOrdersService implements OnModuleInit {
       .filter((a) => a.cancelled || a.refunded)
       .reduce((sum, a) => sum + Math.max(0, Math.round(a.costs?.gross?.value ?? 0)), 0);
     const released = known.seats - attending;
-    const result = await this.orders.releaseExternalSale(
+    const result = await this.sales.release(
       { organizationId },
       {
         source: 'eventbrite',
@@ -264,7 +264,7 @@ export class EventbriteOrdersService implements OnModuleInit {
 
   /**
    * An order refunded or cancelled on Eventbrite. A recorded sale gives its seats back and its order
-   * is marked refunded (OrdersService.releaseExternalSale, under the seat lock); a conflict is
+   * is marked refunded (ExternalSalesService.release, under the seat lock); a conflict is
    * resolved by itself (no seat was taken); a sale never recorded leaves a tombstone, so an import
    * of its earlier `placed` state (a delivery late or racing) does not enroll it. Idempotent.
    */
@@ -302,7 +302,7 @@ export class EventbriteOrdersService implements OnModuleInit {
       return resolved.length ? 'released' : 'duplicate';
     }
     if (known.stage !== 'recorded') return 'duplicate';
-    const result = await this.orders.releaseExternalSale({ organizationId }, { source: 'eventbrite', externalId: orderId, reason: RELEASE_REASON });
+    const result = await this.sales.release({ organizationId }, { source: 'eventbrite', externalId: orderId, reason: RELEASE_REASON });
     if (result.kind === 'released') this.logger.log(`Eventbrite order ${orderId} refunded or cancelled: seats released (${result.enrollment})`);
     return result.kind === 'released' ? 'released' : 'duplicate';
   }

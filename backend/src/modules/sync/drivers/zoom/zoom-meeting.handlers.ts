@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { AppointmentReads } from '../../../scheduling/appointment-reads';
 import { AppointmentsService } from '../../../scheduling/appointments.service';
 import { EventsService } from '../../../scheduling/events.service';
 import { ZOOM_SUMMARY_DELAY_MS } from '../../events-sync.listener';
@@ -181,6 +182,7 @@ export class ZoomAppointmentMeetingUpsertHandler implements SyncJobHandler {
   constructor(
     private readonly em: EntityManager,
     private readonly appointments: AppointmentsService,
+    private readonly appointmentReads: AppointmentReads,
     private readonly connections: SyncConnectionsService,
     private readonly driver: ZoomDriver,
   ) {}
@@ -190,7 +192,7 @@ export class ZoomAppointmentMeetingUpsertHandler implements SyncJobHandler {
   }
 
   private async run(job: SyncJobData, mapping: SyncJobMapping): Promise<SyncJobResult> {
-    const appointment = await this.appointments.view(this.em.fork(), job.organizationId, job.localId).catch(() => null);
+    const appointment = await this.appointmentReads.view(this.em.fork(), job.organizationId, job.localId).catch(() => null);
     const client = await zoomClient(this.connections, this.driver, job.organizationId);
     if (!appointment || appointment.status !== 'booked') {
       if (mapping.remoteId) await client.deleteMeeting(mapping.remoteId).catch(ignoreGone);
