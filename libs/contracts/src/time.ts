@@ -11,14 +11,25 @@ import { naiveToInstant } from './wall-clock';
 
 export const DEFAULT_TIMEZONE = 'America/New_York';
 
+/** What isValidTimeZone answered per zone name (bounded: a zone name can come from a request). */
+const zoneValidity = new Map<string, boolean>();
+const MAX_ZONES_REMEMBERED = 1000;
+
 /** True when the runtime knows the IANA zone name. */
 export function isValidTimeZone(zone: string): boolean {
+  const known = zoneValidity.get(zone);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
+    // Building a formatter is the only portable check, and a costly one: every date shown asks.
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  if (zoneValidity.size >= MAX_ZONES_REMEMBERED) zoneValidity.clear();
+  zoneValidity.set(zone, valid);
+  return valid;
 }
 
 /**
@@ -81,6 +92,19 @@ function offsetMinutes(date: Date, zone: string): number {
   return -new TZDate(date.getTime(), zone).getTimezoneOffset();
 }
 
+/** One short-zone-name formatter per locale and zone (bounded as zoneValidity): building one costs far more than using it. */
+const zoneNameFormats = new Map<string, Intl.DateTimeFormat>();
+function zoneNameFormat(locale: string, zone: string): Intl.DateTimeFormat {
+  const key = `${locale} ${zone}`;
+  let f = zoneNameFormats.get(key);
+  if (!f) {
+    if (zoneNameFormats.size >= MAX_ZONES_REMEMBERED) zoneNameFormats.clear();
+    f = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' });
+    zoneNameFormats.set(key, f);
+  }
+  return f;
+}
+
 /**
  * The short name of a zone at an instant: "EST", "PDT", "CET", "CEST"; "GMT+4" where no
  * abbreviation is in common use. en-US names the American zones; en-GB names the European ones.
@@ -89,7 +113,7 @@ export function zoneAbbreviation(instant: Date | string | number, zone: string):
   const date = asDate(instant);
   if (!isValid(date) || !isValidTimeZone(zone)) return '';
   const read = (locale: string) =>
-    new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' })
+    zoneNameFormat(locale, zone)
       .formatToParts(date)
       .find((p) => p.type === 'timeZoneName')?.value ?? '';
   const us = read('en-US');

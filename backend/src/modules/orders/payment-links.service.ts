@@ -33,6 +33,7 @@ import { PaymentSettlementService } from './payment-settlement.service';
 import { storeSession } from './store-session.query';
 import { crashPoint } from '../../common/crash-point';
 import { EXPIRE_LINK_JOB, EXPIRY_GRACE_MS, ExpireLinkJob, linkRequestHash, PAGE_DEADLINE_JOB, PAYMENT_LINK_QUEUE } from './payment-link-jobs';
+import { Clock } from '../../common/clock';
 
 export { EXPIRE_LINK_JOB, PAGE_DEADLINE_JOB, PAYMENT_LINK_QUEUE } from './payment-link-jobs';
 export type { ExpireLinkJob } from './payment-link-jobs';
@@ -71,6 +72,7 @@ export class PaymentLinksService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly appointments: AppointmentsService,
     private readonly appointmentReads: AppointmentReads,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -102,7 +104,7 @@ export class PaymentLinksService implements OnModuleInit {
     const requestHash = linkRequestHash(ctx, clientKey);
     const resumed = await this.resumable(ctx, requestHash);
     if (resumed) return this.startCheckout(ctx, resumed, resumed.student, resumed.linkExpiresAt!);
-    const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
+    const expiresAt = this.clock.inMs(this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
       const orderId = randomUUID();
@@ -154,7 +156,7 @@ export class PaymentLinksService implements OnModuleInit {
     const requestHash = linkRequestHash(ctx, clientKey);
     const resumed = await this.resumable(ctx, requestHash);
     if (resumed) return this.startCheckout(ctx, resumed, resumed.student, resumed.linkExpiresAt!);
-    const expiresAt = new Date(Date.now() + this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
+    const expiresAt = this.clock.inMs(this.config.PAYMENT_LINK_TTL_HOURS * 3600_000);
     const { order, student } = await this.em.transactional(async (em) => {
       const student = await this.students.requireStudent(ctx, studentId);
       const appointment = await this.appointments.lockForOrder(ctx, em as EntityManager, appointmentId, studentId);
@@ -193,7 +195,7 @@ export class PaymentLinksService implements OnModuleInit {
 
   /** When a new order's payment page must be recorded by, or its hold is released (PAYMENT_PAGE_TIMEOUT_SECONDS from now). */
   pageDueBy(): string {
-    return new Date(Date.now() + this.config.PAYMENT_PAGE_TIMEOUT_SECONDS * 1000).toISOString();
+    return this.clock.inMs(this.config.PAYMENT_PAGE_TIMEOUT_SECONDS * 1000).toISOString();
   }
 
   /**
@@ -276,7 +278,7 @@ export class PaymentLinksService implements OnModuleInit {
         PAYMENT_LINK_QUEUE,
         PAGE_DEADLINE_JOB,
         { orderId, organizationId },
-        { jobId: `payment-page-deadline-${orderId}`, delayMs: Math.max(0, pageDueBy.getTime() - Date.now()), attempts: 10, backoffMs: 10_000 },
+        { jobId: `payment-page-deadline-${orderId}`, delayMs: Math.max(0, pageDueBy.getTime() - this.clock.nowMs()), attempts: 10, backoffMs: 10_000 },
       );
     await this.queue.add<ExpireLinkJob>(
       PAYMENT_LINK_QUEUE,
@@ -284,7 +286,7 @@ export class PaymentLinksService implements OnModuleInit {
       { orderId, organizationId },
       {
         jobId: `payment-link-expiry-${orderId}`,
-        delayMs: Math.max(0, expiresAt.getTime() - Date.now()) + EXPIRY_GRACE_MS,
+        delayMs: Math.max(0, expiresAt.getTime() - this.clock.nowMs()) + EXPIRY_GRACE_MS,
         attempts: 10,
         backoffMs: 30_000,
       },
@@ -369,7 +371,7 @@ export class PaymentLinksService implements OnModuleInit {
         state.sessionId,
         state.status === 'expired' ? 'payment_link_expired' : 'payment_link_cancelled',
       );
-    } else if (!order.linkExpiresAt || order.linkExpiresAt.getTime() <= Date.now()) {
+    } else if (!order.linkExpiresAt || order.linkExpiresAt.getTime() <= this.clock.nowMs()) {
       throw new Error(`Checkout ${order.checkoutSessionId} of order ${order.id} is still open after its expiry`);
     }
   }

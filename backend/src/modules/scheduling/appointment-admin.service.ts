@@ -20,6 +20,7 @@ import { AppointmentReads } from './appointment-reads';
 import { AppointmentsService } from './appointments.service';
 import { calendarQuery, CalendarRow, calendarScopeQuery, CalendarScopeRow, toCalendarItem } from './calendar.query';
 import { EnrollmentRemovalHooks } from './enrollment-removal.hooks';
+import { Clock } from '../../common/clock';
 
 const MINUTE = 60_000;
 const DEFAULT_LIST_LIMIT = 50;
@@ -39,6 +40,7 @@ export class AppointmentAdminService {
     private readonly reads: AppointmentReads,
     private readonly slots: AppointmentSlotsService,
     private readonly removalHooks: EnrollmentRemovalHooks,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -69,7 +71,7 @@ export class AppointmentAdminService {
       startsAt,
       studentId: body.student_id,
       guestCount,
-      expiresAt: new Date(Date.now() + ADMIN_APPOINTMENT_HOLD_MINUTES * MINUTE),
+      expiresAt: this.clock.inMs(ADMIN_APPOINTMENT_HOLD_MINUTES * MINUTE),
     });
     return this.get(ctx, held.appointmentId);
   }
@@ -101,7 +103,7 @@ export class AppointmentAdminService {
     if (!course) throw notFound(M.courseNotFound);
     if (course.activity_type !== 'appointment') throw new ApiError(HttpStatus.BAD_REQUEST, M.notAppointmentCourse);
     const where = ['ap.organization_id = ?', 'ap.activity_id = ?', 'ap.ends_at > ?'];
-    const params: unknown[] = [ctx.organizationId, activityId, query.from ? new Date(query.from) : new Date()];
+    const params: unknown[] = [ctx.organizationId, activityId, query.from ? new Date(query.from) : this.clock.now()];
     if (query.to) {
       where.push('ap.starts_at < ?');
       params.push(new Date(query.to));

@@ -229,7 +229,7 @@ export class SeatHoldsService {
     }
     const seats = await lockEventForSeats(em, ctx, found.eventId);
     const hold = await em.findOneOrFail(SeatHold, { id: found.id }, { refresh: true });
-    const live = !hold.releasedAt && hold.expiresAt.getTime() > Date.now();
+    const live = !hold.releasedAt && hold.expiresAt.getTime() > this.clock.nowMs();
     if (seats.status === 'cancelled') {
       // The studio cancelled the session (issue 23): a payment that completes now books nothing
       // (the payment links' settlement refunds it in full).

@@ -13,6 +13,7 @@ import { RequestContext } from '../../common/request-context';
 import { SeatAdminService } from './seat-admin.service';
 import { lockEventForSeats } from './seats';
 import { SessionCancelEvents, SessionEvents } from './session-events';
+import { Clock } from '../../common/clock';
 
 /** What the studio asked: refund everyone in full or not at all, and why. */
 export interface SessionCancelInput {
@@ -86,6 +87,7 @@ export class SessionCancellationService {
     private readonly sessionEvents: SessionEvents,
     private readonly cancelEvents: SessionCancelEvents,
     private readonly seats: SeatAdminService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -104,7 +106,7 @@ export class SessionCancellationService {
       const em = tx as EntityManager;
       const seats = await lockEventForSeats(em, ctx, eventId);
       if (seats.status === 'cancelled') throw new ApiError(HttpStatus.CONFLICT, M.alreadyCancelled);
-      if (seats.endsAt.getTime() <= Date.now()) throw new ApiError(HttpStatus.CONFLICT, SCHEDULING_MESSAGES.eventFinished);
+      if (seats.endsAt.getTime() <= this.clock.nowMs()) throw new ApiError(HttpStatus.CONFLICT, SCHEDULING_MESSAGES.eventFinished);
       const reason = input.reason?.trim() ?? '';
       if (input.refund_to === 'store_credit' && input.refund !== 'full')
         throw new ApiError(HttpStatus.BAD_REQUEST, CREDIT_MESSAGES.refundToNeedsRefund, { refund_to: CREDIT_MESSAGES.refundToNeedsRefund });

@@ -9,6 +9,7 @@ import { LockedSeats, lockEventForSeats } from '../scheduling/seats';
 import { WaitlistEntry } from './waitlist-entry.entity';
 import { waitlistSession } from './waitlist-session.query';
 import { WaitlistService } from './waitlist.service';
+import { Clock } from '../../common/clock';
 
 const ACTIVE = ['waiting', 'offered'] as const;
 
@@ -23,6 +24,7 @@ export class WaitlistAdminService {
     private readonly em: EntityManager,
     private readonly seats: EnrollmentsService,
     private readonly offers: WaitlistService,
+    private readonly clock: Clock,
   ) {}
 
   /** The session's waitlist in order (another organization's session is 404). */
@@ -102,8 +104,8 @@ export class WaitlistAdminService {
       if (
         !session ||
         locked.status !== 'active' ||
-        locked.endsAt.getTime() <= Date.now() ||
-        new Date(session.starts_at).getTime() <= Date.now()
+        locked.endsAt.getTime() <= this.clock.nowMs() ||
+        new Date(session.starts_at).getTime() <= this.clock.nowMs()
       )
         throw new ApiError(HttpStatus.CONFLICT, M.finished);
       if (locked.capacity - locked.seats < entry.partySize)

@@ -19,6 +19,7 @@ import { WaitlistEntry } from './waitlist-entry.entity';
 import { WaitlistEvents } from './waitlist-events';
 import { WaitlistMails } from './waitlist-mails';
 import { waitlistSession, WaitlistSessionRow } from './waitlist-session.query';
+import { Clock } from '../../common/clock';
 
 export const WAITLIST_QUEUE = 'waitlist';
 export const EXPIRE_OFFERS_JOB = 'expire-offers';
@@ -62,6 +63,7 @@ export class WaitlistService implements OnModuleInit {
     private readonly mails: WaitlistMails,
     private readonly claimTokens: WaitlistClaimTokens,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -91,7 +93,7 @@ export class WaitlistService implements OnModuleInit {
         { organizationId: e.organizationId, eventId: e.eventId },
         {
           jobId: `waitlist-offer-expiry-${e.entryId}-${Date.parse(e.offeredUntil)}`,
-          delayMs: Math.max(0, Date.parse(e.offeredUntil) - Date.now()) + EXPIRY_GRACE_MS,
+          delayMs: Math.max(0, Date.parse(e.offeredUntil) - this.clock.nowMs()) + EXPIRY_GRACE_MS,
           attempts: 10,
           backoffMs: 30_000,
         },
@@ -132,7 +134,7 @@ export class WaitlistService implements OnModuleInit {
       !session ||
       !session.listed ||
       session.status !== 'active' ||
-      new Date(session.starts_at).getTime() <= Date.now()
+      new Date(session.starts_at).getTime() <= this.clock.nowMs()
     )
       throw sessionNotFound();
     if (input.party_size > session.capacity) {
@@ -291,7 +293,7 @@ export class WaitlistService implements OnModuleInit {
     locked: LockedSeats,
   ): Promise<WaitlistEntry[]> {
     const ctx = { organizationId };
-    const now = Date.now();
+    const now = this.clock.nowMs();
     const entries = await em.find(
       WaitlistEntry,
       { organizationId, eventId: locked.eventId, status: { $in: [...ACTIVE] } },
@@ -327,7 +329,7 @@ export class WaitlistService implements OnModuleInit {
 
   /** One offer, under the seat lock: the seats held for the claim time, the token, the announcement. */
   async offer(em: EntityManager, entry: WaitlistEntry, session: WaitlistSessionRow): Promise<void> {
-    const offeredAt = new Date();
+    const offeredAt = this.clock.now();
     const offeredUntil = new Date(offeredAt.getTime() + session.claim_hours * 3600_000);
     // Derived from the entry and this instant, never stored: only its hash is kept, and the mail derives it again.
     const token = await this.claimTokens.tokenFor(entry.id, offeredAt);
