@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/dom';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { course, session } from '../testing/fixtures';
+import { course, quote, session } from '../testing/fixtures';
 import { browser, CheckoutPage, type CheckoutData } from './checkout';
 import { mockStore } from '../testing/store-fetch';
 
@@ -41,17 +41,7 @@ describe('the checkout page', () => {
     const calls = answer({
       'POST /api/public/demo-studio/checkout/quote': {
         status: 200,
-        body: {
-          lines: [],
-          subtotal_cents: 13000,
-          discount_cents: 1300,
-          total_cents: 11700,
-          covered_by: null,
-          wallet_money: [],
-          due_cents: 11700,
-          discount_code: 'SPRING10',
-          seats_left: 3,
-        },
+        body: quote({ subtotal_cents: 13000, discount_cents: 1300, discount_code: 'SPRING10' }),
       },
     });
     act(() => {
@@ -177,19 +167,7 @@ describe('the checkout page', () => {
       },
       'POST /api/public/demo-studio/checkout/quote': {
         status: 200,
-        body: {
-          lines: [],
-          subtotal_cents: 6500,
-          discount_cents: 0,
-          points_redeemed: 500,
-          points_cents: 500,
-          total_cents: 6000,
-          covered_by: null,
-          wallet_money: [],
-          due_cents: 6000,
-          discount_code: null,
-          seats_left: 3,
-        },
+        body: quote({ subtotal_cents: 6500, points_redeemed: 500, points_cents: 500 }),
       },
       'POST /api/public/demo-studio/checkout': {
         status: 201,
@@ -274,19 +252,14 @@ describe('the checkout page', () => {
       },
       'POST /api/public/demo-studio/checkout/quote': {
         status: 200,
-        body: {
-          lines: [],
+        body: quote({
           subtotal_cents: 6500,
-          discount_cents: 0,
           points_redeemed: 0,
           points_cents: 0,
           total_cents: 0,
-          covered_by: { holding_id: 'h1', kind: 'pack', label: '5-class pack', amount: 1 },
-          wallet_money: [],
           due_cents: 0,
-          discount_code: null,
-          seats_left: 3,
-        },
+          covered_by: { holding_id: 'h1', kind: 'pack', label: '5-class pack', amount: 1 },
+        }),
       },
       'POST /api/public/demo-studio/checkout': {
         status: 201,
@@ -308,9 +281,9 @@ describe('the checkout page', () => {
     expect(held).toHaveTextContent('5-class pack: 3 credits');
     expect(held).toHaveTextContent('Gift card: $20.00');
     expect(screen.queryByRole('spinbutton', { name: 'Points to use' })).toBeNull();
-    const quote = calls.find((c) => c.url.endsWith('/checkout/quote'))!;
-    expect(quote.body).toMatchObject({ points_token: 'proof', cover_booking: true, use_wallet_money: true });
-    expect(quote.body).not.toHaveProperty('redeem_points');
+    const asked = calls.find((c) => c.url.endsWith('/checkout/quote'))!;
+    expect(asked.body).toMatchObject({ points_token: 'proof', cover_booking: true, use_wallet_money: true });
+    expect(asked.body).not.toHaveProperty('redeem_points');
 
     // Unticking the pack asks again without it.
     await act(async () => {
@@ -372,17 +345,7 @@ describe('the checkout page', () => {
       const calls = answer({
         'POST /api/public/demo-studio/checkout/quote': {
           status: 200,
-          body: {
-            lines: [],
-            subtotal_cents: 13000,
-            discount_cents: 0,
-            total_cents: 13000,
-            discount_code: null,
-            seats_left: 3,
-            covered_by: null,
-            wallet_money: [],
-            due_cents: 13000,
-          },
+          body: quote({ subtotal_cents: 13000 }),
         },
         'POST /api/public/demo-studio/checkout': {
           status: 201,

@@ -1,4 +1,4 @@
-import type { PublicCourse, PublicProduct, PublicSession, PublicStore } from '@studio/contracts';
+import type { CheckoutQuote, PublicCourse, PublicProduct, PublicSession, PublicStore } from '@studio/contracts';
 
 /** Answers shaped as the Storefront API gives them (store.schema.ts), for the page tests. */
 export const COURSE_ID = '5f0c7a5e-3c1d-4a8e-9d55-0e6f1b2a3c4d';
@@ -100,4 +100,20 @@ export function store(overrides: Partial<PublicStore> = {}): PublicStore {
     products: [product()],
     ...overrides,
   };
+}
+
+/** A checkout quote: nothing off and nothing covered unless said; the total and what is due follow from the parts. */
+export function quote(overrides: Partial<CheckoutQuote> & Pick<CheckoutQuote, 'subtotal_cents'>): CheckoutQuote {
+  const total = overrides.subtotal_cents - (overrides.discount_cents ?? 0) - (overrides.points_cents ?? 0);
+  return {
+    lines: [],
+    discount_cents: 0,
+    total_cents: total,
+    covered_by: null,
+    wallet_money: [],
+    due_cents: total,
+    discount_code: null,
+    seats_left: 3,
+    ...overrides,
+  } as CheckoutQuote;
 }

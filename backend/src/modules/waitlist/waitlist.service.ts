@@ -8,6 +8,7 @@ import {
   type WaitlistJoinResult,
 } from '@studio/contracts';
 import { ApiError } from '../../common/api-error';
+import { Clock } from '../../common/clock';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue';
 import { EnrollmentEvents } from '../scheduling/enrollment-events';
 import { EnrollmentsService, HeldSeat } from '../scheduling/enrollments.service';
@@ -19,21 +20,9 @@ import { WaitlistEntry } from './waitlist-entry.entity';
 import { WaitlistEvents } from './waitlist-events';
 import { WaitlistMails } from './waitlist-mails';
 import { waitlistSession, WaitlistSessionRow } from './waitlist-session.query';
-import { Clock } from '../../common/clock';
+import { EXPIRE_OFFERS_JOB, EXPIRY_GRACE_MS, ExpireOffersJob, SWEEP_EVERY_MS, SWEEP_SCHEDULE, WAITLIST_QUEUE } from './waitlist-jobs';
 
-export const WAITLIST_QUEUE = 'waitlist';
-export const EXPIRE_OFFERS_JOB = 'expire-offers';
-/** The sweep that ends offers whose hold ran out, in case an offer's own expiry job was lost. */
-const SWEEP_SCHEDULE = 'waitlist-offer-sweep';
-const SWEEP_EVERY_MS = 60_000;
-/** An offer's expiry job runs this long after its hold ends. */
-const EXPIRY_GRACE_MS = 2_000;
-
-/** The expiry job's payload: ids only; without them, every session with an offer out. */
-export interface ExpireOffersJob {
-  organizationId?: string;
-  eventId?: string;
-}
+export { EXPIRE_OFFERS_JOB, WAITLIST_QUEUE, type ExpireOffersJob } from './waitlist-jobs';
 
 const ACTIVE = ['waiting', 'offered'] as const;
 const sessionNotFound = () => new ApiError(HttpStatus.NOT_FOUND, M.sessionNotFound);
