@@ -27,7 +27,9 @@ const steps = [
   ],
   // One ESLint process over the repository (one flat config at the root): a process per package
   // loaded the parsers and plugins ten times (104 CPU-s in CI against about 40).
-  ['lint', 'npx eslint . --max-warnings=0'],
+  // Then the backend's architecture rules (scripts/architecture-check.mjs: no new cycle between
+  // backend folders, no new SQL on another module's tables outside a *.query.ts file).
+  ['lint', 'npx eslint . --max-warnings=0 && node scripts/architecture-check.mjs'],
   // Two lanes side by side: the backend's medium tier and its end-to-end groups (one jest worker,
   // one app per group: backend/test/groups) in one; the unit and component tests (jsdom), the
   // bundle budget and the browser tests (chromium and one app server) in the other. Stop 34 tried
