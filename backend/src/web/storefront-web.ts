@@ -18,6 +18,7 @@ import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { notFound, type ErrorBody } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { rateLimiter } from '../common/rate-limiter';
 import { isUuid } from '../common/uuid-param.pipe';
 import { AppConfig } from '../config/config.schema';
@@ -131,6 +132,7 @@ function storeApi(
 
 /** The API's 404 (a store or course that is not there), with its message; null for anything else. */
 function notFoundMessage(error: unknown): string | null {
+  if (error instanceof DomainError) return error.status === HttpStatus.NOT_FOUND ? error.message : null;
   if (!(error instanceof HttpException) || error.getStatus() !== HttpStatus.NOT_FOUND) return null;
   const body = error.getResponse() as ErrorBody | string;
   return typeof body === 'string' ? body : body.message;

@@ -47,6 +47,7 @@ export * from './orders/payment-link';
 export * from './orders/subscription';
 export * from './orders/refund.schema';
 export * from './orders/refund-request-rule';
+export * from './scheduling/seat-rule';
 export * from './waivers/waiver.schema';
 export * from './sync/sync.schema';
 export * from './sync/sync-jobs.schema';

@@ -86,7 +86,7 @@ export class SeatHoldsService {
       alreadyHolding: own ? false : row.holding,
       singleParty: Boolean(row.single_party),
     }, this.clock.nowMs());
-    if (refusal && input.full && refusal.message === M.sessionFull)
+    if (refusal && input.full && refusal.code === 'full')
       throw input.full(Math.max(0, locked.capacity - locked.seats));
     if (refusal) throw refusal;
     if (input.ownBooking && (row.enrolled || row.holding)) throw input.ownBooking();

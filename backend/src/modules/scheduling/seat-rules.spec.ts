@@ -1,5 +1,5 @@
 import { PAYMENT_LINK_MESSAGES, SCHEDULING_MESSAGES as M } from '@studio/contracts';
-import { ApiError } from '../../common/api-error';
+import { DomainError } from '../../common/domain-error';
 import { seatRefusal, SeatRuleInput } from './seat-rules';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -14,7 +14,7 @@ const open: SeatRuleInput = {
   alreadyHolding: false,
   singleParty: false,
 };
-const said = (error: ApiError | null) => (error ? { status: error.getStatus(), message: (error.getResponse() as { message: string }).message } : null);
+const said = (error: DomainError | null) => (error ? { status: error.status, message: error.message } : null);
 
 describe('seatRefusal: the one set of seat rules (enroll and payment-link holds)', () => {
   it('lets a seat be taken while one is left', () => {

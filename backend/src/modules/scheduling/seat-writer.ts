@@ -15,6 +15,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { SCHEDULING_MESSAGES as M } from '@studio/contracts';
 import { ApiError, notFound } from '../../common/api-error';
 import { Clock } from '../../common/clock';
+import { DomainError } from '../../common/domain-error';
 import { RequestContext } from '../../common/request-context';
 import { Student } from '../students/student.entity';
 import { EnrollmentEvents } from './enrollment-events';
@@ -129,11 +130,11 @@ export class SeatWriter {
    * The same query answers "Student not found" first when the organization has no such student:
    * the one read of the students module's table here, so that every attempt costs one round trip.
    */
-  async refusalBeforeLock(ctx: Pick<RequestContext, 'organizationId'>, studentId: string, eventId: string): Promise<ApiError | null> {
+  async refusalBeforeLock(ctx: Pick<RequestContext, 'organizationId'>, studentId: string, eventId: string): Promise<DomainError | null> {
     const rules = enrollmentRulesQuery({ organizationId: ctx.organizationId, studentId, eventId, checkStudent: true });
     const [row] = await this.em.getConnection().execute<EnrollmentRulesRow[]>(rules.sql, rules.params);
-    if (!row.student_found) return notFound('Student not found');
-    if (!row.id) return notFound('Event not found');
+    if (!row.student_found) return new DomainError('not_found', { code: 'student_not_found', message: 'Student not found' });
+    if (!row.id) return new DomainError('not_found', { code: 'event_not_found', message: 'Event not found' });
     return seatRefusal({
       status: row.status,
       endsAt: new Date(row.ends_at),
