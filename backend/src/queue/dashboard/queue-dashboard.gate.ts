@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../common/api-error';
+import { DomainError } from '../../common/domain-error';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.schema';
 import { AuthService } from '../../modules/identity/auth.service';
@@ -93,6 +94,10 @@ export class QueueDashboardGate {
       }
       this.showQueues();
     } catch (error) {
+      if (error instanceof DomainError) {
+        await reply.status(error.status).send(error.toBody());
+        return;
+      }
       if (error instanceof ApiError) {
         await reply.status(error.getStatus()).send(error.getResponse());
         return;

@@ -2,6 +2,7 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { KLAVIYO_SCOPES, SYNC_MESSAGES as M, SyncProviderName } from '@studio/contracts';
 import * as oauth from 'oauth4webapi';
 import { ApiError } from '../../../common/api-error';
+import { isRefusal } from '../../../common/domain-error';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config.schema';
 import { ProviderEndpoints, providerEndpoints } from '../provider-endpoints';
@@ -191,7 +192,7 @@ export class SyncOAuthService {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof ApiError) throw error;
+      if (isRefusal(error)) throw error;
       if (error instanceof oauth.ResponseBodyError && (error.error === 'invalid_grant' || error.error === 'invalid_request')) {
         // A refused refresh token was revoked or has expired at the provider: no retry can help.
         if (kind === 'refresh') throw new SyncReconnectRequiredError(provider);
