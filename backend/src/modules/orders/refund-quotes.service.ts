@@ -8,6 +8,7 @@ import { AppointmentReads } from '../scheduling/appointment-reads';
 import { WalletService } from '../wallet/wallet.service';
 import { Order } from './entities/order.entity';
 import { refundRuleOrder } from './refund-ledger.service';
+import { Clock } from '../../common/clock';
 
 /*
  * Refund quotes (issue 9, 22, 24): what the Remove student dialogs offer before anything moves:
@@ -23,6 +24,7 @@ export class RefundQuotes {
     private readonly enrollments: EnrollmentsService,
     private readonly appointments: AppointmentReads,
     private readonly wallet: WalletService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -45,7 +47,7 @@ export class RefundQuotes {
   ) {
     const order = context.orderId ? await this.em.findOne(Order, { id: context.orderId, organization: ctx.organizationId }) : null;
     const policy = POLICIES.find((p) => p.id === context.cancelPolicyId && p.kind === 'cancellation') ?? null;
-    const msBeforeStart = context.startsAt.getTime() - Date.now();
+    const msBeforeStart = context.startsAt.getTime() - this.clock.nowMs();
     const share = policy ? refundableShare(policy.id, msBeforeStart) : 0;
     const hasPaymentMethod = (await this.payments.listPaymentMethods(ctx.organizationId)).length > 0;
     // Issue 24: gift-card and credit money the order used is refunded first, and needs no card.

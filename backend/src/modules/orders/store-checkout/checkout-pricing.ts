@@ -20,6 +20,7 @@ import { Organization } from '../../organizations/organization.entity';
 import type { StoreSessionRow } from '../store-session.query';
 import { StoreWalletPayment, type ShownPlan } from '../store-wallet';
 import { invalidCode, pointsRefusal, type Priced } from './checkout-shared';
+import { Clock } from '../../../common/clock';
 
 @Injectable()
 export class StoreCheckoutPricing {
@@ -29,6 +30,7 @@ export class StoreCheckoutPricing {
     private readonly pointsCodes: LoyaltyCodesService,
     private readonly loyalty: LoyaltyService,
     private readonly ledger: LoyaltyLedgerService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -103,7 +105,7 @@ export class StoreCheckoutPricing {
     input: Pick<CheckoutQuotePayload, 'discount_code' | 'party_size' | 'points_token' | 'redeem_points'>,
     unitPriceCents: number,
   ): Promise<Priced> {
-    const at = new Date();
+    const at = this.clock.now();
     let rule = null;
     if (input.discount_code) {
       rule = await this.discounts.ruleByCode({ organizationId: organization.id }, input.discount_code);

@@ -10,6 +10,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { WORKBENCH_SOURCE, type CheckoutPayload } from '@studio/contracts';
 import { randomUUID } from 'node:crypto';
+import { Clock } from '../../../common/clock';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AppConfig } from '../../../config/config.schema';
 import { BookingLinksService } from '../../booking-links/booking-links.service';
@@ -95,6 +96,7 @@ export class StoreOrderWriter {
     private readonly settlement: PaymentSettlementService,
     private readonly links: BookingLinksService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -106,7 +108,7 @@ export class StoreOrderWriter {
     const hash = checkoutRequestHash(organization, input);
     const resumed = await this.em.fork().findOne(
       Order,
-      { organization: organization.id, checkoutRequestHash: hash, status: 'pending', linkExpiresAt: { $gt: new Date() } },
+      { organization: organization.id, checkoutRequestHash: hash, status: 'pending', linkExpiresAt: { $gt: this.clock.now() } },
       { populate: ['organization'] },
     );
     return { hash, resumed, begun: await this.begin(resumed) };
@@ -116,7 +118,7 @@ export class StoreOrderWriter {
   private async begin(resumed: Order | null): Promise<BegunOrder> {
     const orderId = resumed?.id ?? randomUUID();
     const token = await this.links.orderToken(orderId);
-    const expiresAt = resumed?.linkExpiresAt ?? new Date(Date.now() + this.config.STORE_HOLD_MINUTES * 60_000);
+    const expiresAt = resumed?.linkExpiresAt ?? this.clock.inMs(this.config.STORE_HOLD_MINUTES * 60_000);
     return { orderId, token, expiresAt };
   }
 
