@@ -115,6 +115,11 @@ export function checkGrant(g: Pick<WalletGrant, 'amount' | 'label' | 'note'>): s
   return label;
 }
 
+/** Runs `fn` in the caller's transaction when `em` is given, else in a transaction of its own (a fork of `root`). */
+export function inTransaction<T>(root: EntityManager, em: EntityManager | undefined, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+  return em ? fn(em) : root.fork().transactional(fn);
+}
+
 /** The student's wallet lock for this transaction: every change of one student's holdings waits its turn. */
 export async function lockStudent(tx: EntityManager, studentId: string): Promise<void> {
   await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 7))`, [`wallet:${studentId}`]);

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { UNLIMITED_BOOKINGS } from '@studio/contracts';
 import { Clock } from '../../common/clock';
 import { WalletReadModel } from './wallet-read-model';
-import { appendEntry, changeByKey, grantIn, lockStudent, membershipHolding, walletInvalid, WalletChange, zeroOut } from './wallet-ledger';
+import { appendEntry, changeByKey, grantIn, inTransaction, lockStudent, membershipHolding, walletInvalid, WalletChange, zeroOut } from './wallet-ledger';
 
 /*
  * A membership's holding as its subscription lives (issue 24; split out of WalletService in issue
@@ -120,6 +120,6 @@ export class WalletMemberships {
   }
 
   private run<T>(em: EntityManager | undefined, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return em ? fn(em) : this.em.fork().transactional(fn);
+    return inTransaction(this.em, em, fn);
   }
 }

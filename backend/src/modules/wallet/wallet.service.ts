@@ -23,6 +23,7 @@ import {
   balanceOf,
   changeByKey,
   grantIn,
+  inTransaction,
   holdingIn,
   holdingOfStudent,
   isExpired,
@@ -364,6 +365,6 @@ export class WalletService {
   }
 
   private run<T>(em: EntityManager | undefined, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return em ? fn(em) : this.em.fork().transactional(fn);
+    return inTransaction(this.em, em, fn);
   }
 }
